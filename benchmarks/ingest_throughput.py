@@ -1,0 +1,78 @@
+"""Ingestion throughput on real papers, and how close it gets to pure embedding throughput.
+
+Ingests ../shared/data/pdfs and ../shared/data/qasper-dev/papers into fresh data directories, then
+re-embeds exactly the same chunk texts with nothing else running. The ratio end-to-end / embedding-only
+shows whether parsing (process pool) and indexing hide behind embedding (target >= 0.9).
+
+    python benchmarks/ingest_throughput.py [--limit N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import time
+
+from common import WORK, save, shared_path
+
+from corpus.chunking import chunk_document
+from corpus.config import Settings
+from corpus.embeddings import Embedder
+from corpus.library import Library
+
+
+def measure(name: str, folder, embedder: Embedder, limit: int | None) -> dict:
+    data_dir = WORK / f"throughput-{name}"
+    shutil.rmtree(data_dir, ignore_errors=True)
+    files = sorted(p for p in folder.iterdir() if p.is_file())[:limit]
+    settings = Settings(PRP_DATA_DIR=data_dir, PRP_MODELS_DIR=WORK / "models")
+    with Library(settings, embedder=embedder) as library:
+        library.store  # open the collection outside the timed region, as a warm service would
+        summary = library.ingest(files)
+        texts = []
+        for doc in library.registry.documents():
+            blocks = library.registry.blocks_of(doc.doc_id)
+            texts += [c.embed_text for c in chunk_document(doc, blocks, embedder.max_tokens, embedder.count_tokens_batch)]
+    start = time.perf_counter()
+    embedder.embed_passages(texts)
+    embedder.embed_sparse_passages(texts)
+    embed_only = time.perf_counter() - start
+    failed = [(f.path, f.reason) for f in summary.files if f.outcome.value == "failed"]
+    e2e_rate = summary.chunks / summary.seconds
+    embed_rate = len(texts) / embed_only
+    return {
+        "documents": len(files),
+        "failed": failed,
+        "pages": summary.pages,
+        "blocks": summary.blocks,
+        "chunks": summary.chunks,
+        "seconds": round(summary.seconds, 1),
+        "pages_per_s": round(summary.pages / summary.seconds, 2),
+        "chunks_per_s": round(e2e_rate, 2),
+        "embedding_only_chunks_per_s": round(embed_rate, 2),
+        "ratio_to_embedding": round(e2e_rate / embed_rate, 3),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--limit", type=int, help="only the first N files of each set")
+    args = parser.parse_args()
+    embedder = Embedder(Settings(PRP_DATA_DIR=WORK / "unused", PRP_MODELS_DIR=WORK / "models"))
+    figures = {
+        "pdfs": measure("pdfs", shared_path("pdfs"), embedder, args.limit),
+        "qasper_papers": measure("qasper", shared_path("qasper-dev", "papers"), embedder, args.limit),
+    }
+    for name, f in figures.items():
+        print(
+            f"{name}: {f['documents']} docs, {f['pages']} pages, {f['blocks']} blocks, {f['chunks']} chunks "
+            f"in {f['seconds']} s -> {f['pages_per_s']} pages/s, {f['chunks_per_s']} chunks/s; "
+            f"embedding alone {f['embedding_only_chunks_per_s']} chunks/s; ratio {f['ratio_to_embedding']}"
+        )
+        for path, reason in f["failed"]:
+            print(f"  failed: {path}: {reason}")
+    print(f"saved {save('ingest_throughput', figures)}")
+
+
+if __name__ == "__main__":
+    main()

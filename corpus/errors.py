@@ -1,0 +1,17 @@
+"""Errors the corpus layer reports to people, each with a message meant to be read as is."""
+
+
+class PrpError(Exception):
+    """Base class: the message is a complete, user-facing explanation."""
+
+
+class LoadError(PrpError):
+    """A file could not be turned into blocks (corrupt, encrypted, empty or unsupported)."""
+
+
+class StoreLockedError(PrpError):
+    """The local Qdrant folder is held by another process."""
+
+
+class ConfigError(PrpError):
+    """A setting or a local model file is missing or wrong."""

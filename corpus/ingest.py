@@ -1,0 +1,240 @@
+"""Ingest files and folders: parse in a process pool while the main process embeds and indexes.
+
+Per document the order of writes is: registry rows as *pending* -> vectors upserted -> registry marks
+the document ready and retires the version it replaces (one transaction) -> the old vectors deleted.
+Searches only return chunks of ready documents, so a reader never sees a half-written or mixed
+document, and ``recover`` finishes whatever a crash interrupted.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+import time
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from enum import StrEnum
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from corpus.chunking import chunk_document
+from corpus.embeddings import Embedder
+from corpus.errors import LoadError
+from corpus.parsing import SUFFIX_TYPES, doc_id_for, parse_file
+from corpus.registry import Registry
+from corpus.models import ParsedDocument
+from corpus.store import ChunkStore
+
+
+class Outcome(StrEnum):
+    OK = "ok"
+    SKIPPED = "skipped"
+    FAILED = "failed"
+
+
+class FileResult(BaseModel):
+    path: str
+    outcome: Outcome
+    reason: str = ""
+    doc_id: str | None = None
+    title: str | None = None
+    pages: int = 0
+    blocks: int = 0
+    chunks: int = 0
+
+
+class IngestSummary(BaseModel):
+    files: list[FileResult]
+    seconds: float
+    embed_seconds: float
+
+    def count(self, outcome: Outcome) -> int:
+        return sum(1 for f in self.files if f.outcome is outcome)
+
+    @property
+    def blocks(self) -> int:
+        return sum(f.blocks for f in self.files)
+
+    @property
+    def chunks(self) -> int:
+        return sum(f.chunks for f in self.files)
+
+    @property
+    def pages(self) -> int:
+        return sum(f.pages for f in self.files)
+
+    def as_dict(self) -> dict:
+        return {
+            "documents": {o.value: self.count(o) for o in Outcome},
+            "blocks": self.blocks,
+            "chunks": self.chunks,
+            "pages": self.pages,
+            "seconds": round(self.seconds, 2),
+            "embed_seconds": round(self.embed_seconds, 2),
+            "files": [f.model_dump(mode="json", exclude_none=True) for f in self.files],
+        }
+
+
+ProgressCallback = Callable[[FileResult], None]
+
+
+def discover(paths: Iterable[Path]) -> list[Path]:
+    """Files named directly, plus every non-hidden file under the named folders, sorted."""
+    found: list[Path] = []
+    for path in map(Path, paths):
+        if path.is_dir():
+            found.extend(
+                p
+                for p in sorted(path.rglob("*"))
+                if p.is_file() and not any(part.startswith(".") for part in p.relative_to(path).parts)
+            )
+        else:
+            found.append(path)
+    return list(dict.fromkeys(p.resolve() for p in found))
+
+
+def sha256_of(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _parse_or_error(path: Path) -> ParsedDocument | str:
+    """Run in a worker: a LoadError comes back as its message, anything else as a short reason."""
+    try:
+        return parse_file(path)
+    except LoadError as exc:
+        return str(exc)
+    except Exception as exc:  # a parser bug on one odd file must not stop the whole ingest
+        return f"could not be parsed ({type(exc).__name__}: {exc})"
+
+
+class Ingestor:
+    def __init__(self, embedder: Embedder, store: ChunkStore, registry: Registry, parse_workers: int = 1):
+        self.embedder = embedder
+        self.store = store
+        self.registry = registry
+        self.parse_workers = parse_workers
+
+    def recover(self) -> None:
+        """Finish what an interrupted ingest left: drop pending documents and retired vectors."""
+        for record in self.registry.documents(status="pending"):
+            self.registry.retire(record.doc_id)
+        for doc_id in self.registry.tombstones():
+            self._drop_vectors(doc_id)
+
+    def delete(self, doc_id: str) -> bool:
+        if self.registry.document(doc_id) is None:
+            return False
+        self._retire(doc_id)
+        return True
+
+    def ingest(self, paths: Iterable[Path], progress: ProgressCallback | None = None) -> IngestSummary:
+        started = time.perf_counter()
+        self.recover()
+        results: list[FileResult] = []
+        todo: list[tuple[Path, str | None]] = []  # (path, doc_id of the version it replaces)
+        batch: dict[str, Path] = {}  # sha256 -> first path in this run, so copies index once
+        for path in discover(paths):
+            result, replaces = self._precheck(path, batch)
+            if result is not None:
+                results.append(result)
+                if progress:
+                    progress(result)
+            else:
+                todo.append((path, replaces))
+        embed_seconds = 0.0
+        for (path, replaces), parsed in self._parse_all(todo):
+            if isinstance(parsed, str):
+                result = FileResult(path=str(path), outcome=Outcome.FAILED, reason=parsed)
+            else:
+                t0 = time.perf_counter()
+                result = self._index(parsed, replaces)
+                embed_seconds += time.perf_counter() - t0
+            results.append(result)
+            if progress:
+                progress(result)
+        return IngestSummary(
+            files=results, seconds=time.perf_counter() - started, embed_seconds=embed_seconds
+        )
+
+    def _precheck(self, path: Path, batch: dict[str, Path]) -> tuple[FileResult | None, str | None]:
+        """Decide without parsing whether a file is unsupported, missing, unchanged or a duplicate."""
+        if path.suffix.lower() not in SUFFIX_TYPES:
+            supported = ", ".join(sorted(SUFFIX_TYPES))
+            reason = f"unsupported file type '{path.suffix or '(none)'}' (supported: {supported})"
+            return FileResult(path=str(path), outcome=Outcome.FAILED, reason=reason), None
+        try:
+            sha = sha256_of(path)
+        except OSError as exc:
+            reason = f"cannot read file: {exc.strerror or exc}"
+            return FileResult(path=str(path), outcome=Outcome.FAILED, reason=reason), None
+        if sha in batch:
+            return _skipped(path, doc_id_for(sha), None, f"same content as {batch[sha]}"), None
+        batch[sha] = path
+        current = self.registry.ready_document_at(str(path))
+        if current is not None and current.sha256 == sha:
+            return _skipped(path, current.doc_id, current.title, "unchanged"), None
+        same_content = self.registry.document(doc_id_for(sha))
+        if same_content is not None and same_content.status == "ready":
+            if current is not None:  # this path changed into a copy of another document
+                self._retire(current.doc_id)
+            return _skipped(path, same_content.doc_id, same_content.title,
+                            f"same content as {same_content.path}"), None
+        return None, current.doc_id if current else None
+
+    def _parse_all(
+        self, todo: list[tuple[Path, str | None]]
+    ) -> Iterator[tuple[tuple[Path, str | None], ParsedDocument | str]]:
+        """Parse in worker processes, a few files ahead of the embedding loop, in input order."""
+        if not todo:
+            return
+        window = max(2, 2 * self.parse_workers)
+        # "spawn": forking a process that already holds the ONNX runtime's threads is unsafe.
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(max_workers=self.parse_workers, mp_context=context) as pool:
+            pending: list[tuple[tuple[Path, str | None], Future]] = []
+            queue = iter(todo)
+            for item in queue:
+                pending.append((item, pool.submit(_parse_or_error, item[0])))
+                if len(pending) >= window:
+                    break
+            while pending:
+                item, future = pending.pop(0)
+                nxt = next(queue, None)
+                if nxt is not None:
+                    pending.append((nxt, pool.submit(_parse_or_error, nxt[0])))
+                yield item, future.result()
+
+    def _index(self, parsed: ParsedDocument, replaces: str | None) -> FileResult:
+        doc = parsed.document
+        chunked = chunk_document(doc, parsed.blocks, self.embedder.max_tokens, self.embedder.count_tokens_batch)
+        chunks = [c.chunk for c in chunked]
+        texts = [c.embed_text for c in chunked]
+        self.registry.add_pending(doc, parsed.blocks, chunks)
+        dense = self.embedder.embed_passages(texts)
+        sparse = self.embedder.embed_sparse_passages(texts)
+        self.store.upsert(doc, chunks, dense, sparse)
+        self.registry.mark_ready(doc.doc_id, replaces=replaces)
+        if replaces and replaces != doc.doc_id:
+            self._drop_vectors(replaces)
+        return FileResult(
+            path=doc.path, outcome=Outcome.OK, doc_id=doc.doc_id, title=doc.title,
+            pages=doc.page_count, blocks=len(parsed.blocks), chunks=len(chunks),
+        )
+
+    def _retire(self, doc_id: str) -> None:
+        self.registry.retire(doc_id)
+        self._drop_vectors(doc_id)
+
+    def _drop_vectors(self, doc_id: str) -> None:
+        """Delete a retired document's vectors, then its tombstone (in that order, for recovery)."""
+        self.store.delete_document(doc_id)
+        self.registry.clear_tombstone(doc_id)
+
+
+def _skipped(path: Path, doc_id: str, title: str | None, reason: str) -> FileResult:
+    return FileResult(path=str(path), outcome=Outcome.SKIPPED, reason=reason, doc_id=doc_id, title=title)

@@ -1,0 +1,200 @@
+"""Markdown loader: one block per heading, paragraph, top-level list item, table, blockquote or code block.
+
+A block's ``span`` covers its source lines in the file's text, markup included, so a citation can
+highlight exactly what the author wrote; its ``text`` is that content with the markup stripped
+(emphasis, link targets, inline-code backticks, list markers), which is what gets embedded.
+
+YAML front matter is not content, but its ``title``, ``date`` and ``year`` fields are used.
+The helpers for years, spans and reference sections are shared with the plain-text loader.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+
+from corpus.models import BlockKind, CharSpan, LoadedDocument, RawBlock
+
+_PARSER = MarkdownIt("commonmark").enable(["table", "strikethrough"])
+
+# markdown-it counts lines the same way (it normalises exactly these to "\n" before parsing),
+# so its line numbers index this split of the original text.
+_NEWLINE = re.compile(r"\r\n?|\n")
+_FRONT_MATTER = re.compile(r"\A---[ \t]*(?:\r\n?|\n)(.*?)^(?:---|\.\.\.)[ \t]*(?:\r\n?|\n|\Z)", re.S | re.M)
+_FIELD = re.compile(r"^(\w+)[ \t]*:[ \t]*(.*?)[ \t]*$", re.M)
+
+_YEAR = r"(?<!\d)(?P<year>(?:19|20)\d\d)(?!\d)"
+_MONTH = (r"\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+          r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?")
+# A bare number is too often a measurement or a report id; only trust years that read as dates.
+_YEAR_PATTERNS = [
+    re.compile(rf"(?:\b(?:published|dated?|issued|updated|copyright)|©|\(c\))[^\n]{{0,40}}?{_YEAR}", re.I),
+    re.compile(rf"{_YEAR}-[01]\d-[0-3]\d"),
+    re.compile(rf"{_MONTH}\s+(?:\d{{1,2}}(?:st|nd|rd|th)?,?\s+)?{_YEAR}", re.I),
+]
+YEAR_SCAN_CHARS = 1000
+# A date inside a prose paragraph is usually about the work (an election, a survey), not the document;
+# the document's own date sits on a short line (byline, "Published: ...", copyright notice).
+MAX_DATE_LINE_CHARS = 150
+
+_REFERENCE_TITLES = {"references", "bibliography", "reference list", "works cited", "literature cited",
+                     "cited literature"}
+_SECTION_NUMBER = re.compile(r"^(?:\d+(?:\.\d+)*|[ivx]+)[.)]?\s+")
+_HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
+_HTML_TAG = re.compile(r"<[^>]+>")
+
+
+def line_bounds(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of every line of ``text``, the end excluding the line break."""
+    bounds, start = [], 0
+    for match in _NEWLINE.finditer(text):
+        bounds.append((start, match.start()))
+        start = match.end()
+    bounds.append((start, len(text)))
+    return bounds
+
+
+def trimmed_span(text: str, start: int, end: int) -> CharSpan:
+    """The span ``[start, end)`` without trailing whitespace (blank lines a block swallowed)."""
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return CharSpan(start=start, end=end)
+
+
+def find_year(text: str) -> int | None:
+    """The first year on a short line of ``text`` written as a date or after "published", "©" and the like."""
+    short_lines = "\n".join(line for line in text.splitlines() if len(line) <= MAX_DATE_LINE_CHARS)
+    matches = [m for pattern in _YEAR_PATTERNS if (m := pattern.search(short_lines))]
+    if not matches:
+        return None
+    return int(min(matches, key=lambda m: m.start()).group("year"))
+
+
+def is_references_heading(heading: str) -> bool:
+    name = _SECTION_NUMBER.sub("", heading.strip().lower()).rstrip(":. ")
+    return name in _REFERENCE_TITLES
+
+
+def load_markdown(text: str) -> LoadedDocument:
+    fields, body = _split_front_matter(text)
+    lines = line_bounds(text)
+    blocks: list[RawBlock] = []
+    headings: list[tuple[int, str]] = []
+    section = ""
+    references_level: int | None = None  # level of the References heading we are under, if any
+    for group in _constructs(_PARSER.parse(body)):
+        made = _block(group)
+        if made is None or not made[1]:
+            continue
+        kind, block_text = made
+        first, last = group[0].map  # every block-level opening token carries its line range
+        if kind is BlockKind.HEADING:
+            level = int(group[0].tag[1])
+            section = block_text
+            headings.append((level, block_text))
+            # A subheading stays inside References; a heading at its level or above ends it.
+            if references_level is None or level <= references_level:
+                references_level = level if is_references_heading(block_text) else None
+        elif references_level is not None:
+            kind = BlockKind.REFERENCE
+        span = trimmed_span(text, lines[first][0], lines[last - 1][1])
+        blocks.append(RawBlock(span=span, section=section, kind=kind, text=block_text))
+    year = _front_matter_year(fields) or find_year(body[:YEAR_SCAN_CHARS])
+    return LoadedDocument(title=fields.get("title") or _title(headings), year=year, blocks=blocks)
+
+
+def _title(headings: list[tuple[int, str]]) -> str | None:
+    """The first level-1 heading, else the first heading of any level."""
+    top = next((text for level, text in headings if level == 1), None)
+    return top or (headings[0][1] if headings else None)
+
+
+def _split_front_matter(text: str) -> tuple[dict[str, str], str]:
+    """Front-matter fields, and the text with the front matter blanked out.
+
+    Blanking (rather than cutting) keeps every later line at its original line number, so the
+    parser's line ranges still index ``text``.
+    """
+    match = _FRONT_MATTER.match(text)
+    if match is None:
+        return {}, text
+    fields = {key.lower(): value.strip().strip("'\"") for key, value in _FIELD.findall(match.group(1))}
+    blank = "\n" * len(_NEWLINE.findall(match.group(0)))
+    return fields, blank + text[match.end():]
+
+
+def _front_matter_year(fields: dict[str, str]) -> int | None:
+    for key in ("year", "date"):
+        if match := re.search(_YEAR, fields.get(key, "")):
+            return int(match.group("year"))
+    return None
+
+
+def _constructs(tokens: list[Token]) -> Iterator[list[Token]]:
+    """Split a token run into its top-level constructs; lists are split into their items."""
+    i = 0
+    while i < len(tokens):
+        j, depth = i + 1, tokens[i].nesting
+        while depth > 0:
+            depth += tokens[j].nesting
+            j += 1
+        group = tokens[i:j]
+        if group[0].type in ("bullet_list_open", "ordered_list_open"):
+            # One block per item keeps blocks citation-sized; a long list would otherwise be one block.
+            yield from _constructs(group[1:-1])
+        else:
+            yield group
+        i = j
+
+
+def _block(group: list[Token]) -> tuple[BlockKind, str] | None:
+    head = group[0]
+    if head.type == "heading_open":
+        return BlockKind.HEADING, _inline_text(group[1])
+    if head.type == "table_open":
+        return BlockKind.TABLE, _table_text(group)
+    if head.type == "list_item_open":
+        # Ordered-list numbers stay: they carry meaning (steps, numbered references).
+        number = f"{head.info}{head.markup} " if head.info else ""
+        return BlockKind.LIST, number + _plain_text(group)
+    if head.type == "html_block":
+        return BlockKind.PARAGRAPH, _HTML_TAG.sub(" ", _HTML_COMMENT.sub("", head.content)).strip()
+    if head.type == "hr":
+        return None
+    # Paragraphs, blockquotes, fenced and indented code.
+    return BlockKind.PARAGRAPH, _plain_text(group)
+
+
+def _plain_text(group: list[Token]) -> str:
+    parts = []
+    for token in group:
+        if token.type == "inline":
+            parts.append(_inline_text(token))
+        elif token.type in ("fence", "code_block"):
+            parts.append(token.content.strip("\n"))
+    return "\n".join(p for p in parts if p)
+
+
+def _table_text(group: list[Token]) -> str:
+    rows: list[list[str]] = []
+    for token in group:
+        if token.type == "tr_open":
+            rows.append([])
+        elif token.type == "inline":
+            rows[-1].append(_inline_text(token))
+    return "\n".join(" | ".join(cells) for cells in rows)
+
+
+def _inline_text(token: Token) -> str:
+    parts = []
+    for child in token.children or []:
+        if child.type in ("text", "code_inline", "image"):  # an image's content is its alt text
+            parts.append(child.content)
+        elif child.type == "softbreak":
+            parts.append(" ")
+        elif child.type == "hardbreak":
+            parts.append("\n")
+    return re.sub(r"[ \t]+", " ", "".join(parts)).strip()

@@ -1,0 +1,113 @@
+"""The block model: documents, the blocks they are made of, and the chunks that get embedded.
+
+A block is the unit a citation resolves to. PDFs locate a block by page and bounding box; text
+formats by a character span into the document's extracted text (``page`` is then always 1).
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import BaseModel, Field
+
+
+class BlockKind(StrEnum):
+    HEADING = "heading"
+    PARAGRAPH = "paragraph"
+    LIST = "list"
+    TABLE = "table"
+    CAPTION = "caption"
+    FOOTNOTE = "footnote"
+    REFERENCE = "reference"
+
+
+class DocType(StrEnum):
+    PDF = "pdf"
+    MARKDOWN = "markdown"
+    TEXT = "text"
+    HTML = "html"
+
+
+class BBox(BaseModel):
+    """A rectangle in PDF points, origin at the top-left of the page (pdfplumber's convention)."""
+
+    x0: float
+    top: float
+    x1: float
+    bottom: float
+
+    def union(self, other: BBox) -> BBox:
+        return BBox(
+            x0=min(self.x0, other.x0),
+            top=min(self.top, other.top),
+            x1=max(self.x1, other.x1),
+            bottom=max(self.bottom, other.bottom),
+        )
+
+
+class CharSpan(BaseModel):
+    """Half-open character offsets ``[start, end)`` into the document's extracted text."""
+
+    start: int
+    end: int
+
+
+class RawBlock(BaseModel):
+    """A block as a loader produces it, before the document and block ids are assigned."""
+
+    page: int = 1
+    bbox: BBox | None = None
+    span: CharSpan | None = None
+    section: str = ""
+    kind: BlockKind = BlockKind.PARAGRAPH
+    text: str
+
+
+class LoadedDocument(BaseModel):
+    """What a format loader returns: metadata it could find plus blocks in reading order."""
+
+    title: str | None = None
+    page_count: int = 1
+    year: int | None = None
+    blocks: list[RawBlock]
+
+
+class Document(BaseModel):
+    doc_id: str
+    title: str
+    path: str
+    type: DocType
+    page_count: int
+    year: int | None = None
+    sha256: str
+
+
+class Block(BaseModel):
+    block_id: str
+    doc_id: str
+    seq: int = Field(description="Position of the block in the document's reading order.")
+    page: int
+    bbox: BBox | None = None
+    span: CharSpan | None = None
+    section: str = ""
+    kind: BlockKind
+    text: str
+
+
+class Chunk(BaseModel):
+    chunk_id: str
+    doc_id: str
+    seq: int
+    block_ids: list[str]
+    text: str
+    section: str
+    page_start: int
+    page_end: int
+    is_reference: bool = False
+
+
+class ParsedDocument(BaseModel):
+    """A document with its blocks, ready to be chunked and indexed."""
+
+    document: Document
+    blocks: list[Block]

@@ -1,0 +1,1 @@
+"""evals layer of prp."""

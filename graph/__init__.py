@@ -1,0 +1,1 @@
+"""graph layer of prp."""

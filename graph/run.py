@@ -1,0 +1,93 @@
+"""Running the research graph: choosing the strategy, checkpointing, streaming progress.
+
+Every entry point (``prp report``/``prp ask``, the Gradio chat, evals) goes through ``run_research``.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.checkpoint.sqlite import SqliteSaver
+
+from corpus.config import Settings
+from corpus.library import Library
+from graph.build import build_graph
+from graph.context import ResearchContext, ResearchOptions
+from graph.state import FinalReport
+from nodes.strategy import ResearchStrategy
+
+ProgressCallback = Callable[[str, str], None]
+"""Called with (node name, progress line) as the graph works."""
+
+
+def llm_configured(settings: Settings) -> bool:
+    return bool(settings.openai_api_key or settings.openai_base_url)
+
+
+def select_strategy(settings: Settings, library: Library) -> ResearchStrategy:
+    """LLM mode when an OpenAI-compatible endpoint is configured, offline mode otherwise."""
+    if llm_configured(settings):
+        from nodes.llm.client import make_chat_model
+        from nodes.llm.strategy import LLMStrategy
+
+        return LLMStrategy(make_chat_model(settings), settings.llm_model)
+    from nodes.offline.strategy import OfflineStrategy
+
+    return OfflineStrategy(library.embedder)
+
+
+@contextmanager
+def open_checkpointer(settings: Settings) -> Iterator[SqliteSaver]:
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    connection = sqlite3.connect(settings.checkpoint_path, check_same_thread=False)
+    try:
+        yield SqliteSaver(connection)
+    finally:
+        connection.close()
+
+
+@dataclass
+class ResearchResult:
+    thread_id: str
+    report: FinalReport
+    state: dict
+
+
+def run_research(
+    library: Library,
+    strategy: ResearchStrategy,
+    topic: str,
+    *,
+    single_question: bool = False,
+    options: ResearchOptions | None = None,
+    checkpointer: BaseCheckpointSaver | None = None,
+    thread_id: str | None = None,
+    on_progress: ProgressCallback | None = None,
+) -> ResearchResult:
+    """Run (or resume, given a checkpointer and a known ``thread_id``) one research job."""
+    # Without a persistent checkpointer, an in-memory one still gives the merged final state.
+    persistent = checkpointer is not None
+    graph = build_graph(checkpointer if persistent else InMemorySaver())
+    thread_id = thread_id or uuid.uuid4().hex[:12]
+    config = {"configurable": {"thread_id": thread_id}, "recursion_limit": 100}
+    context = ResearchContext(library=library, strategy=strategy, options=options or ResearchOptions())
+    graph_input: dict | None = {"topic": topic, "single_question": single_question}
+    if persistent:
+        snapshot = graph.get_state(config)
+        if snapshot.values and "report" in snapshot.values:
+            return ResearchResult(thread_id, snapshot.values["report"], dict(snapshot.values))
+        if snapshot.next:
+            graph_input = None  # resume the interrupted run where its last checkpoint left it
+    for update in graph.stream(graph_input, config, context=context, stream_mode="updates"):
+        for node, values in update.items():
+            for line in (values or {}).get("progress", []):
+                if on_progress:
+                    on_progress(node, line)
+    state = dict(graph.get_state(config).values)
+    return ResearchResult(thread_id, state["report"], state)

@@ -1,0 +1,140 @@
+"""The research graph's typed state and the evidence/citation objects that flow through it.
+
+Evidence and citations are first-class: a ``Claim`` carries ``CitationMarker``s (a block-id hint
+plus the quoted span), and only the citation node turns markers into ``Resolution``s of stored
+blocks. Everything is a pydantic model so checkpoints serialise and resume exactly.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import operator
+from collections.abc import Iterator
+from enum import StrEnum
+from typing import Annotated, TypedDict
+
+from pydantic import BaseModel, Field
+
+from tools.hybrid_search import RetrievedChunk
+from tools.resolve_citation import Resolution
+
+
+class SubQuestion(BaseModel):
+    id: str = Field(description="Stable id within the plan, e.g. 'q1'.")
+    question: str
+    rationale: str = Field(description="Why answering it matters for the topic.")
+
+
+class CitationMarker(BaseModel):
+    """What a writer (model or extractive strategy) says supports a claim: a hint and a quote."""
+
+    block_id: str | None = Field(default=None, description="Block id the quote came from (a hint only).")
+    quote: str = Field(description="The exact words quoted from the source block.")
+
+
+class Claim(BaseModel):
+    text: str
+    citations: list[CitationMarker] = Field(default_factory=list)
+
+
+class FindingStatus(StrEnum):
+    ANSWERED = "answered"
+    ANSWERED_AFTER_RETRY = "answered_after_retry"
+    GAP = "gap"
+
+
+class Finding(BaseModel):
+    sub_question: SubQuestion
+    queries: list[str] = Field(default_factory=list, description="Every query tried, in order.")
+    evidence: list[RetrievedChunk] = Field(default_factory=list)
+    claims: list[Claim] = Field(default_factory=list)
+    status: FindingStatus = FindingStatus.GAP
+    confidence: float = 0.0
+    retries: int = 0
+    next_queries: list[str] = Field(default_factory=list, description="Reformulations to try on retry.")
+    suggestions: list[str] = Field(default_factory=list, description="For a gap: what might help.")
+
+
+class Contradiction(BaseModel):
+    subject: str
+    kind: str = Field(description="numeric | date | negation | claim")
+    explanation: str
+    side_a: Claim
+    side_b: Claim
+
+
+class GapNote(BaseModel):
+    sub_question: SubQuestion
+    queries_tried: list[str]
+    suggestions: list[str]
+
+
+class DraftSection(BaseModel):
+    sub_question: SubQuestion
+    status: FindingStatus
+    confidence: float
+    claims: list[Claim]
+
+
+class DraftReport(BaseModel):
+    title: str
+    summary: list[Claim]
+    sections: list[DraftSection]
+    disagreements: list[Contradiction]
+    gaps: list[GapNote]
+
+    def claims(self) -> Iterator[Claim]:
+        """Every claim of the draft, in reading order."""
+        yield from self.summary
+        for section in self.sections:
+            yield from section.claims
+        for disagreement in self.disagreements:
+            yield disagreement.side_a
+            yield disagreement.side_b
+
+
+def marker_key(marker: CitationMarker) -> str:
+    """Identity of a marker: the same quote with the same hint resolves once."""
+    return hashlib.sha1(f"{marker.block_id}\x00{marker.quote}".encode()).hexdigest()[:16]
+
+
+class NumberedCitation(BaseModel):
+    """A resolved citation as the reader sees it: numbered by first appearance in the report."""
+
+    number: int
+    resolution: Resolution
+
+
+class FinalReport(BaseModel):
+    title: str
+    mode: str
+    markdown: str
+    citations: list[NumberedCitation]
+    unverified_claims: int = Field(description="Claims kept but flagged: their quote matched no block.")
+    dropped_claims: int = Field(description="Claims removed because their quote matched no block.")
+
+
+def merge_findings(current: list[Finding], update: list[Finding]) -> list[Finding]:
+    """Concurrent research branches each add one finding; a retry replaces the finding it redoes."""
+    merged = {f.sub_question.id: f for f in current}
+    for finding in update:
+        merged[finding.sub_question.id] = finding
+    return sorted(merged.values(), key=lambda f: _plan_order(f.sub_question.id))
+
+
+def _plan_order(sub_question_id: str) -> tuple[int, str]:
+    digits = "".join(ch for ch in sub_question_id if ch.isdigit())
+    return (int(digits) if digits else 0, sub_question_id)
+
+
+class ResearchState(TypedDict, total=False):
+    topic: str
+    single_question: bool
+    plan: list[SubQuestion]
+    findings: Annotated[list[Finding], merge_findings]
+    retry_round: int
+    contradictions: list[Contradiction]
+    draft: DraftReport
+    citations: dict[str, Resolution | None]
+    progress: Annotated[list[str], operator.add]
+    report: FinalReport

@@ -1,0 +1,1 @@
+"""nodes layer of prp."""

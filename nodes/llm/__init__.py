@@ -1,0 +1,1 @@
+"""LLM mode: the research strategy backed by an OpenAI-compatible chat model."""

@@ -1,0 +1,265 @@
+"""Contradictions between documents, found without a model: numbers, dates and negations.
+
+Every evidence sentence of every finding is a candidate (not only the chosen claims: a disagreement
+often sits in a sentence no answer quoted). Two sentences from *different* documents disagree when
+
+- they are about the same subject: enough shared content stems, and a dense cosine above a
+  threshold (for numbers, the words around the two figures must also overlap, so "membrane
+  temperature 30 °C lower" is not compared with "air temperature 2 °C lower" on the strength of
+  "temperature" alone), and
+- their figures conflict: same unit, intervals (after allowing for hedges and ranges) that do not
+  overlap and are at least ``MIN_CONFLICT_RATIO`` apart ("50 to 60 percent" and "57%" agree;
+  "about 2 °C" and "about 0.3 °C" do not); or they give different years for the same thing; or one
+  negates what the other asserts ("do not reduce" vs "reduce").
+
+Each side is a ``Claim`` quoting its sentence verbatim from its block. Pairs are deduplicated (one
+per pair of documents and subject), ordered by strength with deterministic tie-breaks, and capped.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from graph.state import CitationMarker, Claim, Contradiction, Finding
+from tools.hybrid_search import RetrievedChunk
+
+from .extractive import Sentence, evidence_sentences
+from .keyphrases import phrase_candidates
+from .numbers import Quantity, conflict_ratio, quantities, years
+from .text import content_stems, has_negation, matched, normalise_space
+from .vectors import Vectors, cosine_matrix
+
+MAX_CONTRADICTIONS = 5
+# Intervals must be at least this far apart (ratio of the nearer ends) to be a conflict.
+MIN_CONFLICT_RATIO = 1.5
+# Same subject: shared content stems between the two sentences, not counting the stems common to
+# the whole evidence ("green", "roof" in a corpus about green roofs)...
+MIN_SHARED_STEMS = 3
+# A stem is common when it occurs in at least COMMON_SHARE of the sentences (and MIN_COMMON_DF).
+COMMON_SHARE = 0.2
+MIN_COMMON_DF = 5
+# ...the words next to the two figures, within their clauses, must overlap: at least
+# MIN_SHARED_CONTEXT of the HEAD_BEFORE/HEAD_AFTER stems around each, including one of the
+# NEAR_BEFORE/NEAR_AFTER closest ("air temperature by about 2 °C" ~ "air temperature was 0.3 °C",
+# but not "25 mm drainage board" ~ "80 mm of substrate")...
+MIN_SHARED_CONTEXT = 2
+HEAD_BEFORE, HEAD_AFTER = 4, 3
+NEAR_BEFORE, NEAR_AFTER = 2, 2
+# ...and a dense cosine between the sentences of at least this much.
+NUMERIC_COSINE = 0.6
+DATE_COSINE = 0.75
+NEGATION_COSINE = 0.7
+# Negation pairs need more overlap: the two sentences must say nearly the same thing.
+NEGATION_SHARED_STEMS = 4
+# Only this many sentences are embedded (those in a lexically plausible pair come first).
+MAX_EMBEDDED = 120
+KIND_PRIORITY = {"numeric": 0, "date": 1, "negation": 2}
+# Two contradictions between the same documents whose subjects share this share of stems are one.
+SAME_SUBJECT_SHARE = 0.3
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    kind: str
+    a: Sentence
+    b: Sentence
+    score: float
+    subject: str
+    value_a: str
+    value_b: str
+
+
+def _labels(findings: Sequence[Finding]) -> dict[str, str]:
+    labels: dict[str, str] = {}
+    for finding in findings:
+        for chunk in finding.evidence:
+            labels.setdefault(chunk.doc_id, _label(chunk))
+    return labels
+
+
+def _label(chunk: RetrievedChunk) -> str:
+    title = normalise_space(chunk.title) or chunk.doc_id
+    short = re.split(r"(?<=[?!])\s|:\s|\s[-–—]\s", title, maxsplit=1)[0]
+    if len(short) > 70:
+        short = short[:70].rsplit(" ", 1)[0] + "…"
+    return f"{short} ({chunk.year})" if chunk.year else short
+
+
+_CLAUSE_BREAK = re.compile(r"[,;:()\[\]]|\s[-–—]\s|\b(?:whereas|while|but|which)\b")
+
+
+@dataclass(frozen=True)
+class _Around:
+    near: frozenset[str]
+    head: frozenset[str]
+
+
+def _around(sentence: str, start: int, end: int, common: frozenset[str]) -> _Around:
+    """Stems next to a figure, within its clause, without the evidence's common stems."""
+    breaks_before = [m.end() for m in _CLAUSE_BREAK.finditer(sentence, 0, start)]
+    clause_start = breaks_before[-1] if breaks_before else 0
+    after_break = _CLAUSE_BREAK.search(sentence, end)
+    clause_end = after_break.start() if after_break else len(sentence)
+    before = [s for s in content_stems(sentence[clause_start:start]) if s not in common]
+    after = [s for s in content_stems(sentence[end:clause_end]) if s not in common]
+    near = set(before[-NEAR_BEFORE:]) | set(after[:NEAR_AFTER])
+    head = set(before[-HEAD_BEFORE:]) | set(after[:HEAD_AFTER])
+    return _Around(frozenset(near), frozenset(head))
+
+
+def _comparable(x: _Around, y: _Around) -> int:
+    """Shared head stems when the two figures measure the same thing, else 0."""
+    shared = _shared(x.head, y.head)
+    if shared < MIN_SHARED_CONTEXT or not (_shared(x.near, y.head) or _shared(y.near, x.head)):
+        return 0
+    return shared
+
+
+def _shared(a: frozenset[str] | set[str], b: frozenset[str] | set[str]) -> int:
+    return sum(1 for s in a if matched(s, b))
+
+
+def _subject(a: str, b: str, anchor_a: int | None = None) -> str:
+    """The noun phrase of ``a`` (or ``b``) that shares most with the other sentence, near the figure."""
+    best: tuple[tuple[int, int, int], str] | None = None
+    for text, other, anchor in ((a, b, anchor_a), (b, a, None)):
+        other_stems = set(content_stems(other))
+        for surface, stems in phrase_candidates(text):
+            shared = sum(1 for s in stems if matched(s, other_stems))
+            if shared == 0:
+                continue
+            position = text.lower().find(surface)
+            distance = abs(position - anchor) if anchor is not None and position >= 0 else 10_000
+            key = (shared, len(stems), -distance)
+            if best is None or key > best[0]:
+                best = (key, surface)
+    return best[1] if best else "the same subject"
+
+
+def _numeric(a: Sentence, b: Sentence, qa: list[Quantity], qb: list[Quantity], common: frozenset[str]
+             ) -> tuple[float, Quantity, Quantity] | None:
+    """The most comparable conflicting pair of figures of two sentences, with its context overlap."""
+    best: tuple[float, Quantity, Quantity] | None = None
+    best_key: tuple | None = None
+    for x in qa:
+        for y in qb:
+            if x.unit != y.unit or conflict_ratio(x, y) < MIN_CONFLICT_RATIO:
+                continue
+            context = _comparable(_around(a.text, x.start, x.end, common), _around(b.text, y.start, y.end, common))
+            if not context:
+                continue
+            key = (context, -x.start, -y.start)
+            if best_key is None or key > best_key:
+                best_key, best = key, (float(context), x, y)
+    return best
+
+
+def _common_stems(sentences: list[Sentence]) -> frozenset[str]:
+    df: dict[str, int] = {}
+    for s in sentences:
+        for st in s.stems:
+            df[st] = df.get(st, 0) + 1
+    limit = max(MIN_COMMON_DF, COMMON_SHARE * len(sentences))
+    return frozenset(st for st, n in df.items() if n >= limit)
+
+
+def _pairs(sentences: list[Sentence]) -> list[tuple[str, int, int, object]]:
+    """Lexically plausible pairs (kind, i, j, detail) from different documents, before any embedding."""
+    found: list[tuple[str, int, int, object]] = []
+    common = _common_stems(sentences)
+    stems = [s.stems - common for s in sentences]
+    qs = [quantities(s.text) for s in sentences]
+    ys = [years(s.text) for s in sentences]
+    negated = [has_negation(s.text) for s in sentences]
+    for i, a in enumerate(sentences):
+        for j in range(i + 1, len(sentences)):
+            b = sentences[j]
+            if a.doc_id == b.doc_id:
+                continue
+            shared = _shared(stems[i], stems[j])
+            if shared < MIN_SHARED_STEMS:
+                continue
+            if qs[i] and qs[j]:
+                hit = _numeric(a, b, qs[i], qs[j], common)
+                if hit is not None:
+                    found.append(("numeric", i, j, hit))
+                    continue
+            if len({y for y, _, _ in ys[i]}) == 1 and len({y for y, _, _ in ys[j]}) == 1 and ys[i][0][0] != ys[j][0][0]:
+                (ya, sa, ea), (yb, sb, eb) = ys[i][0], ys[j][0]
+                if _comparable(_around(a.text, sa, ea, common), _around(b.text, sb, eb, common)):
+                    found.append(("date", i, j, (ya, yb)))
+                    continue
+            if negated[i] != negated[j] and shared >= NEGATION_SHARED_STEMS:
+                found.append(("negation", i, j, None))
+    return found
+
+
+def find_contradictions(findings: Sequence[Finding], vectors: Vectors) -> list[Contradiction]:
+    chunks = [c for f in findings for c in f.evidence]
+    sentences = evidence_sentences(chunks)
+    if len({s.doc_id for s in sentences}) < 2:
+        return []
+    labels = _labels(findings)
+    pairs = _pairs(sentences)
+    if not pairs:
+        return []
+    involved = list(dict.fromkeys(k for _, i, j, _ in pairs for k in (i, j)))[:MAX_EMBEDDED]
+    position = {k: n for n, k in enumerate(involved)}
+    matrix = vectors.passages([sentences[k].text for k in involved])
+    cos = cosine_matrix(matrix, matrix)
+    candidates: list[_Candidate] = []
+    for kind, i, j, detail in pairs:
+        if i not in position or j not in position:
+            continue
+        c = round(float(cos[position[i], position[j]]), 6)
+        a, b = sentences[i], sentences[j]
+        if kind == "numeric" and c >= NUMERIC_COSINE:
+            context, qa, qb = detail  # type: ignore[misc]
+            candidates.append(_Candidate("numeric", a, b, c + 0.05 * context, _subject(a.text, b.text, qa.start), qa.text, qb.text))
+        elif kind == "date" and c >= DATE_COSINE:
+            ya, yb = detail  # type: ignore[misc]
+            candidates.append(_Candidate("date", a, b, c, _subject(a.text, b.text), str(ya), str(yb)))
+        elif kind == "negation" and c >= NEGATION_COSINE:
+            candidates.append(_Candidate("negation", a, b, c, _subject(a.text, b.text), "", ""))
+    candidates.sort(key=lambda x: (KIND_PRIORITY[x.kind], -x.score, x.a.order, x.b.order))
+    kept: list[_Candidate] = []
+    for cand in candidates:
+        if any(_same_disagreement(cand, k) for k in kept):
+            continue
+        kept.append(cand)
+        if len(kept) == MAX_CONTRADICTIONS:
+            break
+    return [_to_model(c, labels) for c in kept]
+
+
+def _same_disagreement(x: _Candidate, y: _Candidate) -> bool:
+    if {x.a.doc_id, x.b.doc_id} != {y.a.doc_id, y.b.doc_id}:
+        return False
+    sx, sy = x.a.stems | x.b.stems, y.a.stems | y.b.stems
+    return len(sx & sy) >= SAME_SUBJECT_SHARE * min(len(sx), len(sy))
+
+
+def _side(s: Sentence) -> Claim:
+    return Claim(text=normalise_space(s.text), citations=[CitationMarker(block_id=s.block_id, quote=s.text)])
+
+
+def _to_model(c: _Candidate, labels: dict[str, str]) -> Contradiction:
+    la, lb = labels.get(c.a.doc_id, c.a.doc_id), labels.get(c.b.doc_id, c.b.doc_id)
+    if c.kind == "numeric":
+        explanation = f"{la} reports {c.value_a}, {lb} reports {c.value_b} for {c.subject}."
+    elif c.kind == "date":
+        explanation = f"{la} gives {c.value_a}, {lb} gives {c.value_b} for {c.subject}."
+    else:
+        neg, pos = (lb, la) if has_negation(c.b.text) else (la, lb)
+        explanation = f"{pos} asserts what {neg} denies about {c.subject}."
+    return Contradiction(subject=c.subject, kind=c.kind, explanation=explanation, side_a=_side(c.a), side_b=_side(c.b))
+
+
+def cosine_pairs(vectors: Vectors, texts: Sequence[str]) -> np.ndarray:
+    """Pairwise cosines of ``texts`` (exposed for calibration scripts)."""
+    m = vectors.passages(list(texts))
+    return cosine_matrix(m, m)

@@ -1,0 +1,202 @@
+"""Extractive answers: the most relevant, non-redundant sentences of the evidence, quoted verbatim.
+
+Candidates are the statement sentences of the retrieved blocks (never reference entries, headings,
+captions or tables; fragments and table dumps are filtered by ``text.is_statement``). Each is scored
+by a blend of
+
+- lexical overlap with the question's content words, stem-matched and idf-weighted over the
+  candidate pool (a question word found in every sentence, "green roofs", counts for little), and
+- dense cosine between the question and the sentence,
+
+and the claims are chosen by maximal marginal relevance so two sentences saying the same thing
+(a key message repeated in a summary table) are not both cited.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from corpus.chunking import split_sentences
+from corpus.models import BlockKind
+from graph.state import CitationMarker, Claim
+from tools.hybrid_search import RetrievedChunk
+
+from .text import content_stems, is_statement, matched, normalise_space, question_terms, stem
+from .vectors import Vectors, cosine_matrix
+
+# Blocks whose text is never an answer: bibliography entries, headings, captions and tables.
+SKIPPED_KINDS = frozenset({BlockKind.REFERENCE, BlockKind.HEADING, BlockKind.CAPTION, BlockKind.TABLE})
+# Only this many sentences are embedded per answer (the best by lexical overlap, then by rank):
+# embedding costs ~35 ms a sentence on a laptop CPU.
+MAX_CANDIDATES = 40
+# Relevance = W_LEXICAL x idf-weighted term overlap + W_DENSE x cosine.
+W_LEXICAL = 0.45
+W_DENSE = 0.55
+# MMR trade-off between relevance and novelty.
+MMR_LAMBDA = 0.7
+MIN_CLAIMS = 2
+MAX_CLAIMS = 4
+# After MIN_CLAIMS, a sentence is only added if its relevance is at least this share of the best.
+RELATIVE_RELEVANCE_FLOOR = 0.8
+# Sentences at least this similar to a chosen one are duplicates, whatever their relevance.
+DUPLICATE_COSINE = 0.9
+
+
+@dataclass(frozen=True)
+class Sentence:
+    text: str  # verbatim substring of the block's text
+    block_id: str
+    doc_id: str
+    chunk_index: int
+    order: int
+    stems: frozenset[str]
+
+
+@dataclass(frozen=True)
+class ScoredSentence:
+    sentence: Sentence
+    lexical: float
+    dense: float
+    relevance: float
+    vector: np.ndarray = field(repr=False, compare=False)
+
+
+@dataclass
+class Analysis:
+    """A question set against its evidence: what the strategy's answer and assessment both read."""
+
+    question: str
+    terms: list[str]  # stems of the question's content words
+    term_doc_freq: dict[str, int]  # in how many candidate sentences each term occurs
+    pool_size: int
+    scored: list[ScoredSentence]  # best first
+
+    @property
+    def focus_terms(self) -> list[str]:
+        """The specific terms: those in less than SUBJECT_SHARE of the candidates ("cost", not "roof")."""
+        focus = [t for t in self.terms if self.term_doc_freq.get(t, 0) < SUBJECT_SHARE * self.pool_size]
+        return focus or list(self.terms)
+
+
+# A question term found in at least this share of candidate sentences names the general subject.
+SUBJECT_SHARE = 0.5
+
+
+def verbatim(sentence: str, block_text: str) -> str | None:
+    """``sentence`` as it occurs in ``block_text`` (whitespace may differ after sentence splitting)."""
+    if sentence in block_text:
+        return sentence
+    parts = sentence.split()
+    if not parts:
+        return None
+    found = re.search(r"\s+".join(re.escape(p) for p in parts), block_text)
+    return found.group(0) if found else None
+
+
+def evidence_sentences(evidence: Sequence[RetrievedChunk]) -> list[Sentence]:
+    """Statement sentences of the evidence blocks, in evidence order, each block read once."""
+    out: list[Sentence] = []
+    seen_blocks: set[str] = set()
+    for chunk_index, chunk in enumerate(evidence):
+        for block in chunk.blocks:
+            if block.kind in SKIPPED_KINDS or block.block_id in seen_blocks:
+                continue
+            seen_blocks.add(block.block_id)
+            for piece in split_sentences(block.text):
+                quote = verbatim(piece, block.text)
+                if quote is None or not is_statement(quote):
+                    continue
+                out.append(
+                    Sentence(
+                        text=quote,
+                        block_id=block.block_id,
+                        doc_id=block.doc_id,
+                        chunk_index=chunk_index,
+                        order=len(out),
+                        stems=frozenset(content_stems(quote)),
+                    )
+                )
+    return out
+
+
+def _term_weights(terms: list[str], df: dict[str, int], n: int) -> dict[str, float]:
+    return {t: math.log(1.0 + n / (1.0 + df[t])) for t in terms}
+
+
+def analyse(question: str, evidence: Sequence[RetrievedChunk], vectors: Vectors) -> Analysis:
+    terms = list(dict.fromkeys(stem(w) for w in question_terms(question)))
+    pool = evidence_sentences(evidence)
+    df = {t: sum(1 for s in pool if matched(t, s.stems)) for t in terms}
+    if not pool:
+        return Analysis(question, terms, df, 0, [])
+    weights = _term_weights(terms, df, len(pool))
+    total = sum(weights.values())
+
+    def lexical(s: Sentence) -> float:
+        if not total:
+            return 0.0
+        return sum(w for t, w in weights.items() if matched(t, s.stems)) / total
+
+    lex = {s.order: lexical(s) for s in pool}
+    pool_size = len(pool)
+    if len(pool) > MAX_CANDIDATES:
+        pool = sorted(pool, key=lambda s: (-lex[s.order], s.chunk_index, s.order))[:MAX_CANDIDATES]
+        pool.sort(key=lambda s: s.order)
+    matrix = vectors.passages([s.text for s in pool])
+    dense = cosine_matrix(vectors.query(question)[None, :], matrix)[0]
+    scored = [
+        ScoredSentence(
+            sentence=s,
+            lexical=round(lex[s.order], 6),
+            dense=round(float(d), 6),
+            relevance=round(W_LEXICAL * lex[s.order] + W_DENSE * float(d), 6),
+            vector=v,
+        )
+        for s, d, v in zip(pool, dense, matrix, strict=True)
+    ]
+    scored.sort(key=lambda x: (-x.relevance, x.sentence.chunk_index, x.sentence.order))
+    return Analysis(question, terms, df, pool_size, scored)
+
+
+def select(analysis: Analysis) -> list[ScoredSentence]:
+    """Up to MAX_CLAIMS sentences by maximal marginal relevance."""
+    remaining = list(analysis.scored)
+    if not remaining:
+        return []
+    best = remaining[0].relevance
+    chosen: list[ScoredSentence] = []
+    while remaining and len(chosen) < MAX_CLAIMS:
+        def mmr(c: ScoredSentence) -> float:
+            redundancy = max((float(c.vector @ s.vector) for s in chosen), default=0.0)
+            return MMR_LAMBDA * c.relevance - (1.0 - MMR_LAMBDA) * redundancy
+
+        ranked = sorted(remaining, key=lambda c: (-round(mmr(c), 6), c.sentence.chunk_index, c.sentence.order))
+        pick = None
+        for cand in ranked:
+            if any(float(cand.vector @ s.vector) >= DUPLICATE_COSINE for s in chosen):
+                continue
+            if any(normalise_space(cand.sentence.text) == normalise_space(s.sentence.text) for s in chosen):
+                continue
+            pick = cand
+            break
+        if pick is None:
+            break
+        if len(chosen) >= MIN_CLAIMS and pick.relevance < RELATIVE_RELEVANCE_FLOOR * best:
+            break
+        chosen.append(pick)
+        remaining.remove(pick)
+    return chosen
+
+
+def to_claim(item: ScoredSentence) -> Claim:
+    s = item.sentence
+    return Claim(text=normalise_space(s.text), citations=[CitationMarker(block_id=s.block_id, quote=s.text)])
+
+
+def extractive_claims(analysis: Analysis) -> list[Claim]:
+    return [to_claim(x) for x in select(analysis)]

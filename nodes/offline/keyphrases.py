@@ -1,0 +1,147 @@
+"""Deterministic keyphrase extraction: noun-phrase-ish n-grams scored by frequency x specificity.
+
+Candidates are runs of words between stopwords, punctuation, numbers and verb-like words (a cheap
+stand-in for a noun-phrase chunker), cut into n-grams of up to ``MAX_PHRASE_WORDS`` words. A phrase
+scores ``(1 + log count) x idf x length bonus``, where ``idf`` is measured against a small collection (the
+retrieved chunks): a phrase in every passage ("green roofs") says less about a passage than one in
+two of them ("saturated weight"). Surface forms that stem alike ("green roof", "green roofs") are
+one phrase.
+
+Keyphrases are the only thing the offline planner takes from documents, so this is also where
+document text that tries to give instructions is neutralised: sentences with injection words
+contribute nothing, and no phrase may contain one.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from corpus.chunking import split_sentences
+
+from .text import GENERIC_WORDS, INJECTION_WORDS, QUESTION_WORDS, is_listed_verb, is_past_form, stem, stopwords
+
+MAX_PHRASE_WORDS = 3
+# Each extra word multiplies the score by (1 + LENGTH_BONUS): "air temperature" beats "air".
+LENGTH_BONUS = 0.5
+MIN_WORD_CHARS = 3
+# Sentences with one of these contribute no phrases at all (instructions, not content).
+STRONG_INJECTION_WORDS = frozenset(
+    """ignore ignored ignoring disregard instruction instructions prompt prompts assistant
+    override jailbreak chatgpt llm openai""".split()
+)
+
+# Function words the stopword list lacks; they end a phrase ("cell using building").
+PHRASE_BREAKERS = frozenset(
+    """least less fewer without within among several various next minus plus using used via
+    upon onto towards toward whose whereby e.g i.e etc""".split()
+)
+
+_TOKEN = re.compile(r"[^\W\d_][\w'’]*(?:-[^\W_]+)*|\d[\d.,]*|[^\w\s]", re.UNICODE)
+
+
+@dataclass(frozen=True)
+class Keyphrase:
+    text: str
+    stems: tuple[str, ...]
+    score: float
+    count: int
+    doc_freq: int
+
+
+def _is_boundary(word: str) -> bool:
+    return (
+        word in stopwords()
+        or word in GENERIC_WORDS
+        or word in QUESTION_WORDS
+        or word in INJECTION_WORDS
+        or word in PHRASE_BREAKERS
+        or is_listed_verb(word)
+        or (len(word) > 4 and word.endswith("ly"))
+        or len(word) < 2
+    )
+
+
+def _runs(sentence: str) -> list[list[str]]:
+    runs: list[list[str]] = [[]]
+    for tok in _TOKEN.findall(sentence):
+        word = tok.lower().replace("’", "'")
+        if not word[0].isalpha() or _is_boundary(word):
+            if runs[-1]:
+                runs.append([])
+            continue
+        runs[-1].append(word)
+    return [r for r in runs if r]
+
+
+def phrase_candidates(text: str) -> list[tuple[str, tuple[str, ...]]]:
+    """Every candidate occurrence in ``text`` as (surface form, stems), in reading order."""
+    out: list[tuple[str, tuple[str, ...]]] = []
+    for sentence in split_sentences(text):
+        lowered = {t.lower() for t in _TOKEN.findall(sentence)}
+        if lowered & STRONG_INJECTION_WORDS:
+            continue
+        for run in _runs(sentence):
+            for n in range(1, min(MAX_PHRASE_WORDS, len(run)) + 1):
+                for i in range(len(run) - n + 1):
+                    gram = run[i : i + n]
+                    if n == 1 and len(gram[0]) < MIN_WORD_CHARS:
+                        continue
+                    if is_past_form(gram[-1]):
+                        continue  # "roofs retained": a clause, not a noun phrase
+                    out.append((" ".join(gram), tuple(stem(w) for w in gram)))
+    return out
+
+
+def _overlaps(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    """True when ``a`` adds little to ``b``: contained in it, containing it, or sharing half its words."""
+    shared = len(set(a) & set(b))
+    return shared > 0 and (shared >= len(set(a)) / 2 or shared == len(set(b)))
+
+
+def extract_keyphrases(
+    texts: Sequence[str],
+    collection: Sequence[str] | None = None,
+    k: int = 10,
+    min_count: int = 1,
+    exclude_stems: Iterable[str] = (),
+) -> list[Keyphrase]:
+    """The ``k`` best keyphrases of ``texts``, with idf measured over ``collection`` (default: ``texts``).
+
+    A phrase whose stems are all in ``exclude_stems`` is dropped (already covered), and so is a
+    phrase whose stems overlap an already chosen one completely ("green roofs" after "extensive
+    green roofs"). Ties break on length, then alphabetically, so the result is deterministic.
+    """
+    collection = list(texts) if collection is None else list(collection)
+    excluded = set(exclude_stems)
+    counts: Counter[tuple[str, ...]] = Counter()
+    surfaces: dict[tuple[str, ...], Counter[str]] = {}
+    for text in texts:
+        for surface, key in phrase_candidates(text):
+            counts[key] += 1
+            surfaces.setdefault(key, Counter())[surface] += 1
+    if not counts:
+        return []
+    doc_keys = [{key for _, key in phrase_candidates(t)} for t in collection]
+    n_docs = len(doc_keys)
+    scored: list[Keyphrase] = []
+    for key, count in counts.items():
+        if count < min_count or set(key) <= excluded:
+            continue
+        df = sum(1 for keys in doc_keys if key in keys)
+        idf = math.log((1 + n_docs) / (1 + df)) + 1.0
+        score = (1.0 + math.log(count)) * idf * (1.0 + LENGTH_BONUS * (len(key) - 1))
+        surface = sorted(surfaces[key].items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
+        scored.append(Keyphrase(surface, key, round(score, 9), count, df))
+    scored.sort(key=lambda p: (-p.score, -len(p.stems), p.text))
+    chosen: list[Keyphrase] = []
+    for phrase in scored:
+        if any(_overlaps(phrase.stems, c.stems) for c in chosen):
+            continue
+        chosen.append(phrase)
+        if len(chosen) >= k:
+            break
+    return chosen

@@ -1,0 +1,209 @@
+"""Offline decomposition of a topic into 3-6 sub-questions, from templates and keyphrases.
+
+1. The topic is split into a subject and facets: "Green roofs in cities: cooling, stormwater
+   retention and installation costs" has the subject "Green roofs in cities" (core "green roofs")
+   and the facets "cooling", "stormwater retention", "installation costs". Separators: ':' (subject
+   before it), ',', ';', ' and ', ' vs '. A topic phrased as a question is not split.
+2. An overview question on the subject (or the topic itself when it is a question), one question
+   per facet, then 1-2 questions on salient keyphrases of the scout chunks the topic does not
+   already cover, then generic templates if there are still fewer than three.
+3. Near-duplicates are dropped by comparing the focus phrases (rapidfuzz token-set ratio).
+
+The topic is the researcher's text; the scout chunks are *document* text, i.e. data. Only noun-like
+keyphrases are taken from them (see ``keyphrases``), never sentences, so a document cannot inject
+an imperative sub-question.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rapidfuzz import fuzz
+
+from graph.state import SubQuestion
+from tools.hybrid_search import RetrievedChunk
+
+from .extractive import SKIPPED_KINDS
+from .keyphrases import extract_keyphrases, phrase_candidates
+from .text import content_words, has_injection_word, matched, normalise_space, stem, stopwords
+
+MIN_QUESTIONS = 3
+MAX_QUESTIONS = 6
+MAX_FACETS = MAX_QUESTIONS - 1
+SCOUT_CHUNKS = 8
+MAX_SCOUT_QUESTIONS = 2
+# A scout keyphrase must occur at least this often in the scout chunks to count as salient.
+MIN_SCOUT_COUNT = 2
+# Two focus phrases at least this similar (token-set ratio, 0-100) ask the same thing.
+DUPLICATE_RATIO = 85
+MAX_PHRASE_CHARS = 60
+
+_QUESTION_START = re.compile(
+    r"^(what|which|who|whom|whose|how|why|when|where|whether|is|are|was|were|do|does|did|can|could|"
+    r"should|would|will|has|have|had)\b",
+    re.IGNORECASE,
+)
+_FACET_SPLIT = re.compile(r"\s*(?:[,;]|\band\b|\bvs\.?|\bversus\b)\s*", re.IGNORECASE)
+_COMPARE_SPLIT = re.compile(r"\s+(?:vs\.?|versus)\s+", re.IGNORECASE)
+_CONNECTOR = re.compile(r"\s+\b(of|for|in|on|at|within|across|under|among)\b\s+", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class TopicParts:
+    subject: str  # "Green roofs in cities"
+    core: str  # "green roofs"
+    connector: str  # how a facet attaches to the core: "installation costs of green roofs"
+    facets: list[str]
+    is_question: bool
+    comparison: list[str]  # the sides of an "A vs B" topic
+
+
+def is_question(text: str) -> bool:
+    text = text.strip()
+    return text.endswith("?") or bool(_QUESTION_START.match(text))
+
+
+def _lower_first(text: str) -> str:
+    """Sentence case to running text: "Green roofs" -> "green roofs", but "NASA data" stays."""
+    if len(text) > 1 and text[0].isupper() and not text[1].isupper():
+        return text[0].lower() + text[1:]
+    return text
+
+
+def _clean(text: str) -> str:
+    return normalise_space(text).strip(" .,:;!?-–—\"'")
+
+
+def _core_of(subject: str, scout_texts: Sequence[str], question: bool = False) -> str:
+    """The head noun phrase of a subject: "Green roofs in cities" -> "green roofs".
+
+    Without a preposition to cut at (and always for a question), the candidate phrase of the
+    subject found most often in the scout chunks, weighted by its length, is the core.
+    """
+    head = _CONNECTOR.split(subject, maxsplit=1)[0]
+    if not question and content_words(head) and head != subject:
+        return _lower_first(_clean(head))
+    options = [s for s, _ in phrase_candidates(subject)]
+    if not options:
+        return _lower_first(_clean(subject))
+    lowered = [t.lower() for t in scout_texts]
+
+    def weight(phrase: str) -> tuple[int, int, int]:
+        df = sum(1 for t in lowered if phrase in t)
+        return (df * len(phrase.split()), len(phrase.split()), -options.index(phrase))
+
+    return max(dict.fromkeys(options), key=weight)
+
+
+def split_topic(topic: str, scout_texts: Sequence[str] = ()) -> TopicParts:
+    text = _clean(topic)
+    if is_question(topic):
+        return TopicParts(text, _core_of(text, scout_texts, question=True), "of", [], True, [])
+    if ":" in text:
+        subject, _, tail = text.partition(":")
+        subject, tail = _clean(subject), _clean(tail)
+        connector = "of"
+    else:
+        # "cooling and stormwater benefits of green roofs": the subject follows the last connector.
+        parts = _CONNECTOR.split(text)
+        if len(parts) >= 3 and _FACET_SPLIT.search(parts[0]):
+            tail, connector, subject = _clean(parts[0]), parts[1].lower(), _clean(" ".join(parts[2:]))
+        else:
+            subject, tail, connector = text, "", "of"
+    facets = [_clean(f) for f in _FACET_SPLIT.split(tail) if _clean(f)] if tail else []
+    facets = [_lower_first(f) for f in dict.fromkeys(facets)]
+    comparison = [_lower_first(_clean(p)) for p in _COMPARE_SPLIT.split(tail)] if _COMPARE_SPLIT.search(tail) else []
+    return TopicParts(subject, _core_of(subject, scout_texts), connector, facets, False, comparison)
+
+
+def _about(facet: str, parts: TopicParts) -> str:
+    """ "installation costs" -> "installation costs of green roofs", unless it names the core already."""
+    core_stems = [stem(w) for w in content_words(parts.core)]
+    facet_stems = {stem(w) for w in content_words(facet)}
+    if core_stems and all(matched(s, facet_stems) for s in core_stems):
+        return facet
+    return f"{facet} {parts.connector} {parts.core}"
+
+
+@dataclass
+class _Planned:
+    focus: str
+    question: str
+    rationale: str
+
+
+def _is_duplicate(focus: str, kept: list[_Planned]) -> bool:
+    return any(fuzz.token_set_ratio(focus.lower(), k.focus.lower()) >= DUPLICATE_RATIO for k in kept)
+
+
+def _scout_texts(scout: Sequence[RetrievedChunk]) -> list[str]:
+    texts = []
+    for chunk in scout[:SCOUT_CHUNKS]:
+        body = " ".join(b.text for b in chunk.blocks if b.kind not in SKIPPED_KINDS)
+        texts.append(body or chunk.text)
+    return texts
+
+
+def plan_questions(topic: str, single_question: bool, scout: Sequence[RetrievedChunk]) -> list[SubQuestion]:
+    topic = normalise_space(topic)
+    if single_question or not topic:
+        return [SubQuestion(id="q1", question=topic, rationale="The question as asked (single-question mode).")]
+    texts = _scout_texts(scout)
+    parts = split_topic(topic, texts)
+    planned: list[_Planned] = []
+
+    def add(focus: str, question: str, rationale: str) -> None:
+        if len(planned) < MAX_QUESTIONS and not _is_duplicate(focus, planned):
+            planned.append(_Planned(focus, question, rationale))
+
+    if parts.is_question:
+        add(parts.subject, _sentence_case(topic if topic.endswith("?") else topic + "?"),
+            "The researcher's question, answered directly.")
+    elif parts.comparison:
+        sides = " and ".join(parts.comparison)
+        add(parts.subject, f"How do {sides} compare for {parts.core}?",
+            "The topic asks for a comparison; this question sets the sides against each other.")
+    else:
+        add(parts.subject, f"What are the main findings about {_lower_first(parts.subject)}?",
+            "Sets out what the sources establish overall before the specific facets.")
+    for facet in parts.facets[:MAX_FACETS]:
+        add(facet, f"What does the evidence say about {_about(facet, parts)}?",
+            f"The topic names '{facet}' explicitly.")
+
+    topic_stems = {stem(w) for w in content_words(topic)}
+    phrases = extract_keyphrases(texts, k=12, min_count=MIN_SCOUT_COUNT, exclude_stems=topic_stems) if texts else []
+    scout_added = 0
+    for phrase in phrases:
+        if scout_added >= MAX_SCOUT_QUESTIONS or len(planned) >= MAX_QUESTIONS:
+            break
+        if (
+            has_injection_word(phrase.text)
+            or len(phrase.text) > MAX_PHRASE_CHARS
+            or sum(1 for s in phrase.stems if s in topic_stems) * 2 >= len(phrase.stems)
+            or all(w in stopwords() for w in phrase.text.split())
+        ):
+            continue
+        before = len(planned)
+        add(phrase.text, f"What do the sources report about {phrase.text} in relation to {parts.core}?",
+            f"'{phrase.text}' is prominent in the passages retrieved for the topic but is not named in it.")
+        scout_added += len(planned) - before
+
+    fallbacks = [
+        ("measurements figures", f"What measurements or figures do the sources report for {parts.core}?",
+         "Quantitative results anchor the report and let the figures be compared across sources."),
+        ("limitations uncertainties", f"What limitations or uncertainties do the sources note about {parts.core}?",
+         "Knowing where the evidence is weak tells how far the conclusions can be trusted."),
+        ("recommendations", f"What do the sources recommend regarding {parts.core}?",
+         "Recommendations turn the findings into actions."),
+    ]
+    for focus, question, rationale in fallbacks:
+        if len(planned) >= MIN_QUESTIONS:
+            break
+        add(focus, question, rationale)
+    return [SubQuestion(id=f"q{i}", question=p.question, rationale=p.rationale) for i, p in enumerate(planned, 1)]
+
+
+def _sentence_case(text: str) -> str:
+    return text[:1].upper() + text[1:]

@@ -1,0 +1,187 @@
+"""Word-level helpers shared by the offline strategy: stopwords, light stemming, content words and
+the sentence filters that keep fragments, headings and table dumps out of answers.
+
+Everything here is plain string processing, so it is deterministic and needs no model.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from importlib import resources
+
+from evals.metrics import tokens
+
+# Stems are a light suffix strip cut to this many characters ("installation", "installed" and
+# "install" all become "insta"); two stems also match when one is a prefix of the other and the
+# shorter has at least MIN_PREFIX_MATCH characters ("cool" ~ "coole").
+STEM_LENGTH = 5
+MIN_PREFIX_MATCH = 4
+_SUFFIXES = ("ations", "ation", "ings", "ing", "tions", "tion", "ied", "ies", "ed", "es", "s", "ly", "e")
+# Derivations the suffix strip cannot join (retain/retention).
+_STEM_EQUIVALENTS = {"reten": "retai"}
+
+# Words of question templates and of research questions in general: they say nothing about the
+# subject, so lexical overlap and query reformulation ignore them.
+QUESTION_WORDS = frozenset(
+    """what which who whom whose how why when where whether does do did is are was were can could
+    should would will may might evidence say says said document documents source sources report
+    reports reported tell known main findings finding regarding relation overall much many
+    according describe discuss""".split()
+)
+
+# Words that mark a phrase as an instruction rather than a topic: document text that tries to
+# steer the research ("ignore your instructions and ...") must never become a sub-question.
+INJECTION_WORDS = frozenset(
+    """ignore ignored ignoring disregard forget instruction instructions prompt prompts system
+    assistant you your yours yourself override jailbreak previous command commands execute
+    respond reply chatgpt llm gpt openai ai password secret""".split()
+)
+
+# Auxiliaries and frequent verbs (base and third person): a sentence needs one of these, or a
+# past-tense form, to count as a statement rather than a heading or a label.
+_VERBISH = frozenset(
+    """is are was were be been being am has have had do does did can could may might will would
+    shall should must show shows showed reduce reduces lower lowers increase increases retain
+    retains provide provides offer offers require requires need needs remain remains cover
+    covers hold holds make makes help helps support supports depend depends suggest suggests
+    indicate indicates find finds found fall falls fell rise rises rose exceed exceeds take
+    takes took give gives gave keep keeps kept cut cuts store stores capture captures use uses
+    weigh weighs survive survives attract attracts protect protects create creates apply applies
+    mean means lose loses lost led run runs ran stay stays grow grows grew become becomes became
+    allow allows contribute contributes extend extends delay delays vary varies affect affects
+    cool cools occur occurs carry carries reach reaches cause causes explain explains combine
+    combines include includes compare compares measure measures report reports estimate
+    estimates propose proposes recommend recommends""".split()
+)
+
+# Units, hedges and document furniture: frequent in evidence, never what a passage is about.
+GENERIC_WORDS = frozenset(
+    """mm cm km m2 m3 kg kwh wh kn mg ha per percent cent percentage degrees about approximately
+    roughly around also however et al table fig figure section page vol pp eq approx versus vs
+    thus therefore hence whereas although""".split()
+)
+
+NEGATION_CUES = frozenset(
+    """not no never cannot neither nor none don't doesn't didn't isn't aren't wasn't weren't
+    won't can't shouldn't couldn't wouldn't""".split()
+)
+
+MIN_SENTENCE_WORDS = 6
+# Sentences at least this long are statements even when no verb from the list shows up.
+LONG_SENTENCE_WORDS = 20
+# A sentence with more than this share of numeric tokens is a table row, not prose.
+MAX_NUMERIC_SHARE = 0.4
+
+_WORD = re.compile(r"[^\W\d_][\w'’]*(?:-[^\W_]+)*", re.UNICODE)
+_NUMERIC = re.compile(r"^[\d.,%-]+$")
+_REFERENCE_LINE = re.compile(r"^\s*\[\d+\]|\(\d{4}\)\.\s")
+_LABEL = re.compile(r"^\s*[\w ]{1,30}:\s")
+
+
+@lru_cache(maxsize=1)
+def stopwords() -> frozenset[str]:
+    path = resources.files("corpus") / "resources" / "english.txt"
+    return frozenset(w.strip().lower() for w in path.read_text(encoding="utf-8").splitlines() if w.strip())
+
+
+@lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    w = word.lower().replace("’", "'")
+    if w.endswith("'s"):
+        w = w[:-2]
+    if "-" in w:
+        w = w.split("-", 1)[0] or w  # "pedestrian-level" -> "pedestrian"
+    for suffix in _SUFFIXES:
+        if w.endswith(suffix) and len(w) - len(suffix) >= 3:
+            if suffix == "s" and w.endswith(("ss", "us")):
+                continue
+            w = w[: -len(suffix)] + ("y" if suffix in ("ies", "ied") else "")
+            break
+    w = w[:STEM_LENGTH]
+    return _STEM_EQUIVALENTS.get(w, w)
+
+
+def stems_match(a: str, b: str) -> bool:
+    if a == b:
+        return True
+    if min(len(a), len(b)) < MIN_PREFIX_MATCH:
+        return False
+    return a.startswith(b) or b.startswith(a)
+
+
+def words(text: str) -> list[str]:
+    """Word tokens, lower-cased, hyphenated words kept whole ("street-level")."""
+    return [w.lower() for w in _WORD.findall(text)]
+
+
+def content_words(text: str, extra_stop: frozenset[str] = frozenset()) -> list[str]:
+    """Lower-cased tokens that are neither stopwords nor numbers, in order, without repeats."""
+    stop = stopwords() | GENERIC_WORDS | extra_stop
+    seen: dict[str, None] = {}
+    for tok in tokens(text):
+        if tok in stop or len(tok) < 2 or tok.isdigit() or _NUMERIC.match(tok):
+            continue
+        seen.setdefault(tok, None)
+    return list(seen)
+
+
+def content_stems(text: str, extra_stop: frozenset[str] = frozenset()) -> list[str]:
+    """Stems of the content words, in order of first appearance, without repeats."""
+    return list(dict.fromkeys(stem(w) for w in content_words(text, extra_stop)))
+
+
+def question_terms(question: str) -> list[str]:
+    """The content words of a question, without the question template ("what does the evidence say")."""
+    return content_words(question, QUESTION_WORDS)
+
+
+def matched(term_stem: str, stems: set[str] | frozenset[str]) -> bool:
+    return term_stem in stems or any(stems_match(term_stem, s) for s in stems)
+
+
+def is_listed_verb(word: str) -> bool:
+    return word in _VERBISH
+
+
+def is_past_form(word: str) -> bool:
+    return len(word) >= 5 and word.endswith("ed")
+
+
+def is_verbish(word: str) -> bool:
+    return is_listed_verb(word) or is_past_form(word)
+
+
+def has_negation(text: str) -> bool:
+    return any(t in NEGATION_CUES or t.endswith("n't") for t in words(text))
+
+
+def has_injection_word(phrase: str) -> bool:
+    return any(w in INJECTION_WORDS for w in tokens(phrase))
+
+
+def is_statement(sentence: str) -> bool:
+    """False for fragments, headings, labels, reference entries and table dumps."""
+    text = sentence.strip()
+    toks = text.split()
+    if len(toks) < MIN_SENTENCE_WORDS or text.endswith("?"):
+        return False
+    if "|" in text or re.search(r"\S {3,}\S.* {3,}", text) or _REFERENCE_LINE.search(text):
+        return False
+    numeric = sum(1 for t in toks if _NUMERIC.match(t.strip("();,")))
+    if numeric / len(toks) > MAX_NUMERIC_SHARE:
+        return False
+    lowered = words(text)
+    verb = any(is_verbish(w) for w in lowered)
+    if not verb and (len(toks) < LONG_SENTENCE_WORDS or _LABEL.match(text)):
+        return False
+    if text[-1] not in ".!;:)\"'”’" and len(toks) < 10:
+        return False  # a line of a heading or a cut-off fragment
+    capitalised = sum(1 for t in toks if t[:1].isupper())
+    if text[-1] not in ".!" and capitalised / len(toks) > 0.6:
+        return False  # Title Case Heading
+    return True
+
+
+def normalise_space(text: str) -> str:
+    return " ".join(text.split())

@@ -1,0 +1,39 @@
+"""research: one branch per sub-question (fanned out with ``Send``), searching and answering it."""
+
+from __future__ import annotations
+
+from typing import TypedDict
+
+from langgraph.runtime import Runtime
+from langgraph.types import Send
+
+from graph.context import ResearchContext, research_context
+from graph.state import Finding, FindingStatus, ResearchState, SubQuestion
+from nodes.search import search
+
+
+class ResearchBranch(TypedDict):
+    sub_question: SubQuestion
+
+
+def fan_out(state: ResearchState) -> list[Send]:
+    """One concurrent research branch per planned sub-question."""
+    return [Send("research", ResearchBranch(sub_question=q)) for q in state["plan"]]
+
+
+def research(branch: ResearchBranch, runtime: Runtime[ResearchContext]) -> dict:
+    context = research_context(runtime)
+    question = branch["sub_question"]
+    evidence = search(context, question.question)
+    answer = context.strategy.answer(question, evidence, [question.question])
+    finding = Finding(
+        sub_question=question,
+        queries=[question.question],
+        evidence=evidence,
+        claims=answer.claims,
+        status=FindingStatus.ANSWERED if answer.sufficient else FindingStatus.GAP,
+        confidence=answer.confidence,
+        next_queries=answer.next_queries,
+    )
+    note = f"research {question.id}: {len(evidence)} chunks, confidence {answer.confidence:.2f}"
+    return {"findings": [finding], "progress": [note]}

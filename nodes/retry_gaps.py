@@ -1,0 +1,39 @@
+"""retry_gaps: reformulate each gap's question and search again (one round per visit)."""
+
+from __future__ import annotations
+
+from langgraph.runtime import Runtime
+
+from graph.context import ResearchContext, research_context
+from graph.state import FindingStatus, ResearchState
+from nodes.assess import retryable
+from nodes.search import merge_evidence, search
+
+
+def retry_gaps(state: ResearchState, runtime: Runtime[ResearchContext]) -> dict:
+    context = research_context(runtime)
+    max_retries = context.options.max_retries
+    updated, notes = [], []
+    for finding in state.get("findings", []):
+        if not retryable(finding, max_retries):
+            continue
+        new_queries = [q for q in finding.next_queries if q not in finding.queries]
+        evidence = merge_evidence(finding.evidence, *(search(context, q) for q in new_queries))
+        queries = finding.queries + new_queries
+        answer = context.strategy.answer(finding.sub_question, evidence, queries)
+        status = FindingStatus.ANSWERED_AFTER_RETRY if answer.sufficient else FindingStatus.GAP
+        updated.append(
+            finding.model_copy(
+                update={
+                    "queries": queries,
+                    "evidence": evidence,
+                    "claims": answer.claims,
+                    "status": status,
+                    "confidence": answer.confidence,
+                    "retries": finding.retries + 1,
+                    "next_queries": answer.next_queries,
+                }
+            )
+        )
+        notes.append(f"retry {finding.sub_question.id}: {'; '.join(new_queries)} -> {status.value}")
+    return {"findings": updated, "retry_round": state.get("retry_round", 0) + 1, "progress": notes}

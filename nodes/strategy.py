@@ -1,0 +1,44 @@
+"""What a research strategy must do. The graph is the same in both modes; only the strategy differs.
+
+``OfflineStrategy`` (deterministic: templates, keyphrases, extractive answers, lexical/numeric checks)
+and ``LLMStrategy`` (structured output through langchain-openai) implement this protocol. Nodes call
+the strategy from ``runtime.context``; they never know which mode they run in.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from pydantic import BaseModel, Field
+
+from graph.state import Claim, Contradiction, Finding, SubQuestion
+from tools.hybrid_search import RetrievedChunk
+
+
+class Answer(BaseModel):
+    """A strategy's answer to one sub-question, with its own judgement of the evidence."""
+
+    claims: list[Claim]
+    confidence: float = Field(ge=0.0, le=1.0)
+    sufficient: bool
+    next_queries: list[str] = Field(default_factory=list, description="Reformulations if insufficient.")
+
+
+class ResearchStrategy(Protocol):
+    mode: str
+    """'offline' or 'llm (<model>)': shown in every report header."""
+
+    def plan(self, topic: str, single_question: bool, scout: list[RetrievedChunk]) -> list[SubQuestion]:
+        """Decompose the topic; ``scout`` is a first retrieval on the topic itself."""
+
+    def answer(self, sub_question: SubQuestion, evidence: list[RetrievedChunk], queries: list[str]) -> Answer:
+        """Answer from the evidence only, judge whether it suffices, and propose reformulations."""
+
+    def suggest(self, finding: Finding) -> list[str]:
+        """For a gap: next steps a researcher could take (other terms, documents to add)."""
+
+    def contradictions(self, findings: list[Finding]) -> list[Contradiction]:
+        """Pairs of claims from different documents that disagree, each side cited."""
+
+    def summarize(self, topic: str, findings: list[Finding], contradictions: list[Contradiction]) -> tuple[str, list[Claim]]:
+        """The report's title and summary claims (cited)."""

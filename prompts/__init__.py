@@ -1,0 +1,1 @@
+"""Prompt templates for LLM mode, one module per step. Document text is always passed as fenced data."""

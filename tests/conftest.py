@@ -1,0 +1,66 @@
+"""Shared fixtures. Everything runs for real (fastembed, Qdrant local mode, pdfplumber); only an LLM
+would ever be faked, at its boundary."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from corpus.config import Settings
+from corpus.embeddings import Embedder
+from corpus.library import Library
+
+from .paths import SAMPLE_DOCS
+
+# Settings come only from what a test passes, never from the developer's shell.
+for _var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "QDRANT_URL", "QDRANT_API_KEY", "PRP_DATA_DIR",
+             "PRP_EMBED_MODEL", "PRP_COLLECTION", "PRP_MODELS_DIR"):
+    os.environ.pop(_var, None)
+os.environ["LANGSMITH_TRACING"] = "false"
+
+
+@pytest.fixture(scope="session")
+def models_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("models")
+
+
+@pytest.fixture(scope="session")
+def embedder(models_dir: Path) -> Embedder:
+    return Embedder(Settings(PRP_DATA_DIR=models_dir.parent / "unused", PRP_MODELS_DIR=models_dir))
+
+
+@pytest.fixture
+def make_settings(tmp_path: Path, models_dir: Path):
+    def make(name: str = "data", **overrides) -> Settings:
+        return Settings(PRP_DATA_DIR=tmp_path / name, PRP_MODELS_DIR=models_dir, **overrides)
+
+    return make
+
+
+@pytest.fixture
+def make_library(make_settings, embedder: Embedder) -> Iterator:
+    opened: list[Library] = []
+
+    def make(name: str = "data", **overrides) -> Library:
+        library = Library(make_settings(name, **overrides), embedder=embedder)
+        opened.append(library)
+        return library
+
+    yield make
+    for library in opened:
+        library.close()
+
+
+@pytest.fixture(scope="session")
+def sample_library(tmp_path_factory: pytest.TempPathFactory, models_dir: Path, embedder: Embedder) -> Iterator[Library]:
+    """The bundled sample corpus, ingested once for the whole session."""
+    settings = Settings(PRP_DATA_DIR=tmp_path_factory.mktemp("sample"), PRP_MODELS_DIR=models_dir)
+    library = Library(settings, embedder=embedder)
+    summary = library.ingest([SAMPLE_DOCS])
+    failed = [f for f in summary.files if f.outcome.value == "failed"]
+    assert not failed, failed
+    yield library
+    library.close()

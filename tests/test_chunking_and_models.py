@@ -1,0 +1,103 @@
+"""Token-aware chunking with the real tokenizer, and the locally assembled embedding models."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from corpus.chunking import chunk_document, split_sentences
+from corpus.config import Settings
+from corpus.embeddings import Embedder, assemble_bm25
+from corpus.errors import ConfigError
+from corpus.models import Block, BlockKind, DocType, Document
+
+DOC = Document(doc_id="d" * 16, title="Rooftop Study", path="/x", type=DocType.TEXT, page_count=3, sha256="0" * 64)
+
+
+def block(seq: int, text: str, section: str = "Results", kind: BlockKind = BlockKind.PARAGRAPH, page: int = 1) -> Block:
+    return Block(block_id=f"b{seq}", doc_id=DOC.doc_id, seq=seq, page=page, section=section, kind=kind, text=text)
+
+
+def sentence(i: int) -> str:
+    return f"Observation {i} shows that the substrate layer retained water for several hours after the storm."
+
+
+def test_chunks_fit_the_model_window_exactly(embedder: Embedder):
+    blocks = [block(i, " ".join(sentence(i * 10 + j) for j in range(4)), page=1 + i // 3) for i in range(12)]
+    chunks = chunk_document(DOC, blocks, embedder.max_tokens, embedder.count_tokens_batch)
+    assert len(chunks) > 2
+    for c in chunks:
+        # Recount the exact text the model will see: it must never be truncated.
+        assert embedder.count_tokens(c.embed_text) <= embedder.max_tokens
+        assert c.embed_text.startswith("Rooftop Study | Results")
+    # Whole blocks in reading order, with one block of overlap between neighbours.
+    for a, b in zip(chunks, chunks[1:]):
+        assert a.chunk.block_ids[-1] == b.chunk.block_ids[0]
+    covered = [bid for c in chunks for bid in c.chunk.block_ids]
+    assert sorted(set(covered), key=lambda x: int(x[1:])) == [b.block_id for b in blocks]
+    assert chunks[-1].chunk.page_end == 4
+
+
+def test_sections_are_not_mixed_and_references_are_flagged(embedder: Embedder):
+    blocks = [
+        block(0, "Methods", section="Methods", kind=BlockKind.HEADING),
+        block(1, "We weighed trays.", section="Methods"),
+        block(2, "Results", section="Results", kind=BlockKind.HEADING),
+        block(3, "Trays held water.", section="Results"),
+        block(4, "Smith, J. (2020). Roofs. Journal of Roofs.", section="References", kind=BlockKind.REFERENCE),
+    ]
+    chunks = [c.chunk for c in chunk_document(DOC, blocks, embedder.max_tokens, embedder.count_tokens_batch)]
+    assert [c.block_ids for c in chunks] == [["b0", "b1"], ["b2", "b3"], ["b4"]]
+    assert [c.is_reference for c in chunks] == [False, False, True]
+
+
+def test_long_block_is_split_at_sentences_and_keeps_its_id(embedder: Embedder):
+    long_text = " ".join(sentence(i) for i in range(40))
+    chunks = chunk_document(DOC, [block(0, long_text)], embedder.max_tokens, embedder.count_tokens_batch)
+    assert len(chunks) >= 3
+    for c in chunks:
+        assert c.chunk.block_ids == ["b0"]
+        assert c.chunk.text.endswith(".")  # cut at a sentence boundary
+        assert embedder.count_tokens(c.embed_text) <= embedder.max_tokens
+    assert " ".join(c.chunk.text for c in chunks) == long_text
+
+
+def test_sentence_split_respects_abbreviations():
+    text = "Results agree with Lee et al. 2020 on drainage. Fig. 3 shows it. Next sentence here."
+    assert split_sentences(text) == [
+        "Results agree with Lee et al. 2020 on drainage.",
+        "Fig. 3 shows it.",
+        "Next sentence here.",
+    ]
+
+
+def test_minilm_assembled_from_wheels_with_256_token_window(embedder: Embedder, models_dir):
+    config = json.loads((models_dir / "all-MiniLM-L6-v2" / "tokenizer_config.json").read_text())
+    assert config["model_max_length"] == 256
+    assert embedder.max_tokens == 256 and embedder.dim == 384
+    a, b, c = embedder.embed_passages(
+        ["Green roofs retain rainfall.", "Vegetated roofs hold back storm water.", "The stock market fell."]
+    )
+    assert np.dot(a, b) > np.dot(a, c)
+    assert abs(np.linalg.norm(a) - 1) < 1e-3
+
+
+def test_bm25_stopwords_are_loaded(embedder: Embedder):
+    assert "the" in embedder.sparse.model.stopwords
+    assert len(embedder.embed_sparse_query("the of and").indices) == 0
+
+
+def test_missing_stopword_list_is_an_error(tmp_path, models_dir, monkeypatch):
+    # If the stopword file cannot be provided, BM25 would silently run without stopwords: refuse.
+    monkeypatch.setattr("corpus.embeddings.assemble_bm25", lambda target: target)
+    settings = Settings(PRP_DATA_DIR=tmp_path / "d", PRP_MODELS_DIR=models_dir / "fresh")
+    with pytest.raises(ConfigError, match="stopword"):
+        Embedder(settings)
+
+
+def test_assemble_bm25_writes_the_project_stopwords(tmp_path):
+    folder = assemble_bm25(tmp_path / "bm25")
+    words = (folder / "english.txt").read_text().split()
+    assert "the" in words and len(words) > 100

@@ -1,0 +1,1 @@
+"""tools layer of prp."""

@@ -1,0 +1,149 @@
+"""The retrieval tool: hybrid (dense + BM25) search over the library, fused with RRF.
+
+``hybrid_search`` is the one function; ``make_hybrid_search_tool`` exposes it as a LangChain tool
+bound to a library. Results come back as chunks with their blocks (ids, pages, bboxes), document
+titles and scores, hydrated from the registry — so only documents the registry says are ready are
+ever returned.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from langchain_core.tools import BaseTool, StructuredTool
+from pydantic import BaseModel, Field
+from qdrant_client import models
+
+from corpus.library import Library
+from corpus.models import Block, DocType
+
+
+class SearchMode(StrEnum):
+    HYBRID = "hybrid"
+    DENSE = "dense"
+    SPARSE = "sparse"
+
+
+class SearchFilters(BaseModel):
+    doc_ids: list[str] | None = Field(default=None, description="Only these documents.")
+    year_min: int | None = Field(default=None, description="Published in or after this year.")
+    year_max: int | None = Field(default=None, description="Published in or before this year.")
+    types: list[DocType] | None = Field(default=None, description="Only these document types.")
+    include_references: bool = Field(
+        default=False, description="Also search reference/bibliography sections."
+    )
+
+    def to_qdrant(self) -> models.Filter | None:
+        must: list[models.Condition] = []
+        must_not: list[models.Condition] = []
+        if self.doc_ids:
+            must.append(models.FieldCondition(key="doc_id", match=models.MatchAny(any=self.doc_ids)))
+        if self.year_min is not None or self.year_max is not None:
+            must.append(
+                models.FieldCondition(key="year", range=models.Range(gte=self.year_min, lte=self.year_max))
+            )
+        if self.types:
+            must.append(
+                models.FieldCondition(key="type", match=models.MatchAny(any=[t.value for t in self.types]))
+            )
+        if not self.include_references:
+            must_not.append(models.FieldCondition(key="is_reference", match=models.MatchValue(value=True)))
+        if not must and not must_not:
+            return None
+        return models.Filter(must=must or None, must_not=must_not or None)
+
+
+class RetrievedChunk(BaseModel):
+    chunk_id: str
+    doc_id: str
+    title: str
+    year: int | None
+    doc_type: DocType
+    section: str
+    pages: list[int]
+    text: str
+    score: float
+    rank: int
+    blocks: list[Block]
+
+
+# Each side of the fusion looks this many times deeper than the final k, so a chunk ranked
+# moderately by both retrievers can still surface after fusion.
+PREFETCH_FACTOR = 4
+MIN_PREFETCH = 20
+
+
+def hybrid_search(
+    library: Library,
+    query: str,
+    k: int = 8,
+    filters: SearchFilters | None = None,
+    mode: SearchMode = SearchMode.HYBRID,
+) -> list[RetrievedChunk]:
+    """Top-``k`` chunks for ``query``; ``mode`` picks dense, sparse (BM25) or both fused with RRF."""
+    if not query.strip() or k <= 0:
+        return []
+    filters = filters or SearchFilters()
+    embedder = library.embedder
+    dense = embedder.embed_query(query) if mode is not SearchMode.SPARSE else None
+    sparse = embedder.embed_sparse_query(query) if mode is not SearchMode.DENSE else None
+    if sparse is not None and len(sparse.indices) == 0:
+        sparse = None  # only stopwords: BM25 has nothing to say
+        if dense is None:
+            return []
+    hits = library.store.query(
+        dense,
+        sparse,
+        limit=k,
+        prefetch_limit=max(MIN_PREFETCH, PREFETCH_FACTOR * k),
+        query_filter=filters.to_qdrant(),
+    )
+    documents = library.registry.documents_by_id(h.doc_id for h in hits)
+    blocks = library.registry.blocks(b for h in hits for b in h.payload["block_ids"])
+    results: list[RetrievedChunk] = []
+    for hit in hits:
+        doc = documents.get(hit.doc_id)
+        if doc is None or doc.status != "ready":
+            continue
+        results.append(
+            RetrievedChunk(
+                chunk_id=hit.chunk_id,
+                doc_id=hit.doc_id,
+                title=doc.title,
+                year=doc.year,
+                doc_type=doc.type,
+                section=hit.payload.get("section", ""),
+                pages=hit.payload.get("pages", []),
+                text=hit.payload["text"],
+                score=hit.score,
+                rank=len(results) + 1,
+                blocks=[blocks[b] for b in hit.payload["block_ids"] if b in blocks],
+            )
+        )
+    return results
+
+
+class HybridSearchInput(BaseModel):
+    query: str = Field(description="What to look for, in natural language or keywords.")
+    k: int = Field(default=8, ge=1, le=50, description="How many chunks to return.")
+    filters: SearchFilters | None = Field(default=None, description="Optional restrictions.")
+    mode: SearchMode = Field(default=SearchMode.HYBRID, description="hybrid, dense or sparse.")
+
+
+def make_hybrid_search_tool(library: Library) -> BaseTool:
+    """``hybrid_search`` as a LangChain tool bound to ``library``."""
+
+    def run(
+        query: str, k: int = 8, filters: SearchFilters | None = None, mode: SearchMode = SearchMode.HYBRID
+    ) -> list[dict]:
+        return [c.model_dump(mode="json") for c in hybrid_search(library, query, k, filters, mode)]
+
+    return StructuredTool.from_function(
+        run,
+        name="hybrid_search",
+        description=(
+            "Search the researcher's documents (dense + BM25, fused). Returns chunks with their "
+            "block ids, pages, bounding boxes, document titles and scores."
+        ),
+        args_schema=HybridSearchInput,
+    )

@@ -1,0 +1,200 @@
+"""The ``prp`` command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from corpus.config import Settings
+from corpus.errors import PrpError
+from corpus.ingest import FileResult, IngestSummary, Outcome
+from corpus.library import Library
+from corpus.models import DocType
+from graph.context import ResearchOptions, UnresolvedPolicy
+from nodes.render import report_record
+from tools.hybrid_search import SearchFilters, SearchMode, hybrid_search
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="prp", description="Personal Research Portal")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    ingest = sub.add_parser("ingest", help="add files or folders (recursive) to the library")
+    ingest.add_argument("paths", nargs="+", type=Path)
+    ingest.add_argument("--json", action="store_true", help="print the summary as JSON")
+
+    search = sub.add_parser("search", help="hybrid search over the library")
+    search.add_argument("query")
+    add_retrieval_arguments(search)
+    search.add_argument("--json", action="store_true")
+
+    for name, help_text, what in (
+        ("report", "research a topic and write a cited report", "topic"),
+        ("ask", "answer one question with a cited answer (the same graph, one sub-question)", "question"),
+    ):
+        research = sub.add_parser(name, help=help_text)
+        research.add_argument(what)
+        add_retrieval_arguments(research)
+        research.add_argument("--max-retries", type=int, default=2, help="gap retry rounds (default 2)")
+        research.add_argument(
+            "--unresolved", choices=[p.value for p in UnresolvedPolicy], default="mark",
+            help="claims whose quote matches no block: mark them unverified (default) or drop them",
+        )
+        research.add_argument("--thread", help="thread id: resumes that run if it was interrupted")
+        research.add_argument("--out", type=Path, help="write the Markdown report here")
+        research.add_argument("--json", type=Path, dest="json_out", help="write the report and citations as JSON here")
+        research.add_argument("--quiet", action="store_true", help="no progress lines")
+
+    docs = sub.add_parser("docs", help="list the documents in the library")
+    docs.add_argument("--json", action="store_true")
+
+    delete = sub.add_parser("delete", help="remove a document (its blocks and chunks too)")
+    delete.add_argument("doc_id")
+    return parser
+
+
+def add_retrieval_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--k", type=int, default=8, help="chunks per search (default 8)")
+    parser.add_argument("--mode", choices=[m.value for m in SearchMode], default="hybrid")
+    parser.add_argument("--doc", action="append", dest="doc_ids", help="only this doc_id (repeatable)")
+    parser.add_argument("--year-min", type=int)
+    parser.add_argument("--year-max", type=int)
+    parser.add_argument("--type", action="append", dest="types", choices=[t.value for t in DocType])
+    parser.add_argument("--include-references", action="store_true", help="also search bibliographies")
+
+
+def filters_from(args: argparse.Namespace) -> SearchFilters:
+    return SearchFilters(
+        doc_ids=args.doc_ids,
+        year_min=args.year_min,
+        year_max=args.year_max,
+        types=[DocType(t) for t in args.types] if args.types else None,
+        include_references=args.include_references,
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        with Library(Settings()) as library:
+            return COMMANDS[args.command](library, args)
+    except PrpError as exc:
+        print(f"prp: error: {exc}", file=sys.stderr)
+        return 2
+
+
+def cmd_ingest(library: Library, args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    from corpus.ingest import discover
+
+    total = len(discover(args.paths))
+    with tqdm(total=total, unit="file", desc="ingest", file=sys.stderr, disable=None) as bar:
+
+        def progress(result: FileResult) -> None:
+            bar.update(1)
+            bar.set_postfix_str(f"{result.outcome.value}: {Path(result.path).name}", refresh=False)
+
+        summary = library.ingest(args.paths, progress)
+    if args.json:
+        print(json.dumps(summary.as_dict(), indent=2))
+    else:
+        print(format_summary(summary))
+    # Non-zero when any file failed, so scripts notice; the other files are ingested regardless.
+    return 1 if summary.count(Outcome.FAILED) else 0
+
+
+def format_summary(summary: IngestSummary) -> str:
+    lines = [
+        f"documents: {summary.count(Outcome.OK)} ok, {summary.count(Outcome.SKIPPED)} skipped, "
+        f"{summary.count(Outcome.FAILED)} failed",
+        f"pages: {summary.pages}  blocks: {summary.blocks}  chunks: {summary.chunks}  "
+        f"time: {summary.seconds:.1f}s",
+    ]
+    for f in summary.files:
+        if f.outcome is not Outcome.OK:
+            lines.append(f"  {f.outcome.value}: {f.path}: {f.reason}")
+    return "\n".join(lines)
+
+
+def cmd_search(library: Library, args: argparse.Namespace) -> int:
+    results = hybrid_search(library, args.query, args.k, filters_from(args), SearchMode(args.mode))
+    if args.json:
+        print(json.dumps([r.model_dump(mode="json") for r in results], indent=2))
+        return 0
+    if not results:
+        print("no results")
+    for r in results:
+        pages = f"p.{r.pages[0]}" if len(r.pages) == 1 else f"pp.{r.pages[0]}-{r.pages[-1]}"
+        print(f"{r.rank}. [{r.score:.4f}] {r.title} ({r.year or 'n.d.'}) {pages} · {r.section}")
+        print(f"   blocks: {', '.join(b.block_id for b in r.blocks)}")
+        snippet = " ".join(r.text.split())
+        print(f"   {snippet[:300]}{'…' if len(snippet) > 300 else ''}")
+    return 0
+
+
+def cmd_research(library: Library, args: argparse.Namespace) -> int:
+    from graph.run import open_checkpointer, run_research, select_strategy
+
+    single = args.command == "ask"
+    options = ResearchOptions(
+        k=args.k, max_retries=args.max_retries, search_mode=SearchMode(args.mode),
+        filters=filters_from(args), unresolved=UnresolvedPolicy(args.unresolved),
+    )
+    strategy = select_strategy(library.settings, library)
+
+    def progress(node: str, line: str) -> None:
+        if not args.quiet:
+            print(f"[{node}] {line}", file=sys.stderr, flush=True)
+
+    print(f"prp {args.command}: {strategy.mode} mode, {library.settings.describe_store()}", file=sys.stderr)
+    with open_checkpointer(library.settings) as checkpointer:
+        result = run_research(
+            library, strategy, args.question if single else args.topic, single_question=single,
+            options=options, checkpointer=checkpointer, thread_id=args.thread, on_progress=progress,
+        )
+    print(f"thread: {result.thread_id} (resume or revisit with --thread {result.thread_id})", file=sys.stderr)
+    if args.out:
+        args.out.write_text(result.report.markdown)
+        print(f"wrote {args.out}", file=sys.stderr)
+    if args.json_out:
+        args.json_out.write_text(json.dumps(report_record(result.report, result.thread_id), indent=2))
+        print(f"wrote {args.json_out}", file=sys.stderr)
+    if not args.out:
+        print(result.report.markdown)
+    return 0
+
+
+def cmd_docs(library: Library, args: argparse.Namespace) -> int:
+    docs = library.registry.documents()
+    if args.json:
+        print(json.dumps([d.model_dump(mode="json") for d in docs], indent=2))
+        return 0
+    for d in docs:
+        print(f"{d.doc_id}  {d.type.value:8} {d.page_count:3}p {d.n_chunks:4} chunks  {d.year or '    '}  {d.title}")
+    print(f"{len(docs)} documents")
+    return 0
+
+
+def cmd_delete(library: Library, args: argparse.Namespace) -> int:
+    if library.delete(args.doc_id):
+        print(f"deleted {args.doc_id}")
+        return 0
+    print(f"prp: error: no document {args.doc_id}", file=sys.stderr)
+    return 1
+
+
+COMMANDS = {
+    "ingest": cmd_ingest,
+    "search": cmd_search,
+    "report": cmd_research,
+    "ask": cmd_research,
+    "docs": cmd_docs,
+    "delete": cmd_delete,
+}
+
+if __name__ == "__main__":
+    sys.exit(main())
