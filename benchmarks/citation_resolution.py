@@ -357,7 +357,8 @@ def main() -> None:
     text_mb = sum(len(b.text) for b in all_blocks) / 2**20
     stats = index.stats()
     print(f"BlockIndex: built in {build_s:.2f} s; retained {index_mb:.0f} MB (peak {peak_mb:.0f} MB during the build) "
-          f"for {text_mb:.0f} M characters of block text; {stats['vocabulary']} words, {stats['postings']} postings")
+          f"for {text_mb:.0f} M characters of block text; {stats['vocabulary']} distinct words, "
+          f"{stats['word_postings']} word postings, {stats['pair_keys']} distinct word pairs, {stats['pair_postings']} pair postings")
 
     # The same index from a registry, as the app builds it (SQLite read + Block models + index).
     reg_path = WORK / "citation-registry.sqlite"

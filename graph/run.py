@@ -5,19 +5,17 @@ Every entry point (``prp report``/``prp ask``, the Gradio chat, evals) goes thro
 
 from __future__ import annotations
 
-import sqlite3
 import uuid
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.memory import InMemorySaver
-from langgraph.checkpoint.sqlite import SqliteSaver
 
 from corpus.config import Settings
 from corpus.library import Library
 from graph.build import build_graph
+from graph.checkpoints import checkpoint_serde
 from graph.context import ResearchContext, ResearchOptions
 from graph.state import FinalReport
 from nodes.strategy import ResearchStrategy
@@ -42,16 +40,6 @@ def select_strategy(settings: Settings, library: Library) -> ResearchStrategy:
     return OfflineStrategy(library.embedder)
 
 
-@contextmanager
-def open_checkpointer(settings: Settings) -> Iterator[SqliteSaver]:
-    settings.data_dir.mkdir(parents=True, exist_ok=True)
-    connection = sqlite3.connect(settings.checkpoint_path, check_same_thread=False)
-    try:
-        yield SqliteSaver(connection)
-    finally:
-        connection.close()
-
-
 @dataclass
 class ResearchResult:
     thread_id: str
@@ -73,7 +61,7 @@ def run_research(
     """Run (or resume, given a checkpointer and a known ``thread_id``) one research job."""
     # Without a persistent checkpointer, an in-memory one still gives the merged final state.
     persistent = checkpointer is not None
-    graph = build_graph(checkpointer if persistent else InMemorySaver())
+    graph = build_graph(checkpointer if persistent else InMemorySaver(serde=checkpoint_serde()))
     thread_id = thread_id or uuid.uuid4().hex[:12]
     config = {"configurable": {"thread_id": thread_id}, "recursion_limit": 100}
     context = ResearchContext(library=library, strategy=strategy, options=options or ResearchOptions())

@@ -137,7 +137,8 @@ def cmd_search(library: Library, args: argparse.Namespace) -> int:
 
 
 def cmd_research(library: Library, args: argparse.Namespace) -> int:
-    from graph.run import open_checkpointer, run_research, select_strategy
+    from graph.checkpoints import open_checkpointer
+    from graph.run import run_research, select_strategy
 
     single = args.command == "ask"
     options = ResearchOptions(

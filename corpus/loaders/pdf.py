@@ -56,6 +56,8 @@ WORD_GAP_RATIO = 0.12
 SEGMENT_GAP_EM = 1.0
 # Fraction of page height at the top and bottom where running headers, footers and page numbers live.
 MARGIN_ZONE = 0.12
+# Vertical bucket size (pt) for matching words to open segments.
+SEGMENT_BUCKET = 4.0
 # Long tables are cut at inner rules into blocks of about this many words.
 TABLE_SPLIT_WORDS = 150
 
@@ -504,40 +506,60 @@ def _compose_accents(chars: list[dict]) -> str:
 
 
 def _build_segments(words: list[Word]) -> list[Segment]:
-    """Chain words left to right into segments: same baseline band, gap below ~1 em."""
+    """Chain words left to right into segments: same baseline band, gap below ~1 em.
+
+    Open segments are bucketed by the vertical centre of their main text, so each word is only
+    compared with the segments at its height.
+    """
     order = sorted(range(len(words)), key=lambda i: (words[i].x0, words[i].top, i))
-    open_segs: list[Segment] = []
+    buckets: dict[int, list[Segment]] = {}
     done: list[Segment] = []
+
+    def key(seg: Segment) -> int:
+        return int((seg.ref_top + seg.ref_bottom) / 2 // SEGMENT_BUCKET)
+
     for i in order:
         w = words[i]
         h = max(w.bottom - w.top, 0.1)
         best: Segment | None = None
         best_score = 0.0
-        keep: list[Segment] = []
-        for seg in open_segs:
-            last = seg.words[-1]
-            reach = SEGMENT_GAP_EM * max(last.size, w.size, seg.ref_size)
-            if w.x0 - last.x1 > reach:
-                done.append(seg)  # every later word starts further right: this segment is finished
+        lo = int((w.top - w.size) // SEGMENT_BUCKET)
+        hi = int((w.bottom + w.size) // SEGMENT_BUCKET)
+        for k in range(lo, hi + 1):
+            bucket = buckets.get(k)
+            if not bucket:
                 continue
-            keep.append(seg)
-            gap = w.x0 - last.x1
-            if gap < -0.3 * w.size:
-                continue
-            overlap = min(w.bottom, seg.ref_bottom) - max(w.top, seg.ref_top)
-            ref_h = max(seg.ref_bottom - seg.ref_top, 0.1)
-            if overlap < 0.5 * min(h, ref_h):
-                continue
-            score = overlap / min(h, ref_h) - max(gap, 0) / (10 * w.size)
-            if score > best_score:
-                best, best_score = seg, score
-        open_segs = keep
+            keep: list[Segment] = []
+            for seg in bucket:
+                last = seg.words[-1]
+                gap = w.x0 - last.x1
+                if gap > SEGMENT_GAP_EM * max(last.size, w.size, seg.ref_size):
+                    done.append(seg)  # every later word starts further right: this segment is finished
+                    continue
+                keep.append(seg)
+                if gap < -0.3 * w.size:
+                    continue
+                overlap = min(w.bottom, seg.ref_bottom) - max(w.top, seg.ref_top)
+                ref_h = max(seg.ref_bottom - seg.ref_top, 0.1)
+                if overlap < 0.5 * min(h, ref_h):
+                    continue
+                score = overlap / min(h, ref_h) - max(gap, 0) / (10 * w.size)
+                if score > best_score:
+                    best, best_score = seg, score
+            bucket[:] = keep
         if best is None:
-            open_segs.append(Segment(w))
+            seg = Segment(w)
+            buckets.setdefault(key(seg), []).append(seg)
         else:
+            old = key(best)
             best.add(w)
-    done.extend(open_segs)
-    done.sort(key=lambda s: (s.top, s.x0))
+            new = key(best)
+            if new != old:  # its main text changed (a larger word joined): move it
+                buckets[old].remove(best)
+                buckets.setdefault(new, []).append(best)
+    for k in sorted(buckets):
+        done.extend(buckets[k])
+    done.sort(key=lambda s: (s.top, s.x0, s.x1))
     return done
 
 

@@ -138,6 +138,8 @@ class LLMStrategy:
 
     def summarize(self, topic: str, findings: list[Finding], contradictions: list[Contradiction]) -> tuple[str, list[Claim]]:
         answered = [f for f in findings if f.status is not FindingStatus.GAP]
+        if not answered:
+            return topic, []  # nothing to summarise from: no call, and nothing cited
         lines = []
         for f in findings:
             lines.append(f"- {f.sub_question.question} [{f.status.value}]")

@@ -42,7 +42,7 @@ from .text import (
 W_POOL = 0.35
 W_BEST = 0.35
 W_DENSE = 0.30
-RAW_CENTER = 0.6
+RAW_CENTER = 0.64
 # Steepness of the logistic: raw 0.1 above the centre gives confidence ~0.88.
 RAW_SCALE = 0.05
 SUFFICIENT_CONFIDENCE = 0.5

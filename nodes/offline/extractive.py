@@ -5,8 +5,12 @@ captions or tables; fragments and table dumps are filtered by ``text.is_statemen
 by a blend of
 
 - lexical overlap with the question's content words, stem-matched and idf-weighted over the
-  candidate pool (a question word found in every sentence, "green roofs", counts for little), and
+  candidate pool (a question word found in most sentences, "green roofs", counts for little), and
 - dense cosine between the question and the sentence,
+
+plus small priors: findings sections (abstract, results, conclusions) over methods sections, and
+sentences with a figure over those without; a sentence that mentions none of the question's
+specific terms, when others do, is pushed down.
 
 and the claims are chosen by maximal marginal relevance so two sentences saying the same thing
 (a key message repeated in a summary table) are not both cited.
@@ -26,6 +30,7 @@ from corpus.models import BlockKind
 from graph.state import CitationMarker, Claim
 from tools.hybrid_search import RetrievedChunk
 
+from .numbers import quantities
 from .text import content_stems, is_statement, matched, normalise_space, question_terms, stem
 from .vectors import Vectors, cosine_matrix
 
@@ -34,14 +39,27 @@ SKIPPED_KINDS = frozenset({BlockKind.REFERENCE, BlockKind.HEADING, BlockKind.CAP
 # Only this many sentences are embedded per answer (the best by lexical overlap, then by rank):
 # embedding costs ~35 ms a sentence on a laptop CPU.
 MAX_CANDIDATES = 40
-# Relevance = W_LEXICAL x idf-weighted term overlap + W_DENSE x cosine.
-W_LEXICAL = 0.45
-W_DENSE = 0.55
+# Relevance = W_LEXICAL x idf-weighted term overlap + W_DENSE x cosine + priors.
+W_LEXICAL = 0.5
+W_DENSE = 0.5
+# Question terms in most candidates (the general subject) weigh this much of a specific term.
+SUBJECT_TERM_WEIGHT = 0.25
+OFF_FOCUS_PENALTY = 0.1
+SECTION_BONUS = 0.03
+SECTION_PENALTY = 0.12
+QUANTITY_BONUS = 0.03
+FINDING_SECTIONS = ("abstract", "summary", "result", "discussion", "conclusion", "finding", "key message")
+METHOD_SECTIONS = (
+    "method", "material", "instrument", "sampling", "construction", "measurement", "definition",
+    "configuration", "study area", "study site", "contact", "acknowledg", "reference", "appendix",
+)
 # MMR trade-off between relevance and novelty.
-MMR_LAMBDA = 0.7
+MMR_LAMBDA = 0.75
 MIN_CLAIMS = 2
 MAX_CLAIMS = 4
-# After MIN_CLAIMS, a sentence is only added if its relevance is at least this share of the best.
+# Every claim needs at least ABSOLUTE_FLOOR of the best relevance; claims beyond MIN_CLAIMS need
+# RELATIVE_RELEVANCE_FLOOR of it.
+ABSOLUTE_FLOOR = 0.6
 RELATIVE_RELEVANCE_FLOOR = 0.8
 # Sentences at least this similar to a chosen one are duplicates, whatever their relevance.
 DUPLICATE_COSINE = 0.9
@@ -55,6 +73,7 @@ class Sentence:
     chunk_index: int
     order: int
     stems: frozenset[str]
+    section: str = ""
 
 
 @dataclass(frozen=True)
@@ -74,17 +93,22 @@ class Analysis:
     terms: list[str]  # stems of the question's content words
     term_doc_freq: dict[str, int]  # in how many candidate sentences each term occurs
     pool_size: int
+    focus_terms: list[str]  # the specific terms ("cost"), not the general subject ("green", "roof")
     scored: list[ScoredSentence]  # best first
 
-    @property
-    def focus_terms(self) -> list[str]:
-        """The specific terms: those in less than SUBJECT_SHARE of the candidates ("cost", not "roof")."""
-        focus = [t for t in self.terms if self.term_doc_freq.get(t, 0) < SUBJECT_SHARE * self.pool_size]
-        return focus or list(self.terms)
 
-
-# A question term found in at least this share of candidate sentences names the general subject.
+# A question term found in at least this share of the evidence chunks names the general subject.
 SUBJECT_SHARE = 0.5
+
+
+def _focus_terms(terms: list[str], evidence: Sequence[RetrievedChunk]) -> list[str]:
+    """Question terms in less than SUBJECT_SHARE of the chunks; all of them if none is."""
+    chunk_stems = [
+        set(content_stems(" ".join(b.text for b in c.blocks if b.kind not in SKIPPED_KINDS) or c.text))
+        for c in evidence
+    ]
+    focus = [t for t in terms if sum(1 for cs in chunk_stems if matched(t, cs)) < SUBJECT_SHARE * len(chunk_stems)]
+    return focus or list(terms)
 
 
 def verbatim(sentence: str, block_text: str) -> str | None:
@@ -119,48 +143,60 @@ def evidence_sentences(evidence: Sequence[RetrievedChunk]) -> list[Sentence]:
                         chunk_index=chunk_index,
                         order=len(out),
                         stems=frozenset(content_stems(quote)),
+                        section=block.section,
                     )
                 )
     return out
 
 
-def _term_weights(terms: list[str], df: dict[str, int], n: int) -> dict[str, float]:
-    return {t: math.log(1.0 + n / (1.0 + df[t])) for t in terms}
+def _prior(s: Sentence) -> float:
+    section = s.section.lower()
+    prior = 0.0
+    if any(k in section for k in METHOD_SECTIONS):
+        prior -= SECTION_PENALTY
+    elif any(k in section for k in FINDING_SECTIONS):
+        prior += SECTION_BONUS
+    if quantities(s.text):
+        prior += QUANTITY_BONUS
+    return prior
 
 
 def analyse(question: str, evidence: Sequence[RetrievedChunk], vectors: Vectors) -> Analysis:
     terms = list(dict.fromkeys(stem(w) for w in question_terms(question)))
     pool = evidence_sentences(evidence)
     df = {t: sum(1 for s in pool if matched(t, s.stems)) for t in terms}
+    analysis = Analysis(question, terms, df, len(pool), _focus_terms(terms, evidence), [])
     if not pool:
-        return Analysis(question, terms, df, 0, [])
-    weights = _term_weights(terms, df, len(pool))
+        return analysis
+    focus = set(analysis.focus_terms)
+    weights = {
+        t: math.log(1.0 + len(pool) / (1.0 + df[t])) * (1.0 if t in focus else SUBJECT_TERM_WEIGHT) for t in terms
+    }
     total = sum(weights.values())
-
-    def lexical(s: Sentence) -> float:
-        if not total:
-            return 0.0
-        return sum(w for t, w in weights.items() if matched(t, s.stems)) / total
-
-    lex = {s.order: lexical(s) for s in pool}
-    pool_size = len(pool)
+    lex = {
+        s.order: (sum(w for t, w in weights.items() if matched(t, s.stems)) / total if total else 0.0) for s in pool
+    }
+    on_focus = {s.order: any(matched(t, s.stems) for t in focus) for s in pool}
+    penalise = any(on_focus.values())
     if len(pool) > MAX_CANDIDATES:
         pool = sorted(pool, key=lambda s: (-lex[s.order], s.chunk_index, s.order))[:MAX_CANDIDATES]
         pool.sort(key=lambda s: s.order)
     matrix = vectors.passages([s.text for s in pool])
     dense = cosine_matrix(vectors.query(question)[None, :], matrix)[0]
-    scored = [
-        ScoredSentence(
-            sentence=s,
-            lexical=round(lex[s.order], 6),
-            dense=round(float(d), 6),
-            relevance=round(W_LEXICAL * lex[s.order] + W_DENSE * float(d), 6),
-            vector=v,
+    scored = []
+    for s, d, v in zip(pool, dense, matrix, strict=True):
+        relevance = W_LEXICAL * lex[s.order] + W_DENSE * float(d) + _prior(s)
+        if penalise and not on_focus[s.order]:
+            relevance -= OFF_FOCUS_PENALTY
+        scored.append(
+            ScoredSentence(
+                sentence=s, lexical=round(lex[s.order], 6), dense=round(float(d), 6),
+                relevance=round(relevance, 6), vector=v,
+            )
         )
-        for s, d, v in zip(pool, dense, matrix, strict=True)
-    ]
     scored.sort(key=lambda x: (-x.relevance, x.sentence.chunk_index, x.sentence.order))
-    return Analysis(question, terms, df, pool_size, scored)
+    analysis.scored = scored
+    return analysis
 
 
 def select(analysis: Analysis) -> list[ScoredSentence]:
@@ -184,7 +220,7 @@ def select(analysis: Analysis) -> list[ScoredSentence]:
                 continue
             pick = cand
             break
-        if pick is None:
+        if pick is None or pick.relevance < ABSOLUTE_FLOOR * best:
             break
         if len(chosen) >= MIN_CLAIMS and pick.relevance < RELATIVE_RELEVANCE_FLOOR * best:
             break

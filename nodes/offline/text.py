@@ -27,7 +27,8 @@ QUESTION_WORDS = frozenset(
     """what which who whom whose how why when where whether does do did is are was were can could
     should would will may might evidence say says said document documents source sources report
     reports reported tell known main findings finding regarding relation overall much many
-    according describe discuss""".split()
+    according describe discuss affect affects effect effects impact impacts influence role compare
+    compared comparison difference differ""".split()
 )
 
 # Words that mark a phrase as an instruction rather than a topic: document text that tries to
@@ -166,6 +167,8 @@ def is_statement(sentence: str) -> bool:
     toks = text.split()
     if len(toks) < MIN_SENTENCE_WORDS or text.endswith("?"):
         return False
+    if text[0].islower():
+        return False  # the tail of a sentence cut by a page or column break
     if "|" in text or re.search(r"\S {3,}\S.* {3,}", text) or _REFERENCE_LINE.search(text):
         return False
     numeric = sum(1 for t in toks if _NUMERIC.match(t.strip("();,")))

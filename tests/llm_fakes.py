@@ -1,0 +1,120 @@
+"""Scripted LLMs, faked only at the model boundary.
+
+``ScriptedChatModel`` is a LangChain chat model (``SimpleChatModel``) whose replies come from a script
+function of the step and prompt; ``OpenAIStub`` is an OpenAI-compatible HTTP server that answers
+``/v1/chat/completions`` from the same kind of script, so the real langchain-openai client runs.
+Research branches run concurrently, so scripts answer by what the prompt asks, not by call order.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from langchain_core.language_models.chat_models import SimpleChatModel
+from langchain_core.messages import BaseMessage
+from pydantic import PrivateAttr
+
+Script = Callable[[str, str], Any]
+"""(step, prompt text) -> a JSON-able reply (dict) or a raw string."""
+
+
+def step_of(prompt: str) -> str:
+    if "Decompose the topic" in prompt or "Restate it as one precise" in prompt:
+        return "plan"
+    if prompt.startswith("Sub-question:") or "\nSub-question:" in prompt:
+        return "answer"
+    if "List the places where two DIFFERENT documents disagree" in prompt:
+        return "contradictions"
+    if "Write a short report title" in prompt:
+        return "summary"
+    return "unknown"
+
+
+def sub_question_of(prompt: str) -> str:
+    match = re.search(r"Sub-question: (.*)", prompt)
+    return match.group(1).strip() if match else ""
+
+
+def block_ids_in(prompt: str) -> list[str]:
+    return re.findall(r'<document_block id="([^"]+)"', prompt)
+
+
+class ScriptedChatModel(SimpleChatModel):
+    script: Script
+    _calls: list[tuple[str, str]] = PrivateAttr(default_factory=list)
+    _lock: threading.Lock = PrivateAttr(default_factory=threading.Lock)
+
+    @property
+    def _llm_type(self) -> str:
+        return "scripted"
+
+    @property
+    def calls(self) -> list[tuple[str, str]]:
+        return list(self._calls)
+
+    def _call(self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any) -> str:
+        prompt = messages[-1].content if isinstance(messages[-1].content, str) else str(messages[-1].content)
+        # A retry after a malformed answer carries the original prompt earlier in the conversation.
+        first_prompt = next((m.content for m in messages if m.type == "human"), prompt)
+        step = step_of(first_prompt)
+        with self._lock:
+            self._calls.append((step, first_prompt))
+        reply = self.script(step, first_prompt)
+        return reply if isinstance(reply, str) else json.dumps(reply)
+
+
+class OpenAIStub:
+    """A loopback OpenAI-compatible server: ``with OpenAIStub(script) as stub: stub.base_url``."""
+
+    def __init__(self, script: Script):
+        self.script = script
+        self.requests: list[dict] = []
+        stub = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                stub.requests.append(body)
+                human = [m["content"] for m in body["messages"] if m["role"] == "user"]
+                prompt = human[0] if human else ""
+                reply = stub.script(step_of(prompt), prompt)
+                content = reply if isinstance(reply, str) else json.dumps(reply)
+                payload = {
+                    "id": f"chatcmpl-{len(stub.requests)}",
+                    "object": "chat.completion",
+                    "created": 0,
+                    "model": body.get("model", "stub"),
+                    "choices": [{"index": 0, "finish_reason": "stop",
+                                 "message": {"role": "assistant", "content": content}}],
+                    "usage": {"prompt_tokens": len(prompt) // 4, "completion_tokens": len(content) // 4,
+                              "total_tokens": (len(prompt) + len(content)) // 4},
+                }
+                data = json.dumps(payload).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+
+    def __enter__(self) -> OpenAIStub:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.shutdown()
+        self.server.server_close()
