@@ -18,9 +18,12 @@ $(VENV)/.installed: pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@
 
+DEMO_TOPIC := Green roofs in cities: street-level cooling, stormwater retention and installation costs
+
 demo: setup
 	$(BIN)/prp ingest sample_corpus/docs
-	$(BIN)/prp search "How much rainfall do green roofs retain over a year?" --k 5
+	$(BIN)/prp report "$(DEMO_TOPIC)" --out demo-report.md --json demo-report.json
+	@echo "report written to demo-report.md (citations with pages and bboxes in demo-report.json)"
 
 test: setup
 	$(BIN)/python -m pytest -q -ra
@@ -28,6 +31,8 @@ test: setup
 bench: setup
 	$(BIN)/python benchmarks/ingest_throughput.py
 	$(BIN)/python benchmarks/retrieval_qasper.py
+	$(BIN)/python benchmarks/citation_resolution.py
+	$(BIN)/python benchmarks/report_runs.py
 
 clean:
-	rm -rf $(VENV) .prp .pytest_cache
+	rm -rf $(VENV) .prp .pytest_cache demo-report.md demo-report.json

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -76,8 +77,21 @@ def filters_from(args: argparse.Namespace) -> SearchFilters:
     )
 
 
+def guard_tracing() -> None:
+    """Trace to LangSmith only when it is both asked for and possible.
+
+    With tracing on but no API key (or no network) the LangSmith client retries in the background
+    and stalls process exit by about 100 s; without a key nothing could be sent anyway.
+    """
+    wanted = os.environ.get("LANGSMITH_TRACING", "").lower() == "true"
+    if wanted and not os.environ.get("LANGSMITH_API_KEY"):
+        print("prp: LANGSMITH_TRACING=true but LANGSMITH_API_KEY is not set: tracing off", file=sys.stderr)
+        os.environ["LANGSMITH_TRACING"] = "false"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    guard_tracing()
     try:
         with Library(Settings()) as library:
             return COMMANDS[args.command](library, args)

@@ -632,7 +632,7 @@ def _strip_headers_footers(pages: list[PageData]) -> None:
             key = re.sub(r"\d+", "#", " ".join(s.text.split())).lower()
             zones.setdefault((zone, key), []).append((pi, s.top))
     drop: set[tuple[int, int]] = set()
-    threshold = max(2, math.ceil(0.2 * len(pages))) if len(pages) >= 3 else 10**9
+    threshold = max(2, math.ceil(0.2 * len(pages))) if len(pages) >= 2 else 10**9
     for (_zone, _key), hits in zones.items():
         tops = sorted(t for _, t in hits)
         median = tops[len(tops) // 2]

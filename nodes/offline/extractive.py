@@ -59,7 +59,7 @@ MIN_CLAIMS = 2
 MAX_CLAIMS = 4
 # Every claim needs at least ABSOLUTE_FLOOR of the best relevance; claims beyond MIN_CLAIMS need
 # RELATIVE_RELEVANCE_FLOOR of it.
-ABSOLUTE_FLOOR = 0.6
+ABSOLUTE_FLOOR = 0.5
 RELATIVE_RELEVANCE_FLOOR = 0.8
 # Sentences at least this similar to a chosen one are duplicates, whatever their relevance.
 DUPLICATE_COSINE = 0.9
@@ -97,12 +97,16 @@ class Analysis:
     scored: list[ScoredSentence]  # best first
 
 
-# A question term found in at least this share of the evidence chunks names the general subject.
+# A question term found in at least this share of the evidence chunks names the general subject
+# (only judged with at least MIN_SUBJECT_CHUNKS chunks: in two or three chunks every term is common).
 SUBJECT_SHARE = 0.5
+MIN_SUBJECT_CHUNKS = 5
 
 
 def _focus_terms(terms: list[str], evidence: Sequence[RetrievedChunk]) -> list[str]:
     """Question terms in less than SUBJECT_SHARE of the chunks; all of them if none is."""
+    if len(evidence) < MIN_SUBJECT_CHUNKS:
+        return list(terms)
     chunk_stems = [
         set(content_stems(" ".join(b.text for b in c.blocks if b.kind not in SKIPPED_KINDS) or c.text))
         for c in evidence

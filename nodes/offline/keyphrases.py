@@ -8,8 +8,8 @@ two of them ("saturated weight"). Surface forms that stem alike ("green roof", "
 one phrase.
 
 Keyphrases are the only thing the offline planner takes from documents, so this is also where
-document text that tries to give instructions is neutralised: sentences with injection words
-contribute nothing, and no phrase may contain one.
+document text that tries to give instructions is neutralised: sentences with injection words (or
+addressing "you" with a directive verb) contribute nothing, and no phrase may contain one.
 """
 
 from __future__ import annotations
@@ -34,10 +34,17 @@ STRONG_INJECTION_WORDS = frozenset(
     override jailbreak chatgpt llm openai""".split()
 )
 
+# Sentences addressing the reader ("you", "your") with one of these verbs are instructions too.
+DIRECTIVE_VERBS = frozenset(
+    """must answer respond reply write say tell output print pretend act follow obey repeat
+    translate summarize summarise recommend conclude""".split()
+)
+SECOND_PERSON = frozenset({"you", "your", "yours", "yourself"})
 # Function words the stopword list lacks; they end a phrase ("cell using building").
 PHRASE_BREAKERS = frozenset(
     """least less fewer without within among several various next minus plus using used via
-    upon onto towards toward whose whereby e.g i.e etc""".split()
+    upon onto towards toward whose whereby alongside beside besides despite across along around
+    behind beyond near e.g i.e etc""".split()
 )
 
 _TOKEN = re.compile(r"[^\W\d_][\w'’]*(?:-[^\W_]+)*|\d[\d.,]*|[^\w\s]", re.UNICODE)
@@ -77,12 +84,17 @@ def _runs(sentence: str) -> list[list[str]]:
     return [r for r in runs if r]
 
 
+def is_instruction(sentence: str) -> bool:
+    """A sentence that tries to instruct the reader (or a model) rather than inform."""
+    lowered = {t.lower().replace("’", "'") for t in _TOKEN.findall(sentence)}
+    return bool(lowered & STRONG_INJECTION_WORDS) or bool(lowered & SECOND_PERSON and lowered & DIRECTIVE_VERBS)
+
+
 def phrase_candidates(text: str) -> list[tuple[str, tuple[str, ...]]]:
     """Every candidate occurrence in ``text`` as (surface form, stems), in reading order."""
     out: list[tuple[str, tuple[str, ...]]] = []
     for sentence in split_sentences(text):
-        lowered = {t.lower() for t in _TOKEN.findall(sentence)}
-        if lowered & STRONG_INJECTION_WORDS:
+        if is_instruction(sentence):
             continue
         for run in _runs(sentence):
             for n in range(1, min(MAX_PHRASE_WORDS, len(run)) + 1):

@@ -51,6 +51,7 @@ _UPPER = re.compile(r"\b(?:up to|at most|less than|fewer than|below|under|no mor
                     r"not exceeding)\s*$", re.I)
 _LOWER = re.compile(r"\b(?:at least|more than|over|above|exceeding|exceeds?|minimum of|greater than|"
                     r"upwards of)\s*$", re.I)
+_NEGATED = re.compile(r"\b(?:no|not|never|none|nothing|nowhere)\b", re.I)
 _YEAR = re.compile(r"(?<![\w.,/-])(1[89]\d{2}|20\d{2})(?![\w%°/-]|\.\d|\s*(?:-|–|to)\s*\d)")
 
 # Relative tolerance around a value: a stated figure covers +-10%, a hedged one ("about") +-20%.
@@ -90,9 +91,14 @@ def quantities(sentence: str) -> list[Quantity]:
         start = m.start()
         hedge = _APPROX.search(before) or _UPPER.search(before) or _LOWER.search(before)
         tol = EXACT_TOLERANCE
-        if _UPPER.search(before):
+        lower_bound = _LOWER.search(before)
+        lead = sentence[max(0, m.start() - 60) : m.start() - len(before) + (lower_bound.start() if lower_bound else 0)]
+        lead = re.split(r"[,;:()]", lead)[-1]  # the same clause only
+        if lower_bound and _NEGATED.search(lead):
+            low = 0.0  # "no grid cell cooled by more than 0.5 °C" is an upper bound
+        elif _UPPER.search(before):
             low = 0.0
-        elif _LOWER.search(before):
+        elif lower_bound:
             high = float("inf")
         elif _APPROX.search(before):
             tol = APPROX_TOLERANCE
