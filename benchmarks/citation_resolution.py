@@ -12,8 +12,9 @@ From the real blocks it samples ``--spans`` quotes (a sentence or two, 8-60 word
 perturbations (exact, substring, case/whitespace, hyphenation at a line break, ligatures, Unicode
 quotes/dashes, 10% of words dropped), plus quotes running across two adjacent blocks; 30% get a wrong
 block hint, the rest the right hint or none. A further 10% are fabricated (halves of sentences from
-two documents joined, word-shuffled sentences, Markov-generated sentences), each checked to be in no
-block (at most 80% of its words in order in any window of any block) and expected to be rejected.
+two documents joined, word-shuffled sentences, Markov-generated sentences: each checked to be in no
+block, at most 80% of its words in order in any window of any block; and real sentences with one
+digit of one number changed, checked not to be in any block) and expected to be rejected.
 
     python benchmarks/citation_resolution.py [--blocks 50000] [--spans 2000] [--seed 7]
 """
@@ -33,10 +34,12 @@ import tracemalloc
 from collections import Counter, defaultdict
 from pathlib import Path
 
+import numpy as np
 from common import ROOT, WORK, save, shared_path
 from rapidfuzz.distance import LCSseq
 
 from corpus.chunking import split_sentences
+from corpus.errors import LoadError
 from corpus.models import Block, BlockKind, CharSpan, Document, DocType
 from corpus.parsing import block_id_for, doc_id_for, parse_file
 from corpus.registry import Registry
@@ -45,7 +48,8 @@ from tools.resolve_citation import BlockIndex, normalise, resolve_citation
 
 QUOTABLE = {BlockKind.PARAGRAPH, BlockKind.LIST, BlockKind.CAPTION, BlockKind.FOOTNOTE}
 PERTURBATIONS = ("exact", "substring", "case_whitespace", "hyphenation", "ligatures", "unicode_quotes", "drop_10pct")
-FABRICATIONS = ("recombined", "shuffled", "generated")
+FABRICATIONS = ("recombined", "shuffled", "generated", "number_changed")
+NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)?(?![\w])")
 FABRICATED_MAX_COVERAGE = 0.8
 
 
@@ -86,6 +90,7 @@ def load_real_blocks() -> tuple[list[Document], list[Block], dict]:
         return pickle.loads(cache.read_bytes())
     docs: list[Document] = []
     blocks: list[Block] = []
+    unexpected = False  # a loader crashed (e.g. mid-edit): do not cache that
     info = {"pdf_files": len(pdfs), "pdf_failed": [], "text_files": len(papers), "text_failed": [],
             "text_loader": "corpus.loaders.text" if text_loader else "fallback: paragraphs split on blank lines"}
     for path in pdfs:
@@ -93,6 +98,7 @@ def load_real_blocks() -> tuple[list[Document], list[Block], dict]:
             parsed = parse_file(path)
         except Exception as exc:  # noqa: BLE001 - a benchmark skips what does not parse
             info["pdf_failed"].append(f"{path.name}: {exc}")
+            unexpected |= not isinstance(exc, LoadError)
             continue
         docs.append(parsed.document)
         blocks += parsed.blocks
@@ -106,12 +112,16 @@ def load_real_blocks() -> tuple[list[Document], list[Block], dict]:
                 doc, doc_blocks = fallback_text_blocks(path)
         except Exception as exc:  # noqa: BLE001
             info["text_failed"].append(f"{path.name}: {exc}")
+            unexpected |= not isinstance(exc, LoadError)
             continue
         docs.append(doc)
         blocks += doc_blocks
     info["text_blocks"] = len(blocks) - info["pdf_blocks"]
     WORK.mkdir(parents=True, exist_ok=True)
-    cache.write_bytes(pickle.dumps((docs, blocks, info)))
+    if not unexpected:
+        for old in WORK.glob("citation-blocks-*.pkl"):
+            old.unlink()
+        cache.write_bytes(pickle.dumps((docs, blocks, info)))
     return docs, blocks, info
 
 
@@ -239,6 +249,10 @@ def perturb(kind: str, span: str, rng: random.Random) -> str:
             j = rng.randrange(1, len(words) - 1)
             words[j] = words[j] + " \u2014"
         return " ".join(words)
+    if kind == "combined":  # everything at once, as a careless copy of PDF text might be
+        for step in ("drop_10pct", "hyphenation", "ligatures", "unicode_quotes", "case_whitespace"):
+            span = perturb(step, span, rng)
+        return span
     if kind == "drop_10pct":
         words = span.split()
         k = max(1, round(0.1 * len(words)))
@@ -270,18 +284,34 @@ def max_coverage(quote: str, index: BlockIndex, extra: list[int]) -> float:
     lex = index.lexical_scores(words)
     positions = set(extra)
     if lex is not None:
-        import numpy as np
-
         positions |= {int(p) for p in np.argsort(-lex)[:100] if lex[p] > 0}
     return max((window_coverage(words, index.norms[p]) for p in positions), default=0.0)
 
 
-def fabricate(kind: str, real: list[Block], index: BlockIndex, markov: Markov, rng: random.Random) -> tuple[str, int] | None:
-    """A realistic quote that is in no block, and the block a model would plausibly hint at."""
+def fabricate(
+    kind: str, real: list[Block], index: BlockIndex, markov: Markov, rng: random.Random
+) -> tuple[str, int] | str | None:
+    """A realistic quote that is in no block and the block a model would plausibly hint at, or why not."""
     a = rng.choice(real)
     sa = sentence_span(a, rng)
     if sa is None:
         return None
+    if kind == "number_changed":  # a real sentence with one of its numbers misquoted
+        numbers = list(NUMBER.finditer(sa))
+        if not numbers:
+            return "no number"
+        m = rng.choice(numbers)
+        digits = [i for i, c in enumerate(m.group()) if c.isdigit()]
+        i = rng.choice(digits)
+        new_digit = rng.choice([d for d in "0123456789" if d != m.group()[i]])
+        number = m.group()[:i] + new_digit + m.group()[i + 1 :]
+        quote = sa[: m.start()] + number + sa[m.end() :]
+        words = normalise(quote)
+        lex = index.lexical_scores(words.split())
+        for p in np.argsort(-lex)[:100]:  # another block may really say it
+            if f" {words} " in f" {index.norms[p]} ":
+                return "nearly real"
+        return quote, index.position[a.block_id]
     if kind == "recombined":
         b = rng.choice([x for x in rng.sample(real, 20) if x.doc_id != a.doc_id])
         sb = sentence_span(b, rng)
@@ -301,7 +331,7 @@ def fabricate(kind: str, real: list[Block], index: BlockIndex, markov: Markov, r
         quote = markov.sentence(rng, 10, 40)
         extra = []
     if max_coverage(quote, index, extra) > FABRICATED_MAX_COVERAGE:
-        return None  # accidentally (nearly) real: not a fabrication
+        return "nearly real"  # accidentally (nearly) real: not a fabrication
     return quote, index.position[a.block_id]
 
 
@@ -358,7 +388,8 @@ def main() -> None:
     stats = index.stats()
     print(f"BlockIndex: built in {build_s:.2f} s; retained {index_mb:.0f} MB (peak {peak_mb:.0f} MB during the build) "
           f"for {text_mb:.0f} M characters of block text; {stats['vocabulary']} distinct words, "
-          f"{stats['word_postings']} word postings, {stats['pair_keys']} distinct word pairs, {stats['pair_postings']} pair postings")
+          f"{stats['word_postings']} word postings, {stats['pair_keys']} distinct word pairs, "
+          f"{stats['pair_postings']} pair postings")
 
     # The same index from a registry, as the app builds it (SQLite read + Block models + index).
     reg_path = WORK / "citation-registry.sqlite"
@@ -375,7 +406,9 @@ def main() -> None:
     from_registry = BlockIndex.from_registry(registry)
     registry_s = time.perf_counter() - t0
     assert len(from_registry) == len(index), (len(from_registry), len(index))
-    del from_registry
+    del from_registry, registry
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{reg_path}{suffix}").unlink(missing_ok=True)
     print(f"BlockIndex.from_registry: {registry_s:.2f} s (SQLite read + Block models + index)")
 
     # --- genuine quotes
@@ -398,6 +431,11 @@ def main() -> None:
                 continue
             cases.append((kind, perturb(kind, span, rng), (ids[block.block_id],), span))
             made += 1
+    # Extra (not in the seven-type figure): all perturbations at once.
+    for _ in range(per_type // 2):
+        while (block := rng.choice(quotable)) and (span := sentence_span(block, rng)) is None:
+            pass
+        cases.append(("combined", perturb("combined", span, rng), (ids[block.block_id],), span))
     # Quotes across two adjacent blocks: the end of one and the start of the next.
     made = 0
     while made < per_type // 2:
@@ -424,11 +462,14 @@ def main() -> None:
         kind = FABRICATIONS[len(fabricated) % len(FABRICATIONS)]
         made = fabricate(kind, quotable, index, markov, fmarkov_rng if kind == "generated" else frng)
         if made is None:
-            discarded[kind] += 1
+            continue
+        if isinstance(made, str):
+            discarded[f"{kind}: {made}"] += 1
             continue
         fabricated.append((kind, made[0], made[1]))
-    print(f"quotes: {len(cases)} genuine ({per_type} per perturbation, {per_type // 2} spanning), "
-          f"{len(fabricated)} fabricated (discarded as nearly real while generating: {dict(discarded)})")
+    print(f"quotes: {len(cases)} genuine ({per_type} per perturbation, {per_type // 2} combined, "
+          f"{per_type // 2} spanning), "
+          f"{len(fabricated)} fabricated (candidates discarded while generating: {dict(discarded)})")
 
     # Hints: 30% a wrong block, 35% the right one, 35% none; a third also get retrieved block ids.
     def hints(true_pos: int | None) -> tuple[str | None, list[str], str]:
@@ -500,7 +541,9 @@ def main() -> None:
           f"{'p1 score':>8} {'ms/cit':>7}")
     total_right = total_n = 0
     hint_stats: dict[str, list[int]] = defaultdict(lambda: [0, 0])
-    for kind in (*PERTURBATIONS, "spanning"):
+    source_stats: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    pdf_docs = {d.doc_id for d in docs if d.type is DocType.PDF}
+    for kind in (*PERTURBATIONS, "combined", "spanning"):
         rows = by_type[("genuine", kind)]
         right = wrong = none = dup = 0
         scores = []
@@ -512,12 +555,15 @@ def main() -> None:
             wrong += res is not None and not ok
             hint_stats[run[7]][0] += ok
             hint_stats[run[7]][1] += 1
+            source = "pdf" if index.doc_ids[index.meta[run[3][0]].doc] in pdf_docs else "text"
+            source_stats[source][0] += ok
+            source_stats[source][1] += 1
             if res is not None:
                 scores.append(res.score)
             if not ok:
                 failures.append((kind, run, res))
         ms = 1000 * statistics.mean(dt for *_, dt in rows)
-        if kind != "spanning":
+        if kind in PERTURBATIONS:
             total_right += right
             total_n += len(rows)
         figures["genuine"][kind] = {"n": len(rows), "right": right, "right_pct": round(100 * right / len(rows), 2),
@@ -532,6 +578,8 @@ def main() -> None:
     for how, (ok, n) in sorted(hint_stats.items()):
         figures["by_hint"][how] = {"n": n, "right_pct": round(100 * ok / n, 2)}
     print("by hint: " + ", ".join(f"{h} {v['right_pct']}% of {v['n']}" for h, v in figures["by_hint"].items()))
+    figures["by_source"] = {k: {"n": n, "right_pct": round(100 * ok / n, 2)} for k, (ok, n) in source_stats.items()}
+    print("by source: " + ", ".join(f"{k} {v['right_pct']}% of {v['n']}" for k, v in figures["by_source"].items()))
 
     print(f"\n{'fabricated':<16} {'n':>5} {'rejected':>9} {'ms/cit':>7}")
     fab_rejected = fab_n = 0
@@ -555,7 +603,8 @@ def main() -> None:
 
     for kind, run, res in failures[:15]:
         got = f"{res.block_ids} score {res.score} cov {res.coverage} scope {res.scope}" if res else "None"
-        print(f"  MISS {kind} hint={run[7]}: {run[2][:110]!r} -> {got}; want {[index.meta[p].block_id for p in run[3]]}")
+        want = [index.meta[p].block_id for p in run[3]]
+        print(f"  MISS {kind} hint={run[7]}: {run[2][:110]!r} -> {got}; want {want}")
     for kind, run, res in accepted[:15]:
         print(f"  ACCEPTED fabricated {kind}: {run[2][:110]!r} -> {res.block_ids} score {res.score} "
               f"cov {res.coverage}: {res.matched_text[:80]!r}")
@@ -565,14 +614,15 @@ def main() -> None:
     rc.ACCEPT_SCORE, rc.MIN_WORD_COVERAGE = 0.0, 0.0
     try:
         calib: dict[str, list[tuple[float, float]]] = defaultdict(list)
+        margins = []  # how far each quote's best candidate is inside (+) or outside (-) the accept region
         for run, _, _ in results:
             res = resolve_citation(run[2], run[5], index, run[6])
-            if run[0] == "fabricated":
-                calib["fabricated"].append((res.score, res.coverage) if res else (0.0, 0.0))
-            elif run[1] == "drop_10pct":
-                calib["drop_10pct"].append((res.score, res.coverage) if res else (0.0, 0.0))
-            else:
-                calib["other genuine"].append((res.score, res.coverage) if res else (0.0, 0.0))
+            if res is not None:
+                margin = min(res.score - saved[0], 100 * (res.coverage - saved[1]))
+                margins.append((margin, run, res))
+            group = "fabricated" if run[0] == "fabricated" else (
+                run[1] if run[1] in ("drop_10pct", "combined") else "other genuine")
+            calib[group].append((res.score, res.coverage) if res else (0.0, 0.0))
     finally:
         rc.ACCEPT_SCORE, rc.MIN_WORD_COVERAGE = saved
     figures["calibration"] = {}
@@ -589,7 +639,21 @@ def main() -> None:
         print(f"  {name:<14} n={len(pairs):>5} score min/p1/p50/p99/max {min(s):.1f}/{percentile(s, 1):.1f}/"
               f"{percentile(s, 50):.1f}/{percentile(s, 99):.1f}/{max(s):.1f}; coverage min/p1/p99/max "
               f"{min(c):.2f}/{percentile(c, 1):.2f}/{percentile(c, 99):.2f}/{max(c):.2f}; pass both {row['both_pass']}")
-    print(f"saved {save('citation_resolution', figures)}")
+    fab = sorted((m for m in margins if m[1][0] == "fabricated"), key=lambda m: -m[0])[:5]
+    gen = sorted((m for m in margins if m[1][0] == "genuine"), key=lambda m: m[0])[:5]
+    print("  fabricated quotes closest to acceptance (margin = min(score - cut, 100 * (coverage - cut))):")
+    for margin, run, res in fab:
+        print(f"    {margin:+6.1f} {run[1]:<10} score {res.score:5.1f} cov {res.coverage:.2f} {run[2][:70]!r}"
+              f" ~ {res.matched_text[:50]!r}")
+    print("  genuine quotes closest to rejection:")
+    for margin, run, res in gen:
+        print(f"    {margin:+6.1f} {run[1]:<10} score {res.score:5.1f} cov {res.coverage:.2f} {run[2][:90]!r}")
+    figures["calibration"]["closest_fabricated_margin"] = round(fab[0][0], 2) if fab else None
+    figures["calibration"]["closest_genuine_margin"] = round(gen[0][0], 2) if gen else None
+    name = "citation_resolution" if (args.seed, args.spans, args.blocks) == (7, 2000, 50_000) else (
+        f"citation_resolution-seed{args.seed}-spans{args.spans}-blocks{args.blocks}")
+    figures["args"] = vars(args)
+    print(f"saved {save(name, figures)}")
 
 
 if __name__ == "__main__":

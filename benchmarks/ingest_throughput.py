@@ -22,7 +22,7 @@ from corpus.library import Library
 
 
 def measure(name: str, folder, embedder: Embedder, limit: int | None) -> dict:
-    data_dir = WORK / f"throughput-{name}"
+    data_dir = WORK / name  # retrieval_qasper.py reuses the qasper index
     shutil.rmtree(data_dir, ignore_errors=True)
     files = sorted(p for p in folder.iterdir() if p.is_file())[:limit]
     settings = Settings(PRP_DATA_DIR=data_dir, PRP_MODELS_DIR=WORK / "models")

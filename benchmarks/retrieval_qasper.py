@@ -41,7 +41,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--limit", type=int, help="only the first N questions")
     args = parser.parse_args()
-    settings = Settings(PRP_DATA_DIR=WORK / "qasper-pooled", PRP_MODELS_DIR=WORK / "models")
+    settings = Settings(PRP_DATA_DIR=WORK / "qasper", PRP_MODELS_DIR=WORK / "models")
     with Library(settings) as library:
         summary = library.ingest([shared_path("qasper-dev", "papers")])
         print(f"index: {library.registry.counts()} (ingest {summary.seconds:.0f} s, {summary.count(Outcome.OK)} new)")

@@ -26,7 +26,7 @@ def resolve_citations(state: ResearchState, runtime: Runtime[ResearchContext]) -
             if key in resolved:
                 continue
             result = tool.invoke(
-                {"cited_text": marker.quote, "block_id_hint": marker.block_id, "retrieved_block_ids": retrieved}
+                {"cited_text": marker.quote, "block_id": marker.block_id, "retrieved_block_ids": retrieved}
             )
             resolved[key] = Resolution.model_validate(result) if result else None
     unresolved = sum(1 for r in resolved.values() if r is None)

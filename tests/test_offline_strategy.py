@@ -8,7 +8,6 @@ import pytest
 from corpus.models import Block, BlockKind, DocType
 from graph.state import Claim, CitationMarker, Finding, FindingStatus, SubQuestion
 from nodes.offline import assessment
-from nodes.offline.contradictions import find_contradictions
 from nodes.offline.keyphrases import extract_keyphrases, is_instruction
 from nodes.offline.numbers import conflict_ratio, quantities
 from nodes.offline.planning import plan_questions, split_topic
@@ -41,7 +40,9 @@ def block(block_id: str, doc_id: str, text: str, kind: BlockKind = BlockKind.PAR
                  section=section, kind=kind, text=text)
 
 
-def chunk(doc_id: str, blocks: list[Block], rank: int = 1, title: str | None = None, year: int | None = 2020) -> RetrievedChunk:
+def chunk(
+    doc_id: str, blocks: list[Block], rank: int = 1, title: str | None = None, year: int | None = 2020
+) -> RetrievedChunk:
     return RetrievedChunk(
         chunk_id=f"{doc_id}:{rank:05d}", doc_id=doc_id, title=title or f"Document {doc_id}", year=year,
         doc_type=DocType.TEXT, section=blocks[0].section, pages=[1], text="\n\n".join(b.text for b in blocks),
@@ -248,7 +249,8 @@ def test_numeric_contradiction_across_documents(strategy):
     (c,) = strategy.contradictions(findings)
     assert c.kind == "numeric"
     assert "2 °C" in c.explanation and "0.3 °C" in c.explanation
-    assert "Policy Brief 2023-04 (2023)" in c.explanation and "How Much Do Green Roofs Cool the Street? (2022)" in c.explanation
+    assert "Policy Brief 2023-04 (2023)" in c.explanation
+    assert "How Much Do Green Roofs Cool the Street? (2022)" in c.explanation
     assert "air temperature" in c.subject
     sides = {c.side_a.citations[0].block_id: c.side_a, c.side_b.citations[0].block_id: c.side_b}
     assert set(sides) == {"brief-0001", "model-0003"}
@@ -265,21 +267,32 @@ def test_agreeing_ranges_and_same_document_are_not_contradictions(strategy):
 
 
 def test_negation_contradiction_and_deduplication(strategy):
-    a = chunk("a", [block("a-0001", "a", "Extensive green roofs reduce peak stormwater runoff from large summer storms "
-                         "in dense city districts.")])
-    b = chunk("b", [block("b-0001", "b", "Extensive green roofs do not reduce peak stormwater runoff from large summer "
-                         "storms in dense city districts.")], rank=2)
+    claim = "peak stormwater runoff from large summer storms in dense city districts."
+    a = chunk("a", [block("a-0001", "a", "Extensive green roofs reduce " + claim)])
+    b = chunk("b", [block("b-0001", "b", "Extensive green roofs do not reduce " + claim)], rank=2)
     (c,) = strategy.contradictions([finding("q1", "runoff?", [a, b])])
     assert c.kind == "negation"
     assert {c.side_a.citations[0].block_id, c.side_b.citations[0].block_id} == {"a-0001", "b-0001"}
     # The planted disagreement stated in several sentences on each side is reported once.
-    brief = chunk("brief", [block("brief-0001", "brief", BRIEF_2C), block("brief-0002", "brief", "Benefit: " + BRIEF_2C)])
+    brief = chunk("brief", [
+        block("brief-0001", "brief", BRIEF_2C), block("brief-0002", "brief", "Benefit: " + BRIEF_2C),
+    ])
     model = chunk("model", [
         block("model-0001", "model", MODEL_03C),
         block("model-0002", "model", "Greening all suitable flat roofs would lower afternoon pedestrian-level air "
               "temperature by about 0.3 °C during a heatwave, with a maximum of 0.5 °C."),
     ], rank=2)
     assert len(strategy.contradictions([finding("q1", "cooling?", [brief, model])])) == 1
+
+
+def test_date_contradiction(strategy):
+    a = chunk("a", [block("a-0001", "a", "The council will finish converting the 25 municipal roofs by 2027, "
+                         "starting with schools.")], title="Programme update", year=2023)
+    b = chunk("b", [block("b-0001", "b", "The council will finish converting the 25 municipal roofs by 2030, "
+                         "starting with schools.")], rank=2, title="Programme review", year=2024)
+    (c,) = strategy.contradictions([finding("q1", "when?", [a, b])])
+    assert c.kind == "date"
+    assert c.explanation.startswith("Programme update (2023) gives 2027, Programme review (2024) gives 2030")
 
 
 # -- the strategy as a whole --------------------------------------------------------------------

@@ -1,26 +1,29 @@
-"""PDF loader: pdfplumber characters -> words -> lines -> blocks with page and bounding box.
+"""PDF loader: characters -> words -> lines -> blocks with page and bounding box, in reading order.
 
-The loader is written for research papers (one- and two-column, LaTeX or Word), and reads each
-page once, in two passes:
+Written for research papers (one- and two-column, LaTeX or word processor) and read in two passes:
 
-1. Per page (the only pass that touches pdfminer): take the characters, drop the rotated arXiv side
-   stamp (after reading the year from it), group characters into words with a tolerance relative to
-   the font size (so tight TeX spacing such as "Kyle Lo" does not collapse into "KyleLo"), group
-   words into *segments* (runs of words on one baseline with no gap wider than about one em, so a
-   two-column gutter always separates segments), and find tables cheaply: only pages that draw dark
-   horizontal rules are considered, and a table is a stack of rules of the same width.
-2. For the whole document (pure Python on the stored segments): drop running headers/footers (text
-   repeated at the same place on several pages) and bare page numbers, find the column gutter of each
-   page and order the segments (full-width bands top to bottom, inside a two-column band the left
-   column before the right one), merge segments into lines, and split lines into blocks by font
-   size, vertical gaps, first-line indents and the starts of captions, list items, footnotes and
-   reference entries. Headings are detected from style (bold, larger or a distinct font) together
-   with numbering ("3.2 Method") or a known section name, and set the section of the blocks that
-   follow; everything after a "References" heading is a reference until an appendix heading.
+1. Per page, the only part that touches pdfminer: the page's characters and rules are read straight
+   from pdfminer's layout objects with pdfplumber's coordinates (skipping ``page.chars``, which
+   converts every glyph, path and image into a 25-key dict and costs more than the parsing itself).
+   Rotated characters (the arXiv side stamp) are dropped after the year is read from them. Words are
+   grouped with a gap tolerance relative to the font size, so TeX's tight spacing ("Kyle Lo") does not
+   collapse into "KyleLo". Words are chained into *segments*: runs on one baseline with no gap wider
+   than about one em, so a column gutter always separates segments. Tables are looked for only where
+   black or grey horizontal rules are drawn: a table is a stack of rules of the same width (booktabs
+   rules, or the borders of cell boxes joined up), unless its rows hold one cell of prose each.
+2. For the whole document, in pure Python: running headers and footers (the same text at the same
+   height on many pages) and bare page numbers are dropped; each page's column gutter is found (the
+   widest strip near the middle that body-size text does not cross) and its segments are ordered:
+   full-width strips top to bottom, and between two strips the left column before the right one.
+   Segments become lines, lines become blocks at changes of font size, larger vertical gaps,
+   first-line indents, and at the starts of captions, list items, footnotes and reference entries.
+   Headings are recognised by style (bold, larger, another typeface) together with numbering
+   ("3.2 Method") or a well-known section name, and set the section of the blocks that follow; the
+   blocks after a "References" heading are references, up to an appendix heading.
 
-Every block's bounding box is the union of its words' boxes, and its text consists of exactly those
-words (lines joined with a space, or without the hyphen where a word was hyphenated across lines).
-All orderings are explicit, so the same file always gives the same blocks.
+A block's bounding box is the union of its words' boxes and its text is exactly those words, lines
+joined with a space, or without the hyphen where a word was hyphenated at a line end. All orderings
+are explicit, so the same file always gives the same blocks.
 """
 
 from __future__ import annotations
@@ -37,7 +40,6 @@ from typing import Any
 import pdfplumber
 from pdfminer.layout import LTChar, LTContainer, LTImage, LTLine, LTRect
 from pdfminer.pdfdocument import PDFEncryptionError, PDFPasswordIncorrect
-from pdfminer.pdfparser import PDFSyntaxError
 from pdfminer.psparser import PSEOF
 from pdfplumber.utils.exceptions import PdfminerException
 from pdfplumber.utils.text import LIGATURES, WordExtractor
@@ -60,6 +62,8 @@ MARGIN_ZONE = 0.12
 SEGMENT_BUCKET = 4.0
 # Long tables are cut at inner rules into blocks of about this many words.
 TABLE_SPLIT_WORDS = 150
+# Pages drawing more horizontal rules than this hold a drawing, not tables.
+MAX_RULES = 300
 
 BULLETS = frozenset("•◦▪▫‣∙·●○■□►▶➢➤✓✔-–—*")
 HYPHENS = ("-", "\u2010", "\u00ad")
@@ -132,14 +136,17 @@ def _quiet_pdfminer() -> None:
 
 
 class Word:
-    __slots__ = ("text", "x0", "x1", "top", "bottom", "size", "font", "bold")
+    __slots__ = ("text", "x0", "x1", "top", "bottom", "baseline", "size", "font", "bold")
 
-    def __init__(self, text: str, x0: float, x1: float, top: float, bottom: float, size: float, font: str):
+    def __init__(
+        self, text: str, x0: float, x1: float, top: float, bottom: float, baseline: float, size: float, font: str
+    ):
         self.text = text
         self.x0 = x0
         self.x1 = x1
         self.top = top
         self.bottom = bottom
+        self.baseline = baseline
         self.size = size
         self.font = font
         self.bold = _is_bold(font)
@@ -148,16 +155,18 @@ class Word:
 class Segment:
     """Words on one baseline without a gap wider than ~1 em, in left-to-right order."""
 
-    __slots__ = ("words", "x0", "x1", "top", "bottom", "ref_top", "ref_bottom", "ref_size", "nchars", "is_table")
+    __slots__ = ("words", "x0", "x1", "top", "bottom", "ref_top", "ref_bottom", "ref_size", "nchars", "_text")
 
     def __init__(self, word: Word):
         self.words = [word]
         self.x0, self.x1, self.top, self.bottom = word.x0, word.x1, word.top, word.bottom
+        # The band of the segment's largest text: its line, as opposed to raised or lowered marks.
         self.ref_top, self.ref_bottom, self.ref_size = word.top, word.bottom, word.size
         self.nchars = len(word.text)
-        self.is_table = False
+        self._text: str | None = None
 
     def add(self, word: Word) -> None:
+        self._text = None
         self.words.append(word)
         self.x1 = max(self.x1, word.x1)
         self.x0 = min(self.x0, word.x0)
@@ -169,7 +178,9 @@ class Segment:
 
     @property
     def text(self) -> str:
-        return _join_words(self.words)
+        if self._text is None:
+            self._text = _join_words(self.words)
+        return self._text
 
 
 class Table:
@@ -183,7 +194,7 @@ class Table:
 class Line:
     __slots__ = (
         "words", "text", "x0", "x1", "top", "bottom", "ctop", "cbottom", "size", "bold", "font",
-        "col", "page", "table", "first_size",
+        "col", "page", "table",
     )
 
     def __init__(self, words: list[Word], text: str, col: str, page: int, table: Table | None = None):
@@ -212,7 +223,6 @@ class Line:
         core = [w for w in words if abs(w.size - self.size) < 0.25] or words
         self.ctop = min(w.top for w in core)
         self.cbottom = max(w.bottom for w in core)
-        self.first_size = words[0].size
 
 
 class PageData:
@@ -256,13 +266,14 @@ def _base_font(font: str) -> str:
 
 
 def _join_words(words: list[Word]) -> str:
-    """Words are split at font changes too; re-glue pieces that sit on one baseline without a gap."""
+    """Words are split at font changes too; re-glue pieces that sit on one baseline without a gap
+    (small capitals, a bold letter). Raised or lowered pieces (footnote marks, subscripts) stay apart."""
     parts = [words[0].text]
     prev = words[0]
     for w in words[1:]:
         gap = w.x0 - prev.x1
         size = max(prev.size, w.size)
-        if gap < WORD_GAP_RATIO * size and abs(w.bottom - prev.bottom) < 0.15 * size:
+        if gap < WORD_GAP_RATIO * size and abs(w.baseline - prev.baseline) < 0.1 * size:
             parts.append(w.text)
         else:
             parts.append(" " + w.text)
@@ -292,20 +303,26 @@ def _is_rule_color(color: Any) -> bool:
     return False  # patterns and other exotic colour spaces: not a table rule
 
 
-def _page_objects(page: Any) -> tuple[list[dict], list[tuple[float, float, float]], list[tuple[float, float, float]]]:
+Rule = tuple[float, float, float]  # (start, end, position): x0, x1, y of a horizontal rule
+Box = tuple[float, float, float, float]  # x0, x1, top, bottom
+
+
+def _page_objects(page: Any) -> tuple[list[dict], list[Rule], list[Rule], list[Box]]:
     """Characters and table rules of a page, straight from pdfminer's layout objects.
 
     pdfplumber's ``page.chars`` turns every object on the page (each glyph, path and image) into a
     dictionary of ~25 resolved attributes, which costs more than pdfminer's own parsing. Here only
     the few attributes the loader uses are read, with pdfplumber's coordinate conventions (top-left
     origin, MediaBox offsets), so bounding boxes are exactly pdfplumber's.
-    Returns (chars, horizontal rules (x0, x1, y), vertical rules (top, bottom, x)).
+    Returns (chars, horizontal rules (x0, x1, y), vertical rules (top, bottom, x), bands of light
+    grey cell shading (x0, x1, top, bottom)).
     """
     height = float(page.height)
     mb_x0, mb_top = float(page.mediabox[0]), float(page.mediabox[1])
     chars: list[dict] = []
     horizontal: list[tuple[float, float, float]] = []
     vertical: list[tuple[float, float, float]] = []
+    shades: list[Box] = []
 
     def walk(objs: Any) -> None:
         for obj in objs:
@@ -322,6 +339,7 @@ def _page_objects(page: Any) -> tuple[list[dict], list[tuple[float, float, float
                         "top": top,
                         "doctop": top,
                         "bottom": height - obj.y0 + mb_top,
+                        "baseline": height - obj.matrix[5] + mb_top,
                         "upright": obj.upright,
                         "size": obj.size,
                         "fontname": font,
@@ -336,34 +354,93 @@ def _page_objects(page: Any) -> tuple[list[dict], list[tuple[float, float, float
                     if width >= 30 and thick <= 2.0:
                         horizontal.append((obj.x0 + mb_x0, obj.x1 + mb_x0, height - (obj.y0 + obj.y1) / 2 + mb_top))
                     continue
-                color = obj.non_stroking_color if (isinstance(obj, LTRect) and obj.fill) else obj.stroking_color
-                if not _is_rule_color(color):
-                    continue
-                if thick <= 2.0 and width >= 30:
-                    horizontal.append((obj.x0 + mb_x0, obj.x1 + mb_x0, height - (obj.y0 + obj.y1) / 2 + mb_top))
-                elif width <= 2.0 and thick >= 10:
-                    vertical.append((height - obj.y1 + mb_top, height - obj.y0 + mb_top, (obj.x0 + obj.x1) / 2 + mb_x0))
+                x0, x1 = obj.x0 + mb_x0, obj.x1 + mb_x0
+                top, bottom = height - obj.y1 + mb_top, height - obj.y0 + mb_top
+                if thick <= 2.0 or width <= 2.0:  # a rule: a line or a thin filled rectangle
+                    color = obj.non_stroking_color if (isinstance(obj, LTRect) and obj.fill) else obj.stroking_color
+                    if not _is_rule_color(color):
+                        continue
+                    if thick <= 2.0 and width >= 10:
+                        horizontal.append((x0, x1, (top + bottom) / 2))
+                    elif width <= 2.0 and thick >= 10:
+                        vertical.append((top, bottom, (x0 + x1) / 2))
+                elif isinstance(obj, LTRect) and obj.stroke and _is_rule_color(obj.stroking_color):
+                    # A stroked box, such as a table cell's border: its four edges are rules.
+                    horizontal.extend(((x0, x1, top), (x0, x1, bottom)))
+                    vertical.extend(((top, bottom, x0), (top, bottom, x1)))
+                elif isinstance(obj, LTRect) and obj.fill and thick <= 40 and _is_shade_color(obj.non_stroking_color):
+                    shades.append((x0, x1, top, bottom))  # a shaded cell or row of a table
 
     walk(page.layout)
-    horizontal.sort(key=lambda r: (r[2], r[0], r[1]))
-    vertical.sort(key=lambda r: (r[2], r[0], r[1]))
-    return chars, horizontal, vertical
+    return chars, _merge_rules(horizontal, 30.0), _merge_rules(vertical, 10.0), _merge_shades(shades)
 
 
-def _find_tables(
-    horizontal: list[tuple[float, float, float]],
-    vertical: list[tuple[float, float, float]],
-    words: list[Word],
-) -> list[Table]:
-    """Tables as stacks of >= 2 same-width dark rules (booktabs or fully ruled), with text between.
+def _is_shade_color(color: Any) -> bool:
+    """A light neutral grey, as table cells are shaded with."""
+    if isinstance(color, (int, float)):
+        values = [float(color)]
+    elif isinstance(color, (tuple, list)) and color and all(isinstance(c, (int, float)) for c in color):
+        values = [float(c) for c in color]
+        if len(values) == 4:  # CMYK: little colour, a little black
+            return max(values[:3]) - min(values[:3]) <= 0.1 and 0.03 <= values[3] <= 0.4
+    else:
+        return False
+    return max(values) - min(values) <= 0.1 and 0.6 <= min(values) and max(values) <= 0.97
+
+
+def _merge_shades(shades: list[Box]) -> list[Box]:
+    """Join shaded cells of one row into a band."""
+    shades.sort(key=lambda b: (round(b[2]), round(b[3]), b[0]))
+    bands: list[list[float]] = []
+    for x0, x1, top, bottom in shades:
+        last = bands[-1] if bands else None
+        if last and abs(last[2] - top) <= 1 and abs(last[3] - bottom) <= 1 and x0 <= last[1] + 2:
+            last[1] = max(last[1], x1)
+        else:
+            bands.append([x0, x1, top, bottom])
+    return [(b[0], b[1], b[2], b[3]) for b in bands if b[1] - b[0] >= 30]
+
+
+def _merge_rules(rules: list[tuple[float, float, float]], min_length: float) -> list[tuple[float, float, float]]:
+    """Join collinear rules (start, end, position) that touch, such as the borders of adjacent
+    cells, into one; drop those shorter than ``min_length``."""
+    rules.sort(key=lambda r: (r[2], r[0], r[1]))
+    lines: list[list[tuple[float, float, float]]] = []  # rules at (nearly) the same position
+    for rule in rules:
+        if lines and rule[2] - lines[-1][0][2] <= 1.0:
+            lines[-1].append(rule)
+        else:
+            lines.append([rule])
+    out: list[tuple[float, float, float]] = []
+    for line in lines:
+        pos = line[0][2]
+        line.sort()
+        start, end = line[0][0], line[0][1]
+        for a, b, _ in line[1:]:
+            if a <= end + 2:
+                end = max(end, b)
+            else:
+                if end - start >= min_length:
+                    out.append((start, end, pos))
+                start, end = a, b
+        if end - start >= min_length:
+            out.append((start, end, pos))
+    out.sort(key=lambda r: (r[2], r[0], r[1]))
+    return out
+
+
+def _find_tables(horizontal: list[Rule], vertical: list[Rule], shades: list[Box], words: list[Word]) -> list[Table]:
+    """Tables as stacks of same-width rules (booktabs, or the borders of ruled cells) with text
+    between them; a shaded header row and rows set below the last rule in the table's columns
+    belong to the table too.
 
     A stack is cut where a caption line sits between two rules (two tables of equal width above
     each other) and dropped when it is a closed box with no inner rule (a plot frame or a framed
     paragraph, not a table).
     """
-    if len(horizontal) < 2:
-        return []
-    groups: list[list[tuple[float, float, float]]] = []
+    if not horizontal or len(horizontal) > MAX_RULES:
+        return []  # no rules, or a drawing (a chart's grid, a map), not tables
+    groups: list[list[Rule]] = []
     for rule in horizontal:
         for group in groups:
             if abs(group[0][0] - rule[0]) <= 3 and abs(group[0][1] - rule[1]) <= 3:
@@ -374,12 +451,10 @@ def _find_tables(
             groups.append([rule])
     tables: list[Table] = []
     for group in groups:
-        if len(group) < 2:
-            continue
         x0 = min(r[0] for r in group)
         x1 = max(r[1] for r in group)
         # Split the stack where a caption starts between two consecutive rules.
-        pieces: list[list[tuple[float, float, float]]] = [[group[0]]]
+        pieces: list[list[Rule]] = [[group[0]]]
         for prev, rule in zip(group, group[1:]):
             between = [
                 w for w in words if prev[2] < (w.top + w.bottom) / 2 < rule[2] and x0 - 20 <= (w.x0 + w.x1) / 2 <= x1 + 20
@@ -389,10 +464,19 @@ def _find_tables(
             else:
                 pieces[-1].append(rule)
         for piece in pieces:
+            shaded = False
+            for band in shades:  # a shaded header (or footer) row against the first (last) rule
+                if abs(band[0] - x0) <= 3 and abs(band[1] - x1) <= 3:
+                    if abs(band[3] - piece[0][2]) <= 3 and band[2] < piece[0][2]:
+                        piece.insert(0, (x0, x1, band[2]))
+                        shaded = True
+                    elif abs(band[2] - piece[-1][2]) <= 3 and band[3] > piece[-1][2]:
+                        piece.append((x0, x1, band[3]))
+                        shaded = True
             if len(piece) < 2:
                 continue
             top, bottom = piece[0][2], piece[-1][2]
-            if len(piece) == 2 and _boxed(vertical, x0, x1, top, bottom):
+            if len(piece) == 2 and not shaded and _boxed(vertical, x0, x1, top, bottom):
                 continue
             inside = [w for w in words if _inside(w, x0, top, x1, bottom)]
             if len(inside) < 2:
@@ -400,8 +484,45 @@ def _find_tables(
             rows = len({round((w.top + w.bottom) / 2 / 3) for w in inside})
             if rows < 2 and len(piece) < 3:
                 continue
+            below = _rows_below(inside, words, x0, x1, bottom)
+            if below > bottom:
+                piece.append((x0, x1, below))
+                inside = [w for w in words if _inside(w, x0, top, x1, below)]
             tables.extend(_split_table(piece, inside, x0, x1))
     return tables
+
+
+def _rows_below(inside: list[Word], words: list[Word], x0: float, x1: float, bottom: float) -> float:
+    """Where the table really ends when its last rows have no rule below them: rows that follow at
+    the table's row pitch with every cell aligned on a column of the rows above (left edge, right
+    edge or centre). Returns the new bottom (``bottom`` when there are none)."""
+    rows = _group_rows(_build_segments(inside))
+    if len(rows) < 2:
+        return bottom
+    cells = [s for row in rows for s in row]
+    lefts = [s.x0 for s in cells]
+    rights = [s.x1 for s in cells]
+    centres = [(s.x0 + s.x1) / 2 for s in cells]
+    tops = [min(s.top for s in row) for row in rows]
+    pitch = sorted(b - a for a, b in zip(tops, tops[1:]))[(len(tops) - 2) // 2]
+
+    def aligned(s: Segment) -> bool:
+        c = (s.x0 + s.x1) / 2
+        return (
+            any(abs(s.x0 - v) <= 3 for v in lefts)
+            or any(abs(s.x1 - v) <= 3 for v in rights)
+            or any(abs(c - v) <= 3 for v in centres)
+        )
+
+    candidates = [w for w in words if w.top > bottom - 1 and x0 - 2 <= w.x0 and w.x1 <= x1 + 2 and w.top < bottom + 5 * pitch]
+    last_top = tops[-1]
+    for row in _group_rows(_build_segments(candidates)):
+        row_top = min(s.top for s in row)
+        if row_top - last_top > 1.3 * pitch + 1 or len(row) < 2 or not all(aligned(s) for s in row):
+            break
+        bottom = max(bottom, max(s.bottom for s in row) + 0.5)
+        last_top = row_top
+    return bottom
 
 
 def _split_table(rules: list[tuple[float, float, float]], words: list[Word], x0: float, x1: float) -> list[Table]:
@@ -479,7 +600,8 @@ def _page_words(chars: list[dict], extractor: WordExtractor, bbox: tuple[float, 
             continue
         if len(chars) > 1 and ACCENT_CHARS.search(text):
             text = _compose_accents(chars)
-        words.append(Word(text, w["x0"], w["x1"], w["top"], w["bottom"], chars[0]["size"], chars[0]["fontname"]))
+        first = chars[0]
+        words.append(Word(text, w["x0"], w["x1"], w["top"], w["bottom"], first["baseline"], first["size"], first["fontname"]))
     stamp = "".join(c["text"] for c in rotated)
     return words, stamp
 
@@ -566,10 +688,10 @@ def _build_segments(words: list[Word]) -> list[Segment]:
 def _extract_page(page: Any, number: int, extractor: WordExtractor) -> tuple[PageData, list[Word], str]:
     bbox = (float(page.bbox[0]), float(page.bbox[1]), float(page.bbox[2]), float(page.bbox[3]))
     data = PageData(number, bbox)
-    chars, horizontal, vertical = _page_objects(page)
+    chars, horizontal, vertical, shades = _page_objects(page)
     words, stamp = _page_words(chars, extractor, bbox)
-    if words and len(horizontal) >= 2:
-        data.tables = _find_tables(horizontal, vertical, words)
+    if words and (len(horizontal) >= 2 or (horizontal and shades)):
+        data.tables = _find_tables(horizontal, vertical, shades, words)
     table_words: dict[int, list[Word]] = {}
     body: list[Word] = []
     for w in words:
@@ -579,18 +701,26 @@ def _extract_page(page: Any, number: int, extractor: WordExtractor) -> tuple[Pag
                 break
         else:
             body.append(w)
-    data.segments = _build_segments(body)
+    segments = _build_segments(body)
     kept_tables = []
     for ti, t in enumerate(data.tables):
         tw = table_words.get(ti)
         if not tw:
             continue
         segs = _build_segments(tw)
-        for row in _group_rows(segs):
+        rows = _group_rows(segs)
+        if sum(1 for row in rows if len(row) > 1) < 0.3 * len(rows) and (len(rows) >= 4 or len(tw) >= 10):
+            # Mostly one cell per row: prose in a ruled box (a form, a datasheet, instructions),
+            # better read as paragraphs than as a table.
+            segments.extend(segs)
+            continue
+        for row in rows:
             row_words = [w for s in row for w in s.words]
             text = " | ".join(s.text for s in row)
             t.rows.append((min(s.top for s in row), text, row_words))
         kept_tables.append(t)
+    segments.sort(key=lambda s: (s.top, s.x0, s.x1))
+    data.segments = segments
     data.tables = kept_tables
     return data, words, stamp
 
@@ -622,33 +752,41 @@ def _group_rows(segs: list[Segment]) -> list[list[Segment]]:
 # Document level: running headers and footers, page numbers
 
 
-def _strip_headers_footers(pages: list[PageData]) -> None:
-    zones: dict[tuple[str, str], list[tuple[int, float]]] = {}
+def _strip_headers_footers(pages: list[PageData], title: str | None, body_size: float) -> None:
+    """Drop running headers and footers (the same text, digits aside, at the same height in the top
+    or bottom margin of at least 20% of the pages, and of two at least; or the document's title in
+    the margin of a later page) and bare page numbers. Headings are not headers: text larger than
+    the body's never counts, and bold text only when it repeats exactly (not "1. Results" and
+    "2. Methods" that happen to open two pages)."""
+    title_key = " ".join(title.split()).lower() if title else None
+    zones: dict[tuple[str, str], list[tuple[int, Segment]]] = {}
     for pi, p in enumerate(pages):
         for s in p.segments:
             zone = "top" if p.rel(s.bottom) < MARGIN_ZONE else "bottom" if p.rel(s.top) > 1 - MARGIN_ZONE else ""
-            if not zone:
+            if not zone or s.ref_size > body_size + 0.5:
                 continue
-            key = re.sub(r"\d+", "#", " ".join(s.text.split())).lower()
-            zones.setdefault((zone, key), []).append((pi, s.top))
-    drop: set[tuple[int, int]] = set()
+            text = " ".join(s.text.split()).lower()
+            key = re.sub(r"\d+", "#", text)
+            zones.setdefault((zone, key), []).append((pi, s))
+            if pi and text == title_key:
+                zones.setdefault(("title", ""), []).append((pi, s))
+    drop: set[int] = set()
     threshold = max(2, math.ceil(0.2 * len(pages))) if len(pages) >= 2 else 10**9
-    for (_zone, _key), hits in zones.items():
-        tops = sorted(t for _, t in hits)
+    for (zone, _), hits in zones.items():
+        if zone == "title":
+            drop.update(id(s) for _, s in hits)
+            continue
+        tops = sorted(s.top for _, s in hits)
         median = tops[len(tops) // 2]
-        near = [(pi, t) for pi, t in hits if abs(t - median) <= 4]
-        if len({pi for pi, _ in near}) >= threshold:
-            for pi, t in near:
-                drop.add((pi, round(t * 100)))
-    for pi, p in enumerate(pages):
-        kept = []
-        for s in p.segments:
-            if (pi, round(s.top * 100)) in drop:
-                continue
-            if _is_page_number(s, p):
-                continue
-            kept.append(s)
-        p.segments = kept
+        near = [(pi, s) for pi, s in hits if abs(s.top - median) <= 4]
+        if len({pi for pi, _ in near}) < threshold:
+            continue
+        exact = len({" ".join(s.text.split()) for _, s in near}) == 1
+        if not exact and any(2 * sum(len(w.text) for w in s.words if w.bold) > s.nchars for _, s in near):
+            continue
+        drop.update(id(s) for _, s in near)
+    for p in pages:
+        p.segments = [s for s in p.segments if id(s) not in drop and not _is_page_number(s, p)]
 
 
 def _is_page_number(s: Segment, p: PageData) -> bool:
@@ -673,13 +811,26 @@ def _is_page_number(s: Segment, p: PageData) -> bool:
 # Columns and reading order
 
 
-def _find_gutter(segs: list[Segment], left: float, width: float) -> tuple[float, float] | None:
-    """The vertical strip between two columns, or None for a single-column page."""
+def _find_gutter(segs: list[Segment], left: float, width: float, body_size: float) -> tuple[float, float] | None:
+    """The vertical strip between two columns, or None for a single-column page.
+
+    Segments wider than 60% of the text block (titles, full-width captions, single-column lines)
+    are set aside, and so is text in other sizes than the body's (labels inside figures, which may
+    straddle the gutter). The gutter is the widest strip near the middle that the fewest of the
+    remaining segments cross; it counts when substantial text lies on both sides, side by side.
+    """
     if len(segs) < 6:
         return None
+    text_left = min(s.x0 for s in segs)
+    text_width = max(s.x1 for s in segs) - text_left
+    narrow = [s for s in segs if s.x1 - s.x0 < 0.6 * text_width]
+    wide_chars = sum(s.nchars for s in segs) - sum(s.nchars for s in narrow)
+    body = [s for s in narrow if abs(s.ref_size - body_size) <= 1.0 and s.nchars >= 8]
+    if len(body) >= 6:
+        narrow = body
     n = int(width) + 2
     diff = [0] * (n + 1)
-    for s in segs:
+    for s in narrow:
         a = min(max(int(s.x0 - left), 0), n - 1)
         b = min(max(int(math.ceil(s.x1 - left)), 0), n - 1)
         diff[a] += 1
@@ -689,7 +840,8 @@ def _find_gutter(segs: list[Segment], left: float, width: float) -> tuple[float,
     for d in diff[:n]:
         run += d
         cov.append(run)
-    lo, hi = int(width * 0.3), int(width * 0.7)
+    lo = max(int(text_left - left + 0.3 * text_width), 0)
+    hi = min(int(text_left - left + 0.7 * text_width), n)
     window = cov[lo:hi]
     if not window:
         return None
@@ -708,30 +860,29 @@ def _find_gutter(segs: list[Segment], left: float, width: float) -> tuple[float,
     gl, gr = left + best_run[0], left + best_run[1] + 1
     if gr - gl < 3:
         return None
-    left = [s for s in segs if s.x1 <= gl + 1]
-    right = [s for s in segs if s.x0 >= gr - 1]
-    cross = [s for s in segs if s.x1 > gl + 1 and s.x0 < gr - 1]
-    lc = sum(s.nchars for s in left)
-    rc = sum(s.nchars for s in right)
-    cc = sum(s.nchars for s in cross)
+    lefts = [s for s in narrow if s.x1 <= gl + 1]
+    rights = [s for s in narrow if s.x0 >= gr - 1]
+    lc = sum(s.nchars for s in lefts)
+    rc = sum(s.nchars for s in rights)
+    cc = sum(s.nchars for s in narrow) - lc - rc
     total = lc + rc + cc
-    if len(left) < 3 or len(right) < 3 or lc < 0.1 * total or rc < 0.1 * total:
+    if len(lefts) < 3 or len(rights) < 3 or lc < 0.1 * total or rc < 0.1 * total:
         return None
-    if cc > 0.5 * (lc + rc):
+    if cc > 0.5 * (lc + rc) or wide_chars > 2 * (lc + rc):
         return None
     paired = 0
-    for s in left:
-        if any(min(s.bottom, r.bottom) - max(s.top, r.top) > 0 for r in right):
+    for s in lefts:
+        if any(min(s.bottom, r.bottom) - max(s.top, r.top) > 0 for r in rights):
             paired += 1
             if paired >= 3:
                 return gl, gr
     return None
 
 
-def _order_page(p: PageData) -> list[tuple[str, list[Segment | Table]]]:
+def _order_page(p: PageData, body_size: float) -> list[tuple[str, list[Segment | Table]]]:
     """Group the page's segments (and tables) into column groups in reading order."""
     items: list[Segment | Table] = [*p.segments, *p.tables]
-    gutter = _find_gutter(p.segments, p.left, p.width)
+    gutter = _find_gutter(p.segments, p.left, p.width, body_size)
     if gutter is None:
         return [("S", sorted(items, key=lambda s: (s.top, s.x0)))]
     gl, gr = gutter
@@ -801,9 +952,9 @@ def _order_page(p: PageData) -> list[tuple[str, list[Segment | Table]]]:
     return groups
 
 
-def _build_lines(p: PageData) -> None:
+def _build_lines(p: PageData, body_size: float) -> None:
     lines: list[Line] = []
-    for col, items in _order_page(p):
+    for col, items in _order_page(p, body_size):
         segs = [it for it in items if isinstance(it, Segment)]
         tables = [it for it in items if isinstance(it, Table)]
         col_lines: list[Line] = []
@@ -870,11 +1021,12 @@ class _Doc:
         self.local_pitch: dict[tuple[str, float], float] = {}
 
     def usual_pitch(self, ln: Line) -> float:
-        return self.local_pitch.get((ln.col, ln.size)) or self.pitch.get(ln.size, 1.25 * ln.size)
+        usual = self.pitch.get(ln.size, 1.25 * ln.size)
+        return max(usual, self.local_pitch.get((ln.col, ln.size), 0.0))
 
     def saw_pitch(self, prev: Line, ln: Line) -> None:
         pitch = ln.ctop - prev.ctop
-        if prev.col == ln.col and abs(prev.size - ln.size) < 0.25 and 0 < pitch < 3 * ln.size:
+        if prev.col == ln.col and abs(prev.size - ln.size) < 0.25 and 0.9 * ln.size < pitch < 2 * ln.size:
             self.local_pitch[(ln.col, ln.size)] = pitch
 
     def styled(self, ln: Line) -> bool:
@@ -936,19 +1088,12 @@ def _heading_kind(ln: Line, doc: _Doc, in_refs: bool, right: float, continues: b
         ln.bold >= 0.9
         and len(words) <= 10
         and (text[0].isupper() or text[0].isdigit())
-        and text[-1] not in ".:-"
+        and text[-1] not in ".:-?"
         and ln.size >= doc.body_size - 0.3
         and ln.x1 < right - 1.5 * ln.size  # a full line of bold is a run-in heading's paragraph
     ):
         return "styled"
     return None
-
-
-def _is_appendix_heading(text: str) -> bool:
-    t = text.strip()
-    return bool(re.match(r"^(?:appendix|appendices|supplementa|[A-Z](?:\.\d+)*\.?\s+[A-Z])", t, re.IGNORECASE)) and not (
-        t.lower().rstrip(":") in REFERENCE_HEADINGS
-    )
 
 
 def _is_list_start(ln: Line, prev: Line | None, cur: _Block | None) -> bool:
@@ -1102,7 +1247,7 @@ def _build_blocks(pages: list[PageData], doc: _Doc, title_lines: set[int]) -> li
                     in_refs = True
                     section = "References"
                 elif in_refs:
-                    if hk in ("numbered", "known") and (_is_appendix_heading(text) or hk == "numbered" or bare in KNOWN_HEADINGS):
+                    if hk in ("numbered", "known"):  # an appendix ("A Proofs", "Appendix") ends them
                         in_refs = False
                         section = text
                     else:
@@ -1235,6 +1380,8 @@ def _mark_footnotes(blocks: list[_Block], p: PageData, doc: _Doc) -> None:
 
 
 def _title_lines(pages: list[PageData], doc: _Doc) -> tuple[set[int], str | None]:
+    """The title on page 1: the first run of lines in its largest font (in the top half, clearly
+    larger than body text). Returns the lines' ids and the text."""
     if not pages:
         return set(), None
     p = pages[0]
@@ -1244,9 +1391,10 @@ def _title_lines(pages: list[PageData], doc: _Doc) -> tuple[set[int], str | None
     biggest = max(ln.size for ln in candidates)
     if biggest < doc.body_size + 1.5:
         return set(), None
+    candidate_ids = {id(ln) for ln in candidates}
     run: list[Line] = []
     for ln in p.lines:
-        if ln in candidates and ln.size >= biggest - 0.5:
+        if id(ln) in candidate_ids and ln.size >= biggest - 0.5:
             if run and ln.ctop - run[-1].ctop > 2.2 * ln.size:
                 break
             run.append(ln)
@@ -1310,13 +1458,15 @@ def _open(path: Path) -> Any:
 
 
 def _load_error(exc: BaseException) -> LoadError:
-    inner = exc.args[0] if isinstance(exc, PdfminerException) and exc.args and isinstance(exc.args[0], BaseException) else exc
+    """A readable LoadError for whatever pdfminer/pdfplumber raised while opening the file."""
+    inner = exc
+    if isinstance(exc, PdfminerException) and exc.args and isinstance(exc.args[0], BaseException):
+        inner = exc.args[0]
     if isinstance(inner, PDFPasswordIncorrect):
         return LoadError("the PDF is encrypted (password protected)")
     if isinstance(inner, PDFEncryptionError):
         return LoadError(f"the PDF is encrypted with an unsupported method ({_reason(inner)})")
-    if isinstance(inner, (PDFSyntaxError, PSEOF)):
-        return LoadError(f"the PDF is corrupt or unreadable ({_reason(inner)})")
+    # PDFSyntaxError, PSEOF (truncated files), broken xref tables and object streams, ...
     return LoadError(f"the PDF is corrupt or unreadable ({_reason(inner)})")
 
 
@@ -1358,7 +1508,7 @@ def load_pdf(path: Path) -> LoadedDocument:
                 raise
             except Exception as exc:  # noqa: BLE001 - a broken page must not sink the document
                 errors.append(f"page {number}: {_reason(exc)}")
-                data, words, page_stamp = PageData(number, (0.0, 0.0, float(page.width), float(page.height))), [], ""
+                data, words, page_stamp = PageData(number, (0.0, 0.0, 612.0, 792.0)), [], ""
             finally:
                 page.close()
             if page_stamp and not stamp and number <= 2:
@@ -1380,9 +1530,24 @@ def load_pdf(path: Path) -> LoadedDocument:
     if not any(p.segments or p.tables for p in pages):
         raise LoadError("no text could be extracted (a scanned PDF without a text layer?)")
 
-    _strip_headers_footers(pages)
+    try:
+        return _layout(pages, vocab, meta, stamp, page_count)
+    except Exception as exc:  # noqa: BLE001 - a layout bug on an odd PDF: report it, don't crash the batch
+        logger.exception("%s: laying out the extracted text failed", path.name)
+        raise LoadError(f"the PDF's layout could not be analysed ({type(exc).__name__}: {_reason(exc)})") from None
+
+
+def _layout(pages: list[PageData], vocab: Counter[str], meta: dict, stamp: str, page_count: int) -> LoadedDocument:
+    """Pass 2: headers and footers, reading order, lines, blocks, title and year."""
+    sizes: Counter[float] = Counter()
     for p in pages:
-        _build_lines(p)
+        for seg in p.segments:
+            for w in seg.words:
+                sizes[round(w.size, 1)] += len(w.text)
+    body_size = _most_common(sizes) if sizes else 10.0
+    _strip_headers_footers(pages, _metadata_title(meta), body_size)
+    for p in pages:
+        _build_lines(p, body_size)
     doc = _Doc(pages, vocab)
     title_ids, visual_title = _title_lines(pages, doc)
     blocks = _build_blocks(pages, doc, title_ids)
@@ -1390,19 +1555,17 @@ def load_pdf(path: Path) -> LoadedDocument:
     raw_blocks: list[RawBlock] = []
     for b in blocks:
         words = [w for ln in b.lines for w in ln.words]
-        if b.lines[0].table is not None:
-            text = b.lines[0].text
-        else:
-            text = _block_text(b.lines, vocab)
+        text = b.lines[0].text if b.lines[0].table is not None else _block_text(b.lines, vocab)
         if not text.strip():
             continue
         if b.kind is not BlockKind.TABLE and len(text) <= 12 and not any(ch.isalpha() for ch in text):
             continue  # stray figure labels and callout numbers: nothing to read or cite
+        # The union of the words' boxes, rounded outwards to 0.01 pt.
         bbox = BBox(
-            x0=round(min(w.x0 for w in words), 2),
-            top=round(min(w.top for w in words), 2),
-            x1=round(max(w.x1 for w in words), 2),
-            bottom=round(max(w.bottom for w in words), 2),
+            x0=math.floor(min(w.x0 for w in words) * 100) / 100,
+            top=math.floor(min(w.top for w in words) * 100) / 100,
+            x1=math.ceil(max(w.x1 for w in words) * 100) / 100,
+            bottom=math.ceil(max(w.bottom for w in words) * 100) / 100,
         )
         raw_blocks.append(RawBlock(page=b.page, bbox=bbox, section=b.section, kind=b.kind, text=text))
 

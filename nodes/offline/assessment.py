@@ -30,7 +30,7 @@ from collections.abc import Sequence
 
 from tools.hybrid_search import RetrievedChunk
 
-from .extractive import Analysis, SKIPPED_KINDS
+from .extractive import Analysis, prose
 from .keyphrases import extract_keyphrases
 from .text import (
     QUESTION_WORDS,
@@ -107,6 +107,12 @@ _LEADING = re.compile(r"^\s*(?:(?:what|which|who|how|why|when|where|whether|does
                       r"about|much|many|known|there|any)\b[\s,]*)+", re.IGNORECASE)
 
 
+_INNER_QUESTION = re.compile(
+    r"\b(?:(?:what|which|who|how|why|when|where)(?:\s+(?:is|are|was|were|do|does|did|much|many))?|do|does|did)\b\s*",
+    re.IGNORECASE,
+)
+
+
 def confidence(analysis: Analysis) -> float:
     if not analysis.scored:
         return 0.0
@@ -132,21 +138,17 @@ def strip_question(question: str) -> str:
     """The question without its question words: "What does the evidence say about X?" -> "X"."""
     text = normalise_space(question).rstrip("?.! ")
     rest = _LEADING.sub("", text)
-    rest = re.sub(r"\b(?:do|does|did)\b\s*", "", rest, flags=re.IGNORECASE).strip()
+    rest = _INNER_QUESTION.sub(" ", rest)
+    rest = re.sub(r"^(?:an?|the)\s+", "", rest, flags=re.IGNORECASE)
+    rest = normalise_space(rest).strip(" ,;")
     return rest or text
-
-
-def _body_texts(chunks: Sequence[RetrievedChunk]) -> list[str]:
-    return [
-        " ".join(b.text for b in c.blocks if b.kind not in SKIPPED_KINDS) or c.text for c in chunks
-    ]
 
 
 def feedback_phrases(question: str, evidence: Sequence[RetrievedChunk], k: int) -> list[str]:
     """Keyphrases of the top evidence chunks the question does not already contain."""
     if not evidence:
         return []
-    texts = _body_texts(evidence)
+    texts = [prose(c) for c in evidence]
     phrases = extract_keyphrases(
         texts[:PRF_CHUNKS], collection=texts, k=k + 4, exclude_stems=[stem(w) for w in question_terms(question)]
     )

@@ -22,15 +22,13 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numpy as np
-
 from graph.state import CitationMarker, Claim, Contradiction, Finding
 from tools.hybrid_search import RetrievedChunk
 
 from .extractive import Sentence, evidence_sentences
 from .keyphrases import phrase_candidates
 from .numbers import Quantity, conflict_ratio, quantities, years
-from .text import content_stems, has_negation, matched, normalise_space, stem, stopwords, words
+from .text import content_stems, matched, normalise_space, stem, stopwords, words
 from .vectors import Vectors, cosine_matrix
 
 MAX_CONTRADICTIONS = 5
@@ -39,6 +37,7 @@ MIN_CONFLICT_RATIO = 1.5
 # Same subject: shared content stems between the two sentences, not counting the stems common to
 # the whole evidence ("green", "roof" in a corpus about green roofs)...
 MIN_SHARED_STEMS = 3
+PREFIX_SLACK = 2
 # A stem is common when it occurs in at least COMMON_SHARE of the sentences (and MIN_COMMON_DF).
 COMMON_SHARE = 0.5
 MIN_COMMON_DF = 5
@@ -225,27 +224,33 @@ def _pairs(sentences: list[Sentence]) -> list[tuple[str, int, int, object]]:
     normative = [bool(_NORMATIVE.search(s.text)) for s in sentences]
     ys = [years(s.text) for s in sentences]
     negated = [_negated_stems(s.text) for s in sentences]
+    single_year = [len({y for y, _, _ in found_years}) == 1 for found_years in ys]
     for i, a in enumerate(sentences):
         for j in range(i + 1, len(sentences)):
             b = sentences[j]
-            if a.doc_id == b.doc_id:
+            numeric = bool(qs[i] and qs[j])
+            date = single_year[i] and single_year[j] and ys[i][0][0] != ys[j][0][0]
+            negation = bool(negated[i] or negated[j])
+            if a.doc_id == b.doc_id or not (numeric or date or negation):
+                continue
+            # Cheap exact-overlap bound first: prefix matches add at most PREFIX_SLACK stems.
+            if len(stems[i] & stems[j]) + PREFIX_SLACK < MIN_SHARED_STEMS:
                 continue
             shared = _shared(stems[i], stems[j])
             if shared < MIN_SHARED_STEMS:
                 continue
-            if normative[i] != normative[j]:
-                continue  # a rule and a measurement: neither numbers nor dates can conflict
-            if qs[i] and qs[j]:
+            same_mood = normative[i] == normative[j]  # a rule and a measurement: figures cannot conflict
+            if same_mood and numeric:
                 hit = _numeric(a, b, qs[i], qs[j], common)
                 if hit is not None:
                     found.append(("numeric", i, j, hit))
                     continue
-            if len({y for y, _, _ in ys[i]}) == 1 and len({y for y, _, _ in ys[j]}) == 1 and ys[i][0][0] != ys[j][0][0]:
+            if same_mood and date:
                 (ya, sa, ea), (yb, sb, eb) = ys[i][0], ys[j][0]
                 if _comparable(_around(a.text, sa, ea, common), _around(b.text, sb, eb, common)):
                     found.append(("date", i, j, (ya, yb)))
                     continue
-            if shared >= NEGATION_SHARED_STEMS and (
+            if negation and shared >= NEGATION_SHARED_STEMS and (
                 _denies(negated[i], negated[j], b.stems) or _denies(negated[j], negated[i], a.stems)
             ):
                 found.append(("negation", i, j, None))
@@ -275,7 +280,8 @@ def find_contradictions(findings: Sequence[Finding], vectors: Vectors) -> list[C
             context, qa, qb = detail  # type: ignore[misc]
             strength = c + CONTEXT_WEIGHT * context
             if c >= NUMERIC_COSINE and strength >= MIN_NUMERIC_STRENGTH:
-                candidates.append(_Candidate("numeric", a, b, strength, _subject(a.text, b.text, qa.start), qa.text, qb.text))
+                subject = _subject(a.text, b.text, qa.start)
+                candidates.append(_Candidate("numeric", a, b, strength, subject, qa.text, qb.text))
         elif kind == "date" and c >= DATE_COSINE:
             ya, yb = detail  # type: ignore[misc]
             candidates.append(_Candidate("date", a, b, c, _subject(a.text, b.text), str(ya), str(yb)))
@@ -310,12 +316,9 @@ def _to_model(c: _Candidate, labels: dict[str, str]) -> Contradiction:
     elif c.kind == "date":
         explanation = f"{la} gives {c.value_a}, {lb} gives {c.value_b} for {c.subject}."
     else:
-        neg, pos = (lb, la) if has_negation(c.b.text) else (la, lb)
+        neg, pos = (lb, la) if _denies(_negated_stems(c.b.text), _negated_stems(c.a.text), c.a.stems) else (la, lb)
         explanation = f"{pos} asserts what {neg} denies about {c.subject}."
-    return Contradiction(subject=c.subject, kind=c.kind, explanation=explanation, side_a=_side(c.a), side_b=_side(c.b))
+    return Contradiction(
+        subject=c.subject, kind=c.kind, explanation=explanation, side_a=_side(c.a), side_b=_side(c.b)
+    )
 
-
-def cosine_pairs(vectors: Vectors, texts: Sequence[str]) -> np.ndarray:
-    """Pairwise cosines of ``texts`` (exposed for calibration scripts)."""
-    m = vectors.passages(list(texts))
-    return cosine_matrix(m, m)

@@ -10,10 +10,9 @@ by a blend of
 
 plus small priors: findings sections (abstract, results, conclusions) over methods sections, and
 sentences with a figure over those without; a sentence that mentions none of the question's
-specific terms, when others do, is pushed down.
-
-and the claims are chosen by maximal marginal relevance so two sentences saying the same thing
-(a key message repeated in a summary table) are not both cited.
+specific terms, when others do, is pushed down. Claims are then chosen by maximal marginal
+relevance, so two sentences saying the same thing (a key message repeated in a summary table) are
+not both cited.
 """
 
 from __future__ import annotations
@@ -153,6 +152,17 @@ def evidence_sentences(evidence: Sequence[RetrievedChunk]) -> list[Sentence]:
     return out
 
 
+def prose(chunk: RetrievedChunk) -> str:
+    """A chunk's statement sentences only: no headings, running headers, tables or references."""
+    return " ".join(
+        piece
+        for b in chunk.blocks
+        if b.kind not in SKIPPED_KINDS
+        for piece in split_sentences(b.text)
+        if is_statement(piece)
+    )
+
+
 def _prior(s: Sentence) -> float:
     section = s.section.lower()
     prior = 0.0
@@ -206,8 +216,8 @@ def analyse(question: str, evidence: Sequence[RetrievedChunk], vectors: Vectors)
 def select(analysis: Analysis) -> list[ScoredSentence]:
     """Up to MAX_CLAIMS sentences by maximal marginal relevance."""
     remaining = list(analysis.scored)
-    if not remaining:
-        return []
+    if not remaining or remaining[0].relevance <= 0:
+        return []  # nothing in the evidence is even loosely about the question
     best = remaining[0].relevance
     chosen: list[ScoredSentence] = []
     while remaining and len(chosen) < MAX_CLAIMS:

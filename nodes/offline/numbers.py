@@ -92,7 +92,8 @@ def quantities(sentence: str) -> list[Quantity]:
         hedge = _APPROX.search(before) or _UPPER.search(before) or _LOWER.search(before)
         tol = EXACT_TOLERANCE
         lower_bound = _LOWER.search(before)
-        lead = sentence[max(0, m.start() - 60) : m.start() - len(before) + (lower_bound.start() if lower_bound else 0)]
+        hedge_start = m.start() - len(before) + (lower_bound.start() if lower_bound else 0)
+        lead = sentence[max(0, m.start() - 60) : hedge_start]
         lead = re.split(r"[,;:()]", lead)[-1]  # the same clause only
         if lower_bound and _NEGATED.search(lead):
             low = 0.0  # "no grid cell cooled by more than 0.5 °C" is an upper bound

@@ -25,7 +25,7 @@ from rapidfuzz import fuzz
 from graph.state import SubQuestion
 from tools.hybrid_search import RetrievedChunk
 
-from .extractive import SKIPPED_KINDS
+from .extractive import prose
 from .keyphrases import extract_keyphrases, phrase_candidates
 from .text import content_words, has_injection_word, matched, normalise_space, stem, stopwords
 
@@ -139,11 +139,8 @@ def _is_duplicate(focus: str, kept: list[_Planned]) -> bool:
 
 
 def _scout_texts(scout: Sequence[RetrievedChunk]) -> list[str]:
-    texts = []
-    for chunk in scout[:SCOUT_CHUNKS]:
-        body = " ".join(b.text for b in chunk.blocks if b.kind not in SKIPPED_KINDS)
-        texts.append(body or chunk.text)
-    return texts
+    """The prose of the top scout chunks (running headers and tables would yield journal names)."""
+    return [text for text in (prose(c) for c in scout[:SCOUT_CHUNKS]) if text]
 
 
 def plan_questions(topic: str, single_question: bool, scout: Sequence[RetrievedChunk]) -> list[SubQuestion]:
@@ -167,13 +164,16 @@ def plan_questions(topic: str, single_question: bool, scout: Sequence[RetrievedC
             "The topic asks for a comparison; this question sets the sides against each other.")
     else:
         add(parts.subject, f"What are the main findings about {_lower_first(parts.subject)}?",
-            "Sets out what the sources establish overall before the specific facets.")
+            "Sets out what the sources establish overall before the specific facets." if parts.facets
+            else "Sets out what the sources establish about the topic as a whole.")
     for facet in parts.facets[:MAX_FACETS]:
         add(facet, f"What does the evidence say about {_about(facet, parts)}?",
             f"The topic names '{facet}' explicitly.")
 
     topic_stems = {stem(w) for w in content_words(topic)}
     phrases = extract_keyphrases(texts, k=12, min_count=MIN_SCOUT_COUNT, exclude_stems=topic_stems) if texts else []
+    # Multi-word phrases name a concept ("saturated weight"); a lone word ("street") only if no phrase does.
+    phrases = [p for p in phrases if len(p.stems) >= 2] or phrases[:1]
     scout_added = 0
     for phrase in phrases:
         if scout_added >= MAX_SCOUT_QUESTIONS or len(planned) >= MAX_QUESTIONS:

@@ -63,11 +63,6 @@ GENERIC_WORDS = frozenset(
     thus therefore hence whereas although""".split()
 )
 
-NEGATION_CUES = frozenset(
-    """not no never cannot neither nor none don't doesn't didn't isn't aren't wasn't weren't
-    won't can't shouldn't couldn't wouldn't""".split()
-)
-
 MIN_SENTENCE_WORDS = 6
 # Sentences at least this long are statements even when no verb from the list shows up.
 LONG_SENTENCE_WORDS = 20
@@ -78,6 +73,7 @@ _WORD = re.compile(r"[^\W\d_][\w'’]*(?:-[^\W_]+)*", re.UNICODE)
 _NUMERIC = re.compile(r"^[\d.,%-]+$")
 _REFERENCE_LINE = re.compile(r"^\s*\[\d+\]|\(\d{4}\)\.\s")
 _LABEL = re.compile(r"^\s*[\w ]{1,30}:\s")
+_FIGURE_REFERENCE = re.compile(r"^(?:Table|Figure|Fig\.|Tab\.)\s*\d", re.IGNORECASE)
 
 
 @lru_cache(maxsize=1)
@@ -153,10 +149,6 @@ def is_verbish(word: str) -> bool:
     return is_listed_verb(word) or is_past_form(word)
 
 
-def has_negation(text: str) -> bool:
-    return any(t in NEGATION_CUES or t.endswith("n't") for t in words(text))
-
-
 def has_injection_word(phrase: str) -> bool:
     return any(w in INJECTION_WORDS for w in tokens(phrase))
 
@@ -169,6 +161,8 @@ def is_statement(sentence: str) -> bool:
         return False
     if text[0].islower():
         return False  # the tail of a sentence cut by a page or column break
+    if _FIGURE_REFERENCE.match(text):
+        return False  # "Table 1 summarises ...": points at a table, states nothing
     if "|" in text or re.search(r"\S {3,}\S.* {3,}", text) or _REFERENCE_LINE.search(text):
         return False
     numeric = sum(1 for t in toks if _NUMERIC.match(t.strip("();,")))
