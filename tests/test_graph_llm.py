@@ -15,6 +15,7 @@ from evals.metrics import normalize
 from graph.checkpoints import checkpoint_serde
 from graph.context import ResearchOptions, UnresolvedPolicy
 from graph.run import run_research, select_strategy
+from graph.state import marker_key
 from nodes.llm.client import make_chat_model
 from nodes.llm.strategy import LLMStrategy
 from nodes.llm.structured import LLMOutputError
@@ -104,9 +105,15 @@ def test_wrong_block_hints_are_corrected(sample_library):
                 "sufficient": True, "confidence": 0.7, "next_queries": []}
 
     result = run(sample_library, ScriptedChatModel(script=script_with(answer=wrong_hint)))
-    corrected = [c for c in result.report.citations if not c.resolution.hint_used]
     # Every section claim carried a wrong hint; each was resolved to the block that holds the quote.
-    assert len(corrected) >= len(PLAN)
+    # (Counted per marker: numbering merges a section's citation with the summary's citation of the
+    # same quote, which carried the true id.)
+    markers = [m for s in result.state["draft"].sections for c in s.claims for m in c.citations]
+    assert len(markers) >= len(PLAN)
+    for marker in markers:
+        resolution = result.state["citations"][marker_key(marker)]
+        assert resolution is not None and marker.block_id not in resolution.block_ids
+        assert not resolution.hint_used
     assert result.report.unverified_claims == 0
     for c in result.report.citations:
         stored = sample_library.registry.blocks(c.resolution.block_ids)
