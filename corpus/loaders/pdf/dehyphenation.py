@@ -1,0 +1,62 @@
+"""A block's text from its lines: joined with a space, or without the hyphen where a word was
+hyphenated at a line end."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from corpus.loaders.pdf.elements import Line
+
+
+HYPHENS = ("-", "\u2010", "\u00ad")
+SUFFIXES = frozenset(
+    "s es ed ing ings ion ions tion tions sion sions ment ments ness ity ities ally ly er ers or ors able ible "
+    "al als ance ances ence ences ous ive ives ize izes ized ization izations ise ised ist ists ism isms ful less "
+    "ship ships ward wards ative atives ure ures ant ants ent ents ary ic ical ics".split()
+)
+
+
+def _dehyphenate(prev: str, nxt: str, vocab: Counter[str]) -> str | None:
+    """Join two lines that meet at a hyphen: drop it where it only broke a word ("retriev-" + "al"),
+    keep it (without a space) in real compounds ("state-of-the-" + "art"). None: not such a case."""
+    if len(prev) < 3 or prev[-1] not in HYPHENS or not prev[-2].isalpha() or not nxt or not nxt[0].isalpha():
+        return None
+    head = prev[:-1].rsplit(None, 1)[-1]
+    head_core = re.sub(r"^\W+", "", head)
+    tail_core = re.sub(r"\W+$", "", nxt.split(None, 1)[0])
+    if not head_core or not tail_core:
+        return None
+    keep = prev[:-1] + "-" + nxt
+    drop = prev[:-1] + nxt
+    if tail_core.lower() in ("and", "or", "to", "vs", "versus"):
+        return None  # "pre- and post-processing"
+    if "-" in head_core or "\u2010" in head_core:
+        return keep  # "state-of-the-" + "art": the hyphens are real
+    joined = (head_core + tail_core).lower()
+    hyphenated = (head_core + "-" + tail_core).lower()
+    if vocab.get(joined, 0) and vocab.get(joined, 0) >= vocab.get(hyphenated, 0):
+        return drop
+    if vocab.get(hyphenated, 0):
+        return keep
+    tail_l = tail_core.lower()
+    if (
+        len(head_core) >= 4
+        and len(tail_core) >= 4
+        and tail_l not in SUFFIXES
+        and vocab.get(head_core.lower(), 0) >= 1
+        and vocab.get(tail_l, 0) >= 2
+    ):
+        return keep  # two words in their own right: "bibliography-" + "paper"
+    if tail_core[0].isupper() and not head_core.isupper():
+        return keep  # "Non-" + "English"
+    return drop
+
+
+def _block_text(lines: list[Line], vocab: Counter[str]) -> str:
+    text = " ".join(lines[0].text.split())
+    for ln in lines[1:]:
+        nxt = " ".join(ln.text.split())
+        joined = _dehyphenate(text, nxt, vocab)
+        text = joined if joined is not None else f"{text} {nxt}"
+    return text

@@ -1,0 +1,183 @@
+"""Entry point: open the file (readable errors for whatever cannot be read), pass 1 page by page,
+then pass 2 over the whole document."""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pdfplumber
+from pdfminer.pdfdocument import PDFEncryptionError, PDFPasswordIncorrect
+from pdfminer.psparser import PSEOF
+from pdfplumber.utils.exceptions import PdfminerException
+from pdfplumber.utils.text import WordExtractor
+
+from corpus.errors import LoadError
+from corpus.loaders.pdf.blocks import _build_blocks
+from corpus.loaders.pdf.dehyphenation import _block_text
+from corpus.loaders.pdf.doc_stats import _Doc
+from corpus.loaders.pdf.elements import WORD_GAP_RATIO, PageData, _most_common
+from corpus.loaders.pdf.headers_footers import _strip_headers_footers
+from corpus.loaders.pdf.metadata import _metadata_title, _title_lines, _year
+from corpus.loaders.pdf.page_extraction import _extract_page
+from corpus.loaders.pdf.reading_order import _build_lines
+from corpus.models import BBox, BlockKind, LoadedDocument, RawBlock
+
+logger = logging.getLogger(__name__)
+
+TOKEN_PUNCT = ".,;:()[]{}\"'“”‘’!?"
+
+_quiet = False
+
+
+def _quiet_pdfminer() -> None:
+    """pdfminer logs a warning for every font quirk; they mean nothing to the person ingesting."""
+    global _quiet
+    if not _quiet:
+        for name in ("pdfminer", "pdfplumber"):
+            logging.getLogger(name).setLevel(logging.ERROR)
+        _quiet = True
+
+
+# ---------------------------------------------------------------------------------------------
+# Entry point
+
+
+def _open(path: Path) -> Any:
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(1024)
+    except OSError as exc:
+        raise LoadError(f"cannot read file: {exc.strerror or exc}") from None
+    if not head.strip():
+        raise LoadError("the file is empty")
+    if b"%PDF-" not in head:
+        raise LoadError("the file is corrupt or not a PDF (no %PDF header)")
+    try:
+        return pdfplumber.open(path)
+    except Exception as exc:  # noqa: BLE001 - pdfminer raises many types; none may escape
+        raise _load_error(exc) from None
+
+
+def _load_error(exc: BaseException) -> LoadError:
+    """A readable LoadError for whatever pdfminer/pdfplumber raised while opening the file."""
+    inner = exc
+    if isinstance(exc, PdfminerException) and exc.args and isinstance(exc.args[0], BaseException):
+        inner = exc.args[0]
+    if isinstance(inner, PDFPasswordIncorrect):
+        return LoadError("the PDF is encrypted (password protected)")
+    if isinstance(inner, PDFEncryptionError):
+        return LoadError(f"the PDF is encrypted with an unsupported method ({_reason(inner)})")
+    # PDFSyntaxError, PSEOF (truncated files), broken xref tables and object streams, ...
+    return LoadError(f"the PDF is corrupt or unreadable ({_reason(inner)})")
+
+
+def _reason(exc: BaseException) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    if isinstance(exc, PSEOF) or text == "Unexpected EOF":
+        text = "unexpected end of file: truncated?"
+    return text[:160]
+
+
+def load_pdf(path: Path) -> LoadedDocument:
+    """Read a PDF into blocks (page, bounding box, section, kind, text) in reading order."""
+    _quiet_pdfminer()
+    path = Path(path)
+    pdf = _open(path)
+    extractor = WordExtractor(
+        x_tolerance_ratio=WORD_GAP_RATIO,
+        y_tolerance=3,
+        extra_attrs=["fontname", "size"],
+        keep_blank_chars=False,
+        use_text_flow=False,
+    )
+    pages: list[PageData] = []
+    vocab: Counter[str] = Counter()
+    stamp = ""
+    errors: list[str] = []
+    try:
+        try:
+            page_list = pdf.pages
+            meta = dict(pdf.metadata or {})
+        except Exception as exc:  # noqa: BLE001
+            raise _load_error(exc) from None
+        if not page_list:
+            raise LoadError("the PDF has no pages")
+        for number, page in enumerate(page_list, start=1):
+            try:
+                data, words, page_stamp = _extract_page(page, number, extractor)
+            except LoadError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - a broken page must not sink the document
+                errors.append(f"page {number}: {_reason(exc)}")
+                data, words, page_stamp = PageData(number, (0.0, 0.0, 612.0, 792.0)), [], ""
+            finally:
+                page.close()
+            if page_stamp and not stamp and number <= 2:
+                stamp = page_stamp
+            texts = [seg.text for seg in data.segments] + [row for t in data.tables for _, row, _ in t.rows]
+            for text in texts:
+                for token in text.split():
+                    token = token.strip(TOKEN_PUNCT).lower()
+                    if token:
+                        vocab[token] += 1
+            pages.append(data)
+        page_count = len(page_list)
+    finally:
+        pdf.close()
+    if errors and len(errors) == page_count:
+        raise LoadError(f"the PDF is corrupt or unreadable ({errors[0]})")
+    if errors:
+        logger.warning("%s: skipped unreadable content on %s", path.name, "; ".join(errors))
+    if not any(p.segments or p.tables for p in pages):
+        raise LoadError("no text could be extracted (a scanned PDF without a text layer?)")
+
+    try:
+        return _layout(pages, vocab, meta, stamp, page_count)
+    except Exception as exc:  # noqa: BLE001 - a layout bug on an odd PDF: report it, don't crash the batch
+        logger.exception("%s: laying out the extracted text failed", path.name)
+        raise LoadError(f"the PDF's layout could not be analysed ({type(exc).__name__}: {_reason(exc)})") from None
+
+
+def _layout(pages: list[PageData], vocab: Counter[str], meta: dict, stamp: str, page_count: int) -> LoadedDocument:
+    """Pass 2: headers and footers, reading order, lines, blocks, title and year."""
+    sizes: Counter[float] = Counter()
+    for p in pages:
+        for seg in p.segments:
+            for w in seg.words:
+                sizes[round(w.size, 1)] += len(w.text)
+    body_size = _most_common(sizes) if sizes else 10.0
+    _strip_headers_footers(pages, _metadata_title(meta), body_size)
+    for p in pages:
+        _build_lines(p, body_size)
+    doc = _Doc(pages, vocab)
+    title_ids, visual_title = _title_lines(pages, doc)
+    blocks = _build_blocks(pages, doc, title_ids)
+
+    raw_blocks: list[RawBlock] = []
+    for b in blocks:
+        words = [w for ln in b.lines for w in ln.words]
+        text = b.lines[0].text if b.lines[0].table is not None else _block_text(b.lines, vocab)
+        if not text.strip():
+            continue
+        if b.kind is not BlockKind.TABLE and len(text) <= 12 and not any(ch.isalpha() for ch in text):
+            continue  # stray figure labels and callout numbers: nothing to read or cite
+        # The union of the words' boxes, rounded outwards to 0.01 pt.
+        bbox = BBox(
+            x0=math.floor(min(w.x0 for w in words) * 100) / 100,
+            top=math.floor(min(w.top for w in words) * 100) / 100,
+            x1=math.ceil(max(w.x1 for w in words) * 100) / 100,
+            bottom=math.ceil(max(w.bottom for w in words) * 100) / 100,
+        )
+        raw_blocks.append(RawBlock(page=b.page, bbox=bbox, section=b.section, kind=b.kind, text=text))
+
+    first_page_text = " ".join(ln.text for ln in pages[0].lines) if pages else ""
+    return LoadedDocument(
+        title=_metadata_title(meta) or visual_title,
+        page_count=page_count,
+        year=_year(meta, stamp, first_page_text),
+        blocks=raw_blocks,
+    )

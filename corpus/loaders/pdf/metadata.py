@@ -1,0 +1,81 @@
+"""The document's title (from the PDF's metadata, or the largest type on page 1) and year."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+from corpus.loaders.pdf.doc_stats import _Doc
+from corpus.loaders.pdf.elements import Line, PageData
+from corpus.loaders.pdf.headings import KNOWN_HEADINGS, NUMBERED_HEADING
+
+
+ARXIV_STAMP = re.compile(r"arXiv:\S+\s*\[[^\]]*\]\s*(\d{1,2})\s*([A-Za-z]{3})\w*\s*((?:19|20)\d\d)")
+YEAR = re.compile(r"(?<!\d)(19[5-9]\d|20[0-9]\d)(?!\d)")
+JUNK_TITLE = re.compile(
+    r"^(?:untitled|title|document|paper|main|manuscript|article|draft|slides|template|microsoft word\b.*|"
+    r"arxiv:.*|doi:.*|https?:.*|.*\.(?:pdf|docx?|tex|dvi|ps|indd|rtf|odt|pptx?))$",
+    re.IGNORECASE,
+)
+
+
+# ---------------------------------------------------------------------------------------------
+# Title and year
+
+
+def _title_lines(pages: list[PageData], doc: _Doc) -> tuple[set[int], str | None]:
+    """The title on page 1: the first run of lines in its largest font (in the top half, clearly
+    larger than body text). Returns the lines' ids and the text."""
+    if not pages:
+        return set(), None
+    p = pages[0]
+    candidates = [ln for ln in p.lines if ln.table is None and p.rel(ln.top) < 0.5 and sum(c.isalpha() for c in ln.text) >= 3]
+    if not candidates:
+        return set(), None
+    biggest = max(ln.size for ln in candidates)
+    if biggest < doc.body_size + 1.5:
+        return set(), None
+    candidate_ids = {id(ln) for ln in candidates}
+    run: list[Line] = []
+    for ln in p.lines:
+        if id(ln) in candidate_ids and ln.size >= biggest - 0.5:
+            if run and ln.ctop - run[-1].ctop > 2.2 * ln.size:
+                break
+            run.append(ln)
+        elif run:
+            break
+    text = " ".join(" ".join(ln.text for ln in run).split())
+    if not text or NUMBERED_HEADING.match(text) or text.lower().rstrip(":.") in KNOWN_HEADINGS or len(text) > 300:
+        return set(), None
+    return {id(ln) for ln in run}, text
+
+
+def _metadata_title(meta: dict) -> str | None:
+    raw = meta.get("Title")
+    if isinstance(raw, bytes):
+        raw = raw.decode("utf-8", "ignore")
+    if not isinstance(raw, str):
+        return None
+    title = " ".join(raw.replace("\x00", "").split())
+    if len(title) < 4 or sum(c.isalpha() for c in title) < 3 or JUNK_TITLE.match(title):
+        return None
+    if " " not in title and (re.search(r"[\d_.]", title) or title.islower() or len(title) > 25):
+        return None  # a file name or identifier, not a title
+    return title
+
+
+def _year(meta: dict, stamp: str, first_page_text: str) -> int | None:
+    this_year = date.today().year
+    for text in (stamp, stamp[::-1]):
+        m = ARXIV_STAMP.search(text)
+        if m:
+            return int(m.group(3))
+    raw = meta.get("CreationDate")
+    if isinstance(raw, bytes):
+        raw = raw.decode("latin-1", "ignore")
+    if isinstance(raw, str):
+        m = re.match(r"^(?:D:)?((?:19|20)\d\d)", raw.strip())
+        if m and 1990 <= int(m.group(1)) <= this_year + 1:
+            return int(m.group(1))
+    years = [int(y) for y in YEAR.findall(first_page_text) if int(y) <= this_year + 1]
+    return max(years) if years else None

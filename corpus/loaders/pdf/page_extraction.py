@@ -1,0 +1,56 @@
+"""Pass 1 for one page: pdfminer's objects -> words, body segments and tables."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pdfplumber.utils.text import WordExtractor
+
+from corpus.loaders.pdf.elements import PageData, Word
+from corpus.loaders.pdf.page_objects import _page_objects
+from corpus.loaders.pdf.tables import _find_tables, _inside
+from corpus.loaders.pdf.words import _build_segments, _group_rows, _page_words
+
+
+# ---------------------------------------------------------------------------------------------
+# Pass 1: one page of pdfminer output -> words, segments, tables
+
+
+def _extract_page(page: Any, number: int, extractor: WordExtractor) -> tuple[PageData, list[Word], str]:
+    bbox = (float(page.bbox[0]), float(page.bbox[1]), float(page.bbox[2]), float(page.bbox[3]))
+    data = PageData(number, bbox)
+    chars, horizontal, vertical, shades = _page_objects(page)
+    words, stamp = _page_words(chars, extractor, bbox)
+    if words and (len(horizontal) >= 2 or (horizontal and shades)):
+        data.tables = _find_tables(horizontal, vertical, shades, words)
+    table_words: dict[int, list[Word]] = {}
+    body: list[Word] = []
+    for w in words:
+        for ti, t in enumerate(data.tables):
+            if _inside(w, t.x0, t.top, t.x1, t.bottom):
+                table_words.setdefault(ti, []).append(w)
+                break
+        else:
+            body.append(w)
+    segments = _build_segments(body)
+    kept_tables = []
+    for ti, t in enumerate(data.tables):
+        tw = table_words.get(ti)
+        if not tw:
+            continue
+        segs = _build_segments(tw)
+        rows = _group_rows(segs)
+        if sum(1 for row in rows if len(row) > 1) < 0.3 * len(rows) and (len(rows) >= 4 or len(tw) >= 10):
+            # Mostly one cell per row: prose in a ruled box (a form, a datasheet, instructions),
+            # better read as paragraphs than as a table.
+            segments.extend(segs)
+            continue
+        for row in rows:
+            row_words = [w for s in row for w in s.words]
+            text = " | ".join(s.text for s in row)
+            t.rows.append((min(s.top for s in row), text, row_words))
+        kept_tables.append(t)
+    segments.sort(key=lambda s: (s.top, s.x0, s.x1))
+    data.segments = segments
+    data.tables = kept_tables
+    return data, words, stamp
