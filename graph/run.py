@@ -6,13 +6,15 @@ Every entry point (``prp report``/``prp ask``, the Gradio chat, evals) goes thro
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.memory import InMemorySaver
 
 from corpus.config import Settings
+from corpus.errors import ConfigError
 from corpus.library import Library
 from graph.build import build_graph
 from graph.checkpoints import checkpoint_serde
@@ -29,15 +31,37 @@ def llm_configured(settings: Settings) -> bool:
 
 
 def select_strategy(settings: Settings, library: Library) -> ResearchStrategy:
-    """LLM mode when an OpenAI-compatible endpoint is configured, offline mode otherwise."""
+    """LLM mode when an OpenAI-compatible endpoint is configured, offline mode otherwise.
+
+    Local LLM mode (``PRP_LLM=local``) needs its server running: ``open_strategy`` starts it.
+    """
+    if settings.llm == "local" and not settings.openai_base_url:
+        raise ConfigError("PRP_LLM=local: the local model server is started by open_strategy(), not select_strategy()")
     if llm_configured(settings):
         from nodes.llm.client import make_chat_model
         from nodes.llm.strategy import LLMStrategy
 
-        return LLMStrategy(make_chat_model(settings), settings.llm_model)
+        return LLMStrategy(make_chat_model(settings), settings.llm_model, settings.llm_schema_format)
     from nodes.offline.strategy import OfflineStrategy
 
     return OfflineStrategy(library.embedder)
+
+
+@contextmanager
+def open_strategy(
+    settings: Settings, library: Library, on_progress: ProgressCallback | None = None
+) -> Iterator[ResearchStrategy]:
+    """The strategy for one or more runs; in local LLM mode, llama.cpp's server runs while it is open."""
+    if settings.llm != "local":
+        yield select_strategy(settings, library)
+        return
+    from nodes.llm.local_server import LocalLLMServer
+
+    status = (lambda line: on_progress("llm", line)) if on_progress else None
+    # The server's own log goes beside the data, where a failed start can point to it.
+    log_path = settings.data_dir / "llm-server.log"
+    with LocalLLMServer.from_settings(settings, log_path=log_path, on_status=status) as server:
+        yield select_strategy(server.client_settings(settings), library)
 
 
 @dataclass

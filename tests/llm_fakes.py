@@ -23,6 +23,10 @@ Script = Callable[[str, str], Any]
 """(step, prompt text) -> a JSON-able reply (dict) or a raw string."""
 
 
+class CutOff(str):
+    """A reply ``OpenAIStub`` sends as cut off at the token limit (finish_reason "length")."""
+
+
 def step_of(prompt: str) -> str:
     if "Decompose the topic" in prompt or "Restate it as one precise" in prompt:
         return "plan"
@@ -89,7 +93,7 @@ class OpenAIStub:
                     "object": "chat.completion",
                     "created": 0,
                     "model": body.get("model", "stub"),
-                    "choices": [{"index": 0, "finish_reason": "stop",
+                    "choices": [{"index": 0, "finish_reason": "length" if isinstance(reply, CutOff) else "stop",
                                  "message": {"role": "assistant", "content": content}}],
                     "usage": {"prompt_tokens": len(prompt) // 4, "completion_tokens": len(content) // 4,
                               "total_tokens": (len(prompt) + len(content)) // 4},

@@ -12,11 +12,11 @@ import json
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
-from rapidfuzz import fuzz
+from rapidfuzz import fuzz, utils
 
 from graph.state import CitationMarker, Claim, Contradiction, Finding, FindingStatus, SubQuestion
 from nodes.llm.evidence import pack_evidence
-from nodes.llm.structured import structured_call
+from nodes.llm.structured import SchemaFormat, structured_call
 from nodes.strategy import Answer
 from prompts.answer import ANSWER
 from prompts.common import SYSTEM
@@ -26,7 +26,8 @@ from prompts.summary import SUMMARY
 from tools.hybrid_search import RetrievedChunk
 
 MIN_QUESTIONS, MAX_QUESTIONS = 3, 6
-# Two sub-questions this similar (token-set ratio) ask the same thing; small models often repeat.
+# Two sub-questions this similar (token-set ratio, ignoring case and punctuation) ask the same
+# thing; small models often repeat themselves.
 DUPLICATE_SIMILARITY = 88
 
 
@@ -79,28 +80,24 @@ class SummaryOutput(BaseModel):
 
 
 class LLMStrategy:
-    def __init__(self, llm: BaseChatModel, model_name: str):
+    def __init__(self, llm: BaseChatModel, model_name: str, schema_format: SchemaFormat = "json_schema"):
         self.llm = llm
         self.mode = f"llm ({model_name})"
+        self.schema_format = schema_format
 
     def _call(self, schema: type[BaseModel], prompt: str, step: str, **fields) -> BaseModel:
         text = prompt.format(schema=json.dumps(schema.model_json_schema()), **fields)
-        return structured_call(self.llm, schema, [SystemMessage(content=SYSTEM), HumanMessage(content=text)], step)
+        messages = [SystemMessage(content=SYSTEM), HumanMessage(content=text)]
+        return structured_call(self.llm, schema, messages, step, self.schema_format)
 
     def plan(self, topic: str, single_question: bool, scout: list[RetrievedChunk]) -> list[SubQuestion]:
         # Only the researcher's topic goes into the planning prompt: document text never steers the plan.
         if single_question:
             out = self._call(PlanOutput, SINGLE, "plan", topic=topic)
-            first = out.sub_questions[0] if out.sub_questions else PlannedQuestion(question=topic, rationale="The question asked.")
-            return [SubQuestion(id="q1", question=first.question, rationale=first.rationale)]
+            first = next(iter(_distinct(out.sub_questions)), PlannedQuestion(question=topic, rationale="The question asked."))
+            return [SubQuestion(id="q1", question=first.question.strip(), rationale=first.rationale.strip())]
         out = self._call(PlanOutput, PLAN, "plan", topic=topic, min_questions=MIN_QUESTIONS, max_questions=MAX_QUESTIONS)
-        kept: list[PlannedQuestion] = []
-        for q in out.sub_questions:
-            if q.question.strip() and all(
-                fuzz.token_set_ratio(q.question, k.question) < DUPLICATE_SIMILARITY for k in kept
-            ):
-                kept.append(q)
-        kept = kept[:MAX_QUESTIONS] or [PlannedQuestion(question=topic, rationale="The topic as asked.")]
+        kept = _distinct(out.sub_questions)[:MAX_QUESTIONS] or [PlannedQuestion(question=topic, rationale="The topic as asked.")]
         return [SubQuestion(id=f"q{i}", question=q.question.strip(), rationale=q.rationale.strip()) for i, q in enumerate(kept, 1)]
 
     def answer(self, sub_question: SubQuestion, evidence: list[RetrievedChunk], queries: list[str]) -> Answer:
@@ -150,6 +147,17 @@ class LLMStrategy:
             disagreements=disagreements, evidence=pack_evidence(c for f in answered for c in f.evidence),
         )
         return out.title.strip() or topic, [_claim(c) for c in out.summary if c.text.strip()]
+
+
+def _distinct(questions: list[PlannedQuestion]) -> list[PlannedQuestion]:
+    kept: list[PlannedQuestion] = []
+    for q in questions:
+        if utils.default_process(q.question) and all(
+            fuzz.token_set_ratio(q.question, k.question, processor=utils.default_process) < DUPLICATE_SIMILARITY
+            for k in kept
+        ):
+            kept.append(q)
+    return kept
 
 
 def _claim(c: ClaimOutput) -> Claim:

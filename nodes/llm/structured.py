@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TypeVar
+import json
+from typing import Literal, TypeVar
 
+import openai
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_openai.chat_models.base import BaseChatOpenAI
@@ -12,30 +14,39 @@ from pydantic import BaseModel, ValidationError
 from corpus.errors import PrpError
 
 Schema = TypeVar("Schema", bound=BaseModel)
+SchemaFormat = Literal["json_schema", "llama_cpp"]
+# Enough for every list prp asks for (at most 6 sub-questions, 5 claims, a few citations or queries).
+GRAMMAR_MAX_ITEMS = 6
 
 
 class LLMOutputError(PrpError):
     """The model's answer for a step could not be parsed, even after one retry."""
 
 
-def structured_call(llm: BaseChatModel, schema: type[Schema], messages: list[BaseMessage], step: str) -> Schema:
-    """Ask for ``schema`` as JSON; on a malformed answer, say what was wrong and ask once more."""
+def structured_call(
+    llm: BaseChatModel, schema: type[Schema], messages: list[BaseMessage], step: str,
+    schema_format: SchemaFormat = "json_schema",
+) -> Schema:
+    """Ask for ``schema`` as JSON; on a malformed or cut-off answer, say what was wrong and ask once more."""
     model = llm
     if isinstance(llm, BaseChatOpenAI):
-        # Servers that support it (OpenAI, vLLM, llama.cpp) then constrain decoding to the schema.
-        model = llm.bind(
-            response_format={
-                "type": "json_schema",
-                "json_schema": {"name": schema.__name__, "schema": schema.model_json_schema()},
-            }
-        )
+        # Servers that support it then constrain decoding to the schema.
+        model = llm.bind(response_format=response_format(schema, schema_format))
     conversation = list(messages)
     error = ""
     for _attempt in range(2):
-        reply = model.invoke(conversation)
+        try:
+            reply = model.invoke(conversation)
+        except openai.LengthFinishReasonError:
+            error = "cut off at the token limit"
+            conversation.append(HumanMessage(
+                content="That answer was too long and was cut off. Reply again with a shorter JSON object: "
+                "fewer and shorter items."
+            ))
+            continue
         text = _content(reply)
         try:
-            return schema.model_validate_json(_strip_fences(text))
+            return _parse(schema, _strip_fences(text))
         except ValidationError as exc:
             error = _brief(exc)
             conversation += [
@@ -46,6 +57,42 @@ def structured_call(llm: BaseChatModel, schema: type[Schema], messages: list[Bas
                 ),
             ]
     raise LLMOutputError(f"the model's answer for step '{step}' was malformed twice: {error}")
+
+
+def response_format(schema: type[BaseModel], schema_format: SchemaFormat) -> dict:
+    json_schema = schema.model_json_schema()
+    if schema_format == "llama_cpp":
+        # llama-cpp-python's server accepts only `text`/`json_object` and compiles this schema to a grammar.
+        return {"type": "json_object", "schema": _bounded(json_schema)}
+    return {"type": "json_schema", "json_schema": {"name": schema.__name__, "schema": json_schema}}
+
+
+def _bounded(node: object) -> object:
+    """The schema as a grammar should enforce it for a small model: every field written (optional
+    fields are otherwise skipped: a 135M model answers ``{"sufficient": false}`` without any claims),
+    and every list capped at ``GRAMMAR_MAX_ITEMS`` (it could otherwise repeat items until the token
+    limit cuts the answer off)."""
+    if isinstance(node, list):
+        return [_bounded(n) for n in node]
+    if not isinstance(node, dict):
+        return node
+    bounded = {k: (v if k == "properties" else _bounded(v)) for k, v in node.items()}
+    if isinstance(node.get("properties"), dict):
+        bounded["properties"] = {name: _bounded(v) for name, v in node["properties"].items()}
+        bounded["required"] = list(node["properties"])
+    if bounded.get("type") == "array":
+        bounded.setdefault("maxItems", GRAMMAR_MAX_ITEMS)
+    return bounded
+
+
+def _parse(schema: type[Schema], text: str) -> Schema:
+    try:
+        # Not strict: llama.cpp's schema grammars let raw newlines and tabs into strings, which is
+        # harmless here but invalid JSON to a strict parser.
+        data = json.loads(text, strict=False)
+    except json.JSONDecodeError:
+        return schema.model_validate_json(text)  # raises the ValidationError that says what is wrong
+    return schema.model_validate(data)
 
 
 def _content(reply: BaseMessage) -> str:
