@@ -36,9 +36,12 @@ def open_client(settings: Settings) -> QdrantClient:
         if "already accessed" not in str(exc):
             raise
         raise StoreLockedError(
-            f"The data directory {settings.data_dir.resolve()} is in use by another prp process "
-            "(Qdrant local mode lets one process open it at a time). Stop that process, use another "
-            "PRP_DATA_DIR, or run a Qdrant server and set QDRANT_URL so several processes can share it."
+            f"The data directory {settings.data_dir.resolve()} is in use by another prp process, such as "
+            "a running `prp ui` (Qdrant local mode lets one process open the store at a time). To use the "
+            "CLI and the UI together, run a Qdrant server and set QDRANT_URL (and the same PRP_DATA_DIR) "
+            "for both: see 'Running the UI and the CLI together' in the README. Otherwise stop that "
+            "process or use another PRP_DATA_DIR. (prp docs and prp export work meanwhile: they do not "
+            "open the store.)"
         ) from None
 
 

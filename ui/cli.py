@@ -17,6 +17,10 @@ from corpus.models import DocType
 from graph.context import ResearchOptions, UnresolvedPolicy
 from nodes.render import report_record
 from tools.hybrid_search import SearchFilters, SearchMode, hybrid_search
+from ui.llm_cli import add_llm_parser, cmd_llm
+from evals.cli import add_eval_parser, cmd_eval
+from ui.export_cli import add_export_parser, cmd_export
+from ui.serve_cli import add_ui_parser, cmd_ui
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -48,12 +52,21 @@ def build_parser() -> argparse.ArgumentParser:
         research.add_argument("--out", type=Path, help="write the Markdown report here")
         research.add_argument("--json", type=Path, dest="json_out", help="write the report and citations as JSON here")
         research.add_argument("--quiet", action="store_true", help="no progress lines")
+        research.add_argument(
+            "--llm", choices=["auto", "local"],
+            help="local: run a local llama.cpp model for this run (default: PRP_LLM, else auto: "
+            "OPENAI_* if set, otherwise offline mode)",
+        )
 
     docs = sub.add_parser("docs", help="list the documents in the library")
     docs.add_argument("--json", action="store_true")
 
     delete = sub.add_parser("delete", help="remove a document (its blocks and chunks too)")
     delete.add_argument("doc_id")
+    add_llm_parser(sub)
+    add_eval_parser(sub)
+    add_ui_parser(sub)
+    add_export_parser(sub)
     return parser
 
 
@@ -93,6 +106,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     guard_tracing()
     try:
+        if args.command == "llm":  # needs no library, so it leaves the local store free for other shells
+            return cmd_llm(Settings(), args)
         with Library(Settings()) as library:
             return COMMANDS[args.command](library, args)
     except PrpError as exc:
@@ -152,21 +167,21 @@ def cmd_search(library: Library, args: argparse.Namespace) -> int:
 
 def cmd_research(library: Library, args: argparse.Namespace) -> int:
     from graph.checkpoints import open_checkpointer
-    from graph.run import run_research, select_strategy
+    from graph.run import open_strategy, run_research
 
     single = args.command == "ask"
     options = ResearchOptions(
         k=args.k, max_retries=args.max_retries, search_mode=SearchMode(args.mode),
         filters=filters_from(args), unresolved=UnresolvedPolicy(args.unresolved),
     )
-    strategy = select_strategy(library.settings, library)
+    settings = library.settings.model_copy(update={"llm": args.llm}) if args.llm else library.settings
 
     def progress(node: str, line: str) -> None:
         if not args.quiet:
             print(f"[{node}] {line}", file=sys.stderr, flush=True)
 
-    print(f"prp {args.command}: {strategy.mode} mode, {library.settings.describe_store()}", file=sys.stderr)
-    with open_checkpointer(library.settings) as checkpointer:
+    with open_strategy(settings, library, progress) as strategy, open_checkpointer(settings) as checkpointer:
+        print(f"prp {args.command}: {strategy.mode} mode, {settings.describe_store()}", file=sys.stderr)
         result = run_research(
             library, strategy, args.question if single else args.topic, single_question=single,
             options=options, checkpointer=checkpointer, thread_id=args.thread, on_progress=progress,
@@ -209,6 +224,9 @@ COMMANDS = {
     "ask": cmd_research,
     "docs": cmd_docs,
     "delete": cmd_delete,
+    "eval": cmd_eval,
+    "ui": cmd_ui,
+    "export": cmd_export,
 }
 
 if __name__ == "__main__":

@@ -1,0 +1,106 @@
+"""The evidence panel's pieces: the page image with the citation drawn, the highlighted passage,
+what happens when the file moved or changed, and the safe report HTML with citation links."""
+
+from __future__ import annotations
+
+import re
+import shutil
+
+import numpy as np
+
+from corpus.models import Document
+from corpus.registry import Registry
+
+from evals.metrics import normalize
+from graph.state import FinalReport, NumberedCitation
+from tools.resolve_citation import BlockIndex, resolve_citation
+from ui.evidence import citation_view
+from ui.page_image import QUOTE_FILL, STROKE, quoted_lines
+from ui.report_html import parse_cite_ref, report_html
+
+MODEL_PDF = "harborview_cooling_model_2022.pdf"
+# Runs over a line break with the word "de-/coupled" hyphenated on the page.
+HYPHENATED = ("Rooftops are decoupled from canyon air by building height, and cooled air above the roofs "
+              "mixes into a convective boundary layer")
+
+
+def pixels_like(image, colour, tolerance=40) -> int:
+    pixels = np.asarray(image.convert("RGB"), dtype=np.int16)
+    return int((np.abs(pixels - np.array(colour[:3])).max(axis=2) < tolerance).sum())
+
+
+def test_pdf_citation_shows_the_page_with_frame_and_quoted_lines(sample_library, tmp_path):
+    index = BlockIndex.from_registry(sample_library.registry)
+    resolution = resolve_citation(HYPHENATED, None, index)
+    assert resolution is not None and resolution.page == 2
+
+    view = citation_view(sample_library.registry, 4, resolution)
+    assert "[4]" in view.header and "page 2" in view.header and MODEL_PDF in view.header
+    marked = re.search(r"<mark>(.*?)</mark>", view.passage, flags=re.S).group(1)
+    assert normalize(marked) == normalize(HYPHENATED)
+    assert view.passage.count('class="prp-block prp-context"') == 2  # the blocks before and after
+    assert view.image is not None and "framed" in view.image_note
+    assert pixels_like(view.image, STROKE) > 500  # the block's frame
+    assert pixels_like(view.image, (255, 226, 110), tolerance=30) > 1000  # the quoted lines' fill over white
+
+
+def test_a_moved_or_edited_pdf_gets_no_page_image(sample_library, tmp_path):
+    """The same document registered at a copy of its file, which is then edited, then removed."""
+    resolution = resolve_citation(HYPHENATED, None, BlockIndex.from_registry(sample_library.registry))
+    original = sample_library.registry.document(resolution.doc_id)
+    copy = tmp_path / MODEL_PDF
+    shutil.copyfile(original.path, copy)
+    registry = Registry(tmp_path / "registry.sqlite")
+    document = Document(**original.model_dump(include=set(Document.model_fields)) | {"path": str(copy)})
+    registry.add_pending(document, sample_library.registry.blocks_of(original.doc_id), [])
+    registry.mark_ready(document.doc_id)
+    assert citation_view(registry, 1, resolution).image is not None
+
+    copy.write_bytes(copy.read_bytes() + b"\n% edited")
+    changed = citation_view(registry, 1, resolution)
+    assert changed.image is None and "changed since it was ingested" in changed.image_note
+    assert "<mark>" in changed.passage  # the stored text still shows the quote
+    copy.unlink()
+    moved = citation_view(registry, 1, resolution)
+    assert moved.image is None and "no longer at" in moved.image_note
+
+
+def test_quoted_lines_found_across_line_breaks_and_hyphens():
+    chars = [
+        {"text": ch, "x0": 10.0 + i, "x1": 11.0 + i, "top": 100.0, "bottom": 110.0} for i, ch in enumerate("the de-")
+    ] + [
+        {"text": ch, "x0": 10.0 + i, "x1": 11.0 + i, "top": 112.0, "bottom": 122.0} for i, ch in enumerate("coupled air")
+    ]
+    lines = quoted_lines(chars, "decoupled air")
+    assert len(lines) == 2 and lines[0][0] == 13.0  # starts at "de-", not at the line start
+    assert quoted_lines(chars, "not there") == []
+    assert QUOTE_FILL[:3] != STROKE
+
+
+def test_text_citation_shows_the_surrounding_passage(sample_library):
+    index = BlockIndex.from_registry(sample_library.registry)
+    quote = "Over the twelve-month monitoring period the test rig retained 57% of annual rainfall"
+    resolution = resolve_citation(quote, None, index)
+    view = citation_view(sample_library.registry, 1, resolution)
+    assert view.image is None and "Text document" in view.image_note
+    assert "text document" in view.header
+    assert "57% of annual rainfall" in re.search(r"<mark>(.*?)</mark>", view.passage, flags=re.S).group(1)
+    assert "prp-context" in view.passage
+
+
+def test_report_html_links_only_real_citations_and_keeps_document_text_inert(sample_library):
+    index = BlockIndex.from_registry(sample_library.registry)
+    resolution = resolve_citation("the test rig retained 57% of annual rainfall", None, index)
+    hostile = ("A quoted ![pixel](http://tracker.example/p.png) and [link](http://evil.example) "
+               "<script>alert(1)</script> <http://auto.example> [7] [1][1]")
+    report = FinalReport(
+        title="t", mode="offline", markdown=f"# Title\n\n- {hostile}\n\n[1] Ref\n",
+        citations=[NumberedCitation(number=1, resolution=resolution)], unverified_claims=0, dropped_claims=0,
+    )
+    html = report_html(report, "conv.3")
+    assert "<img" not in html and "<script" not in html and "src=" not in html and 'href="http' not in html
+    assert re.findall(r'<a [^>]*href="([^"]+)"', html) == ["#prp-cite=conv.3:1"] * 3
+    assert "[7]" in html  # not a citation of this report: left as text
+    assert "\n\n" not in html  # one HTML block for the chat's Markdown pass
+    assert parse_cite_ref("#prp-cite=conv.3:12") == ("conv.3", 12)
+    assert parse_cite_ref("conv:x") is None

@@ -1,0 +1,155 @@
+"""Exports of a real offline report on the sample corpus: evidence CSV, BibTeX and Markdown
+bibliography, report Markdown and PDF, contradiction map; and ``prp export`` on the same thread."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from pathlib import Path
+
+import pdfplumber
+import pytest
+
+from evals.metrics import normalize
+from exports.bibliography import bibtex, bibtex_escape, bibliography_markdown
+from exports.contradictions import contradiction_rows, contradictions_csv, contradictions_markdown
+from exports.evidence_table import COLUMNS, evidence_csv
+from exports.record import ReportRecord, ThreadNotFoundError, load_record
+from exports.report_pdf import find_font, report_pdf
+from exports.writer import FILE_NAMES, ExportFormat, folder_name, write_exports
+from graph.checkpoints import open_checkpointer
+from graph.run import run_research
+from nodes.offline.strategy import OfflineStrategy
+from ui import cli
+
+TOPIC = "Green roofs in cities: street-level cooling, stormwater retention and installation costs"
+THREAD = "exports-topic"
+BRIEF, MODEL = "harborview_policy_brief_2023.md", "harborview_cooling_model_2022.pdf"
+
+
+@pytest.fixture(scope="module")
+def record(sample_library) -> ReportRecord:
+    with open_checkpointer(sample_library.settings) as checkpointer:
+        run_research(sample_library, OfflineStrategy(sample_library.embedder), TOPIC,
+                     checkpointer=checkpointer, thread_id=THREAD)
+        # Read back the way the UI and `prp export` do: from the checkpoint, not the live result.
+        return load_record(checkpointer, THREAD)
+
+
+@pytest.fixture(scope="module")
+def documents(sample_library, record):
+    return sample_library.registry.documents_by_id(c.resolution.doc_id for c in record.report.citations)
+
+
+def test_evidence_csv_rows_quote_their_resolved_blocks(record, sample_library):
+    rows = list(csv.DictReader(io.StringIO(evidence_csv(record))))
+    assert rows and list(rows[0]) == COLUMNS
+    numbers = {c.number: c.resolution for c in record.report.citations}
+    assert {int(r["citation"]) for r in rows} == set(numbers)  # every citation of the report, no other
+    for row in rows:
+        resolution = numbers[int(row["citation"])]
+        blocks = sample_library.registry.blocks(row["block_ids"].split())
+        assert normalize(row["quote"]) in normalize(" ".join(b.text for b in blocks.values()))
+        assert row["document"] == resolution.title and row["doc_id"] == resolution.doc_id
+        assert row["page"] == str(resolution.page)
+        assert row["claim"] and f"[{row['citation']}]" in record.report.markdown
+    sections = [r for r in rows if r["part"] not in ("Summary", "Where sources disagree")]
+    assert sections and all(0.0 <= float(r["confidence"]) <= 1.0 for r in sections)
+
+
+def test_bibtex_has_one_escaped_entry_per_cited_document(record, documents):
+    text = bibtex(record, documents)
+    keys = re.findall(r"@misc\{([^,]+),", text)
+    assert len(keys) == len(set(keys)) == len({c.resolution.doc_id for c in record.report.citations})
+    unescaped = text.replace(r"\{", "").replace(r"\}", "")
+    assert unescaped.count("{") == unescaped.count("}")
+    assert r"harborview\_policy\_brief\_2023.md" in text  # underscores escaped
+    assert "annote = {Cited as [" in text and "year = {2022}" in text
+    assert bibtex_escape("50% & $5 #1 a_b {x} ~^\\") == r"50\% \& \$5 \#1 a\_b \{x\} \textasciitilde{}\textasciicircum{}\textbackslash{}"
+
+
+def test_markdown_bibliography_annotates_each_document(record, documents):
+    text = bibliography_markdown(record, documents)
+    entries = re.findall(r"^## \d+\. ", text, flags=re.M)
+    assert len(entries) == len({c.resolution.doc_id for c in record.report.citations})
+    assert BRIEF in text and MODEL in text
+    assert "disagrees with" in text  # the planted disagreement is part of both annotations
+    for c in record.report.citations:
+        assert f"- [{c.number}] p. " in text
+
+
+def test_contradiction_map_holds_the_planted_disagreement(record, sample_library):
+    rows = contradiction_rows(record)
+    assert rows
+    files = set()
+    for row in rows:
+        for side in ("side_a_citation", "side_b_citation"):
+            number = int(re.match(r"\[(\d+)\]", row[side]).group(1))
+            resolution = next(c.resolution for c in record.report.citations if c.number == number)
+            files.add(Path(sample_library.registry.document(resolution.doc_id).path).name)
+    assert {BRIEF, MODEL} <= files
+    table = contradictions_markdown(record)
+    assert "| Claim | Side A | Side B |" in table and "2 °C" in table and "0.3 °C" in table
+    assert list(csv.DictReader(io.StringIO(contradictions_csv(record))))[0]["claim"] == rows[0]["claim"]
+
+
+def test_report_pdf_keeps_the_text_and_unicode(record):
+    if find_font(None) is None:
+        pytest.skip("no DejaVu Sans on this system (fonts-dejavu-core); the Latin-1 fallback is tested below")
+    pdf = report_pdf(record.report, record.thread_id)
+    with pdfplumber.open(io.BytesIO(pdf)) as doc:
+        text = "\n".join(page.extract_text() or "" for page in doc.pages)
+        assert doc.metadata.get("Title") == record.report.title
+    flat = " ".join(text.split())
+    assert "Where sources disagree" in flat and "What the corpus does not answer" in flat
+    assert "0.3 °C" in flat and "\u201c" in flat  # degree sign and curly quotes survive
+    assert f"thread {record.thread_id}" in flat
+
+
+def test_report_pdf_without_a_unicode_font_says_so(record, tmp_path):
+    pdf = report_pdf(record.report, record.thread_id, font=tmp_path / "missing.ttf")
+    with pdfplumber.open(io.BytesIO(pdf)) as doc:
+        text = " ".join((doc.pages[0].extract_text() or "").split())
+    assert "No Unicode font was found" in text and "Summary" in text
+
+
+def test_write_exports_writes_every_format(record, documents, tmp_path):
+    paths = write_exports(record, tmp_path / "out", documents)
+    assert [p.name for p in paths] == [FILE_NAMES[f] for f in ExportFormat]
+    assert all(p.stat().st_size > 100 for p in paths)
+    assert (tmp_path / "out" / "report.md").read_text() == record.report.markdown
+    assert (tmp_path / "out" / "report.pdf").read_bytes().startswith(b"%PDF")
+
+
+def test_export_folders_stay_inside_their_parent():
+    assert folder_name("conv.3") == "conv.3"
+    for hostile in ("../../etc", "/abs/x", "..", "a/b"):
+        name = folder_name(hostile)
+        assert "/" not in name and not name.startswith(".") and name
+    assert folder_name("a/b") != folder_name("a_b")
+
+
+def test_unfinished_or_unknown_threads_are_refused(sample_library):
+    with open_checkpointer(sample_library.settings) as checkpointer:
+        with pytest.raises(ThreadNotFoundError, match="no research thread"):
+            load_record(checkpointer, "no-such-thread")
+    with pytest.raises(ThreadNotFoundError, match="no finished report"):
+        ReportRecord.from_state("t", {"topic": "x", "plan": []})
+
+
+def test_prp_export_cli(record, sample_library, tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("PRP_DATA_DIR", str(sample_library.settings.data_dir))
+    monkeypatch.setenv("PRP_MODELS_DIR", str(sample_library.settings.models_dir))
+    out = tmp_path / "cli"
+    assert cli.main(["export", THREAD, "--out", str(out)]) == 0
+    assert sorted(p.name for p in out.iterdir()) == sorted(FILE_NAMES.values())
+    assert (out / "evidence.csv").read_text() == evidence_csv(record)
+    assert cli.main(["export", THREAD, "--out", str(tmp_path / "one"), "--format", "bibtex"]) == 0
+    assert [p.name for p in (tmp_path / "one").iterdir()] == ["bibliography.bib"]
+    capsys.readouterr()
+    assert cli.main(["export", "--list"]) == 0
+    listing = capsys.readouterr().out
+    assert THREAD in listing and f"{len(record.report.citations)} citations" in listing
+    assert cli.main(["export", "no-such-thread"]) == 1
+    assert "no research thread" in capsys.readouterr().err

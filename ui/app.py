@@ -1,0 +1,154 @@
+"""The research chat (``prp ui``): one Gradio Blocks app over one open library.
+
+The UI process owns the library and so, in Qdrant local mode, the store's lock for as long as it
+runs; research runs, ingests and deletions share one queue (``concurrency_id="library"``) and
+``Portal.library_lock``, so a write never overlaps a search. Nothing leaves the machine: Gradio's
+analytics and version check are off, no share link is made, and the default theme's fonts are
+served locally.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+from functools import partial
+
+import gradio as gr
+
+from corpus.config import Settings
+from corpus.library import Library
+from nodes.strategy import ResearchStrategy
+from ui.assets import CSS
+from ui.chat_tab import PANEL_OUTPUTS, ChatSession, build_chat_tab, panel_updates, research, show_citation
+from ui.library_tab import build_library_tab, delete_document, documents_table, ingest_uploads
+from ui.portal import Portal
+from ui.threads_tab import build_threads_tab, open_conversation, refresh_threads, resume_conversation
+
+#: Research, ingest and delete take turns on the library (one at a time, queued in order).
+LIBRARY_QUEUE = dict(concurrency_id="library", concurrency_limit=1)
+
+
+def gradio_environment(settings: Settings) -> None:
+    """Set before the Blocks are created, which is when Gradio reads them: no analytics (also
+    passed to ``Blocks``), and browser uploads cached inside the data directory, not in /tmp."""
+    os.environ["GRADIO_ANALYTICS_ENABLED"] = "False"
+    os.environ.setdefault("GRADIO_TEMP_DIR", str((settings.data_dir / "gradio-cache").resolve()))
+
+
+def banner(portal: Portal) -> str:
+    mode = portal.mode_label()
+    mode_class = "prp-mode-offline" if portal.strategy.mode == "offline" else "prp-mode-llm"
+    n_docs = len(portal.library.registry.documents())
+    return (
+        '<div class="prp-banner" id="prp-banner"><span class="prp-name">prp \u00b7 Personal Research Portal</span>'
+        f'<span class="prp-pill {mode_class}" id="prp-mode">{html.escape(mode)}</span>'
+        f'<span class="prp-pill">{html.escape(portal.settings.describe_store())}</span>'
+        f'<span class="prp-pill" id="prp-doc-count">{n_docs} document(s)</span></div>'
+    )
+
+
+def build_app(library: Library, strategy: ResearchStrategy) -> gr.Blocks:
+    portal = Portal(library, strategy)
+    # Gradio's copies of uploads and downloads are dropped after an hour (the library keeps its own).
+    with gr.Blocks(title="prp \u00b7 research chat", analytics_enabled=False, fill_width=True,
+                   delete_cache=(3600, 3600)) as app:
+        header = gr.HTML(banner(portal))
+        with gr.Tabs(selected="research") as tabs:
+            with gr.Tab("Research", id="research"):
+                chat = build_chat_tab(portal)
+            with gr.Tab("Library", id="library"):
+                lib = build_library_tab(portal)
+            with gr.Tab("Threads", id="threads"):
+                threads = build_threads_tab(portal)
+
+        # --- research -----------------------------------------------------------------------
+        research_inputs = [chat.message, chat.kind, *chat.settings.inputs, chat.session, chat.chatbot]
+        research_outputs = [chat.chatbot, chat.message, chat.session, *chat.panel]
+        threads_outputs = [threads.table, threads.choice]
+        for trigger, api_name in ((chat.run.click, "research"), (chat.message.submit, None)):
+            trigger(
+                partial(research, portal), research_inputs, research_outputs, api_name=api_name,
+                api_visibility="public" if api_name else "private", **LIBRARY_QUEUE,
+            ).then(partial(refresh_threads, portal), None, threads_outputs, api_visibility="private")
+        chat.new_conversation.click(
+            lambda: [[], ChatSession(), *panel_updates(portal, None, None)], None,
+            [chat.chatbot, chat.session, *chat.panel],
+            api_name="new_conversation",
+        )
+
+        # --- evidence -----------------------------------------------------------------------
+        chat.citation.input(partial(show_citation, portal), chat.citation, chat.panel, api_name="show_citation")
+
+        def marker_clicked(evt: gr.EventData) -> list:
+            """A citation marker clicked in the chat (see ``ui.assets.CITATION_BRIDGE_JS``)."""
+            try:
+                ref = evt.cite
+            except (AttributeError, TypeError):  # a click on the panel itself, not on a marker
+                return [gr.skip()] * PANEL_OUTPUTS
+            return show_citation(portal, ref)
+
+        chat.bridge.click(marker_clicked, None, chat.panel, api_visibility="private")
+
+        # --- library ------------------------------------------------------------------------
+        library_outputs = [lib.table, lib.delete_choice, chat.settings.documents, header]
+
+        lib.ingest.click(
+            partial(_ingest, portal), lib.upload, [lib.log, lib.upload, *library_outputs],
+            api_name="ingest", **LIBRARY_QUEUE,
+        )
+        lib.delete.click(
+            lambda doc_id: [delete_document(portal, doc_id), *_library_views(portal)], lib.delete_choice,
+            [lib.delete_log, *library_outputs], api_name="delete_document", **LIBRARY_QUEUE,
+        )
+        # A page (re)load shows what other processes (prp ingest, prp ask) changed meanwhile.
+        app.load(partial(_library_views, portal), None, library_outputs, api_visibility="private")
+
+        # --- threads ------------------------------------------------------------------------
+        threads.refresh.click(partial(refresh_threads, portal), None, threads_outputs, api_name="threads")
+        app.load(partial(refresh_threads, portal), None, threads_outputs, api_visibility="private")
+        threads.open.click(
+            partial(open_conversation, portal), threads.choice,
+            [chat.chatbot, chat.session, *chat.panel, tabs], api_name="open_conversation",
+        )
+        threads.resume.click(
+            partial(resume_conversation, portal), [threads.choice, *chat.settings.inputs],
+            [chat.chatbot, chat.session, *chat.panel, tabs], api_name="resume", **LIBRARY_QUEUE,
+        ).then(partial(refresh_threads, portal), None, threads_outputs, api_visibility="private")
+    return app
+
+
+def _ingest(portal: Portal, files: list[str] | None):
+    """Yields ``[log, upload box, *library views]``; the upload box empties and the views refresh
+    once the ingest has ended, however it ended."""
+    log = ""
+    for log, _ in ingest_uploads(portal, files):
+        yield [log, *[gr.skip()] * 5]
+    yield [log, None, *_library_views(portal)]
+
+
+def _library_views(portal: Portal) -> list:
+    """Everything that shows the document list: table, delete picker, filter picker, banner."""
+    choices = portal.document_choices()
+    return [documents_table(portal), gr.update(choices=choices, value=None), gr.update(choices=choices),
+            banner(portal)]
+
+
+def serve(library: Library, strategy: ResearchStrategy, host: str = "127.0.0.1", port: int | None = None,
+          block: bool = True) -> gr.Blocks:
+    """Build and launch the app; with ``block=False`` return at once (tests, embedding)."""
+    settings = library.settings
+    settings.exports_dir.mkdir(parents=True, exist_ok=True)
+    gradio_environment(settings)
+    _ = library.store  # open the local store now: a lock held by another process fails here, not mid-run
+    app = build_app(library, strategy)
+    app.queue(default_concurrency_limit=4)
+    app.launch(
+        server_name=host, server_port=port, share=False, inbrowser=False, prevent_thread_lock=not block,
+        show_error=True, quiet=True, theme=gr.themes.Default(), css=CSS, ssr_mode=False,
+        enable_monitoring=False, mcp_server=False, pwa=False, footer_links=["api", "settings"],
+        # Downloads are served from the exports folder only, never from the rest of the data dir.
+        allowed_paths=[str(settings.exports_dir.resolve())],
+        blocked_paths=[str(settings.registry_path.resolve()), str(settings.checkpoint_path.resolve()),
+                       str(settings.qdrant_path.resolve())],
+    )
+    return app

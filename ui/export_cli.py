@@ -1,0 +1,53 @@
+"""``prp export``: a finished run's evidence table, bibliography, report and contradiction map."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from corpus.library import Library
+from exports.record import ThreadNotFoundError, load_record
+from exports.writer import ExportFormat, folder_name, write_exports
+
+
+def add_export_parser(sub: argparse._SubParsersAction) -> None:
+    export = sub.add_parser(
+        "export",
+        help="write a finished run's artifacts: evidence CSV, BibTeX, bibliography, report MD/PDF, contradictions",
+    )
+    export.add_argument("thread", nargs="?", help="thread id of the run (as printed by report/ask, or see --list)")
+    export.add_argument(
+        "--format", action="append", dest="formats", choices=[f.value for f in ExportFormat],
+        help="only this format (repeatable; default: all)",
+    )
+    export.add_argument("--out", type=Path, help="folder to write to (default ./prp-export-THREAD)")
+    export.add_argument("--list", action="store_true", help="list recent research threads and exit")
+
+
+def cmd_export(library: Library, args: argparse.Namespace) -> int:
+    from graph.checkpoints import open_checkpointer
+    from ui.threads import list_threads
+
+    with open_checkpointer(library.settings) as checkpointer:
+        if args.list or not args.thread:
+            if not args.list:
+                print("prp export: give the thread id of a finished run; recent threads:", file=sys.stderr)
+            threads = list_threads(checkpointer, limit=30)
+            for t in threads:
+                status = f"{t.citations} citations" if t.finished else "interrupted"
+                print(f"{t.thread_id:24} {t.started[:16].replace('T', ' ')}  {t.kind:12} {status:14} {t.topic[:70]}")
+            if not threads:
+                print("no research threads yet: run prp ask / prp report, or the research chat (prp ui)")
+            return 0 if args.list else 2
+        try:
+            record = load_record(checkpointer, args.thread)
+        except ThreadNotFoundError as exc:
+            print(f"prp: error: {exc} (prp export --list shows the threads)", file=sys.stderr)
+            return 1
+    formats = [ExportFormat(f) for f in args.formats] if args.formats else list(ExportFormat)
+    out_dir = args.out or Path(f"prp-export-{folder_name(args.thread)}")
+    documents = library.registry.documents_by_id(c.resolution.doc_id for c in record.report.citations)
+    for path in write_exports(record, out_dir, documents, formats, font=library.settings.pdf_font):
+        print(path)
+    return 0

@@ -1,0 +1,144 @@
+"""The Library tab: the documents, uploads ingested with progress, and deleting a document."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import gradio as gr
+
+from corpus.ingest import FileResult, IngestSummary, Outcome
+from ui.background import Crashed, Done, stream_work
+from ui.portal import Portal
+from ui.uploads import RejectedUpload, StoredUpload, allowed_suffixes, discard, store_uploads
+
+COLUMNS = ["Title", "Type", "Pages", "Chunks", "Year", "Added (UTC)", "Document id", "File"]
+
+
+@dataclass(frozen=True)
+class LibraryTab:
+    table: gr.Dataframe
+    upload: gr.File
+    ingest: gr.Button
+    log: gr.HTML
+    delete_choice: gr.Dropdown
+    delete: gr.Button
+    delete_log: gr.HTML
+
+
+def documents_table(portal: Portal) -> list[list]:
+    return [
+        [d.title, d.type.value, d.page_count, d.n_chunks, d.year or "", d.added_at.replace("T", " ")[:16],
+         d.doc_id, Path(d.path).name]
+        for d in portal.library.registry.documents()
+    ]
+
+
+def build_library_tab(portal: Portal) -> LibraryTab:
+    limit = portal.settings.upload_max_mb
+    with gr.Row():
+        with gr.Column(scale=5):
+            table = gr.Dataframe(
+                value=documents_table(portal), headers=COLUMNS, interactive=False, wrap=True,
+                label="Documents in the library", elem_id="prp-library-table",
+                column_widths=["36%", "7%", "6%", "7%", "6%", "12%", "12%", "14%"], max_height=640,
+            )
+        with gr.Column(scale=2, min_width=300):
+            upload = gr.File(
+                file_count="multiple", type="filepath", elem_id="prp-upload",
+                label=f"Add documents: {', '.join(allowed_suffixes())}; up to {limit:g} MB each",
+            )
+            ingest = gr.Button("Ingest uploaded files", variant="primary")
+            log = gr.HTML(elem_id="prp-ingest-log")
+            gr.Markdown("---")
+            delete_choice = gr.Dropdown(portal.document_choices(),
+                                        label="Remove a document (its blocks and chunks go too)")
+            delete = gr.Button("Delete document", variant="stop")
+            delete_log = gr.HTML()
+    return LibraryTab(table, upload, ingest, log, delete_choice, delete, delete_log)
+
+
+def ingest_uploads(portal: Portal, files: list[str] | None) -> Iterator[tuple[str, IngestSummary | None]]:
+    """Log HTML as files are checked and ingested; the summary comes with the last update (none if
+    nothing was ingested or the ingest stopped)."""
+    if not files:
+        yield _log(["<p>No files: drop or choose files above first.</p>"]), None
+        return
+    stored, rejected = store_uploads([(Path(f).name, Path(f)) for f in files], portal.settings)
+    lines = [_rejected(r) for r in rejected]
+    if not stored:
+        yield _log(lines + ["<p>Nothing to ingest.</p>"]), None
+        return
+    by_path = {str(s.path.resolve()): s for s in stored}
+    status = len(lines)  # this line counts the files done as they come
+    lines.append(_progress(0, len(stored)))
+    yield _log(lines), None
+
+    def work(report) -> IngestSummary:
+        with portal.library_lock:
+            return portal.library.ingest([s.path for s in stored], report)
+
+    summary = None
+    for event in stream_work(work, "ingest-uploads"):
+        if isinstance(event, FileResult):
+            upload = by_path.get(str(Path(event.path).resolve()))
+            if event.outcome is Outcome.FAILED and upload is not None:
+                discard(upload)  # keep nothing that is not in the library
+            lines.append(_result(event, upload))
+            lines[status] = _progress(len(lines) - status - 1, len(stored))
+        elif isinstance(event, Done):
+            summary = event.value
+            lines.append(
+                f"<p><b>Done in {event.seconds:.1f} s:</b> {summary.count(Outcome.OK)} added, "
+                f"{summary.count(Outcome.SKIPPED)} already there, "
+                f"{summary.count(Outcome.FAILED) + len(rejected)} rejected or failed.</p>"
+            )
+        elif isinstance(event, Crashed):
+            for upload in stored:
+                if portal.library.registry.ready_document_at(str(upload.path.resolve())) is None:
+                    discard(upload)
+            lines.append(f'<p class="prp-bad">Ingest stopped: {html.escape(str(event.error))}</p>')
+        yield _log(lines), summary
+
+
+def delete_document(portal: Portal, doc_id: str | None) -> str:
+    if not doc_id:
+        return "<p>Choose a document first.</p>"
+    document = portal.library.registry.document(doc_id)
+    with portal.library_lock:
+        deleted = document is not None and portal.library.delete(doc_id)
+    if not deleted:
+        return f'<p class="prp-bad">No document {html.escape(doc_id)} in the library.</p>'
+    path = Path(document.path)
+    # A copy the chat stored on upload goes too; files ingested from elsewhere are the user's.
+    if path.parent.resolve() == portal.settings.uploads_dir.resolve() and not any(
+        d.path == document.path for d in portal.library.registry.documents()
+    ):
+        path.unlink(missing_ok=True)
+    counts = f"{document.n_blocks} blocks, {document.n_chunks} chunks"
+    return f"<p>Deleted <b>{html.escape(document.title)}</b> ({counts}).</p>"
+
+
+def _progress(done: int, total: int) -> str:
+    state = "done" if done == total else "\u2026"
+    return f'<p><progress value="{done}" max="{total}"></progress> {done} of {total} file(s) ingested {state}</p>'
+
+
+def _log(lines: list[str]) -> str:
+    return '<div class="prp-log">' + "".join(lines) + "</div>"
+
+
+def _rejected(r: RejectedUpload) -> str:
+    return f'<p class="prp-bad">\u2717 <b>{html.escape(r.name)}</b>: rejected, {html.escape(r.reason)}</p>'
+
+
+def _result(result: FileResult, upload: StoredUpload | None) -> str:
+    name = html.escape(upload.name if upload else Path(result.path).name)
+    if result.outcome is Outcome.OK:
+        return (f'<p class="prp-ok">\u2713 <b>{name}</b>: {html.escape(result.title or "")} \u00b7 '
+                f"{result.pages} page(s), {result.blocks} blocks, {result.chunks} chunks</p>")
+    if result.outcome is Outcome.SKIPPED:
+        return f"<p>\u2022 <b>{name}</b>: skipped, {html.escape(result.reason)}</p>"
+    return f'<p class="prp-bad">\u2717 <b>{name}</b>: failed, {html.escape(result.reason)}</p>'
