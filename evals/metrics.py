@@ -47,3 +47,58 @@ def hit_at(rank: int | None, k: int) -> float:
 
 def reciprocal_rank(rank: int | None) -> float:
     return 1.0 / rank if rank else 0.0
+
+
+def overlaps(block_text: str, gold: str) -> bool:
+    """A cited block supports a gold passage if either holds (most of) the other: a block may be a
+    whole gold paragraph or a part of one, and a gold snippet may be one sentence of a block."""
+    return evidence_hit(block_text, gold) or evidence_hit(gold, block_text)
+
+
+# QASPER's answer normalisation (SQuAD's): lower case, no punctuation, no articles.
+_ARTICLES = frozenset({"a", "an", "the"})
+UNANSWERABLE = "Unanswerable"
+"""The answer string of an abstention, as in QASPER's references."""
+
+
+def answer_tokens(text: str) -> list[str]:
+    return [t for t in tokens(text) if t not in _ARTICLES]
+
+
+def _overlap(prediction: str, reference: str) -> tuple[int, int, int]:
+    pred, ref = answer_tokens(prediction), answer_tokens(reference)
+    return sum((Counter(pred) & Counter(ref)).values()), len(pred), len(ref)
+
+
+def token_f1(prediction: str, reference: str) -> float:
+    """QASPER's token-level answer F1 between one prediction and one reference."""
+    common, n_pred, n_ref = _overlap(prediction, reference)
+    if not n_pred or not n_ref:
+        return float(n_pred == n_ref)
+    if not common:
+        return 0.0
+    precision, recall = common / n_pred, common / n_ref
+    return 2 * precision * recall / (precision + recall)
+
+
+def token_recall(prediction: str, reference: str) -> float:
+    """Share of the reference's tokens the prediction contains: does a long answer hold the reference?"""
+    common, _, n_ref = _overlap(prediction, reference)
+    return common / n_ref if n_ref else 0.0
+
+
+def best_over_references(score, prediction: str, references: Sequence[str]) -> float | None:
+    """QASPER scores an answer against every annotator's reference and keeps the best."""
+    return max((score(prediction, r) for r in references), default=None)
+
+
+def precision_recall_f1(true_positive: int, false_positive: int, false_negative: int) -> dict[str, float | None]:
+    flagged, expected = true_positive + false_positive, true_positive + false_negative
+    precision = true_positive / flagged if flagged else None
+    recall = true_positive / expected if expected else None
+    f1 = (
+        2 * precision * recall / (precision + recall)
+        if precision is not None and recall is not None and precision + recall
+        else (0.0 if precision is not None and recall is not None else None)
+    )
+    return {"precision": precision, "recall": recall, "f1": f1}

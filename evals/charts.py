@@ -1,0 +1,69 @@
+"""PNG charts for the eval report (matplotlib, drawn off-screen)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")  # files only: no display, no GUI toolkit
+import matplotlib.pyplot as plt  # noqa: E402
+
+from evals.runner import EvalRun  # noqa: E402
+
+CATEGORY_METRICS = ["hit@10", "citation_support", "answer_recall", "answered", "abstention", "conflict_sides"]
+COMPARE_METRICS = ["hit@1", "hit@10", "mrr", "citation_support", "answer_f1", "answer_recall", "answered", "abstention"]
+
+
+def _grouped_bars(ax, groups: list[str], series: dict[str, list[float | None]]) -> None:
+    width = 0.8 / max(1, len(series))
+    for i, (name, values) in enumerate(series.items()):
+        xs = [g + (i - (len(series) - 1) / 2) * width for g in range(len(groups))]
+        ax.bar(xs, [v or 0.0 for v in values], width, label=name)
+    ax.set_xticks(range(len(groups)), groups, rotation=15, ha="right")
+    # Headroom above 1.0 keeps the legend off the bars.
+    ax.set_ylim(0, 1.3)
+    ax.set_yticks([0, 0.2, 0.4, 0.6, 0.8, 1.0])
+    ax.grid(axis="y", alpha=0.3)
+    ax.legend(fontsize=8, ncols=min(len(series), 4), loc="upper center")
+
+
+def draw_charts(out_dir: Path, runs: list[EvalRun], summaries: dict[str, dict]) -> dict[str, str]:
+    """Draw what applies; returns {chart: file name} for the report to link."""
+    drawn: dict[str, str] = {}
+    main = summaries[runs[0].config.name]
+
+    categories = list(main["by_category"])
+    metrics = [m for m in CATEGORY_METRICS if any(main["by_category"][c].get(m) is not None for c in categories)]
+    if categories and metrics:
+        fig, ax = plt.subplots(figsize=(max(6, 1.6 * len(categories) + 3), 4))
+        _grouped_bars(ax, categories, {m: [main["by_category"][c].get(m) for c in categories] for m in metrics})
+        ax.set_title(f"{main['dataset']}: metrics by category ({main['mode']})")
+        fig.tight_layout()
+        fig.savefig(out_dir / "metrics_by_category.png", dpi=110)
+        plt.close(fig)
+        drawn["by_category"] = "metrics_by_category.png"
+
+    nodes = main["latency"]["node_mean_s"]
+    if nodes:
+        fig, ax = plt.subplots(figsize=(6, 0.4 * len(nodes) + 1.5))
+        names = list(nodes)[::-1]
+        ax.barh(names, [nodes[n] or 0.0 for n in names], color="tab:orange")
+        ax.set_xlabel("mean seconds per question (concurrent branches summed)")
+        lat = main["latency"]
+        ax.set_title(f"graph steps: p50 {lat['p50_s'] or 0:.2f} s, p95 {lat['p95_s'] or 0:.2f} s per question")
+        fig.tight_layout()
+        fig.savefig(out_dir / "latency_by_node.png", dpi=110)
+        plt.close(fig)
+        drawn["latency"] = "latency_by_node.png"
+
+    if len(summaries) > 1:
+        metrics = [m for m in COMPARE_METRICS if any(s["metrics"].get(m) for s in summaries.values())]
+        fig, ax = plt.subplots(figsize=(max(7, 1.2 * len(metrics) + 3), 4))
+        _grouped_bars(ax, metrics, {n: [s["metrics"].get(m, {}).get("mean") for m in metrics] for n, s in summaries.items()})
+        ax.set_title(f"{main['dataset']}: configurations compared")
+        fig.tight_layout()
+        fig.savefig(out_dir / "compare.png", dpi=110)
+        plt.close(fig)
+        drawn["compare"] = "compare.png"
+    return drawn

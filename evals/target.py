@@ -1,0 +1,189 @@
+"""The function LangSmith evaluates: one example in; what prp answered, cited and retrieved out.
+
+It runs the research graph through ``graph.run.run_research`` like every other entry point — one
+question as ``prp ask`` does, or a topic as ``prp report`` does — and records, besides the report:
+the chunks a retrieval probe returns for the question (the question searched once, as the graph's
+first search does, but to depth ``PROBE_K``), the evidence the graph gathered over all its searches,
+every displayed citation with the stored text of its blocks, the disagreements shown, and the cost
+(seconds per graph step; LLM calls and tokens in LLM mode).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
+from pathlib import Path
+
+from langsmith import tracing_context
+
+from corpus.config import Settings
+from corpus.embeddings import Embedder
+from corpus.library import Library
+from evals.cost import metered
+from evals.datasets import EvalExample, SourceDocument
+from evals.metrics import UNANSWERABLE
+from graph.context import ResearchOptions, UnresolvedPolicy
+from graph.run import run_research
+from graph.state import Claim, FindingStatus
+from nodes.render import Numbering
+from nodes.strategy import ResearchStrategy
+from tools.hybrid_search import RetrievedChunk, hybrid_search
+
+PROBE_K = 10
+
+Labels = dict[str, str]
+"""doc_id -> label of an example's own documents (correct | misinfo | noise)."""
+LibraryFor = Callable[[EvalExample], AbstractContextManager[tuple[Library, Labels]]]
+
+
+def shared_library(library: Library) -> LibraryFor:
+    """Every example against the same library (the user's, or a cached eval collection)."""
+    return lambda example: contextlib.nullcontext((library, {}))
+
+
+def scratch_libraries(settings: Settings, embedder: Embedder) -> LibraryFor:
+    """Every example against a fresh library of its own documents, in a temporary directory."""
+
+    @contextlib.contextmanager
+    def open_for(example: EvalExample) -> Iterator[tuple[Library, Labels]]:
+        with tempfile.TemporaryDirectory(prefix="prp-eval-") as tmp:
+            yield from _scratch(settings, embedder, Path(tmp), example.documents)
+
+    return open_for
+
+
+def _scratch(settings: Settings, embedder: Embedder, root: Path, documents: list[SourceDocument]) -> Iterator[tuple[Library, Labels]]:
+    folder = root / "docs"
+    folder.mkdir()
+    label_of_path: dict[str, str] = {}
+    for i, document in enumerate(documents, start=1):
+        path = folder / f"source-{i}.txt"
+        path.write_text(document.text, encoding="utf-8")
+        label_of_path[str(path.resolve())] = document.label
+    # Local mode always: a scratch library must never create collections on a configured server.
+    scratch = settings.model_copy(
+        update={"data_dir": root / "data", "qdrant_url": None, "models_path": settings.models_dir}
+    )
+    with Library(scratch, embedder=embedder) as library:
+        summary = library.ingest([folder])
+        labels: Labels = {}
+        for result in summary.files:
+            if result.doc_id:
+                # Identical texts are stored once; a document is "correct" if any copy is.
+                label = label_of_path.get(result.path, "")
+                if labels.get(result.doc_id) != "correct":
+                    labels[result.doc_id] = label
+        yield library, labels
+
+
+class ResearchTarget:
+    def __init__(
+        self,
+        library_for: LibraryFor,
+        strategy: ResearchStrategy,
+        options: ResearchOptions,
+        trace: bool = False,
+    ):
+        """``trace``: let the graph's runs be traced (only when results are uploaded to LangSmith)."""
+        self.library_for = library_for
+        self.strategy = strategy
+        self.options = options
+        self.trace = trace
+
+    def __call__(self, inputs: dict) -> dict:
+        example = EvalExample.model_validate(inputs["example"])
+        started = time.perf_counter()
+        # A failing example is recorded and scored as failed; the rest of the run goes on.
+        try:
+            with self.library_for(example) as (library, labels):
+                setup = time.perf_counter() - started
+                with tracing_context(enabled=False) if not self.trace else contextlib.nullcontext():
+                    return {"error": None, "setup_s": round(setup, 4), **self._run(library, labels, example)}
+        except Exception as exc:  # noqa: BLE001
+            return {"error": f"{type(exc).__name__}: {exc}", "setup_s": round(time.perf_counter() - started, 4)}
+
+    def _run(self, library: Library, labels: Labels, example: EvalExample) -> dict:
+        options = self.options
+        probe = hybrid_search(library, example.prompt, max(PROBE_K, options.k), options.filters, options.search_mode)
+        with metered() as meter:
+            t0 = time.perf_counter()
+            result = run_research(library, self.strategy, example.prompt, single_question=not example.report, options=options)
+            cost = meter.cost(time.perf_counter() - t0)
+        state, report = result.state, result.report
+        numbering = Numbering(state.get("citations", {}))
+        findings = state.get("findings", [])
+        answered = [s for s in state["draft"].sections if s.status is not FindingStatus.GAP]
+        claims = [c for s in answered for c in s.claims if self._shown(c, numbering)]
+        answer = " ".join(c.text for c in claims)
+        stored = library.registry.blocks(b for c in report.citations for b in c.resolution.block_ids)
+        return {
+            "answer": answer or UNANSWERABLE,
+            "abstained": not answered,
+            "sub_questions": len(findings),
+            "gaps": sum(1 for f in findings if f.status is FindingStatus.GAP),
+            "retries": sum(f.retries for f in findings),
+            "queries": [q for f in findings for q in f.queries],
+            "citations": [
+                {
+                    "number": c.number,
+                    "doc_id": c.resolution.doc_id,
+                    "title": c.resolution.title,
+                    "label": labels.get(c.resolution.doc_id, ""),
+                    "block_ids": c.resolution.block_ids,
+                    "page": c.resolution.page,
+                    "quote": c.resolution.quote,
+                    "matched_text": c.resolution.matched_text,
+                    # Re-read from the store, not taken from the resolution: validity is checked against it.
+                    "blocks": [{"block_id": b, "text": stored[b].text} for b in c.resolution.block_ids if b in stored],
+                    "in_store": all(b in stored for b in c.resolution.block_ids),
+                }
+                for c in report.citations
+            ],
+            "unverified_claims": report.unverified_claims,
+            "dropped_claims": report.dropped_claims,
+            "disagreements": self._disagreements(state, numbering, labels),
+            "retrieved": [_chunk(c, labels) for c in probe],
+            "evidence": [_chunk(c, labels) for f in findings for c in f.evidence],
+            "cost": cost.model_dump(),
+            "mode": report.mode,
+            "markdown": report.markdown,
+        }
+
+    def _shown(self, claim: Claim, numbering: Numbering) -> bool:
+        return bool(numbering.resolutions(claim)) or self.options.unresolved is UnresolvedPolicy.MARK
+
+    @staticmethod
+    def _disagreements(state: dict, numbering: Numbering, labels: Labels) -> list[dict]:
+        """The disagreements the report shows: both sides verified, from two different documents."""
+        shown = []
+        for item in state.get("contradictions", []):
+            a, b = numbering.resolutions(item.side_a), numbering.resolutions(item.side_b)
+            if not a or not b or a[0].doc_id == b[0].doc_id:
+                continue
+            shown.append(
+                {
+                    "subject": item.subject,
+                    "kind": item.kind,
+                    "sides": [
+                        {"doc_id": r.doc_id, "title": r.title, "label": labels.get(r.doc_id, ""),
+                         "quote": r.matched_text, "block_text": r.block_text}
+                        for r in (a[0], b[0])
+                    ],
+                }
+            )
+        return shown
+
+
+def _chunk(chunk: RetrievedChunk, labels: Labels) -> dict:
+    return {
+        "rank": chunk.rank,
+        "doc_id": chunk.doc_id,
+        "title": chunk.title,
+        "label": labels.get(chunk.doc_id, ""),
+        "chunk_id": chunk.chunk_id,
+        "score": round(chunk.score, 4),
+        "text": chunk.text,
+    }
