@@ -23,8 +23,13 @@ from corpus.embeddings import Embedder
 from corpus.errors import LoadError
 from corpus.parsing import SUFFIX_TYPES, doc_id_for, parse_file
 from corpus.registry import Registry
-from corpus.models import ParsedDocument
+from corpus.models import DocType, ParsedDocument
 from corpus.store import ChunkStore
+
+
+# A batch is parsed in worker processes when it holds this many PDFs or files at least.
+POOL_MIN_PDFS = 2
+POOL_MIN_FILES = 16
 
 
 class Outcome(StrEnum):
@@ -189,8 +194,18 @@ class Ingestor:
     def _parse_all(
         self, todo: list[tuple[Path, str | None]]
     ) -> Iterator[tuple[tuple[Path, str | None], ParsedDocument | str]]:
-        """Parse in worker processes, a few files ahead of the embedding loop, in input order."""
+        """Parse in worker processes, a few files ahead of the embedding loop, in input order.
+
+        Starting a worker costs seconds (a fresh interpreter importing the parsers), so a batch with
+        too little parsing to hide behind embedding (an upload, a handful of text files) is parsed in
+        this process instead.
+        """
         if not todo:
+            return
+        pdfs = sum(1 for path, _ in todo if SUFFIX_TYPES.get(path.suffix.lower()) is DocType.PDF)
+        if pdfs < POOL_MIN_PDFS and len(todo) < POOL_MIN_FILES:
+            for item in todo:
+                yield item, _parse_or_error(item[0])
             return
         window = max(2, 2 * self.parse_workers)
         # "spawn": forking a process that already holds the ONNX runtime's threads is unsafe.

@@ -7,15 +7,19 @@ never pays for loading ONNX models.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import threading
+from collections.abc import Callable, Iterable
 from functools import cached_property
 from pathlib import Path
+from typing import TypeVar
 
 from corpus.config import Settings
 from corpus.embeddings import Embedder
 from corpus.ingest import IngestSummary, Ingestor, ProgressCallback
 from corpus.registry import Registry
 from corpus.store import ChunkStore
+
+T = TypeVar("T")
 
 
 class Library:
@@ -26,6 +30,10 @@ class Library:
         self.registry = Registry(settings.registry_path)
         if embedder is not None:
             self.embedder = embedder
+        # Values computed from the whole corpus (the citation index), with the registry fingerprint
+        # they were built at: a run reuses them until a document is added, replaced or removed.
+        self._derived: dict[str, tuple[str, object]] = {}
+        self._derived_lock = threading.Lock()
 
     @cached_property
     def embedder(self) -> Embedder:
@@ -34,6 +42,15 @@ class Library:
     @cached_property
     def store(self) -> ChunkStore:
         return ChunkStore(self.settings, self.embedder.dim)
+
+    def derived(self, name: str, build: Callable[[Registry], T]) -> T:
+        """``build(registry)``, cached until the set of ready documents changes."""
+        with self._derived_lock:  # one build at a time: concurrent runs wait for it, not redo it
+            fingerprint = self.registry.fingerprint()
+            cached = self._derived.get(name)
+            if cached is None or cached[0] != fingerprint:
+                cached = self._derived[name] = (fingerprint, build(self.registry))
+            return cached[1]  # type: ignore[return-value]
 
     def ingest(self, paths: Iterable[Path], progress: ProgressCallback | None = None) -> IngestSummary:
         return self._ingestor().ingest(paths, progress)

@@ -8,6 +8,7 @@ tombstone in the same transaction, so a crash at any step leaves something ``rec
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
@@ -200,6 +201,13 @@ class Registry:
                 "SELECT * FROM chunks WHERE doc_id = ? ORDER BY seq", (doc_id,)
             ).fetchall()
         return [_chunk(r) for r in rows]
+
+    def fingerprint(self) -> str:
+        """Identifies the set of ready documents: it changes whenever one is added, replaced or
+        removed (doc ids are content hashes), so values derived from the corpus know when to rebuild."""
+        with self._connect() as db:
+            ids = [r[0] for r in db.execute("SELECT doc_id FROM documents WHERE status = 'ready' ORDER BY doc_id")]
+        return hashlib.sha1("\n".join(ids).encode()).hexdigest()
 
     def counts(self) -> dict[str, int]:
         with self._connect() as db:

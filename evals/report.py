@@ -358,7 +358,7 @@ def _failure_section(run: EvalRun, s: dict) -> list[str]:
             continue
         expected = "; ".join(_clip(a, 120) for a in r.example.expected.answers[:3]) or "–"
         lines += [
-            f"- Scores: " + ", ".join(f"{k} {v:.2f}" for k, v in r.scores.items() if k in QUALITY or k == "answer_f1"),
+            "- Scores: " + ", ".join(f"{k} {v:.2f}" for k, v in r.scores.items() if k in QUALITY or k == "answer_f1"),
             f"- Expected: {expected}" + ("" if r.example.expected.answerable else " (the corpus does not answer it)"),
             f"- prp answered: {'*abstained (reported a gap)*' if rec['abstained'] else _clip(rec['answer'], 400)}",
             f"- Queries tried: {'; '.join(_clip(q, 100) for q in rec['queries'][:4])}",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import cache, cached_property
+from functools import cache
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -39,10 +39,10 @@ class ResearchContext:
     strategy: ResearchStrategy
     options: ResearchOptions
 
-    @cached_property
+    @property
     def block_index(self) -> BlockIndex:
-        """Built on first use by the citation node, from the registry as it is at that moment."""
-        return BlockIndex.from_registry(self.library.registry)
+        """The citation index of the library's ready documents (built once, rebuilt when they change)."""
+        return self.library.derived("citation_index", BlockIndex.from_registry)
 
 
 def research_context(runtime: Any) -> ResearchContext:

@@ -11,7 +11,9 @@ from nodes.search import search
 
 def plan(state: ResearchState, runtime: Runtime[ResearchContext]) -> dict:
     context = research_context(runtime)
-    scout = search(context, state["topic"])
-    sub_questions = context.strategy.plan(state["topic"], state.get("single_question", False), scout)
+    single = state.get("single_question", False)
+    # The scout search feeds topic decomposition; a single question is researched as asked.
+    scout = [] if single else search(context, state["topic"])
+    sub_questions = context.strategy.plan(state["topic"], single, scout)
     lines = [f"plan: {len(sub_questions)} sub-question(s)"] + [f"  {q.id}: {q.question}" for q in sub_questions]
     return {"plan": sub_questions, "retry_round": 0, "progress": lines}

@@ -29,7 +29,8 @@ class ResearchStrategy(Protocol):
     """'offline' or 'llm (<model>)': shown in every report header."""
 
     def plan(self, topic: str, single_question: bool, scout: list[RetrievedChunk]) -> list[SubQuestion]:
-        """Decompose the topic; ``scout`` is a first retrieval on the topic itself."""
+        """Decompose the topic; ``scout`` is a first retrieval on the topic itself (empty for a single
+        question, which is researched as asked)."""
 
     def answer(self, sub_question: SubQuestion, evidence: list[RetrievedChunk], queries: list[str]) -> Answer:
         """Answer from the evidence only, judge whether it suffices, and propose reformulations."""

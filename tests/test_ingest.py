@@ -125,6 +125,27 @@ def test_changed_file_replaces_its_chunks(make_library, docs_dir: Path):
     assert "Beetle counts tripled" in texts and "Pollinator visits doubled" not in texts
 
 
+def test_corpus_derived_values_are_rebuilt_only_when_documents_change(make_library, docs_dir: Path):
+    library = make_library()
+    library.ingest([docs_dir])
+    builds: list[int] = []
+
+    def build(registry) -> int:
+        builds.append(1)
+        return registry.counts()["blocks"]
+
+    first = library.derived("blocks", build)
+    assert library.derived("blocks", build) == first and len(builds) == 1  # reused across runs
+    library.ingest([docs_dir])  # nothing changed
+    assert library.derived("blocks", build) == first and len(builds) == 1
+    (docs_dir / "alpha.md").write_text(ALPHA + "\nA new paragraph on sedum mats and their weight.\n")
+    library.ingest([docs_dir])  # a replaced document
+    assert library.derived("blocks", build) > first and len(builds) == 2
+    library.delete(library.registry.documents()[0].doc_id)
+    library.derived("blocks", build)
+    assert len(builds) == 3
+
+
 def test_bad_files_are_reported_and_the_rest_lands(make_library, docs_dir: Path):
     (docs_dir / "corrupt.pdf").write_bytes(b"%PDF-1.7\n" + os.urandom(2048))
     write_pdf(docs_dir / "locked.pdf", ["Secret drainage figures."], encrypt=True)

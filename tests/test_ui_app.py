@@ -19,7 +19,7 @@ from gradio_client.exceptions import AppError
 from PIL import Image
 
 from evals.metrics import normalize
-from exports.record import load_record
+from ui.exports.record import load_record
 from graph.checkpoints import open_checkpointer
 from graph.run import run_research
 from nodes.offline.strategy import OfflineStrategy

@@ -12,12 +12,12 @@ import pdfplumber
 import pytest
 
 from evals.metrics import normalize
-from exports.bibliography import bibtex, bibtex_escape, bibliography_markdown
-from exports.contradictions import contradiction_rows, contradictions_csv, contradictions_markdown
-from exports.evidence_table import COLUMNS, evidence_csv
-from exports.record import ReportRecord, ThreadNotFoundError, load_record
-from exports.report_pdf import find_font, report_pdf
-from exports.writer import FILE_NAMES, ExportFormat, folder_name, write_exports
+from ui.exports.bibliography import bibtex, bibtex_escape, bibliography_markdown
+from ui.exports.contradictions import contradiction_rows, contradictions_csv, contradictions_markdown
+from ui.exports.evidence_table import COLUMNS, evidence_csv
+from ui.exports.record import ReportRecord, ThreadNotFoundError, load_record
+from ui.exports.report_pdf import find_font, report_pdf
+from ui.exports.writer import FILE_NAMES, ExportFormat, folder_name, write_exports
 from graph.checkpoints import open_checkpointer
 from graph.run import run_research
 from nodes.offline.strategy import OfflineStrategy

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 import gradio as gr
 
-from exports.record import ReportRecord, ThreadNotFoundError
+from ui.exports.record import ReportRecord, ThreadNotFoundError
 from graph.context import ResearchOptions
 from ui.assets import CITATION_BRIDGE_JS
 from ui.evidence import citation_view

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import html
 
-from exports.record import ReportRecord
+from ui.exports.record import ReportRecord
 from graph.state import FindingStatus
 
 SNIPPET_CHARS = 420

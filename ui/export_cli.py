@@ -7,8 +7,8 @@ import sys
 from pathlib import Path
 
 from corpus.library import Library
-from exports.record import ThreadNotFoundError, load_record
-from exports.writer import ExportFormat, folder_name, write_exports
+from ui.exports.record import ThreadNotFoundError, load_record
+from ui.exports.writer import ExportFormat, folder_name, write_exports
 
 
 def add_export_parser(sub: argparse._SubParsersAction) -> None:

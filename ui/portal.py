@@ -14,8 +14,8 @@ from pathlib import Path
 
 from corpus.config import Settings
 from corpus.library import Library
-from exports.record import ReportRecord, load_record
-from exports.writer import FILE_NAMES, ExportFormat, folder_name, write_exports
+from ui.exports.record import ReportRecord, load_record
+from ui.exports.writer import FILE_NAMES, ExportFormat, folder_name, write_exports
 from graph.build import build_graph
 from graph.checkpoints import open_checkpointer
 from nodes.strategy import ResearchStrategy

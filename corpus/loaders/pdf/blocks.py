@@ -6,10 +6,10 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from corpus.loaders.pdf.dehyphenation import _block_text
-from corpus.loaders.pdf.doc_stats import _Doc
-from corpus.loaders.pdf.elements import Line, PageData, _most_common
-from corpus.loaders.pdf.headings import REFERENCE_HEADINGS, _continues_heading, _heading_kind
+from corpus.loaders.pdf.dehyphenation import dehyphenated_text
+from corpus.loaders.pdf.doc_stats import DocStats
+from corpus.loaders.pdf.elements import Line, PageData, most_common
+from corpus.loaders.pdf.headings import REFERENCE_HEADINGS, continues_heading, heading_kind
 from corpus.models import BlockKind
 
 
@@ -66,10 +66,10 @@ class _Block:
         sizes: Counter[float] = Counter()
         for ln in self.lines:
             sizes[ln.size] += len(ln.text)
-        return _most_common(sizes)
+        return most_common(sizes)
 
 
-def _build_blocks(pages: list[PageData], doc: _Doc, title_lines: set[int]) -> list[_Block]:
+def build_blocks(pages: list[PageData], doc: DocStats, title_lines: set[int]) -> list[_Block]:
     blocks: list[_Block] = []
     section = ""
     in_refs = False
@@ -102,11 +102,11 @@ def _build_blocks(pages: list[PageData], doc: _Doc, title_lines: set[int]) -> li
                 and cur.heading
                 and prev is not None
                 and prev is cur.lines[-1]
-                and _continues_heading(prev, ln)
+                and continues_heading(prev, ln)
             ):
                 cur.lines.append(ln)  # a heading wrapped onto a second line
                 if cur.kind is BlockKind.HEADING and cur.section and not in_refs:
-                    section = _block_text(cur.lines, doc.vocab)
+                    section = dehyphenated_text(cur.lines, doc.vocab)
                     cur.section = section
                 prev = ln
                 continue
@@ -117,7 +117,7 @@ def _build_blocks(pages: list[PageData], doc: _Doc, title_lines: set[int]) -> li
                 and not (_new_reference if in_refs else _new_paragraph)(prev, ln, p, doc, cur)
             )
             right = p.edges.get(ln.col, (ln.x0, ln.x1, ln.x0))[1]
-            hk = _heading_kind(ln, doc, in_refs, right, continues)
+            hk = heading_kind(ln, doc, in_refs, right, continues)
             if hk == "styled" and not structured and p.number == 1:
                 hk = None  # bold author names and affiliations on the title page
             if hk is not None:
@@ -168,7 +168,7 @@ def _build_blocks(pages: list[PageData], doc: _Doc, title_lines: set[int]) -> li
     return blocks
 
 
-def _new_paragraph(prev: Line | None, ln: Line, p: PageData, doc: _Doc, cur: _Block) -> bool:
+def _new_paragraph(prev: Line | None, ln: Line, p: PageData, doc: DocStats, cur: _Block) -> bool:
     if prev is None or prev.col != ln.col or prev.table is not None:
         return True
     pitch = ln.ctop - prev.ctop
@@ -206,7 +206,7 @@ def _new_paragraph(prev: Line | None, ln: Line, p: PageData, doc: _Doc, cur: _Bl
     return False
 
 
-def _new_reference(prev: Line | None, ln: Line, p: PageData, doc: _Doc, cur: _Block | None = None) -> bool:
+def _new_reference(prev: Line | None, ln: Line, p: PageData, doc: DocStats, cur: _Block | None = None) -> bool:
     if prev is None or prev.col != ln.col or prev.table is not None:
         return True
     text = ln.text.lstrip()
@@ -229,7 +229,7 @@ def _column_hangs(p: PageData, col: str, min_left: float, em: float) -> bool:
     return any(0.6 * em <= ln.x0 - min_left <= 4 * em for ln in p.lines if ln.col == col and ln.table is None)
 
 
-def _mark_footnotes(blocks: list[_Block], p: PageData, doc: _Doc) -> None:
+def _mark_footnotes(blocks: list[_Block], p: PageData, doc: DocStats) -> None:
     """Small-print blocks at the foot of a column, below all body text of that column."""
     by_col: dict[str, list[_Block]] = {}
     for b in blocks:

@@ -14,7 +14,7 @@ CAPTION = re.compile(
 )
 
 
-def _has_caption_start(words: list[Word]) -> bool:
+def has_caption_start(words: list[Word]) -> bool:
     """Does a line among these words start with "Table 3:" / "Figure 2." ?"""
     if not words:
         return False

@@ -53,7 +53,7 @@ def _dehyphenate(prev: str, nxt: str, vocab: Counter[str]) -> str | None:
     return drop
 
 
-def _block_text(lines: list[Line], vocab: Counter[str]) -> str:
+def dehyphenated_text(lines: list[Line], vocab: Counter[str]) -> str:
     text = " ".join(lines[0].text.split())
     for ln in lines[1:]:
         nxt = " ".join(ln.text.split())

@@ -6,13 +6,13 @@ import re
 from collections import Counter
 
 from corpus.loaders.pdf.captions import CAPTION
-from corpus.loaders.pdf.elements import Line, PageData, _base_font, _most_common
+from corpus.loaders.pdf.elements import Line, PageData, base_font, most_common
 
 
 MONO_FONT = re.compile(r"mono|courier|inconsolata|cmtt|sftt|typewriter|consol|menlo", re.IGNORECASE)
 
 
-class _Doc:
+class DocStats:
     """Document-wide statistics the block builder needs."""
 
     def __init__(self, pages: list[PageData], vocab: Counter[str]):
@@ -22,12 +22,12 @@ class _Doc:
             for ln in p.lines:
                 if ln.table is None:
                     sizes[ln.size] += len(ln.text)
-        self.body_size = _most_common(sizes) if sizes else 10.0
+        self.body_size = most_common(sizes) if sizes else 10.0
         for p in pages:
             for ln in p.lines:
                 if ln.table is None and abs(ln.size - self.body_size) < 0.25:
-                    fonts[_base_font(ln.font)] += len(ln.text)
-        self.body_font = _most_common(fonts) if fonts else ""
+                    fonts[base_font(ln.font)] += len(ln.text)
+        self.body_font = most_common(fonts) if fonts else ""
         # Usual baseline-to-baseline pitch per font size, to tell line spacing from paragraph gaps.
         pitches: dict[float, Counter[float]] = {}
         for p in pages:
@@ -39,7 +39,7 @@ class _Doc:
                         if 0 < pitch < 3 * ln.size:
                             pitches.setdefault(ln.size, Counter())[round(pitch * 2) / 2] += 1
                 prev = ln
-        self.pitch = {size: _most_common(c) for size, c in pitches.items() if sum(c.values()) >= 3}
+        self.pitch = {size: most_common(c) for size, c in pitches.items() if sum(c.values()) >= 3}
         self.vocab = vocab
 
         # Pitch last seen inside a block, per (column, size), on the current page: line spacing
@@ -62,7 +62,7 @@ class _Doc:
         return ln.size >= self.body_size - 0.5 and self.other_typeface(ln.font)
 
     def other_typeface(self, font: str) -> bool:
-        base = _base_font(font)
+        base = base_font(font)
         if MONO_FONT.search(base) or not self.body_font:
             return False
         family = re.sub(r"[-,]?(?:regu\w*|roman|italic|ital|it|oblique|light)$", "", self.body_font, flags=re.I)

@@ -16,14 +16,14 @@ from pdfplumber.utils.exceptions import PdfminerException
 from pdfplumber.utils.text import WordExtractor
 
 from corpus.errors import LoadError
-from corpus.loaders.pdf.blocks import _build_blocks
-from corpus.loaders.pdf.dehyphenation import _block_text
-from corpus.loaders.pdf.doc_stats import _Doc
-from corpus.loaders.pdf.elements import WORD_GAP_RATIO, PageData, _most_common
-from corpus.loaders.pdf.headers_footers import _strip_headers_footers
-from corpus.loaders.pdf.metadata import _metadata_title, _title_lines, _year
-from corpus.loaders.pdf.page_extraction import _extract_page
-from corpus.loaders.pdf.reading_order import _build_lines
+from corpus.loaders.pdf.blocks import build_blocks
+from corpus.loaders.pdf.dehyphenation import dehyphenated_text
+from corpus.loaders.pdf.doc_stats import DocStats
+from corpus.loaders.pdf.elements import WORD_GAP_RATIO, PageData, most_common
+from corpus.loaders.pdf.headers_footers import strip_headers_footers
+from corpus.loaders.pdf.metadata import metadata_title, find_title_lines, publication_year
+from corpus.loaders.pdf.page_extraction import extract_page
+from corpus.loaders.pdf.reading_order import build_lines
 from corpus.models import BBox, BlockKind, LoadedDocument, RawBlock
 
 logger = logging.getLogger(__name__)
@@ -108,12 +108,12 @@ def load_pdf(path: Path) -> LoadedDocument:
             raise LoadError("the PDF has no pages")
         for number, page in enumerate(page_list, start=1):
             try:
-                data, words, page_stamp = _extract_page(page, number, extractor)
+                data, page_stamp = extract_page(page, number, extractor)
             except LoadError:
                 raise
             except Exception as exc:  # noqa: BLE001 - a broken page must not sink the document
                 errors.append(f"page {number}: {_reason(exc)}")
-                data, words, page_stamp = PageData(number, (0.0, 0.0, 612.0, 792.0)), [], ""
+                data, page_stamp = PageData(number, (0.0, 0.0, 612.0, 792.0)), ""
             finally:
                 page.close()
             if page_stamp and not stamp and number <= 2:
@@ -149,18 +149,18 @@ def _layout(pages: list[PageData], vocab: Counter[str], meta: dict, stamp: str, 
         for seg in p.segments:
             for w in seg.words:
                 sizes[round(w.size, 1)] += len(w.text)
-    body_size = _most_common(sizes) if sizes else 10.0
-    _strip_headers_footers(pages, _metadata_title(meta), body_size)
+    body_size = most_common(sizes) if sizes else 10.0
+    strip_headers_footers(pages, metadata_title(meta), body_size)
     for p in pages:
-        _build_lines(p, body_size)
-    doc = _Doc(pages, vocab)
-    title_ids, visual_title = _title_lines(pages, doc)
-    blocks = _build_blocks(pages, doc, title_ids)
+        build_lines(p, body_size)
+    doc = DocStats(pages, vocab)
+    title_ids, visual_title = find_title_lines(pages, doc)
+    blocks = build_blocks(pages, doc, title_ids)
 
     raw_blocks: list[RawBlock] = []
     for b in blocks:
         words = [w for ln in b.lines for w in ln.words]
-        text = b.lines[0].text if b.lines[0].table is not None else _block_text(b.lines, vocab)
+        text = b.lines[0].text if b.lines[0].table is not None else dehyphenated_text(b.lines, vocab)
         if not text.strip():
             continue
         if b.kind is not BlockKind.TABLE and len(text) <= 12 and not any(ch.isalpha() for ch in text):
@@ -176,8 +176,8 @@ def _layout(pages: list[PageData], vocab: Counter[str], meta: dict, stamp: str, 
 
     first_page_text = " ".join(ln.text for ln in pages[0].lines) if pages else ""
     return LoadedDocument(
-        title=_metadata_title(meta) or visual_title,
+        title=metadata_title(meta) or visual_title,
         page_count=page_count,
-        year=_year(meta, stamp, first_page_text),
+        year=publication_year(meta, stamp, first_page_text),
         blocks=raw_blocks,
     )

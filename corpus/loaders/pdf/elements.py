@@ -104,8 +104,8 @@ class Line:
             fonts[w.font] += n
             bold += n if w.bold else 0
             total += n
-        self.size = _most_common(sizes)
-        self.font = _most_common(fonts)
+        self.size = most_common(sizes)
+        self.font = most_common(fonts)
         self.bold = bold / total if total else 0.0
         core = [w for w in words if abs(w.size - self.size) < 0.25] or words
         self.ctop = min(w.top for w in core)
@@ -131,7 +131,7 @@ class PageData:
         return (y - self.top) / self.height if self.height else 0.0
 
 
-def _most_common(counter: Counter) -> Any:
+def most_common(counter: Counter) -> Any:
     # Ties are broken by the key so the result never depends on insertion order.
     return max(counter.items(), key=lambda kv: (kv[1], kv[0]))[0]
 
@@ -142,12 +142,12 @@ _bold_cache: dict[str, bool] = {}
 def _is_bold(font: str) -> bool:
     cached = _bold_cache.get(font)
     if cached is None:
-        cached = bool(BOLD_FONT.search(_base_font(font)))
+        cached = bool(BOLD_FONT.search(base_font(font)))
         _bold_cache[font] = cached
     return cached
 
 
-def _base_font(font: str) -> str:
+def base_font(font: str) -> str:
     # Drop the subset prefix ("ABCDEF+Times-Bold" -> "Times-Bold").
     return font.split("+", 1)[1] if len(font) > 7 and font[6] == "+" else font
 

@@ -20,7 +20,7 @@ PAGE_NUMBER = re.compile(
 # Document level: running headers and footers, page numbers
 
 
-def _strip_headers_footers(pages: list[PageData], title: str | None, body_size: float) -> None:
+def strip_headers_footers(pages: list[PageData], title: str | None, body_size: float) -> None:
     """Drop running headers and footers (the same text, digits aside, at the same height in the top
     or bottom margin of at least 20% of the pages, and of two at least; or the document's title in
     the margin of a later page) and bare page numbers. Headings are not headers: text larger than

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from corpus.loaders.pdf.doc_stats import _Doc
+from corpus.loaders.pdf.doc_stats import DocStats
 from corpus.loaders.pdf.elements import Line
 
 
@@ -26,7 +26,7 @@ NUMBERED_HEADING = re.compile(
 )
 
 
-def _heading_kind(ln: Line, doc: _Doc, in_refs: bool, right: float, continues: bool) -> str | None:
+def heading_kind(ln: Line, doc: DocStats, in_refs: bool, right: float, continues: bool) -> str | None:
     """'numbered' / 'known' / 'styled' when the line is a section heading, else None.
 
     ``right`` is the column's right edge; ``continues`` says the layout alone would continue the
@@ -68,7 +68,7 @@ def _heading_kind(ln: Line, doc: _Doc, in_refs: bool, right: float, continues: b
     return None
 
 
-def _continues_heading(prev: Line, ln: Line) -> bool:
+def continues_heading(prev: Line, ln: Line) -> bool:
     text = ln.text.strip()
     return (
         abs(prev.size - ln.size) < 0.3

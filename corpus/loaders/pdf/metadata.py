@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from corpus.loaders.pdf.doc_stats import _Doc
+from corpus.loaders.pdf.doc_stats import DocStats
 from corpus.loaders.pdf.elements import Line, PageData
 from corpus.loaders.pdf.headings import KNOWN_HEADINGS, NUMBERED_HEADING
 
@@ -23,7 +23,7 @@ JUNK_TITLE = re.compile(
 # Title and year
 
 
-def _title_lines(pages: list[PageData], doc: _Doc) -> tuple[set[int], str | None]:
+def find_title_lines(pages: list[PageData], doc: DocStats) -> tuple[set[int], str | None]:
     """The title on page 1: the first run of lines in its largest font (in the top half, clearly
     larger than body text). Returns the lines' ids and the text."""
     if not pages:
@@ -50,7 +50,7 @@ def _title_lines(pages: list[PageData], doc: _Doc) -> tuple[set[int], str | None
     return {id(ln) for ln in run}, text
 
 
-def _metadata_title(meta: dict) -> str | None:
+def metadata_title(meta: dict) -> str | None:
     raw = meta.get("Title")
     if isinstance(raw, bytes):
         raw = raw.decode("utf-8", "ignore")
@@ -64,7 +64,7 @@ def _metadata_title(meta: dict) -> str | None:
     return title
 
 
-def _year(meta: dict, stamp: str, first_page_text: str) -> int | None:
+def publication_year(meta: dict, stamp: str, first_page_text: str) -> int | None:
     this_year = date.today().year
     for text in (stamp, stamp[::-1]):
         m = ARXIV_STAMP.search(text)

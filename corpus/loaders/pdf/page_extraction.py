@@ -7,39 +7,40 @@ from typing import Any
 from pdfplumber.utils.text import WordExtractor
 
 from corpus.loaders.pdf.elements import PageData, Word
-from corpus.loaders.pdf.page_objects import _page_objects
-from corpus.loaders.pdf.tables import _find_tables, _inside
-from corpus.loaders.pdf.words import _build_segments, _group_rows, _page_words
+from corpus.loaders.pdf.page_objects import extract_page_objects
+from corpus.loaders.pdf.tables import find_tables, is_inside
+from corpus.loaders.pdf.words import build_segments, group_rows, page_words
 
 
 # ---------------------------------------------------------------------------------------------
 # Pass 1: one page of pdfminer output -> words, segments, tables
 
 
-def _extract_page(page: Any, number: int, extractor: WordExtractor) -> tuple[PageData, list[Word], str]:
+def extract_page(page: Any, number: int, extractor: WordExtractor) -> tuple[PageData, str]:
+    """The page's segments and tables, and the arXiv side stamp found on it (or "")."""
     bbox = (float(page.bbox[0]), float(page.bbox[1]), float(page.bbox[2]), float(page.bbox[3]))
     data = PageData(number, bbox)
-    chars, horizontal, vertical, shades = _page_objects(page)
-    words, stamp = _page_words(chars, extractor, bbox)
+    chars, horizontal, vertical, shades = extract_page_objects(page)
+    words, stamp = page_words(chars, extractor, bbox)
     if words and (len(horizontal) >= 2 or (horizontal and shades)):
-        data.tables = _find_tables(horizontal, vertical, shades, words)
+        data.tables = find_tables(horizontal, vertical, shades, words)
     table_words: dict[int, list[Word]] = {}
     body: list[Word] = []
     for w in words:
         for ti, t in enumerate(data.tables):
-            if _inside(w, t.x0, t.top, t.x1, t.bottom):
+            if is_inside(w, t.x0, t.top, t.x1, t.bottom):
                 table_words.setdefault(ti, []).append(w)
                 break
         else:
             body.append(w)
-    segments = _build_segments(body)
+    segments = build_segments(body)
     kept_tables = []
     for ti, t in enumerate(data.tables):
         tw = table_words.get(ti)
         if not tw:
             continue
-        segs = _build_segments(tw)
-        rows = _group_rows(segs)
+        segs = build_segments(tw)
+        rows = group_rows(segs)
         if sum(1 for row in rows if len(row) > 1) < 0.3 * len(rows) and (len(rows) >= 4 or len(tw) >= 10):
             # Mostly one cell per row: prose in a ruled box (a form, a datasheet, instructions),
             # better read as paragraphs than as a table.
@@ -53,4 +54,4 @@ def _extract_page(page: Any, number: int, extractor: WordExtractor) -> tuple[Pag
     segments.sort(key=lambda s: (s.top, s.x0, s.x1))
     data.segments = segments
     data.tables = kept_tables
-    return data, words, stamp
+    return data, stamp

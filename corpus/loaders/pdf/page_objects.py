@@ -30,7 +30,7 @@ Rule = tuple[float, float, float]  # (start, end, position): x0, x1, y of a hori
 Box = tuple[float, float, float, float]  # x0, x1, top, bottom
 
 
-def _page_objects(page: Any) -> tuple[list[dict], list[Rule], list[Rule], list[Box]]:
+def extract_page_objects(page: Any) -> tuple[list[dict], list[Rule], list[Rule], list[Box]]:
     """Characters and table rules of a page, straight from pdfminer's layout objects.
 
     pdfplumber's ``page.chars`` turns every object on the page (each glyph, path and image) into a

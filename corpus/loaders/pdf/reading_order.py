@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 from collections import Counter
 
-from corpus.loaders.pdf.elements import Line, PageData, Segment, Table, _most_common
-from corpus.loaders.pdf.words import _group_rows
+from corpus.loaders.pdf.elements import Line, PageData, Segment, Table, most_common
+from corpus.loaders.pdf.words import group_rows
 
 
 # ---------------------------------------------------------------------------------------------
@@ -154,13 +154,13 @@ def _order_page(p: PageData, body_size: float) -> list[tuple[str, list[Segment |
     return groups
 
 
-def _build_lines(p: PageData, body_size: float) -> None:
+def build_lines(p: PageData, body_size: float) -> None:
     lines: list[Line] = []
     for col, items in _order_page(p, body_size):
         segs = [it for it in items if isinstance(it, Segment)]
         tables = [it for it in items if isinstance(it, Table)]
         col_lines: list[Line] = []
-        for row in _group_rows(segs):
+        for row in group_rows(segs):
             words = [w for s in row for w in s.words]
             text = " ".join(s.text for s in row)
             col_lines.append(Line(words, text, col, p.number))
@@ -178,7 +178,7 @@ def _build_lines(p: PageData, body_size: float) -> None:
             by_col.setdefault(ln.col, []).append(ln)
     for col, col_lines in by_col.items():
         long_lines = [ln for ln in col_lines if len(ln.text) >= 20] or col_lines
-        left = _most_common(Counter(round(ln.x0) for ln in long_lines))
+        left = most_common(Counter(round(ln.x0) for ln in long_lines))
         rights = sorted(ln.x1 for ln in long_lines)
         right = rights[int(0.9 * (len(rights) - 1))]
         p.edges[col] = (float(left), right, min(ln.x0 for ln in col_lines))

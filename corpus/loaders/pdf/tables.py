@@ -3,10 +3,10 @@ between them."""
 
 from __future__ import annotations
 
-from corpus.loaders.pdf.captions import _has_caption_start
+from corpus.loaders.pdf.captions import has_caption_start
 from corpus.loaders.pdf.elements import Segment, Table, Word
 from corpus.loaders.pdf.page_objects import Box, Rule
-from corpus.loaders.pdf.words import _build_segments, _group_rows
+from corpus.loaders.pdf.words import build_segments, group_rows
 
 
 # Long tables are cut at inner rules into blocks of about this many words.
@@ -15,7 +15,7 @@ TABLE_SPLIT_WORDS = 150
 MAX_RULES = 300
 
 
-def _find_tables(horizontal: list[Rule], vertical: list[Rule], shades: list[Box], words: list[Word]) -> list[Table]:
+def find_tables(horizontal: list[Rule], vertical: list[Rule], shades: list[Box], words: list[Word]) -> list[Table]:
     """Tables as stacks of same-width rules (booktabs, or the borders of ruled cells) with text
     between them; a shaded header row and rows set below the last rule in the table's columns
     belong to the table too.
@@ -45,7 +45,7 @@ def _find_tables(horizontal: list[Rule], vertical: list[Rule], shades: list[Box]
             between = [
                 w for w in words if prev[2] < (w.top + w.bottom) / 2 < rule[2] and x0 - 20 <= (w.x0 + w.x1) / 2 <= x1 + 20
             ]
-            if _has_caption_start(between):
+            if has_caption_start(between):
                 pieces.append([rule])
             else:
                 pieces[-1].append(rule)
@@ -64,7 +64,7 @@ def _find_tables(horizontal: list[Rule], vertical: list[Rule], shades: list[Box]
             top, bottom = piece[0][2], piece[-1][2]
             if len(piece) == 2 and not shaded and _boxed(vertical, x0, x1, top, bottom):
                 continue
-            inside = [w for w in words if _inside(w, x0, top, x1, bottom)]
+            inside = [w for w in words if is_inside(w, x0, top, x1, bottom)]
             if len(inside) < 2:
                 continue
             rows = len({round((w.top + w.bottom) / 2 / 3) for w in inside})
@@ -73,7 +73,7 @@ def _find_tables(horizontal: list[Rule], vertical: list[Rule], shades: list[Box]
             below = _rows_below(inside, words, x0, x1, bottom)
             if below > bottom:
                 piece.append((x0, x1, below))
-                inside = [w for w in words if _inside(w, x0, top, x1, below)]
+                inside = [w for w in words if is_inside(w, x0, top, x1, below)]
             tables.extend(_split_table(piece, inside, x0, x1))
     return tables
 
@@ -82,7 +82,7 @@ def _rows_below(inside: list[Word], words: list[Word], x0: float, x1: float, bot
     """Where the table really ends when its last rows have no rule below them: rows that follow at
     the table's row pitch with every cell aligned on a column of the rows above (left edge, right
     edge or centre). Returns the new bottom (``bottom`` when there are none)."""
-    rows = _group_rows(_build_segments(inside))
+    rows = group_rows(build_segments(inside))
     if len(rows) < 2:
         return bottom
     cells = [s for row in rows for s in row]
@@ -102,7 +102,7 @@ def _rows_below(inside: list[Word], words: list[Word], x0: float, x1: float, bot
 
     candidates = [w for w in words if w.top > bottom - 1 and x0 - 2 <= w.x0 and w.x1 <= x1 + 2 and w.top < bottom + 5 * pitch]
     last_top = tops[-1]
-    for row in _group_rows(_build_segments(candidates)):
+    for row in group_rows(build_segments(candidates)):
         row_top = min(s.top for s in row)
         if row_top - last_top > 1.3 * pitch + 1 or len(row) < 2 or not all(aligned(s) for s in row):
             break
@@ -137,7 +137,7 @@ def _boxed(vertical: list[tuple[float, float, float]], x0: float, x1: float, top
     return has(x0) and has(x1)
 
 
-def _inside(w: Word, x0: float, top: float, x1: float, bottom: float) -> bool:
+def is_inside(w: Word, x0: float, top: float, x1: float, bottom: float) -> bool:
     cx = (w.x0 + w.x1) / 2
     cy = (w.top + w.bottom) / 2
     return x0 - 2 <= cx <= x1 + 2 and top - 1 <= cy <= bottom + 1

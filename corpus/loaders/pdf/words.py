@@ -25,7 +25,7 @@ ACCENTS = {
 ACCENT_CHARS = re.compile("[" + "".join(ACCENTS) + "]")
 
 
-def _page_words(chars: list[dict], extractor: WordExtractor, bbox: tuple[float, ...]) -> tuple[list[Word], str]:
+def page_words(chars: list[dict], extractor: WordExtractor, bbox: tuple[float, ...]) -> tuple[list[Word], str]:
     """Upright words of the page, and the text of rotated characters (the arXiv stamp)."""
     upright: list[dict] = []
     rotated: list[dict] = []
@@ -80,7 +80,7 @@ def _compose_accents(chars: list[dict]) -> str:
     return unicodedata.normalize("NFC", "".join(t + m for t, m in zip(texts, combining)))
 
 
-def _build_segments(words: list[Word]) -> list[Segment]:
+def build_segments(words: list[Word]) -> list[Segment]:
     """Chain words left to right into segments: same baseline band, gap below ~1 em.
 
     Open segments are bucketed by the vertical centre of their main text, so each word is only
@@ -138,7 +138,7 @@ def _build_segments(words: list[Word]) -> list[Segment]:
     return done
 
 
-def _group_rows(segs: list[Segment]) -> list[list[Segment]]:
+def group_rows(segs: list[Segment]) -> list[list[Segment]]:
     """Segments -> rows of vertically overlapping segments (top to bottom, each left to right)."""
     rows: list[list[Segment]] = []
     bands: list[tuple[float, float, float]] = []  # (top, bottom, size) of each row's largest text

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from corpus.models import Document
-from exports.record import ReportRecord
+from ui.exports.record import ReportRecord
 from tools.resolve_citation import Resolution
 
 FORMAT_NAMES = {"pdf": "PDF", "markdown": "Markdown", "text": "plain text", "html": "HTML"}

@@ -10,7 +10,7 @@ from __future__ import annotations
 import csv
 import io
 
-from exports.record import ReportRecord
+from ui.exports.record import ReportRecord
 
 COLUMNS = ["claim", "quote", "document", "page", "confidence", "citation", "part", "doc_id", "block_ids", "match"]
 

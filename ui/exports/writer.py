@@ -9,11 +9,11 @@ from enum import StrEnum
 from pathlib import Path
 
 from corpus.models import Document
-from exports.bibliography import bibliography_markdown, bibtex
-from exports.contradictions import contradictions_csv, contradictions_markdown
-from exports.evidence_table import evidence_csv
-from exports.record import ReportRecord
-from exports.report_pdf import report_pdf
+from ui.exports.bibliography import bibliography_markdown, bibtex
+from ui.exports.contradictions import contradictions_csv, contradictions_markdown
+from ui.exports.evidence_table import evidence_csv
+from ui.exports.record import ReportRecord
+from ui.exports.report_pdf import report_pdf
 
 
 class ExportFormat(StrEnum):

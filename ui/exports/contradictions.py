@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 import io
 
-from exports.record import ReportRecord
+from ui.exports.record import ReportRecord
 from tools.resolve_citation import Resolution
 
 COLUMNS = ["claim", "kind", "side_a", "side_a_citation", "side_b", "side_b_citation", "explanation"]
