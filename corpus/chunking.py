@@ -1,7 +1,7 @@
 """Token-aware chunking of a document's blocks.
 
-Chunks are whole blocks in reading order, kept inside one section where possible, with one block of
-overlap between neighbours, and never longer than the embedding model's window, so the model never
+Chunks are whole blocks in reading order, kept inside one section where possible (a section too short
+to stand alone joins the next), with one block of overlap between neighbours, and never longer than the embedding model's window, so the model never
 truncates a chunk. The embedded text starts with the document title and section, which the model needs
 to place a passage ("the proposed method" means little without knowing whose); the stored chunk text
 is the blocks' text only. A block longer than the window is split at sentence boundaries, and every
@@ -20,6 +20,8 @@ from corpus.models import Block, BlockKind, Chunk, Document
 SPECIAL_TOKENS = 2
 # The header must never crowd out the passage itself.
 MAX_HEADER_TOKENS = 48
+# A section with fewer tokens than this is chunked together with the section after it.
+MIN_RUN_TOKENS = 32
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[\"'(\[]?[A-Z0-9])")
 _ABBREVIATIONS = ("e.g.", "i.e.", "et al.", "cf.", "Fig.", "Eq.", "vs.", "Sec.", "No.", "approx.")
@@ -96,7 +98,12 @@ def _units(blocks: Sequence[Block], count: TokenCounter) -> list[Unit]:
 
 
 def _section_runs(units: list[Unit]) -> list[list[Unit]]:
-    """Consecutive units of one section (and never references mixed with body text)."""
+    """Consecutive units of one section (and never references mixed with body text).
+
+    A run too small to be a passage on its own (a title with a line of metadata, a heading directly
+    followed by a sub-heading) joins the next run: alone it would be a chunk of little more than the
+    title, which matches every query about the document and is evidence for none.
+    """
     runs: list[list[Unit]] = []
     key = None
     for unit in units:
@@ -105,7 +112,21 @@ def _section_runs(units: list[Unit]) -> list[list[Unit]]:
             runs.append([])
             key = unit_key
         runs[-1].append(unit)
-    return runs
+    merged: list[list[Unit]] = []
+    for run in runs:
+        if merged and _is_stub(merged[-1]) and _is_reference(merged[-1]) == _is_reference(run):
+            merged[-1] = merged[-1] + run
+        else:
+            merged.append(run)
+    return merged
+
+
+def _is_stub(run: list[Unit]) -> bool:
+    return sum(u.tokens for u in run) < MIN_RUN_TOKENS
+
+
+def _is_reference(run: list[Unit]) -> bool:
+    return run[0].block.kind is BlockKind.REFERENCE
 
 
 def _pack_run(run: list[Unit], budget: int) -> list[list[Unit]]:
@@ -132,7 +153,8 @@ def chunk_document(
         return []
     out: list[ChunkedText] = []
     for run in _section_runs(_units(blocks, count)):
-        section = run[0].block.section
+        # A merged run is named for its main section (the last one: stubs come first).
+        section = run[-1].block.section
         header = header_for(document, section)
         header_tokens = count([header])[0] - SPECIAL_TOKENS
         if header_tokens > MAX_HEADER_TOKENS:

@@ -43,14 +43,30 @@ def test_chunks_fit_the_model_window_exactly(embedder: Embedder):
 def test_sections_are_not_mixed_and_references_are_flagged(embedder: Embedder):
     blocks = [
         block(0, "Methods", section="Methods", kind=BlockKind.HEADING),
-        block(1, "We weighed trays.", section="Methods"),
+        block(1, sentence(1) + " " + sentence(2), section="Methods"),
         block(2, "Results", section="Results", kind=BlockKind.HEADING),
-        block(3, "Trays held water.", section="Results"),
+        block(3, sentence(3) + " " + sentence(4), section="Results"),
         block(4, "Smith, J. (2020). Roofs. Journal of Roofs.", section="References", kind=BlockKind.REFERENCE),
     ]
     chunks = [c.chunk for c in chunk_document(DOC, blocks, embedder.max_tokens, embedder.count_tokens_batch)]
     assert [c.block_ids for c in chunks] == [["b0", "b1"], ["b2", "b3"], ["b4"]]
     assert [c.is_reference for c in chunks] == [False, False, True]
+
+
+def test_a_section_too_short_to_stand_alone_joins_the_next(embedder: Embedder):
+    # A paper's title and its ID line, then the abstract: a title-only chunk would match every query
+    # about the paper and be evidence for none.
+    blocks = [
+        block(0, "Rooftop Study", section="Rooftop Study", kind=BlockKind.HEADING),
+        block(1, "Paper ID: 1503.00841", section="Rooftop Study"),
+        block(2, "Abstract", section="Abstract", kind=BlockKind.HEADING),
+        block(3, sentence(1) + " " + sentence(2), section="Abstract"),
+        block(4, "Methods", section="Methods", kind=BlockKind.HEADING),
+        block(5, sentence(3) + " " + sentence(4), section="Methods"),
+    ]
+    chunked = chunk_document(DOC, blocks, embedder.max_tokens, embedder.count_tokens_batch)
+    assert [c.chunk.block_ids for c in chunked] == [["b0", "b1", "b2", "b3"], ["b4", "b5"]]
+    assert chunked[0].chunk.section == "Abstract" and chunked[0].embed_text.startswith("Rooftop Study | Abstract")
 
 
 def test_long_block_is_split_at_sentences_and_keeps_its_id(embedder: Embedder):
