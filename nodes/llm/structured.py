@@ -15,8 +15,11 @@ from corpus.errors import PrpError
 
 Schema = TypeVar("Schema", bound=BaseModel)
 SchemaFormat = Literal["json_schema", "llama_cpp"]
-# Enough for every list prp asks for (at most 6 sub-questions, 5 claims, a few citations or queries).
-GRAMMAR_MAX_ITEMS = 6
+# Bounds a grammar puts on a small local model's answer, so that even a model that fills every list
+# and string to the brim (135M models do, repeating themselves) finishes inside the token cap of
+# nodes/llm/local_server.py: the largest answer, 3 contradictions of 7 strings, is ~1,100 tokens.
+GRAMMAR_MAX_ITEMS = 3
+GRAMMAR_MAX_CHARS = 200
 
 
 class LLMOutputError(PrpError):
@@ -70,8 +73,8 @@ def response_format(schema: type[BaseModel], schema_format: SchemaFormat) -> dic
 def _bounded(node: object) -> object:
     """The schema as a grammar should enforce it for a small model: every field written (optional
     fields are otherwise skipped: a 135M model answers ``{"sufficient": false}`` without any claims),
-    and every list capped at ``GRAMMAR_MAX_ITEMS`` (it could otherwise repeat items until the token
-    limit cuts the answer off)."""
+    and every list and string capped (``GRAMMAR_MAX_ITEMS``, ``GRAMMAR_MAX_CHARS``): it could otherwise
+    repeat items or words until the token limit cuts the answer off."""
     if isinstance(node, list):
         return [_bounded(n) for n in node]
     if not isinstance(node, dict):
@@ -82,6 +85,8 @@ def _bounded(node: object) -> object:
         bounded["required"] = list(node["properties"])
     if bounded.get("type") == "array":
         bounded.setdefault("maxItems", GRAMMAR_MAX_ITEMS)
+    if bounded.get("type") == "string":
+        bounded.setdefault("maxLength", GRAMMAR_MAX_CHARS)
     return bounded
 
 

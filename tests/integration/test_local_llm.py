@@ -94,6 +94,7 @@ def test_a_broken_model_file_fails_with_the_server_log(tmp_path):
     assert "its log" in str(failure.value)
 
 
+@pytest.mark.timeout(RUN_TIMEOUT + 600)  # the run itself, plus ingesting the sample corpus first
 @pytest.mark.parametrize(("command", "subject", "max_retries"), [("ask", QUESTION, 1), ("report", TOPIC, 2)], ids=["ask", "report"])
 def test_cli_run_in_local_llm_mode_keeps_the_contracts(cli_env, embedder, tmp_path, command, subject, max_retries):
     out = tmp_path / "report.json"
