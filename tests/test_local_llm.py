@@ -17,7 +17,7 @@ from corpus.errors import ConfigError
 from graph.run import open_strategy, run_research, select_strategy
 from nodes.llm import local_server
 from nodes.llm.local_server import LocalLLMServer, default_model_path, server_command
-from nodes.llm.strategy import LLMStrategy, PlanOutput
+from nodes.llm.strategy import AnswerOutput, LLMStrategy, PlanOutput
 from nodes.llm.structured import GRAMMAR_MAX_CHARS, GRAMMAR_MAX_ITEMS, LLMOutputError, structured_call
 from ui.cli import build_parser
 
@@ -113,6 +113,17 @@ def test_raw_newlines_inside_strings_are_accepted():
     plan = structured_call(model, PlanOutput, [HumanMessage(content="Decompose the topic")], "plan")
     assert plan.sub_questions[0].question == "How much rain\ndo roofs retain?"
     assert len(model.calls) == 1
+
+
+def test_a_percentage_confidence_is_read_as_a_fraction():
+    # Grammars cannot bound numbers, and small models answer "confidence": 85.
+    reply = '{"claims": [], "sufficient": false, "confidence": 85, "next_queries": []}'
+    model = ScriptedChatModel(script=lambda step, prompt: reply)
+    answer = structured_call(model, AnswerOutput, [HumanMessage(content="Sub-question: x")], "answer q1")
+    assert answer.confidence == 0.85
+    with pytest.raises(LLMOutputError, match="answer q1"):
+        structured_call(ScriptedChatModel(script=lambda step, prompt: reply.replace("85", "-3")), AnswerOutput,
+                        [HumanMessage(content="Sub-question: x")], "answer q1")
 
 
 def test_local_mode_needs_its_server_from_open_strategy(sample_library):

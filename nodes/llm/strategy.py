@@ -11,7 +11,7 @@ import json
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 from rapidfuzz import fuzz, utils
 
 from graph.state import CitationMarker, Claim, Contradiction, Finding, FindingStatus, SubQuestion
@@ -55,6 +55,14 @@ class AnswerOutput(BaseModel):
     sufficient: bool
     confidence: float = Field(ge=0.0, le=1.0)
     next_queries: list[str] = Field(default_factory=list)
+
+    @field_validator("confidence", mode="before")
+    @classmethod
+    def _percent_to_fraction(cls, value: object) -> object:
+        # Small models often answer a percentage ("confidence": 85): a grammar cannot bound numbers.
+        if isinstance(value, int | float) and 1 < value <= 100:
+            return value / 100
+        return value
 
 
 class SideOutput(BaseModel):
