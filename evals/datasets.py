@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
 from enum import StrEnum
 from pathlib import Path
 
@@ -130,9 +131,7 @@ class PrpRow(BaseModel):
 
 def load_prp(path: Path) -> EvalDataset:
     examples: list[EvalExample] = []
-    for number, line in enumerate(_read(path).splitlines(), start=1):
-        if not line.strip():
-            continue
+    for number, line in _lines(path):
         try:
             examples.append(PrpRow.model_validate_json(line).example())
         except ValidationError as exc:
@@ -230,9 +229,7 @@ def ramdocs_category(documents: list[SourceDocument], gold_answers: list[str]) -
 
 def load_ramdocs(path: Path) -> EvalDataset:
     examples: list[EvalExample] = []
-    for number, line in enumerate(_read(path).splitlines(), start=1):
-        if not line.strip():
-            continue
+    for number, line in _lines(path):
         try:
             row = json.loads(line)
             documents = [SourceDocument(text=d["text"], label=d["type"], answer=d.get("answer", "")) for d in row["documents"]]
@@ -293,6 +290,13 @@ def sample(examples: list[EvalExample], limit: int | None, seed: int | None) -> 
         return examples[:limit]
     chosen = set(random.Random(seed).sample(range(len(examples)), limit))
     return [e for i, e in enumerate(examples) if i in chosen]
+
+
+def _lines(path: Path) -> Iterator[tuple[int, str]]:
+    """The non-blank lines of a JSONL file, with their line numbers (for error messages)."""
+    for number, line in enumerate(_read(path).splitlines(), start=1):
+        if line.strip():
+            yield number, line
 
 
 def _read(path: Path) -> str:
