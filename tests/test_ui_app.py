@@ -19,12 +19,12 @@ from gradio_client.exceptions import AppError
 from PIL import Image
 
 from evals.metrics import normalize
-from ui.exports.record import load_record
 from graph.checkpoints import open_checkpointer
 from graph.run import run_research
 from nodes.offline.strategy import OfflineStrategy
 from ui import cli
 from ui.app import banner
+from ui.exports.record import load_record
 from ui.page_image import STROKE
 from ui.portal import Portal
 

@@ -10,7 +10,6 @@ import numpy as np
 
 from corpus.models import Document
 from corpus.registry import Registry
-
 from evals.metrics import normalize
 from graph.state import FinalReport, NumberedCitation
 from tools.resolve_citation import BlockIndex, resolve_citation

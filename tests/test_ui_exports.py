@@ -12,16 +12,16 @@ import pdfplumber
 import pytest
 
 from evals.metrics import normalize
-from ui.exports.bibliography import bibtex, bibtex_escape, bibliography_markdown
+from graph.checkpoints import open_checkpointer
+from graph.run import run_research
+from nodes.offline.strategy import OfflineStrategy
+from ui import cli
+from ui.exports.bibliography import bibliography_markdown, bibtex, bibtex_escape
 from ui.exports.contradictions import contradiction_rows, contradictions_csv, contradictions_markdown
 from ui.exports.evidence_table import COLUMNS, evidence_csv
 from ui.exports.record import ReportRecord, ThreadNotFoundError, load_record
 from ui.exports.report_pdf import find_font, report_pdf
 from ui.exports.writer import FILE_NAMES, ExportFormat, folder_name, write_exports
-from graph.checkpoints import open_checkpointer
-from graph.run import run_research
-from nodes.offline.strategy import OfflineStrategy
-from ui import cli
 
 TOPIC = "Green roofs in cities: street-level cooling, stormwater retention and installation costs"
 THREAD = "exports-topic"

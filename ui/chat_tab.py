@@ -9,11 +9,11 @@ from dataclasses import dataclass, field
 
 import gradio as gr
 
-from ui.exports.record import ReportRecord, ThreadNotFoundError
 from graph.context import ResearchOptions
 from ui.assets import CITATION_BRIDGE_JS
 from ui.evidence import citation_view
 from ui.evidence_cards import evidence_cards
+from ui.exports.record import ReportRecord, ThreadNotFoundError
 from ui.portal import Portal, mode_name
 from ui.report_html import parse_cite_ref, report_html
 from ui.research_stream import Failed, Finished, Progress, stream_research

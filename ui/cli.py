@@ -14,12 +14,12 @@ from corpus.errors import PrpError
 from corpus.ingest import FileResult, IngestSummary, Outcome
 from corpus.library import Library
 from corpus.models import DocType
+from evals.cli import add_eval_parser, cmd_eval
 from graph.context import ResearchOptions, UnresolvedPolicy
 from nodes.render import report_record
 from tools.hybrid_search import SearchFilters, SearchMode, hybrid_search
-from ui.llm_cli import add_llm_parser, cmd_llm
-from evals.cli import add_eval_parser, cmd_eval
 from ui.export_cli import add_export_parser, cmd_export
+from ui.llm_cli import add_llm_parser, cmd_llm
 from ui.serve_cli import add_ui_parser, cmd_ui
 
 

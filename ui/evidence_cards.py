@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import html
 
-from ui.exports.record import ReportRecord
 from graph.state import FindingStatus
+from ui.exports.record import ReportRecord
 
 SNIPPET_CHARS = 420
 STATUS_LABELS = {

@@ -14,11 +14,11 @@ from pathlib import Path
 
 from corpus.config import Settings
 from corpus.library import Library
-from ui.exports.record import ReportRecord, load_record
-from ui.exports.writer import FILE_NAMES, ExportFormat, folder_name, write_exports
 from graph.build import build_graph
 from graph.checkpoints import open_checkpointer
 from nodes.strategy import ResearchStrategy
+from ui.exports.record import ReportRecord, load_record
+from ui.exports.writer import FILE_NAMES, ExportFormat, folder_name, write_exports
 from ui.threads import ConversationSummary, list_conversations
 
 RECORD_CACHE_SIZE = 32

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from corpus.models import Document
-from ui.exports.record import ReportRecord
 from tools.resolve_citation import Resolution
+from ui.exports.record import ReportRecord
 
 FORMAT_NAMES = {"pdf": "PDF", "markdown": "Markdown", "text": "plain text", "html": "HTML"}
 

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import csv
-import io
-
-from ui.exports.record import ReportRecord
 from tools.resolve_citation import Resolution
+from ui.exports.csv_text import csv_text
+from ui.exports.record import ReportRecord
 
 COLUMNS = ["claim", "kind", "side_a", "side_a_citation", "side_b", "side_b_citation", "explanation"]
 
@@ -35,11 +33,7 @@ def _citation(number: int, r: Resolution) -> str:
 
 
 def contradictions_csv(record: ReportRecord) -> str:
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(contradiction_rows(record))
-    return out.getvalue()
+    return csv_text(COLUMNS, contradiction_rows(record))
 
 
 def contradictions_markdown(record: ReportRecord) -> str:

@@ -7,9 +7,7 @@ answers, and ``match`` is how closely the writer's quote matched the stored bloc
 
 from __future__ import annotations
 
-import csv
-import io
-
+from ui.exports.csv_text import csv_text
 from ui.exports.record import ReportRecord
 
 COLUMNS = ["claim", "quote", "document", "page", "confidence", "citation", "part", "doc_id", "block_ids", "match"]
@@ -38,8 +36,4 @@ def evidence_rows(record: ReportRecord) -> list[dict[str, str | int | float]]:
 
 
 def evidence_csv(record: ReportRecord) -> str:
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(evidence_rows(record))
-    return out.getvalue()
+    return csv_text(COLUMNS, evidence_rows(record))

@@ -15,7 +15,7 @@ from functools import cached_property
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
 from corpus.errors import PrpError
-from graph.state import Claim, Contradiction, DraftReport, Finding, FinalReport, marker_key
+from graph.state import Claim, Contradiction, DraftReport, FinalReport, Finding, marker_key
 from tools.resolve_citation import Resolution
 
 
