@@ -209,7 +209,8 @@ def load_qasper(directory: Path) -> EvalDataset:
         corpus=[papers],
         notes=[
             "All papers are pooled in one collection. Each question is asked with its paper's title as "
-            "context (\"<paper title>: <question>\"); retrieval is not filtered to the paper.",
+            "context (\"<paper title>: <question>\"); the search tool recognises the title and searches that "
+            "paper for the question (run with title scoping off to search all papers).",
             "Answer F1 is QASPER's token F1, the best over annotators; an abstention answers "
             f"\"{UNANSWERABLE}\". Category and answerability follow the first annotator.",
         ],

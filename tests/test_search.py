@@ -86,3 +86,28 @@ def test_langchain_tool(sample_library):
     out = tool.invoke({"query": "spider species found on green roofs", "k": 2})
     assert len(out) == 2 and out[0]["blocks"][0]["block_id"]
     assert doc_name(sample_library, out[0]["doc_id"]) == "biodiversity_survey_2016.txt"
+
+
+@pytest.mark.parametrize("mode", list(SearchMode))
+def test_a_query_naming_a_document_searches_that_document(sample_library, mode: SearchMode):
+    docs = {Path(d.path).name: d for d in sample_library.registry.documents()}
+    named = docs["hydrology_review_2019.pdf"]
+    query = f"{named.title.upper()}: how much do green roofs cool the street?"  # case does not matter
+    scoped = hybrid_search(sample_library, query, k=10, mode=mode)
+    assert scoped and {r.doc_id for r in scoped} == {named.doc_id}
+    everywhere = hybrid_search(
+        sample_library, query, k=30, mode=mode, filters=SearchFilters(scope_to_named_documents=False)
+    )
+    assert len({r.doc_id for r in everywhere}) > 1
+    # Explicit document filters win over a title in the query.
+    other = docs["harborview_cooling_model_2022.pdf"].doc_id
+    chosen = hybrid_search(sample_library, query, k=5, mode=mode, filters=SearchFilters(doc_ids=[other]))
+    assert {r.doc_id for r in chosen} == {other}
+
+
+def test_cli_search_says_which_document_it_searched(sample_library, capsys):
+    from ui.cli import cmd_search, build_parser
+
+    title = next(d.title for d in sample_library.registry.documents() if d.path.endswith("hydrology_review_2019.pdf"))
+    cmd_search(sample_library, build_parser().parse_args(["search", f"{title}: peak flow", "--k", "2"]))
+    assert f"searching {title} for: peak flow" in capsys.readouterr().out

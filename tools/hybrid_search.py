@@ -1,5 +1,8 @@
 """The retrieval tool: hybrid (dense + BM25) search over the library, fused with RRF.
 
+A query that names documents by title ("<title>: <question>") searches those documents for the rest
+of the query (``corpus.titles`` says why), in every mode, unless the filters turn that off.
+
 ``hybrid_search`` is the one function; ``make_hybrid_search_tool`` exposes it as a LangChain tool
 bound to a library. Results come back as chunks with their blocks (ids, pages, bboxes), document
 titles and scores, hydrated from the registry — so only documents the registry says are ready are
@@ -16,6 +19,7 @@ from qdrant_client import models
 
 from corpus.library import Library
 from corpus.models import Block, DocType
+from corpus.titles import TitleIndex, TitleScope
 
 
 class SearchMode(StrEnum):
@@ -31,6 +35,13 @@ class SearchFilters(BaseModel):
     types: list[DocType] | None = Field(default=None, description="Only these document types.")
     include_references: bool = Field(
         default=False, description="Also search reference/bibliography sections."
+    )
+    scope_to_named_documents: bool = Field(
+        default=True,
+        description=(
+            "When the query names documents by their titles and no doc_ids are given, search only "
+            "those documents, for the rest of the query."
+        ),
     )
 
     def to_qdrant(self) -> models.Filter | None:
@@ -84,6 +95,9 @@ def hybrid_search(
     if not query.strip() or k <= 0:
         return []
     filters = filters or SearchFilters()
+    scope = named_documents(library, query, filters)
+    if scope is not None:
+        query, filters = scope.query, filters.model_copy(update={"doc_ids": scope.doc_ids})
     embedder = library.embedder
     dense = embedder.embed_query(query) if mode is not SearchMode.SPARSE else None
     sparse = embedder.embed_sparse_query(query) if mode is not SearchMode.DENSE else None
@@ -121,6 +135,13 @@ def hybrid_search(
             )
         )
     return results
+
+
+def named_documents(library: Library, query: str, filters: SearchFilters) -> TitleScope | None:
+    """The documents ``query`` names by title, if ``filters`` let the search be scoped to them."""
+    if not filters.scope_to_named_documents or filters.doc_ids:
+        return None
+    return library.derived("title_index", TitleIndex.from_registry).scope(query)
 
 
 class HybridSearchInput(BaseModel):

@@ -17,7 +17,7 @@ from corpus.models import DocType
 from evals.cli import add_eval_parser, cmd_eval
 from graph.context import ResearchOptions, UnresolvedPolicy
 from nodes.render import report_record
-from tools.hybrid_search import SearchFilters, SearchMode, hybrid_search
+from tools.hybrid_search import SearchFilters, SearchMode, hybrid_search, named_documents
 from ui.export_cli import add_export_parser, cmd_export
 from ui.llm_cli import add_llm_parser, cmd_llm
 from ui.serve_cli import add_ui_parser, cmd_ui
@@ -78,6 +78,10 @@ def add_retrieval_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--year-max", type=int)
     parser.add_argument("--type", action="append", dest="types", choices=[t.value for t in DocType])
     parser.add_argument("--include-references", action="store_true", help="also search bibliographies")
+    parser.add_argument(
+        "--no-title-scope", action="store_false", dest="title_scope",
+        help="search everything even when the query names a document by its title",
+    )
 
 
 def filters_from(args: argparse.Namespace) -> SearchFilters:
@@ -87,6 +91,7 @@ def filters_from(args: argparse.Namespace) -> SearchFilters:
         year_max=args.year_max,
         types=[DocType(t) for t in args.types] if args.types else None,
         include_references=args.include_references,
+        scope_to_named_documents=args.title_scope,
     )
 
 
@@ -150,10 +155,14 @@ def format_summary(summary: IngestSummary) -> str:
 
 
 def cmd_search(library: Library, args: argparse.Namespace) -> int:
-    results = hybrid_search(library, args.query, args.k, filters_from(args), SearchMode(args.mode))
+    filters = filters_from(args)
+    results = hybrid_search(library, args.query, args.k, filters, SearchMode(args.mode))
     if args.json:
         print(json.dumps([r.model_dump(mode="json") for r in results], indent=2))
         return 0
+    scope = named_documents(library, args.query, filters)
+    if scope is not None:
+        print(f"searching {'; '.join(scope.titles)} for: {scope.query}")
     if not results:
         print("no results")
     for r in results:
