@@ -25,6 +25,7 @@ INDEX = TitleIndex(
         ("Adaptively Sparse Transformers: which datasets do they use?", ["sparse"], "which datasets do they use?"),
         ("adaptively sparse TRANSFORMERS - which datasets?", ["sparse"], "which datasets?"),
         ("Which datasets does 'Adaptively Sparse Transformers' use?", ["sparse"], "Which datasets does use?"),
+        ("In “Adaptively Sparse Transformers”, what is alpha?", ["sparse"], "In what is alpha?"),
         # The longer title is the one named, not the short title inside it.
         ("Urban Green Roofs in Winter: A Study — snow load", ["winter"], "snow load"),
         ("Urban green roofs: how much rain do they retain?", ["roofs"], "how much rain do they retain?"),
@@ -44,6 +45,7 @@ def test_named_titles_scope_the_query(query: str, doc_ids: list[str], rest: str)
         "Notes: what do they say?",  # one-word titles are too likely to be ordinary words
         "Adaptively Sparse Transformers",  # nothing left to ask: search for the title itself
         "adaptively sparse transformersXL: what changes?",  # whole words only
+        "How do urban green roofs compare with white roofs?",  # a title's words in a sentence name nothing
     ],
 )
 def test_queries_that_do_not_name_a_document(query: str):
