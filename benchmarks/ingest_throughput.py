@@ -4,7 +4,7 @@ Ingests ../shared/data/pdfs and ../shared/data/qasper-dev/papers into fresh data
 re-embeds exactly the same chunk texts with nothing else running. The ratio end-to-end / embedding-only
 shows whether parsing (process pool) and indexing hide behind embedding (target >= 0.9).
 
-    python benchmarks/ingest_throughput.py [--limit N]
+    python benchmarks/ingest_throughput.py [--limit N] [--only pdfs|qasper_papers]
 """
 
 from __future__ import annotations
@@ -57,11 +57,14 @@ def measure(name: str, folder, embedder: Embedder, limit: int | None) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--limit", type=int, help="only the first N files of each set")
+    parser.add_argument("--only", choices=["pdfs", "qasper_papers"], help="measure one set")
     args = parser.parse_args()
     embedder = Embedder(Settings(PRP_DATA_DIR=WORK / "unused", PRP_MODELS_DIR=WORK / "models"))
+    sets = {"pdfs": ("pdfs", shared_path("pdfs")), "qasper_papers": ("qasper", shared_path("qasper-dev", "papers"))}
     figures = {
-        "pdfs": measure("pdfs", shared_path("pdfs"), embedder, args.limit),
-        "qasper_papers": measure("qasper", shared_path("qasper-dev", "papers"), embedder, args.limit),
+        name: measure(data_dir, folder, embedder, args.limit)
+        for name, (data_dir, folder) in sets.items()
+        if args.only in (None, name)
     }
     for name, f in figures.items():
         print(

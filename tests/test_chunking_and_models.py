@@ -6,9 +6,10 @@ import json
 
 import numpy as np
 import pytest
+from fastembed import TextEmbedding
 
 from corpus.chunking import chunk_document, split_sentences
-from corpus.config import Settings
+from corpus.config import DEFAULT_EMBED_MODEL, Settings
 from corpus.embeddings import Embedder, assemble_bm25
 from corpus.errors import ConfigError
 from corpus.models import Block, BlockKind, DocType, Document
@@ -117,3 +118,11 @@ def test_assemble_bm25_writes_the_project_stopwords(tmp_path):
     folder = assemble_bm25(tmp_path / "bm25")
     words = (folder / "english.txt").read_text().split()
     assert "the" in words and len(words) > 100
+
+
+def test_onnx_session_sleeps_instead_of_spinning_and_embeds_the_same(embedder: Embedder, models_dir):
+    options = embedder.dense.model.model.get_session_options()
+    assert options.get_session_config_entry("session.intra_op.allow_spinning") == "0"
+    stock = TextEmbedding(DEFAULT_EMBED_MODEL, specific_model_path=str(models_dir / "all-MiniLM-L6-v2"))
+    text = "Green roofs retain rainfall."
+    assert np.allclose(embedder.embed_passages([text])[0], next(iter(stock.passage_embed([text]))), atol=1e-6)

@@ -223,3 +223,13 @@ def test_cli_ingest_json_summary(make_settings, docs_dir: Path):
     summary = json.loads(proc.stdout)
     assert summary["documents"] == {"ok": 3, "skipped": 0, "failed": 1}
     assert summary["chunks"] > 0 and summary["seconds"] > 0
+
+
+def test_parse_worker_path_keeps_input_order(make_library, docs_dir: Path):
+    # Two PDFs send the batch to the parse worker; the first file is parsed in this process meanwhile.
+    write_pdf(docs_dir / "delta.pdf", ["Sedum mats survived the drought of the second summer."] * 3)
+    library = make_library()
+    summary = library.ingest([docs_dir])
+    assert [Path(f.path).name for f in summary.files] == ["alpha.md", "delta.pdf", "gamma.pdf", "beta.txt"]
+    assert all(f.outcome is Outcome.OK for f in summary.files)
+    index_consistent(library)

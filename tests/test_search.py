@@ -106,7 +106,7 @@ def test_a_query_naming_a_document_searches_that_document(sample_library, mode: 
 
 
 def test_cli_search_says_which_document_it_searched(sample_library, capsys):
-    from ui.cli import cmd_search, build_parser
+    from ui.cli import build_parser, cmd_search
 
     title = next(d.title for d in sample_library.registry.documents() if d.path.endswith("hydrology_review_2019.pdf"))
     cmd_search(sample_library, build_parser().parse_args(["search", f"{title}: peak flow", "--k", "2"]))
