@@ -15,6 +15,7 @@ import argparse
 import json
 import statistics
 import time
+from itertools import product
 
 from common import WORK, save, shared_path
 
@@ -51,7 +52,7 @@ def main() -> None:
         print(f"index: {library.registry.counts()} (ingest {summary.seconds:.0f} s, {summary.count(Outcome.OK)} new)")
         questions = load_questions(args.limit)
         figures: dict = {"questions": len(questions), "chunks": library.store.count()}
-        for scoped, mode in ((s, m) for s in scopings for m in SearchMode):
+        for scoped, mode in product(scopings, SearchMode):
             filters = SearchFilters(scope_to_named_documents=scoped)
             ranks, latencies = [], []
             for q in questions:

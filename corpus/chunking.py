@@ -1,8 +1,8 @@
 """Token-aware chunking of a document's blocks.
 
 Chunks are whole blocks in reading order, kept inside one section where possible (a section too short
-to stand alone joins the next), with one block of overlap between neighbours, and never longer than the embedding model's window, so the model never
-truncates a chunk. The embedded text starts with the document title and section, which the model needs
+to stand alone joins the next), with one block of overlap between neighbours, and never longer than
+the embedding model's window, so the model never truncates a chunk. The embedded text starts with the document title and section, which the model needs
 to place a passage ("the proposed method" means little without knowing whose); the stored chunk text
 is the blocks' text only. A block longer than the window is split at sentence boundaries, and every
 part keeps the block's id, so a citation of either part resolves to the same block.
@@ -114,8 +114,11 @@ def _section_runs(units: list[Unit]) -> list[list[Unit]]:
         runs[-1].append(unit)
     merged: list[list[Unit]] = []
     for run in runs:
-        if merged and _is_stub(merged[-1]) and _is_reference(merged[-1]) == _is_reference(run):
-            merged[-1] = merged[-1] + run
+        stub = merged[-1] if merged and _is_stub(merged[-1]) else None
+        # A stub joins body to body and references to references; bare headings join either, so the
+        # "References" heading opens the bibliography's chunk instead of being a chunk of one word.
+        if stub and (_is_reference(stub) == _is_reference(run) or _is_headings(stub)):
+            merged[-1] = stub + run
         else:
             merged.append(run)
     return merged
@@ -126,7 +129,12 @@ def _is_stub(run: list[Unit]) -> bool:
 
 
 def _is_reference(run: list[Unit]) -> bool:
-    return run[0].block.kind is BlockKind.REFERENCE
+    """Runs never mix reference entries with body text, so one entry makes a run the references."""
+    return any(u.block.kind is BlockKind.REFERENCE for u in run)
+
+
+def _is_headings(run: list[Unit]) -> bool:
+    return all(u.block.kind is BlockKind.HEADING for u in run)
 
 
 def _pack_run(run: list[Unit], budget: int) -> list[list[Unit]]:
@@ -155,6 +163,7 @@ def chunk_document(
     for run in _section_runs(_units(blocks, count)):
         # A merged run is named for its main section (the last one: stubs come first).
         section = run[-1].block.section
+        is_reference = _is_reference(run)
         header = header_for(document, section)
         header_tokens = count([header])[0] - SPECIAL_TOKENS
         if header_tokens > MAX_HEADER_TOKENS:
@@ -175,7 +184,7 @@ def chunk_document(
                 section=section,
                 page_start=min(pages),
                 page_end=max(pages),
-                is_reference=units[0].block.kind is BlockKind.REFERENCE,
+                is_reference=is_reference,
             )
             out.append(ChunkedText(chunk=chunk, embed_text=f"{header}\n\n{text}"))
     return out

@@ -70,6 +70,19 @@ def test_a_section_too_short_to_stand_alone_joins_the_next(embedder: Embedder):
     assert chunked[0].chunk.section == "Abstract" and chunked[0].embed_text.startswith("Rooftop Study | Abstract")
 
 
+def test_the_references_heading_opens_the_bibliography_chunk(embedder: Embedder):
+    # Alone, the one-word heading was a chunk that ranked for any query about the document.
+    blocks = [
+        block(0, sentence(1) + " " + sentence(2), section="Conclusion"),
+        block(1, "References", section="References", kind=BlockKind.HEADING),
+        block(2, "Smith, J. (2020). Roofs. Journal of Roofs.", section="References", kind=BlockKind.REFERENCE),
+        block(3, "Lee, K. (2021). Sedum. Roof Letters.", section="References", kind=BlockKind.REFERENCE),
+    ]
+    chunks = [c.chunk for c in chunk_document(DOC, blocks, embedder.max_tokens, embedder.count_tokens_batch)]
+    assert [c.block_ids for c in chunks] == [["b0"], ["b1", "b2", "b3"]]
+    assert [c.is_reference for c in chunks] == [False, True]
+
+
 def test_long_block_is_split_at_sentences_and_keeps_its_id(embedder: Embedder):
     long_text = " ".join(sentence(i) for i in range(40))
     chunks = chunk_document(DOC, [block(0, long_text)], embedder.max_tokens, embedder.count_tokens_batch)

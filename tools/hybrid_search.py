@@ -1,7 +1,7 @@
 """The retrieval tool: hybrid (dense + BM25) search over the library, fused with RRF.
 
 A query that names documents by title ("<title>: <question>") searches those documents for the rest
-of the query (``corpus.titles`` says why), in every mode, unless the filters turn that off.
+of the query (``tools.title_scope`` says why), in every mode, unless the filters turn that off.
 
 ``hybrid_search`` is the one function; ``make_hybrid_search_tool`` exposes it as a LangChain tool
 bound to a library. Results come back as chunks with their blocks (ids, pages, bboxes), document
@@ -19,7 +19,7 @@ from qdrant_client import models
 
 from corpus.library import Library
 from corpus.models import Block, DocType
-from corpus.titles import TitleIndex, TitleScope
+from tools.title_scope import TitleIndex, TitleScope
 
 
 class SearchMode(StrEnum):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from corpus.titles import TitleIndex
+from tools.title_scope import TitleIndex
 
 INDEX = TitleIndex(
     [
