@@ -22,7 +22,7 @@ REF_LABEL = re.compile(r"^\[\d{1,4}\]")
 # Blocks
 
 
-def _is_list_start(ln: Line, prev: Line | None, cur: _Block | None) -> bool:
+def _is_list_start(ln: Line, prev: Line | None, cur: BlockDraft | None) -> bool:
     first = ln.words[0].text
     if first[0] in BULLETS:
         if first[0] in "-–—*":  # dashes and asterisks only as a lone marker: "- item", not "-0.5"
@@ -50,7 +50,9 @@ def _starts_footnote(ln: Line) -> bool:
     )
 
 
-class _Block:
+class BlockDraft:
+    """A block being assembled from lines; ``document`` turns each finished one into a ``RawBlock``."""
+
     __slots__ = ("lines", "kind", "section", "page", "col", "heading")
 
     def __init__(self, first: Line, kind: BlockKind, section: str):
@@ -69,106 +71,158 @@ class _Block:
         return most_common(sizes)
 
 
-def build_blocks(pages: list[PageData], doc: DocStats, title_lines: set[int]) -> list[_Block]:
-    blocks: list[_Block] = []
-    section = ""
-    in_refs = False
-    structured = False  # seen a numbered or well-known heading (the front matter is over)
-    cur: _Block | None = None
+class _BlockState:
+    """What carries over from line to line while a document's lines are grouped into blocks: the
+    current section, whether the references have begun, and the block and line before this one."""
+
+    def __init__(self, doc: DocStats, title_lines: set[int]):
+        self.doc = doc
+        self.title_lines = title_lines
+        self.section = ""
+        self.in_refs = False
+        self.structured = False  # seen a numbered or well-known heading (the front matter is over)
+        self.cur: BlockDraft | None = None
+        self.prev: Line | None = None
+        self.page_blocks: list[BlockDraft] = []
+
+    def start_page(self) -> None:
+        """Blocks never run on from one page to the next."""
+        self.page_blocks = []
+        self.cur = None
+        self.prev = None
+        self.doc.local_pitch.clear()
+
+    def add_line(self, ln: Line, p: PageData) -> None:
+        """The next line of page ``p`` in reading order."""
+        if ln.table is not None:
+            self._add_table(ln)
+            return
+        if id(ln) in self.title_lines:
+            self._add_title_line(ln)
+        elif (heading := self._wrapped_heading(ln)) is not None:
+            self._extend_heading(heading, ln)
+        elif not self._add_heading(ln, p):
+            self._add_body_line(ln, p)
+        self.prev = ln
+
+    def _start(self, ln: Line, kind: BlockKind) -> BlockDraft:
+        self.cur = BlockDraft(ln, kind, self.section)
+        self.page_blocks.append(self.cur)
+        return self.cur
+
+    def _start_heading(self, ln: Line) -> None:
+        self._start(ln, BlockKind.HEADING).heading = True
+
+    def _add_table(self, ln: Line) -> None:
+        """A table is a block of its own; nothing continues across it."""
+        self._start(ln, BlockKind.REFERENCE if self.in_refs else BlockKind.TABLE)
+        self.cur = None
+        self.prev = None
+
+    def _add_title_line(self, ln: Line) -> None:
+        """The title's lines make up one heading block."""
+        cur = self.cur
+        if cur is not None and cur.heading and cur.kind is BlockKind.HEADING and id(cur.lines[-1]) in self.title_lines:
+            cur.lines.append(ln)
+        else:
+            self._start_heading(ln)
+
+    def _wrapped_heading(self, ln: Line) -> BlockDraft | None:
+        """The heading block the line carries on, if the line just before ended it."""
+        cur, prev = self.cur, self.prev
+        if (
+            cur is not None
+            and cur.heading
+            and prev is not None
+            and prev is cur.lines[-1]
+            and continues_heading(prev, ln)
+        ):
+            return cur
+        return None
+
+    def _extend_heading(self, cur: BlockDraft, ln: Line) -> None:
+        cur.lines.append(ln)  # a heading wrapped onto a second line
+        if cur.kind is BlockKind.HEADING and cur.section and not self.in_refs:
+            self.section = dehyphenated_text(cur.lines, self.doc.vocab)
+            cur.section = self.section
+
+    def _add_heading(self, ln: Line, p: PageData) -> bool:
+        """Start a heading block when the line is a section heading; False when it is not."""
+        cur, prev = self.cur, self.prev
+        continues = (
+            cur is not None
+            and not cur.heading
+            and prev is not None
+            and not (_new_reference if self.in_refs else _new_paragraph)(prev, ln, p, self.doc, cur)
+        )
+        right = p.edges.get(ln.col, (ln.x0, ln.x1, ln.x0))[1]
+        hk = heading_kind(ln, self.doc, self.in_refs, right, continues)
+        if hk == "styled" and not self.structured and p.number == 1:
+            hk = None  # bold author names and affiliations on the title page
+        if hk is None:
+            return False
+        self.structured = self.structured or hk != "styled"
+        if not self._enter_section(ln, hk):
+            return False
+        self._start_heading(ln)
+        return True
+
+    def _enter_section(self, ln: Line, hk: str) -> bool:
+        """Update the section (and the references flag) for a heading; False when the heading does
+        not count (one known only by its style, inside the references)."""
+        text = " ".join(ln.text.split())
+        bare = re.sub(r"^(?:\d+(?:\.\d+)*\.?)\s+", "", text).rstrip(":.").strip().lower()
+        if bare in REFERENCE_HEADINGS:
+            self.in_refs = True
+            self.section = "References"
+        elif self.in_refs:
+            if hk not in ("numbered", "known"):
+                return False
+            self.in_refs = False  # an appendix ("A Proofs", "Appendix") ends them
+            self.section = text
+        else:
+            self.section = text
+        return True
+
+    def _add_body_line(self, ln: Line, p: PageData) -> None:
+        """Body line: continue the current block or start a new one?"""
+        cur, prev = self.cur, self.prev
+        if self.in_refs:
+            kind = BlockKind.REFERENCE
+            new = cur is None or cur.heading or _new_reference(prev, ln, p, self.doc)
+        else:
+            kind, new = self._body_kind(ln, p)
+        if new or cur is None or prev is None:
+            self._start(ln, kind)
+        else:
+            self.doc.saw_pitch(prev, ln)
+            cur.lines.append(ln)
+
+    def _body_kind(self, ln: Line, p: PageData) -> tuple[BlockKind, bool]:
+        """The kind of block a body line outside the references belongs to, and whether it starts one."""
+        cur, prev = self.cur, self.prev
+        if self.doc.is_caption(ln):
+            return BlockKind.CAPTION, True
+        if _is_list_start(ln, prev, cur):
+            return BlockKind.LIST, True
+        if _starts_footnote(ln):
+            return BlockKind.PARAGRAPH, True
+        return BlockKind.PARAGRAPH, cur is None or cur.heading or _new_paragraph(prev, ln, p, self.doc, cur)
+
+
+def build_blocks(pages: list[PageData], doc: DocStats, title_lines: set[int]) -> list[BlockDraft]:
+    blocks: list[BlockDraft] = []
+    state = _BlockState(doc, title_lines)
     for p in pages:
-        page_blocks: list[_Block] = []
-        prev: Line | None = None
-        doc.local_pitch.clear()
+        state.start_page()
         for ln in p.lines:
-            kind: BlockKind | None = None  # kind of a new block starting at this line
-            new = False
-            if ln.table is not None:
-                cur = _Block(ln, BlockKind.REFERENCE if in_refs else BlockKind.TABLE, section)
-                page_blocks.append(cur)
-                cur = None
-                prev = None
-                continue
-            if id(ln) in title_lines:
-                if cur is not None and cur.heading and cur.kind is BlockKind.HEADING and id(cur.lines[-1]) in title_lines:
-                    cur.lines.append(ln)
-                else:
-                    cur = _Block(ln, BlockKind.HEADING, section)
-                    cur.heading = True
-                    page_blocks.append(cur)
-                prev = ln
-                continue
-            if (
-                cur is not None
-                and cur.heading
-                and prev is not None
-                and prev is cur.lines[-1]
-                and continues_heading(prev, ln)
-            ):
-                cur.lines.append(ln)  # a heading wrapped onto a second line
-                if cur.kind is BlockKind.HEADING and cur.section and not in_refs:
-                    section = dehyphenated_text(cur.lines, doc.vocab)
-                    cur.section = section
-                prev = ln
-                continue
-            continues = (
-                cur is not None
-                and not cur.heading
-                and prev is not None
-                and not (_new_reference if in_refs else _new_paragraph)(prev, ln, p, doc, cur)
-            )
-            right = p.edges.get(ln.col, (ln.x0, ln.x1, ln.x0))[1]
-            hk = heading_kind(ln, doc, in_refs, right, continues)
-            if hk == "styled" and not structured and p.number == 1:
-                hk = None  # bold author names and affiliations on the title page
-            if hk is not None:
-                structured = structured or hk != "styled"
-                text = " ".join(ln.text.split())
-                bare = re.sub(r"^(?:\d+(?:\.\d+)*\.?)\s+", "", text).rstrip(":.").strip().lower()
-                if bare in REFERENCE_HEADINGS:
-                    in_refs = True
-                    section = "References"
-                elif in_refs:
-                    if hk in ("numbered", "known"):  # an appendix ("A Proofs", "Appendix") ends them
-                        in_refs = False
-                        section = text
-                    else:
-                        hk = None
-                else:
-                    section = text
-                if hk is not None:
-                    cur = _Block(ln, BlockKind.HEADING, section)
-                    cur.heading = True
-                    page_blocks.append(cur)
-                    prev = ln
-                    continue
-            # Body line: continue the current block or start a new one?
-            if in_refs:
-                kind = BlockKind.REFERENCE
-                new = cur is None or cur.heading or _new_reference(prev, ln, p, doc)
-            else:
-                if doc.is_caption(ln):
-                    kind, new = BlockKind.CAPTION, True
-                elif _is_list_start(ln, prev, cur):
-                    kind, new = BlockKind.LIST, True
-                elif _starts_footnote(ln):
-                    kind, new = BlockKind.PARAGRAPH, True
-                else:
-                    kind = BlockKind.PARAGRAPH
-                    new = cur is None or cur.heading or _new_paragraph(prev, ln, p, doc, cur)
-            if new or cur is None or prev is None:
-                cur = _Block(ln, kind, section)
-                page_blocks.append(cur)
-            else:
-                doc.saw_pitch(prev, ln)
-                cur.lines.append(ln)
-            prev = ln
-        _mark_footnotes(page_blocks, p, doc)
-        blocks.extend(page_blocks)
-        cur = None
+            state.add_line(ln, p)
+        _mark_footnotes(state.page_blocks, p, doc)
+        blocks.extend(state.page_blocks)
     return blocks
 
 
-def _new_paragraph(prev: Line | None, ln: Line, p: PageData, doc: DocStats, cur: _Block) -> bool:
+def _new_paragraph(prev: Line | None, ln: Line, p: PageData, doc: DocStats, cur: BlockDraft) -> bool:
     if prev is None or prev.col != ln.col or prev.table is not None:
         return True
     pitch = ln.ctop - prev.ctop
@@ -206,7 +260,7 @@ def _new_paragraph(prev: Line | None, ln: Line, p: PageData, doc: DocStats, cur:
     return False
 
 
-def _new_reference(prev: Line | None, ln: Line, p: PageData, doc: DocStats, cur: _Block | None = None) -> bool:
+def _new_reference(prev: Line | None, ln: Line, p: PageData, doc: DocStats, cur: BlockDraft | None = None) -> bool:
     if prev is None or prev.col != ln.col or prev.table is not None:
         return True
     text = ln.text.lstrip()
@@ -229,9 +283,9 @@ def _column_hangs(p: PageData, col: str, min_left: float, em: float) -> bool:
     return any(0.6 * em <= ln.x0 - min_left <= 4 * em for ln in p.lines if ln.col == col and ln.table is None)
 
 
-def _mark_footnotes(blocks: list[_Block], p: PageData, doc: DocStats) -> None:
+def _mark_footnotes(blocks: list[BlockDraft], p: PageData, doc: DocStats) -> None:
     """Small-print blocks at the foot of a column, below all body text of that column."""
-    by_col: dict[str, list[_Block]] = {}
+    by_col: dict[str, list[BlockDraft]] = {}
     for b in blocks:
         by_col.setdefault(b.col, []).append(b)
     for col_blocks in by_col.values():

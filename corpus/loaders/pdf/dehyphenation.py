@@ -33,12 +33,18 @@ def _dehyphenate(prev: str, nxt: str, vocab: Counter[str]) -> str | None:
         return None  # "pre- and post-processing"
     if "-" in head_core or "\u2010" in head_core:
         return keep  # "state-of-the-" + "art": the hyphens are real
+    return keep if _is_compound(head_core, tail_core, vocab) else drop
+
+
+def _is_compound(head_core: str, tail_core: str, vocab: Counter[str]) -> bool:
+    """Whether the hyphen between the two halves of a word broken at a line end is a real one, by
+    how the document spells the word elsewhere and whether both halves are words of their own."""
     joined = (head_core + tail_core).lower()
     hyphenated = (head_core + "-" + tail_core).lower()
     if vocab.get(joined, 0) and vocab.get(joined, 0) >= vocab.get(hyphenated, 0):
-        return drop
+        return False
     if vocab.get(hyphenated, 0):
-        return keep
+        return True
     tail_l = tail_core.lower()
     if (
         len(head_core) >= 4
@@ -47,10 +53,8 @@ def _dehyphenate(prev: str, nxt: str, vocab: Counter[str]) -> str | None:
         and vocab.get(head_core.lower(), 0) >= 1
         and vocab.get(tail_l, 0) >= 2
     ):
-        return keep  # two words in their own right: "bibliography-" + "paper"
-    if tail_core[0].isupper() and not head_core.isupper():
-        return keep  # "Non-" + "English"
-    return drop
+        return True  # two words in their own right: "bibliography-" + "paper"
+    return tail_core[0].isupper() and not head_core.isupper()  # "Non-" + "English"
 
 
 def dehyphenated_text(lines: list[Line], vocab: Counter[str]) -> str:

@@ -16,7 +16,7 @@ from pdfplumber.utils.exceptions import PdfminerException
 from pdfplumber.utils.text import WordExtractor
 
 from corpus.errors import LoadError
-from corpus.loaders.pdf.blocks import build_blocks
+from corpus.loaders.pdf.blocks import BlockDraft, build_blocks
 from corpus.loaders.pdf.dehyphenation import dehyphenated_text
 from corpus.loaders.pdf.doc_stats import DocStats
 from corpus.loaders.pdf.elements import WORD_GAP_RATIO, PageData, most_common
@@ -25,6 +25,7 @@ from corpus.loaders.pdf.metadata import metadata_title, find_title_lines, public
 from corpus.loaders.pdf.page_extraction import extract_page
 from corpus.loaders.pdf.reading_order import build_lines
 from corpus.models import BBox, BlockKind, LoadedDocument, RawBlock
+
 
 logger = logging.getLogger(__name__)
 
@@ -94,10 +95,6 @@ def load_pdf(path: Path) -> LoadedDocument:
         keep_blank_chars=False,
         use_text_flow=False,
     )
-    pages: list[PageData] = []
-    vocab: Counter[str] = Counter()
-    stamp = ""
-    errors: list[str] = []
     try:
         try:
             page_list = pdf.pages
@@ -106,34 +103,11 @@ def load_pdf(path: Path) -> LoadedDocument:
             raise _load_error(exc) from None
         if not page_list:
             raise LoadError("the PDF has no pages")
-        for number, page in enumerate(page_list, start=1):
-            try:
-                data, page_stamp = extract_page(page, number, extractor)
-            except LoadError:
-                raise
-            except Exception as exc:  # noqa: BLE001 - a broken page must not sink the document
-                errors.append(f"page {number}: {_reason(exc)}")
-                data, page_stamp = PageData(number, (0.0, 0.0, 612.0, 792.0)), ""
-            finally:
-                page.close()
-            if page_stamp and not stamp and number <= 2:
-                stamp = page_stamp
-            texts = [seg.text for seg in data.segments] + [row for t in data.tables for _, row, _ in t.rows]
-            for text in texts:
-                for token in text.split():
-                    token = token.strip(TOKEN_PUNCT).lower()
-                    if token:
-                        vocab[token] += 1
-            pages.append(data)
+        pages, vocab, stamp, errors = _extract_pages(page_list, extractor)
         page_count = len(page_list)
     finally:
         pdf.close()
-    if errors and len(errors) == page_count:
-        raise LoadError(f"the PDF is corrupt or unreadable ({errors[0]})")
-    if errors:
-        logger.warning("%s: skipped unreadable content on %s", path.name, "; ".join(errors))
-    if not any(p.segments or p.tables for p in pages):
-        raise LoadError("no text could be extracted (a scanned PDF without a text layer?)")
+    _check_extracted(path, pages, errors, page_count)
 
     try:
         return _layout(pages, vocab, meta, stamp, page_count)
@@ -142,38 +116,71 @@ def load_pdf(path: Path) -> LoadedDocument:
         raise LoadError(f"the PDF's layout could not be analysed ({type(exc).__name__}: {_reason(exc)})") from None
 
 
+def _extract_pages(
+    page_list: list[Any], extractor: WordExtractor
+) -> tuple[list[PageData], Counter[str], str, list[str]]:
+    """Pass 1 over all pages: their data, the document's vocabulary (for de-hyphenation), the arXiv
+    side stamp of page 1 or 2, and the reasons pages could not be read."""
+    pages: list[PageData] = []
+    vocab: Counter[str] = Counter()
+    stamp = ""
+    errors: list[str] = []
+    for number, page in enumerate(page_list, start=1):
+        data, page_stamp = _extract_page_or_blank(page, number, extractor, errors)
+        if page_stamp and not stamp and number <= 2:
+            stamp = page_stamp
+        _count_tokens(data, vocab)
+        pages.append(data)
+    return pages, vocab, stamp, errors
+
+
+def _extract_page_or_blank(page: Any, number: int, extractor: WordExtractor, errors: list[str]) -> tuple[PageData, str]:
+    """One page's data, or a blank page (its error noted in ``errors``) when it cannot be read."""
+    try:
+        return extract_page(page, number, extractor)
+    except LoadError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a broken page must not sink the document
+        errors.append(f"page {number}: {_reason(exc)}")
+        return PageData(number, (0.0, 0.0, 612.0, 792.0)), ""
+    finally:
+        page.close()
+
+
+def _count_tokens(data: PageData, vocab: Counter[str]) -> None:
+    """Count the page's words (lower-cased, punctuation stripped), tables included."""
+    texts = [seg.text for seg in data.segments] + [row for t in data.tables for _, row, _ in t.rows]
+    for text in texts:
+        for token in text.split():
+            token = token.strip(TOKEN_PUNCT).lower()
+            if token:
+                vocab[token] += 1
+
+
+def _check_extracted(path: Path, pages: list[PageData], errors: list[str], page_count: int) -> None:
+    """Fail when no page could be read or no text was found; log the pages that were skipped."""
+    if errors and len(errors) == page_count:
+        raise LoadError(f"the PDF is corrupt or unreadable ({errors[0]})")
+    if errors:
+        logger.warning("%s: skipped unreadable content on %s", path.name, "; ".join(errors))
+    if not any(p.segments or p.tables for p in pages):
+        raise LoadError("no text could be extracted (a scanned PDF without a text layer?)")
+
+
 def _layout(pages: list[PageData], vocab: Counter[str], meta: dict, stamp: str, page_count: int) -> LoadedDocument:
     """Pass 2: headers and footers, reading order, lines, blocks, title and year."""
-    sizes: Counter[float] = Counter()
-    for p in pages:
-        for seg in p.segments:
-            for w in seg.words:
-                sizes[round(w.size, 1)] += len(w.text)
-    body_size = most_common(sizes) if sizes else 10.0
+    body_size = _body_size(pages)
     strip_headers_footers(pages, metadata_title(meta), body_size)
     for p in pages:
         build_lines(p, body_size)
     doc = DocStats(pages, vocab)
     title_ids, visual_title = find_title_lines(pages, doc)
     blocks = build_blocks(pages, doc, title_ids)
-
     raw_blocks: list[RawBlock] = []
     for b in blocks:
-        words = [w for ln in b.lines for w in ln.words]
-        text = b.lines[0].text if b.lines[0].table is not None else dehyphenated_text(b.lines, vocab)
-        if not text.strip():
-            continue
-        if b.kind is not BlockKind.TABLE and len(text) <= 12 and not any(ch.isalpha() for ch in text):
-            continue  # stray figure labels and callout numbers: nothing to read or cite
-        # The union of the words' boxes, rounded outwards to 0.01 pt.
-        bbox = BBox(
-            x0=math.floor(min(w.x0 for w in words) * 100) / 100,
-            top=math.floor(min(w.top for w in words) * 100) / 100,
-            x1=math.ceil(max(w.x1 for w in words) * 100) / 100,
-            bottom=math.ceil(max(w.bottom for w in words) * 100) / 100,
-        )
-        raw_blocks.append(RawBlock(page=b.page, bbox=bbox, section=b.section, kind=b.kind, text=text))
-
+        raw = _raw_block(b, vocab)
+        if raw is not None:
+            raw_blocks.append(raw)
     first_page_text = " ".join(ln.text for ln in pages[0].lines) if pages else ""
     return LoadedDocument(
         title=metadata_title(meta) or visual_title,
@@ -181,3 +188,31 @@ def _layout(pages: list[PageData], vocab: Counter[str], meta: dict, stamp: str, 
         year=publication_year(meta, stamp, first_page_text),
         blocks=raw_blocks,
     )
+
+
+def _body_size(pages: list[PageData]) -> float:
+    """The most common font size of the text, weighted by characters (10 pt on an empty document)."""
+    sizes: Counter[float] = Counter()
+    for p in pages:
+        for seg in p.segments:
+            for w in seg.words:
+                sizes[round(w.size, 1)] += len(w.text)
+    return most_common(sizes) if sizes else 10.0
+
+
+def _raw_block(b: BlockDraft, vocab: Counter[str]) -> RawBlock | None:
+    """The block as the loader returns it, or None when it holds nothing to read."""
+    words = [w for ln in b.lines for w in ln.words]
+    text = b.lines[0].text if b.lines[0].table is not None else dehyphenated_text(b.lines, vocab)
+    if not text.strip():
+        return None
+    if b.kind is not BlockKind.TABLE and len(text) <= 12 and not any(ch.isalpha() for ch in text):
+        return None  # stray figure labels and callout numbers: nothing to read or cite
+    # The union of the words' boxes, rounded outwards to 0.01 pt.
+    bbox = BBox(
+        x0=math.floor(min(w.x0 for w in words) * 100) / 100,
+        top=math.floor(min(w.top for w in words) * 100) / 100,
+        x1=math.ceil(max(w.x1 for w in words) * 100) / 100,
+        bottom=math.ceil(max(w.bottom for w in words) * 100) / 100,
+    )
+    return RawBlock(page=b.page, bbox=bbox, section=b.section, kind=b.kind, text=text)

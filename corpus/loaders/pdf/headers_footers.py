@@ -27,6 +27,23 @@ def strip_headers_footers(pages: list[PageData], title: str | None, body_size: f
     the body's never counts, and bold text only when it repeats exactly (not "1. Results" and
     "2. Methods" that happen to open two pages)."""
     title_key = " ".join(title.split()).lower() if title else None
+    zones = _margin_texts(pages, title_key, body_size)
+    drop: set[int] = set()
+    threshold = max(2, math.ceil(0.2 * len(pages))) if len(pages) >= 2 else 10**9
+    for (zone, _), hits in zones.items():
+        if zone == "title":
+            drop.update(id(s) for _, s in hits)
+        else:
+            drop.update(id(s) for _, s in _running(hits, threshold))
+    for p in pages:
+        p.segments = [s for s in p.segments if id(s) not in drop and not _is_page_number(s, p)]
+
+
+def _margin_texts(
+    pages: list[PageData], title_key: str | None, body_size: float
+) -> dict[tuple[str, str], list[tuple[int, Segment]]]:
+    """Segments of body size or smaller in the top and bottom margins, by zone and text with digits
+    masked, with their page index; and under ("title", "") the title repeated on a later page."""
     zones: dict[tuple[str, str], list[tuple[int, Segment]]] = {}
     for pi, p in enumerate(pages):
         for s in p.segments:
@@ -38,23 +55,20 @@ def strip_headers_footers(pages: list[PageData], title: str | None, body_size: f
             zones.setdefault((zone, key), []).append((pi, s))
             if pi and text == title_key:
                 zones.setdefault(("title", ""), []).append((pi, s))
-    drop: set[int] = set()
-    threshold = max(2, math.ceil(0.2 * len(pages))) if len(pages) >= 2 else 10**9
-    for (zone, _), hits in zones.items():
-        if zone == "title":
-            drop.update(id(s) for _, s in hits)
-            continue
-        tops = sorted(s.top for _, s in hits)
-        median = tops[len(tops) // 2]
-        near = [(pi, s) for pi, s in hits if abs(s.top - median) <= 4]
-        if len({pi for pi, _ in near}) < threshold:
-            continue
-        exact = len({" ".join(s.text.split()) for _, s in near}) == 1
-        if not exact and any(2 * sum(len(w.text) for w in s.words if w.bold) > s.nchars for _, s in near):
-            continue
-        drop.update(id(s) for _, s in near)
-    for p in pages:
-        p.segments = [s for s in p.segments if id(s) not in drop and not _is_page_number(s, p)]
+    return zones
+
+
+def _running(hits: list[tuple[int, Segment]], threshold: int) -> list[tuple[int, Segment]]:
+    """The hits at the text's usual height when they repeat on enough pages (and are not headings)."""
+    tops = sorted(s.top for _, s in hits)
+    median = tops[len(tops) // 2]
+    near = [(pi, s) for pi, s in hits if abs(s.top - median) <= 4]
+    if len({pi for pi, _ in near}) < threshold:
+        return []
+    exact = len({" ".join(s.text.split()) for _, s in near}) == 1
+    if not exact and any(2 * sum(len(w.text) for w in s.words if w.bold) > s.nchars for _, s in near):
+        return []
+    return near
 
 
 def _is_page_number(s: Segment, p: PageData) -> bool:

@@ -33,39 +33,52 @@ def heading_kind(ln: Line, doc: DocStats, in_refs: bool, right: float, continues
     current paragraph (normal line pitch, no indent), which rules out headings known only by style.
     """
     text = " ".join(ln.text.split())
-    if ln.table is not None or len(text) > 120 or len(text) < 3:
-        return None
     words = text.split()
-    if len(words) > 14 or sum(ch.isalpha() for ch in text) < 3:
-        return None
-    if text[-1] in ",;" or doc.is_caption(ln):
+    if not _could_be_heading(ln, doc, text, words):
         return None
     m = NUMBERED_HEADING.match(text)
     styled = doc.styled(ln) or (text.isupper() and len(words) <= 8)
-    if m and styled:
-        rest = m.group(1)
-        if (
-            (rest[0].isupper() or rest[0].isdigit())
-            and rest[-1] not in ".:-"
-            and not re.search(r"[a-z]\.\s+\S", rest)  # a run-in heading followed by its paragraph
-            and len(words) <= (12 if ln.bold >= 0.8 or ln.size >= doc.body_size + 0.8 else 10)
-        ):
-            return "numbered"
+    if m and styled and _is_numbered_heading(ln, doc, m.group(1), len(words)):
+        return "numbered"
     bare = re.sub(r"^(?:\d+(?:\.\d+)*\.?|[A-Z]\.|[IVX]+\.)\s+", "", text).rstrip(":.").strip().lower()
     if bare in KNOWN_HEADINGS and styled:
         return "known"
     if in_refs or continues:
         return None
-    if (
+    if _is_bold_heading(ln, doc, text, len(words), right):
+        return "styled"
+    return None
+
+
+def _could_be_heading(ln: Line, doc: DocStats, text: str, words: list[str]) -> bool:
+    """Short enough, with some letters, not a table, not a caption, not cut off at a comma."""
+    if ln.table is not None or len(text) > 120 or len(text) < 3:
+        return False
+    if len(words) > 14 or sum(ch.isalpha() for ch in text) < 3:
+        return False
+    return not (text[-1] in ",;" or doc.is_caption(ln))
+
+
+def _is_numbered_heading(ln: Line, doc: DocStats, rest: str, nwords: int) -> bool:
+    """The text after the number reads as a title: capitalised, not a sentence, not too long."""
+    return (
+        (rest[0].isupper() or rest[0].isdigit())
+        and rest[-1] not in ".:-"
+        and not re.search(r"[a-z]\.\s+\S", rest)  # a run-in heading followed by its paragraph
+        and nwords <= (12 if ln.bold >= 0.8 or ln.size >= doc.body_size + 0.8 else 10)
+    )
+
+
+def _is_bold_heading(ln: Line, doc: DocStats, text: str, nwords: int, right: float) -> bool:
+    """A short bold line of body size or larger, capitalised and not ending a sentence."""
+    return (
         ln.bold >= 0.9
-        and len(words) <= 10
+        and nwords <= 10
         and (text[0].isupper() or text[0].isdigit())
         and text[-1] not in ".:-?"
         and ln.size >= doc.body_size - 0.3
         and ln.x1 < right - 1.5 * ln.size  # a full line of bold is a run-in heading's paragraph
-    ):
-        return "styled"
-    return None
+    )
 
 
 def continues_heading(prev: Line, ln: Line) -> bool:

@@ -29,25 +29,35 @@ def find_title_lines(pages: list[PageData], doc: DocStats) -> tuple[set[int], st
     if not pages:
         return set(), None
     p = pages[0]
-    candidates = [ln for ln in p.lines if ln.table is None and p.rel(ln.top) < 0.5 and sum(c.isalpha() for c in ln.text) >= 3]
+    candidates = _title_candidates(p)
     if not candidates:
         return set(), None
     biggest = max(ln.size for ln in candidates)
     if biggest < doc.body_size + 1.5:
         return set(), None
-    candidate_ids = {id(ln) for ln in candidates}
+    run = _first_run(p.lines, {id(ln) for ln in candidates}, biggest)
+    text = " ".join(" ".join(ln.text for ln in run).split())
+    if not text or NUMBERED_HEADING.match(text) or text.lower().rstrip(":.") in KNOWN_HEADINGS or len(text) > 300:
+        return set(), None
+    return {id(ln) for ln in run}, text
+
+
+def _title_candidates(p: PageData) -> list[Line]:
+    """Lines of text (three letters at least) in the top half of the page, outside tables."""
+    return [ln for ln in p.lines if ln.table is None and p.rel(ln.top) < 0.5 and sum(c.isalpha() for c in ln.text) >= 3]
+
+
+def _first_run(lines: list[Line], candidate_ids: set[int], biggest: float) -> list[Line]:
+    """The first consecutive candidate lines in the biggest size, without a wide gap between them."""
     run: list[Line] = []
-    for ln in p.lines:
+    for ln in lines:
         if id(ln) in candidate_ids and ln.size >= biggest - 0.5:
             if run and ln.ctop - run[-1].ctop > 2.2 * ln.size:
                 break
             run.append(ln)
         elif run:
             break
-    text = " ".join(" ".join(ln.text for ln in run).split())
-    if not text or NUMBERED_HEADING.match(text) or text.lower().rstrip(":.") in KNOWN_HEADINGS or len(text) > 300:
-        return set(), None
-    return {id(ln) for ln in run}, text
+    return run
 
 
 def metadata_title(meta: dict) -> str | None:

@@ -6,7 +6,7 @@ from typing import Any
 
 from pdfplumber.utils.text import WordExtractor
 
-from corpus.loaders.pdf.elements import PageData, Word
+from corpus.loaders.pdf.elements import PageData, Segment, Table, Word
 from corpus.loaders.pdf.page_objects import extract_page_objects
 from corpus.loaders.pdf.tables import find_tables, is_inside
 from corpus.loaders.pdf.words import build_segments, group_rows, page_words
@@ -24,15 +24,7 @@ def extract_page(page: Any, number: int, extractor: WordExtractor) -> tuple[Page
     words, stamp = page_words(chars, extractor, bbox)
     if words and (len(horizontal) >= 2 or (horizontal and shades)):
         data.tables = find_tables(horizontal, vertical, shades, words)
-    table_words: dict[int, list[Word]] = {}
-    body: list[Word] = []
-    for w in words:
-        for ti, t in enumerate(data.tables):
-            if is_inside(w, t.x0, t.top, t.x1, t.bottom):
-                table_words.setdefault(ti, []).append(w)
-                break
-        else:
-            body.append(w)
+    table_words, body = _split_table_words(words, data.tables)
     segments = build_segments(body)
     kept_tables = []
     for ti, t in enumerate(data.tables):
@@ -41,17 +33,41 @@ def extract_page(page: Any, number: int, extractor: WordExtractor) -> tuple[Page
             continue
         segs = build_segments(tw)
         rows = group_rows(segs)
-        if sum(1 for row in rows if len(row) > 1) < 0.3 * len(rows) and (len(rows) >= 4 or len(tw) >= 10):
-            # Mostly one cell per row: prose in a ruled box (a form, a datasheet, instructions),
-            # better read as paragraphs than as a table.
+        if _is_prose_box(rows, tw):
             segments.extend(segs)
             continue
-        for row in rows:
-            row_words = [w for s in row for w in s.words]
-            text = " | ".join(s.text for s in row)
-            t.rows.append((min(s.top for s in row), text, row_words))
+        _fill_table(t, rows)
         kept_tables.append(t)
     segments.sort(key=lambda s: (s.top, s.x0, s.x1))
     data.segments = segments
     data.tables = kept_tables
     return data, stamp
+
+
+def _split_table_words(words: list[Word], tables: list[Table]) -> tuple[dict[int, list[Word]], list[Word]]:
+    """The words inside each table (by the table's index; the first table holding a word wins),
+    and the words outside all tables."""
+    table_words: dict[int, list[Word]] = {}
+    body: list[Word] = []
+    for w in words:
+        for ti, t in enumerate(tables):
+            if is_inside(w, t.x0, t.top, t.x1, t.bottom):
+                table_words.setdefault(ti, []).append(w)
+                break
+        else:
+            body.append(w)
+    return table_words, body
+
+
+def _is_prose_box(rows: list[list[Segment]], tw: list[Word]) -> bool:
+    """Mostly one cell per row: prose in a ruled box (a form, a datasheet, instructions), better
+    read as paragraphs than as a table."""
+    return sum(1 for row in rows if len(row) > 1) < 0.3 * len(rows) and (len(rows) >= 4 or len(tw) >= 10)
+
+
+def _fill_table(t: Table, rows: list[list[Segment]]) -> None:
+    """One row of text per row of cells, the cells separated by " | "."""
+    for row in rows:
+        row_words = [w for s in row for w in s.words]
+        text = " | ".join(s.text for s in row)
+        t.rows.append((min(s.top for s in row), text, row_words))
