@@ -31,6 +31,7 @@ import time
 import tracemalloc
 from collections import Counter, defaultdict
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 from common import ROOT, WORK, save, shared_path
@@ -38,11 +39,13 @@ from rapidfuzz.distance import LCSseq
 
 from corpus.chunking import split_sentences
 from corpus.errors import LoadError
-from corpus.models import Block, BlockKind, Document, DocType
+from corpus.models import Block, BlockKind, DocType, Document
 from corpus.parsing import block_id_for, parse_file
 from corpus.registry import Registry
-from tools import resolve_citation as rc
-from tools.resolve_citation import BlockIndex, normalise, resolve_citation
+from tools.citations import match
+from tools.citations.index import BlockIndex
+from tools.citations.normalise import normalise
+from tools.citations.resolve import resolve_citation
 
 QUOTABLE = {BlockKind.PARAGRAPH, BlockKind.LIST, BlockKind.CAPTION, BlockKind.FOOTNOTE}
 PERTURBATIONS = ("exact", "substring", "case_whitespace", "hyphenation", "ligatures", "unicode_quotes", "drop_10pct")
@@ -179,66 +182,87 @@ def word_window(block: Block, rng: random.Random) -> str | None:
     return block.text[start:end]
 
 
+def _case_whitespace(span: str, rng: random.Random) -> str:
+    words = span.split()
+    mode = rng.choice(["lower", "upper", "title", "mixed"])
+    if mode == "lower":
+        words = [w.lower() for w in words]
+    elif mode == "upper":
+        words = [w.upper() for w in words]
+    elif mode == "title":
+        words = [w.capitalize() for w in words]
+    else:
+        words = [w.upper() if rng.random() < 0.3 else w.lower() for w in words]
+    seps = [rng.choice([" ", " ", "  ", "\n", "\t", " \n "]) for _ in words[1:]]
+    return "  " + "".join(w + s for w, s in zip(words, [*seps, ""])) + " \n"
+
+
+def _hyphenation(span: str, rng: random.Random) -> str:
+    words = span.split(" ")
+    long = [i for i, w in enumerate(words) if re.fullmatch(r"[A-Za-z]{6,}", w)]
+    for i in rng.sample(long, min(len(long), rng.randint(1, 3))):
+        w = words[i]
+        cut = rng.randint(2, len(w) - 2)
+        words[i] = w[:cut] + rng.choice(["-\n", "- ", "-\n  ", "\u00ad"]) + w[cut:]
+    return " ".join(words)
+
+
+def _ligatures(span: str, _rng: random.Random) -> str:
+    for plain, lig in (("ffi", "\ufb03"), ("ffl", "\ufb04"), ("ff", "\ufb00"), ("fi", "\ufb01"), ("fl", "\ufb02")):
+        span = span.replace(plain, lig)
+    return span
+
+
+def _unicode_quotes(span: str, rng: random.Random) -> str:
+    span = re.sub(r"(?<=\w)'(?=\w)", "\u2019", span)
+    span = re.sub(r'"([^"]*)"', "\u201c\\1\u201d", span)
+    span = re.sub(r"(?<=\d)-(?=\d)", "\u2013", span)
+    span = span.replace(" - ", " \u2014 ").replace("...", "\u2026")
+    words = span.split(" ")
+    if len(words) > 4:  # quote a short phrase, as a model would when it keeps a term in quotes
+        i = rng.randrange(len(words) - 2)
+        words[i] = "\u201c" + words[i]
+        words[i + 1] = words[i + 1] + "\u201d"
+    if rng.random() < 0.5 and len(words) > 4:
+        j = rng.randrange(1, len(words) - 1)
+        words[j] = words[j] + " \u2014"
+    return " ".join(words)
+
+
+def _drop_10pct(span: str, rng: random.Random) -> str:
+    words = span.split()
+    k = max(1, round(0.1 * len(words)))
+    drop = set(rng.sample(range(len(words)), k))
+    ellipsis = rng.random() < 0.5
+    out = []
+    for i, w in enumerate(words):
+        if i in drop:
+            if ellipsis and (not out or out[-1] != "..."):
+                out.append("...")
+        else:
+            out.append(w)
+    return " ".join(out)
+
+
+_PERTURB_STEPS = {
+    "case_whitespace": _case_whitespace,
+    "hyphenation": _hyphenation,
+    "ligatures": _ligatures,
+    "unicode_quotes": _unicode_quotes,
+    "drop_10pct": _drop_10pct,
+}
+
+
 def perturb(kind: str, span: str, rng: random.Random) -> str:
     if kind in ("exact", "substring"):
         return span
-    if kind == "case_whitespace":
-        words = span.split()
-        mode = rng.choice(["lower", "upper", "title", "mixed"])
-        if mode == "lower":
-            words = [w.lower() for w in words]
-        elif mode == "upper":
-            words = [w.upper() for w in words]
-        elif mode == "title":
-            words = [w.capitalize() for w in words]
-        else:
-            words = [w.upper() if rng.random() < 0.3 else w.lower() for w in words]
-        seps = [rng.choice([" ", " ", "  ", "\n", "\t", " \n "]) for _ in words[1:]]
-        return "  " + "".join(w + s for w, s in zip(words, [*seps, ""])) + " \n"
-    if kind == "hyphenation":
-        words = span.split(" ")
-        long = [i for i, w in enumerate(words) if re.fullmatch(r"[A-Za-z]{6,}", w)]
-        for i in rng.sample(long, min(len(long), rng.randint(1, 3))):
-            w = words[i]
-            cut = rng.randint(2, len(w) - 2)
-            words[i] = w[:cut] + rng.choice(["-\n", "- ", "-\n  ", "\u00ad"]) + w[cut:]
-        return " ".join(words)
-    if kind == "ligatures":
-        for plain, lig in (("ffi", "\ufb03"), ("ffl", "\ufb04"), ("ff", "\ufb00"), ("fi", "\ufb01"), ("fl", "\ufb02")):
-            span = span.replace(plain, lig)
-        return span
-    if kind == "unicode_quotes":
-        span = re.sub(r"(?<=\w)'(?=\w)", "\u2019", span)
-        span = re.sub(r'"([^"]*)"', "\u201c\\1\u201d", span)
-        span = re.sub(r"(?<=\d)-(?=\d)", "\u2013", span)
-        span = span.replace(" - ", " \u2014 ").replace("...", "\u2026")
-        words = span.split(" ")
-        if len(words) > 4:  # quote a short phrase, as a model would when it keeps a term in quotes
-            i = rng.randrange(len(words) - 2)
-            words[i] = "\u201c" + words[i]
-            words[i + 1] = words[i + 1] + "\u201d"
-        if rng.random() < 0.5 and len(words) > 4:
-            j = rng.randrange(1, len(words) - 1)
-            words[j] = words[j] + " \u2014"
-        return " ".join(words)
     if kind == "combined":  # everything at once, as a careless copy of PDF text might be
         for step in ("drop_10pct", "hyphenation", "ligatures", "unicode_quotes", "case_whitespace"):
             span = perturb(step, span, rng)
         return span
-    if kind == "drop_10pct":
-        words = span.split()
-        k = max(1, round(0.1 * len(words)))
-        drop = set(rng.sample(range(len(words)), k))
-        ellipsis = rng.random() < 0.5
-        out = []
-        for i, w in enumerate(words):
-            if i in drop:
-                if ellipsis and (not out or out[-1] != "..."):
-                    out.append("...")
-            else:
-                out.append(w)
-        return " ".join(out)
-    raise ValueError(kind)
+    if kind not in _PERTURB_STEPS:
+        raise ValueError(kind)
+    return _PERTURB_STEPS[kind](span, rng)
 
 
 def window_coverage(words: list[str], block_norm: str) -> float:
@@ -310,6 +334,19 @@ def fabricate(
 # --- the run ----------------------------------------------------------------------------------------------
 
 
+class Run(NamedTuple):
+    """One citation to resolve: a genuine quote (with its source) or a fabricated one."""
+
+    origin: str  # "genuine" or "fabricated"
+    kind: str  # the perturbation or fabrication
+    quote: str
+    positions: tuple[int, ...]  # the source block(s); () for a fabricated quote
+    span: str | None  # the unperturbed source text
+    hint: str | None
+    retrieved: list[str]
+    how: str  # the hint: right, wrong, none or (fabricated) plausible
+
+
 def percentile(values: list[float], q: float) -> float:
     values = sorted(values)
     if not values:
@@ -317,14 +354,19 @@ def percentile(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, max(0, int(round(q / 100 * (len(values) - 1)))))]
 
 
-def main() -> None:
+def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--blocks", type=int, default=50_000, help="pad the index to this many blocks")
     parser.add_argument("--spans", type=int, default=2000, help="genuine quotes to sample")
     parser.add_argument("--seed", type=int, default=7)
-    args = parser.parse_args()
-    rng = random.Random(args.seed)
+    return parser.parse_args()
 
+
+# --- building the index ------------------------------------------------------------------------------------
+
+
+def load_blocks() -> tuple[list[Document], list[Block], dict]:
+    """``load_real_blocks``, timed and reported."""
     t0 = time.perf_counter()
     docs, real_blocks, info = load_real_blocks()
     print(f"real blocks: {len(real_blocks)} ({info['pdf_blocks']} from {info['pdf_files'] - len(info['pdf_failed'])}"
@@ -332,17 +374,24 @@ def main() -> None:
           f"/{info['text_files']} QASPER papers) in {time.perf_counter() - t0:.1f} s")
     for failure in info["pdf_failed"] + info["text_failed"]:
         print(f"  skipped {failure}")
+    return docs, real_blocks, info
 
+
+def pad_with_filler(
+    docs: list[Document], real_blocks: list[Block], n_blocks: int, seed: int
+) -> tuple[Markov, list[Document], list[Block]]:
+    """The Markov model of the real sentences, and filler documents padding the index to ``n_blocks``."""
     sentences = [s for b in real_blocks if b.kind in QUOTABLE for s in split_sentences(b.text)]
     markov = Markov(sentences)
-    n_filler = max(0, args.blocks - len(real_blocks))
-    filler_docs, fillers = filler_blocks(markov, n_filler, random.Random(args.seed + 1))
-    all_blocks = real_blocks + fillers
-    titles = {d.doc_id: d.title for d in docs + filler_docs}
-    print(f"index: {len(all_blocks)} blocks = {len(real_blocks)} real + {len(fillers)} generated filler "
-          f"({len(docs) + len(filler_docs)} documents)")
+    n_filler = max(0, n_blocks - len(real_blocks))
+    filler_docs, fillers = filler_blocks(markov, n_filler, random.Random(seed + 1))
+    print(f"index: {len(real_blocks) + len(fillers)} blocks = {len(real_blocks)} real + {len(fillers)} generated "
+          f"filler ({len(docs) + len(filler_docs)} documents)")
+    return markov, filler_docs, fillers
 
-    # Build time, then memory (tracemalloc slows the build, so it is a separate build).
+
+def build_index(all_blocks: list[Block], titles: dict[str, str]) -> tuple[BlockIndex, dict]:
+    """The index, with its build time and memory (tracemalloc slows the build, so it is a separate build)."""
     gc.collect()
     t0 = time.perf_counter()
     index = BlockIndex(all_blocks, titles)
@@ -362,8 +411,11 @@ def main() -> None:
           f"for {text_mb:.0f} M characters of block text; {stats['vocabulary']} distinct words, "
           f"{stats['word_postings']} word postings, {stats['pair_keys']} distinct word pairs, "
           f"{stats['pair_postings']} pair postings")
+    return index, {"stats": stats, "build_s": build_s, "index_mb": index_mb, "peak_mb": peak_mb, "text_mb": text_mb}
 
-    # The same index from a registry, as the app builds it (SQLite read + Block models + index).
+
+def time_from_registry(docs: list[Document], all_blocks: list[Block], index: BlockIndex) -> float:
+    """Seconds to build the same index from a registry, as the app builds it (SQLite read + Block models + index)."""
     reg_path = WORK / "citation-registry.sqlite"
     for suffix in ("", "-wal", "-shm"):
         Path(f"{reg_path}{suffix}").unlink(missing_ok=True)
@@ -371,7 +423,7 @@ def main() -> None:
     by_doc: dict[str, list[Block]] = defaultdict(list)
     for b in all_blocks:
         by_doc[b.doc_id].append(b)
-    for d in docs + filler_docs:
+    for d in docs:
         registry.add_pending(d, by_doc[d.doc_id], [])
         registry.mark_ready(d.doc_id)
     t0 = time.perf_counter()
@@ -382,13 +434,17 @@ def main() -> None:
     for suffix in ("", "-wal", "-shm"):
         Path(f"{reg_path}{suffix}").unlink(missing_ok=True)
     print(f"BlockIndex.from_registry: {registry_s:.2f} s (SQLite read + Block models + index)")
+    return registry_s
 
-    # --- genuine quotes
-    quotable = [b for b in real_blocks if b.kind in QUOTABLE and len(b.text.split()) >= 8]
+
+# --- the quotes --------------------------------------------------------------------------------------------
+# A case is (type, quote, source positions, source span).
+
+
+def perturbed_cases(quotable: list[Block], index: BlockIndex, per_type: int, rng: random.Random) -> list[tuple]:
+    """``per_type`` quotes under each of the seven perturbations."""
     ids = index.position
-    all_ids = list(ids)
-    cases = []  # (type, quote, source positions, source span, hint, retrieved)
-    per_type = args.spans // len(PERTURBATIONS)
+    cases = []
     for kind in PERTURBATIONS:
         made = 0
         while made < per_type:
@@ -403,16 +459,26 @@ def main() -> None:
                 continue
             cases.append((kind, perturb(kind, span, rng), (ids[block.block_id],), span))
             made += 1
-    # Extra (not in the seven-type figure): all perturbations at once.
-    for _ in range(per_type // 2):
+    return cases
+
+
+def combined_cases(quotable: list[Block], index: BlockIndex, n: int, rng: random.Random) -> list[tuple]:
+    """Extra (not in the seven-type figure): all perturbations at once."""
+    cases = []
+    for _ in range(n):
         while (block := rng.choice(quotable)) and (span := sentence_span(block, rng)) is None:
             pass
-        cases.append(("combined", perturb("combined", span, rng), (ids[block.block_id],), span))
-    # Quotes across two adjacent blocks: the end of one and the start of the next.
+        cases.append(("combined", perturb("combined", span, rng), (index.position[block.block_id],), span))
+    return cases
+
+
+def spanning_cases(quotable: list[Block], index: BlockIndex, n: int, rng: random.Random) -> list[tuple]:
+    """Quotes across two adjacent blocks: the end of one and the start of the next."""
+    cases = []
     made = 0
-    while made < per_type // 2:
+    while made < n:
         block = rng.choice(quotable)
-        pos = ids[block.block_id]
+        pos = index.position[block.block_id]
         start, end = index.doc_ranges[index.meta[pos].doc]
         if pos + 1 >= end or index.meta[pos + 1].kind not in {k.value for k in QUOTABLE}:
             continue
@@ -423,12 +489,16 @@ def main() -> None:
         span = " ".join(a[-ka:] + b[:kb])
         cases.append(("spanning", span, (pos, pos + 1), span))
         made += 1
+    return cases
 
-    # --- fabricated quotes
+
+def fabricated_quotes(
+    n_fab: int, quotable: list[Block], index: BlockIndex, markov: Markov, seed: int
+) -> tuple[list[tuple[str, str, int]], Counter]:
+    """``n_fab`` fabricated quotes (type, quote, hinted position), and why candidates were discarded."""
     fabricated = []
-    n_fab = round(len(cases) * 0.10 / 0.90)
-    frng = random.Random(args.seed + 2)
-    fmarkov_rng = random.Random(args.seed + 3)
+    frng = random.Random(seed + 2)
+    fmarkov_rng = random.Random(seed + 3)
     discarded = Counter()
     while len(fabricated) < n_fab:
         kind = FABRICATIONS[len(fabricated) % len(FABRICATIONS)]
@@ -439,75 +509,100 @@ def main() -> None:
             discarded[f"{kind}: {made}"] += 1
             continue
         fabricated.append((kind, made[0], made[1]))
-    print(f"quotes: {len(cases)} genuine ({per_type} per perturbation, {per_type // 2} combined, "
-          f"{per_type // 2} spanning), "
-          f"{len(fabricated)} fabricated (candidates discarded while generating: {dict(discarded)})")
+    return fabricated, discarded
 
-    # Hints: 30% a wrong block, 35% the right one, 35% none; a third also get retrieved block ids.
-    def hints(true_pos: int | None) -> tuple[str | None, list[str], str]:
-        r = rng.random()
-        if r < 0.30:
-            hint, how = rng.choice(all_ids), "wrong"
-        elif r < 0.65 and true_pos is not None:
-            hint, how = index.meta[true_pos].block_id, "right"
-        else:
-            hint, how = None, "none"
-        retrieved = []
-        if rng.random() < 1 / 3:
-            retrieved = rng.sample(all_ids, 30)
-            if true_pos is not None and rng.random() < 0.5:
-                retrieved.append(index.meta[true_pos].block_id)
-        return hint, retrieved, how
 
+def hints(
+    true_pos: int | None, index: BlockIndex, all_ids: list[str], rng: random.Random
+) -> tuple[str | None, list[str], str]:
+    """Hints: 30% a wrong block, 35% the right one, 35% none; a third also get retrieved block ids."""
+    r = rng.random()
+    if r < 0.30:
+        hint, how = rng.choice(all_ids), "wrong"
+    elif r < 0.65 and true_pos is not None:
+        hint, how = index.meta[true_pos].block_id, "right"
+    else:
+        hint, how = None, "none"
+    retrieved = []
+    if rng.random() < 1 / 3:
+        retrieved = rng.sample(all_ids, 30)
+        if true_pos is not None and rng.random() < 0.5:
+            retrieved.append(index.meta[true_pos].block_id)
+    return hint, retrieved, how
+
+
+def make_runs(cases: list[tuple], fabricated: list[tuple], index: BlockIndex, rng: random.Random) -> list[Run]:
+    """Every quote with its hint and retrieved ids, shuffled."""
+    all_ids = list(index.position)
     runs = []
     for kind, quote, positions, span in cases:
-        hint, retrieved, how = hints(positions[0])
-        runs.append(("genuine", kind, quote, positions, span, hint, retrieved, how))
+        hint, retrieved, how = hints(positions[0], index, all_ids, rng)
+        runs.append(Run("genuine", kind, quote, positions, span, hint, retrieved, how))
     for kind, quote, hint_pos in fabricated:
-        hint, retrieved, how = hints(hint_pos)
+        hint, retrieved, how = hints(hint_pos, index, all_ids, rng)
         if how == "right":
             how = "plausible"  # the block half of it came from
-        runs.append(("fabricated", kind, quote, (), None, hint, retrieved, how))
+        runs.append(Run("fabricated", kind, quote, (), None, hint, retrieved, how))
     rng.shuffle(runs)
+    return runs
 
-    # --- resolve, timed
+
+# --- measuring ---------------------------------------------------------------------------------------------
+
+
+def resolve_all(runs: list[Run], index: BlockIndex) -> tuple[list[tuple], float]:
+    """``(run, resolution, seconds)`` for every run, and the total seconds."""
     results = []
     t_all = time.perf_counter()
     for run in runs:
         t0 = time.perf_counter()
-        res = resolve_citation(run[2], run[5], index, run[6])
+        res = resolve_citation(run.quote, run.hint, index, run.retrieved)
         results.append((run, res, time.perf_counter() - t0))
-    total_s = time.perf_counter() - t_all
+    return results, time.perf_counter() - t_all
 
-    # --- score
-    figures: dict = {
-        "index": {**stats, "real_blocks": len(real_blocks), "filler_blocks": len(fillers),
-                  "build_s": round(build_s, 2), "from_registry_s": round(registry_s, 2),
-                  "retained_mb": round(index_mb, 1), "build_peak_mb": round(peak_mb, 1),
-                  "block_text_mchars": round(text_mb, 1), **{k: v for k, v in info.items() if k != "text_failed"},
-                  "text_failed": len(info["text_failed"])},
-        "throughput": {"citations": len(runs), "seconds": round(total_s, 2),
-                       "citations_per_s": round(len(runs) / total_s, 1)},
-        "genuine": {}, "fabricated": {}, "by_hint": {},
-    }
-    by_type: dict[str, list] = defaultdict(list)
-    for run, res, dt in results:
-        by_type[(run[0], run[1])].append((run, res, dt))
 
-    def is_right(run, res) -> tuple[bool, bool]:
-        if res is None:
-            return False, False
-        positions = [ids[b] for b in res.block_ids]
-        if run[1] == "spanning":
-            direct = all(p in positions for p in run[3])
-        else:
-            direct = run[3][0] in positions
-        if direct:
-            return True, False
-        # Another block with exactly the same text (a duplicated sentence) is just as right.
-        dup = normalise(run[4]) in normalise(res.block_text)
-        return dup, dup
+def is_right(run: Run, res, index: BlockIndex) -> tuple[bool, bool]:
+    """Whether ``res`` is the quote's source, and whether only as a block with the same text."""
+    if res is None:
+        return False, False
+    positions = [index.position[b] for b in res.block_ids]
+    if run.kind == "spanning":
+        direct = all(p in positions for p in run.positions)
+    else:
+        direct = run.positions[0] in positions
+    if direct:
+        return True, False
+    # Another block with exactly the same text (a duplicated sentence) is just as right.
+    dup = normalise(run.span) in normalise(res.block_text)
+    return dup, dup
 
+
+def tally_genuine(rows: list[tuple], index: BlockIndex, pdf_docs: set[str], hint_stats: dict, source_stats: dict,
+                  failures: list) -> tuple[int, int, int, int, list[float]]:
+    """Right, wrong, unresolved, right via a duplicate, and scores of one type's rows; adds to the
+    per-hint and per-source counts and to ``failures``."""
+    right = wrong = none = dup = 0
+    scores = []
+    for run, res, _ in rows:
+        ok, via_dup = is_right(run, res, index)
+        right += ok
+        dup += via_dup
+        none += res is None
+        wrong += res is not None and not ok
+        hint_stats[run.how][0] += ok
+        hint_stats[run.how][1] += 1
+        source = "pdf" if index.doc_ids[index.meta[run.positions[0]].doc] in pdf_docs else "text"
+        source_stats[source][0] += ok
+        source_stats[source][1] += 1
+        if res is not None:
+            scores.append(res.score)
+        if not ok:
+            failures.append((run.kind, run, res))
+    return right, wrong, none, dup, scores
+
+
+def report_genuine(by_type: dict, index: BlockIndex, docs: list[Document], figures: dict) -> list:
+    """Accuracy on genuine quotes, by type, hint and source; returns the failures."""
     failures = []
     print(f"\n{'genuine':<16} {'n':>5} {'right':>7} {'wrong':>6} {'none':>5} {'dup':>4} {'min score':>9} "
           f"{'p1 score':>8} {'ms/cit':>7}")
@@ -517,23 +612,7 @@ def main() -> None:
     pdf_docs = {d.doc_id for d in docs if d.type is DocType.PDF}
     for kind in (*PERTURBATIONS, "combined", "spanning"):
         rows = by_type[("genuine", kind)]
-        right = wrong = none = dup = 0
-        scores = []
-        for run, res, _ in rows:
-            ok, via_dup = is_right(run, res)
-            right += ok
-            dup += via_dup
-            none += res is None
-            wrong += res is not None and not ok
-            hint_stats[run[7]][0] += ok
-            hint_stats[run[7]][1] += 1
-            source = "pdf" if index.doc_ids[index.meta[run[3][0]].doc] in pdf_docs else "text"
-            source_stats[source][0] += ok
-            source_stats[source][1] += 1
-            if res is not None:
-                scores.append(res.score)
-            if not ok:
-                failures.append((kind, run, res))
+        right, wrong, none, dup, scores = tally_genuine(rows, index, pdf_docs, hint_stats, source_stats, failures)
         ms = 1000 * statistics.mean(dt for *_, dt in rows)
         if kind in PERTURBATIONS:
             total_right += right
@@ -552,7 +631,11 @@ def main() -> None:
     print("by hint: " + ", ".join(f"{h} {v['right_pct']}% of {v['n']}" for h, v in figures["by_hint"].items()))
     figures["by_source"] = {k: {"n": n, "right_pct": round(100 * ok / n, 2)} for k, (ok, n) in source_stats.items()}
     print("by source: " + ", ".join(f"{k} {v['right_pct']}% of {v['n']}" for k, v in figures["by_source"].items()))
+    return failures
 
+
+def report_fabricated(by_type: dict, figures: dict) -> list:
+    """Rejection of fabricated quotes, by type; returns the ones accepted."""
     print(f"\n{'fabricated':<16} {'n':>5} {'rejected':>9} {'ms/cit':>7}")
     fab_rejected = fab_n = 0
     accepted = []
@@ -570,58 +653,114 @@ def main() -> None:
     figures["fabricated"]["all"] = {"n": fab_n, "rejected": fab_rejected,
                                     "rejected_pct": round(100 * fab_rejected / fab_n, 2)}
     print(f"{'all':<16} {fab_n:>5} {100 * fab_rejected / fab_n:>8.2f}%   (target >= 99%)")
-    print(f"\nthroughput: {len(runs)} citations in {total_s:.1f} s = {len(runs) / total_s:.0f} citations/s "
-          f"against {len(index)} blocks")
+    return accepted
 
+
+def print_misses(failures: list, accepted: list, index: BlockIndex) -> None:
     for kind, run, res in failures[:15]:
         got = f"{res.block_ids} score {res.score} cov {res.coverage} scope {res.scope}" if res else "None"
-        want = [index.meta[p].block_id for p in run[3]]
-        print(f"  MISS {kind} hint={run[7]}: {run[2][:110]!r} -> {got}; want {want}")
+        want = [index.meta[p].block_id for p in run.positions]
+        print(f"  MISS {kind} hint={run.how}: {run.quote[:110]!r} -> {got}; want {want}")
     for kind, run, res in accepted[:15]:
-        print(f"  ACCEPTED fabricated {kind}: {run[2][:110]!r} -> {res.block_ids} score {res.score} "
+        print(f"  ACCEPTED fabricated {kind}: {run.quote[:110]!r} -> {res.block_ids} score {res.score} "
               f"cov {res.coverage}: {res.matched_text[:80]!r}")
 
-    # --- calibration: the best candidate of every quote with the thresholds switched off
-    saved = rc.ACCEPT_SCORE, rc.MIN_WORD_COVERAGE
-    rc.ACCEPT_SCORE, rc.MIN_WORD_COVERAGE = 0.0, 0.0
+
+def best_candidates(results: list[tuple], index: BlockIndex) -> tuple[dict[str, list[tuple[float, float]]], list]:
+    """Calibration: the best candidate of every quote with the thresholds switched off, as (score,
+    coverage) by group, and each quote's margin: how far inside (+) or outside (-) the accept region."""
+    saved = match.ACCEPT_SCORE, match.MIN_WORD_COVERAGE
+    match.ACCEPT_SCORE, match.MIN_WORD_COVERAGE = 0.0, 0.0
     try:
         calib: dict[str, list[tuple[float, float]]] = defaultdict(list)
-        margins = []  # how far each quote's best candidate is inside (+) or outside (-) the accept region
+        margins = []
         for run, _, _ in results:
-            res = resolve_citation(run[2], run[5], index, run[6])
+            res = resolve_citation(run.quote, run.hint, index, run.retrieved)
             if res is not None:
                 margin = min(res.score - saved[0], 100 * (res.coverage - saved[1]))
                 margins.append((margin, run, res))
-            group = "fabricated" if run[0] == "fabricated" else (
-                run[1] if run[1] in ("drop_10pct", "combined") else "other genuine")
+            group = "fabricated" if run.origin == "fabricated" else (
+                run.kind if run.kind in ("drop_10pct", "combined") else "other genuine")
             calib[group].append((res.score, res.coverage) if res else (0.0, 0.0))
     finally:
-        rc.ACCEPT_SCORE, rc.MIN_WORD_COVERAGE = saved
+        match.ACCEPT_SCORE, match.MIN_WORD_COVERAGE = saved
+    return calib, margins
+
+
+def report_calibration(calib: dict[str, list[tuple[float, float]]], margins: list, figures: dict) -> None:
     figures["calibration"] = {}
-    print(f"\ncalibration (best candidate, thresholds off; accept: score >= {rc.ACCEPT_SCORE} and "
-          f"coverage >= {rc.MIN_WORD_COVERAGE})")
+    print(f"\ncalibration (best candidate, thresholds off; accept: score >= {match.ACCEPT_SCORE} and "
+          f"coverage >= {match.MIN_WORD_COVERAGE})")
     for name, pairs in calib.items():
         s = [p[0] for p in pairs]
         c = [p[1] for p in pairs]
         row = {"n": len(pairs), "score_min": min(s), "score_p1": percentile(s, 1), "score_p50": percentile(s, 50),
                "score_p99": percentile(s, 99), "score_max": max(s), "coverage_min": min(c),
                "coverage_p1": percentile(c, 1), "coverage_p99": percentile(c, 99), "coverage_max": max(c),
-               "both_pass": sum(x >= rc.ACCEPT_SCORE and y >= rc.MIN_WORD_COVERAGE for x, y in pairs)}
+               "both_pass": sum(x >= match.ACCEPT_SCORE and y >= match.MIN_WORD_COVERAGE for x, y in pairs)}
         figures["calibration"][name] = {k: round(v, 3) if isinstance(v, float) else v for k, v in row.items()}
         print(f"  {name:<14} n={len(pairs):>5} score min/p1/p50/p99/max {min(s):.1f}/{percentile(s, 1):.1f}/"
               f"{percentile(s, 50):.1f}/{percentile(s, 99):.1f}/{max(s):.1f}; coverage min/p1/p99/max "
               f"{min(c):.2f}/{percentile(c, 1):.2f}/{percentile(c, 99):.2f}/{max(c):.2f}; pass both {row['both_pass']}")
-    fab = sorted((m for m in margins if m[1][0] == "fabricated"), key=lambda m: -m[0])[:5]
-    gen = sorted((m for m in margins if m[1][0] == "genuine"), key=lambda m: m[0])[:5]
+    fab = sorted((m for m in margins if m[1].origin == "fabricated"), key=lambda m: -m[0])[:5]
+    gen = sorted((m for m in margins if m[1].origin == "genuine"), key=lambda m: m[0])[:5]
     print("  fabricated quotes closest to acceptance (margin = min(score - cut, 100 * (coverage - cut))):")
     for margin, run, res in fab:
-        print(f"    {margin:+6.1f} {run[1]:<10} score {res.score:5.1f} cov {res.coverage:.2f} {run[2][:70]!r}"
+        print(f"    {margin:+6.1f} {run.kind:<10} score {res.score:5.1f} cov {res.coverage:.2f} {run.quote[:70]!r}"
               f" ~ {res.matched_text[:50]!r}")
     print("  genuine quotes closest to rejection:")
     for margin, run, res in gen:
-        print(f"    {margin:+6.1f} {run[1]:<10} score {res.score:5.1f} cov {res.coverage:.2f} {run[2][:90]!r}")
+        print(f"    {margin:+6.1f} {run.kind:<10} score {res.score:5.1f} cov {res.coverage:.2f} {run.quote[:90]!r}")
     figures["calibration"]["closest_fabricated_margin"] = round(fab[0][0], 2) if fab else None
     figures["calibration"]["closest_genuine_margin"] = round(gen[0][0], 2) if gen else None
+
+
+# --- the run -----------------------------------------------------------------------------------------------
+
+
+def main() -> None:
+    args = parse_args()
+    rng = random.Random(args.seed)
+
+    docs, real_blocks, info = load_blocks()
+    markov, filler_docs, fillers = pad_with_filler(docs, real_blocks, args.blocks, args.seed)
+    all_blocks = real_blocks + fillers
+    titles = {d.doc_id: d.title for d in docs + filler_docs}
+    index, built = build_index(all_blocks, titles)
+    registry_s = time_from_registry(docs + filler_docs, all_blocks, index)
+
+    quotable = [b for b in real_blocks if b.kind in QUOTABLE and len(b.text.split()) >= 8]
+    per_type = args.spans // len(PERTURBATIONS)
+    cases = perturbed_cases(quotable, index, per_type, rng)
+    cases += combined_cases(quotable, index, per_type // 2, rng)
+    cases += spanning_cases(quotable, index, per_type // 2, rng)
+    fabricated, discarded = fabricated_quotes(round(len(cases) * 0.10 / 0.90), quotable, index, markov, args.seed)
+    print(f"quotes: {len(cases)} genuine ({per_type} per perturbation, {per_type // 2} combined, "
+          f"{per_type // 2} spanning), "
+          f"{len(fabricated)} fabricated (candidates discarded while generating: {dict(discarded)})")
+    runs = make_runs(cases, fabricated, index, rng)
+
+    results, total_s = resolve_all(runs, index)
+    figures: dict = {
+        "index": {**built["stats"], "real_blocks": len(real_blocks), "filler_blocks": len(fillers),
+                  "build_s": round(built["build_s"], 2), "from_registry_s": round(registry_s, 2),
+                  "retained_mb": round(built["index_mb"], 1), "build_peak_mb": round(built["peak_mb"], 1),
+                  "block_text_mchars": round(built["text_mb"], 1),
+                  **{k: v for k, v in info.items() if k != "text_failed"}, "text_failed": len(info["text_failed"])},
+        "throughput": {"citations": len(runs), "seconds": round(total_s, 2),
+                       "citations_per_s": round(len(runs) / total_s, 1)},
+        "genuine": {}, "fabricated": {}, "by_hint": {},
+    }
+    by_type: dict[tuple[str, str], list] = defaultdict(list)
+    for run, res, dt in results:
+        by_type[(run.origin, run.kind)].append((run, res, dt))
+    failures = report_genuine(by_type, index, docs, figures)
+    accepted = report_fabricated(by_type, figures)
+    print(f"\nthroughput: {len(runs)} citations in {total_s:.1f} s = {len(runs) / total_s:.0f} citations/s "
+          f"against {len(index)} blocks")
+    print_misses(failures, accepted, index)
+
+    report_calibration(*best_candidates(results, index), figures)
     name = "citation_resolution" if (args.seed, args.spans, args.blocks) == (7, 2000, 50_000) else (
         f"citation_resolution-seed{args.seed}-spans{args.spans}-blocks{args.blocks}")
     figures["args"] = vars(args)

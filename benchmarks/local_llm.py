@@ -24,9 +24,9 @@ sys.path.insert(0, str(ROOT))
 from openai import OpenAI  # noqa: E402
 
 from corpus.config import Settings  # noqa: E402
-from nodes.llm.local_server import LocalLLMServer  # noqa: E402
-from nodes.llm.strategy import PlanOutput  # noqa: E402
-from nodes.llm.structured import response_format  # noqa: E402
+from strategies.llm.local_server import LocalLLMServer  # noqa: E402
+from strategies.llm.strategy import PlanOutput  # noqa: E402
+from strategies.llm.structured import response_format  # noqa: E402
 
 TOPIC = "Green roofs in cities: street-level cooling, stormwater retention and installation costs"
 PROMPT = "Explain in about 150 words why green roofs can lower the temperature of city streets in summer."

@@ -19,10 +19,10 @@ sys.path.insert(0, str(ROOT))
 
 from corpus.config import Settings  # noqa: E402
 from corpus.library import Library  # noqa: E402
-from graph.context import ResearchOptions  # noqa: E402
+from research.options import ResearchOptions  # noqa: E402
 from graph.run import run_research  # noqa: E402
-from nodes.llm.strategy import LLMStrategy  # noqa: E402
-from nodes.offline.strategy import OfflineStrategy  # noqa: E402
+from strategies.llm.strategy import LLMStrategy  # noqa: E402
+from strategies.offline.strategy import OfflineStrategy  # noqa: E402
 from tests.llm_fakes import ScriptedChatModel  # noqa: E402
 from tests.test_graph_llm import script_with  # noqa: E402
 

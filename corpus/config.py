@@ -42,7 +42,7 @@ class Settings(BaseSettings):
     openai_base_url: str | None = Field(default=None, validation_alias="OPENAI_BASE_URL")
     llm_model: str = Field(default="gpt-4o-mini", validation_alias="PRP_LLM_MODEL")
     llm_timeout: float = Field(default=120.0, validation_alias="PRP_LLM_TIMEOUT")
-    # Tokens per answer; unset leaves it to the server (local mode caps it, see nodes/llm/local_server.py).
+    # Tokens per answer; unset leaves it to the server (local mode caps it, see strategies/llm/local_server.py).
     llm_max_tokens: int | None = Field(default=None, validation_alias="PRP_LLM_MAX_TOKENS")
     # How the structured-output schema is sent: OpenAI's `json_schema` response format, or the
     # `json_object` + `schema` form that llama-cpp-python's server turns into a grammar.

@@ -28,7 +28,7 @@ from evals.metrics import (
     token_f1,
     token_recall,
 )
-from nodes.llm.structured import structured_call
+from strategies.llm.structured import structured_call
 from prompts.common import SYSTEM
 from prompts.judge import JUDGE
 

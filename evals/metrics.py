@@ -6,18 +6,15 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-_WORD = re.compile(r"\w+", re.UNICODE)
+from corpus.text import word_tokens
+
 # A retrieved chunk "hits" a gold paragraph if it contains it, or at least this share of its tokens
 # (a gold paragraph longer than one chunk can never be contained whole).
 EVIDENCE_TOKEN_SHARE = 0.8
 
 
-def tokens(text: str) -> list[str]:
-    return _WORD.findall(text.lower())
-
-
 def normalize(text: str) -> str:
-    return " ".join(tokens(text))
+    return " ".join(word_tokens(text))
 
 
 def evidence_hit(chunk_text: str, gold: str) -> bool:
@@ -62,7 +59,7 @@ UNANSWERABLE = "Unanswerable"
 
 
 def answer_tokens(text: str) -> list[str]:
-    return [t for t in tokens(text) if t not in _ARTICLES]
+    return [t for t in word_tokens(text) if t not in _ARTICLES]
 
 
 def _overlap(prediction: str, reference: str) -> tuple[int, int, int]:

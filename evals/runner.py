@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from langsmith import Client, evaluate, schemas
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 from tqdm import tqdm
 
 from corpus.config import Settings
@@ -31,8 +31,8 @@ from evals.datasets import EvalDataset, EvalExample
 from evals.evaluators import EVALUATORS, SUMMARY_EVALUATORS, make_judge
 from evals.metrics import normalize
 from evals.target import LibraryFor, ResearchTarget, scratch_libraries, shared_library
-from graph.context import ResearchOptions
-from graph.run import llm_configured, open_strategy
+from research.options import ResearchOptions
+from strategies.select import llm_configured, open_strategy
 from tools.hybrid_search import SearchMode
 
 # Example and dataset ids are derived from names, so the same example keeps its id across runs.
@@ -43,38 +43,36 @@ class RunConfig(BaseModel):
     """One configuration of prp to evaluate."""
 
     name: str
-    search_mode: SearchMode = SearchMode.HYBRID
-    max_retries: int = 2
-    k: int = 8
+    options: ResearchOptions = Field(default_factory=ResearchOptions)
     llm: bool = False
-
-    def options(self) -> ResearchOptions:
-        return ResearchOptions(k=self.k, max_retries=self.max_retries, search_mode=self.search_mode)
 
     def describe(self) -> str:
         mode = "LLM" if self.llm else "offline"
-        return f"{mode}, {self.search_mode.value} retrieval, k={self.k}, {self.max_retries} retry round(s)"
+        o = self.options
+        return f"{mode}, {o.search_mode.value} retrieval, k={o.k}, {o.max_retries} retry round(s)"
+
+    def varied(self, name: str, **options) -> RunConfig:
+        return self.model_copy(update={"name": name, "options": self.options.model_copy(update=options)})
 
 
 def llm_available(settings: Settings) -> bool:
     return llm_configured(settings) or settings.llm == "local"
 
 
-def default_config(settings: Settings, **overrides) -> RunConfig:
+def default_config(settings: Settings, options: ResearchOptions | None = None) -> RunConfig:
     llm = llm_available(settings)
-    return RunConfig(name="llm" if llm else "offline", llm=llm, **overrides)
+    return RunConfig(name="llm" if llm else "offline", options=options or ResearchOptions(), llm=llm)
 
 
 def compare_configs(base: RunConfig, settings: Settings) -> list[RunConfig]:
     """The base configuration, each other retrieval mode, no retries, and offline vs LLM where configured."""
-    configs = [base.model_copy(update={"name": base.search_mode.value})]
-    configs += [
-        base.model_copy(update={"name": mode.value, "search_mode": mode}) for mode in SearchMode if mode is not base.search_mode
-    ]
-    configs.append(base.model_copy(update={"name": f"{base.search_mode.value}, no retries", "max_retries": 0}))
+    mode = base.options.search_mode
+    configs = [base.varied(mode.value)]
+    configs += [base.varied(other.value, search_mode=other) for other in SearchMode if other is not mode]
+    configs.append(base.varied(f"{mode.value}, no retries", max_retries=0))
     if llm_available(settings):
         other = not base.llm
-        configs.append(base.model_copy(update={"name": f"{base.search_mode.value}, {'LLM' if other else 'offline'}", "llm": other}))
+        configs.append(base.model_copy(update={"name": f"{mode.value}, {'LLM' if other else 'offline'}", "llm": other}))
     return configs
 
 
@@ -152,7 +150,7 @@ def run_eval(
         settings = settings.model_copy(update={"openai_api_key": None, "openai_base_url": None, "llm": "auto"})
     started = time.perf_counter()
     with open_strategy(settings, library) as strategy:
-        target = ResearchTarget(library_for, strategy, config.options(), trace=upload)
+        target = ResearchTarget(library_for, strategy, config.options, trace=upload)
         evaluators = list(EVALUATORS)
         if judge and config.llm:
             evaluators.append(make_judge(strategy.llm, settings.llm_schema_format))

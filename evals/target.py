@@ -25,11 +25,11 @@ from corpus.library import Library
 from evals.cost import metered
 from evals.datasets import EvalExample, SourceDocument
 from evals.metrics import UNANSWERABLE
-from graph.context import ResearchOptions, UnresolvedPolicy
 from graph.run import run_research
-from graph.state import Claim, FindingStatus
-from nodes.render import Numbering
-from nodes.strategy import ResearchStrategy
+from research.evidence import FindingStatus
+from research.options import ResearchOptions
+from research.report import FinalReport
+from research.strategy import ResearchStrategy
 from tools.hybrid_search import RetrievedChunk, hybrid_search
 
 PROBE_K = 10
@@ -112,12 +112,10 @@ class ResearchTarget:
             t0 = time.perf_counter()
             result = run_research(library, self.strategy, example.prompt, single_question=not example.report, options=options)
             cost = meter.cost(time.perf_counter() - t0)
-        state, report = result.state, result.report
-        numbering = Numbering(state.get("citations", {}))
-        findings = state.get("findings", [])
-        answered = [s for s in state["draft"].sections if s.status is not FindingStatus.GAP]
-        claims = [c for s in answered for c in s.claims if self._shown(c, numbering)]
-        answer = " ".join(c.text for c in claims)
+        report = result.report
+        findings = result.state.get("findings", [])
+        answered = report.answered_sections()
+        answer = " ".join(c.text for s in answered for c in s.claims)
         stored = library.registry.blocks(b for c in report.citations for b in c.resolution.block_ids)
         return {
             "answer": answer or UNANSWERABLE,
@@ -144,7 +142,7 @@ class ResearchTarget:
             ],
             "unverified_claims": report.unverified_claims,
             "dropped_claims": report.dropped_claims,
-            "disagreements": self._disagreements(state, numbering, labels),
+            "disagreements": _disagreements(report, labels),
             "retrieved": [_chunk(c, labels) for c in probe],
             "evidence": [_chunk(c, labels) for f in findings for c in f.evidence],
             "cost": cost.model_dump(),
@@ -152,29 +150,24 @@ class ResearchTarget:
             "markdown": report.markdown,
         }
 
-    def _shown(self, claim: Claim, numbering: Numbering) -> bool:
-        return bool(numbering.resolutions(claim)) or self.options.unresolved is UnresolvedPolicy.MARK
 
-    @staticmethod
-    def _disagreements(state: dict, numbering: Numbering, labels: Labels) -> list[dict]:
-        """The disagreements the report shows: both sides verified, from two different documents."""
-        shown = []
-        for item in state.get("contradictions", []):
-            a, b = numbering.resolutions(item.side_a), numbering.resolutions(item.side_b)
-            if not a or not b or a[0].doc_id == b[0].doc_id:
-                continue
-            shown.append(
-                {
-                    "subject": item.subject,
-                    "kind": item.kind,
-                    "sides": [
-                        {"doc_id": r.doc_id, "title": r.title, "label": labels.get(r.doc_id, ""),
-                         "quote": r.matched_text, "block_text": r.block_text}
-                        for r in (a[0], b[0])
-                    ],
-                }
-            )
-        return shown
+def _disagreements(report: FinalReport, labels: Labels) -> list[dict]:
+    """The disagreements the report shows, each side with its document's label."""
+    shown = []
+    for item in report.disagreements:
+        sides = [report.citation(number) for side in item.sides for number in side.citations]
+        shown.append(
+            {
+                "subject": item.subject,
+                "kind": item.kind,
+                "sides": [
+                    {"doc_id": r.doc_id, "title": r.title, "label": labels.get(r.doc_id, ""),
+                     "quote": r.matched_text, "block_text": r.block_text}
+                    for r in sides
+                ],
+            }
+        )
+    return shown
 
 
 def _chunk(chunk: RetrievedChunk, labels: Labels) -> dict:

@@ -7,8 +7,6 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
-from graph.context import ResearchContext
-from graph.state import ResearchState
 from nodes.assess import assess, route_after_assess
 from nodes.detect_contradictions import detect_contradictions
 from nodes.finalize import finalize
@@ -17,12 +15,14 @@ from nodes.research import fan_out, research
 from nodes.resolve_citations import resolve_citations
 from nodes.retry_gaps import retry_gaps
 from nodes.synthesize import synthesize
+from research.context import ResearchContext
+from research.state import ResearchState
 
 
 def build_graph(
     checkpointer: BaseCheckpointSaver | None = None, context_schema: type = ResearchContext
 ) -> CompiledStateGraph:
-    """``context_schema`` is ``ResearchOptions`` for the LangGraph server, which passes JSON only."""
+    """``context_schema`` is ``graph.studio.StudioContext`` for the LangGraph server, which passes JSON only."""
     builder = StateGraph(ResearchState, context_schema=context_schema)
     builder.add_node("plan", plan)
     builder.add_node("research", research)

@@ -1,7 +1,9 @@
 """Checkpointing: the SQLite saver under the data directory, and which types it may restore.
 
 LangGraph refuses (and, for now, warns about) restoring types it was not told about; the state's
-pydantic models and enums are listed explicitly rather than allowing any module.
+pydantic models and enums are listed explicitly rather than allowing any module. A thread written by
+an earlier prp whose report no longer restores is kept on disk and named as such
+(``StaleThreadError``), never shown half-read.
 """
 
 from __future__ import annotations
@@ -17,12 +19,23 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 from pydantic import BaseModel
 
 import corpus.models
-import graph.state
+import research.evidence
+import research.options
+import research.report
+import tools.citations.resolve
 import tools.hybrid_search
-import tools.resolve_citation
 from corpus.config import Settings
+from corpus.errors import PrpError
+from research.report import FinalReport
 
-STATE_MODULES: tuple[ModuleType, ...] = (corpus.models, tools.hybrid_search, tools.resolve_citation, graph.state)
+STATE_MODULES: tuple[ModuleType, ...] = (
+    corpus.models,
+    tools.hybrid_search,
+    tools.citations.resolve,
+    research.evidence,
+    research.options,
+    research.report,
+)
 
 
 def _state_types() -> list[tuple[str, str]]:
@@ -46,3 +59,18 @@ def open_checkpointer(settings: Settings) -> Iterator[SqliteSaver]:
         yield SqliteSaver(connection, serde=checkpoint_serde())
     finally:
         connection.close()
+
+
+class StaleThreadError(PrpError):
+    """A finished thread whose report this version of prp cannot restore."""
+
+
+def finished_report(thread_id: str, values: dict) -> FinalReport | None:
+    """The thread's final report, None while it has none, ``StaleThreadError`` if it cannot be read."""
+    report = values.get("report")
+    if report is None or isinstance(report, FinalReport):
+        return report
+    raise StaleThreadError(
+        f"thread {thread_id} was written by an earlier version of prp and cannot be opened; "
+        "ask again to research it anew"
+    )

@@ -1,10 +1,43 @@
 """The graph as ``langgraph dev`` / LangGraph Studio loads it (see ``langgraph.json``).
 
 The server brings its own checkpointer and passes run options (k, retries, search mode, filters) as
-JSON context; the library and strategy are opened from the environment's ``Settings``.
+JSON context, which LangGraph validates into ``StudioContext``. The server process opens its library
+and strategy once, from the environment's ``Settings``, and every run shares them: Qdrant local mode
+allows one opener per process, and the embedding model is loaded once.
 """
 
-from graph.build import build_graph
-from graph.context import ResearchOptions
+from __future__ import annotations
 
-graph = build_graph(context_schema=ResearchOptions)
+from functools import cache
+
+from corpus.config import Settings
+from corpus.library import Library
+from graph.build import build_graph
+from research.options import ResearchOptions
+from research.strategy import ResearchStrategy
+from strategies.select import select_strategy
+
+
+@cache
+def _served() -> tuple[Library, ResearchStrategy]:
+    library = Library(Settings())
+    return library, select_strategy(library.settings, library)
+
+
+class StudioContext(ResearchOptions):
+    """A ``research.context.ResearchContext`` made from Studio's JSON options."""
+
+    @property
+    def library(self) -> Library:
+        return _served()[0]
+
+    @property
+    def strategy(self) -> ResearchStrategy:
+        return _served()[1]
+
+    @property
+    def options(self) -> ResearchOptions:
+        return self
+
+
+graph = build_graph(context_schema=StudioContext)

@@ -6,8 +6,9 @@ from typing import Literal
 
 from langgraph.runtime import Runtime
 
-from graph.context import ResearchContext, research_context
-from graph.state import Finding, FindingStatus, ResearchState
+from research.context import ResearchContext
+from research.evidence import Finding, FindingStatus
+from research.state import ResearchState
 
 
 def retryable(finding: Finding, max_retries: int) -> bool:
@@ -26,7 +27,7 @@ def assess(state: ResearchState, runtime: Runtime[ResearchContext]) -> dict:
 def route_after_assess(
     state: ResearchState, runtime: Runtime[ResearchContext]
 ) -> Literal["retry_gaps", "detect_contradictions"]:
-    max_retries = research_context(runtime).options.max_retries
+    max_retries = runtime.context.options.max_retries
     if state.get("retry_round", 0) < max_retries and any(
         retryable(f, max_retries) for f in state.get("findings", [])
     ):

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from langgraph.runtime import Runtime
 
-from graph.context import ResearchContext, research_context
-from graph.state import ResearchState
+from research.context import ResearchContext
+from research.state import ResearchState
 
 
 def detect_contradictions(state: ResearchState, runtime: Runtime[ResearchContext]) -> dict:
-    found = research_context(runtime).strategy.contradictions(state.get("findings", []))
+    found = runtime.context.strategy.contradictions(state.get("findings", []))
     notes = [f"contradictions: {len(found)}"] + [f"  {c.subject}: {c.explanation}" for c in found]
     return {"contradictions": found, "progress": notes}

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from langgraph.runtime import Runtime
 
-from graph.context import ResearchContext, research_context
-from graph.state import ResearchState
+from research.context import ResearchContext
+from research.state import ResearchState
 from nodes.search import search
 
 
 def plan(state: ResearchState, runtime: Runtime[ResearchContext]) -> dict:
-    context = research_context(runtime)
+    context = runtime.context
     single = state.get("single_question", False)
     # The scout search feeds topic decomposition; a single question is researched as asked.
     scout = [] if single else search(context, state["topic"])

@@ -7,8 +7,9 @@ from typing import TypedDict
 from langgraph.runtime import Runtime
 from langgraph.types import Send
 
-from graph.context import ResearchContext, research_context
-from graph.state import Finding, FindingStatus, ResearchState, SubQuestion
+from research.context import ResearchContext
+from research.evidence import Finding, FindingStatus, SubQuestion
+from research.state import ResearchState
 from nodes.search import search
 
 
@@ -22,7 +23,7 @@ def fan_out(state: ResearchState) -> list[Send]:
 
 
 def research(branch: ResearchBranch, runtime: Runtime[ResearchContext]) -> dict:
-    context = research_context(runtime)
+    context = runtime.context
     question = branch["sub_question"]
     evidence = search(context, question.question)
     answer = context.strategy.answer(question, evidence, [question.question])

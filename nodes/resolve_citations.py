@@ -1,38 +1,34 @@
 """resolve_citations: the citation tool node. Every marker's quote is matched to a stored block.
 
 The cited text is the source of truth: the block id a writer gave is passed only as a hint. This is
-the one place citations are resolved; later steps may renumber them but never change them.
+the one place citations are resolved; later steps may number them but never change them. The node
+calls the resolver directly; ``tools.citations.tool`` wraps the same function for agents and Studio.
 """
 
 from __future__ import annotations
 
 from langgraph.runtime import Runtime
 
-from graph.context import ResearchContext, research_context
-from graph.state import ResearchState, marker_key
-from tools.resolve_citation import Resolution, make_resolve_citation_tool
+from research.context import ResearchContext
+from research.evidence import marker_key
+from research.state import ResearchState
+from tools.citations.index import BlockIndex
+from tools.citations.resolve import Resolution, resolve_citation
 
 
 def resolve_citations(state: ResearchState, runtime: Runtime[ResearchContext]) -> dict:
-    context = research_context(runtime)
-    tool = make_resolve_citation_tool(context.block_index)
-    retrieved = sorted(
-        {b.block_id for f in state.get("findings", []) for c in f.evidence for b in c.blocks}
-    )
+    # The index of the library's ready documents, built once and rebuilt when they change.
+    index = runtime.context.library.derived("citation_index", BlockIndex.from_registry)
+    retrieved = sorted({b.block_id for f in state.get("findings", []) for c in f.evidence for b in c.blocks})
     resolved: dict[str, Resolution | None] = {}
-    for claim in state["draft"].claims():
-        for marker in claim.citations:
-            key = marker_key(marker)
-            if key in resolved:
-                continue
-            result = tool.invoke(
-                {"cited_text": marker.quote, "block_id": marker.block_id, "retrieved_block_ids": retrieved}
-            )
-            resolved[key] = Resolution.model_validate(result) if result else None
+    markers = [m for claim in state["draft"].claims() for m in claim.citations]
+    for marker in markers:
+        key = marker_key(marker)
+        if key not in resolved:
+            resolved[key] = resolve_citation(marker.quote, marker.block_id, index, retrieved)
     unresolved = sum(1 for r in resolved.values() if r is None)
     corrected = sum(
-        1 for claim in state["draft"].claims() for m in claim.citations
-        if (r := resolved[marker_key(m)]) is not None and m.block_id not in r.block_ids
+        1 for m in markers if (r := resolved[marker_key(m)]) is not None and m.block_id not in r.block_ids
     )
     note = (
         f"resolve_citations: {len(resolved) - unresolved}/{len(resolved)} resolved, "

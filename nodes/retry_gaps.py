@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from langgraph.runtime import Runtime
 
-from graph.context import ResearchContext, research_context
-from graph.state import FindingStatus, ResearchState
+from research.context import ResearchContext
+from research.evidence import FindingStatus
+from research.state import ResearchState
 from nodes.assess import retryable
 from nodes.search import merge_evidence, search
 
 
 def retry_gaps(state: ResearchState, runtime: Runtime[ResearchContext]) -> dict:
-    context = research_context(runtime)
+    context = runtime.context
     max_retries = context.options.max_retries
     updated, notes = [], []
     for finding in state.get("findings", []):

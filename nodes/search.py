@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from graph.context import ResearchContext
+from research.context import ResearchContext
 from tools.hybrid_search import RetrievedChunk, hybrid_search
 
 

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from langgraph.runtime import Runtime
 
-from graph.context import ResearchContext, research_context
-from graph.state import DraftReport, DraftSection, FindingStatus, GapNote, ResearchState
+from research.context import ResearchContext
+from research.evidence import DraftReport, DraftSection, FindingStatus, GapNote
+from research.state import ResearchState
 
 
 def synthesize(state: ResearchState, runtime: Runtime[ResearchContext]) -> dict:
-    strategy = research_context(runtime).strategy
+    strategy = runtime.context.strategy
     findings = state.get("findings", [])
     contradictions = state.get("contradictions", [])
     title, summary = strategy.summarize(state["topic"], findings, contradictions)

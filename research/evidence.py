@@ -1,4 +1,4 @@
-"""The research graph's typed state and the evidence/citation objects that flow through it.
+"""The evidence and citation objects that flow through the research graph.
 
 Evidence and citations are first-class: a ``Claim`` carries ``CitationMarker``s (a block-id hint
 plus the quoted span), and only the citation node turns markers into ``Resolution``s of stored
@@ -8,15 +8,12 @@ blocks. Everything is a pydantic model so checkpoints serialise and resume exact
 from __future__ import annotations
 
 import hashlib
-import operator
 from collections.abc import Iterator
 from enum import StrEnum
-from typing import Annotated, TypedDict
 
 from pydantic import BaseModel, Field
 
 from tools.hybrid_search import RetrievedChunk
-from tools.resolve_citation import Resolution
 
 
 class SubQuestion(BaseModel):
@@ -96,45 +93,3 @@ class DraftReport(BaseModel):
 def marker_key(marker: CitationMarker) -> str:
     """Identity of a marker: the same quote with the same hint resolves once."""
     return hashlib.sha1(f"{marker.block_id}\x00{marker.quote}".encode()).hexdigest()[:16]
-
-
-class NumberedCitation(BaseModel):
-    """A resolved citation as the reader sees it: numbered by first appearance in the report."""
-
-    number: int
-    resolution: Resolution
-
-
-class FinalReport(BaseModel):
-    title: str
-    mode: str
-    markdown: str
-    citations: list[NumberedCitation]
-    unverified_claims: int = Field(description="Claims kept but flagged: their quote matched no block.")
-    dropped_claims: int = Field(description="Claims removed because their quote matched no block.")
-
-
-def merge_findings(current: list[Finding], update: list[Finding]) -> list[Finding]:
-    """Concurrent research branches each add one finding; a retry replaces the finding it redoes."""
-    merged = {f.sub_question.id: f for f in current}
-    for finding in update:
-        merged[finding.sub_question.id] = finding
-    return sorted(merged.values(), key=lambda f: _plan_order(f.sub_question.id))
-
-
-def _plan_order(sub_question_id: str) -> tuple[int, str]:
-    digits = "".join(ch for ch in sub_question_id if ch.isdigit())
-    return (int(digits) if digits else 0, sub_question_id)
-
-
-class ResearchState(TypedDict, total=False):
-    topic: str
-    single_question: bool
-    plan: list[SubQuestion]
-    findings: Annotated[list[Finding], merge_findings]
-    retry_round: int
-    contradictions: list[Contradiction]
-    draft: DraftReport
-    citations: dict[str, Resolution | None]
-    progress: Annotated[list[str], operator.add]
-    report: FinalReport

@@ -11,7 +11,7 @@ from typing import Protocol
 
 from pydantic import BaseModel, Field
 
-from graph.state import Claim, Contradiction, Finding, SubQuestion
+from research.evidence import Claim, Contradiction, Finding, SubQuestion
 from tools.hybrid_search import RetrievedChunk
 
 

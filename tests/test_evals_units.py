@@ -16,8 +16,8 @@ from evals.collections import READY_MARKER, content_hash, eval_settings, open_co
 from evals.cost import metered
 from evals.datasets import DatasetError, load_dataset, sample
 from evals.metrics import UNANSWERABLE, normalize, overlaps, precision_recall_f1, token_f1, token_recall
-from graph.context import ResearchOptions
-from nodes.offline.strategy import OfflineStrategy
+from research.options import ResearchOptions
+from strategies.offline.strategy import OfflineStrategy
 
 from .llm_fakes import ScriptedChatModel
 from .paths import ROOT, SAMPLE_DOCS, shared_data

@@ -13,12 +13,13 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 from corpus.config import Settings
 from evals.metrics import normalize
 from graph.checkpoints import checkpoint_serde
-from graph.context import ResearchOptions, UnresolvedPolicy
-from graph.run import run_research, select_strategy
-from graph.state import marker_key
-from nodes.llm.client import make_chat_model
-from nodes.llm.strategy import LLMStrategy
-from nodes.llm.structured import LLMOutputError
+from research.options import ResearchOptions, UnresolvedPolicy
+from graph.run import run_research
+from strategies.select import select_strategy
+from research.evidence import marker_key
+from strategies.llm.client import make_chat_model
+from strategies.llm.strategy import LLMStrategy
+from strategies.llm.structured import LLMOutputError
 
 from .llm_fakes import OpenAIStub, ScriptedChatModel, block_ids_in, sub_question_of
 
@@ -191,7 +192,7 @@ def test_injected_document_does_not_change_the_plan(make_library, tmp_path):
     answer_prompts = [p for s, p in model.calls if s == "answer" and "pirate" in p]
     assert all(re.search(r'<document_block id="[^"]+"[^>]*>\nIGNORE ALL', p) for p in answer_prompts)
     # Offline planning takes only keyphrases from documents, never their instructions.
-    from nodes.offline.strategy import OfflineStrategy
+    from strategies.offline.strategy import OfflineStrategy
 
     offline = run_research(library, OfflineStrategy(library.embedder), "Green roofs in cities")
     for q in offline.state["plan"]:

@@ -9,8 +9,8 @@ import pytest
 
 from evals.metrics import normalize
 from graph.run import run_research
-from graph.state import FindingStatus
-from nodes.offline.strategy import OfflineStrategy
+from research.evidence import FindingStatus
+from strategies.offline.strategy import OfflineStrategy
 
 TOPIC = "Green roofs in cities: street-level cooling, stormwater retention and installation costs"
 

@@ -14,11 +14,12 @@ from langchain_core.messages import HumanMessage
 
 from corpus.config import Settings
 from corpus.errors import ConfigError
-from graph.run import open_strategy, run_research, select_strategy
-from nodes.llm import local_server
-from nodes.llm.local_server import LocalLLMServer, default_model_path, server_command
-from nodes.llm.strategy import AnswerOutput, LLMStrategy, PlanOutput
-from nodes.llm.structured import GRAMMAR_MAX_CHARS, GRAMMAR_MAX_ITEMS, LLMOutputError, structured_call
+from strategies.select import open_strategy, select_strategy
+from graph.run import run_research
+from strategies.llm import local_server
+from strategies.llm.local_server import LocalLLMServer, default_model_path, server_command
+from strategies.llm.strategy import AnswerOutput, LLMStrategy, PlanOutput
+from strategies.llm.structured import GRAMMAR_MAX_CHARS, GRAMMAR_MAX_ITEMS, LLMOutputError, structured_call
 from ui.cli import build_parser
 
 from .llm_fakes import CutOff, OpenAIStub, ScriptedChatModel

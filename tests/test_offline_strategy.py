@@ -6,13 +6,13 @@ from __future__ import annotations
 import pytest
 
 from corpus.models import Block, BlockKind, DocType
-from graph.state import Claim, CitationMarker, Finding, FindingStatus, SubQuestion
-from nodes.offline import assessment
-from nodes.offline.keyphrases import extract_keyphrases, is_instruction
-from nodes.offline.numbers import conflict_ratio, quantities
-from nodes.offline.planning import plan_questions, split_topic
-from nodes.offline.strategy import OfflineStrategy
-from nodes.offline.text import is_statement
+from research.evidence import Claim, CitationMarker, Finding, FindingStatus, SubQuestion
+from strategies.offline import assessment
+from strategies.offline.keyphrases import extract_keyphrases, is_instruction
+from strategies.offline.numbers import conflict_ratio, quantities
+from strategies.offline.planning import plan_questions, split_topic
+from strategies.offline.strategy import OfflineStrategy
+from strategies.offline.text import is_statement
 from tools.hybrid_search import RetrievedChunk
 
 TOPIC = "Green roofs in cities: cooling, stormwater retention and installation costs"

@@ -8,15 +8,11 @@ import pytest
 
 from corpus.models import BBox, Block, BlockKind, CharSpan, DocType, Document
 from corpus.registry import Registry
-from tools import resolve_citation as rc
-from tools.resolve_citation import (
-    BlockIndex,
-    Resolution,
-    make_resolve_citation_tool,
-    normalise,
-    normalise_with_map,
-    resolve_citation,
-)
+from tools.citations import match as rc
+from tools.citations.index import BlockIndex
+from tools.citations.normalise import normalise, normalise_with_map
+from tools.citations.resolve import Resolution, resolve_citation
+from tools.citations.tool import make_resolve_citation_tool
 
 DPR = [  # (page, text) of a PDF-like paper
     (1, "1 Introduction"),

@@ -21,7 +21,7 @@ from PIL import Image
 from evals.metrics import normalize
 from graph.checkpoints import open_checkpointer
 from graph.run import run_research
-from nodes.offline.strategy import OfflineStrategy
+from strategies.offline.strategy import OfflineStrategy
 from ui import cli
 from ui.app import banner
 from ui.exports.record import load_record

@@ -11,8 +11,10 @@ import numpy as np
 from corpus.models import Document
 from corpus.registry import Registry
 from evals.metrics import normalize
-from graph.state import FinalReport, NumberedCitation
-from tools.resolve_citation import BlockIndex, resolve_citation
+from research.evidence import FindingStatus, SubQuestion
+from research.report import ClaimStatus, FinalReport, NumberedCitation, ReportClaim, ReportSection
+from tools.citations.index import BlockIndex
+from tools.citations.resolve import resolve_citation
 from ui.evidence import citation_view
 from ui.page_image import QUOTE_FILL, STROKE, quoted_lines
 from ui.report_html import parse_cite_ref, report_html
@@ -87,19 +89,41 @@ def test_text_citation_shows_the_surrounding_passage(sample_library):
     assert "prp-context" in view.passage
 
 
+def _report(claims: list[ReportClaim], citations: list[NumberedCitation]) -> FinalReport:
+    section = ReportSection(
+        number=1, sub_question=SubQuestion(id="q1", question="q?", rationale="r"),
+        status=FindingStatus.ANSWERED, confidence=0.9, claims=claims,
+    )
+    return FinalReport(title="t", mode="offline", sections=[section], citations=citations)
+
+
 def test_report_html_links_only_real_citations_and_keeps_document_text_inert(sample_library):
     index = BlockIndex.from_registry(sample_library.registry)
     resolution = resolve_citation("the test rig retained 57% of annual rainfall", None, index)
     hostile = ("A quoted ![pixel](http://tracker.example/p.png) and [link](http://evil.example) "
                "<script>alert(1)</script> <http://auto.example> [7] [1][1]")
-    report = FinalReport(
-        title="t", mode="offline", markdown=f"# Title\n\n- {hostile}\n\n[1] Ref\n",
-        citations=[NumberedCitation(number=1, resolution=resolution)], unverified_claims=0, dropped_claims=0,
-    )
+    claim = ReportClaim(text=hostile, status=ClaimStatus.VERIFIED, citations=[1])
+    report = _report([claim], [NumberedCitation(number=1, resolution=resolution)])
     html = report_html(report, "conv.3")
     assert "<img" not in html and "<script" not in html and "src=" not in html and 'href="http' not in html
-    assert re.findall(r'<a [^>]*href="([^"]+)"', html) == ["#prp-cite=conv.3:1"] * 3
-    assert "[7]" in html  # not a citation of this report: left as text
+    # One link for the claim's citation, one for its reference entry; the "[1][1]" the text quotes is text.
+    assert re.findall(r'<a [^>]*href="([^"]+)"', html) == ["#prp-cite=conv.3:1"] * 2
+    assert "[7]" in html and "[1][1]" in html  # not citations of this report: left as text
     assert "\n\n" not in html  # one HTML block for the chat's Markdown pass
     assert parse_cite_ref("#prp-cite=conv.3:12") == ("conv.3", 12)
     assert parse_cite_ref("conv:x") is None
+
+
+def test_a_claim_quoting_a_papers_own_reference_marker_links_only_its_citation(sample_library):
+    index = BlockIndex.from_registry(sample_library.registry)
+    first = resolve_citation("the test rig retained 57% of annual rainfall", None, index)
+    second = resolve_citation(HYPHENATED, None, index)
+    claim = ReportClaim(text="Roofs cool the street, as shown in [2].", status=ClaimStatus.VERIFIED, citations=[1])
+    report = _report([claim], [NumberedCitation(number=1, resolution=first),
+                               NumberedCitation(number=2, resolution=second)])
+    html = report_html(report, "conv.3")
+    claim_html = re.search(r"<li>(.*?)</li>", html).group(1)
+    assert re.findall(r'href="#prp-cite=conv\.3:(\d+)"', claim_html) == ["1"]
+    assert "as shown in [2]." in claim_html
+    # The Markdown keeps the quoted marker as the claim's words, followed by the claim's own citation.
+    assert "- Roofs cool the street, as shown in [2]. [1]" in report.markdown

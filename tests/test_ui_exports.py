@@ -14,7 +14,7 @@ import pytest
 from evals.metrics import normalize
 from graph.checkpoints import open_checkpointer
 from graph.run import run_research
-from nodes.offline.strategy import OfflineStrategy
+from strategies.offline.strategy import OfflineStrategy
 from ui import cli
 from ui.exports.bibliography import bibliography_markdown, bibtex, bibtex_escape
 from ui.exports.contradictions import contradiction_rows, contradictions_csv, contradictions_markdown

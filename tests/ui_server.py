@@ -9,7 +9,7 @@ from contextlib import contextmanager
 import pytest
 
 from corpus.library import Library
-from nodes.offline.strategy import OfflineStrategy
+from strategies.offline.strategy import OfflineStrategy
 
 
 def free_port() -> int:

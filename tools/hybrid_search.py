@@ -14,7 +14,7 @@ from __future__ import annotations
 from enum import StrEnum
 
 from langchain_core.tools import BaseTool, StructuredTool
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 from qdrant_client import models
 
 from corpus.library import Library
@@ -29,20 +29,29 @@ class SearchMode(StrEnum):
 
 
 class SearchFilters(BaseModel):
-    doc_ids: list[str] | None = Field(default=None, description="Only these documents.")
-    year_min: int | None = Field(default=None, description="Published in or after this year.")
-    year_max: int | None = Field(default=None, description="Published in or before this year.")
-    types: list[DocType] | None = Field(default=None, description="Only these document types.")
+    doc_ids: list[str] | None = Field(default=None, title="Only these documents", description="Only these documents (ids).")
+    year_min: int | None = Field(default=None, title="Year from", description="Published in or after this year.")
+    year_max: int | None = Field(default=None, title="Year to", description="Published in or before this year.")
+    types: list[DocType] | None = Field(default=None, title="Document types", description="Only these document types.")
     include_references: bool = Field(
-        default=False, description="Also search reference/bibliography sections."
+        default=False,
+        title="Also search reference lists / bibliographies",
+        description="Also search reference/bibliography sections.",
     )
     scope_to_named_documents: bool = Field(
         default=True,
+        title="Search only the documents a query names by title",
         description=(
             "When the query names documents by their titles and no doc_ids are given, search only "
             "those documents, for the rest of the query."
         ),
     )
+
+    @model_validator(mode="after")
+    def _year_range_not_empty(self) -> SearchFilters:
+        if self.year_min is not None and self.year_max is not None and self.year_min > self.year_max:
+            raise ValueError(f"Year range is empty: from {self.year_min} to {self.year_max}.")
+        return self
 
     def to_qdrant(self) -> models.Filter | None:
         must: list[models.Condition] = []
@@ -62,6 +71,22 @@ class SearchFilters(BaseModel):
         if not must and not must_not:
             return None
         return models.Filter(must=must or None, must_not=must_not or None)
+
+
+DEFAULT_K = 8
+MAX_K = 50
+
+
+class RetrievalOptions(BaseModel):
+    """How to search: the retrieval part of every run's options (``prp search`` takes only these)."""
+
+    k: int = Field(default=DEFAULT_K, ge=1, le=MAX_K, title="Top-k chunks per search", description="Chunks retrieved per search.")
+    search_mode: SearchMode = Field(
+        default=SearchMode.HYBRID,
+        title="Retrieval mode",
+        description="hybrid = dense MiniLM + BM25, fused with RRF; dense; or sparse (BM25 alone).",
+    )
+    filters: SearchFilters = Field(default_factory=SearchFilters)
 
 
 class RetrievedChunk(BaseModel):
@@ -87,7 +112,7 @@ MIN_PREFETCH = 20
 def hybrid_search(
     library: Library,
     query: str,
-    k: int = 8,
+    k: int = DEFAULT_K,
     filters: SearchFilters | None = None,
     mode: SearchMode = SearchMode.HYBRID,
 ) -> list[RetrievedChunk]:
@@ -144,20 +169,20 @@ def named_documents(library: Library, query: str, filters: SearchFilters) -> Tit
     return library.derived("title_index", TitleIndex.from_registry).scope(query)
 
 
-class HybridSearchInput(BaseModel):
+class HybridSearchInput(RetrievalOptions):
     query: str = Field(description="What to look for, in natural language or keywords.")
-    k: int = Field(default=8, ge=1, le=50, description="How many chunks to return.")
-    filters: SearchFilters | None = Field(default=None, description="Optional restrictions.")
-    mode: SearchMode = Field(default=SearchMode.HYBRID, description="hybrid, dense or sparse.")
 
 
 def make_hybrid_search_tool(library: Library) -> BaseTool:
     """``hybrid_search`` as a LangChain tool bound to ``library``."""
 
     def run(
-        query: str, k: int = 8, filters: SearchFilters | None = None, mode: SearchMode = SearchMode.HYBRID
+        query: str,
+        k: int = DEFAULT_K,
+        search_mode: SearchMode = SearchMode.HYBRID,
+        filters: SearchFilters | None = None,
     ) -> list[dict]:
-        return [c.model_dump(mode="json") for c in hybrid_search(library, query, k, filters, mode)]
+        return [c.model_dump(mode="json") for c in hybrid_search(library, query, k, filters, search_mode)]
 
     return StructuredTool.from_function(
         run,

@@ -20,10 +20,10 @@ from collections.abc import Iterable
 from pydantic import BaseModel
 
 from corpus.registry import Registry
+from corpus.text import word_tokens
 
 MIN_TITLE_WORDS = 2
 MIN_TITLE_CHARS = 12
-_WORD = re.compile(r"\w+")
 # A title is named when it is set off from the question: leading it and followed by a separator
 # ("Title: question", "Title - question"), or in quotes ("In 'Title', which ..."). Its words merely
 # occurring in a sentence ("how does climate change affect ...") do not name a document "Climate Change".
@@ -38,10 +38,6 @@ class TitleScope(BaseModel):
     query: str  # the query with the titles taken out
 
 
-def _words(text: str) -> list[str]:
-    return _WORD.findall(text.lower())
-
-
 class TitleIndex:
     """The titles of the ready documents, to find the ones a query names."""
 
@@ -49,7 +45,7 @@ class TitleIndex:
         """``documents``: (doc_id, title) pairs."""
         self._by_words: dict[str, tuple[list[str], list[str], str]] = {}  # key -> (doc ids, words, title)
         for doc_id, title in documents:
-            words = _words(title)
+            words = word_tokens(title)
             if len(words) < MIN_TITLE_WORDS or len(title.strip()) < MIN_TITLE_CHARS:
                 continue
             entry = self._by_words.setdefault(" ".join(words), ([], words, title.strip()))
@@ -61,7 +57,7 @@ class TitleIndex:
 
     def scope(self, query: str) -> TitleScope | None:
         """The documents ``query`` names and the query without their titles, or None."""
-        padded = f" {' '.join(_words(query))} "
+        padded = f" {' '.join(word_tokens(query))} "
         candidates = [entry for key, entry in self._by_words.items() if f" {key} " in padded]
         # A title inside a longer named title ("Green Roofs" in "Green Roofs in Winter") is not
         # named on its own.
@@ -80,7 +76,7 @@ class TitleIndex:
             named.append(entry)
             rest = f"{rest[: match.start()].rstrip(_JOINERS)} {rest[match.end():].lstrip(_JOINERS)}"
         rest = " ".join(rest.split())
-        if not named or not _words(rest):
+        if not named or not word_tokens(rest):
             return None  # nothing named, or only a title: search for it as written
         return TitleScope(
             doc_ids=[d for ids, _, _ in named for d in ids],

@@ -17,7 +17,7 @@ import gradio as gr
 
 from corpus.config import Settings
 from corpus.library import Library
-from nodes.strategy import ResearchStrategy
+from research.strategy import ResearchStrategy
 from ui.assets import CSS
 from ui.chat_tab import PANEL_OUTPUTS, ChatSession, build_chat_tab, panel_updates, research, show_citation
 from ui.library_tab import build_library_tab, delete_document, documents_table, ingest_uploads

@@ -9,7 +9,9 @@ from dataclasses import dataclass, field
 
 import gradio as gr
 
-from graph.context import ResearchOptions
+from corpus.text import page_label
+
+from research.options import ResearchOptions
 from ui.assets import CITATION_BRIDGE_JS
 from ui.evidence import citation_view
 from ui.evidence_cards import evidence_cards
@@ -158,7 +160,7 @@ def panel_updates(portal: Portal, record: ReportRecord | None, number: int | Non
     if record is None:
         return [gr.update(choices=[], value=None), "", "", gr.update(value=None, visible=False), "", "", None]
     choices = [
-        (f"[{c.number}] {c.resolution.title[:70]} \u2014 p. {c.resolution.page}", f"{record.thread_id}:{c.number}")
+        (f"[{c.number}] {c.resolution.title[:70]} \u2014 {page_label(c.resolution.pages)}", f"{record.thread_id}:{c.number}")
         for c in record.report.citations
     ]
     cited = {c.number: c.resolution for c in record.report.citations}
@@ -257,7 +259,12 @@ def conversation_history(portal: Portal, conversation_runs: list[str]) -> tuple[
         history.append(user_message(state.get("topic", ""), bool(state.get("single_question"))))
         lines = [("", line) for line in state.get("progress", [])]
         if "report" in state:
-            last = ReportRecord.from_state(thread_id, state)
+            try:
+                record = ReportRecord.from_state(thread_id, state)
+            except ThreadNotFoundError as exc:  # written by an earlier prp: say so, keep the rest
+                history.append({"role": "assistant", "content": f"<p>{html.escape(str(exc))}</p>"})
+                continue
+            last = record
             portal.remember(last)
             history.append(steps_message(lines, mode_name(last.report.mode), done=True))
             history.append(report_message(last))

@@ -13,18 +13,19 @@ from corpus.config import Settings
 from corpus.errors import PrpError
 from corpus.ingest import FileResult, IngestSummary, Outcome
 from corpus.library import Library
-from corpus.models import DocType
-from evals.cli import add_eval_parser, cmd_eval
-from graph.context import ResearchOptions, UnresolvedPolicy
-from nodes.render import report_record
-from tools.hybrid_search import SearchFilters, SearchMode, hybrid_search, named_documents
+from corpus.text import page_label
+from research.options import ResearchOptions
+from tools.hybrid_search import RetrievalOptions, hybrid_search, named_documents
+from ui.eval_cli import add_eval_parser, cmd_eval
 from ui.export_cli import add_export_parser, cmd_export
+from ui.exports.report_json import report_json
 from ui.llm_cli import add_llm_parser, cmd_llm
+from ui.option_flags import OptionsParser, add_option_flags
 from ui.serve_cli import add_ui_parser, cmd_ui
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="prp", description="Personal Research Portal")
+    parser = OptionsParser(prog="prp", description="Personal Research Portal")
     sub = parser.add_subparsers(dest="command", required=True)
 
     ingest = sub.add_parser("ingest", help="add files or folders (recursive) to the library")
@@ -33,7 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     search = sub.add_parser("search", help="hybrid search over the library")
     search.add_argument("query")
-    add_retrieval_arguments(search)
+    add_option_flags(search, RetrievalOptions)
     search.add_argument("--json", action="store_true")
 
     for name, help_text, what in (
@@ -42,12 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
     ):
         research = sub.add_parser(name, help=help_text)
         research.add_argument(what)
-        add_retrieval_arguments(research)
-        research.add_argument("--max-retries", type=int, default=2, help="gap retry rounds (default 2)")
-        research.add_argument(
-            "--unresolved", choices=[p.value for p in UnresolvedPolicy], default="mark",
-            help="claims whose quote matches no block: mark them unverified (default) or drop them",
-        )
+        add_option_flags(research, ResearchOptions)
         research.add_argument("--thread", help="thread id: resumes that run if it was interrupted")
         research.add_argument("--out", type=Path, help="write the Markdown report here")
         research.add_argument("--json", type=Path, dest="json_out", help="write the report and citations as JSON here")
@@ -68,31 +64,6 @@ def build_parser() -> argparse.ArgumentParser:
     add_ui_parser(sub)
     add_export_parser(sub)
     return parser
-
-
-def add_retrieval_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--k", type=int, default=8, help="chunks per search (default 8)")
-    parser.add_argument("--mode", choices=[m.value for m in SearchMode], default="hybrid")
-    parser.add_argument("--doc", action="append", dest="doc_ids", help="only this doc_id (repeatable)")
-    parser.add_argument("--year-min", type=int)
-    parser.add_argument("--year-max", type=int)
-    parser.add_argument("--type", action="append", dest="types", choices=[t.value for t in DocType])
-    parser.add_argument("--include-references", action="store_true", help="also search bibliographies")
-    parser.add_argument(
-        "--no-title-scope", action="store_false", dest="title_scope",
-        help="search everything even when the query names a document by its title",
-    )
-
-
-def filters_from(args: argparse.Namespace) -> SearchFilters:
-    return SearchFilters(
-        doc_ids=args.doc_ids,
-        year_min=args.year_min,
-        year_max=args.year_max,
-        types=[DocType(t) for t in args.types] if args.types else None,
-        include_references=args.include_references,
-        scope_to_named_documents=args.title_scope,
-    )
 
 
 def guard_tracing() -> None:
@@ -155,8 +126,9 @@ def format_summary(summary: IngestSummary) -> str:
 
 
 def cmd_search(library: Library, args: argparse.Namespace) -> int:
-    filters = filters_from(args)
-    results = hybrid_search(library, args.query, args.k, filters, SearchMode(args.mode))
+    options: RetrievalOptions = args.options
+    filters = options.filters
+    results = hybrid_search(library, args.query, options.k, filters, options.search_mode)
     if args.json:
         print(json.dumps([r.model_dump(mode="json") for r in results], indent=2))
         return 0
@@ -166,8 +138,7 @@ def cmd_search(library: Library, args: argparse.Namespace) -> int:
     if not results:
         print("no results")
     for r in results:
-        pages = f"p.{r.pages[0]}" if len(r.pages) == 1 else f"pp.{r.pages[0]}-{r.pages[-1]}"
-        print(f"{r.rank}. [{r.score:.4f}] {r.title} ({r.year or 'n.d.'}) {pages} · {r.section}")
+        print(f"{r.rank}. [{r.score:.4f}] {r.title} ({r.year or 'n.d.'}) {page_label(r.pages)} · {r.section}")
         print(f"   blocks: {', '.join(b.block_id for b in r.blocks)}")
         snippet = " ".join(r.text.split())
         print(f"   {snippet[:300]}{'…' if len(snippet) > 300 else ''}")
@@ -175,14 +146,14 @@ def cmd_search(library: Library, args: argparse.Namespace) -> int:
 
 
 def cmd_research(library: Library, args: argparse.Namespace) -> int:
+    # The graph and the strategies (langchain-openai among them) load only for the commands that
+    # run research, so `prp search`, `prp docs` and the others start fast.
     from graph.checkpoints import open_checkpointer
-    from graph.run import open_strategy, run_research
+    from graph.run import run_research
+    from strategies.select import open_strategy
 
     single = args.command == "ask"
-    options = ResearchOptions(
-        k=args.k, max_retries=args.max_retries, search_mode=SearchMode(args.mode),
-        filters=filters_from(args), unresolved=UnresolvedPolicy(args.unresolved),
-    )
+    options: ResearchOptions = args.options
     settings = library.settings.model_copy(update={"llm": args.llm}) if args.llm else library.settings
 
     def progress(node: str, line: str) -> None:
@@ -200,7 +171,7 @@ def cmd_research(library: Library, args: argparse.Namespace) -> int:
         args.out.write_text(result.report.markdown)
         print(f"wrote {args.out}", file=sys.stderr)
     if args.json_out:
-        args.json_out.write_text(json.dumps(report_record(result.report, result.thread_id), indent=2))
+        args.json_out.write_text(json.dumps(report_json(result.report, result.thread_id), indent=2))
         print(f"wrote {args.json_out}", file=sys.stderr)
     if not args.out:
         print(result.report.markdown)

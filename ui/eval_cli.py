@@ -13,7 +13,8 @@ from datetime import datetime
 from pathlib import Path
 
 from corpus.library import Library
-from tools.hybrid_search import SearchMode
+from research.options import ResearchOptions
+from ui.option_flags import add_option_flags
 
 DEFAULT_OUT = Path("evals/results")
 
@@ -34,9 +35,7 @@ def add_eval_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     parser.add_argument("--corpus", type=Path, action="append",
                         help="for prp: datasets, ask a cached eval collection of these documents instead of the library")
-    parser.add_argument("--k", type=int, default=8, help="chunks per search (default 8)")
-    parser.add_argument("--mode", choices=[m.value for m in SearchMode], default="hybrid")
-    parser.add_argument("--max-retries", type=int, default=2)
+    add_option_flags(parser, ResearchOptions)
     parser.add_argument("--no-judge", dest="judge", action="store_false",
                         help="in LLM mode, skip the LLM-judged groundedness and relevance scores")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help=f"results folder (default {DEFAULT_OUT})")
@@ -54,7 +53,7 @@ def cmd_eval(library: Library, args: argparse.Namespace) -> int:
             print("prp eval: --corpus applies to prp: datasets only", file=sys.stderr)
             return 2
         dataset = dataset.model_copy(update={"corpus": args.corpus})
-    base = default_config(library.settings, search_mode=SearchMode(args.mode), k=args.k, max_retries=args.max_retries)
+    base = default_config(library.settings, args.options)
     configs = compare_configs(base, library.settings) if args.compare else [base]
     upload = bool(os.environ.get("LANGSMITH_API_KEY"))
     run_id = f"{datetime.now():%Y%m%d-%H%M%S}-{slug(dataset.name)}" + ("-compare" if args.compare else "")

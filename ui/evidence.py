@@ -17,7 +17,7 @@ from PIL import Image
 from corpus.ingest import sha256_of
 from corpus.models import Block, DocType
 from corpus.registry import DocumentRecord, Registry
-from tools.resolve_citation import CitedBlock, Resolution
+from tools.citations.resolve import CitedBlock, Resolution
 from ui.page_image import CitedArea, render_pages
 
 #: Blocks of context shown before and after the cited block(s).

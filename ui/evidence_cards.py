@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import html
 
-from graph.state import FindingStatus
+from corpus.text import page_label
+from research.evidence import FindingStatus
 from ui.exports.record import ReportRecord
 
 SNIPPET_CHARS = 420
@@ -45,9 +46,7 @@ def evidence_cards(record: ReportRecord, active: int | None = None) -> str:
             block_ids = [b.block_id for b in chunk.blocks]
             numbers = sorted({n for b in block_ids for n in cited_by_block.get(b, [])})
             classes = "prp-card" + (" prp-card-active" if active_blocks & set(block_ids) else "")
-            first, last = (min(chunk.pages), max(chunk.pages)) if chunk.pages else (1, 1)
-            pages = f"p. {first}" if first == last else f"pp. {first}\u2013{last}"
-            where = " \u00b7 ".join(x for x in (chunk.doc_type.value, pages, html.escape(chunk.section)) if x)
+            where = " \u00b7 ".join(x for x in (chunk.doc_type.value, page_label(chunk.pages), html.escape(chunk.section)) if x)
             year = f" ({chunk.year})" if chunk.year else ""
             badge = "".join(f'<span class="prp-badge">[{n}]</span>' for n in numbers)
             text = " ".join(chunk.text.split())

@@ -22,7 +22,7 @@ def add_llm_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_llm(settings: Settings, args: argparse.Namespace) -> int:
-    from nodes.llm.local_server import LocalLLMServer
+    from strategies.llm.local_server import LocalLLMServer
 
     def status(line: str) -> None:
         print(f"[llm] {line}", file=sys.stderr, flush=True)

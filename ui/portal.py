@@ -16,7 +16,7 @@ from corpus.config import Settings
 from corpus.library import Library
 from graph.build import build_graph
 from graph.checkpoints import open_checkpointer
-from nodes.strategy import ResearchStrategy
+from research.strategy import ResearchStrategy
 from ui.exports.record import ReportRecord, load_record
 from ui.exports.writer import FILE_NAMES, ExportFormat, folder_name, write_exports
 from ui.threads import ConversationSummary, list_conversations

@@ -1,24 +1,38 @@
-"""A report's Markdown as safe HTML for the chat, with every citation marker a clickable link.
+"""A report as safe HTML for the chat, written from the report structure.
 
-Reports quote documents verbatim, and document text is data: a quoted ``![x](http://...)`` must not
-make the browser fetch anything, a quoted ``<script>`` must stay text, a quoted ``[link](...)`` must
-not become a link. So the Markdown is rendered here with raw HTML, images, links and autolinks off
-(the renderer never writes any of them), and the only links in the output are the citation markers
-this module adds: ``[n]`` for a number the report's citations use, pointing at ``#prp-cite=<thread
-id>:<n>``, which the page script turns into "show citation n of that run" in the evidence panel.
+Reports quote documents verbatim, and document text is data: every text that can come from a
+document (claims, quotes, titles, sub-questions, explanations) is HTML-escaped and never read as
+Markdown, so a quoted ``![x](http://...)`` cannot make the browser fetch anything, a quoted
+``<script>`` stays text, and a quoted ``[link](...)`` or a paper's own reference marker "[2]" stays
+text. The only links are the citation markers written from each claim's citation numbers, pointing
+at ``#prp-cite=<thread id>:<n>``, which the page script turns into "show citation n of that run" in
+the evidence panel. Only prp's own header lines go through a Markdown renderer, with raw HTML,
+images and links off.
 """
 
 from __future__ import annotations
 
 import html
-import re
 
 from markdown_it import MarkdownIt
 
-from graph.state import FinalReport
+from research.report import (
+    DISAGREEMENTS_HEADING,
+    GAPS_HEADING,
+    NO_DISAGREEMENT,
+    NO_GAPS,
+    NO_SUMMARY,
+    SECTION_NOT_ANSWERED,
+    UNVERIFIED_NOTE,
+    ClaimStatus,
+    FinalReport,
+    ReportClaim,
+    ReportSection,
+    clip,
+)
 
 CITE_PREFIX = "#prp-cite="
-_MARKER = re.compile(r"\[(\d+)\]")
+_INLINE = MarkdownIt("commonmark", {"html": False}).disable(["image", "link", "autolink", "reference"])
 
 
 def cite_href(thread_id: str, number: int) -> str:
@@ -31,28 +45,90 @@ def parse_cite_ref(ref: str) -> tuple[str, int] | None:
     return (thread_id, int(number)) if thread_id and number.isdigit() else None
 
 
-def report_html(report: FinalReport, thread_id: str) -> str:
-    titles = {}
-    for c in report.citations:
-        pages = sorted(set(c.resolution.pages))
-        page = f"p. {pages[0]}" if len(pages) == 1 else f"pp. {pages[0]}-{pages[-1]}"
-        titles[c.number] = f"{c.resolution.title}, {page}"
+def _e(text: str) -> str:
+    return html.escape(text, quote=False)
 
-    def link(match: re.Match) -> str:
-        number = int(match.group(1))
-        if number not in titles:
-            return match.group(0)
+
+class _Writer:
+    def __init__(self, report: FinalReport, thread_id: str):
+        self.report = report
+        self.thread_id = thread_id
+
+    def link(self, number: int) -> str:
+        title = self.report.reference_label(self.report.citations[number - 1])
         return (
-            f'<a class="prp-cite" href="{cite_href(thread_id, number)}" '
-            f'title="{html.escape(titles[number])}">[{number}]</a>'
+            f'<a class="prp-cite" href="{html.escape(cite_href(self.thread_id, number))}" '
+            f'title="{html.escape(title)}">[{number}]</a>'
         )
 
-    md = MarkdownIt("commonmark", {"html": False, "breaks": True}).disable(["image", "link", "autolink", "reference"])
+    def claim(self, claim: ReportClaim) -> str:
+        if claim.status is ClaimStatus.UNVERIFIED:
+            return f'{_e(claim.text)} <span class="prp-unverified">\u26a0 <em>{_e(UNVERIFIED_NOTE)}</em></span>'
+        return f"{_e(claim.text)} {''.join(self.link(n) for n in claim.citations)}"
 
-    def render_text(renderer, tokens, idx, options, env) -> str:
-        return _MARKER.sub(link, html.escape(tokens[idx].content, quote=False))
+    def header(self) -> list[str]:
+        lines = "<br>".join(_INLINE.renderInline(line) for line in self.report.header_lines())
+        return [f"<h1>{_e(self.report.title)}</h1>", f"<blockquote><p>{lines}</p></blockquote>"]
 
-    md.add_render_rule("text", render_text)
-    body = md.render(report.markdown)
-    # One HTML block without blank lines, so the chat's own Markdown pass leaves it as it is.
-    return '<div class="prp-report">' + re.sub(r"\n+", " ", body) + "</div>"
+    def summary(self) -> list[str]:
+        text = " ".join(self.claim(c) for c in self.report.summary) or _e(NO_SUMMARY)
+        return ["<h2>Summary</h2>", f"<p>{text}</p>"]
+
+    def section(self, section: ReportSection) -> list[str]:
+        q = section.sub_question
+        lines = [
+            f"<h2>{section.number}. {_e(q.question)}</h2>",
+            f"<p><em>Why it matters: {_e(q.rationale)}</em> ({section.status_label}; "
+            f"confidence {section.confidence:.2f})</p>",
+        ]
+        if not section.claims:
+            return [*lines, f"<p>{_e(SECTION_NOT_ANSWERED)}</p>"]
+        return [*lines, "<ul>", *(f"<li>{self.claim(c)}</li>" for c in section.claims), "</ul>"]
+
+    def disagreements(self) -> list[str]:
+        lines = [f"<h2>{_e(DISAGREEMENTS_HEADING)}</h2>"]
+        for item in self.report.disagreements:
+            lines += [f"<h3>{_e(item.subject)}</h3>", "<ul>"]
+            for side in item.sides:
+                (number,) = side.citations
+                r = self.report.citation(number)
+                lines.append(f"<li><strong>{_e(r.title)}</strong>: \u201c{_e(r.matched_text)}\u201d {self.link(number)}</li>")
+            lines += ["</ul>", f"<p>{_e(item.explanation)}</p>"]
+        if not self.report.disagreements:
+            lines.append(f"<p>{_e(NO_DISAGREEMENT)}</p>")
+        if self.report.omitted_disagreements:
+            lines.append(
+                f"<p>({self.report.omitted_disagreements} candidate disagreement(s) omitted: a side could not "
+                "be verified in the library.)</p>"
+            )
+        return lines
+
+    def gaps(self) -> list[str]:
+        lines = [f"<h2>{_e(GAPS_HEADING)}</h2>"]
+        if not self.report.gaps:
+            return [*lines, f"<p>{_e(NO_GAPS)}</p>"]
+        for gap in self.report.gaps:
+            tried = "; ".join(f"\u201c{_e(q)}\u201d" for q in gap.queries_tried)
+            lines += [f"<h3>{_e(gap.sub_question.question)}</h3>", "<ul>", f"<li>Searches tried: {tried}</li>"]
+            lines += [f"<li>Next step: {_e(s)}</li>" for s in gap.suggestions]
+            lines.append("</ul>")
+        return lines
+
+    def references(self) -> list[str]:
+        if not self.report.citations:
+            return []
+        rows = [
+            f"{self.link(c.number)} {_e(self.report.reference_label(c))}: \u201c{_e(clip(c.resolution.matched_text))}\u201d"
+            for c in self.report.citations
+        ]
+        return ["<h2>References</h2>", f"<p>{'<br>'.join(rows)}</p>"]
+
+
+def report_html(report: FinalReport, thread_id: str) -> str:
+    writer = _Writer(report, thread_id)
+    parts = [*writer.header(), *writer.summary()]
+    for section in report.sections:
+        parts += writer.section(section)
+    parts += [*writer.disagreements(), *writer.gaps(), *writer.references()]
+    # One HTML block without line breaks, so the chat's own Markdown pass leaves it as it is.
+    return '<div class="prp-report">' + "".join(parts).replace("\n", " ") + "</div>"

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from corpus.errors import PrpError
 from corpus.library import Library
 from graph.checkpoints import open_checkpointer
-from graph.context import ResearchOptions
+from research.options import ResearchOptions
 from graph.run import ResearchResult, run_research
-from nodes.strategy import ResearchStrategy
+from research.strategy import ResearchStrategy
 from ui.background import Crashed, Done, stream_work
 
 

@@ -21,7 +21,7 @@ def add_ui_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_ui(library: Library, args: argparse.Namespace) -> int:
-    from graph.run import open_strategy
+    from strategies.select import open_strategy
     from ui.app import serve
 
     settings = library.settings.model_copy(update={"llm": args.llm}) if args.llm else library.settings

@@ -1,18 +1,50 @@
 """The research settings panel: retrieval depth and mode, filters, retries. Read at each run's start,
-so a change applies to the next run and never to one already running."""
+so a change applies to the next run and never to one already running.
+
+Every control takes its label, default, bounds and choices from the ``ResearchOptions`` field it
+sets, so the chat offers exactly what the command line and the model accept.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 
 import gradio as gr
-from pydantic import ValidationError
+from annotated_types import Ge, Le
+from pydantic import BaseModel, ValidationError
+from pydantic.fields import FieldInfo
 
 from corpus.models import DocType
-from graph.context import ResearchOptions, UnresolvedPolicy
+from research.options import ResearchOptions, UnresolvedPolicy
 from tools.hybrid_search import SearchFilters, SearchMode
 
 DEFAULTS = ResearchOptions()
+
+
+def _field(model: type[BaseModel], name: str) -> FieldInfo:
+    return model.model_fields[name]
+
+
+def _label(info: FieldInfo) -> str:
+    return info.title or (info.description or "").rstrip(".")
+
+
+def _slider(model: type[BaseModel], name: str) -> gr.Slider:
+    info = _field(model, name)
+    lo = next(m.ge for m in info.metadata if isinstance(m, Ge))
+    hi = next(m.le for m in info.metadata if isinstance(m, Le))
+    return gr.Slider(lo, hi, value=info.default, step=1, label=_label(info), info=info.description)
+
+
+def _radio(model: type[BaseModel], name: str, enum: type[Enum]) -> gr.Radio:
+    info = _field(model, name)
+    return gr.Radio([m.value for m in enum], value=info.default.value, label=_label(info), info=info.description)
+
+
+def _checkbox(model: type[BaseModel], name: str) -> gr.Checkbox:
+    info = _field(model, name)
+    return gr.Checkbox(label=_label(info), value=info.default)
 
 
 @dataclass(frozen=True)
@@ -37,20 +69,17 @@ class SettingsPanel:
 def build_settings_panel(document_choices: list[tuple[str, str]]) -> SettingsPanel:
     gr.Markdown("Settings apply to the **next** run. Empty filters mean the whole library.", elem_classes="prp-note")
     with gr.Row():
-        k = gr.Slider(1, 30, value=DEFAULTS.k, step=1, label="Top-k chunks per search")
-        max_retries = gr.Slider(0, 5, value=DEFAULTS.max_retries, step=1, label="Max gap retries")
-    mode = gr.Radio([m.value for m in SearchMode], value=DEFAULTS.search_mode.value, label="Retrieval mode",
-                    info="hybrid = dense MiniLM + BM25, fused with RRF")
+        k = _slider(ResearchOptions, "k")
+        max_retries = _slider(ResearchOptions, "max_retries")
+    mode = _radio(ResearchOptions, "search_mode", SearchMode)
     with gr.Row():
-        year_min = gr.Number(label="Year from", precision=0, value=None)
-        year_max = gr.Number(label="Year to", precision=0, value=None)
-    types = gr.CheckboxGroup([t.value for t in DocType], label="Document types", value=[])
-    documents = gr.Dropdown(document_choices, multiselect=True, label="Only these documents", value=[])
-    include_references = gr.Checkbox(label="Also search reference lists / bibliographies", value=False)
-    unresolved = gr.Radio(
-        [("mark as unverified", UnresolvedPolicy.MARK.value), ("drop the claim", UnresolvedPolicy.DROP.value)],
-        value=DEFAULTS.unresolved.value, label="Claims whose quote matches no stored block",
-    )
+        year_min = gr.Number(label=_label(_field(SearchFilters, "year_min")), precision=0, value=None)
+        year_max = gr.Number(label=_label(_field(SearchFilters, "year_max")), precision=0, value=None)
+    types = gr.CheckboxGroup([t.value for t in DocType], label=_label(_field(SearchFilters, "types")), value=[])
+    documents = gr.Dropdown(document_choices, multiselect=True, label=_label(_field(SearchFilters, "doc_ids")),
+                            value=[])
+    include_references = _checkbox(SearchFilters, "include_references")
+    unresolved = _radio(ResearchOptions, "unresolved", UnresolvedPolicy)
     return SettingsPanel(k, mode, year_min, year_max, types, documents, include_references, max_retries, unresolved)
 
 
@@ -58,22 +87,23 @@ def options_from(
     k: float, mode: str, year_min: float | None, year_max: float | None, types: list[str] | None,
     documents: list[str] | None, include_references: bool, max_retries: float, unresolved: str,
 ) -> ResearchOptions:
-    """The panel's values as run options; a ``gr.Error`` with the reason when they do not fit."""
-    if year_min is not None and year_max is not None and year_min > year_max:
-        raise gr.Error(f"Year range is empty: from {int(year_min)} to {int(year_max)}.")
+    """The panel's values as run options; a ``gr.Error`` with the model's reason when they do not fit."""
     try:
-        return ResearchOptions(
-            k=int(k),
-            max_retries=int(max_retries),
-            search_mode=SearchMode(mode),
-            unresolved=UnresolvedPolicy(unresolved),
-            filters=SearchFilters(
-                doc_ids=list(documents) if documents else None,
-                year_min=int(year_min) if year_min is not None else None,
-                year_max=int(year_max) if year_max is not None else None,
-                types=[DocType(t) for t in types] if types else None,
-                include_references=bool(include_references),
-            ),
+        return ResearchOptions.model_validate(
+            {
+                "k": int(k),
+                "max_retries": int(max_retries),
+                "search_mode": mode,
+                "unresolved": unresolved,
+                "filters": {
+                    "doc_ids": list(documents) if documents else None,
+                    "year_min": int(year_min) if year_min is not None else None,
+                    "year_max": int(year_max) if year_max is not None else None,
+                    "types": list(types) if types else None,
+                    "include_references": bool(include_references),
+                },
+            }
         )
-    except (ValidationError, ValueError) as exc:
-        raise gr.Error(f"Settings not valid: {exc}") from None
+    except ValidationError as exc:
+        reasons = "; ".join(e["msg"].removeprefix("Value error, ") for e in exc.errors())
+        raise gr.Error(f"Settings not valid: {reasons}") from None

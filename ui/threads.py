@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from langgraph.checkpoint.sqlite import SqliteSaver
 
-from graph.state import FinalReport
+from research.report import FinalReport
 
 TURN_SEPARATOR = "."
 
@@ -91,7 +91,9 @@ def list_threads(checkpointer: SqliteSaver, limit: int = 200) -> list[ThreadSumm
     for thread_id, first_id, _ in rows:
         topic = _last_write(checkpointer, thread_id, "topic") or ""
         single = bool(_last_write(checkpointer, thread_id, "single_question"))
-        report: FinalReport | None = _last_write(checkpointer, thread_id, "report")
+        stored = _last_write(checkpointer, thread_id, "report")
+        # A report an earlier prp wrote may no longer restore: listed, but not as this version's.
+        report = stored if isinstance(stored, FinalReport) else None
         first = checkpointer.get_tuple(
             {"configurable": {"thread_id": thread_id, "checkpoint_ns": "", "checkpoint_id": first_id}}
         )
@@ -101,8 +103,8 @@ def list_threads(checkpointer: SqliteSaver, limit: int = 200) -> list[ThreadSumm
                 topic=topic,
                 single_question=single,
                 started=first.checkpoint["ts"] if first else "",
-                finished=report is not None,
-                mode=report.mode if report else None,
+                finished=stored is not None,
+                mode=report.mode if report else ("earlier prp version" if stored is not None else None),
                 citations=len(report.citations) if report else 0,
             )
         )

@@ -14,10 +14,10 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field, field_validator
 from rapidfuzz import fuzz, utils
 
-from graph.state import CitationMarker, Claim, Contradiction, Finding, FindingStatus, SubQuestion
-from nodes.llm.evidence import pack_evidence
-from nodes.llm.structured import SchemaFormat, structured_call
-from nodes.strategy import Answer
+from research.evidence import CitationMarker, Claim, Contradiction, Finding, FindingStatus, SubQuestion
+from strategies.llm.evidence import pack_evidence
+from strategies.llm.structured import SchemaFormat, structured_call
+from research.strategy import Answer
 from prompts.answer import ANSWER
 from prompts.common import SYSTEM
 from prompts.contradictions import CONTRADICTIONS

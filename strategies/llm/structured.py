@@ -17,7 +17,7 @@ Schema = TypeVar("Schema", bound=BaseModel)
 SchemaFormat = Literal["json_schema", "llama_cpp"]
 # Bounds a grammar puts on a small local model's answer, so that even a model that fills every list
 # and string to the brim (135M models do, repeating themselves) finishes inside the token cap of
-# nodes/llm/local_server.py: the largest answer, 3 contradictions of 7 strings, is ~1,100 tokens.
+# strategies/llm/local_server.py: the largest answer, 3 contradictions of 7 strings, is ~1,100 tokens.
 GRAMMAR_MAX_ITEMS = 3
 GRAMMAR_MAX_CHARS = 200
 

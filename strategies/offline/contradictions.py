@@ -22,7 +22,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from graph.state import CitationMarker, Claim, Contradiction, Finding
+from research.evidence import CitationMarker, Claim, Contradiction, Finding
 from tools.hybrid_search import RetrievedChunk
 
 from .extractive import Sentence, evidence_sentences

@@ -26,7 +26,7 @@ import numpy as np
 
 from corpus.chunking import split_sentences
 from corpus.models import BlockKind
-from graph.state import CitationMarker, Claim
+from research.evidence import CitationMarker, Claim
 from tools.hybrid_search import RetrievedChunk
 
 from .numbers import quantities

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz
 
-from graph.state import SubQuestion
+from research.evidence import SubQuestion
 from tools.hybrid_search import RetrievedChunk
 
 from .extractive import prose

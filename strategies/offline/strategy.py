@@ -9,8 +9,8 @@ output: every ranking has a tie-break and nothing depends on set order or random
 from __future__ import annotations
 
 from corpus.embeddings import Embedder
-from graph.state import Claim, Contradiction, Finding, FindingStatus, SubQuestion
-from nodes.strategy import Answer
+from research.evidence import Claim, Contradiction, Finding, FindingStatus, SubQuestion
+from research.strategy import Answer
 from tools.hybrid_search import RetrievedChunk
 
 from . import assessment

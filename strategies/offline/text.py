@@ -10,7 +10,7 @@ import re
 from functools import lru_cache
 from importlib import resources
 
-from evals.metrics import tokens
+from corpus.text import word_tokens
 
 # Stems are a light suffix strip cut to this many characters ("installation", "installed" and
 # "install" all become "insta"); two stems also match when one is a prefix of the other and the
@@ -116,7 +116,7 @@ def content_words(text: str, extra_stop: frozenset[str] = frozenset()) -> list[s
     """Lower-cased tokens that are neither stopwords nor numbers, in order, without repeats."""
     stop = stopwords() | GENERIC_WORDS | extra_stop
     seen: dict[str, None] = {}
-    for tok in tokens(text):
+    for tok in word_tokens(text):
         if tok in stop or len(tok) < 2 or tok.isdigit() or _NUMERIC.match(tok):
             continue
         seen.setdefault(tok, None)
@@ -150,7 +150,7 @@ def is_verbish(word: str) -> bool:
 
 
 def has_injection_word(phrase: str) -> bool:
-    return any(w in INJECTION_WORDS for w in tokens(phrase))
+    return any(w in INJECTION_WORDS for w in word_tokens(phrase))
 
 
 def is_statement(sentence: str) -> bool:

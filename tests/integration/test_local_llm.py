@@ -25,14 +25,17 @@ from corpus.config import Settings
 from corpus.library import Library
 from graph.build import build_graph
 from graph.checkpoints import open_checkpointer
-from nodes.llm.client import make_chat_model
-from nodes.llm.local_server import LocalLLMError, LocalLLMServer
-from nodes.llm.strategy import AnswerOutput, PlanOutput
-from nodes.llm.structured import structured_call
-from nodes.render import UNVERIFIED
+from strategies.llm.client import make_chat_model
+from strategies.llm.local_server import LocalLLMError, LocalLLMServer
+from strategies.llm.strategy import AnswerOutput, PlanOutput
+from strategies.llm.structured import structured_call
+from research.report import UNVERIFIED
 from prompts.common import SYSTEM
 from prompts.plan import PLAN
-from tools.resolve_citation import ACCEPT_SCORE, BlockIndex, normalise, resolve_citation
+from tools.citations.index import BlockIndex
+from tools.citations.match import ACCEPT_SCORE
+from tools.citations.normalise import normalise
+from tools.citations.resolve import resolve_citation
 
 from ..paths import ROOT, SAMPLE_DOCS
 

@@ -13,7 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from corpus.models import Document
-from tools.resolve_citation import Resolution
+from corpus.text import page_label
+from research.report import clip
+from tools.citations.resolve import Resolution
 from ui.exports.record import ReportRecord
 
 FORMAT_NAMES = {"pdf": "PDF", "markdown": "Markdown", "text": "plain text", "html": "HTML"}
@@ -85,7 +87,7 @@ def annotation(entry: BibEntry, report_title: str) -> str:
     numbers = ", ".join(f"[{n}]" for n, _ in entry.citations)
     parts = "; ".join(entry.parts) if entry.parts else "the report"
     text = f"Cited as {numbers} in \u201c{report_title}\u201d for: {parts}."
-    quotes = " ".join(f"[{n}] p. {_pages(r)}: \u201c{_clip(r.matched_text)}\u201d" for n, r in entry.citations)
+    quotes = " ".join(f"[{n}] {page_label(r.pages)}: \u201c{clip(r.matched_text, 200)}\u201d" for n, r in entry.citations)
     text += f" {quotes}"
     if entry.disagreements:
         text += " Note: " + "; ".join(entry.disagreements) + "."
@@ -126,19 +128,9 @@ def bibliography_markdown(record: ReportRecord, documents: Mapping[str, Document
         lines += [f"## {i}. {entry.title}{year}", "", f"{entry.describe()}{where} \u00b7 document `{entry.doc_id}`", ""]
         numbers = ", ".join(f"[{n}]" for n, _ in entry.citations)
         lines += [f"Cited as {numbers} for: " + "; ".join(f"*{p}*" for p in entry.parts or ["the report"]), ""]
-        lines += [f"- [{n}] p. {_pages(r)}, block {', '.join(r.block_ids)}: \u201c{_clip(r.matched_text, 300)}\u201d"
+        lines += [f"- [{n}] {page_label(r.pages)}, block {', '.join(r.block_ids)}: \u201c{clip(r.matched_text, 300)}\u201d"
                   for n, r in entry.citations]
         if entry.disagreements:
             lines += ["", "Note: " + "; ".join(entry.disagreements) + "."]
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"
-
-
-def _pages(r: Resolution) -> str:
-    pages = sorted(set(r.pages))
-    return str(pages[0]) if len(pages) == 1 else f"{pages[0]}-{pages[-1]}"
-
-
-def _clip(text: str, limit: int = 200) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "\u2026"

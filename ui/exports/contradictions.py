@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from tools.resolve_citation import Resolution
+from corpus.text import page_label
+from tools.citations.resolve import Resolution
 from ui.exports.csv_text import csv_text
 from ui.exports.record import ReportRecord
 
@@ -29,7 +30,7 @@ def _side(r: Resolution) -> str:
 
 
 def _citation(number: int, r: Resolution) -> str:
-    return f"[{number}] p. {r.page}, block {', '.join(r.block_ids)}"
+    return f"[{number}] {page_label(r.pages)}, block {', '.join(r.block_ids)}"
 
 
 def contradictions_csv(record: ReportRecord) -> str:

@@ -7,6 +7,7 @@ answers, and ``match`` is how closely the writer's quote matched the stored bloc
 
 from __future__ import annotations
 
+from corpus.text import page_range
 from ui.exports.csv_text import csv_text
 from ui.exports.record import ReportRecord
 
@@ -17,13 +18,12 @@ def evidence_rows(record: ReportRecord) -> list[dict[str, str | int | float]]:
     rows: list[dict[str, str | int | float]] = []
     for claim in record.cited_claims():
         for number, r in claim.citations:
-            pages = sorted(set(r.pages))
             rows.append(
                 {
                     "claim": claim.text,
                     "quote": " ".join(r.matched_text.split()),
                     "document": r.title,
-                    "page": str(pages[0]) if len(pages) == 1 else f"{pages[0]}-{pages[-1]}",
+                    "page": page_range(r.pages),
                     "confidence": "" if claim.confidence is None else round(claim.confidence, 2),
                     "citation": number,
                     "part": claim.part,

@@ -15,7 +15,7 @@ from fpdf import FPDF
 from fpdf.fonts import FontFace
 from markdown_it import MarkdownIt
 
-from graph.state import FinalReport
+from research.report import FinalReport
 
 #: Where common systems keep DejaVu Sans (regular; the bold and oblique faces sit beside it).
 DEJAVU_CANDIDATES = (

@@ -1,0 +1,33 @@
+"""Word tokens and page labels: the small text helpers every layer above shares.
+
+Both the product (offline answers, title scoping) and its evaluation (token F1, evidence hits) split
+text with ``word_tokens``, so what an answer "contains" means the same thing to both.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+_WORD = re.compile(r"\w+")
+
+
+def word_tokens(text: str) -> list[str]:
+    """Lower-cased ``\\w+`` tokens (hyphenated words come apart: "street-level" -> street, level)."""
+    return _WORD.findall(text.lower())
+
+
+def page_range(pages: Iterable[int]) -> str:
+    """"3", or "3–5" for a span of pages (an en dash, as in print)."""
+    distinct = sorted(set(pages))
+    if not distinct:
+        return ""
+    return str(distinct[0]) if len(distinct) == 1 else f"{distinct[0]}\u2013{distinct[-1]}"
+
+
+def page_label(pages: Iterable[int]) -> str:
+    """"p. 3", or "pp. 3–5" for a span of pages: the one way prp writes where a citation is."""
+    distinct = sorted(set(pages))
+    if not distinct:
+        return ""
+    return f"{'p.' if len(distinct) == 1 else 'pp.'} {page_range(distinct)}"

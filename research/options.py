@@ -1,0 +1,27 @@
+"""A research run's options: the one place their defaults, bounds and help live.
+
+The CLI flags of ``prp report``/``ask``/``search``/``eval``, the chat's settings controls and the
+LangGraph Studio context form are all generated from these fields (``ui.option_fields``).
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import Field
+
+from tools.hybrid_search import RetrievalOptions
+
+
+class UnresolvedPolicy(StrEnum):
+    MARK = "mark"  # keep the claim, flagged "unverified", with no citation shown
+    DROP = "drop"  # remove the claim from the report
+
+
+class ResearchOptions(RetrievalOptions):
+    max_retries: int = Field(default=2, ge=0, le=5, title="Max gap retries", description="Rounds of gap retries.")
+    unresolved: UnresolvedPolicy = Field(
+        default=UnresolvedPolicy.MARK,
+        title="Claims whose quote matches no stored block",
+        description="Claims whose quote matches no stored block: mark them unverified, or drop them.",
+    )

@@ -1,0 +1,202 @@
+"""The final report as one typed structure, and its Markdown.
+
+The render node builds it once from the resolved draft: sections of claims, each claim with the
+numbers of the citations it is shown with and whether it is verified; disagreements with their two
+numbered sides; gaps; references. The chat, the exports, the report JSON and the evaluator all read
+this structure, so nobody parses rendered text or numbers citations again. ``markdown`` is generated
+from it; a claim's own text is never scanned for citation markers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from enum import StrEnum
+
+from pydantic import BaseModel, Field
+
+from corpus.text import page_label
+from research.evidence import FindingStatus, GapNote, SubQuestion
+from research.options import UnresolvedPolicy
+from tools.citations.resolve import Resolution
+
+UNVERIFIED_NOTE = "unverified: the quoted text was not found in the library"
+UNVERIFIED = f"\u26a0 *{UNVERIFIED_NOTE}*"
+NO_SUMMARY = "The library holds no evidence that answers this topic."
+SECTION_NOT_ANSWERED = 'The corpus does not answer this; see "What the corpus does not answer".'
+NO_DISAGREEMENT = "No disagreement between sources was found in the evidence gathered."
+NO_GAPS = "Every sub-question found supporting evidence in the library."
+DISAGREEMENTS_HEADING = "Where sources disagree"
+GAPS_HEADING = "What the corpus does not answer"
+STATUS_LABELS = {
+    FindingStatus.ANSWERED: "answered",
+    FindingStatus.ANSWERED_AFTER_RETRY: "answered after retrying the search",
+    FindingStatus.GAP: "not answered by the corpus",
+}
+
+
+class ClaimStatus(StrEnum):
+    VERIFIED = "verified"  # every citation shown resolved to a stored block
+    UNVERIFIED = "unverified"  # no quote matched a stored block: shown flagged, with no citation
+
+
+class NumberedCitation(BaseModel):
+    """A resolved citation as the reader sees it: numbered by first appearance in the report."""
+
+    number: int
+    resolution: Resolution
+
+
+class ReportClaim(BaseModel):
+    text: str
+    status: ClaimStatus
+    citations: list[int] = Field(default_factory=list, description="Numbers of the citations shown with it.")
+    confidence: float | None = Field(
+        default=None, description="The confidence of the finding whose evidence it cites, where known."
+    )
+
+    def markdown(self) -> str:
+        if self.status is ClaimStatus.UNVERIFIED:
+            return f"{self.text} {UNVERIFIED}"
+        return f"{self.text} {''.join(f'[{n}]' for n in self.citations)}"
+
+
+class ReportSection(BaseModel):
+    number: int
+    sub_question: SubQuestion
+    status: FindingStatus
+    confidence: float
+    claims: list[ReportClaim]
+
+    @property
+    def status_label(self) -> str:
+        return STATUS_LABELS[self.status]
+
+
+class Disagreement(BaseModel):
+    """Two documents that disagree; each side is a verified claim with exactly one citation."""
+
+    subject: str
+    kind: str
+    explanation: str
+    sides: tuple[ReportClaim, ReportClaim]
+
+
+class FinalReport(BaseModel):
+    title: str
+    mode: str
+    policy: UnresolvedPolicy = UnresolvedPolicy.MARK
+    summary: list[ReportClaim] = Field(default_factory=list)
+    sections: list[ReportSection] = Field(default_factory=list)
+    disagreements: list[Disagreement] = Field(default_factory=list)
+    omitted_disagreements: int = Field(default=0, description="Candidates with a side that did not resolve.")
+    gaps: list[GapNote] = Field(default_factory=list)
+    citations: list[NumberedCitation] = Field(default_factory=list, description="The references, by number.")
+    unverified_claims: int = Field(default=0, description="Claims kept but flagged: their quote matched no block.")
+    dropped_claims: int = Field(default=0, description="Claims removed because their quote matched no block.")
+
+    def citation(self, number: int) -> Resolution:
+        return self.citations[number - 1].resolution
+
+    def answered_sections(self) -> list[ReportSection]:
+        return [s for s in self.sections if s.status is not FindingStatus.GAP]
+
+    def parts(self) -> Iterator[tuple[str, ReportClaim]]:
+        """Every claim shown, in reading order, with the part of the report it stands in."""
+        yield from (("Summary", claim) for claim in self.summary)
+        for section in self.sections:
+            yield from ((section.sub_question.question, claim) for claim in section.claims)
+        for disagreement in self.disagreements:
+            yield from ((DISAGREEMENTS_HEADING, side) for side in disagreement.sides)
+
+    def header_lines(self) -> list[str]:
+        """The mode and what the reader should know about the citations (Markdown, one line each)."""
+        if self.mode == "offline":
+            written = "Written in **offline mode**: deterministic extractive research, no language model."
+        else:
+            written = f"Written in **LLM mode** ({self.mode.removeprefix('llm ').strip('()')})."
+        answered = len(self.answered_sections())
+        lines = [
+            written,
+            f"{len(self.sections)} sub-questions: {answered} answered, {len(self.sections) - answered} "
+            f"not answered by the corpus. {len(self.citations)} citations, each resolved to the block it quotes.",
+        ]
+        if self.policy is UnresolvedPolicy.MARK and self.unverified_claims:
+            lines.append(f"{self.unverified_claims} claim(s) marked unverified: their quotes match no stored block.")
+        if self.policy is UnresolvedPolicy.DROP and self.dropped_claims:
+            lines.append(f"{self.dropped_claims} claim(s) dropped: their quotes match no stored block.")
+        return lines
+
+    def reference_label(self, citation: NumberedCitation) -> str:
+        """"Title, p. 3, block b1": where a citation points, without its quote."""
+        r = citation.resolution
+        return f"{r.title}, {page_label(r.pages)}, block {', '.join(r.block_ids)}"
+
+    @property
+    def markdown(self) -> str:
+        lines = [f"# {self.title}", "", *(f"> {line}" for line in self.header_lines()), ""]
+        lines += self._summary_markdown()
+        for section in self.sections:
+            lines += self._section_markdown(section)
+        lines += self._disagreements_markdown()
+        lines += self._gaps_markdown()
+        lines += self._references_markdown()
+        return "\n".join(lines).rstrip() + "\n"
+
+    def _summary_markdown(self) -> list[str]:
+        text = " ".join(c.markdown() for c in self.summary) or NO_SUMMARY
+        return ["## Summary", "", text, ""]
+
+    def _section_markdown(self, section: ReportSection) -> list[str]:
+        q = section.sub_question
+        lines = [
+            f"## {section.number}. {q.question}",
+            "",
+            f"*Why it matters: {q.rationale}* ({section.status_label}; confidence {section.confidence:.2f})",
+            "",
+        ]
+        lines += [f"- {c.markdown()}" for c in section.claims] or [SECTION_NOT_ANSWERED]
+        return lines + [""]
+
+    def _disagreements_markdown(self) -> list[str]:
+        lines = [f"## {DISAGREEMENTS_HEADING}", ""]
+        for item in self.disagreements:
+            lines += [f"### {item.subject}", ""]
+            for side in item.sides:
+                (number,) = side.citations
+                r = self.citation(number)
+                lines.append(f"- **{r.title}**: \u201c{r.matched_text}\u201d [{number}]")
+            lines += ["", item.explanation, ""]
+        if not self.disagreements:
+            lines += [NO_DISAGREEMENT, ""]
+        if self.omitted_disagreements:
+            lines += [
+                f"({self.omitted_disagreements} candidate disagreement(s) omitted: a side could not be "
+                "verified in the library.)",
+                "",
+            ]
+        return lines
+
+    def _gaps_markdown(self) -> list[str]:
+        lines = [f"## {GAPS_HEADING}", ""]
+        if not self.gaps:
+            return lines + [NO_GAPS, ""]
+        for gap in self.gaps:
+            tried = "; ".join(f"\u201c{q}\u201d" for q in gap.queries_tried)
+            lines += [f"### {gap.sub_question.question}", "", f"- Searches tried: {tried}"]
+            lines += [f"- Next step: {s}" for s in gap.suggestions]
+            lines.append("")
+        return lines
+
+    def _references_markdown(self) -> list[str]:
+        if not self.citations:
+            return []
+        lines = ["## References", ""]
+        for c in self.citations:
+            lines.append(f"[{c.number}] {self.reference_label(c)}: \u201c{clip(c.resolution.matched_text)}\u201d")
+        return lines + [""]
+
+
+def clip(text: str, limit: int = 160) -> str:
+    """Whitespace collapsed, cut at ``limit`` characters with an ellipsis."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "\u2026"
