@@ -25,7 +25,10 @@ demo: setup
 	$(BIN)/prp report "$(DEMO_TOPIC)" --out demo-report.md --json demo-report.json
 	@echo "report written to demo-report.md (citations with pages and bboxes in demo-report.json)"
 
+# Lint and format checks first: they take a second, the suite a few minutes.
 test: setup
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/python -m pytest -q -ra
 
 # The local LLM (opt-in): llama-cpp-python is compiled from source, and its default native build

@@ -30,6 +30,7 @@ import statistics
 import time
 import tracemalloc
 from collections import Counter, defaultdict
+from itertools import pairwise
 from pathlib import Path
 from typing import NamedTuple
 
@@ -114,9 +115,9 @@ class Markov:
                 continue
             self.starts.append((words[0], words[1]))
             tokens = [*words, "</s>"]
-            for a, b, c in zip(tokens, tokens[1:], tokens[2:]):
+            for a, b, c in zip(tokens, tokens[1:], tokens[2:], strict=False):
                 self.tri[(a, b)].append(c)
-            for a, b in zip(tokens, tokens[1:]):
+            for a, b in pairwise(tokens):
                 self.bi[a].append(b)
 
     def sentence(self, rng: random.Random, min_words: int = 8, max_words: int = 45) -> str:
@@ -194,7 +195,7 @@ def _case_whitespace(span: str, rng: random.Random) -> str:
     else:
         words = [w.upper() if rng.random() < 0.3 else w.lower() for w in words]
     seps = [rng.choice([" ", " ", "  ", "\n", "\t", " \n "]) for _ in words[1:]]
-    return "  " + "".join(w + s for w, s in zip(words, [*seps, ""])) + " \n"
+    return "  " + "".join(w + s for w, s in zip(words, [*seps, ""], strict=False)) + " \n"
 
 
 def _hyphenation(span: str, rng: random.Random) -> str:

@@ -19,8 +19,8 @@ sys.path.insert(0, str(ROOT))
 
 from corpus.config import Settings  # noqa: E402
 from corpus.library import Library  # noqa: E402
-from research.options import ResearchOptions  # noqa: E402
 from graph.run import run_research  # noqa: E402
+from research.options import ResearchOptions  # noqa: E402
 from strategies.llm.strategy import LLMStrategy  # noqa: E402
 from strategies.offline.strategy import OfflineStrategy  # noqa: E402
 from tests.llm_fakes import ScriptedChatModel  # noqa: E402

@@ -15,7 +15,7 @@ from typing import TypeVar
 
 from corpus.config import Settings
 from corpus.embeddings import Embedder
-from corpus.ingest import IngestSummary, Ingestor, ProgressCallback
+from corpus.ingest import Ingestor, IngestSummary, ProgressCallback
 from corpus.registry import Registry
 from corpus.store import ChunkStore
 

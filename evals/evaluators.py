@@ -28,9 +28,9 @@ from evals.metrics import (
     token_f1,
     token_recall,
 )
-from strategies.llm.structured import structured_call
 from prompts.common import SYSTEM
 from prompts.judge import JUDGE
+from strategies.llm.structured import structured_call
 
 HIT_KS = (1, 5, 10)
 

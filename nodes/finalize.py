@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from langgraph.runtime import Runtime
 
+from nodes.render import render_report
 from research.context import ResearchContext
 from research.state import ResearchState
-from nodes.render import render_report
 
 
 def finalize(state: ResearchState, runtime: Runtime[ResearchContext]) -> dict:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from langgraph.runtime import Runtime
 
+from nodes.search import search
 from research.context import ResearchContext
 from research.state import ResearchState
-from nodes.search import search
 
 
 def plan(state: ResearchState, runtime: Runtime[ResearchContext]) -> dict:

@@ -7,10 +7,10 @@ from typing import TypedDict
 from langgraph.runtime import Runtime
 from langgraph.types import Send
 
+from nodes.search import search
 from research.context import ResearchContext
 from research.evidence import Finding, FindingStatus, SubQuestion
 from research.state import ResearchState
-from nodes.search import search
 
 
 class ResearchBranch(TypedDict):

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from langgraph.runtime import Runtime
 
+from nodes.assess import retryable
+from nodes.search import merge_evidence, search
 from research.context import ResearchContext
 from research.evidence import FindingStatus
 from research.state import ResearchState
-from nodes.assess import retryable
-from nodes.search import merge_evidence, search
 
 
 def retry_gaps(state: ResearchState, runtime: Runtime[ResearchContext]) -> dict:

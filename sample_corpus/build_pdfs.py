@@ -47,7 +47,7 @@ import hashlib
 import re
 import sys
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from fpdf import FPDF
@@ -324,7 +324,7 @@ def render(src: Source) -> bytes:
     meta = src.meta
     pdf = PaperPDF(meta)
     y, m, d = (int(x) for x in meta["date"].split("-"))
-    pdf.set_creation_date(datetime(y, m, d, 9, 0, 0, tzinfo=timezone.utc))
+    pdf.set_creation_date(datetime(y, m, d, 9, 0, 0, tzinfo=UTC))
     pdf.set_title(pdf_text(meta["title"]))
     pdf.set_author(pdf_text(meta["authors"].replace("*", "")))
     pdf.set_subject(pdf_text(meta["header"]))

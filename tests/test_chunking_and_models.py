@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from itertools import pairwise
 
 import numpy as np
 import pytest
@@ -34,7 +35,7 @@ def test_chunks_fit_the_model_window_exactly(embedder: Embedder):
         assert embedder.count_tokens(c.embed_text) <= embedder.max_tokens
         assert c.embed_text.startswith("Rooftop Study | Results")
     # Whole blocks in reading order, with one block of overlap between neighbours.
-    for a, b in zip(chunks, chunks[1:]):
+    for a, b in pairwise(chunks):
         assert a.chunk.block_ids[-1] == b.chunk.block_ids[0]
     covered = [bid for c in chunks for bid in c.chunk.block_ids]
     assert sorted(set(covered), key=lambda x: int(x[1:])) == [b.block_id for b in blocks]

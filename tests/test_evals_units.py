@@ -218,8 +218,8 @@ def test_ramdocs_loader():
 
 @pytest.mark.shared
 def test_ramdocs_example_runs_against_its_own_documents(make_settings, embedder):
-    from evals.target import ResearchTarget, scratch_libraries
     from evals.runner import _inputs
+    from evals.target import ResearchTarget, scratch_libraries
 
     dataset = load_dataset(f"ramdocs:{shared_data('ramdocs-dev', 'ramdocs_dev.jsonl')}", limit=1)
     target = ResearchTarget(scratch_libraries(make_settings(), embedder), OfflineStrategy(embedder), ResearchOptions())

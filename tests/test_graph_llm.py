@@ -13,13 +13,13 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 from corpus.config import Settings
 from evals.metrics import normalize
 from graph.checkpoints import checkpoint_serde
-from research.options import ResearchOptions, UnresolvedPolicy
 from graph.run import run_research
-from strategies.select import select_strategy
 from research.evidence import marker_key
+from research.options import ResearchOptions, UnresolvedPolicy
 from strategies.llm.client import make_chat_model
 from strategies.llm.strategy import LLMStrategy
 from strategies.llm.structured import LLMOutputError
+from strategies.select import select_strategy
 
 from .llm_fakes import OpenAIStub, ScriptedChatModel, block_ids_in, sub_question_of
 

@@ -198,7 +198,7 @@ def test_second_process_gets_a_clear_lock_error(make_library, make_settings, doc
     holder.ingest([docs_dir / "alpha.md"])
     settings = make_settings()
     with pytest.raises(StoreLockedError) as err:
-        Library(settings, embedder=holder.embedder).store
+        _ = Library(settings, embedder=holder.embedder).store
     message = str(err.value)
     assert str(settings.data_dir.resolve()) in message and "QDRANT_URL" in message
     # The CLI prints it as an error, not a traceback.

@@ -14,12 +14,12 @@ from langchain_core.messages import HumanMessage
 
 from corpus.config import Settings
 from corpus.errors import ConfigError
-from strategies.select import open_strategy, select_strategy
 from graph.run import run_research
 from strategies.llm import local_server
 from strategies.llm.local_server import LocalLLMServer, default_model_path, server_command
 from strategies.llm.strategy import AnswerOutput, LLMStrategy, PlanOutput
 from strategies.llm.structured import GRAMMAR_MAX_CHARS, GRAMMAR_MAX_ITEMS, LLMOutputError, structured_call
+from strategies.select import open_strategy, select_strategy
 from ui.cli import build_parser
 
 from .llm_fakes import CutOff, OpenAIStub, ScriptedChatModel

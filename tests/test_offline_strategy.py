@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from corpus.models import Block, BlockKind, DocType
-from research.evidence import Claim, CitationMarker, Finding, FindingStatus, SubQuestion
+from research.evidence import CitationMarker, Claim, Finding, FindingStatus, SubQuestion
 from strategies.offline import assessment
 from strategies.offline.keyphrases import extract_keyphrases, is_instruction
 from strategies.offline.numbers import conflict_ratio, quantities

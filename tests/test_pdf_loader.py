@@ -7,7 +7,7 @@ import logging
 import random
 import re
 import unicodedata
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pdfplumber
@@ -44,7 +44,7 @@ needs_shared = pytest.mark.skipif(
 )
 
 
-@lru_cache(maxsize=None)
+@cache
 def loaded(name: str) -> LoadedDocument:
     """Each shared PDF is loaded once per test session."""
     return load_pdf(SHARED_PDFS / name)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -34,7 +35,7 @@ def test_hybrid_returns_the_expected_document_first(sample_library, query: str, 
 def test_results_carry_blocks_pages_bboxes_and_titles(sample_library):
     results = hybrid_search(sample_library, "peak membrane temperature of a bitumen roof", k=5)
     assert [r.rank for r in results] == list(range(1, len(results) + 1))
-    assert all(a.score >= b.score for a, b in zip(results, results[1:]))
+    assert all(a.score >= b.score for a, b in pairwise(results))
     pdf_hit = next(r for r in results if r.doc_type is DocType.PDF)
     assert pdf_hit.title and pdf_hit.blocks
     for block in pdf_hit.blocks:

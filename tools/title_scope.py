@@ -63,7 +63,7 @@ class TitleIndex:
         # named on its own.
         keys = [" ".join(words) for _, words, _ in candidates]
         candidates = [
-            e for e, key in zip(candidates, keys) if not any(key != o and f" {key} " in f" {o} " for o in keys)
+            e for e, key in zip(candidates, keys, strict=True) if not any(key != o and f" {key} " in f" {o} " for o in keys)
         ]
         named, rest = [], query
         for entry in candidates:

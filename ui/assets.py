@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from ui.report_html import CITE_PREFIX
 
 CSS = """
@@ -54,17 +56,17 @@ a.prp-cite:hover { background: #ffd966; }
 #: listener on the document turns a click on any citation marker, wherever the chat renders it,
 #: into that component's ``click`` event carrying the marker's "<thread id>:<n>". The latest
 #: ``trigger`` is kept on ``window`` because the component may mount again.
-CITATION_BRIDGE_JS = """
+CITATION_BRIDGE_JS = f"const prpCitePrefix = {json.dumps(CITE_PREFIX)};" + """
 window.prpCiteTrigger = trigger;
 if (!window.prpCiteListening) {
   window.prpCiteListening = true;
   document.addEventListener('click', function (event) {
-    const link = event.target && event.target.closest ? event.target.closest('a[href*="%(prefix)s"]') : null;
+    const link = event.target && event.target.closest ? event.target.closest('a[href*="' + prpCitePrefix + '"]') : null;
     if (!link) return;
     event.preventDefault();
     event.stopPropagation();
-    const ref = decodeURIComponent(link.getAttribute('href').split('%(prefix)s')[1] || '');
+    const ref = decodeURIComponent(link.getAttribute('href').split(prpCitePrefix)[1] || '');
     if (ref && window.prpCiteTrigger) window.prpCiteTrigger('click', {cite: ref});
   }, true);
 }
-""" % {"prefix": CITE_PREFIX}
+"""

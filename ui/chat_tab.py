@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 import gradio as gr
 
 from corpus.text import page_label
-
 from research.options import ResearchOptions
 from ui.assets import CITATION_BRIDGE_JS
 from ui.evidence import citation_view

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from corpus.errors import PrpError
 from corpus.library import Library
 from graph.checkpoints import open_checkpointer
-from research.options import ResearchOptions
 from graph.run import ResearchResult, run_research
+from research.options import ResearchOptions
 from research.strategy import ResearchStrategy
 from ui.background import Crashed, Done, stream_work
 

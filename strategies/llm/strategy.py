@@ -14,15 +14,15 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field, field_validator
 from rapidfuzz import fuzz, utils
 
-from research.evidence import CitationMarker, Claim, Contradiction, Finding, FindingStatus, SubQuestion
-from strategies.llm.evidence import pack_evidence
-from strategies.llm.structured import SchemaFormat, structured_call
-from research.strategy import Answer
 from prompts.answer import ANSWER
 from prompts.common import SYSTEM
 from prompts.contradictions import CONTRADICTIONS
 from prompts.plan import PLAN, SINGLE
 from prompts.summary import SUMMARY
+from research.evidence import CitationMarker, Claim, Contradiction, Finding, FindingStatus, SubQuestion
+from research.strategy import Answer
+from strategies.llm.evidence import pack_evidence
+from strategies.llm.structured import SchemaFormat, structured_call
 from tools.hybrid_search import RetrievedChunk
 
 MIN_QUESTIONS, MAX_QUESTIONS = 3, 6

@@ -25,13 +25,13 @@ from corpus.config import Settings
 from corpus.library import Library
 from graph.build import build_graph
 from graph.checkpoints import open_checkpointer
+from prompts.common import SYSTEM
+from prompts.plan import PLAN
+from research.report import UNVERIFIED
 from strategies.llm.client import make_chat_model
 from strategies.llm.local_server import LocalLLMError, LocalLLMServer
 from strategies.llm.strategy import AnswerOutput, PlanOutput
 from strategies.llm.structured import structured_call
-from research.report import UNVERIFIED
-from prompts.common import SYSTEM
-from prompts.plan import PLAN
 from tools.citations.index import BlockIndex
 from tools.citations.match import ACCEPT_SCORE
 from tools.citations.normalise import normalise

@@ -8,6 +8,7 @@ import math
 from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 import numpy as np
 
@@ -149,7 +150,7 @@ class BlockIndex:
         if not len(known):
             return None
         v = self._id_bound
-        pair_keys = {a * v + b for a, b in zip(ids, ids[1:]) if a is not None and b is not None}
+        pair_keys = {a * v + b for a, b in pairwise(ids) if a is not None and b is not None}
         pairs = np.asarray(sorted(pair_keys), dtype=np.int64)
         max_df = max(1, int(MAX_DF_FRACTION * self._n))
         scores = np.zeros(self._n, dtype=np.float32)

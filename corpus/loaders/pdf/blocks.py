@@ -12,7 +12,6 @@ from corpus.loaders.pdf.elements import Line, PageData, most_common
 from corpus.loaders.pdf.headings import REFERENCE_HEADINGS, continues_heading, heading_kind
 from corpus.models import BlockKind
 
-
 BULLETS = frozenset("•◦▪▫‣∙·●○■□►▶➢➤✓✔-–—*")
 ENUM_ITEM = re.compile(r"^(?:\(?\d{1,2}[.)]|\(?[a-z][.)]|\([ivx]{1,4}\))$")
 REF_LABEL = re.compile(r"^\[\d{1,4}\]")

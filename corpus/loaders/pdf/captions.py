@@ -7,7 +7,6 @@ import re
 
 from corpus.loaders.pdf.elements import Word
 
-
 CAPTION = re.compile(
     r"^(?:figure|fig\.|table|tab\.|algorithm|listing|exhibit|chart)\s*[A-Z]?\d+(?:\.\d+)?[a-z]?\s*([:.|\u2014\u2013-])(?=\s|$)",
     re.IGNORECASE,

@@ -8,7 +8,6 @@ from collections import Counter
 
 from corpus.loaders.pdf.elements import Line
 
-
 HYPHENS = ("-", "\u2010", "\u00ad")
 SUFFIXES = frozenset(
     "s es ed ing ings ion ions tion tions sion sions ment ments ness ity ities ally ly er ers or ors able ible "

@@ -8,7 +8,6 @@ from collections import Counter
 from corpus.loaders.pdf.captions import CAPTION
 from corpus.loaders.pdf.elements import Line, PageData, base_font, most_common
 
-
 MONO_FONT = re.compile(r"mono|courier|inconsolata|cmtt|sftt|typewriter|consol|menlo", re.IGNORECASE)
 
 

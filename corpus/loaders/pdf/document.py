@@ -21,11 +21,10 @@ from corpus.loaders.pdf.dehyphenation import dehyphenated_text
 from corpus.loaders.pdf.doc_stats import DocStats
 from corpus.loaders.pdf.elements import WORD_GAP_RATIO, PageData, most_common
 from corpus.loaders.pdf.headers_footers import strip_headers_footers
-from corpus.loaders.pdf.metadata import metadata_title, find_title_lines, publication_year
+from corpus.loaders.pdf.metadata import find_title_lines, metadata_title, publication_year
 from corpus.loaders.pdf.page_extraction import extract_page
 from corpus.loaders.pdf.reading_order import build_lines
 from corpus.models import BBox, BlockKind, LoadedDocument, RawBlock
-
 
 logger = logging.getLogger(__name__)
 

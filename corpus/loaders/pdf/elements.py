@@ -7,7 +7,6 @@ import re
 from collections import Counter
 from typing import Any
 
-
 # A new word starts where the gap between two glyphs exceeds this fraction of the font size. TeX
 # puts no space characters into PDFs; its inter-word gaps are >= ~0.17 em while kerning inside a
 # word stays below ~0.07 em. pdfplumber's default (3 pt absolute) glues tight words together.

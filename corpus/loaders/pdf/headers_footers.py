@@ -7,7 +7,6 @@ import re
 
 from corpus.loaders.pdf.elements import PageData, Segment
 
-
 # Fraction of page height at the top and bottom where running headers, footers and page numbers live.
 MARGIN_ZONE = 0.12
 PAGE_NUMBER = re.compile(

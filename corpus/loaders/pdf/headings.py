@@ -7,7 +7,6 @@ import re
 from corpus.loaders.pdf.doc_stats import DocStats
 from corpus.loaders.pdf.elements import Line
 
-
 KNOWN_HEADINGS = frozenset(
     " ".join(phrase.split())
     for line in """abstract|introduction|background|related work|related works|method|methods|

@@ -9,7 +9,6 @@ from corpus.loaders.pdf.doc_stats import DocStats
 from corpus.loaders.pdf.elements import Line, PageData
 from corpus.loaders.pdf.headings import KNOWN_HEADINGS, NUMBERED_HEADING
 
-
 ARXIV_STAMP = re.compile(r"arXiv:\S+\s*\[[^\]]*\]\s*(\d{1,2})\s*([A-Za-z]{3})\w*\s*((?:19|20)\d\d)")
 YEAR = re.compile(r"(?<!\d)(19[5-9]\d|20[0-9]\d)(?!\d)")
 JUNK_TITLE = re.compile(

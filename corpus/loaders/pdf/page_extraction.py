@@ -11,7 +11,6 @@ from corpus.loaders.pdf.page_objects import extract_page_objects
 from corpus.loaders.pdf.tables import find_tables, is_inside
 from corpus.loaders.pdf.words import build_segments, group_rows, page_words
 
-
 # ---------------------------------------------------------------------------------------------
 # Pass 1: one page of pdfminer output -> words, segments, tables
 

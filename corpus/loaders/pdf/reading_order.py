@@ -8,7 +8,6 @@ from collections import Counter
 from corpus.loaders.pdf.elements import Line, PageData, Segment, Table, most_common
 from corpus.loaders.pdf.words import group_rows
 
-
 # ---------------------------------------------------------------------------------------------
 # Columns and reading order
 

@@ -3,11 +3,12 @@ between them."""
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from corpus.loaders.pdf.captions import has_caption_start
 from corpus.loaders.pdf.elements import Segment, Table, Word
 from corpus.loaders.pdf.page_objects import Box, Rule
 from corpus.loaders.pdf.words import build_segments, group_rows
-
 
 # Long tables are cut at inner rules into blocks of about this many words.
 TABLE_SPLIT_WORDS = 150
@@ -53,7 +54,7 @@ def _rule_stacks(horizontal: list[Rule]) -> list[list[Rule]]:
 def _split_at_captions(group: list[Rule], words: list[Word], x0: float, x1: float) -> list[list[Rule]]:
     """Split the stack where a caption starts between two consecutive rules."""
     pieces: list[list[Rule]] = [[group[0]]]
-    for prev, rule in zip(group, group[1:]):
+    for prev, rule in pairwise(group):
         between = [
             w for w in words if prev[2] < (w.top + w.bottom) / 2 < rule[2] and x0 - 20 <= (w.x0 + w.x1) / 2 <= x1 + 20
         ]
@@ -109,7 +110,7 @@ def _rows_below(inside: list[Word], words: list[Word], x0: float, x1: float, bot
         return bottom
     cells = [s for row in rows for s in row]
     tops = [min(s.top for s in row) for row in rows]
-    pitch = sorted(b - a for a, b in zip(tops, tops[1:]))[(len(tops) - 2) // 2]
+    pitch = sorted(b - a for a, b in pairwise(tops))[(len(tops) - 2) // 2]
     last_top = tops[-1]
     for row in group_rows(build_segments(_words_below(words, x0, x1, bottom, pitch))):
         row_top = min(s.top for s in row)

@@ -10,7 +10,6 @@ from pdfplumber.utils.text import LIGATURES, WordExtractor
 
 from corpus.loaders.pdf.elements import Segment, Word
 
-
 # Words on one baseline further apart than this (in em) belong to different segments. Column
 # gutters are 1.2 em (IEEE) or wider; justified inter-word spaces stay well below one em.
 SEGMENT_GAP_EM = 1.0
@@ -77,7 +76,7 @@ def _compose_accents(chars: list[dict]) -> str:
         if best is not None:
             combining[best] = mark
             texts[i] = ""
-    return unicodedata.normalize("NFC", "".join(t + m for t, m in zip(texts, combining)))
+    return unicodedata.normalize("NFC", "".join(t + m for t, m in zip(texts, combining, strict=False)))
 
 
 def build_segments(words: list[Word]) -> list[Segment]:
