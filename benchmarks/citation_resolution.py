@@ -143,12 +143,28 @@ def filler_blocks(markov: Markov, n: int, rng: random.Random) -> tuple[list[Docu
     per_doc = 80
     for d in range((n + per_doc - 1) // per_doc):
         doc_id = hashlib.sha256(f"filler-{d}".encode()).hexdigest()[:16]
-        docs.append(Document(doc_id=doc_id, title=f"Generated filler {d}", path=f"filler-{d}.txt",
-                             type=DocType.TEXT, page_count=1, sha256=doc_id * 4))
+        docs.append(
+            Document(
+                doc_id=doc_id,
+                title=f"Generated filler {d}",
+                path=f"filler-{d}.txt",
+                type=DocType.TEXT,
+                page_count=1,
+                sha256=doc_id * 4,
+            )
+        )
         for seq in range(min(per_doc, n - len(blocks))):
             text = " ".join(markov.sentence(rng) for _ in range(rng.randint(2, 6)))
-            blocks.append(Block(block_id=block_id_for(doc_id, seq), doc_id=doc_id, seq=seq, page=1,
-                                kind=BlockKind.PARAGRAPH, text=text))
+            blocks.append(
+                Block(
+                    block_id=block_id_for(doc_id, seq),
+                    doc_id=doc_id,
+                    seq=seq,
+                    page=1,
+                    kind=BlockKind.PARAGRAPH,
+                    text=text,
+                )
+            )
     return docs, blocks
 
 
@@ -370,9 +386,11 @@ def load_blocks() -> tuple[list[Document], list[Block], dict]:
     """``load_real_blocks``, timed and reported."""
     t0 = time.perf_counter()
     docs, real_blocks, info = load_real_blocks()
-    print(f"real blocks: {len(real_blocks)} ({info['pdf_blocks']} from {info['pdf_files'] - len(info['pdf_failed'])}"
-          f"/{info['pdf_files']} PDFs, {info['text_blocks']} from {info['text_files'] - len(info['text_failed'])}"
-          f"/{info['text_files']} QASPER papers) in {time.perf_counter() - t0:.1f} s")
+    print(
+        f"real blocks: {len(real_blocks)} ({info['pdf_blocks']} from {info['pdf_files'] - len(info['pdf_failed'])}"
+        f"/{info['pdf_files']} PDFs, {info['text_blocks']} from {info['text_files'] - len(info['text_failed'])}"
+        f"/{info['text_files']} QASPER papers) in {time.perf_counter() - t0:.1f} s"
+    )
     for failure in info["pdf_failed"] + info["text_failed"]:
         print(f"  skipped {failure}")
     return docs, real_blocks, info
@@ -386,8 +404,10 @@ def pad_with_filler(
     markov = Markov(sentences)
     n_filler = max(0, n_blocks - len(real_blocks))
     filler_docs, fillers = filler_blocks(markov, n_filler, random.Random(seed + 1))
-    print(f"index: {len(real_blocks) + len(fillers)} blocks = {len(real_blocks)} real + {len(fillers)} generated "
-          f"filler ({len(docs) + len(filler_docs)} documents)")
+    print(
+        f"index: {len(real_blocks) + len(fillers)} blocks = {len(real_blocks)} real + {len(fillers)} generated "
+        f"filler ({len(docs) + len(filler_docs)} documents)"
+    )
     return markov, filler_docs, fillers
 
 
@@ -408,10 +428,12 @@ def build_index(all_blocks: list[Block], titles: dict[str, str]) -> tuple[BlockI
     index_mb, peak_mb = (current - base) / 2**20, (peak - base) / 2**20
     text_mb = sum(len(b.text) for b in all_blocks) / 2**20
     stats = index.stats()
-    print(f"BlockIndex: built in {build_s:.2f} s; retained {index_mb:.0f} MB (peak {peak_mb:.0f} MB during the build) "
-          f"for {text_mb:.0f} M characters of block text; {stats['vocabulary']} distinct words, "
-          f"{stats['word_postings']} word postings, {stats['pair_keys']} distinct word pairs, "
-          f"{stats['pair_postings']} pair postings")
+    print(
+        f"BlockIndex: built in {build_s:.2f} s; retained {index_mb:.0f} MB (peak {peak_mb:.0f} MB during the build) "
+        f"for {text_mb:.0f} M characters of block text; {stats['vocabulary']} distinct words, "
+        f"{stats['word_postings']} word postings, {stats['pair_keys']} distinct word pairs, "
+        f"{stats['pair_postings']} pair postings"
+    )
     return index, {"stats": stats, "build_s": build_s, "index_mb": index_mb, "peak_mb": peak_mb, "text_mb": text_mb}
 
 
@@ -578,8 +600,9 @@ def is_right(run: Run, res, index: BlockIndex) -> tuple[bool, bool]:
     return dup, dup
 
 
-def tally_genuine(rows: list[tuple], index: BlockIndex, pdf_docs: set[str], hint_stats: dict, source_stats: dict,
-                  failures: list) -> tuple[int, int, int, int, list[float]]:
+def tally_genuine(
+    rows: list[tuple], index: BlockIndex, pdf_docs: set[str], hint_stats: dict, source_stats: dict, failures: list
+) -> tuple[int, int, int, int, list[float]]:
     """Right, wrong, unresolved, right via a duplicate, and scores of one type's rows; adds to the
     per-hint and per-source counts and to ``failures``."""
     right = wrong = none = dup = 0
@@ -605,8 +628,10 @@ def tally_genuine(rows: list[tuple], index: BlockIndex, pdf_docs: set[str], hint
 def report_genuine(by_type: dict, index: BlockIndex, docs: list[Document], figures: dict) -> list:
     """Accuracy on genuine quotes, by type, hint and source; returns the failures."""
     failures = []
-    print(f"\n{'genuine':<16} {'n':>5} {'right':>7} {'wrong':>6} {'none':>5} {'dup':>4} {'min score':>9} "
-          f"{'p1 score':>8} {'ms/cit':>7}")
+    print(
+        f"\n{'genuine':<16} {'n':>5} {'right':>7} {'wrong':>6} {'none':>5} {'dup':>4} {'min score':>9} "
+        f"{'p1 score':>8} {'ms/cit':>7}"
+    )
     total_right = total_n = 0
     hint_stats: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     source_stats: dict[str, list[int]] = defaultdict(lambda: [0, 0])
@@ -618,14 +643,26 @@ def report_genuine(by_type: dict, index: BlockIndex, docs: list[Document], figur
         if kind in PERTURBATIONS:
             total_right += right
             total_n += len(rows)
-        figures["genuine"][kind] = {"n": len(rows), "right": right, "right_pct": round(100 * right / len(rows), 2),
-                                    "wrong": wrong, "unresolved": none, "right_via_duplicate": dup,
-                                    "min_score": min(scores, default=None), "p1_score": percentile(scores, 1),
-                                    "ms_per_citation": round(ms, 2)}
-        print(f"{kind:<16} {len(rows):>5} {100 * right / len(rows):>6.2f}% {wrong:>6} {none:>5} {dup:>4} "
-              f"{min(scores, default=0):>9.1f} {percentile(scores, 1):>8.1f} {ms:>7.2f}")
-    figures["genuine"]["all_perturbations"] = {"n": total_n, "right": total_right,
-                                               "right_pct": round(100 * total_right / total_n, 2)}
+        figures["genuine"][kind] = {
+            "n": len(rows),
+            "right": right,
+            "right_pct": round(100 * right / len(rows), 2),
+            "wrong": wrong,
+            "unresolved": none,
+            "right_via_duplicate": dup,
+            "min_score": min(scores, default=None),
+            "p1_score": percentile(scores, 1),
+            "ms_per_citation": round(ms, 2),
+        }
+        print(
+            f"{kind:<16} {len(rows):>5} {100 * right / len(rows):>6.2f}% {wrong:>6} {none:>5} {dup:>4} "
+            f"{min(scores, default=0):>9.1f} {percentile(scores, 1):>8.1f} {ms:>7.2f}"
+        )
+    figures["genuine"]["all_perturbations"] = {
+        "n": total_n,
+        "right": total_right,
+        "right_pct": round(100 * total_right / total_n, 2),
+    }
     print(f"{'all (7 types)':<16} {total_n:>5} {100 * total_right / total_n:>6.2f}%   (target >= 99.5%)")
     for how, (ok, n) in sorted(hint_stats.items()):
         figures["by_hint"][how] = {"n": n, "right_pct": round(100 * ok / n, 2)}
@@ -647,12 +684,18 @@ def report_fabricated(by_type: dict, figures: dict) -> list:
         fab_rejected += rejected
         fab_n += len(rows)
         ms = 1000 * statistics.mean(dt for *_, dt in rows)
-        figures["fabricated"][kind] = {"n": len(rows), "rejected": rejected,
-                                       "rejected_pct": round(100 * rejected / len(rows), 2),
-                                       "ms_per_citation": round(ms, 2)}
+        figures["fabricated"][kind] = {
+            "n": len(rows),
+            "rejected": rejected,
+            "rejected_pct": round(100 * rejected / len(rows), 2),
+            "ms_per_citation": round(ms, 2),
+        }
         print(f"{kind:<16} {len(rows):>5} {100 * rejected / len(rows):>8.2f}% {ms:>7.2f}")
-    figures["fabricated"]["all"] = {"n": fab_n, "rejected": fab_rejected,
-                                    "rejected_pct": round(100 * fab_rejected / fab_n, 2)}
+    figures["fabricated"]["all"] = {
+        "n": fab_n,
+        "rejected": fab_rejected,
+        "rejected_pct": round(100 * fab_rejected / fab_n, 2),
+    }
     print(f"{'all':<16} {fab_n:>5} {100 * fab_rejected / fab_n:>8.2f}%   (target >= 99%)")
     return accepted
 
@@ -663,8 +706,10 @@ def print_misses(failures: list, accepted: list, index: BlockIndex) -> None:
         want = [index.meta[p].block_id for p in run.positions]
         print(f"  MISS {kind} hint={run.how}: {run.quote[:110]!r} -> {got}; want {want}")
     for kind, run, res in accepted[:15]:
-        print(f"  ACCEPTED fabricated {kind}: {run.quote[:110]!r} -> {res.block_ids} score {res.score} "
-              f"cov {res.coverage}: {res.matched_text[:80]!r}")
+        print(
+            f"  ACCEPTED fabricated {kind}: {run.quote[:110]!r} -> {res.block_ids} score {res.score} "
+            f"cov {res.coverage}: {res.matched_text[:80]!r}"
+        )
 
 
 def best_candidates(results: list[tuple], index: BlockIndex) -> tuple[dict[str, list[tuple[float, float]]], list]:
@@ -680,8 +725,11 @@ def best_candidates(results: list[tuple], index: BlockIndex) -> tuple[dict[str, 
             if res is not None:
                 margin = min(res.score - saved[0], 100 * (res.coverage - saved[1]))
                 margins.append((margin, run, res))
-            group = "fabricated" if run.origin == "fabricated" else (
-                run.kind if run.kind in ("drop_10pct", "combined") else "other genuine")
+            group = (
+                "fabricated"
+                if run.origin == "fabricated"
+                else (run.kind if run.kind in ("drop_10pct", "combined") else "other genuine")
+            )
             calib[group].append((res.score, res.coverage) if res else (0.0, 0.0))
     finally:
         match.ACCEPT_SCORE, match.MIN_WORD_COVERAGE = saved
@@ -690,25 +738,40 @@ def best_candidates(results: list[tuple], index: BlockIndex) -> tuple[dict[str, 
 
 def report_calibration(calib: dict[str, list[tuple[float, float]]], margins: list, figures: dict) -> None:
     figures["calibration"] = {}
-    print(f"\ncalibration (best candidate, thresholds off; accept: score >= {match.ACCEPT_SCORE} and "
-          f"coverage >= {match.MIN_WORD_COVERAGE})")
+    print(
+        f"\ncalibration (best candidate, thresholds off; accept: score >= {match.ACCEPT_SCORE} and "
+        f"coverage >= {match.MIN_WORD_COVERAGE})"
+    )
     for name, pairs in calib.items():
         s = [p[0] for p in pairs]
         c = [p[1] for p in pairs]
-        row = {"n": len(pairs), "score_min": min(s), "score_p1": percentile(s, 1), "score_p50": percentile(s, 50),
-               "score_p99": percentile(s, 99), "score_max": max(s), "coverage_min": min(c),
-               "coverage_p1": percentile(c, 1), "coverage_p99": percentile(c, 99), "coverage_max": max(c),
-               "both_pass": sum(x >= match.ACCEPT_SCORE and y >= match.MIN_WORD_COVERAGE for x, y in pairs)}
+        row = {
+            "n": len(pairs),
+            "score_min": min(s),
+            "score_p1": percentile(s, 1),
+            "score_p50": percentile(s, 50),
+            "score_p99": percentile(s, 99),
+            "score_max": max(s),
+            "coverage_min": min(c),
+            "coverage_p1": percentile(c, 1),
+            "coverage_p99": percentile(c, 99),
+            "coverage_max": max(c),
+            "both_pass": sum(x >= match.ACCEPT_SCORE and y >= match.MIN_WORD_COVERAGE for x, y in pairs),
+        }
         figures["calibration"][name] = {k: round(v, 3) if isinstance(v, float) else v for k, v in row.items()}
-        print(f"  {name:<14} n={len(pairs):>5} score min/p1/p50/p99/max {min(s):.1f}/{percentile(s, 1):.1f}/"
-              f"{percentile(s, 50):.1f}/{percentile(s, 99):.1f}/{max(s):.1f}; coverage min/p1/p99/max "
-              f"{min(c):.2f}/{percentile(c, 1):.2f}/{percentile(c, 99):.2f}/{max(c):.2f}; pass both {row['both_pass']}")
+        print(
+            f"  {name:<14} n={len(pairs):>5} score min/p1/p50/p99/max {min(s):.1f}/{percentile(s, 1):.1f}/"
+            f"{percentile(s, 50):.1f}/{percentile(s, 99):.1f}/{max(s):.1f}; coverage min/p1/p99/max "
+            f"{min(c):.2f}/{percentile(c, 1):.2f}/{percentile(c, 99):.2f}/{max(c):.2f}; pass both {row['both_pass']}"
+        )
     fab = sorted((m for m in margins if m[1].origin == "fabricated"), key=lambda m: -m[0])[:5]
     gen = sorted((m for m in margins if m[1].origin == "genuine"), key=lambda m: m[0])[:5]
     print("  fabricated quotes closest to acceptance (margin = min(score - cut, 100 * (coverage - cut))):")
     for margin, run, res in fab:
-        print(f"    {margin:+6.1f} {run.kind:<10} score {res.score:5.1f} cov {res.coverage:.2f} {run.quote[:70]!r}"
-              f" ~ {res.matched_text[:50]!r}")
+        print(
+            f"    {margin:+6.1f} {run.kind:<10} score {res.score:5.1f} cov {res.coverage:.2f} {run.quote[:70]!r}"
+            f" ~ {res.matched_text[:50]!r}"
+        )
     print("  genuine quotes closest to rejection:")
     for margin, run, res in gen:
         print(f"    {margin:+6.1f} {run.kind:<10} score {res.score:5.1f} cov {res.coverage:.2f} {run.quote[:90]!r}")
@@ -736,34 +799,53 @@ def main() -> None:
     cases += combined_cases(quotable, index, per_type // 2, rng)
     cases += spanning_cases(quotable, index, per_type // 2, rng)
     fabricated, discarded = fabricated_quotes(round(len(cases) * 0.10 / 0.90), quotable, index, markov, args.seed)
-    print(f"quotes: {len(cases)} genuine ({per_type} per perturbation, {per_type // 2} combined, "
-          f"{per_type // 2} spanning), "
-          f"{len(fabricated)} fabricated (candidates discarded while generating: {dict(discarded)})")
+    print(
+        f"quotes: {len(cases)} genuine ({per_type} per perturbation, {per_type // 2} combined, "
+        f"{per_type // 2} spanning), "
+        f"{len(fabricated)} fabricated (candidates discarded while generating: {dict(discarded)})"
+    )
     runs = make_runs(cases, fabricated, index, rng)
 
     results, total_s = resolve_all(runs, index)
     figures: dict = {
-        "index": {**built["stats"], "real_blocks": len(real_blocks), "filler_blocks": len(fillers),
-                  "build_s": round(built["build_s"], 2), "from_registry_s": round(registry_s, 2),
-                  "retained_mb": round(built["index_mb"], 1), "build_peak_mb": round(built["peak_mb"], 1),
-                  "block_text_mchars": round(built["text_mb"], 1),
-                  **{k: v for k, v in info.items() if k != "text_failed"}, "text_failed": len(info["text_failed"])},
-        "throughput": {"citations": len(runs), "seconds": round(total_s, 2),
-                       "citations_per_s": round(len(runs) / total_s, 1)},
-        "genuine": {}, "fabricated": {}, "by_hint": {},
+        "index": {
+            **built["stats"],
+            "real_blocks": len(real_blocks),
+            "filler_blocks": len(fillers),
+            "build_s": round(built["build_s"], 2),
+            "from_registry_s": round(registry_s, 2),
+            "retained_mb": round(built["index_mb"], 1),
+            "build_peak_mb": round(built["peak_mb"], 1),
+            "block_text_mchars": round(built["text_mb"], 1),
+            **{k: v for k, v in info.items() if k != "text_failed"},
+            "text_failed": len(info["text_failed"]),
+        },
+        "throughput": {
+            "citations": len(runs),
+            "seconds": round(total_s, 2),
+            "citations_per_s": round(len(runs) / total_s, 1),
+        },
+        "genuine": {},
+        "fabricated": {},
+        "by_hint": {},
     }
     by_type: dict[tuple[str, str], list] = defaultdict(list)
     for run, res, dt in results:
         by_type[(run.origin, run.kind)].append((run, res, dt))
     failures = report_genuine(by_type, index, docs, figures)
     accepted = report_fabricated(by_type, figures)
-    print(f"\nthroughput: {len(runs)} citations in {total_s:.1f} s = {len(runs) / total_s:.0f} citations/s "
-          f"against {len(index)} blocks")
+    print(
+        f"\nthroughput: {len(runs)} citations in {total_s:.1f} s = {len(runs) / total_s:.0f} citations/s "
+        f"against {len(index)} blocks"
+    )
     print_misses(failures, accepted, index)
 
     report_calibration(*best_candidates(results, index), figures)
-    name = "citation_resolution" if (args.seed, args.spans, args.blocks) == (7, 2000, 50_000) else (
-        f"citation_resolution-seed{args.seed}-spans{args.spans}-blocks{args.blocks}")
+    name = (
+        "citation_resolution"
+        if (args.seed, args.spans, args.blocks) == (7, 2000, 50_000)
+        else (f"citation_resolution-seed{args.seed}-spans{args.spans}-blocks{args.blocks}")
+    )
     figures["args"] = vars(args)
     print(f"saved {save(name, figures)}")
 

@@ -32,7 +32,9 @@ def measure(name: str, folder, embedder: Embedder, limit: int | None) -> dict:
         texts = []
         for doc in library.registry.documents():
             blocks = library.registry.blocks_of(doc.doc_id)
-            texts += [c.embed_text for c in chunk_document(doc, blocks, embedder.max_tokens, embedder.count_tokens_batch)]
+            texts += [
+                c.embed_text for c in chunk_document(doc, blocks, embedder.max_tokens, embedder.count_tokens_batch)
+            ]
     start = time.perf_counter()
     embedder.embed_passages(texts)
     embedder.embed_sparse_passages(texts)

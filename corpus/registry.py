@@ -100,9 +100,7 @@ class Registry:
 
     def ready_document_at(self, path: str) -> DocumentRecord | None:
         with self._connect() as db:
-            row = db.execute(
-                "SELECT * FROM documents WHERE path = ? AND status = 'ready'", (path,)
-            ).fetchone()
+            row = db.execute("SELECT * FROM documents WHERE path = ? AND status = 'ready'", (path,)).fetchone()
         return _document(row) if row else None
 
     def documents(self, status: str = "ready") -> list[DocumentRecord]:
@@ -126,9 +124,16 @@ class Registry:
             db.execute(
                 "INSERT INTO documents VALUES (?,?,?,?,?,?,?, 'pending', ?,?,?)",
                 (
-                    document.doc_id, document.path, document.title, document.type.value,
-                    document.page_count, document.year, document.sha256, now,
-                    len(blocks), len(chunks),
+                    document.doc_id,
+                    document.path,
+                    document.title,
+                    document.type.value,
+                    document.page_count,
+                    document.year,
+                    document.sha256,
+                    now,
+                    len(blocks),
+                    len(chunks),
                 ),
             )
             db.executemany(
@@ -139,8 +144,15 @@ class Registry:
                 "INSERT INTO chunks VALUES (?,?,?,?,?,?,?,?,?)",
                 [
                     (
-                        c.chunk_id, c.doc_id, c.seq, json.dumps(c.block_ids), c.text, c.section,
-                        c.page_start, c.page_end, int(c.is_reference),
+                        c.chunk_id,
+                        c.doc_id,
+                        c.seq,
+                        json.dumps(c.block_ids),
+                        c.text,
+                        c.section,
+                        c.page_start,
+                        c.page_end,
+                        int(c.is_reference),
                     )
                     for c in chunks
                 ],
@@ -181,9 +193,7 @@ class Registry:
 
     def blocks_of(self, doc_id: str) -> list[Block]:
         with self._connect() as db:
-            rows = db.execute(
-                "SELECT * FROM blocks WHERE doc_id = ? ORDER BY seq", (doc_id,)
-            ).fetchall()
+            rows = db.execute("SELECT * FROM blocks WHERE doc_id = ? ORDER BY seq", (doc_id,)).fetchall()
         return [_block(r) for r in rows]
 
     def iter_blocks(self) -> Iterator[Block]:
@@ -197,9 +207,7 @@ class Registry:
 
     def chunks_of(self, doc_id: str) -> list[Chunk]:
         with self._connect() as db:
-            rows = db.execute(
-                "SELECT * FROM chunks WHERE doc_id = ? ORDER BY seq", (doc_id,)
-            ).fetchall()
+            rows = db.execute("SELECT * FROM chunks WHERE doc_id = ? ORDER BY seq", (doc_id,)).fetchall()
         return [_chunk(r) for r in rows]
 
     def fingerprint(self) -> str:
@@ -236,35 +244,47 @@ def _block_row(b: Block) -> tuple:
     bbox = b.bbox
     span = b.span
     return (
-        b.block_id, b.doc_id, b.seq, b.page,
-        bbox.x0 if bbox else None, bbox.top if bbox else None,
-        bbox.x1 if bbox else None, bbox.bottom if bbox else None,
-        span.start if span else None, span.end if span else None,
-        b.section, b.kind.value, b.text,
+        b.block_id,
+        b.doc_id,
+        b.seq,
+        b.page,
+        bbox.x0 if bbox else None,
+        bbox.top if bbox else None,
+        bbox.x1 if bbox else None,
+        bbox.bottom if bbox else None,
+        span.start if span else None,
+        span.end if span else None,
+        b.section,
+        b.kind.value,
+        b.text,
     )
 
 
 def _block(row: sqlite3.Row) -> Block:
-    bbox = (
-        BBox(x0=row["x0"], top=row["top"], x1=row["x1"], bottom=row["bottom"])
-        if row["x0"] is not None
-        else None
-    )
-    span = (
-        CharSpan(start=row["span_start"], end=row["span_end"])
-        if row["span_start"] is not None
-        else None
-    )
+    bbox = BBox(x0=row["x0"], top=row["top"], x1=row["x1"], bottom=row["bottom"]) if row["x0"] is not None else None
+    span = CharSpan(start=row["span_start"], end=row["span_end"]) if row["span_start"] is not None else None
     return Block(
-        block_id=row["block_id"], doc_id=row["doc_id"], seq=row["seq"], page=row["page"],
-        bbox=bbox, span=span, section=row["section"], kind=BlockKind(row["kind"]), text=row["text"],
+        block_id=row["block_id"],
+        doc_id=row["doc_id"],
+        seq=row["seq"],
+        page=row["page"],
+        bbox=bbox,
+        span=span,
+        section=row["section"],
+        kind=BlockKind(row["kind"]),
+        text=row["text"],
     )
 
 
 def _chunk(row: sqlite3.Row) -> Chunk:
     return Chunk(
-        chunk_id=row["chunk_id"], doc_id=row["doc_id"], seq=row["seq"],
-        block_ids=json.loads(row["block_ids"]), text=row["text"], section=row["section"],
-        page_start=row["page_start"], page_end=row["page_end"],
+        chunk_id=row["chunk_id"],
+        doc_id=row["doc_id"],
+        seq=row["seq"],
+        block_ids=json.loads(row["block_ids"]),
+        text=row["text"],
+        section=row["section"],
+        page_start=row["page_start"],
+        page_end=row["page_end"],
         is_reference=bool(row["is_reference"]),
     )

@@ -162,13 +162,21 @@ class ChunkStore:
             )
         elif dense is not None:
             response = self.client.query_points(
-                self.collection, query=list(dense), using=DENSE, limit=limit,
-                query_filter=query_filter, with_payload=True,
+                self.collection,
+                query=list(dense),
+                using=DENSE,
+                limit=limit,
+                query_filter=query_filter,
+                with_payload=True,
             )
         elif sparse_vector is not None:
             response = self.client.query_points(
-                self.collection, query=sparse_vector, using=SPARSE, limit=limit,
-                query_filter=query_filter, with_payload=True,
+                self.collection,
+                query=sparse_vector,
+                using=SPARSE,
+                limit=limit,
+                query_filter=query_filter,
+                with_payload=True,
             )
         else:
             raise ValueError("query needs a dense vector, a sparse vector, or both")

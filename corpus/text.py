@@ -18,7 +18,7 @@ def word_tokens(text: str) -> list[str]:
 
 
 def page_range(pages: Iterable[int]) -> str:
-    """"3", or "3–5" for a span of pages (an en dash, as in print)."""
+    """ "3", or "3–5" for a span of pages (an en dash, as in print)."""
     distinct = sorted(set(pages))
     if not distinct:
         return ""
@@ -26,7 +26,7 @@ def page_range(pages: Iterable[int]) -> str:
 
 
 def page_label(pages: Iterable[int]) -> str:
-    """"p. 3", or "pp. 3–5" for a span of pages: the one way prp writes where a citation is."""
+    """ "p. 3", or "pp. 3–5" for a span of pages: the one way prp writes where a citation is."""
     distinct = sorted(set(pages))
     if not distinct:
         return ""

@@ -60,7 +60,9 @@ def draw_charts(out_dir: Path, runs: list[EvalRun], summaries: dict[str, dict]) 
     if len(summaries) > 1:
         metrics = [m for m in COMPARE_METRICS if any(s["metrics"].get(m) for s in summaries.values())]
         fig, ax = plt.subplots(figsize=(max(7, 1.2 * len(metrics) + 3), 4))
-        _grouped_bars(ax, metrics, {n: [s["metrics"].get(m, {}).get("mean") for m in metrics] for n, s in summaries.items()})
+        _grouped_bars(
+            ax, metrics, {n: [s["metrics"].get(m, {}).get("mean") for m in metrics] for n, s in summaries.items()}
+        )
         ax.set_title(f"{main['dataset']}: configurations compared")
         fig.tight_layout()
         fig.savefig(out_dir / "compare.png", dpi=110)

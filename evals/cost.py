@@ -51,8 +51,14 @@ class CostMeter(BaseCallbackHandler):
         self.output_tokens = 0
 
     def on_chain_start(
-        self, serialized: dict[str, Any] | None, inputs: Any, *, run_id: UUID, name: str | None = None,
-        metadata: dict[str, Any] | None = None, **kwargs: Any,
+        self,
+        serialized: dict[str, Any] | None,
+        inputs: Any,
+        *,
+        run_id: UUID,
+        name: str | None = None,
+        metadata: dict[str, Any] | None = None,
+        **kwargs: Any,
     ) -> None:
         node = (metadata or {}).get("langgraph_node")
         # Only the node's own run: runnables inside a node carry the same metadata under other names.

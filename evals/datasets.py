@@ -198,7 +198,9 @@ def load_qasper(directory: Path) -> EvalDataset:
                 )
             )
     except (KeyError, IndexError, TypeError, ValueError) as exc:
-        raise DatasetError(f"{questions}: not laid out like QASPER's questions.json ({type(exc).__name__}: {exc})") from None
+        raise DatasetError(
+            f"{questions}: not laid out like QASPER's questions.json ({type(exc).__name__}: {exc})"
+        ) from None
     _unique_ids(questions, examples)
     return EvalDataset(
         name=directory.name,
@@ -209,10 +211,10 @@ def load_qasper(directory: Path) -> EvalDataset:
         corpus=[papers],
         notes=[
             "All papers are pooled in one collection. Each question is asked with its paper's title as "
-            "context (\"<paper title>: <question>\"); the search tool recognises the title and searches that "
+            'context ("<paper title>: <question>"); the search tool recognises the title and searches that '
             "paper for the question (run with title scoping off to search all papers).",
             "Answer F1 is QASPER's token F1, the best over annotators; an abstention answers "
-            f"\"{UNANSWERABLE}\". Category and answerability follow the first annotator.",
+            f'"{UNANSWERABLE}". Category and answerability follow the first annotator.',
         ],
     )
 
@@ -233,7 +235,9 @@ def load_ramdocs(path: Path) -> EvalDataset:
     for number, line in _lines(path):
         try:
             row = json.loads(line)
-            documents = [SourceDocument(text=d["text"], label=d["type"], answer=d.get("answer", "")) for d in row["documents"]]
+            documents = [
+                SourceDocument(text=d["text"], label=d["type"], answer=d.get("answer", "")) for d in row["documents"]
+            ]
             labels = {d.label for d in documents}
             examples.append(
                 EvalExample(

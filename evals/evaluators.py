@@ -209,14 +209,23 @@ def make_judge(llm: BaseChatModel, schema_format: str = "json_schema") -> Callab
             return _results()
         cited = "\n".join(
             f'<document_block id="{b["block_id"]}">{b["text"]}</document_block>'
-            for c in outputs["citations"] for b in c["blocks"]
+            for c in outputs["citations"]
+            for b in c["blocks"]
         )[:MAX_CITED_CHARS]
-        answer_text = "The documents do not answer this question." if outputs["answer"] == UNANSWERABLE else outputs["answer"]
+        answer_text = (
+            "The documents do not answer this question." if outputs["answer"] == UNANSWERABLE else outputs["answer"]
+        )
         prompt = JUDGE.format(
-            question=inputs["question"], answer=answer_text, cited=cited or "(none)",
+            question=inputs["question"],
+            answer=answer_text,
+            cited=cited or "(none)",
             schema=json.dumps(Verdict.model_json_schema()),
         )
-        verdict = structured_call(llm, Verdict, [SystemMessage(content=SYSTEM), HumanMessage(content=prompt)], "judge", schema_format)
-        return _results(("groundedness", verdict.groundedness), ("relevance", verdict.relevance), comment=verdict.reason)
+        verdict = structured_call(
+            llm, Verdict, [SystemMessage(content=SYSTEM), HumanMessage(content=prompt)], "judge", schema_format
+        )
+        return _results(
+            ("groundedness", verdict.groundedness), ("relevance", verdict.relevance), comment=verdict.reason
+        )
 
     return llm_judge

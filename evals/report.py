@@ -43,11 +43,29 @@ METRICS = {
     "llm_tokens": "LLM tokens",
 }
 # What the comparison table and charts show.
-HEADLINE = ["hit@1", "hit@10", "mrr", "citation_validity", "citation_support", "answer_f1", "answer_recall",
-            "answered", "abstention", "conflict_flagged"]
+HEADLINE = [
+    "hit@1",
+    "hit@10",
+    "mrr",
+    "citation_validity",
+    "citation_support",
+    "answer_f1",
+    "answer_recall",
+    "answered",
+    "abstention",
+    "conflict_flagged",
+]
 # An example's quality for ranking the worst: the mean of those of these it has.
-QUALITY = ["hit@10", "evidence_found", "citation_support", "answer_recall", "answered", "abstention",
-           "conflict_sides", "avoids_wrong_answer"]
+QUALITY = [
+    "hit@10",
+    "evidence_found",
+    "citation_support",
+    "answer_recall",
+    "answered",
+    "abstention",
+    "conflict_sides",
+    "avoids_wrong_answer",
+]
 WORST = 8
 CLIP = 300
 
@@ -199,22 +217,33 @@ def record(result: ExampleResult, config_name: str) -> dict:
         "queries": out["queries"],
         "citations": [
             {
-                "number": c["number"], "title": c["title"], "label": c["label"], "block_ids": c["block_ids"],
-                "page": c["page"], "quote": _clip(c["quote"]), "valid": citation_valid(c),
+                "number": c["number"],
+                "title": c["title"],
+                "label": c["label"],
+                "block_ids": c["block_ids"],
+                "page": c["page"],
+                "quote": _clip(c["quote"]),
+                "valid": citation_valid(c),
                 "supports_gold": any(overlaps(b["text"], g) for b in c["blocks"] for g in golds) if golds else None,
             }
             for c in out["citations"]
         ],
         "retrieved": [
             {
-                "rank": c["rank"], "title": c["title"], "label": c["label"], "score": c["score"],
-                "gold": any(evidence_hit(c["text"], g) for g in golds) if golds else None, "text": _clip(c["text"]),
+                "rank": c["rank"],
+                "title": c["title"],
+                "label": c["label"],
+                "score": c["score"],
+                "gold": any(evidence_hit(c["text"], g) for g in golds) if golds else None,
+                "text": _clip(c["text"]),
             }
             for c in out["retrieved"]
         ],
         "disagreements": [
             {
-                "subject": d["subject"], "kind": d["kind"], "sides_right": sides_correct(d, e.expected.model_dump()),
+                "subject": d["subject"],
+                "kind": d["kind"],
+                "sides_right": sides_correct(d, e.expected.model_dump()),
                 "sides": [{"title": s["title"], "label": s["label"], "quote": _clip(s["quote"])} for s in d["sides"]],
             }
             for d in out["disagreements"]
@@ -263,7 +292,9 @@ def comparison_table(summaries: dict[str, dict]) -> str:
     """Configurations side by side: one row each, the headline metrics, latency and failures."""
     keys = [k for k in HEADLINE if any(s["metrics"].get(k, {}).get("mean") is not None for s in summaries.values())]
     has_conflict = any("conflict_f1" in s["summary_scores"] for s in summaries.values())
-    header = ["config", "n", *(METRICS[k] for k in keys)] + (["conflict F1"] if has_conflict else []) + ["p50 s", "failed"]
+    header = (
+        ["config", "n", *(METRICS[k] for k in keys)] + (["conflict F1"] if has_conflict else []) + ["p50 s", "failed"]
+    )
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for name, s in summaries.items():
         cells = [name, str(s["examples"])] + [_fmt(s["metrics"].get(k, {}).get("mean"), k) for k in keys]
@@ -284,10 +315,11 @@ def markdown_report(runs: list[EvalRun], summaries: dict[str, dict], charts: dic
         f"{s['examples']} of {s['examples_in_dataset']} examples, {s['failed']} failed.",
         f"- prp in **{s['mode']}** mode: {s['config_description']}.",
         f"- Through `langsmith.evaluate` as experiment `{s['experiment']}`"
-        + (f", uploaded: {s['url']}" if s["uploaded"] else " (offline: nothing uploaded)") + ".",
+        + (f", uploaded: {s['url']}" if s["uploaded"] else " (offline: nothing uploaded)")
+        + ".",
         *(f"- {note}" for note in s["notes"]),
         "- Retrieval metrics score a probe: the question searched once as the graph's first search does, "
-        "to depth 10; a hit is a chunk holding a gold passage or 80% of its tokens. \"gold in evidence\" "
+        'to depth 10; a hit is a chunk holding a gold passage or 80% of its tokens. "gold in evidence" '
         "is whether any chunk the graph gathered (all searches, retries included) is a hit.",
         "",
         "## Overall",
@@ -373,11 +405,15 @@ def _failure_section(run: EvalRun, s: dict) -> list[str]:
             for c in rec["citations"][:5]:
                 mark = " **[supports gold]**" if c["supports_gold"] else ""
                 label = f" [{c['label']}]" if c["label"] else ""
-                lines.append(f"  [{c['number']}] {_clip(c['title'], 80)}{label}{mark}: \u201c{_clip(c['quote'], 160)}\u201d")
+                lines.append(
+                    f"  [{c['number']}] {_clip(c['title'], 80)}{label}{mark}: \u201c{_clip(c['quote'], 160)}\u201d"
+                )
         else:
             lines.append("- Cited: nothing")
         for d in rec["disagreements"]:
-            sides = " vs ".join(f"{_clip(x['title'], 50)}{' [' + x['label'] + ']' if x['label'] else ''}" for x in d["sides"])
+            sides = " vs ".join(
+                f"{_clip(x['title'], 50)}{' [' + x['label'] + ']' if x['label'] else ''}" for x in d["sides"]
+            )
             lines.append(f"- Disagreement shown: {d['subject']} ({sides}; sides right: {d['sides_right']})")
         lines.append("")
     return lines

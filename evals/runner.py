@@ -98,7 +98,9 @@ class EvalRun:
 
 
 @contextlib.contextmanager
-def libraries_for(dataset: EvalDataset, library: Library, quiet: bool = False) -> Iterator[tuple[LibraryFor, list[str]]]:
+def libraries_for(
+    dataset: EvalDataset, library: Library, quiet: bool = False
+) -> Iterator[tuple[LibraryFor, list[str]]]:
     """Where the dataset's questions are asked, opened once for every configuration run on it.
 
     A dataset with its own corpus (QASPER's papers) gets a cached eval collection; one whose examples
@@ -109,12 +111,17 @@ def libraries_for(dataset: EvalDataset, library: Library, quiet: bool = False) -
         yield scratch_libraries(library.settings, library.embedder), []
         return
     if dataset.corpus:
-        with open_collection(library.settings, dataset.kind.value, dataset.corpus, library.embedder, quiet) as collection:
+        with open_collection(
+            library.settings, dataset.kind.value, dataset.corpus, library.embedder, quiet
+        ) as collection:
             counts = collection.registry.counts()
-            yield shared_library(collection), [
-                f"Eval collection: {collection.settings.data_dir} ({counts.get('documents', 0)} documents, "
-                f"{counts.get('chunks', 0)} chunks), ingested once and reused while its sources are unchanged."
-            ]
+            yield (
+                shared_library(collection),
+                [
+                    f"Eval collection: {collection.settings.data_dir} ({counts.get('documents', 0)} documents, "
+                    f"{counts.get('chunks', 0)} chunks), ingested once and reused while its sources are unchanged."
+                ],
+            )
         return
     missing = evidence_missing_from(library, dataset.examples)
     notes = [f"Asked against the library at {library.settings.data_dir}."]
@@ -156,8 +163,13 @@ def run_eval(
             evaluators.append(make_judge(strategy.llm, settings.llm_schema_format))
         client = Client() if upload else offline_client()
         data = _upload_dataset(client, dataset) if upload else _local_examples(dataset)
-        bar = tqdm(total=len(dataset.examples), desc=f"{dataset.name} · {config.name}", unit="q", file=sys.stderr,
-                   disable=quiet or None)
+        bar = tqdm(
+            total=len(dataset.examples),
+            desc=f"{dataset.name} · {config.name}",
+            unit="q",
+            file=sys.stderr,
+            disable=quiet or None,
+        )
 
         def predict(inputs: dict) -> dict:
             outputs = target(inputs)
@@ -221,7 +233,9 @@ def _result(row) -> ExampleResult:
             scores[r.key] = float(r.score)
         if r.comment:
             comments[r.key] = r.comment
-    return ExampleResult(example=example, outputs=outputs or {"error": "the run produced no outputs"}, scores=scores, comments=comments)
+    return ExampleResult(
+        example=example, outputs=outputs or {"error": "the run produced no outputs"}, scores=scores, comments=comments
+    )
 
 
 def offline_client() -> Client:
@@ -250,7 +264,9 @@ def _local_examples(dataset: EvalDataset) -> list[schemas.Example]:
 
 def _upload_dataset(client: Client, dataset: EvalDataset) -> str:
     """The examples as a LangSmith dataset, named by their content so a rerun reuses it."""
-    payload = [(_inputs(e), e.expected.model_dump(mode="json"), {"category": e.category, "id": e.id}) for e in dataset.examples]
+    payload = [
+        (_inputs(e), e.expected.model_dump(mode="json"), {"category": e.category, "id": e.id}) for e in dataset.examples
+    ]
     digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:10]
     name = f"prp-{dataset.kind.value}-{dataset.name}-{digest}"
     if not client.has_dataset(dataset_name=name):

@@ -55,7 +55,9 @@ def scratch_libraries(settings: Settings, embedder: Embedder) -> LibraryFor:
     return open_for
 
 
-def _scratch(settings: Settings, embedder: Embedder, root: Path, documents: list[SourceDocument]) -> Iterator[tuple[Library, Labels]]:
+def _scratch(
+    settings: Settings, embedder: Embedder, root: Path, documents: list[SourceDocument]
+) -> Iterator[tuple[Library, Labels]]:
     folder = root / "docs"
     folder.mkdir()
     label_of_path: dict[str, str] = {}
@@ -110,7 +112,9 @@ class ResearchTarget:
         probe = hybrid_search(library, example.prompt, max(PROBE_K, options.k), options.filters, options.search_mode)
         with metered() as meter:
             t0 = time.perf_counter()
-            result = run_research(library, self.strategy, example.prompt, single_question=not example.report, options=options)
+            result = run_research(
+                library, self.strategy, example.prompt, single_question=not example.report, options=options
+            )
             cost = meter.cost(time.perf_counter() - t0)
         report = result.report
         findings = result.state.get("findings", [])
@@ -161,8 +165,13 @@ def _disagreements(report: FinalReport, labels: Labels) -> list[dict]:
                 "subject": item.subject,
                 "kind": item.kind,
                 "sides": [
-                    {"doc_id": r.doc_id, "title": r.title, "label": labels.get(r.doc_id, ""),
-                     "quote": r.matched_text, "block_text": r.block_text}
+                    {
+                        "doc_id": r.doc_id,
+                        "title": r.title,
+                        "label": labels.get(r.doc_id, ""),
+                        "quote": r.matched_text,
+                        "block_text": r.block_text,
+                    }
                     for r in sides
                 ],
             }

@@ -28,8 +28,6 @@ def route_after_assess(
     state: ResearchState, runtime: Runtime[ResearchContext]
 ) -> Literal["retry_gaps", "detect_contradictions"]:
     max_retries = runtime.context.options.max_retries
-    if state.get("retry_round", 0) < max_retries and any(
-        retryable(f, max_retries) for f in state.get("findings", [])
-    ):
+    if state.get("retry_round", 0) < max_retries and any(retryable(f, max_retries) for f in state.get("findings", [])):
         return "retry_gaps"
     return "detect_contradictions"

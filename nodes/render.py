@@ -47,7 +47,9 @@ class _Renderer:
         return self.numbers[key]
 
     def inherited_confidence(self, claim: Claim) -> float | None:
-        return next((c for m in claim.citations if (c := self.confidence_by_marker.get(marker_key(m))) is not None), None)
+        return next(
+            (c for m in claim.citations if (c := self.confidence_by_marker.get(marker_key(m))) is not None), None
+        )
 
     def claim(self, claim: Claim, confidence: float | None) -> ReportClaim | None:
         resolutions = self.resolutions(claim)
@@ -62,7 +64,9 @@ class _Renderer:
         return ReportClaim(text=text, status=ClaimStatus.UNVERIFIED, confidence=confidence)
 
     def claims(self, claims: list[Claim], confidence: float | None = None) -> list[ReportClaim]:
-        rendered = (self.claim(c, confidence if confidence is not None else self.inherited_confidence(c)) for c in claims)
+        rendered = (
+            self.claim(c, confidence if confidence is not None else self.inherited_confidence(c)) for c in claims
+        )
         return [c for c in rendered if c is not None]
 
     def section(self, number: int, section: DraftSection) -> ReportSection:

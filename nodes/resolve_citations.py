@@ -27,9 +27,7 @@ def resolve_citations(state: ResearchState, runtime: Runtime[ResearchContext]) -
         if key not in resolved:
             resolved[key] = resolve_citation(marker.quote, marker.block_id, index, retrieved)
     unresolved = sum(1 for r in resolved.values() if r is None)
-    corrected = sum(
-        1 for m in markers if (r := resolved[marker_key(m)]) is not None and m.block_id not in r.block_ids
-    )
+    corrected = sum(1 for m in markers if (r := resolved[marker_key(m)]) is not None and m.block_id not in r.block_ids)
     note = (
         f"resolve_citations: {len(resolved) - unresolved}/{len(resolved)} resolved, "
         f"{corrected} hint(s) corrected, {unresolved} unresolved"

@@ -28,9 +28,6 @@ def synthesize(state: ResearchState, runtime: Runtime[ResearchContext]) -> dict:
         for f in findings
         if f.status is FindingStatus.GAP
     ]
-    draft = DraftReport(
-        title=title, summary=summary, sections=sections, disagreements=contradictions, gaps=gaps
-    )
+    draft = DraftReport(title=title, summary=summary, sections=sections, disagreements=contradictions, gaps=gaps)
     markers = sum(len(c.citations) for c in draft.claims())
     return {"draft": draft, "progress": [f"synthesize: draft with {markers} citation marker(s)"]}
-

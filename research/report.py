@@ -127,7 +127,7 @@ class FinalReport(BaseModel):
         return lines
 
     def reference_label(self, citation: NumberedCitation) -> str:
-        """"Title, p. 3, block b1": where a citation points, without its quote."""
+        """ "Title, p. 3, block b1": where a citation points, without its quote."""
         r = citation.resolution
         return f"{r.title}, {page_label(r.pages)}, block {', '.join(r.block_ids)}"
 

@@ -41,5 +41,7 @@ class ResearchStrategy(Protocol):
     def contradictions(self, findings: list[Finding]) -> list[Contradiction]:
         """Pairs of claims from different documents that disagree, each side cited."""
 
-    def summarize(self, topic: str, findings: list[Finding], contradictions: list[Contradiction]) -> tuple[str, list[Claim]]:
+    def summarize(
+        self, topic: str, findings: list[Finding], contradictions: list[Contradiction]
+    ) -> tuple[str, list[Claim]]:
         """The report's title and summary claims (cited)."""

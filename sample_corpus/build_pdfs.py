@@ -303,7 +303,9 @@ def render_two_columns(pdf: PaperPDF, blocks: list[Block]) -> None:
                 if b.kind == "heading":
                     size = 10.5 if b.level == 1 else 10
                     pdf.set_font(HEAD_FONT, "B" if b.level == 1 else "BI", size)
-                    with cols.paragraph(text_align="L", top_margin=2.5 if b.level == 1 else 1.5, bottom_margin=1) as par:
+                    with cols.paragraph(
+                        text_align="L", top_margin=2.5 if b.level == 1 else 1.5, bottom_margin=1
+                    ) as par:
                         par.write(pdf_text(b.text))
                 elif b.kind == "para":
                     pdf.set_font(BODY_FONT, "", pdf.body_size)
@@ -370,7 +372,9 @@ def main(argv: list[str] | None = None) -> int:
     for name, digest in hashes.items():
         print(f"{digest}  docs/{name}")
     if args.verify:
-        again = {p.stem + ".pdf": hashlib.sha256(render(parse_source(p))).hexdigest() for p in sorted(SRC_DIR.glob("*.txt"))}
+        again = {
+            p.stem + ".pdf": hashlib.sha256(render(parse_source(p))).hexdigest() for p in sorted(SRC_DIR.glob("*.txt"))
+        }
         if again != hashes:
             print("NOT deterministic: second render differs", file=sys.stderr)
             return 1

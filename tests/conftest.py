@@ -16,9 +16,23 @@ from corpus.library import Library
 from .paths import SAMPLE_DOCS
 
 # Settings come only from what a test passes, never from the developer's shell.
-for _var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "QDRANT_URL", "QDRANT_API_KEY", "PRP_DATA_DIR",
-             "PRP_EMBED_MODEL", "PRP_COLLECTION", "PRP_MODELS_DIR", "PRP_LLM", "PRP_LLM_SCHEMA_FORMAT",
-             "PRP_LLM_MODEL", "PRP_LLM_MAX_TOKENS", "PRP_LOCAL_MODEL", "PRP_UPLOAD_MAX_MB", "PRP_PDF_FONT"):
+for _var in (
+    "OPENAI_API_KEY",
+    "OPENAI_BASE_URL",
+    "QDRANT_URL",
+    "QDRANT_API_KEY",
+    "PRP_DATA_DIR",
+    "PRP_EMBED_MODEL",
+    "PRP_COLLECTION",
+    "PRP_MODELS_DIR",
+    "PRP_LLM",
+    "PRP_LLM_SCHEMA_FORMAT",
+    "PRP_LLM_MODEL",
+    "PRP_LLM_MAX_TOKENS",
+    "PRP_LOCAL_MODEL",
+    "PRP_UPLOAD_MAX_MB",
+    "PRP_PDF_FONT",
+):
     os.environ.pop(_var, None)
 os.environ["LANGSMITH_TRACING"] = "false"
 

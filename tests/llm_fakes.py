@@ -93,10 +93,18 @@ class OpenAIStub:
                     "object": "chat.completion",
                     "created": 0,
                     "model": body.get("model", "stub"),
-                    "choices": [{"index": 0, "finish_reason": "length" if isinstance(reply, CutOff) else "stop",
-                                 "message": {"role": "assistant", "content": content}}],
-                    "usage": {"prompt_tokens": len(prompt) // 4, "completion_tokens": len(content) // 4,
-                              "total_tokens": (len(prompt) + len(content)) // 4},
+                    "choices": [
+                        {
+                            "index": 0,
+                            "finish_reason": "length" if isinstance(reply, CutOff) else "stop",
+                            "message": {"role": "assistant", "content": content},
+                        }
+                    ],
+                    "usage": {
+                        "prompt_tokens": len(prompt) // 4,
+                        "completion_tokens": len(content) // 4,
+                        "total_tokens": (len(prompt) + len(content)) // 4,
+                    },
                 }
                 data = json.dumps(payload).encode()
                 self.send_response(200)

@@ -21,9 +21,16 @@ from .paths import ROOT
 
 SAMPLE = ROOT / "evals" / "datasets" / "sample.jsonl"
 SMOKE_IDS = [
-    "direct-spiders", "direct-membrane-temperature", "direct-saturated-weight", "direct-green-crown-target",
-    "direct-postwar-roofs", "synthesis-stormwater", "contradiction-street-cooling",
-    "unanswerable-install-cost", "unanswerable-subsidies", "unanswerable-property-values",
+    "direct-spiders",
+    "direct-membrane-temperature",
+    "direct-saturated-weight",
+    "direct-green-crown-target",
+    "direct-postwar-roofs",
+    "synthesis-stormwater",
+    "contradiction-street-cooling",
+    "unanswerable-install-cost",
+    "unanswerable-subsidies",
+    "unanswerable-property-values",
 ]
 HIT_AT_10_FLOOR = 0.95
 ABSTENTION_FLOOR = 0.95
@@ -43,8 +50,12 @@ def smoke_run(sample_library):
         patch.setattr(socket.socket, "connect", _no_network)
         patch.setattr(socket, "getaddrinfo", _no_network)
         return run_eval(
-            dataset, default_config(sample_library.settings), sample_library, shared_library(sample_library),
-            upload=False, quiet=True,
+            dataset,
+            default_config(sample_library.settings),
+            sample_library,
+            shared_library(sample_library),
+            upload=False,
+            quiet=True,
         )
 
 
@@ -64,8 +75,21 @@ def test_smoke_floors(smoke_run):
 
 def test_every_scored_dimension_is_present(smoke_run):
     keys = {k for r in smoke_run.results for k in r.scores}
-    assert {"hit@1", "hit@5", "hit@10", "mrr", "citation_validity", "citation_support", "answer_f1",
-            "answer_recall", "answered", "abstention", "conflict_flagged", "conflict_sides", "latency_s"} <= keys
+    assert {
+        "hit@1",
+        "hit@5",
+        "hit@10",
+        "mrr",
+        "citation_validity",
+        "citation_support",
+        "answer_f1",
+        "answer_recall",
+        "answered",
+        "abstention",
+        "conflict_flagged",
+        "conflict_sides",
+        "latency_s",
+    } <= keys
     assert {"conflict_precision", "conflict_recall", "conflict_f1"} <= set(smoke_run.summary_scores)
     # Offline mode spends no LLM calls, so none are scored.
     assert "llm_calls" not in keys
@@ -79,7 +103,15 @@ def test_planted_disagreement_is_scored_with_the_right_sides(smoke_run):
 
 def test_cost_times_every_graph_step(smoke_run):
     cost = smoke_run.results[0].outputs["cost"]
-    assert {"plan", "research", "assess", "detect_contradictions", "synthesize", "resolve_citations", "finalize"} <= set(cost["node_seconds"])
+    assert {
+        "plan",
+        "research",
+        "assess",
+        "detect_contradictions",
+        "synthesize",
+        "resolve_citations",
+        "finalize",
+    } <= set(cost["node_seconds"])
     assert cost["llm_calls"] == 0
     assert sum(cost["node_seconds"].values()) <= cost["seconds"] * 1.5 + 0.5
 
@@ -87,7 +119,11 @@ def test_cost_times_every_graph_step(smoke_run):
 def test_results_folder(smoke_run, tmp_path: Path):
     summary = write_results(tmp_path, [smoke_run], "smoke")
     assert {p.name for p in tmp_path.iterdir()} >= {
-        "summary.json", "examples-offline.jsonl", "report.md", "metrics_by_category.png", "latency_by_node.png",
+        "summary.json",
+        "examples-offline.jsonl",
+        "report.md",
+        "metrics_by_category.png",
+        "latency_by_node.png",
     }
     assert json.loads((tmp_path / "summary.json").read_text()) == json.loads(json.dumps(summary))
     records = [json.loads(line) for line in (tmp_path / "examples-offline.jsonl").read_text().splitlines()]

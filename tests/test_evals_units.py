@@ -53,13 +53,28 @@ def test_precision_recall_f1_edges():
 
 
 def _citation(quote: str, text: str, number: int = 1, in_store: bool = True) -> dict:
-    return {"number": number, "quote": quote, "blocks": [{"block_id": f"b{number}", "text": text}], "in_store": in_store,
-            "title": "t", "label": ""}
+    return {
+        "number": number,
+        "quote": quote,
+        "blocks": [{"block_id": f"b{number}", "text": text}],
+        "in_store": in_store,
+        "title": "t",
+        "label": "",
+    }
 
 
 def _outputs(**overrides) -> dict:
-    base = {"error": None, "answer": "x", "abstained": False, "citations": [], "retrieved": [], "evidence": [],
-            "disagreements": [], "cost": {"seconds": 1.0, "llm_calls": 0, "input_tokens": 0, "output_tokens": 0}, "mode": "offline"}
+    base = {
+        "error": None,
+        "answer": "x",
+        "abstained": False,
+        "citations": [],
+        "retrieved": [],
+        "evidence": [],
+        "disagreements": [],
+        "cost": {"seconds": 1.0, "llm_calls": 0, "input_tokens": 0, "output_tokens": 0},
+        "mode": "offline",
+    }
     return base | overrides
 
 
@@ -72,17 +87,32 @@ def test_citation_validity_checks_the_stored_block():
     bad = _citation("retained 75% of annual rainfall", "The rig retained 57% of annual rainfall.", number=2)
     gone = _citation("retained 57%", "The rig retained 57%.", number=3, in_store=False)
     assert _scores(ev.citation_validity(_outputs(citations=[good]))) == {"citation_validity": 1.0}
-    assert _scores(ev.citation_validity(_outputs(citations=[good, bad, gone])))["citation_validity"] == pytest.approx(1 / 3)
+    assert _scores(ev.citation_validity(_outputs(citations=[good, bad, gone])))["citation_validity"] == pytest.approx(
+        1 / 3
+    )
     assert ev.citation_validity(_outputs())["results"] == []  # nothing cited: not applicable
 
 
 def test_retrieval_support_answer_and_abstention():
     gold = "Storms smaller than 5 mm were retained at a median of 94 percent"
-    chunks = [{"text": "Introduction text"}, {"text": f"3.2 Event-scale retention. {gold}, storms of 5 to 25 mm at 52."}]
-    out = _outputs(retrieved=chunks, evidence=chunks, answer="a median of 94 percent",
-                   citations=[_citation("94 percent", chunks[1]["text"]), _citation("Intro", "Introduction text", 2)])
+    chunks = [
+        {"text": "Introduction text"},
+        {"text": f"3.2 Event-scale retention. {gold}, storms of 5 to 25 mm at 52."},
+    ]
+    out = _outputs(
+        retrieved=chunks,
+        evidence=chunks,
+        answer="a median of 94 percent",
+        citations=[_citation("94 percent", chunks[1]["text"]), _citation("Intro", "Introduction text", 2)],
+    )
     ref = {"evidence": [gold], "answers": ["a median of 94 percent"], "answerable": True}
-    assert _scores(ev.retrieval(out, ref)) == {"hit@1": 0.0, "hit@5": 1.0, "hit@10": 1.0, "mrr": 0.5, "evidence_found": 1.0}
+    assert _scores(ev.retrieval(out, ref)) == {
+        "hit@1": 0.0,
+        "hit@5": 1.0,
+        "hit@10": 1.0,
+        "mrr": 0.5,
+        "evidence_found": 1.0,
+    }
     assert _scores(ev.citation_support(out, ref)) == {"citation_support": 0.5}
     assert _scores(ev.answer(out, ref))["answer_f1"] == 1.0
     assert _scores(ev.abstention(out, ref)) == {"answered": 1.0}
@@ -93,17 +123,30 @@ def test_retrieval_support_answer_and_abstention():
 
 
 def _disagreement(label_a: str, label_b: str, quote_a: str = "a", quote_b: str = "b") -> dict:
-    return {"subject": "s", "kind": "numeric", "sides": [
-        {"title": "A", "label": label_a, "quote": quote_a, "block_text": quote_a},
-        {"title": "B", "label": label_b, "quote": quote_b, "block_text": quote_b}]}
+    return {
+        "subject": "s",
+        "kind": "numeric",
+        "sides": [
+            {"title": "A", "label": label_a, "quote": quote_a, "block_text": quote_a},
+            {"title": "B", "label": label_b, "quote": quote_b, "block_text": quote_b},
+        ],
+    }
 
 
 def test_contradiction_scores_sides_and_wrong_answers():
     ref = {"conflict": True, "wrong_answers": ["10,000 people"], "conflict_sides": []}
     right = _outputs(answer="There were 3,559 people.", disagreements=[_disagreement("misinfo", "correct")])
-    assert _scores(ev.contradiction(right, ref)) == {"conflict_flagged": 1.0, "conflict_sides": 1.0, "avoids_wrong_answer": 1.0}
+    assert _scores(ev.contradiction(right, ref)) == {
+        "conflict_flagged": 1.0,
+        "conflict_sides": 1.0,
+        "avoids_wrong_answer": 1.0,
+    }
     wrong = _outputs(answer="The population is 10,000 people.", disagreements=[_disagreement("noise", "correct")])
-    assert _scores(ev.contradiction(wrong, ref)) == {"conflict_flagged": 1.0, "conflict_sides": 0.0, "avoids_wrong_answer": 0.0}
+    assert _scores(ev.contradiction(wrong, ref)) == {
+        "conflict_flagged": 1.0,
+        "conflict_sides": 0.0,
+        "avoids_wrong_answer": 0.0,
+    }
     by_snippet = {"conflict": True, "conflict_sides": [["about 2 °C"], ["about 0.3 °C"]]}
     swapped = _outputs(disagreements=[_disagreement("", "", "lower it by about 0.3 °C", "by about 2 °C in summer")])
     assert _scores(ev.contradiction(swapped, by_snippet))["conflict_sides"] == 1.0
@@ -164,7 +207,11 @@ def test_sample_dataset_covers_the_categories_with_verbatim_evidence(sample_libr
     minimum = {"direct": 10, "synthesis": 3, "contradiction": 3, "unanswerable": 5}
     assert all(categories.count(c) >= n for c, n in minimum.items())
     stored = normalize(" ".join(b.text for b in sample_library.registry.iter_blocks()))
-    snippets = {s for e in dataset.examples for s in e.expected.evidence + [x for side in e.expected.conflict_sides for x in side]}
+    snippets = {
+        s
+        for e in dataset.examples
+        for s in e.expected.evidence + [x for side in e.expected.conflict_sides for x in side]
+    }
     assert [s for s in snippets if normalize(s) not in stored] == []
     assert all(not e.expected.answerable for e in dataset.examples if e.category == "unanswerable")
     assert any(e.report for e in dataset.examples)
@@ -193,7 +240,10 @@ def test_limit_and_seeded_sample():
 def test_qasper_loader():
     dataset = load_dataset(f"qasper:{shared_data('qasper-dev')}")
     assert dataset.total == len(dataset.examples) == 1005
-    counts = {c: sum(1 for e in dataset.examples if e.category == c) for c in ("unanswerable", "yes_no", "extractive", "abstractive")}
+    counts = {
+        c: sum(1 for e in dataset.examples if e.category == c)
+        for c in ("unanswerable", "yes_no", "extractive", "abstractive")
+    }
     assert counts["unanswerable"] == 95 and sum(counts.values()) == 1005
     first = dataset.examples[0]
     assert first.prompt == f"{first.metadata['paper_title']}: {first.question}"
@@ -210,7 +260,9 @@ def test_ramdocs_loader():
     # A conflict is expected where correct and misinformation documents meet (77; two have no correct one).
     assert sum(1 for e in dataset.examples if e.expected.conflict) == 77
     first = dataset.examples[0]
-    assert {d.label for d in first.documents} == {"correct", "noise"} and first.expected.wrong_answers == ["10,000 people"]
+    assert {d.label for d in first.documents} == {"correct", "noise"} and first.expected.wrong_answers == [
+        "10,000 people"
+    ]
 
 
 # --- collections, scratch libraries, the command ----------------------------------------------------
@@ -236,13 +288,19 @@ def test_prp_eval_command_on_a_cached_eval_collection(tmp_path: Path, models_dir
     corpus = tmp_path / "corpus"
     corpus.mkdir()
     shutil.copy(SAMPLE_DOCS / "test_rig_retention_report_2018.txt", corpus)
-    rows = [r for r in map(json.loads, SAMPLE.read_text().splitlines()) if r["id"] in ("direct-rig-retention", "unanswerable-install-cost")]
+    rows = [
+        r
+        for r in map(json.loads, SAMPLE.read_text().splitlines())
+        if r["id"] in ("direct-rig-retention", "unanswerable-install-cost")
+    ]
     dataset = tmp_path / "mini.jsonl"
     dataset.write_text("".join(json.dumps(r) + "\n" for r in rows))
     monkeypatch.setenv("PRP_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.setenv("PRP_MODELS_DIR", str(models_dir))
     monkeypatch.delenv("LANGSMITH_API_KEY", raising=False)
-    code = main(["eval", f"prp:{dataset}", "--corpus", str(corpus), "--json", "--quiet", "--out", str(tmp_path / "results")])
+    code = main(
+        ["eval", f"prp:{dataset}", "--corpus", str(corpus), "--json", "--quiet", "--out", str(tmp_path / "results")]
+    )
     assert code == 0
     summary = json.loads(capsys.readouterr().out)
     offline = summary["configs"]["offline"]
@@ -307,8 +365,12 @@ def test_llm_mode_eval_counts_calls_and_tokens_and_judges(sample_library, monkey
             blocks = re.findall(r'<document_block id="([^"]+)"[^>]*>\n(.*?)\n</document_block>', prompt, re.S)
             block_id, text = next((b, html.unescape(t)) for b, t in blocks if len(t.split()) >= 8)
             quote = re.split(r"(?<=[.!?])\s+", text)[0]
-            return {"claims": [{"text": "Claim.", "citations": [{"block_id": block_id, "quote": quote}]}],
-                    "sufficient": True, "confidence": 0.8, "next_queries": []}
+            return {
+                "claims": [{"text": "Claim.", "citations": [{"block_id": block_id, "quote": quote}]}],
+                "sufficient": True,
+                "confidence": 0.8,
+                "next_queries": [],
+            }
         if step == "contradictions":
             return {"contradictions": []}
         if step == "summary":
@@ -325,8 +387,12 @@ def test_llm_mode_eval_counts_calls_and_tokens_and_judges(sample_library, monkey
     dataset = load_dataset(f"prp:{SAMPLE}").model_copy()
     dataset.examples = [e for e in dataset.examples if e.id == "direct-spiders"]
     with OpenAIStub(script) as stub:
-        settings = Settings(OPENAI_BASE_URL=stub.base_url, PRP_LLM_MODEL="stub-model",
-                            PRP_DATA_DIR=sample_library.settings.data_dir, PRP_MODELS_DIR=sample_library.settings.models_dir)
+        settings = Settings(
+            OPENAI_BASE_URL=stub.base_url,
+            PRP_LLM_MODEL="stub-model",
+            PRP_DATA_DIR=sample_library.settings.data_dir,
+            PRP_MODELS_DIR=sample_library.settings.models_dir,
+        )
         monkeypatch.setattr(sample_library, "settings", settings)
         config = default_config(settings)
         run = run_eval(dataset, config, sample_library, shared_library(sample_library), upload=False, quiet=True)

@@ -55,14 +55,18 @@ def honest_answer(prompt: str) -> dict:
     quote = first_sentence(text)
     return {
         "claims": [{"text": f"The sources say: {quote}", "citations": [{"block_id": block_id, "quote": quote}]}],
-        "sufficient": True, "confidence": 0.8, "next_queries": [],
+        "sufficient": True,
+        "confidence": 0.8,
+        "next_queries": [],
     }
 
 
 def summary_reply(prompt: str) -> dict:
     block_id, text = substantial_block(prompt)
-    return {"title": "Green roofs: what the library says",
-            "summary": [{"text": "Summary claim.", "citations": [{"block_id": block_id, "quote": first_sentence(text)}]}]}
+    return {
+        "title": "Green roofs: what the library says",
+        "summary": [{"text": "Summary claim.", "citations": [{"block_id": block_id, "quote": first_sentence(text)}]}],
+    }
 
 
 def script_with(answer=honest_answer, contradictions=None):
@@ -102,8 +106,12 @@ def test_wrong_block_hints_are_corrected(sample_library):
         block_id, text = substantial_block(prompt)
         other = next(b for b in blocks_in(prompt) if b != block_id)
         quote = first_sentence(text)
-        return {"claims": [{"text": "Claim.", "citations": [{"block_id": other, "quote": quote}]}],
-                "sufficient": True, "confidence": 0.7, "next_queries": []}
+        return {
+            "claims": [{"text": "Claim.", "citations": [{"block_id": other, "quote": quote}]}],
+            "sufficient": True,
+            "confidence": 0.7,
+            "next_queries": [],
+        }
 
     result = run(sample_library, ScriptedChatModel(script=script_with(answer=wrong_hint)))
     # Every section claim carried a wrong hint; each was resolved to the block that holds the quote.
@@ -124,8 +132,14 @@ def test_wrong_block_hints_are_corrected(sample_library):
 def test_fabricated_quotes_are_never_cited(sample_library):
     def fabricate(prompt: str) -> dict:
         block_id = block_ids_in(prompt)[0]
-        return {"claims": [{"text": "Property values tripled.", "citations": [{"block_id": block_id, "quote": FABRICATED}]}],
-                "sufficient": True, "confidence": 0.9, "next_queries": []}
+        return {
+            "claims": [
+                {"text": "Property values tripled.", "citations": [{"block_id": block_id, "quote": FABRICATED}]}
+            ],
+            "sufficient": True,
+            "confidence": 0.9,
+            "next_queries": [],
+        }
 
     model = ScriptedChatModel(script=script_with(answer=fabricate))
     marked = run(sample_library, model)
@@ -142,8 +156,12 @@ def test_retries_stop_at_the_budget(sample_library):
 
     def never_enough(prompt: str) -> dict:
         counter["n"] += 1
-        return {"claims": [], "sufficient": False, "confidence": 0.1,
-                "next_queries": [f"{sub_question_of(prompt)} reformulation {counter['n']}"]}
+        return {
+            "claims": [],
+            "sufficient": False,
+            "confidence": 0.1,
+            "next_queries": [f"{sub_question_of(prompt)} reformulation {counter['n']}"],
+        }
 
     model = ScriptedChatModel(script=script_with(answer=never_enough))
     result = run(sample_library, model, options=ResearchOptions(max_retries=2))
@@ -215,12 +233,12 @@ def test_run_resumes_from_its_checkpoint(sample_library, tmp_path):
         run(sample_library, model, checkpointer=saver, thread_id="t1")
     calls_before = [s for s, _ in model.calls]
     result = run(sample_library, model, checkpointer=saver, thread_id="t1")
-    calls_after = [s for s, _ in model.calls][len(calls_before):]
+    calls_after = [s for s, _ in model.calls][len(calls_before) :]
     assert calls_after == ["summary"]  # plan and research were not redone
     assert result.report.citations
     again = run(sample_library, model, checkpointer=saver, thread_id="t1")
     assert again.report.markdown == result.report.markdown
-    assert [s for s, _ in model.calls][len(calls_before) + 1:] == []
+    assert [s for s, _ in model.calls][len(calls_before) + 1 :] == []
     connection.close()
 
 

@@ -61,10 +61,7 @@ def test_planted_disagreement_is_shown_with_both_documents_cited(offline_run, sa
     result = offline_run[0]
     disagreements = section(result.report.markdown, "Where sources disagree")
     numbers = {c.number: c.resolution for c in result.report.citations}
-    cited_docs = {
-        doc_file(sample_library, numbers[int(n)].doc_id)
-        for n in re.findall(r"\[(\d+)\]", disagreements)
-    }
+    cited_docs = {doc_file(sample_library, numbers[int(n)].doc_id) for n in re.findall(r"\[(\d+)\]", disagreements)}
     assert {"harborview_policy_brief_2023.md", "harborview_cooling_model_2022.pdf"} <= cited_docs
     assert "2 °C" in disagreements and "0.3 °C" in disagreements
 
@@ -92,8 +89,10 @@ def test_same_input_gives_the_same_report(offline_run):
 
 def test_single_question_runs_one_sub_question(sample_library):
     result = run_research(
-        sample_library, OfflineStrategy(sample_library.embedder),
-        "How much annual rainfall do extensive green roofs retain?", single_question=True,
+        sample_library,
+        OfflineStrategy(sample_library.embedder),
+        "How much annual rainfall do extensive green roofs retain?",
+        single_question=True,
     )
     assert len(result.state["plan"]) == 1
     assert result.report.citations

@@ -205,7 +205,11 @@ def test_second_process_gets_a_clear_lock_error(make_library, make_settings, doc
     env = {**os.environ, "PRP_DATA_DIR": str(settings.data_dir), "PRP_MODELS_DIR": str(settings.models_dir)}
     proc = subprocess.run(
         [sys.executable, "-m", "ui.cli", "search", "meadows"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert proc.returncode == 2, proc.stderr
     assert "QDRANT_URL" in proc.stderr and "Traceback" not in proc.stderr
@@ -217,7 +221,11 @@ def test_cli_ingest_json_summary(make_settings, docs_dir: Path):
     (docs_dir / "empty.txt").write_text("")
     proc = subprocess.run(
         [sys.executable, "-m", "ui.cli", "ingest", str(docs_dir), "--json"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert proc.returncode == 1  # one file failed; the others still landed
     summary = json.loads(proc.stdout)

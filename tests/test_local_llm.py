@@ -54,8 +54,12 @@ def test_duplicate_sub_questions_from_a_repetitive_model_are_removed(sample_libr
 def test_single_question_mode_never_plans_an_empty_question(sample_library):
     def blank_first(step: str, prompt: str):
         if step == "plan":
-            return {"sub_questions": [{"question": " ", "rationale": ""},
-                                      {"question": "How much rain do green roofs retain?", "rationale": "Asked."}]}
+            return {
+                "sub_questions": [
+                    {"question": " ", "rationale": ""},
+                    {"question": "How much rain do green roofs retain?", "rationale": "Asked."},
+                ]
+            }
         return script_with()(step, prompt)
 
     strategy = LLMStrategy(ScriptedChatModel(script=blank_first), "scripted")
@@ -65,8 +69,12 @@ def test_single_question_mode_never_plans_an_empty_question(sample_library):
 
 def test_llama_cpp_schema_form_through_the_real_client(sample_library):
     with OpenAIStub(script_with()) as stub:
-        settings = Settings(OPENAI_BASE_URL=stub.base_url, PRP_LLM_MODEL="SmolLM2", PRP_LLM_SCHEMA_FORMAT="llama_cpp",
-                            PRP_LLM_MAX_TOKENS=256)
+        settings = Settings(
+            OPENAI_BASE_URL=stub.base_url,
+            PRP_LLM_MODEL="SmolLM2",
+            PRP_LLM_SCHEMA_FORMAT="llama_cpp",
+            PRP_LLM_MAX_TOKENS=256,
+        )
         strategy = select_strategy(settings, sample_library)
         result = run_research(sample_library, strategy, "Green roofs in cities")
     assert result.report.citations and result.report.unverified_claims == 0
@@ -123,8 +131,12 @@ def test_a_percentage_confidence_is_read_as_a_fraction():
     answer = structured_call(model, AnswerOutput, [HumanMessage(content="Sub-question: x")], "answer q1")
     assert answer.confidence == 0.85
     with pytest.raises(LLMOutputError, match="answer q1"):
-        structured_call(ScriptedChatModel(script=lambda step, prompt: reply.replace("85", "-3")), AnswerOutput,
-                        [HumanMessage(content="Sub-question: x")], "answer q1")
+        structured_call(
+            ScriptedChatModel(script=lambda step, prompt: reply.replace("85", "-3")),
+            AnswerOutput,
+            [HumanMessage(content="Sub-question: x")],
+            "answer q1",
+        )
 
 
 def test_local_mode_needs_its_server_from_open_strategy(sample_library):

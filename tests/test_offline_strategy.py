@@ -36,17 +36,32 @@ RIG_57 = (
 
 
 def block(block_id: str, doc_id: str, text: str, kind: BlockKind = BlockKind.PARAGRAPH, section: str = "") -> Block:
-    return Block(block_id=block_id, doc_id=doc_id, seq=int(block_id.rsplit("-", 1)[-1]), page=1,
-                 section=section, kind=kind, text=text)
+    return Block(
+        block_id=block_id,
+        doc_id=doc_id,
+        seq=int(block_id.rsplit("-", 1)[-1]),
+        page=1,
+        section=section,
+        kind=kind,
+        text=text,
+    )
 
 
 def chunk(
     doc_id: str, blocks: list[Block], rank: int = 1, title: str | None = None, year: int | None = 2020
 ) -> RetrievedChunk:
     return RetrievedChunk(
-        chunk_id=f"{doc_id}:{rank:05d}", doc_id=doc_id, title=title or f"Document {doc_id}", year=year,
-        doc_type=DocType.TEXT, section=blocks[0].section, pages=[1], text="\n\n".join(b.text for b in blocks),
-        score=1.0 / rank, rank=rank, blocks=blocks,
+        chunk_id=f"{doc_id}:{rank:05d}",
+        doc_id=doc_id,
+        title=title or f"Document {doc_id}",
+        year=year,
+        doc_type=DocType.TEXT,
+        section=blocks[0].section,
+        pages=[1],
+        text="\n\n".join(b.text for b in blocks),
+        score=1.0 / rank,
+        rank=rank,
+        blocks=blocks,
     )
 
 
@@ -61,23 +76,60 @@ def strategy(embedder) -> OfflineStrategy:
 
 @pytest.fixture
 def retention_evidence() -> list[RetrievedChunk]:
-    review = chunk("review", [
-        block("review-0001", "review", "3.1 Annual retention", BlockKind.HEADING, "3.1 Annual retention"),
-        block("review-0002", "review", REVIEW_RANGE + " Storms smaller than 5 mm were retained at a median of "
-              "94 percent, whereas storms above 25 mm were retained at only 20 to 35 percent.", section="Abstract"),
-        block("review-0003", "review", "[1] Aldana, T. R. (2016). Green roofs retain 50 to 60 percent of annual "
-              "rainfall. Urban Water Systems 9(2), 77-91.", BlockKind.REFERENCE, "References"),
-        block("review-0004", "review", "Climate group | Median retention (%)\nTemperate | 54", BlockKind.TABLE),
-    ], rank=1, title="Hydrological Performance of Extensive Green Roofs: A Systematic Review", year=2019)
-    rig = chunk("rig", [
-        block("rig-0001", "rig", RIG_57 + " Retention was 80% in summer and 32% in winter.", section="Summary"),
-        block("rig-0002", "rig", "Rainfall was recorded with a 0.2 mm tipping-bucket gauge mounted at rig height.",
-              section="2.2 Measurements"),
-    ], rank=2, title="Twelve-Month Rainfall Retention of a Green Roof Test Rig", year=2018)
-    biodiversity = chunk("bio", [
-        block("bio-0001", "bio", "Biodiverse roofs supported on average 19.4 spider species per roof, compared "
-              "with 9.1 on sedum roofs, and twice as many bee species."),
-    ], rank=3, title="Spiders, Bees and Birds on Green Roofs", year=2016)
+    review = chunk(
+        "review",
+        [
+            block("review-0001", "review", "3.1 Annual retention", BlockKind.HEADING, "3.1 Annual retention"),
+            block(
+                "review-0002",
+                "review",
+                REVIEW_RANGE + " Storms smaller than 5 mm were retained at a median of "
+                "94 percent, whereas storms above 25 mm were retained at only 20 to 35 percent.",
+                section="Abstract",
+            ),
+            block(
+                "review-0003",
+                "review",
+                "[1] Aldana, T. R. (2016). Green roofs retain 50 to 60 percent of annual "
+                "rainfall. Urban Water Systems 9(2), 77-91.",
+                BlockKind.REFERENCE,
+                "References",
+            ),
+            block("review-0004", "review", "Climate group | Median retention (%)\nTemperate | 54", BlockKind.TABLE),
+        ],
+        rank=1,
+        title="Hydrological Performance of Extensive Green Roofs: A Systematic Review",
+        year=2019,
+    )
+    rig = chunk(
+        "rig",
+        [
+            block("rig-0001", "rig", RIG_57 + " Retention was 80% in summer and 32% in winter.", section="Summary"),
+            block(
+                "rig-0002",
+                "rig",
+                "Rainfall was recorded with a 0.2 mm tipping-bucket gauge mounted at rig height.",
+                section="2.2 Measurements",
+            ),
+        ],
+        rank=2,
+        title="Twelve-Month Rainfall Retention of a Green Roof Test Rig",
+        year=2018,
+    )
+    biodiversity = chunk(
+        "bio",
+        [
+            block(
+                "bio-0001",
+                "bio",
+                "Biodiverse roofs supported on average 19.4 spider species per roof, compared "
+                "with 9.1 on sedum roofs, and twice as many bee species.",
+            ),
+        ],
+        rank=3,
+        title="Spiders, Bees and Birds on Green Roofs",
+        year=2016,
+    )
     return [review, rig, biodiversity]
 
 
@@ -121,10 +173,20 @@ def test_topic_is_split_into_subject_and_facets():
 
 
 def test_plan_has_overview_facets_and_scout_keyphrases(retention_evidence):
-    scout = retention_evidence + [chunk("loads", [
-        block("loads-0001", "loads", "The saturated weight of an extensive roof is about 115 kg/m2. Engineers "
-              "must design for the saturated weight, not the dry weight."),
-    ], rank=4)]
+    scout = retention_evidence + [
+        chunk(
+            "loads",
+            [
+                block(
+                    "loads-0001",
+                    "loads",
+                    "The saturated weight of an extensive roof is about 115 kg/m2. Engineers "
+                    "must design for the saturated weight, not the dry weight.",
+                ),
+            ],
+            rank=4,
+        )
+    ]
     plan = plan_questions(TOPIC, False, scout)
     questions = [q.question for q in plan]
     assert 3 <= len(plan) <= 6
@@ -186,10 +248,13 @@ def test_answer_quotes_sentences_verbatim_and_never_references(strategy, retenti
 def test_answer_does_not_repeat_the_same_statement(strategy):
     repeated = "Extensive green roofs lower street-level air temperature by about 2 °C in summer."
     evidence = [
-        chunk("brief", [
-            block("brief-0001", "brief", repeated, BlockKind.LIST, "Summary"),
-            block("brief-0002", "brief", "Benefit: " + repeated, section="2. What green roofs deliver"),
-        ]),
+        chunk(
+            "brief",
+            [
+                block("brief-0001", "brief", repeated, BlockKind.LIST, "Summary"),
+                block("brief-0002", "brief", "Benefit: " + repeated, section="2. What green roofs deliver"),
+            ],
+        ),
         chunk("model", [block("model-0001", "model", MODEL_03C, section="3. Results")], rank=2),
     ]
     question = SubQuestion(id="q1", question="How much do green roofs cool the street?", rationale="r")
@@ -200,8 +265,9 @@ def test_answer_does_not_repeat_the_same_statement(strategy):
 
 
 def test_gap_is_insufficient_with_new_queries_and_suggestions(strategy, retention_evidence):
-    question = SubQuestion(id="q4", question="What does the evidence say about installation costs of green roofs?",
-                           rationale="r")
+    question = SubQuestion(
+        id="q4", question="What does the evidence say about installation costs of green roofs?", rationale="r"
+    )
     answer = strategy.answer(question, retention_evidence, [question.question])
     assert not answer.sufficient and answer.confidence < assessment.SUFFICIENT_CONFIDENCE
     assert len(answer.next_queries) == 2
@@ -240,11 +306,25 @@ def test_quantities_and_ranges():
 
 
 def test_numeric_contradiction_across_documents(strategy):
-    brief = chunk("brief", [block("brief-0001", "brief", "Heat: " + BRIEF_2C, BlockKind.LIST, "Summary")],
-                  title="Policy Brief 2023-04: Green Roofs for a Cooler Harborview", year=2023)
-    model = chunk("model", [block("model-0003", "model", MODEL_03C + " The largest reductions occurred in "
-                                  "low-rise housing districts.", section="3. Results")],
-                  title="How Much Do Green Roofs Cool the Street? Mesoscale Simulation", year=2022)
+    brief = chunk(
+        "brief",
+        [block("brief-0001", "brief", "Heat: " + BRIEF_2C, BlockKind.LIST, "Summary")],
+        title="Policy Brief 2023-04: Green Roofs for a Cooler Harborview",
+        year=2023,
+    )
+    model = chunk(
+        "model",
+        [
+            block(
+                "model-0003",
+                "model",
+                MODEL_03C + " The largest reductions occurred in low-rise housing districts.",
+                section="3. Results",
+            )
+        ],
+        title="How Much Do Green Roofs Cool the Street? Mesoscale Simulation",
+        year=2022,
+    )
     findings = [finding("q1", "cooling?", [brief]), finding("q2", "street?", [model])]
     (c,) = strategy.contradictions(findings)
     assert c.kind == "numeric"
@@ -274,22 +354,55 @@ def test_negation_contradiction_and_deduplication(strategy):
     assert c.kind == "negation"
     assert {c.side_a.citations[0].block_id, c.side_b.citations[0].block_id} == {"a-0001", "b-0001"}
     # The planted disagreement stated in several sentences on each side is reported once.
-    brief = chunk("brief", [
-        block("brief-0001", "brief", BRIEF_2C), block("brief-0002", "brief", "Benefit: " + BRIEF_2C),
-    ])
-    model = chunk("model", [
-        block("model-0001", "model", MODEL_03C),
-        block("model-0002", "model", "Greening all suitable flat roofs would lower afternoon pedestrian-level air "
-              "temperature by about 0.3 °C during a heatwave, with a maximum of 0.5 °C."),
-    ], rank=2)
+    brief = chunk(
+        "brief",
+        [
+            block("brief-0001", "brief", BRIEF_2C),
+            block("brief-0002", "brief", "Benefit: " + BRIEF_2C),
+        ],
+    )
+    model = chunk(
+        "model",
+        [
+            block("model-0001", "model", MODEL_03C),
+            block(
+                "model-0002",
+                "model",
+                "Greening all suitable flat roofs would lower afternoon pedestrian-level air "
+                "temperature by about 0.3 °C during a heatwave, with a maximum of 0.5 °C.",
+            ),
+        ],
+        rank=2,
+    )
     assert len(strategy.contradictions([finding("q1", "cooling?", [brief, model])])) == 1
 
 
 def test_date_contradiction(strategy):
-    a = chunk("a", [block("a-0001", "a", "The council will finish converting the 25 municipal roofs by 2027, "
-                         "starting with schools.")], title="Programme update", year=2023)
-    b = chunk("b", [block("b-0001", "b", "The council will finish converting the 25 municipal roofs by 2030, "
-                         "starting with schools.")], rank=2, title="Programme review", year=2024)
+    a = chunk(
+        "a",
+        [
+            block(
+                "a-0001",
+                "a",
+                "The council will finish converting the 25 municipal roofs by 2027, starting with schools.",
+            )
+        ],
+        title="Programme update",
+        year=2023,
+    )
+    b = chunk(
+        "b",
+        [
+            block(
+                "b-0001",
+                "b",
+                "The council will finish converting the 25 municipal roofs by 2030, starting with schools.",
+            )
+        ],
+        rank=2,
+        title="Programme review",
+        year=2024,
+    )
     (c,) = strategy.contradictions([finding("q1", "when?", [a, b])])
     assert c.kind == "date"
     assert c.explanation.startswith("Programme update (2023) gives 2027, Programme review (2024) gives 2030")
@@ -303,8 +416,14 @@ def test_summarize_takes_the_strongest_claim_of_answered_sections(strategy):
         return Claim(text=text, citations=[CitationMarker(block_id="x-0001", quote=text)])
 
     findings = [
-        finding(f"q{i}", f"question {i}?", [], claims=[claim(f"Claim {i} first."), claim(f"Claim {i} second.")],
-                status=FindingStatus.ANSWERED, confidence=0.5 + i / 10)
+        finding(
+            f"q{i}",
+            f"question {i}?",
+            [],
+            claims=[claim(f"Claim {i} first."), claim(f"Claim {i} second.")],
+            status=FindingStatus.ANSWERED,
+            confidence=0.5 + i / 10,
+        )
         for i in range(1, 6)
     ] + [finding("q6", "gap?", [], claims=[claim("Gap claim.")], status=FindingStatus.GAP, confidence=0.2)]
     title, summary = strategy.summarize("green roofs in cities: cooling", findings, [])
@@ -315,8 +434,9 @@ def test_summarize_takes_the_strongest_claim_of_answered_sections(strategy):
 def test_same_input_same_output(embedder, retention_evidence):
     def run(strategy: OfflineStrategy) -> list:
         question = SubQuestion(id="q1", question="How much rainfall do green roofs retain?", rationale="r")
-        gap = SubQuestion(id="q2", question="What does the evidence say about installation costs of green roofs?",
-                          rationale="r")
+        gap = SubQuestion(
+            id="q2", question="What does the evidence say about installation costs of green roofs?", rationale="r"
+        )
         answers = [strategy.answer(q, retention_evidence, [q.question]).model_dump() for q in (question, gap)]
         plan = [q.model_dump() for q in strategy.plan(TOPIC, False, retention_evidence)]
         f = finding("q2", gap.question, retention_evidence, queries=[gap.question])

@@ -40,7 +40,8 @@ def _shared_missing() -> bool:
 
 
 needs_shared = pytest.mark.skipif(
-    _shared_missing(), reason=f"shared test PDFs not found in {SHARED_PDFS} (PRP_SHARED_DIR points to the shared/ folder)"
+    _shared_missing(),
+    reason=f"shared test PDFs not found in {SHARED_PDFS} (PRP_SHARED_DIR points to the shared/ folder)",
 )
 
 
@@ -145,7 +146,9 @@ def _paper_pdf(path: Path) -> Path:
     y = lines(left, 100, ["2 Method"], size=12, style="B")
     y = lines(left, y + 6, ["The method section explains how nothing", "was actually measured in this study."])
     y = lines(left, y + 14, ["References"], size=12, style="B")
-    lines(left, y + 6, ["Alice Zed. 2020. Retrieval of imaginary", "things. Journal of Nothing, 1:1-2."], size=9, pitch=11)
+    lines(
+        left, y + 6, ["Alice Zed. 2020. Retrieval of imaginary", "things. Journal of Nothing, 1:1-2."], size=9, pitch=11
+    )
     lines(left, y + 34, ["Bob Young. 2019. More imaginary things.", "Made-Up Press."], size=9, pitch=11)
     pdf.set_title("A Study of Imaginary Retrieval Systems")
     pdf.output(str(path))
@@ -233,7 +236,9 @@ def _report_pdf(path: Path) -> Path:
         pdf.ln(2)
         pdf.set_font("times", size=11)
         for i in range(2):
-            pdf.multi_cell(0, 5.5, f"Paragraph {i + 1} of part {page + 1}. " + "Widgets were tested in every factory. " * 8)
+            pdf.multi_cell(
+                0, 5.5, f"Paragraph {i + 1} of part {page + 1}. " + "Widgets were tested in every factory. " * 8
+            )
             pdf.ln(4)
         for item in ("Failures cluster in the winter months.", "Newer machines fail less often than older ones. " * 3):
             pdf.set_x(10)
@@ -439,7 +444,9 @@ class TestSharedPapers:
         doc = loaded(name)
         # A deterministic sample: every block on the first, the middle and the last page (two pages
         # for long documents, to keep the test quick), and the tables of one more page.
-        pages = {1, (doc.page_count + 1) // 2} if doc.page_count > 20 else {1, (doc.page_count + 1) // 2, doc.page_count}
+        pages = (
+            {1, (doc.page_count + 1) // 2} if doc.page_count > 20 else {1, (doc.page_count + 1) // 2, doc.page_count}
+        )
         pages |= set(sorted({b.page for b in doc.blocks if b.kind is BlockKind.TABLE} - pages)[:1])
         sample = [b for b in doc.blocks if b.page in pages]
         assert_blocks_inside_bboxes(SHARED_PDFS / name, doc, sample)
@@ -457,7 +464,10 @@ class TestSharedPapers:
         s2orc = loaded("2020.acl-main.447.pdf")
         assert "Kyle Lo" in s2orc.blocks[index_of(s2orc, "Lucy Lu Wang")].text
         plain = loaded("2203.00130v1.pdf")
-        assert "healthcare consumers may turn to the research literature" in plain.blocks[index_of(plain, "When seeking")].text
+        assert (
+            "healthcare consumers may turn to the research literature"
+            in plain.blocks[index_of(plain, "When seeking")].text
+        )
         table = loaded("1903.10676.pdf")
         assert index_of(table, "Test performances of all BERT variants on all tasks") >= 0
         for name in EXPECTED_PAGES:
@@ -523,7 +533,9 @@ class TestSharedPapers:
         ]
         assert order == sorted(order)
         citesee = loaded("2302.07302v1.pdf")
-        assert index_of(citesee, "When reading a scholarly article") < index_of(citesee, "Science builds on the past work")
+        assert index_of(citesee, "When reading a scholarly article") < index_of(
+            citesee, "Science builds on the past work"
+        )
 
     def test_headings_and_sections(self) -> None:
         s2orc = loaded("2020.acl-main.447.pdf")
@@ -531,7 +543,9 @@ class TestSharedPapers:
         for expected in ("Abstract", "1 Introduction", "2.1 Processing PDFs", "8 Conclusion", "References"):
             assert expected in headings
         assert s2orc.blocks[index_of(s2orc, "Academic papers are an increasingly")].section == "1 Introduction"
-        assert s2orc.blocks[index_of(s2orc, "We process PDFs from the Semantic Scholar")].section == "2.1 Processing PDFs"
+        assert (
+            s2orc.blocks[index_of(s2orc, "We process PDFs from the Semantic Scholar")].section == "2.1 Processing PDFs"
+        )
         # A run-in paragraph heading ("Selecting PDFs We remove ...") stays in its paragraph.
         assert "Selecting PDFs" not in headings
         for name in ("2302.07302v1.pdf", "2203.00130v1.pdf", "2304.02623v1.pdf"):

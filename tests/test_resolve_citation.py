@@ -16,14 +16,26 @@ from tools.citations.tool import make_resolve_citation_tool
 
 DPR = [  # (page, text) of a PDF-like paper
     (1, "1 Introduction"),
-    (1, "Dense passage retrieval encodes questions and passages with two independent BERT encoders "
-        "and ranks passages by their inner product."),
-    (1, "We train the retriev-\nal model on Natural Questions with in-batch negatives and one hard "
-        "negative per question, which makes training efficient. The ﬁnal model is small."),
-    (2, "Table 3 reports top-20 accuracy: the model reaches 78.4% on Natural Questions and 79.4% on "
-        "TriviaQA, well above the sparse baseline."),
-    (2, "In contrast, the sparse baseline reaches only 59.1% on Natural Questions, which shows the "
-        "benefit of the model's dense representations over term matching."),
+    (
+        1,
+        "Dense passage retrieval encodes questions and passages with two independent BERT encoders "
+        "and ranks passages by their inner product.",
+    ),
+    (
+        1,
+        "We train the retriev-\nal model on Natural Questions with in-batch negatives and one hard "
+        "negative per question, which makes training efficient. The ﬁnal model is small.",
+    ),
+    (
+        2,
+        "Table 3 reports top-20 accuracy: the model reaches 78.4% on Natural Questions and 79.4% on "
+        "TriviaQA, well above the sparse baseline.",
+    ),
+    (
+        2,
+        "In contrast, the sparse baseline reaches only 59.1% on Natural Questions, which shows the "
+        "benefit of the model's dense representations over term matching.",
+    ),
 ]
 ROOFS = [  # text of a plain-text report
     "Rooftop meadows in Lindenport reduced peak membrane temperature by 27 degrees during the hottest "
@@ -39,26 +51,41 @@ NOTES = [
 
 
 def _doc(doc_id: str, title: str, doc_type: DocType, pages: int) -> Document:
-    return Document(doc_id=doc_id, title=title, path=f"/docs/{doc_id}", type=doc_type, page_count=pages,
-                    sha256=doc_id * 4)
+    return Document(
+        doc_id=doc_id, title=title, path=f"/docs/{doc_id}", type=doc_type, page_count=pages, sha256=doc_id * 4
+    )
 
 
 @pytest.fixture(scope="module")
 def registry(tmp_path_factory: pytest.TempPathFactory) -> Registry:
     reg = Registry(tmp_path_factory.mktemp("cite") / "registry.sqlite")
     dpr = [
-        Block(block_id=f"dpr-{i}", doc_id="dpr", seq=i, page=page,
-              kind=BlockKind.HEADING if i == 0 else BlockKind.PARAGRAPH,
-              bbox=BBox(x0=72, top=100 + 80 * i, x1=540, bottom=170 + 80 * i), text=text)
+        Block(
+            block_id=f"dpr-{i}",
+            doc_id="dpr",
+            seq=i,
+            page=page,
+            kind=BlockKind.HEADING if i == 0 else BlockKind.PARAGRAPH,
+            bbox=BBox(x0=72, top=100 + 80 * i, x1=540, bottom=170 + 80 * i),
+            text=text,
+        )
         for i, (page, text) in enumerate(DPR)
     ]
     docs = [(_doc("dpr", "Dense Passage Retrieval", DocType.PDF, 2), dpr)]
     for doc_id, title, texts in (("roofs", "Rooftop meadows", ROOFS), ("notes", "Drainage notes", NOTES)):
         offset, blocks = 0, []
         for i, text in enumerate(texts):
-            blocks.append(Block(block_id=f"{doc_id}-{i}", doc_id=doc_id, seq=i, page=1,
-                                kind=BlockKind.PARAGRAPH, span=CharSpan(start=offset, end=offset + len(text)),
-                                text=text))
+            blocks.append(
+                Block(
+                    block_id=f"{doc_id}-{i}",
+                    doc_id=doc_id,
+                    seq=i,
+                    page=1,
+                    kind=BlockKind.PARAGRAPH,
+                    span=CharSpan(start=offset, end=offset + len(text)),
+                    text=text,
+                )
+            )
             offset += len(text) + 2
         docs.append((_doc(doc_id, title, DocType.TEXT, 1), blocks))
     for document, blocks in docs:
@@ -118,8 +145,12 @@ def test_wrong_or_missing_hint_is_corrected(index: BlockIndex, hint: str | None)
 
 
 def test_retrieved_blocks_are_searched(index: BlockIndex):
-    res = resolve_citation("Drainage mats made of recycled felt held water for three days", "bogus", index,
-                           retrieved_block_ids=["notes-0", "roofs-2", "missing"])
+    res = resolve_citation(
+        "Drainage mats made of recycled felt held water for three days",
+        "bogus",
+        index,
+        retrieved_block_ids=["notes-0", "roofs-2", "missing"],
+    )
     assert res is not None and res.block_ids == ["notes-0"] and res.scope == "retrieved"
 
 
@@ -163,8 +194,9 @@ def test_dropped_words(index: BlockIndex):
     assert res is not None and res.block_ids == ["roofs-0"]
     assert rc.ACCEPT_SCORE <= res.score < 100 and res.coverage == 1.0
     check_offsets(index, res)
-    res = resolve_citation("Pollinator visits doubled in the ... summer of monitoring, while ... needs fell by a third",
-                           "dpr-0", index)
+    res = resolve_citation(
+        "Pollinator visits doubled in the ... summer of monitoring, while ... needs fell by a third", "dpr-0", index
+    )
     assert res is not None and res.block_ids == ["roofs-1"]
 
 
@@ -173,7 +205,8 @@ def test_quote_across_two_adjacent_blocks(index: BlockIndex):
     res = resolve_citation(quote, "dpr-1", index)
     assert res is not None and res.block_ids == ["dpr-1", "dpr-2"] and res.hint_used
     assert [c.matched_text for c in res.bboxes] == [
-        "ranks passages by their inner product.", "We train the retriev-\nal model on Natural Questions",
+        "ranks passages by their inner product.",
+        "We train the retriev-\nal model on Natural Questions",
     ]
     assert res.pages == [1]
     check_offsets(index, res)
@@ -216,8 +249,9 @@ def test_near_duplicate_blocks_pick_the_better_match(index: BlockIndex):
         assert resolve_citation(dpr, hint, index).block_ids == ["dpr-3"]
         assert resolve_citation(roofs, hint, index).block_ids == ["roofs-2"]
     # With a word dropped, still the closer of the two.
-    res = resolve_citation("Table 3 reports top-20 accuracy: the model reaches 71.2% on Natural Questions and 75.0%",
-                           "dpr-3", index)
+    res = resolve_citation(
+        "Table 3 reports top-20 accuracy: the model reaches 71.2% on Natural Questions and 75.0%", "dpr-3", index
+    )
     assert res.block_ids == ["roofs-2"] and not res.hint_used
 
 
@@ -273,5 +307,7 @@ def test_a_changed_number_is_not_a_quote(index: BlockIndex):
     swapped = "Table 3 reports top-20 accuracy: the model reaches 79.4% on Natural Questions and 78.4% on TriviaQA"
     assert resolve_citation(swapped, "dpr-3", index) is None
     # Dropping a number is leaving words out, not changing them.
-    res = resolve_citation("the sparse baseline reaches only on Natural Questions, which shows the benefit", None, index)
+    res = resolve_citation(
+        "the sparse baseline reaches only on Natural Questions, which shows the benefit", None, index
+    )
     assert res is not None and res.block_ids == ["dpr-4"]

@@ -30,8 +30,28 @@ def test_every_command_states_the_same_default_and_bounds(command, capsys):
 
 def test_flags_become_nested_options():
     args = build_parser().parse_args(
-        ["ask", "q", "--k", "12", "--mode", "sparse", "--doc", "a", "--doc", "b", "--type", "pdf", "--year-min", "2019",
-         "--include-references", "--no-title-scope", "--max-retries", "0", "--unresolved", "drop"]
+        [
+            "ask",
+            "q",
+            "--k",
+            "12",
+            "--mode",
+            "sparse",
+            "--doc",
+            "a",
+            "--doc",
+            "b",
+            "--type",
+            "pdf",
+            "--year-min",
+            "2019",
+            "--include-references",
+            "--no-title-scope",
+            "--max-retries",
+            "0",
+            "--unresolved",
+            "drop",
+        ]
     )
     o = args.options
     assert (o.k, o.search_mode, o.max_retries, o.unresolved) == (12, SearchMode.SPARSE, 0, UnresolvedPolicy.DROP)

@@ -16,8 +16,14 @@ KNOWN_QUERIES = [
     ("annual rainfall retention measured on a green roof test rig", "test_rig_retention_report_2018.txt"),
     ("pedestrian-level air temperature reduction from city-wide roof greening", "harborview_cooling_model_2022.pdf"),
     ("Green Crown programme target of 40 hectares of green roofs by 2030", "riverton_green_crown_news_2024.html"),
-    ("drought survival of sedum versus grass-forb mixtures at different substrate depths", "substrate_plant_drought_2021.pdf"),
-    ("saturated weight and structural reserve capacity when retrofitting post-war flat roofs", "retrofit_structural_loads_2024.pdf"),
+    (
+        "drought survival of sedum versus grass-forb mixtures at different substrate depths",
+        "substrate_plant_drought_2021.pdf",
+    ),
+    (
+        "saturated weight and structural reserve capacity when retrofitting post-war flat roofs",
+        "retrofit_structural_loads_2024.pdf",
+    ),
     ("routine maintenance and irrigation of established green roofs", "maintenance_irrigation_guide_2020.md"),
 ]
 

@@ -137,7 +137,7 @@ def assert_spans_cover_text(source: str, doc: LoadedDocument) -> None:
     previous_end = 0
     for block in doc.blocks:
         assert block.page == 1 and block.span is not None
-        raw = source[block.span.start:block.span.end]
+        raw = source[block.span.start : block.span.end]
         assert raw and raw == raw.rstrip(), block
         assert block.span.start >= previous_end, block
         # Substrings of the source without inline markup: stripping "`x`y" joins it into "xy".
@@ -157,8 +157,10 @@ def test_markdown_blocks_have_the_right_kinds_and_clean_text():
         (BlockKind.HEADING, "Rooftop Meadows in Lindenport"),
         (BlockKind.PARAGRAPH, "Published: 16 May 2023"),
         (BlockKind.HEADING, "Methods"),
-        (BlockKind.PARAGRAPH, "We weighed the drainage tray every hour, see the protocol and tray.csv. "
-                              "The tray sat on a load cell."),
+        (
+            BlockKind.PARAGRAPH,
+            "We weighed the drainage tray every hour, see the protocol and tray.csv. The tray sat on a load cell.",
+        ),
         (BlockKind.LIST, "Sedum mats on 80 mm of substrate"),
         (BlockKind.LIST, "Wildflower plugs with a second line"),
         (BlockKind.LIST, "1. Clear the outlets"),
@@ -174,8 +176,8 @@ def test_markdown_blocks_have_the_right_kinds_and_clean_text():
     assert_spans_cover_text(MARKDOWN, doc)
     # The span is the raw source, markup included.
     table = next(b for b in doc.blocks if b.kind is BlockKind.TABLE)
-    assert MARKDOWN[table.span.start:table.span.end].startswith("| Season | Retention |")
-    assert MARKDOWN[table.span.start:table.span.end].endswith("| Winter | 32%       |")
+    assert MARKDOWN[table.span.start : table.span.end].startswith("| Season | Retention |")
+    assert MARKDOWN[table.span.start : table.span.end].endswith("| Winter | 32%       |")
 
 
 def test_markdown_sections_and_references():
@@ -200,7 +202,7 @@ def test_markdown_front_matter_is_metadata_not_content():
     assert doc.title == "Green Roof Field Notes"
     assert doc.year == 2021
     assert kinds_and_texts(doc) == [(BlockKind.HEADING, "A heading"), (BlockKind.PARAGRAPH, "Body text here.")]
-    assert source[doc.blocks[1].span.start:doc.blocks[1].span.end] == "Body text here."
+    assert source[doc.blocks[1].span.start : doc.blocks[1].span.end] == "Body text here."
 
 
 def test_markdown_spans_index_text_with_windows_line_endings():
@@ -241,8 +243,10 @@ def test_plain_text_blocks_headings_and_sections():
         (BlockKind.HEADING, "Beta Notes on Rain Gauges"),
         (BlockKind.PARAGRAPH, "Owen B. Talley Date of issue: 19 November 2018"),
         (BlockKind.HEADING, "1. Method"),
-        (BlockKind.PARAGRAPH, "We weighed the drainage tray every hour during eleven storms and logged the "
-                              "weight on a memory card."),
+        (
+            BlockKind.PARAGRAPH,
+            "We weighed the drainage tray every hour during eleven storms and logged the weight on a memory card.",
+        ),
         (BlockKind.PARAGRAPH, "Key steps:"),
         (BlockKind.LIST, "Clear the outlets"),
         (BlockKind.LIST, "Weigh the tray"),
@@ -264,7 +268,7 @@ def test_plain_text_blocks_headings_and_sections():
     assert_spans_cover_text(PLAIN, doc)
     # The span of a hard-wrapped paragraph covers its raw lines.
     wrapped = doc.blocks[3]
-    assert PLAIN[wrapped.span.start:wrapped.span.end].count("\n") == 2
+    assert PLAIN[wrapped.span.start : wrapped.span.end].count("\n") == 2
 
 
 def test_text_with_markdown_headings_goes_to_the_markdown_loader():
@@ -303,8 +307,14 @@ def test_html_keeps_the_article_and_drops_the_boilerplate():
     assert doc.title == "Rain Gauges on Green Roofs"
     assert doc.year == 2021
     text = "\n".join(b.text for b in doc.blocks)
-    for boilerplate in ("cookies", "Guides catalogue", "Contact the office", "volunteer day", "Privacy policy",
-                        "Registered charity"):
+    for boilerplate in (
+        "cookies",
+        "Guides catalogue",
+        "Contact the office",
+        "volunteer day",
+        "Privacy policy",
+        "Registered charity",
+    ):
         assert boilerplate not in text
     assert (BlockKind.HEADING, "Findings") in kinds_and_texts(doc)
     findings = next(b for b in doc.blocks if b.text.startswith("Retention was 80 percent"))

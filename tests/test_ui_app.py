@@ -77,7 +77,9 @@ def orange_pixels(path: str) -> int:
 
 def test_mode_and_store_are_shown(url):
     config = httpx.get(f"{url}config", timeout=10).text
-    assert "offline mode \\u00b7 deterministic extractive research" in config or "offline mode · deterministic" in config
+    assert (
+        "offline mode \\u00b7 deterministic extractive research" in config or "offline mode · deterministic" in config
+    )
     assert "local Qdrant at" in config
 
 
@@ -113,8 +115,17 @@ def test_answer_has_clickable_resolved_citations(answered, sample_library):
     assert "framed" in final[NOTE]
     assert "prp-card-active" in final[CARDS] and "score" in final[CARDS]
     names = sorted(Path(p).name for p in final[EXPORTS])
-    assert names == sorted(["evidence.csv", "bibliography.bib", "bibliography.md", "report.md", "report.pdf",
-                            "contradictions.csv", "contradictions.md"])
+    assert names == sorted(
+        [
+            "evidence.csv",
+            "bibliography.bib",
+            "bibliography.md",
+            "report.md",
+            "report.pdf",
+            "contradictions.csv",
+            "contradictions.md",
+        ]
+    )
 
 
 def test_another_citation_opens_from_the_picker(client, answered):
@@ -127,8 +138,9 @@ def test_another_citation_opens_from_the_picker(client, answered):
 
 
 def test_settings_apply_to_the_next_run(client, sample_library):
-    outputs = client.predict("How much rainfall does a green roof retain?", "question", doc_types=["text"],
-                             api_name="/research")
+    outputs = client.predict(
+        "How much rainfall does a green roof retain?", "question", doc_types=["text"], api_name="/research"
+    )
     with open_checkpointer(sample_library.settings) as checkpointer:
         record = load_record(checkpointer, thread_of(outputs))
     types = {sample_library.registry.document(c.resolution.doc_id).type.value for c in record.report.citations}
@@ -160,7 +172,9 @@ def test_upload_is_listed_and_searchable_and_a_bad_upload_loses_nothing(client, 
         assert "Rooftop Apiaries in Lowmoor" in outputs[HEADER]
         assert "14.5 kg" in outputs[PASSAGE]
 
-        bad = [handle_file(str(tmp_path / n)) for n in ("tool.exe", "empty.pdf", "corrupt.pdf", "lime blossom notes.txt")]
+        bad = [
+            handle_file(str(tmp_path / n)) for n in ("tool.exe", "empty.pdf", "corrupt.pdf", "lime blossom notes.txt")
+        ]
         log, _, table, *_, banner = client.predict(bad, api_name="/ingest")
         log = html.unescape(log)
         assert re.search(r"tool\.exe</b>: rejected, file type '\.exe' is not supported", log)
@@ -202,8 +216,14 @@ class _SummaryFails(OfflineStrategy):
 
 def test_an_interrupted_run_is_shown_and_resumed(client, sample_library):
     with open_checkpointer(sample_library.settings) as checkpointer, pytest.raises(RuntimeError):
-        run_research(sample_library, _SummaryFails(sample_library.embedder), QUESTION, single_question=True,
-                     checkpointer=checkpointer, thread_id="resumable.1")
+        run_research(
+            sample_library,
+            _SummaryFails(sample_library.embedder),
+            QUESTION,
+            single_question=True,
+            checkpointer=checkpointer,
+            thread_id="resumable.1",
+        )
     table, _ = client.predict(api_name="/threads")
     row = next(r for r in table["data"] if r[1] == "resumable")
     assert row[4] == "1 interrupted"

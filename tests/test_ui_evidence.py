@@ -21,8 +21,10 @@ from ui.report_html import parse_cite_ref, report_html
 
 MODEL_PDF = "harborview_cooling_model_2022.pdf"
 # Runs over a line break with the word "de-/coupled" hyphenated on the page.
-HYPHENATED = ("Rooftops are decoupled from canyon air by building height, and cooled air above the roofs "
-              "mixes into a convective boundary layer")
+HYPHENATED = (
+    "Rooftops are decoupled from canyon air by building height, and cooled air above the roofs "
+    "mixes into a convective boundary layer"
+)
 
 
 def pixels_like(image, colour, tolerance=40) -> int:
@@ -70,7 +72,8 @@ def test_quoted_lines_found_across_line_breaks_and_hyphens():
     chars = [
         {"text": ch, "x0": 10.0 + i, "x1": 11.0 + i, "top": 100.0, "bottom": 110.0} for i, ch in enumerate("the de-")
     ] + [
-        {"text": ch, "x0": 10.0 + i, "x1": 11.0 + i, "top": 112.0, "bottom": 122.0} for i, ch in enumerate("coupled air")
+        {"text": ch, "x0": 10.0 + i, "x1": 11.0 + i, "top": 112.0, "bottom": 122.0}
+        for i, ch in enumerate("coupled air")
     ]
     lines = quoted_lines(chars, "decoupled air")
     assert len(lines) == 2 and lines[0][0] == 13.0  # starts at "de-", not at the line start
@@ -91,8 +94,11 @@ def test_text_citation_shows_the_surrounding_passage(sample_library):
 
 def _report(claims: list[ReportClaim], citations: list[NumberedCitation]) -> FinalReport:
     section = ReportSection(
-        number=1, sub_question=SubQuestion(id="q1", question="q?", rationale="r"),
-        status=FindingStatus.ANSWERED, confidence=0.9, claims=claims,
+        number=1,
+        sub_question=SubQuestion(id="q1", question="q?", rationale="r"),
+        status=FindingStatus.ANSWERED,
+        confidence=0.9,
+        claims=claims,
     )
     return FinalReport(title="t", mode="offline", sections=[section], citations=citations)
 
@@ -100,8 +106,10 @@ def _report(claims: list[ReportClaim], citations: list[NumberedCitation]) -> Fin
 def test_report_html_links_only_real_citations_and_keeps_document_text_inert(sample_library):
     index = BlockIndex.from_registry(sample_library.registry)
     resolution = resolve_citation("the test rig retained 57% of annual rainfall", None, index)
-    hostile = ("A quoted ![pixel](http://tracker.example/p.png) and [link](http://evil.example) "
-               "<script>alert(1)</script> <http://auto.example> [7] [1][1]")
+    hostile = (
+        "A quoted ![pixel](http://tracker.example/p.png) and [link](http://evil.example) "
+        "<script>alert(1)</script> <http://auto.example> [7] [1][1]"
+    )
     claim = ReportClaim(text=hostile, status=ClaimStatus.VERIFIED, citations=[1])
     report = _report([claim], [NumberedCitation(number=1, resolution=resolution)])
     html = report_html(report, "conv.3")
@@ -119,8 +127,9 @@ def test_a_claim_quoting_a_papers_own_reference_marker_links_only_its_citation(s
     first = resolve_citation("the test rig retained 57% of annual rainfall", None, index)
     second = resolve_citation(HYPHENATED, None, index)
     claim = ReportClaim(text="Roofs cool the street, as shown in [2].", status=ClaimStatus.VERIFIED, citations=[1])
-    report = _report([claim], [NumberedCitation(number=1, resolution=first),
-                               NumberedCitation(number=2, resolution=second)])
+    report = _report(
+        [claim], [NumberedCitation(number=1, resolution=first), NumberedCitation(number=2, resolution=second)]
+    )
     html = report_html(report, "conv.3")
     claim_html = re.search(r"<li>(.*?)</li>", html).group(1)
     assert re.findall(r'href="#prp-cite=conv\.3:(\d+)"', claim_html) == ["1"]

@@ -31,8 +31,9 @@ BRIEF, MODEL = "harborview_policy_brief_2023.md", "harborview_cooling_model_2022
 @pytest.fixture(scope="module")
 def record(sample_library) -> ReportRecord:
     with open_checkpointer(sample_library.settings) as checkpointer:
-        run_research(sample_library, OfflineStrategy(sample_library.embedder), TOPIC,
-                     checkpointer=checkpointer, thread_id=THREAD)
+        run_research(
+            sample_library, OfflineStrategy(sample_library.embedder), TOPIC, checkpointer=checkpointer, thread_id=THREAD
+        )
         # Read back the way the UI and `prp export` do: from the checkpoint, not the live result.
         return load_record(checkpointer, THREAD)
 
@@ -66,7 +67,10 @@ def test_bibtex_has_one_escaped_entry_per_cited_document(record, documents):
     assert unescaped.count("{") == unescaped.count("}")
     assert r"harborview\_policy\_brief\_2023.md" in text  # underscores escaped
     assert "annote = {Cited as [" in text and "year = {2022}" in text
-    assert bibtex_escape("50% & $5 #1 a_b {x} ~^\\") == r"50\% \& \$5 \#1 a\_b \{x\} \textasciitilde{}\textasciicircum{}\textbackslash{}"
+    assert (
+        bibtex_escape("50% & $5 #1 a_b {x} ~^\\")
+        == r"50\% \& \$5 \#1 a\_b \{x\} \textasciitilde{}\textasciicircum{}\textbackslash{}"
+    )
 
 
 def test_markdown_bibliography_annotates_each_document(record, documents):

@@ -29,7 +29,9 @@ class SearchMode(StrEnum):
 
 
 class SearchFilters(BaseModel):
-    doc_ids: list[str] | None = Field(default=None, title="Only these documents", description="Only these documents (ids).")
+    doc_ids: list[str] | None = Field(
+        default=None, title="Only these documents", description="Only these documents (ids)."
+    )
     year_min: int | None = Field(default=None, title="Year from", description="Published in or after this year.")
     year_max: int | None = Field(default=None, title="Year to", description="Published in or before this year.")
     types: list[DocType] | None = Field(default=None, title="Document types", description="Only these document types.")
@@ -59,13 +61,9 @@ class SearchFilters(BaseModel):
         if self.doc_ids:
             must.append(models.FieldCondition(key="doc_id", match=models.MatchAny(any=self.doc_ids)))
         if self.year_min is not None or self.year_max is not None:
-            must.append(
-                models.FieldCondition(key="year", range=models.Range(gte=self.year_min, lte=self.year_max))
-            )
+            must.append(models.FieldCondition(key="year", range=models.Range(gte=self.year_min, lte=self.year_max)))
         if self.types:
-            must.append(
-                models.FieldCondition(key="type", match=models.MatchAny(any=[t.value for t in self.types]))
-            )
+            must.append(models.FieldCondition(key="type", match=models.MatchAny(any=[t.value for t in self.types])))
         if not self.include_references:
             must_not.append(models.FieldCondition(key="is_reference", match=models.MatchValue(value=True)))
         if not must and not must_not:
@@ -80,7 +78,9 @@ MAX_K = 50
 class RetrievalOptions(BaseModel):
     """How to search: the retrieval part of every run's options (``prp search`` takes only these)."""
 
-    k: int = Field(default=DEFAULT_K, ge=1, le=MAX_K, title="Top-k chunks per search", description="Chunks retrieved per search.")
+    k: int = Field(
+        default=DEFAULT_K, ge=1, le=MAX_K, title="Top-k chunks per search", description="Chunks retrieved per search."
+    )
     search_mode: SearchMode = Field(
         default=SearchMode.HYBRID,
         title="Retrieval mode",

@@ -63,7 +63,9 @@ class TitleIndex:
         # named on its own.
         keys = [" ".join(words) for _, words, _ in candidates]
         candidates = [
-            e for e, key in zip(candidates, keys, strict=True) if not any(key != o and f" {key} " in f" {o} " for o in keys)
+            e
+            for e, key in zip(candidates, keys, strict=True)
+            if not any(key != o and f" {key} " in f" {o} " for o in keys)
         ]
         named, rest = [], query
         for entry in candidates:
@@ -74,7 +76,7 @@ class TitleIndex:
             if match is None:
                 continue  # the words occur, but not set off as a title
             named.append(entry)
-            rest = f"{rest[: match.start()].rstrip(_JOINERS)} {rest[match.end():].lstrip(_JOINERS)}"
+            rest = f"{rest[: match.start()].rstrip(_JOINERS)} {rest[match.end() :].lstrip(_JOINERS)}"
         rest = " ".join(rest.split())
         if not named or not word_tokens(rest):
             return None  # nothing named, or only a title: search for it as written

@@ -50,8 +50,9 @@ def banner(portal: Portal) -> str:
 def build_app(library: Library, strategy: ResearchStrategy) -> gr.Blocks:
     portal = Portal(library, strategy)
     # Gradio's copies of uploads and downloads are dropped after an hour (the library keeps its own).
-    with gr.Blocks(title="prp \u00b7 research chat", analytics_enabled=False, fill_width=True,
-                   delete_cache=(3600, 3600)) as app:
+    with gr.Blocks(
+        title="prp \u00b7 research chat", analytics_enabled=False, fill_width=True, delete_cache=(3600, 3600)
+    ) as app:
         header = gr.HTML(banner(portal))
         with gr.Tabs(selected="research") as tabs:
             with gr.Tab("Research", id="research"):
@@ -67,11 +68,16 @@ def build_app(library: Library, strategy: ResearchStrategy) -> gr.Blocks:
         threads_outputs = [threads.table, threads.choice]
         for trigger, api_name in ((chat.run.click, "research"), (chat.message.submit, None)):
             trigger(
-                partial(research, portal), research_inputs, research_outputs, api_name=api_name,
-                api_visibility="public" if api_name else "private", **LIBRARY_QUEUE,
+                partial(research, portal),
+                research_inputs,
+                research_outputs,
+                api_name=api_name,
+                api_visibility="public" if api_name else "private",
+                **LIBRARY_QUEUE,
             ).then(partial(refresh_threads, portal), None, threads_outputs, api_visibility="private")
         chat.new_conversation.click(
-            lambda: [[], ChatSession(), *panel_updates(portal, None, None)], None,
+            lambda: [[], ChatSession(), *panel_updates(portal, None, None)],
+            None,
             [chat.chatbot, chat.session, *chat.panel],
             api_name="new_conversation",
         )
@@ -93,12 +99,18 @@ def build_app(library: Library, strategy: ResearchStrategy) -> gr.Blocks:
         library_outputs = [lib.table, lib.delete_choice, chat.settings.documents, header]
 
         lib.ingest.click(
-            partial(_ingest, portal), lib.upload, [lib.log, lib.upload, *library_outputs],
-            api_name="ingest", **LIBRARY_QUEUE,
+            partial(_ingest, portal),
+            lib.upload,
+            [lib.log, lib.upload, *library_outputs],
+            api_name="ingest",
+            **LIBRARY_QUEUE,
         )
         lib.delete.click(
-            lambda doc_id: [delete_document(portal, doc_id), *_library_views(portal)], lib.delete_choice,
-            [lib.delete_log, *library_outputs], api_name="delete_document", **LIBRARY_QUEUE,
+            lambda doc_id: [delete_document(portal, doc_id), *_library_views(portal)],
+            lib.delete_choice,
+            [lib.delete_log, *library_outputs],
+            api_name="delete_document",
+            **LIBRARY_QUEUE,
         )
         # A page (re)load shows what other processes (prp ingest, prp ask) changed meanwhile.
         app.load(partial(_library_views, portal), None, library_outputs, api_visibility="private")
@@ -107,12 +119,17 @@ def build_app(library: Library, strategy: ResearchStrategy) -> gr.Blocks:
         threads.refresh.click(partial(refresh_threads, portal), None, threads_outputs, api_name="threads")
         app.load(partial(refresh_threads, portal), None, threads_outputs, api_visibility="private")
         threads.open.click(
-            partial(open_conversation, portal), threads.choice,
-            [chat.chatbot, chat.session, *chat.panel, tabs], api_name="open_conversation",
+            partial(open_conversation, portal),
+            threads.choice,
+            [chat.chatbot, chat.session, *chat.panel, tabs],
+            api_name="open_conversation",
         )
         threads.resume.click(
-            partial(resume_conversation, portal), [threads.choice, *chat.settings.inputs],
-            [chat.chatbot, chat.session, *chat.panel, tabs], api_name="resume", **LIBRARY_QUEUE,
+            partial(resume_conversation, portal),
+            [threads.choice, *chat.settings.inputs],
+            [chat.chatbot, chat.session, *chat.panel, tabs],
+            api_name="resume",
+            **LIBRARY_QUEUE,
         ).then(partial(refresh_threads, portal), None, threads_outputs, api_visibility="private")
     return app
 
@@ -129,12 +146,12 @@ def _ingest(portal: Portal, files: list[str] | None):
 def _library_views(portal: Portal) -> list:
     """Everything that shows the document list: table, delete picker, filter picker, banner."""
     choices = portal.document_choices()
-    return [documents_table(portal), gr.update(choices=choices, value=None), gr.update(choices=choices),
-            banner(portal)]
+    return [documents_table(portal), gr.update(choices=choices, value=None), gr.update(choices=choices), banner(portal)]
 
 
-def serve(library: Library, strategy: ResearchStrategy, host: str = "127.0.0.1", port: int | None = None,
-          block: bool = True) -> gr.Blocks:
+def serve(
+    library: Library, strategy: ResearchStrategy, host: str = "127.0.0.1", port: int | None = None, block: bool = True
+) -> gr.Blocks:
     """Build and launch the app; with ``block=False`` return at once (tests, embedding)."""
     settings = library.settings
     settings.exports_dir.mkdir(parents=True, exist_ok=True)
@@ -143,12 +160,26 @@ def serve(library: Library, strategy: ResearchStrategy, host: str = "127.0.0.1",
     app = build_app(library, strategy)
     app.queue(default_concurrency_limit=4)
     app.launch(
-        server_name=host, server_port=port, share=False, inbrowser=False, prevent_thread_lock=not block,
-        show_error=True, quiet=True, theme=gr.themes.Default(), css=CSS, ssr_mode=False,
-        enable_monitoring=False, mcp_server=False, pwa=False, footer_links=["api", "settings"],
+        server_name=host,
+        server_port=port,
+        share=False,
+        inbrowser=False,
+        prevent_thread_lock=not block,
+        show_error=True,
+        quiet=True,
+        theme=gr.themes.Default(),
+        css=CSS,
+        ssr_mode=False,
+        enable_monitoring=False,
+        mcp_server=False,
+        pwa=False,
+        footer_links=["api", "settings"],
         # Downloads are served from the exports folder only, never from the rest of the data dir.
         allowed_paths=[str(settings.exports_dir.resolve())],
-        blocked_paths=[str(settings.registry_path.resolve()), str(settings.checkpoint_path.resolve()),
-                       str(settings.qdrant_path.resolve())],
+        blocked_paths=[
+            str(settings.registry_path.resolve()),
+            str(settings.checkpoint_path.resolve()),
+            str(settings.qdrant_path.resolve()),
+        ],
     )
     return app

@@ -56,7 +56,9 @@ a.prp-cite:hover { background: #ffd966; }
 #: listener on the document turns a click on any citation marker, wherever the chat renders it,
 #: into that component's ``click`` event carrying the marker's "<thread id>:<n>". The latest
 #: ``trigger`` is kept on ``window`` because the component may mount again.
-CITATION_BRIDGE_JS = f"const prpCitePrefix = {json.dumps(CITE_PREFIX)};" + """
+CITATION_BRIDGE_JS = (
+    f"const prpCitePrefix = {json.dumps(CITE_PREFIX)};"
+    + """
 window.prpCiteTrigger = trigger;
 if (!window.prpCiteListening) {
   window.prpCiteListening = true;
@@ -70,3 +72,4 @@ if (!window.prpCiteListening) {
   }, true);
 }
 """
+)

@@ -70,49 +70,85 @@ def build_chat_tab(portal: Portal) -> ChatTab:
     with gr.Row(equal_height=False):
         with gr.Column(scale=11, min_width=480):
             chatbot = gr.Chatbot(
-                label="Research chat", height=640, elem_id="prp-chat", layout="panel", feedback_options=None,
-                buttons=["copy"], placeholder=(
+                label="Research chat",
+                height=640,
+                elem_id="prp-chat",
+                layout="panel",
+                feedback_options=None,
+                buttons=["copy"],
+                placeholder=(
                     "<b>Ask a question about your documents, or give a topic for a full report.</b><br>"
                     "Every claim in an answer is cited; click a citation to see it on its page."
                 ),
             )
             with gr.Row(equal_height=True):
                 message = gr.Textbox(
-                    label="Message", show_label=False, scale=6,
+                    label="Message",
+                    show_label=False,
+                    scale=6,
                     placeholder="e.g. How much do green roofs cool the street?",
-                    elem_id="prp-message", lines=1, max_lines=4,
+                    elem_id="prp-message",
+                    lines=1,
+                    max_lines=4,
                 )
                 run = gr.Button("Research", variant="primary", scale=1, min_width=110, elem_id="prp-run")
             with gr.Row(equal_height=True):
                 kind = gr.Radio(
                     [("Question (one cited answer)", QUESTION), ("Topic report (plan, sub-questions, report)", TOPIC)],
-                    value=QUESTION, show_label=False, scale=4, elem_id="prp-kind",
+                    value=QUESTION,
+                    show_label=False,
+                    scale=4,
+                    elem_id="prp-kind",
                 )
                 new_conversation = gr.Button("New conversation", size="sm", scale=1, min_width=110)
             with gr.Accordion("Research settings (apply to the next run)", open=False):
                 settings = build_settings_panel(portal.document_choices())
-            gr.Markdown("**Downloads for the selected report**: evidence table (CSV), annotated bibliography "
-                        "(BibTeX, Markdown), report (Markdown, PDF), contradiction map (CSV, Markdown).",
-                        elem_classes="prp-note")
+            gr.Markdown(
+                "**Downloads for the selected report**: evidence table (CSV), annotated bibliography "
+                "(BibTeX, Markdown), report (Markdown, PDF), contradiction map (CSV, Markdown).",
+                elem_classes="prp-note",
+            )
             exports = gr.File(label="Downloads", file_count="multiple", interactive=False, elem_id="prp-exports")
         with gr.Column(scale=9, min_width=380, elem_id="prp-evidence"):
             gr.Markdown("### Evidence")
             bridge = gr.HTML(EVIDENCE_HINT, js_on_load=CITATION_BRIDGE_JS, elem_id="prp-bridge")
             # Custom values let the API open any run's citation; ``show_citation`` validates them.
-            citation = gr.Dropdown([], label="Citation", elem_id="prp-citation", interactive=True,
-                                   allow_custom_value=True)
+            citation = gr.Dropdown(
+                [], label="Citation", elem_id="prp-citation", interactive=True, allow_custom_value=True
+            )
             header = gr.HTML(label="Cited source", elem_id="prp-ev-header")
             # The whole page fits the panel, so the frame shows at a glance; fullscreen reads it.
             image = gr.Image(
-                label="Page with the cited block framed", type="pil", interactive=False, visible=False,
-                elem_id="prp-page-image", buttons=["fullscreen", "download"], format="png", height=600,
+                label="Page with the cited block framed",
+                type="pil",
+                interactive=False,
+                visible=False,
+                elem_id="prp-page-image",
+                buttons=["fullscreen", "download"],
+                format="png",
+                height=600,
             )
             image_note = gr.Markdown(label="Page note", elem_classes="prp-note")
             passage = gr.HTML(label="Cited passage", elem_id="prp-passage", elem_classes="prp-passage")
             with gr.Accordion("Evidence cards: every retrieved chunk, with score and document", open=False):
                 cards = gr.HTML(label="Evidence cards", elem_id="prp-cards", max_height=560)
-    return ChatTab(chatbot, message, kind, run, new_conversation, session, settings, bridge, citation,
-                   header, passage, image, image_note, cards, exports)
+    return ChatTab(
+        chatbot,
+        message,
+        kind,
+        run,
+        new_conversation,
+        session,
+        settings,
+        bridge,
+        citation,
+        header,
+        passage,
+        image,
+        image_note,
+        cards,
+        exports,
+    )
 
 
 # --- chat messages ------------------------------------------------------------------------------
@@ -123,10 +159,11 @@ def user_message(topic: str, single: bool) -> dict:
     return {"role": "user", "content": f"**{label}:** {html.escape(topic)}"}
 
 
-def steps_message(lines: list[tuple[str, str]], mode: str, done: bool, seconds: float | None = None,
-                  error: str | None = None) -> dict:
+def steps_message(
+    lines: list[tuple[str, str]], mode: str, done: bool, seconds: float | None = None, error: str | None = None
+) -> dict:
     rows = "".join(
-        f'<div>{f"<span class=prp-node>[{html.escape(node)}]</span> " if node else ""}{html.escape(line)}</div>'
+        f"<div>{f'<span class=prp-node>[{html.escape(node)}]</span> ' if node else ''}{html.escape(line)}</div>"
         for node, line in lines
     )
     if error:
@@ -159,15 +196,25 @@ def panel_updates(portal: Portal, record: ReportRecord | None, number: int | Non
     if record is None:
         return [gr.update(choices=[], value=None), "", "", gr.update(value=None, visible=False), "", "", None]
     choices = [
-        (f"[{c.number}] {c.resolution.title[:70]} \u2014 {page_label(c.resolution.pages)}", f"{record.thread_id}:{c.number}")
+        (
+            f"[{c.number}] {c.resolution.title[:70]} \u2014 {page_label(c.resolution.pages)}",
+            f"{record.thread_id}:{c.number}",
+        )
         for c in record.report.citations
     ]
     cited = {c.number: c.resolution for c in record.report.citations}
     exports = [str(p) for p in portal.exports(record)]
     if number not in cited:
         note = "This report has no resolved citations." if not cited else ""
-        return [gr.update(choices=choices, value=None), "", note and f'<p class="prp-note">{note}</p>',
-                gr.update(value=None, visible=False), "", evidence_cards(record), exports]
+        return [
+            gr.update(choices=choices, value=None),
+            "",
+            note and f'<p class="prp-note">{note}</p>',
+            gr.update(value=None, visible=False),
+            "",
+            evidence_cards(record),
+            exports,
+        ]
     view = citation_view(portal.library.registry, number, cited[number])
     return [
         gr.update(choices=choices, value=f"{record.thread_id}:{number}"),
@@ -197,7 +244,12 @@ def show_citation(portal: Portal, ref: str | None) -> list:
 
 
 def run_turn(
-    portal: Portal, session: ChatSession, history: list, topic: str, single: bool, options: ResearchOptions,
+    portal: Portal,
+    session: ChatSession,
+    history: list,
+    topic: str,
+    single: bool,
+    options: ResearchOptions,
     thread_id: str,
 ) -> Iterator[list]:
     """Stream one run into the chat. Yields ``[history, session, *panel]`` updates."""
@@ -208,8 +260,15 @@ def run_turn(
     unchanged = [gr.skip()] * PANEL_OUTPUTS
     yield [history, session, *unchanged]
     lines: list[tuple[str, str]] = []
-    for event in stream_research(portal.library, portal.strategy, topic, single_question=single,
-                                 options=options, thread_id=thread_id, lock=portal.library_lock):
+    for event in stream_research(
+        portal.library,
+        portal.strategy,
+        topic,
+        single_question=single,
+        options=options,
+        thread_id=thread_id,
+        lock=portal.library_lock,
+    ):
         if isinstance(event, Progress):
             lines.append((event.node, event.line))
             history[-1] = steps_message(lines, mode, done=False)
@@ -228,19 +287,29 @@ def run_turn(
 
 
 def research(
-    portal: Portal, message: str, kind: str = QUESTION, k: float = DEFAULTS.k,
-    search_mode: str = DEFAULTS.search_mode.value, year_min: float | None = None, year_max: float | None = None,
-    doc_types: list[str] | None = None, documents: list[str] | None = None, include_references: bool = False,
-    max_retries: float = DEFAULTS.max_retries, unresolved: str = DEFAULTS.unresolved.value,
-    session: ChatSession | None = None, history: list | None = None,
+    portal: Portal,
+    message: str,
+    kind: str = QUESTION,
+    k: float = DEFAULTS.k,
+    search_mode: str = DEFAULTS.search_mode.value,
+    year_min: float | None = None,
+    year_max: float | None = None,
+    doc_types: list[str] | None = None,
+    documents: list[str] | None = None,
+    include_references: bool = False,
+    max_retries: float = DEFAULTS.max_retries,
+    unresolved: str = DEFAULTS.unresolved.value,
+    session: ChatSession | None = None,
+    history: list | None = None,
 ) -> Iterator[list]:
     """The chat's submit (and the ``/research`` API). The settings arguments are the settings
     panel's, in its order. Yields ``[history, message box, session, *panel]``."""
     topic = (message or "").strip()
     if not topic:
         raise gr.Error("Type a question or a topic first.")
-    options = options_from(k, search_mode, year_min, year_max, doc_types, documents, include_references,
-                           max_retries, unresolved)
+    options = options_from(
+        k, search_mode, year_min, year_max, doc_types, documents, include_references, max_retries, unresolved
+    )
     session = session or ChatSession()
     for update in run_turn(portal, session, history or [], topic, kind != TOPIC, options, session.next_thread_id()):
         history_value, session_value, *panel = update

@@ -49,7 +49,8 @@ def build_parser() -> argparse.ArgumentParser:
         research.add_argument("--json", type=Path, dest="json_out", help="write the report and citations as JSON here")
         research.add_argument("--quiet", action="store_true", help="no progress lines")
         research.add_argument(
-            "--llm", choices=["auto", "local"],
+            "--llm",
+            choices=["auto", "local"],
             help="local: run a local llama.cpp model for this run (default: PRP_LLM, else auto: "
             "OPENAI_* if set, otherwise offline mode)",
         )
@@ -116,8 +117,7 @@ def format_summary(summary: IngestSummary) -> str:
     lines = [
         f"documents: {summary.count(Outcome.OK)} ok, {summary.count(Outcome.SKIPPED)} skipped, "
         f"{summary.count(Outcome.FAILED)} failed",
-        f"pages: {summary.pages}  blocks: {summary.blocks}  chunks: {summary.chunks}  "
-        f"time: {summary.seconds:.1f}s",
+        f"pages: {summary.pages}  blocks: {summary.blocks}  chunks: {summary.chunks}  time: {summary.seconds:.1f}s",
     ]
     for f in summary.files:
         if f.outcome is not Outcome.OK:
@@ -163,8 +163,14 @@ def cmd_research(library: Library, args: argparse.Namespace) -> int:
     with open_strategy(settings, library, progress) as strategy, open_checkpointer(settings) as checkpointer:
         print(f"prp {args.command}: {strategy.mode} mode, {settings.describe_store()}", file=sys.stderr)
         result = run_research(
-            library, strategy, args.question if single else args.topic, single_question=single,
-            options=options, checkpointer=checkpointer, thread_id=args.thread, on_progress=progress,
+            library,
+            strategy,
+            args.question if single else args.topic,
+            single_question=single,
+            options=options,
+            checkpointer=checkpointer,
+            thread_id=args.thread,
+            on_progress=progress,
         )
     print(f"thread: {result.thread_id} (resume or revisit with --thread {result.thread_id})", file=sys.stderr)
     if args.out:

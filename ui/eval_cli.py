@@ -21,23 +21,37 @@ DEFAULT_OUT = Path("evals/results")
 
 def add_eval_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
-        "eval", help="evaluate prp on a dataset (prp:FILE, qasper:DIR, ramdocs:FILE)",
+        "eval",
+        help="evaluate prp on a dataset (prp:FILE, qasper:DIR, ramdocs:FILE)",
         description="Runs every example through the research graph via langsmith.evaluate, scores "
         "retrieval, citations, answers, abstention, contradictions and cost, and writes "
         "evals/results/<run-id>/ (JSONL, summary JSON, Markdown report with charts). Nothing is "
         "uploaded unless LANGSMITH_API_KEY is set.",
     )
     parser.add_argument("dataset", help="prp:FILE (JSONL), qasper:DIR or ramdocs:FILE")
-    parser.add_argument("--limit", type=int, help="only N examples (the first N, or a random sample with --sample-seed)")
+    parser.add_argument(
+        "--limit", type=int, help="only N examples (the first N, or a random sample with --sample-seed)"
+    )
     parser.add_argument("--sample-seed", type=int, help="seed for a reproducible random sample of --limit examples")
-    parser.add_argument("--compare", action="store_true",
-                        help="also run dense, sparse, no retries (and offline vs LLM when an LLM is configured); one table")
+    parser.add_argument(
+        "--compare",
+        action="store_true",
+        help="also run dense, sparse, no retries (and offline vs LLM when an LLM is configured); one table",
+    )
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
-    parser.add_argument("--corpus", type=Path, action="append",
-                        help="for prp: datasets, ask a cached eval collection of these documents instead of the library")
+    parser.add_argument(
+        "--corpus",
+        type=Path,
+        action="append",
+        help="for prp: datasets, ask a cached eval collection of these documents instead of the library",
+    )
     add_option_flags(parser, ResearchOptions)
-    parser.add_argument("--no-judge", dest="judge", action="store_false",
-                        help="in LLM mode, skip the LLM-judged groundedness and relevance scores")
+    parser.add_argument(
+        "--no-judge",
+        dest="judge",
+        action="store_false",
+        help="in LLM mode, skip the LLM-judged groundedness and relevance scores",
+    )
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help=f"results folder (default {DEFAULT_OUT})")
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
 

@@ -30,9 +30,11 @@ def evidence_cards(record: ReportRecord, active: int | None = None) -> str:
     if active is not None:
         active_blocks = {b for c in record.report.citations if c.number == active for b in c.resolution.block_ids}
     total = sum(len(f.evidence) for f in record.findings)
-    parts = [f'<div class="prp-cards"><p class="prp-note">{total} retrieved chunk(s) across '
-             f"{len(record.findings)} sub-question(s). Scores are the retriever's: RRF fusion in hybrid mode, cosine "
-             "in dense, BM25 in sparse; higher is better.</p>"]
+    parts = [
+        f'<div class="prp-cards"><p class="prp-note">{total} retrieved chunk(s) across '
+        f"{len(record.findings)} sub-question(s). Scores are the retriever's: RRF fusion in hybrid mode, cosine "
+        "in dense, BM25 in sparse; higher is better.</p>"
+    ]
     for finding in record.findings:
         q = finding.sub_question
         queries = "; ".join(f"\u201c{html.escape(x)}\u201d" for x in finding.queries)
@@ -46,7 +48,9 @@ def evidence_cards(record: ReportRecord, active: int | None = None) -> str:
             block_ids = [b.block_id for b in chunk.blocks]
             numbers = sorted({n for b in block_ids for n in cited_by_block.get(b, [])})
             classes = "prp-card" + (" prp-card-active" if active_blocks & set(block_ids) else "")
-            where = " \u00b7 ".join(x for x in (chunk.doc_type.value, page_label(chunk.pages), html.escape(chunk.section)) if x)
+            where = " \u00b7 ".join(
+                x for x in (chunk.doc_type.value, page_label(chunk.pages), html.escape(chunk.section)) if x
+            )
             year = f" ({chunk.year})" if chunk.year else ""
             badge = "".join(f'<span class="prp-badge">[{n}]</span>' for n in numbers)
             text = " ".join(chunk.text.split())

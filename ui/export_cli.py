@@ -18,7 +18,10 @@ def add_export_parser(sub: argparse._SubParsersAction) -> None:
     )
     export.add_argument("thread", nargs="?", help="thread id of the run (as printed by report/ask, or see --list)")
     export.add_argument(
-        "--format", action="append", dest="formats", choices=[f.value for f in ExportFormat],
+        "--format",
+        action="append",
+        dest="formats",
+        choices=[f.value for f in ExportFormat],
         help="only this format (repeatable; default: all)",
     )
     export.add_argument("--out", type=Path, help="folder to write to (default ./prp-export-THREAD)")

@@ -30,8 +30,16 @@ class LibraryTab:
 
 def documents_table(portal: Portal) -> list[list]:
     return [
-        [d.title, d.type.value, d.page_count, d.n_chunks, d.year or "", d.added_at.replace("T", " ")[:16],
-         d.doc_id, Path(d.path).name]
+        [
+            d.title,
+            d.type.value,
+            d.page_count,
+            d.n_chunks,
+            d.year or "",
+            d.added_at.replace("T", " ")[:16],
+            d.doc_id,
+            Path(d.path).name,
+        ]
         for d in portal.library.registry.documents()
     ]
 
@@ -41,20 +49,28 @@ def build_library_tab(portal: Portal) -> LibraryTab:
     with gr.Row():
         with gr.Column(scale=5):
             table = gr.Dataframe(
-                value=documents_table(portal), headers=COLUMNS, interactive=False, wrap=True,
-                label="Documents in the library", elem_id="prp-library-table",
-                column_widths=["36%", "7%", "6%", "7%", "6%", "12%", "12%", "14%"], max_height=640,
+                value=documents_table(portal),
+                headers=COLUMNS,
+                interactive=False,
+                wrap=True,
+                label="Documents in the library",
+                elem_id="prp-library-table",
+                column_widths=["36%", "7%", "6%", "7%", "6%", "12%", "12%", "14%"],
+                max_height=640,
             )
         with gr.Column(scale=2, min_width=300):
             upload = gr.File(
-                file_count="multiple", type="filepath", elem_id="prp-upload",
+                file_count="multiple",
+                type="filepath",
+                elem_id="prp-upload",
                 label=f"Add documents: {', '.join(allowed_suffixes())}; up to {limit:g} MB each",
             )
             ingest = gr.Button("Ingest uploaded files", variant="primary")
             log = gr.HTML(elem_id="prp-ingest-log")
             gr.Markdown("---")
-            delete_choice = gr.Dropdown(portal.document_choices(),
-                                        label="Remove a document (its blocks and chunks go too)")
+            delete_choice = gr.Dropdown(
+                portal.document_choices(), label="Remove a document (its blocks and chunks go too)"
+            )
             delete = gr.Button("Delete document", variant="stop")
             delete_log = gr.HTML()
     return LibraryTab(table, upload, ingest, log, delete_choice, delete, delete_log)
@@ -137,8 +153,10 @@ def _rejected(r: RejectedUpload) -> str:
 def _result(result: FileResult, upload: StoredUpload | None) -> str:
     name = html.escape(upload.name if upload else Path(result.path).name)
     if result.outcome is Outcome.OK:
-        return (f'<p class="prp-ok">\u2713 <b>{name}</b>: {html.escape(result.title or "")} \u00b7 '
-                f"{result.pages} page(s), {result.blocks} blocks, {result.chunks} chunks</p>")
+        return (
+            f'<p class="prp-ok">\u2713 <b>{name}</b>: {html.escape(result.title or "")} \u00b7 '
+            f"{result.pages} page(s), {result.blocks} blocks, {result.chunks} chunks</p>"
+        )
     if result.outcome is Outcome.SKIPPED:
         return f"<p>\u2022 <b>{name}</b>: skipped, {html.escape(result.reason)}</p>"
     return f'<p class="prp-bad">\u2717 <b>{name}</b>: failed, {html.escape(result.reason)}</p>'

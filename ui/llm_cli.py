@@ -17,7 +17,9 @@ def add_llm_parser(sub: argparse._SubParsersAction) -> None:
     llm = sub.add_parser("llm", help="a local LLM (llama.cpp, the local-llm extra)")
     actions = llm.add_subparsers(dest="llm_command", required=True)
     serve = actions.add_parser("serve", help="serve a GGUF model on a loopback port until Ctrl-C")
-    serve.add_argument("--model-path", type=Path, help="a GGUF file (default: PRP_LOCAL_MODEL, else SmolLM2-135M-Instruct)")
+    serve.add_argument(
+        "--model-path", type=Path, help="a GGUF file (default: PRP_LOCAL_MODEL, else SmolLM2-135M-Instruct)"
+    )
     serve.add_argument("--port", type=int, help="loopback port (default: a free one)")
 
 
@@ -31,10 +33,12 @@ def cmd_llm(settings: Settings, args: argparse.Namespace) -> int:
     with server:
         print(server.base_url, flush=True)
         client = server.client_settings(settings)
-        env = (f"OPENAI_BASE_URL={client.openai_base_url} PRP_LLM_MODEL={client.llm_model} "
-               f"PRP_LLM_SCHEMA_FORMAT={client.llm_schema_format} PRP_LLM_TIMEOUT={client.llm_timeout:.0f} "
-               f"PRP_LLM_MAX_TOKENS={client.llm_max_tokens}")
-        status(f"use it from another shell with: {env} prp report \"...\"   (Ctrl-C here stops the server)")
+        env = (
+            f"OPENAI_BASE_URL={client.openai_base_url} PRP_LLM_MODEL={client.llm_model} "
+            f"PRP_LLM_SCHEMA_FORMAT={client.llm_schema_format} PRP_LLM_TIMEOUT={client.llm_timeout:.0f} "
+            f"PRP_LLM_MAX_TOKENS={client.llm_max_tokens}"
+        )
+        status(f'use it from another shell with: {env} prp report "..."   (Ctrl-C here stops the server)')
         try:
             code = server.wait()
         except KeyboardInterrupt:

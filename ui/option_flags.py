@@ -85,8 +85,13 @@ def _add_fields(parser: argparse.ArgumentParser, model: type[BaseModel], path: t
         help_text = (info.description or "").rstrip(".")
         if kind is bool:
             if info.default:
-                parser.add_argument("--no-" + _flag(name)[2:], dest=dest, action="store_false", default=None,
-                                    help=f"turn off (on by default): {help_text}")
+                parser.add_argument(
+                    "--no-" + _flag(name)[2:],
+                    dest=dest,
+                    action="store_false",
+                    default=None,
+                    help=f"turn off (on by default): {help_text}",
+                )
             else:
                 parser.add_argument(_flag(name), dest=dest, action="store_true", default=None, help=help_text)
             continue

@@ -52,8 +52,10 @@ def render_pages(pdf_path: Path, areas: Sequence[CitedArea], resolution: int = R
             image = page.to_image(resolution=resolution)
             for area in by_page[page_no]:
                 frame = (
-                    max(0.0, area.bbox.x0 - PAD), max(0.0, area.bbox.top - PAD),
-                    min(float(page.width), area.bbox.x1 + PAD), min(float(page.height), area.bbox.bottom + PAD),
+                    max(0.0, area.bbox.x0 - PAD),
+                    max(0.0, area.bbox.top - PAD),
+                    min(float(page.width), area.bbox.x1 + PAD),
+                    min(float(page.height), area.bbox.bottom + PAD),
                 )
                 for line in quoted_lines(page.crop(frame).chars, area.quote):
                     image.draw_rect(line, fill=QUOTE_FILL, stroke=QUOTE_FILL, stroke_width=0)
@@ -86,8 +88,12 @@ def quoted_lines(chars: list[dict], quote: str) -> list[tuple[float, float, floa
         else:
             lines.append([char])
     return [
-        (min(c["x0"] for c in line) - 1, min(c["top"] for c in line) - 1,
-         max(c["x1"] for c in line) + 1, max(c["bottom"] for c in line) + 1)
+        (
+            min(c["x0"] for c in line) - 1,
+            min(c["top"] for c in line) - 1,
+            max(c["x1"] for c in line) + 1,
+            max(c["bottom"] for c in line) + 1,
+        )
         for line in lines
     ]
 

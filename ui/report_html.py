@@ -92,7 +92,9 @@ class _Writer:
             for side in item.sides:
                 (number,) = side.citations
                 r = self.report.citation(number)
-                lines.append(f"<li><strong>{_e(r.title)}</strong>: \u201c{_e(r.matched_text)}\u201d {self.link(number)}</li>")
+                lines.append(
+                    f"<li><strong>{_e(r.title)}</strong>: \u201c{_e(r.matched_text)}\u201d {self.link(number)}</li>"
+                )
             lines += ["</ul>", f"<p>{_e(item.explanation)}</p>"]
         if not self.report.disagreements:
             lines.append(f"<p>{_e(NO_DISAGREEMENT)}</p>")

@@ -55,8 +55,13 @@ def stream_research(
     def work(report) -> ResearchResult:
         with lock or nullcontext(), open_checkpointer(library.settings) as checkpointer:
             return run_research(
-                library, strategy, topic, single_question=single_question, options=options,
-                checkpointer=checkpointer, thread_id=thread_id,
+                library,
+                strategy,
+                topic,
+                single_question=single_question,
+                options=options,
+                checkpointer=checkpointer,
+                thread_id=thread_id,
                 on_progress=lambda node, line: report(Progress(node, line)),
             )
 

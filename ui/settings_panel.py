@@ -62,8 +62,17 @@ class SettingsPanel:
     @property
     def inputs(self) -> list[gr.components.Component]:
         """In the order ``options_from`` takes them."""
-        return [self.k, self.mode, self.year_min, self.year_max, self.types, self.documents,
-                self.include_references, self.max_retries, self.unresolved]
+        return [
+            self.k,
+            self.mode,
+            self.year_min,
+            self.year_max,
+            self.types,
+            self.documents,
+            self.include_references,
+            self.max_retries,
+            self.unresolved,
+        ]
 
 
 def build_settings_panel(document_choices: list[tuple[str, str]]) -> SettingsPanel:
@@ -76,16 +85,24 @@ def build_settings_panel(document_choices: list[tuple[str, str]]) -> SettingsPan
         year_min = gr.Number(label=_label(_field(SearchFilters, "year_min")), precision=0, value=None)
         year_max = gr.Number(label=_label(_field(SearchFilters, "year_max")), precision=0, value=None)
     types = gr.CheckboxGroup([t.value for t in DocType], label=_label(_field(SearchFilters, "types")), value=[])
-    documents = gr.Dropdown(document_choices, multiselect=True, label=_label(_field(SearchFilters, "doc_ids")),
-                            value=[])
+    documents = gr.Dropdown(
+        document_choices, multiselect=True, label=_label(_field(SearchFilters, "doc_ids")), value=[]
+    )
     include_references = _checkbox(SearchFilters, "include_references")
     unresolved = _radio(ResearchOptions, "unresolved", UnresolvedPolicy)
     return SettingsPanel(k, mode, year_min, year_max, types, documents, include_references, max_retries, unresolved)
 
 
 def options_from(
-    k: float, mode: str, year_min: float | None, year_max: float | None, types: list[str] | None,
-    documents: list[str] | None, include_references: bool, max_retries: float, unresolved: str,
+    k: float,
+    mode: str,
+    year_min: float | None,
+    year_max: float | None,
+    types: list[str] | None,
+    documents: list[str] | None,
+    include_references: bool,
+    max_retries: float,
+    unresolved: str,
 ) -> ResearchOptions:
     """The panel's values as run options; a ``gr.Error`` with the model's reason when they do not fit."""
     try:

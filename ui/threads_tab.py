@@ -31,24 +31,39 @@ def _status(c: ConversationSummary) -> str:
 
 def threads_rows(conversations: list[ConversationSummary]) -> list[list]:
     return [
-        [c.started.replace("T", " ")[:19], c.conversation, len(c.runs), c.title, _status(c),
-         ", ".join(sorted({r.mode for r in c.runs if r.mode})) or "-", sum(r.citations for r in c.runs)]
+        [
+            c.started.replace("T", " ")[:19],
+            c.conversation,
+            len(c.runs),
+            c.title,
+            _status(c),
+            ", ".join(sorted({r.mode for r in c.runs if r.mode})) or "-",
+            sum(r.citations for r in c.runs),
+        ]
         for c in conversations
     ]
 
 
 def threads_choices(conversations: list[ConversationSummary]) -> list[tuple[str, str]]:
-    return [(f"{c.started[:16].replace('T', ' ')} \u00b7 {c.title[:80]} ({len(c.runs)} run(s), {_status(c)})",
-             c.conversation) for c in conversations]
+    return [
+        (
+            f"{c.started[:16].replace('T', ' ')} \u00b7 {c.title[:80]} ({len(c.runs)} run(s), {_status(c)})",
+            c.conversation,
+        )
+        for c in conversations
+    ]
 
 
 def build_threads_tab(portal: Portal) -> ThreadsTab:
     conversations = portal.conversations()
-    gr.Markdown("Every run is checkpointed in `checkpoints.sqlite` under the data directory, including runs "
-                "from `prp ask` / `prp report`. Open a conversation to read it again with its evidence, or "
-                "resume a run that was interrupted.")
-    table = gr.Dataframe(value=threads_rows(conversations), headers=COLUMNS, interactive=False, wrap=True,
-                         elem_id="prp-threads-table")
+    gr.Markdown(
+        "Every run is checkpointed in `checkpoints.sqlite` under the data directory, including runs "
+        "from `prp ask` / `prp report`. Open a conversation to read it again with its evidence, or "
+        "resume a run that was interrupted."
+    )
+    table = gr.Dataframe(
+        value=threads_rows(conversations), headers=COLUMNS, interactive=False, wrap=True, elem_id="prp-threads-table"
+    )
     with gr.Row(equal_height=True):
         choice = gr.Dropdown(threads_choices(conversations), label="Conversation", scale=4)
         open_button = gr.Button("Open in chat", variant="primary", scale=1)
@@ -81,15 +96,23 @@ def open_conversation(portal: Portal, conversation: str | None) -> list:
 
 
 def resume_conversation(
-    portal: Portal, conversation: str | None, k: float = DEFAULTS.k, search_mode: str = DEFAULTS.search_mode.value,
-    year_min: float | None = None, year_max: float | None = None, doc_types: list[str] | None = None,
-    documents: list[str] | None = None, include_references: bool = False,
-    max_retries: float = DEFAULTS.max_retries, unresolved: str = DEFAULTS.unresolved.value,
+    portal: Portal,
+    conversation: str | None,
+    k: float = DEFAULTS.k,
+    search_mode: str = DEFAULTS.search_mode.value,
+    year_min: float | None = None,
+    year_max: float | None = None,
+    doc_types: list[str] | None = None,
+    documents: list[str] | None = None,
+    include_references: bool = False,
+    max_retries: float = DEFAULTS.max_retries,
+    unresolved: str = DEFAULTS.unresolved.value,
 ) -> Iterator[list]:
     """Reopen the conversation, then resume its interrupted run with the settings panel's current
     values (as for a new run). Yields ``[chatbot, session, *panel, tabs]``."""
-    options = options_from(k, search_mode, year_min, year_max, doc_types, documents, include_references,
-                           max_retries, unresolved)
+    options = options_from(
+        k, search_mode, year_min, year_max, doc_types, documents, include_references, max_retries, unresolved
+    )
     runs = _runs(portal, conversation)
     unfinished = [t for t in runs if "report" not in portal.state(t)]
     if not unfinished:

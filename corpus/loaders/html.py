@@ -30,8 +30,31 @@ _ISO_YEAR = re.compile(r"^(19|20)\d\d(?=-)")
 
 # For the fallback only: elements that are never the content, and elements that end a paragraph.
 _NOT_CONTENT = "//script|//style|//noscript|//template|//nav|//footer|//aside|//form"
-_BLOCK_TAGS = ("p", "div", "section", "article", "header", "main", "li", "tr", "table", "blockquote",
-               "pre", "br", "ul", "ol", "dl", "dt", "dd", "h1", "h2", "h3", "h4", "h5", "h6")
+_BLOCK_TAGS = (
+    "p",
+    "div",
+    "section",
+    "article",
+    "header",
+    "main",
+    "li",
+    "tr",
+    "table",
+    "blockquote",
+    "pre",
+    "br",
+    "ul",
+    "ol",
+    "dl",
+    "dt",
+    "dd",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+)
 
 
 def load_html(html: str) -> LoadedDocument:
@@ -55,10 +78,12 @@ def load_html(html: str) -> LoadedDocument:
     # The metadata title comes from og:title, a single <h1> or <title> (site name suffix removed).
     metadata = trafilatura.extract_metadata(html, date_config=_DATE_CONFIG)
     year = _ISO_YEAR.match(metadata.date or "")
-    return loaded.model_copy(update={
-        "title": metadata.title or loaded.title,
-        "year": int(year.group(0)) if year else loaded.year,
-    })
+    return loaded.model_copy(
+        update={
+            "title": metadata.title or loaded.title,
+            "year": int(year.group(0)) if year else loaded.year,
+        }
+    )
 
 
 def _body_text(html: str) -> str:

@@ -27,8 +27,10 @@ _FRONT_MATTER = re.compile(r"\A---[ \t]*(?:\r\n?|\n)(.*?)^(?:---|\.\.\.)[ \t]*(?
 _FIELD = re.compile(r"^(\w+)[ \t]*:[ \t]*(.*?)[ \t]*$", re.M)
 
 _YEAR = r"(?<!\d)(?P<year>(?:19|20)\d\d)(?!\d)"
-_MONTH = (r"\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
-          r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?")
+_MONTH = (
+    r"\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+)
 # A bare number is too often a measurement or a report id; only trust years that read as dates.
 _YEAR_PATTERNS = [
     re.compile(rf"(?:\b(?:published|dated?|issued|updated|copyright)|©|\(c\))[^\n]{{0,40}}?{_YEAR}", re.I),
@@ -40,8 +42,14 @@ YEAR_SCAN_CHARS = 1000
 # the document's own date sits on a short line (byline, "Published: ...", copyright notice).
 MAX_DATE_LINE_CHARS = 150
 
-_REFERENCE_TITLES = {"references", "bibliography", "reference list", "works cited", "literature cited",
-                     "cited literature"}
+_REFERENCE_TITLES = {
+    "references",
+    "bibliography",
+    "reference list",
+    "works cited",
+    "literature cited",
+    "cited literature",
+}
 _SECTION_NUMBER = re.compile(r"^(?:\d+(?:\.\d+)*|[ivx]+)[.)]?\s+")
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
 _HTML_TAG = re.compile(r"<[^>]+>")
@@ -123,7 +131,7 @@ def _split_front_matter(text: str) -> tuple[dict[str, str], str]:
         return {}, text
     fields = {key.lower(): value.strip().strip("'\"") for key, value in _FIELD.findall(match.group(1))}
     blank = "\n" * len(_NEWLINE.findall(match.group(0)))
-    return fields, blank + text[match.end():]
+    return fields, blank + text[match.end() :]
 
 
 def _front_matter_year(fields: dict[str, str]) -> int | None:

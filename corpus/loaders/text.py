@@ -52,8 +52,7 @@ def load_text(text: str) -> LoadedDocument:
     blocks: list[RawBlock] = []
     section, in_references = "", False
     for index, group in enumerate(_groups(text)):
-        heading = _heading([text[start:end] for start, end in group], is_first=index == 0,
-                           in_references=in_references)
+        heading = _heading([text[start:end] for start, end in group], is_first=index == 0, in_references=in_references)
         if heading is not None:
             section, in_references = heading, is_references_heading(heading)
             span = trimmed_span(text, group[0][0], group[-1][1])

@@ -14,7 +14,9 @@ BLOCK_BUDGET = 1200
 TOTAL_BUDGET = 12000
 
 
-def pack_evidence(chunks: Iterable[RetrievedChunk], block_budget: int = BLOCK_BUDGET, total_budget: int = TOTAL_BUDGET) -> str:
+def pack_evidence(
+    chunks: Iterable[RetrievedChunk], block_budget: int = BLOCK_BUDGET, total_budget: int = TOTAL_BUDGET
+) -> str:
     """Blocks in rank order; overlapping chunks share blocks, so each block id appears once."""
     seen: set[str] = set()
     parts: list[str] = []

@@ -30,8 +30,21 @@ SETUP_HINT = "install the local-llm extra with `make setup-llm` (or `pip install
 LOCAL_MAX_TOKENS = 1536
 # llama_cpp.server also reads its settings from unprefixed environment variables, and HOST/PORT even
 # override its command line: any of these in the user's shell would move, re-key or re-wire it.
-_SERVER_ENV = {"HOST", "PORT", "CONFIG_FILE", "API_KEY", "SSL_KEYFILE", "SSL_CERTFILE", "ROOT_PATH",
-               "MODEL", "MODEL_ALIAS", "CHAT_FORMAT", "N_CTX", "VERBOSE", "INTERRUPT_REQUESTS"}
+_SERVER_ENV = {
+    "HOST",
+    "PORT",
+    "CONFIG_FILE",
+    "API_KEY",
+    "SSL_KEYFILE",
+    "SSL_CERTFILE",
+    "ROOT_PATH",
+    "MODEL",
+    "MODEL_ALIAS",
+    "CHAT_FORMAT",
+    "N_CTX",
+    "VERBOSE",
+    "INTERRUPT_REQUESTS",
+}
 
 Status = Callable[[str], None]
 
@@ -68,12 +81,25 @@ def server_command(model_path: Path, port: int, ctx: int, threads: int) -> list[
     # No --chat_format: llama-cpp-python takes the chat template from the GGUF's metadata.
     return [
         *_server_launcher(),
-        "--model", str(model_path), "--model_alias", model_path.stem,
-        "--host", HOST, "--port", str(port),
-        "--n_ctx", str(ctx), "--n_threads", str(threads), "--n_threads_batch", str(threads),
+        "--model",
+        str(model_path),
+        "--model_alias",
+        model_path.stem,
+        "--host",
+        HOST,
+        "--port",
+        str(port),
+        "--n_ctx",
+        str(ctx),
+        "--n_threads",
+        str(threads),
+        "--n_threads_batch",
+        str(threads),
         # Requests are answered one at a time; a new one must queue, never cut the current one short.
-        "--interrupt_requests", "false",
-        "--verbose", "false",
+        "--interrupt_requests",
+        "false",
+        "--verbose",
+        "false",
     ]
 
 
@@ -117,12 +143,23 @@ class LocalLLMServer:
         self._process: subprocess.Popen | None = None
 
     @classmethod
-    def from_settings(cls, settings: Settings, *, model_path: Path | None = None, port: int | None = None,
-                      log_path: Path | None = None, on_status: Status | None = None) -> LocalLLMServer:
+    def from_settings(
+        cls,
+        settings: Settings,
+        *,
+        model_path: Path | None = None,
+        port: int | None = None,
+        log_path: Path | None = None,
+        on_status: Status | None = None,
+    ) -> LocalLLMServer:
         return cls(
             model_path or settings.local_model_path or default_model_path(),
-            port=port, ctx=settings.local_ctx, threads=settings.local_threads,
-            start_timeout=settings.local_start_timeout, log_path=log_path, on_status=on_status,
+            port=port,
+            ctx=settings.local_ctx,
+            threads=settings.local_threads,
+            start_timeout=settings.local_start_timeout,
+            log_path=log_path,
+            on_status=on_status,
         )
 
     @property
@@ -135,15 +172,17 @@ class LocalLLMServer:
 
     def client_settings(self, settings: Settings) -> Settings:
         """``settings`` pointed at this server: its URL and model, llama.cpp's schema form, no key."""
-        return settings.model_copy(update={
-            "llm": "local",
-            "openai_base_url": self.base_url,
-            "openai_api_key": None,
-            "llm_model": self.model_name,
-            "llm_schema_format": "llama_cpp",
-            "llm_timeout": settings.local_timeout,
-            "llm_max_tokens": settings.llm_max_tokens or LOCAL_MAX_TOKENS,
-        })
+        return settings.model_copy(
+            update={
+                "llm": "local",
+                "openai_base_url": self.base_url,
+                "openai_api_key": None,
+                "llm_model": self.model_name,
+                "llm_schema_format": "llama_cpp",
+                "llm_timeout": settings.local_timeout,
+                "llm_max_tokens": settings.llm_max_tokens or LOCAL_MAX_TOKENS,
+            }
+        )
 
     def start(self) -> None:
         if not self.model_path.is_file():
@@ -151,7 +190,9 @@ class LocalLLMServer:
         if importlib.util.find_spec("llama_cpp") is None or importlib.util.find_spec("starlette_context") is None:
             raise LocalLLMError(f"llama-cpp-python's server is not installed: {SETUP_HINT}")
         if self.on_status:
-            self.on_status(f"starting llama.cpp server: {self.model_path.name}, {self.threads} threads, context {self.ctx}")
+            self.on_status(
+                f"starting llama.cpp server: {self.model_path.name}, {self.threads} threads, context {self.ctx}"
+            )
         env = {k: v for k, v in os.environ.items() if k.upper() not in _SERVER_ENV}
         if self.log_path:
             self.log_path.parent.mkdir(parents=True, exist_ok=True)
@@ -161,7 +202,10 @@ class LocalLLMServer:
             self._process = subprocess.Popen(
                 server_command(self.model_path, self.port, self.ctx, self.threads),
                 # Without a log file the server's log goes to our stderr (fd 2), keeping stdout for results.
-                stdin=subprocess.DEVNULL, stdout=log if log else 2, stderr=subprocess.STDOUT, env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=log if log else 2,
+                stderr=subprocess.STDOUT,
+                env=env,
             )
         finally:
             if log:
@@ -173,7 +217,9 @@ class LocalLLMServer:
             raise
         self.load_seconds = time.perf_counter() - started
         if self.on_status:
-            self.on_status(f"llama.cpp server ready at {self.base_url} (model {self.model_name}, loaded in {self.load_seconds:.1f} s)")
+            self.on_status(
+                f"llama.cpp server ready at {self.base_url} (model {self.model_name}, loaded in {self.load_seconds:.1f} s)"
+            )
 
     def _wait_ready(self) -> None:
         # The server only starts listening once the model is loaded, so the first answer means ready.
@@ -182,7 +228,9 @@ class LocalLLMServer:
         while True:
             code = self._process.poll()
             if code is not None:
-                raise LocalLLMError(f"the llama.cpp server exited (code {code}) while loading {self.model_path}{self._log_tail()}")
+                raise LocalLLMError(
+                    f"the llama.cpp server exited (code {code}) while loading {self.model_path}{self._log_tail()}"
+                )
             try:
                 with opener.open(f"{self.base_url}/models", timeout=2) as response:
                     if response.status == 200:

@@ -102,23 +102,41 @@ class LLMStrategy:
         # Only the researcher's topic goes into the planning prompt: document text never steers the plan.
         if single_question:
             out = self._call(PlanOutput, SINGLE, "plan", topic=topic)
-            first = next(iter(_distinct(out.sub_questions)), PlannedQuestion(question=topic, rationale="The question asked."))
+            first = next(
+                iter(_distinct(out.sub_questions)), PlannedQuestion(question=topic, rationale="The question asked.")
+            )
             return [SubQuestion(id="q1", question=first.question.strip(), rationale=first.rationale.strip())]
-        out = self._call(PlanOutput, PLAN, "plan", topic=topic, min_questions=MIN_QUESTIONS, max_questions=MAX_QUESTIONS)
-        kept = _distinct(out.sub_questions)[:MAX_QUESTIONS] or [PlannedQuestion(question=topic, rationale="The topic as asked.")]
-        return [SubQuestion(id=f"q{i}", question=q.question.strip(), rationale=q.rationale.strip()) for i, q in enumerate(kept, 1)]
+        out = self._call(
+            PlanOutput, PLAN, "plan", topic=topic, min_questions=MIN_QUESTIONS, max_questions=MAX_QUESTIONS
+        )
+        kept = _distinct(out.sub_questions)[:MAX_QUESTIONS] or [
+            PlannedQuestion(question=topic, rationale="The topic as asked.")
+        ]
+        return [
+            SubQuestion(id=f"q{i}", question=q.question.strip(), rationale=q.rationale.strip())
+            for i, q in enumerate(kept, 1)
+        ]
 
     def answer(self, sub_question: SubQuestion, evidence: list[RetrievedChunk], queries: list[str]) -> Answer:
         if not evidence:
             return Answer(claims=[], confidence=0.0, sufficient=False, next_queries=[])
         out = self._call(
-            AnswerOutput, ANSWER, f"answer {sub_question.id}",
-            question=sub_question.question, queries="; ".join(queries), evidence=pack_evidence(evidence),
+            AnswerOutput,
+            ANSWER,
+            f"answer {sub_question.id}",
+            question=sub_question.question,
+            queries="; ".join(queries),
+            evidence=pack_evidence(evidence),
         )
         tried = {q.lower() for q in queries}
         next_queries = [q for q in dict.fromkeys(q.strip() for q in out.next_queries) if q and q.lower() not in tried]
         claims = [_claim(c) for c in out.claims if c.text.strip()]
-        return Answer(claims=claims, confidence=out.confidence, sufficient=out.sufficient and bool(claims), next_queries=next_queries[:2])
+        return Answer(
+            claims=claims,
+            confidence=out.confidence,
+            sufficient=out.sufficient and bool(claims),
+            next_queries=next_queries[:2],
+        )
 
     def suggest(self, finding: Finding) -> list[str]:
         terms = [q for q in finding.next_queries if q not in finding.queries]
@@ -131,17 +149,27 @@ class LLMStrategy:
         if len({c.doc_id for c in evidence}) < 2:
             return []
         topic = "; ".join(f.sub_question.question for f in findings)
-        out = self._call(ContradictionsOutput, CONTRADICTIONS, "detect_contradictions", topic=topic, evidence=pack_evidence(evidence))
+        out = self._call(
+            ContradictionsOutput, CONTRADICTIONS, "detect_contradictions", topic=topic, evidence=pack_evidence(evidence)
+        )
         return [
             Contradiction(
-                subject=c.subject, kind="claim", explanation=c.explanation,
-                side_a=Claim(text=c.side_a.claim, citations=[CitationMarker(block_id=c.side_a.block_id, quote=c.side_a.quote)]),
-                side_b=Claim(text=c.side_b.claim, citations=[CitationMarker(block_id=c.side_b.block_id, quote=c.side_b.quote)]),
+                subject=c.subject,
+                kind="claim",
+                explanation=c.explanation,
+                side_a=Claim(
+                    text=c.side_a.claim, citations=[CitationMarker(block_id=c.side_a.block_id, quote=c.side_a.quote)]
+                ),
+                side_b=Claim(
+                    text=c.side_b.claim, citations=[CitationMarker(block_id=c.side_b.block_id, quote=c.side_b.quote)]
+                ),
             )
             for c in out.contradictions
         ]
 
-    def summarize(self, topic: str, findings: list[Finding], contradictions: list[Contradiction]) -> tuple[str, list[Claim]]:
+    def summarize(
+        self, topic: str, findings: list[Finding], contradictions: list[Contradiction]
+    ) -> tuple[str, list[Claim]]:
         answered = [f for f in findings if f.status is not FindingStatus.GAP]
         if not answered:
             return topic, []  # nothing to summarise from: no call, and nothing cited
@@ -151,8 +179,13 @@ class LLMStrategy:
             lines += [f"  * {c.text} (quotes: {' | '.join(m.quote for m in c.citations)})" for c in f.claims]
         disagreements = "; ".join(c.subject for c in contradictions) or "none"
         out = self._call(
-            SummaryOutput, SUMMARY, "synthesize", topic=topic, findings="\n".join(lines),
-            disagreements=disagreements, evidence=pack_evidence(c for f in answered for c in f.evidence),
+            SummaryOutput,
+            SUMMARY,
+            "synthesize",
+            topic=topic,
+            findings="\n".join(lines),
+            disagreements=disagreements,
+            evidence=pack_evidence(c for f in answered for c in f.evidence),
         )
         return out.title.strip() or topic, [_claim(c) for c in out.summary if c.text.strip()]
 

@@ -27,7 +27,10 @@ class LLMOutputError(PrpError):
 
 
 def structured_call(
-    llm: BaseChatModel, schema: type[Schema], messages: list[BaseMessage], step: str,
+    llm: BaseChatModel,
+    schema: type[Schema],
+    messages: list[BaseMessage],
+    step: str,
     schema_format: SchemaFormat = "json_schema",
 ) -> Schema:
     """Ask for ``schema`` as JSON; on a malformed or cut-off answer, say what was wrong and ask once more."""
@@ -42,10 +45,12 @@ def structured_call(
             reply = model.invoke(conversation)
         except openai.LengthFinishReasonError:
             error = "cut off at the token limit"
-            conversation.append(HumanMessage(
-                content="That answer was too long and was cut off. Reply again with a shorter JSON object: "
-                "fewer and shorter items."
-            ))
+            conversation.append(
+                HumanMessage(
+                    content="That answer was too long and was cut off. Reply again with a shorter JSON object: "
+                    "fewer and shorter items."
+                )
+            )
             continue
         text = _content(reply)
         try:

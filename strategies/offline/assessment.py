@@ -102,9 +102,12 @@ DOCUMENT_HINTS: dict[str, str] = {
 }
 DEFAULT_DOCUMENT_HINT = "field studies, reviews or technical reports"
 
-_LEADING = re.compile(r"^\s*(?:(?:what|which|who|how|why|when|where|whether|does|do|did|is|are|was|were|can|could|"
-                      r"should|would|will|the|evidence|documents?|sources?|say|says|report|reports|tell|us|"
-                      r"about|much|many|known|there|any)\b[\s,]*)+", re.IGNORECASE)
+_LEADING = re.compile(
+    r"^\s*(?:(?:what|which|who|how|why|when|where|whether|does|do|did|is|are|was|were|can|could|"
+    r"should|would|will|the|evidence|documents?|sources?|say|says|report|reports|tell|us|"
+    r"about|much|many|known|there|any)\b[\s,]*)+",
+    re.IGNORECASE,
+)
 
 
 _INNER_QUESTION = re.compile(
@@ -120,8 +123,7 @@ def confidence(analysis: Analysis) -> float:
     if focus:
         pool = sum(1 for t in focus if analysis.term_doc_freq.get(t, 0) > 0) / len(focus)
         best = max(
-            sum(1 for t in focus if matched(t, s.sentence.stems)) / len(focus)
-            for s in analysis.scored[:TOP_SENTENCES]
+            sum(1 for t in focus if matched(t, s.sentence.stems)) / len(focus) for s in analysis.scored[:TOP_SENTENCES]
         )
     else:
         pool = best = 1.0
@@ -208,7 +210,8 @@ def suggestions(question: str, evidence: Sequence[RetrievedChunk], tried: Sequen
     near = feedback_phrases(question, evidence, 3)
     if near:
         out.append(
-            "The closest passages discuss " + ", ".join(f"'{p}'" for p in near)
+            "The closest passages discuss "
+            + ", ".join(f"'{p}'" for p in near)
             + " rather than this question; a narrower question on one of them may be answerable."
         )
     focus = strip_question(question)

@@ -154,8 +154,9 @@ def _subject(a: str, b: str, anchor_a: int | None = None) -> str:
     return best[1] if best else "the same subject"
 
 
-def _numeric(a: Sentence, b: Sentence, qa: list[Quantity], qb: list[Quantity], common: frozenset[str]
-             ) -> tuple[float, Quantity, Quantity] | None:
+def _numeric(
+    a: Sentence, b: Sentence, qa: list[Quantity], qb: list[Quantity], common: frozenset[str]
+) -> tuple[float, Quantity, Quantity] | None:
     """The most comparable conflicting pair of figures of two sentences, with its context overlap."""
     best: tuple[float, Quantity, Quantity] | None = None
     best_key: tuple | None = None
@@ -250,8 +251,10 @@ def _pairs(sentences: list[Sentence]) -> list[tuple[str, int, int, object]]:
                 if _comparable(_around(a.text, sa, ea, common), _around(b.text, sb, eb, common)):
                     found.append(("date", i, j, (ya, yb)))
                     continue
-            if negation and shared >= NEGATION_SHARED_STEMS and (
-                _denies(negated[i], negated[j], b.stems) or _denies(negated[j], negated[i], a.stems)
+            if (
+                negation
+                and shared >= NEGATION_SHARED_STEMS
+                and (_denies(negated[i], negated[j], b.stems) or _denies(negated[j], negated[i], a.stems))
             ):
                 found.append(("negation", i, j, None))
     return found
@@ -318,7 +321,4 @@ def _to_model(c: _Candidate, labels: dict[str, str]) -> Contradiction:
     else:
         neg, pos = (lb, la) if _denies(_negated_stems(c.b.text), _negated_stems(c.a.text), c.a.stems) else (la, lb)
         explanation = f"{pos} asserts what {neg} denies about {c.subject}."
-    return Contradiction(
-        subject=c.subject, kind=c.kind, explanation=explanation, side_a=_side(c.a), side_b=_side(c.b)
-    )
-
+    return Contradiction(subject=c.subject, kind=c.kind, explanation=explanation, side_a=_side(c.a), side_b=_side(c.b))

@@ -49,8 +49,20 @@ SECTION_PENALTY = 0.12
 QUANTITY_BONUS = 0.03
 FINDING_SECTIONS = ("abstract", "summary", "result", "discussion", "conclusion", "finding", "key message")
 METHOD_SECTIONS = (
-    "method", "material", "instrument", "sampling", "construction", "measurement", "definition",
-    "configuration", "study area", "study site", "contact", "acknowledg", "reference", "appendix",
+    "method",
+    "material",
+    "instrument",
+    "sampling",
+    "construction",
+    "measurement",
+    "definition",
+    "configuration",
+    "study area",
+    "study site",
+    "contact",
+    "acknowledg",
+    "reference",
+    "appendix",
 )
 # MMR trade-off between relevance and novelty.
 MMR_LAMBDA = 0.75
@@ -187,9 +199,7 @@ def analyse(question: str, evidence: Sequence[RetrievedChunk], vectors: Vectors)
         t: math.log(1.0 + len(pool) / (1.0 + df[t])) * (1.0 if t in focus else SUBJECT_TERM_WEIGHT) for t in terms
     }
     total = sum(weights.values())
-    lex = {
-        s.order: (sum(w for t, w in weights.items() if matched(t, s.stems)) / total if total else 0.0) for s in pool
-    }
+    lex = {s.order: (sum(w for t, w in weights.items() if matched(t, s.stems)) / total if total else 0.0) for s in pool}
     on_focus = {s.order: any(matched(t, s.stems) for t in focus) for s in pool}
     penalise = any(on_focus.values())
     if len(pool) > MAX_CANDIDATES:
@@ -204,8 +214,11 @@ def analyse(question: str, evidence: Sequence[RetrievedChunk], vectors: Vectors)
             relevance -= OFF_FOCUS_PENALTY
         scored.append(
             ScoredSentence(
-                sentence=s, lexical=round(lex[s.order], 6), dense=round(float(d), 6),
-                relevance=round(relevance, 6), vector=v,
+                sentence=s,
+                lexical=round(lex[s.order], 6),
+                dense=round(float(d), 6),
+                relevance=round(relevance, 6),
+                vector=v,
             )
         )
     scored.sort(key=lambda x: (-x.relevance, x.sentence.chunk_index, x.sentence.order))
@@ -221,6 +234,7 @@ def select(analysis: Analysis) -> list[ScoredSentence]:
     best = remaining[0].relevance
     chosen: list[ScoredSentence] = []
     while remaining and len(chosen) < MAX_CLAIMS:
+
         def mmr(c: ScoredSentence) -> float:
             redundancy = max((float(c.vector @ s.vector) for s in chosen), default=0.0)
             return MMR_LAMBDA * c.relevance - (1.0 - MMR_LAMBDA) * redundancy

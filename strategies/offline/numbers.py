@@ -47,10 +47,16 @@ _MENTION = re.compile(
 )
 _UNIT_RES = [(name, re.compile(rf"^(?:{p})$")) for name, p in _UNIT_PATTERNS]
 _APPROX = re.compile(r"\b(?:about|around|roughly|approximately|approx\.|nearly|almost|some|circa|~)\s*$", re.I)
-_UPPER = re.compile(r"\b(?:up to|at most|less than|fewer than|below|under|no more than|maximum of|max\.?|"
-                    r"not exceeding)\s*$", re.I)
-_LOWER = re.compile(r"\b(?:at least|more than|over|above|exceeding|exceeds?|minimum of|greater than|"
-                    r"upwards of)\s*$", re.I)
+_UPPER = re.compile(
+    r"\b(?:up to|at most|less than|fewer than|below|under|no more than|maximum of|max\.?|"
+    r"not exceeding)\s*$",
+    re.I,
+)
+_LOWER = re.compile(
+    r"\b(?:at least|more than|over|above|exceeding|exceeds?|minimum of|greater than|"
+    r"upwards of)\s*$",
+    re.I,
+)
 _NEGATED = re.compile(r"\b(?:no|not|never|none|nothing|nowhere)\b", re.I)
 _YEAR = re.compile(r"(?<![\w.,/-])(1[89]\d{2}|20\d{2})(?![\w%°/-]|\.\d|\s*(?:-|–|to)\s*\d)")
 

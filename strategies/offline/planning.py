@@ -156,19 +156,30 @@ def plan_questions(topic: str, single_question: bool, scout: Sequence[RetrievedC
             planned.append(_Planned(focus, question, rationale))
 
     if parts.is_question:
-        add(parts.subject, _sentence_case(topic if topic.endswith("?") else topic + "?"),
-            "The researcher's question, answered directly.")
+        add(
+            parts.subject,
+            _sentence_case(topic if topic.endswith("?") else topic + "?"),
+            "The researcher's question, answered directly.",
+        )
     elif parts.comparison:
         sides = " and ".join(parts.comparison)
-        add(parts.subject, f"How do {sides} compare for {parts.core}?",
-            "The topic asks for a comparison; this question sets the sides against each other.")
+        add(
+            parts.subject,
+            f"How do {sides} compare for {parts.core}?",
+            "The topic asks for a comparison; this question sets the sides against each other.",
+        )
     else:
-        add(parts.subject, f"What are the main findings about {_lower_first(parts.subject)}?",
-            "Sets out what the sources establish overall before the specific facets." if parts.facets
-            else "Sets out what the sources establish about the topic as a whole.")
+        add(
+            parts.subject,
+            f"What are the main findings about {_lower_first(parts.subject)}?",
+            "Sets out what the sources establish overall before the specific facets."
+            if parts.facets
+            else "Sets out what the sources establish about the topic as a whole.",
+        )
     for facet in parts.facets[:MAX_FACETS]:
-        add(facet, f"What does the evidence say about {_about(facet, parts)}?",
-            f"The topic names '{facet}' explicitly.")
+        add(
+            facet, f"What does the evidence say about {_about(facet, parts)}?", f"The topic names '{facet}' explicitly."
+        )
 
     topic_stems = {stem(w) for w in content_words(topic)}
     phrases = extract_keyphrases(texts, k=12, min_count=MIN_SCOUT_COUNT, exclude_stems=topic_stems) if texts else []
@@ -186,17 +197,29 @@ def plan_questions(topic: str, single_question: bool, scout: Sequence[RetrievedC
         ):
             continue
         before = len(planned)
-        add(phrase.text, f"What do the sources report about {phrase.text} in relation to {parts.core}?",
-            f"'{phrase.text}' is prominent in the passages retrieved for the topic but is not named in it.")
+        add(
+            phrase.text,
+            f"What do the sources report about {phrase.text} in relation to {parts.core}?",
+            f"'{phrase.text}' is prominent in the passages retrieved for the topic but is not named in it.",
+        )
         scout_added += len(planned) - before
 
     fallbacks = [
-        ("measurements figures", f"What measurements or figures do the sources report for {parts.core}?",
-         "Quantitative results anchor the report and let the figures be compared across sources."),
-        ("limitations uncertainties", f"What limitations or uncertainties do the sources note about {parts.core}?",
-         "Knowing where the evidence is weak tells how far the conclusions can be trusted."),
-        ("recommendations", f"What do the sources recommend regarding {parts.core}?",
-         "Recommendations turn the findings into actions."),
+        (
+            "measurements figures",
+            f"What measurements or figures do the sources report for {parts.core}?",
+            "Quantitative results anchor the report and let the figures be compared across sources.",
+        ),
+        (
+            "limitations uncertainties",
+            f"What limitations or uncertainties do the sources note about {parts.core}?",
+            "Knowing where the evidence is weak tells how far the conclusions can be trusted.",
+        ),
+        (
+            "recommendations",
+            f"What do the sources recommend regarding {parts.core}?",
+            "Recommendations turn the findings into actions.",
+        ),
     ]
     for focus, question, rationale in fallbacks:
         if len(planned) >= MIN_QUESTIONS:

@@ -56,9 +56,7 @@ class OfflineStrategy:
         With more answered sections than MAX_SUMMARY_CLAIMS, the most confident sections win (ties:
         plan order); the claims keep plan order. A claim already in the summary is not repeated.
         """
-        answered = [
-            (i, f) for i, f in enumerate(findings) if f.status is not FindingStatus.GAP and f.claims
-        ]
+        answered = [(i, f) for i, f in enumerate(findings) if f.status is not FindingStatus.GAP and f.claims]
         ranked = sorted(answered, key=lambda item: (-item[1].confidence, item[0]))
         chosen: list[tuple[int, Claim]] = []
         quotes: set[str] = set()

@@ -63,29 +63,51 @@ def server(tmp_path_factory: pytest.TempPathFactory):
 @pytest.fixture(scope="module")
 def cli_env(tmp_path_factory: pytest.TempPathFactory, models_dir: Path) -> dict[str, str]:
     """A data directory holding the sample corpus, ingested by `prp ingest` itself."""
-    env = {**os.environ, "PRP_DATA_DIR": str(tmp_path_factory.mktemp("data")), "PRP_MODELS_DIR": str(models_dir),
-           "LANGSMITH_TRACING": "false", "HF_HUB_OFFLINE": "1"}
+    env = {
+        **os.environ,
+        "PRP_DATA_DIR": str(tmp_path_factory.mktemp("data")),
+        "PRP_MODELS_DIR": str(models_dir),
+        "LANGSMITH_TRACING": "false",
+        "HF_HUB_OFFLINE": "1",
+    }
     done = prp(env, "ingest", str(SAMPLE_DOCS), timeout=600)
     assert done.returncode == 0, done.stderr
     return env
 
 
 def prp(env: dict[str, str], *args: str, timeout: float = RUN_TIMEOUT) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "ui.cli", *args], cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+    return subprocess.run(
+        [sys.executable, "-m", "ui.cli", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        stdin=subprocess.DEVNULL,
+    )
 
 
 def test_schema_constrained_answers_parse(server):
     llm = make_chat_model(server.client_settings(Settings()))
-    prompt = PLAN.format(topic=TOPIC, min_questions=3, max_questions=6, schema=json.dumps(PlanOutput.model_json_schema()))
-    plan = structured_call(llm, PlanOutput, [SystemMessage(content=SYSTEM), HumanMessage(content=prompt)], "plan", "llama_cpp")
+    prompt = PLAN.format(
+        topic=TOPIC, min_questions=3, max_questions=6, schema=json.dumps(PlanOutput.model_json_schema())
+    )
+    plan = structured_call(
+        llm, PlanOutput, [SystemMessage(content=SYSTEM), HumanMessage(content=prompt)], "plan", "llama_cpp"
+    )
     assert plan.sub_questions and all(q.question.strip() for q in plan.sub_questions)
-    evidence = ('<document_block id="b1" title="Roof study" page="1">\nExtensive green roofs retained 45 % of '
-                "annual rainfall in the three-year field study.\n</document_block>")
-    prompt = (f"Sub-question: How much rainfall do green roofs retain?\nSearches already tried: rainfall retention\n\n"
-              f"Evidence blocks:\n{evidence}\n\nAnswer with claims citing the block.\n\n"
-              f"JSON schema: {json.dumps(AnswerOutput.model_json_schema())}")
-    answer = structured_call(llm, AnswerOutput, [SystemMessage(content=SYSTEM), HumanMessage(content=prompt)], "answer", "llama_cpp")
+    evidence = (
+        '<document_block id="b1" title="Roof study" page="1">\nExtensive green roofs retained 45 % of '
+        "annual rainfall in the three-year field study.\n</document_block>"
+    )
+    prompt = (
+        f"Sub-question: How much rainfall do green roofs retain?\nSearches already tried: rainfall retention\n\n"
+        f"Evidence blocks:\n{evidence}\n\nAnswer with claims citing the block.\n\n"
+        f"JSON schema: {json.dumps(AnswerOutput.model_json_schema())}"
+    )
+    answer = structured_call(
+        llm, AnswerOutput, [SystemMessage(content=SYSTEM), HumanMessage(content=prompt)], "answer", "llama_cpp"
+    )
     assert 0.0 <= answer.confidence <= 1.0
 
 
@@ -98,11 +120,24 @@ def test_a_broken_model_file_fails_with_the_server_log(tmp_path):
 
 
 @pytest.mark.timeout(RUN_TIMEOUT + 600)  # the run itself, plus ingesting the sample corpus first
-@pytest.mark.parametrize(("command", "subject", "max_retries"), [("ask", QUESTION, 1), ("report", TOPIC, 2)], ids=["ask", "report"])
+@pytest.mark.parametrize(
+    ("command", "subject", "max_retries"), [("ask", QUESTION, 1), ("report", TOPIC, 2)], ids=["ask", "report"]
+)
 def test_cli_run_in_local_llm_mode_keeps_the_contracts(cli_env, embedder, tmp_path, command, subject, max_retries):
     out = tmp_path / "report.json"
-    done = prp(cli_env, command, subject, "--llm", "local", "--max-retries", str(max_retries), "--json", str(out),
-               "--out", str(tmp_path / "report.md"))
+    done = prp(
+        cli_env,
+        command,
+        subject,
+        "--llm",
+        "local",
+        "--max-retries",
+        str(max_retries),
+        "--json",
+        str(out),
+        "--out",
+        str(tmp_path / "report.md"),
+    )
     assert done.returncode == 0, done.stderr[-4000:]
     record = json.loads(out.read_text())
     markdown = record["markdown"]
@@ -128,8 +163,9 @@ def test_cli_run_in_local_llm_mode_keeps_the_contracts(cli_env, embedder, tmp_pa
     body = markdown.split("\n## References")[0]
     assert {int(n) for n in re.findall(r"\[(\d+)\]", body)} <= set(numbers)
     assert markdown.count(UNVERIFIED) == record["unverified_claims"]
-    with Library(Settings(PRP_DATA_DIR=cli_env["PRP_DATA_DIR"], PRP_MODELS_DIR=cli_env["PRP_MODELS_DIR"]),
-                 embedder=embedder) as library:
+    with Library(
+        Settings(PRP_DATA_DIR=cli_env["PRP_DATA_DIR"], PRP_MODELS_DIR=cli_env["PRP_MODELS_DIR"]), embedder=embedder
+    ) as library:
         index = BlockIndex.from_registry(library.registry)
         for c in record["citations"]:
             stored = library.registry.blocks(c["block_ids"])

@@ -78,10 +78,14 @@ class BlockIndex:
             self.norms.append(normalise(b.text))
             self.meta.append(
                 _Meta(
-                    b.block_id, d, b.seq, b.page,
+                    b.block_id,
+                    d,
+                    b.seq,
+                    b.page,
                     (b.bbox.x0, b.bbox.top, b.bbox.x1, b.bbox.bottom) if b.bbox else None,
                     (b.span.start, b.span.end) if b.span else None,
-                    b.section, b.kind.value,
+                    b.section,
+                    b.kind.value,
                 )
             )
             self.doc_ranges[d] = (start, len(self.texts))
@@ -185,10 +189,15 @@ class BlockIndex:
     def _block_at(self, pos: int) -> Block:
         m = self.meta[pos]
         return Block(
-            block_id=m.block_id, doc_id=self.doc_ids[m.doc], seq=m.seq, page=m.page,
+            block_id=m.block_id,
+            doc_id=self.doc_ids[m.doc],
+            seq=m.seq,
+            page=m.page,
             bbox=BBox(x0=m.bbox[0], top=m.bbox[1], x1=m.bbox[2], bottom=m.bbox[3]) if m.bbox else None,
             span=CharSpan(start=m.span[0], end=m.span[1]) if m.span else None,
-            section=m.section, kind=BlockKind(m.kind), text=self.texts[pos],
+            section=m.section,
+            kind=BlockKind(m.kind),
+            text=self.texts[pos],
         )
 
     def neighbours(self, pos: int) -> list[tuple[int, int]]:

@@ -77,7 +77,8 @@ class Match:
 def _anchored_region(quote: str, text: str, lo: int, hi: int) -> tuple[int, int] | None:
     """The part of ``text[lo:hi]`` the quote aligns to, without stray letters at either end."""
     equal = [
-        op for op in Indel.opcodes(quote, text[lo:hi])
+        op
+        for op in Indel.opcodes(quote, text[lo:hi])
         if op.tag == "equal" and op.dest_end - op.dest_start >= MIN_ANCHOR_CHARS
     ]
     if not equal:
@@ -179,8 +180,11 @@ def _numbers_agree(quote_words: list[str], region_words: list[str]) -> bool:
     first = numbers[0]
     if quote_words[0] == first and first not in known and any(r.endswith(first) for r in known):
         numbers = numbers[1:]
-    if numbers and quote_words[-1] == numbers[-1] and numbers[-1] not in known and any(
-        r.startswith(numbers[-1]) for r in known
+    if (
+        numbers
+        and quote_words[-1] == numbers[-1]
+        and numbers[-1] not in known
+        and any(r.startswith(numbers[-1]) for r in known)
     ):
         numbers = numbers[:-1]
     return LCSseq.similarity(numbers, source) == len(numbers)
@@ -248,8 +252,12 @@ class Resolver:
         seeds += positions[:PAIR_SEEDS]
         candidates = set(positions)
         pairs = [pair for p in dict.fromkeys(seeds) for pair in self.index.neighbours(p)]
-        pairs += [pair for p in positions for pair in self.index.neighbours(p) if pair[0] in candidates
-                  and pair[1] in candidates]
+        pairs += [
+            pair
+            for p in positions
+            for pair in self.index.neighbours(p)
+            if pair[0] in candidates and pair[1] in candidates
+        ]
         for pair in dict.fromkeys(pairs):
             paired = self.score(pair, scope)
             if paired is not None and paired.score >= CONFIDENT_SCORE:
@@ -263,4 +271,3 @@ class Resolver:
         top = max(m.rank_score for m in eligible)
         near = [m for m in eligible if m.rank_score >= top - TIE_EPSILON]
         return min(near, key=lambda m: (m.scope, len(m.positions), m.order))
-

@@ -46,9 +46,7 @@ class Resolution(BaseModel):
         description="The exact text of the block(s) that matched; for two blocks, the two parts "
         "joined with a newline, as in block_text."
     )
-    score: float = Field(
-        description="Similarity of quote and matched text, 0-100 (100: exact after normalisation)."
-    )
+    score: float = Field(description="Similarity of quote and matched text, 0-100 (100: exact after normalisation).")
     coverage: float = Field(description="Share of the quote's words found in order in the matched text.")
     hint_used: bool = Field(description="Whether the resolved block(s) include the hinted block.")
     scope: str = Field(description="Where the match was found: hint, document, retrieved or corpus.")
@@ -121,8 +119,9 @@ def _resolve_short(
     return None  # several blocks say exactly this: a short quote cannot tell them apart
 
 
-def _exact(index: BlockIndex, cited_text: str, quote: str, positions: tuple[int, ...], scope: int,
-           hint: int | None) -> Resolution:
+def _exact(
+    index: BlockIndex, cited_text: str, quote: str, positions: tuple[int, ...], scope: int, hint: int | None
+) -> Resolution:
     text = index.norms[positions[0]]
     start = f" {text} ".index(f" {quote} ")
     match = Match(positions, 100.0, 1.0, start, start + len(quote), scope, 0)
@@ -146,10 +145,12 @@ def _resolution(index: BlockIndex, cited_text: str, match: Match, hint: int | No
         m = index.meta[p]
         cited.append(
             CitedBlock(
-                block_id=m.block_id, page=m.page,
+                block_id=m.block_id,
+                page=m.page,
                 bbox=BBox(x0=m.bbox[0], top=m.bbox[1], x1=m.bbox[2], bottom=m.bbox[3]) if m.bbox else None,
                 span=CharSpan(start=m.span[0], end=m.span[1]) if m.span else None,
-                match=CharSpan(start=lo, end=hi), matched_text=text[lo:hi],
+                match=CharSpan(start=lo, end=hi),
+                matched_text=text[lo:hi],
             )
         )
         offset += len(text) + 1

@@ -22,9 +22,7 @@ class ResolveCitationInput(BaseModel):
 def make_resolve_citation_tool(index: BlockIndex) -> BaseTool:
     """``resolve_citation`` as a LangChain tool bound to ``index``."""
 
-    def run(
-        cited_text: str, block_id: str | None = None, retrieved_block_ids: list[str] | None = None
-    ) -> dict | None:
+    def run(cited_text: str, block_id: str | None = None, retrieved_block_ids: list[str] | None = None) -> dict | None:
         resolution = resolve_citation(cited_text, block_id, index, retrieved_block_ids or ())
         return resolution.model_dump(mode="json") if resolution else None
 

@@ -63,8 +63,16 @@ def bibliography(record: ReportRecord, documents: Mapping[str, Document]) -> lis
 # --- BibTeX -------------------------------------------------------------------------------------
 
 _BIBTEX_ESCAPES = {
-    "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "&": r"\&", "%": r"\%", "$": r"\$",
-    "#": r"\#", "_": r"\_", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
+    "\\": r"\textbackslash{}",
+    "{": r"\{",
+    "}": r"\}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
 }
 
 
@@ -87,7 +95,9 @@ def annotation(entry: BibEntry, report_title: str) -> str:
     numbers = ", ".join(f"[{n}]" for n, _ in entry.citations)
     parts = "; ".join(entry.parts) if entry.parts else "the report"
     text = f"Cited as {numbers} in \u201c{report_title}\u201d for: {parts}."
-    quotes = " ".join(f"[{n}] {page_label(r.pages)}: \u201c{clip(r.matched_text, 200)}\u201d" for n, r in entry.citations)
+    quotes = " ".join(
+        f"[{n}] {page_label(r.pages)}: \u201c{clip(r.matched_text, 200)}\u201d" for n, r in entry.citations
+    )
     text += f" {quotes}"
     if entry.disagreements:
         text += " Note: " + "; ".join(entry.disagreements) + "."
@@ -128,8 +138,10 @@ def bibliography_markdown(record: ReportRecord, documents: Mapping[str, Document
         lines += [f"## {i}. {entry.title}{year}", "", f"{entry.describe()}{where} \u00b7 document `{entry.doc_id}`", ""]
         numbers = ", ".join(f"[{n}]" for n, _ in entry.citations)
         lines += [f"Cited as {numbers} for: " + "; ".join(f"*{p}*" for p in entry.parts or ["the report"]), ""]
-        lines += [f"- [{n}] {page_label(r.pages)}, block {', '.join(r.block_ids)}: \u201c{clip(r.matched_text, 300)}\u201d"
-                  for n, r in entry.citations]
+        lines += [
+            f"- [{n}] {page_label(r.pages)}, block {', '.join(r.block_ids)}: \u201c{clip(r.matched_text, 300)}\u201d"
+            for n, r in entry.citations
+        ]
         if entry.disagreements:
             lines += ["", "Note: " + "; ".join(entry.disagreements) + "."]
         lines.append("")

@@ -25,10 +25,22 @@ DEJAVU_CANDIDATES = (
     Path("/usr/local/share/fonts/DejaVuSans.ttf"),
     Path("/Library/Fonts/DejaVuSans.ttf"),
 )
-_LATIN1_FALLBACKS = str.maketrans({
-    "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "-",
-    "\u2026": "...", "\u2212": "-", "\u2264": "<=", "\u2265": ">=", "\u26a0": "(!)", "\u2192": "->",
-})
+_LATIN1_FALLBACKS = str.maketrans(
+    {
+        "\u2018": "'",
+        "\u2019": "'",
+        "\u201c": '"',
+        "\u201d": '"',
+        "\u2013": "-",
+        "\u2014": "-",
+        "\u2026": "...",
+        "\u2212": "-",
+        "\u2264": "<=",
+        "\u2265": ">=",
+        "\u26a0": "(!)",
+        "\u2192": "->",
+    }
+)
 BODY_SIZE = 10.5
 
 
@@ -91,8 +103,12 @@ def report_pdf(report: FinalReport, thread_id: str, font: Path | None = None) ->
     pdf.add_page()
     if font_path is None:
         pdf.set_font(family, "I", 8)
-        pdf.multi_cell(0, 4, "No Unicode font was found (set PRP_PDF_FONT to a .ttf file): characters "
-                       "outside Latin-1 are shown as '?'. The Markdown export keeps the exact text.")
+        pdf.multi_cell(
+            0,
+            4,
+            "No Unicode font was found (set PRP_PDF_FONT to a .ttf file): characters "
+            "outside Latin-1 are shown as '?'. The Markdown export keeps the exact text.",
+        )
         pdf.ln(2)
     pdf.set_font(family, "", BODY_SIZE)
     # Line breaks are kept: the references are one line each, not a paragraph.

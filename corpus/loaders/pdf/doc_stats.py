@@ -68,7 +68,7 @@ class DocStats:
         return not base.startswith(family[: max(4, len(family) - 2)])
 
     def is_caption(self, ln: Line) -> bool:
-        """"Figure 3:" always; "Table 2." only when set apart (bold label, other size or typeface),
+        """ "Figure 3:" always; "Table 2." only when set apart (bold label, other size or typeface),
         since a body line can start with "Table 2. shows" where a sentence wraps."""
         m = CAPTION.match(ln.text.lstrip())
         if m is None:

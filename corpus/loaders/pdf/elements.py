@@ -79,8 +79,20 @@ class Table:
 
 class Line:
     __slots__ = (
-        "words", "text", "x0", "x1", "top", "bottom", "ctop", "cbottom", "size", "bold", "font",
-        "col", "page", "table",
+        "words",
+        "text",
+        "x0",
+        "x1",
+        "top",
+        "bottom",
+        "ctop",
+        "cbottom",
+        "size",
+        "bold",
+        "font",
+        "col",
+        "page",
+        "table",
     )
 
     def __init__(self, words: list[Word], text: str, col: str, page: int, table: Table | None = None):

@@ -17,9 +17,18 @@ SEGMENT_GAP_EM = 1.0
 SEGMENT_BUCKET = 4.0
 # Spacing accents that TeX places over a letter as a separate glyph ("Fa¨rber" -> "Färber").
 ACCENTS = {
-    "\u00a8": "\u0308", "\u00b4": "\u0301", "`": "\u0300", "\u02c6": "\u0302", "\u02dc": "\u0303",
-    "\u00b8": "\u0327", "\u02c7": "\u030c", "\u02d8": "\u0306", "\u02d9": "\u0307", "\u02da": "\u030a",
-    "\u02dd": "\u030b", "\u00af": "\u0304",
+    "\u00a8": "\u0308",
+    "\u00b4": "\u0301",
+    "`": "\u0300",
+    "\u02c6": "\u0302",
+    "\u02dc": "\u0303",
+    "\u00b8": "\u0327",
+    "\u02c7": "\u030c",
+    "\u02d8": "\u0306",
+    "\u02d9": "\u0307",
+    "\u02da": "\u030a",
+    "\u02dd": "\u030b",
+    "\u00af": "\u0304",
 }
 ACCENT_CHARS = re.compile("[" + "".join(ACCENTS) + "]")
 
@@ -53,7 +62,9 @@ def page_words(chars: list[dict], extractor: WordExtractor, bbox: tuple[float, .
         if len(chars) > 1 and ACCENT_CHARS.search(text):
             text = _compose_accents(chars)
         first = chars[0]
-        words.append(Word(text, w["x0"], w["x1"], w["top"], w["bottom"], first["baseline"], first["size"], first["fontname"]))
+        words.append(
+            Word(text, w["x0"], w["x1"], w["top"], w["bottom"], first["baseline"], first["size"], first["fontname"])
+        )
     stamp = "".join(c["text"] for c in rotated)
     return words, stamp
 
