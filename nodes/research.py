@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TypedDict
-
 from langgraph.runtime import Runtime
 from langgraph.types import Send
+from typing_extensions import TypedDict  # pydantic needs it before Python 3.12 (Studio schemas)
 
 from nodes.search import search
 from research.context import ResearchContext

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import operator
-from typing import Annotated, TypedDict
+from typing import Annotated
+
+from typing_extensions import TypedDict  # pydantic (hence Studio's input schema) needs it before Python 3.12
 
 from research.evidence import Contradiction, DraftReport, Finding, SubQuestion
 from research.report import FinalReport
