@@ -64,9 +64,8 @@ class _Renderer:
         return ReportClaim(text=text, status=ClaimStatus.UNVERIFIED, confidence=confidence)
 
     def claims(self, claims: list[Claim], confidence: float | None = None) -> list[ReportClaim]:
-        rendered = (
-            self.claim(c, confidence if confidence is not None else self.inherited_confidence(c)) for c in claims
-        )
+        """``confidence``: the section's; claims outside a section inherit their evidence's."""
+        rendered = (self.claim(c, self.inherited_confidence(c) if confidence is None else confidence) for c in claims)
         return [c for c in rendered if c is not None]
 
     def section(self, number: int, section: DraftSection) -> ReportSection:

@@ -19,9 +19,15 @@ class UnresolvedPolicy(StrEnum):
 
 
 class ResearchOptions(RetrievalOptions):
-    max_retries: int = Field(default=2, ge=0, le=5, title="Max gap retries", description="Rounds of gap retries.")
+    max_retries: int = Field(
+        default=2,
+        ge=0,
+        le=5,
+        title="Max gap retries",
+        description="How many more rounds a sub-question the corpus did not answer is searched, with reformulated queries.",
+    )
     unresolved: UnresolvedPolicy = Field(
         default=UnresolvedPolicy.MARK,
         title="Claims whose quote matches no stored block",
-        description="Claims whose quote matches no stored block: mark them unverified, or drop them.",
+        description="mark: keep the claim, flagged unverified and shown without a citation; drop: leave it out of the report.",
     )

@@ -79,7 +79,11 @@ class RetrievalOptions(BaseModel):
     """How to search: the retrieval part of every run's options (``prp search`` takes only these)."""
 
     k: int = Field(
-        default=DEFAULT_K, ge=1, le=MAX_K, title="Top-k chunks per search", description="Chunks retrieved per search."
+        default=DEFAULT_K,
+        ge=1,
+        le=MAX_K,
+        title="Top-k chunks per search",
+        description="How many chunks each search returns: more evidence per sub-question, slower answers.",
     )
     search_mode: SearchMode = Field(
         default=SearchMode.HYBRID,

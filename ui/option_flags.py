@@ -36,7 +36,7 @@ class OptionsError(PrpError):
 class OptionsParser(argparse.ArgumentParser):
     """An argument parser that leaves the validated options model in ``args.options``."""
 
-    def parse_known_args(self, args=None, namespace=None):  # noqa: ANN001 - argparse's own signature
+    def parse_known_args(self, args=None, namespace=None):
         parsed, extras = super().parse_known_args(args, namespace)
         try:
             parsed.options = read_options(parsed)
