@@ -5,7 +5,8 @@ to stand alone joins the next), with one block of overlap between neighbours, an
 the embedding model's window, so the model never truncates a chunk. The embedded text starts with the document title and section, which the model needs
 to place a passage ("the proposed method" means little without knowing whose); the stored chunk text
 is the blocks' text only. A block longer than the window is split at sentence boundaries, and every
-part keeps the block's id, so a citation of either part resolves to the same block.
+part keeps the block's id, so a citation of either part resolves to the same block. Boilerplate
+blocks (``corpus.boilerplate``) are in no chunk.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from corpus.loaders.titles import title_parts
 from corpus.models import Block, BlockKind, Chunk, Document
 
 # BERT-style models add [CLS] and [SEP] around every input.
@@ -89,7 +91,15 @@ def _split_long(text: str, budget: int, count: TokenCounter) -> list[str]:
 
 
 def header_for(document: Document, section: str) -> str:
-    return f"{document.title} | {section}" if section else document.title
+    """ "title | section", or the title alone when the section is the title or a part of it (a page
+    whose heading repeats its title would otherwise be embedded as "Overview | Overview")."""
+    if not section or _key(section) in {_key(document.title), *map(_key, title_parts(document.title))}:
+        return document.title
+    return f"{document.title} | {section}"
+
+
+def _key(text: str) -> str:
+    return " ".join(text.casefold().split())
 
 
 def _units(blocks: Sequence[Block], count: TokenCounter) -> list[Unit]:
@@ -156,7 +166,11 @@ def _pack_run(run: list[Unit], budget: int) -> list[list[Unit]]:
 def chunk_document(
     document: Document, blocks: Sequence[Block], max_tokens: int, count: TokenCounter
 ) -> list[ChunkedText]:
-    """Chunk a document's blocks; ``count`` returns model token counts (with special tokens)."""
+    """Chunk a document's blocks; ``count`` returns model token counts (with special tokens).
+
+    Boilerplate blocks are left out: no chunk's text or block ids hold them.
+    """
+    blocks = [b for b in blocks if not b.boilerplate]
     if not blocks:
         return []
     out: list[ChunkedText] = []

@@ -4,6 +4,14 @@ Per document the order of writes is: registry rows as *pending* -> vectors upser
 the document ready and retires the version it replaces (one transaction) -> the old vectors deleted.
 Searches only return chunks of ready documents, so a reader never sees a half-written or mixed
 document, and ``recover`` finishes whatever a crash interrupted.
+
+Boilerplate (``corpus.boilerplate``) is text repeated across documents, so a document's marks can
+change when others come or go. A document is marked against the collection as it stands when it is
+indexed; every fingerprint whose set of documents changed is queued in the registry in the same
+transaction, and at the end of the ingest (or delete, or in ``recover`` after a crash) the
+documents holding a queued fingerprint are marked again; only those whose marks changed are
+re-chunked and re-embedded. So the marks end up the same whatever order the files came in, and
+re-ingesting unchanged files changes nothing.
 """
 
 from __future__ import annotations
@@ -19,12 +27,13 @@ from enum import StrEnum
 from itertools import islice
 from pathlib import Path
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
-from corpus.chunking import chunk_document
+from corpus import boilerplate
+from corpus.chunking import ChunkedText, chunk_document
 from corpus.embeddings import Embedder
 from corpus.errors import LoadError
-from corpus.models import DocType, ParsedDocument
+from corpus.models import Block, DocType, Document, ParsedDocument
 from corpus.parsing import SUFFIX_TYPES, doc_id_for, parse_file
 from corpus.registry import Registry
 from corpus.store import ChunkStore
@@ -53,6 +62,7 @@ class FileResult(BaseModel):
     title: str | None = None
     pages: int = 0
     blocks: int = 0
+    boilerplate_blocks: int = 0
     chunks: int = 0
 
 
@@ -60,6 +70,8 @@ class IngestSummary(BaseModel):
     files: list[FileResult]
     seconds: float
     embed_seconds: float
+    # Documents indexed before this ingest and re-chunked because their boilerplate marks changed.
+    remarked: list[str] = Field(default_factory=list)
 
     def count(self, outcome: Outcome) -> int:
         return sum(1 for f in self.files if f.outcome is outcome)
@@ -80,6 +92,8 @@ class IngestSummary(BaseModel):
         return {
             "documents": {o.value: self.count(o) for o in Outcome},
             "blocks": self.blocks,
+            "boilerplate_blocks": sum(f.boilerplate_blocks for f in self.files),
+            "remarked_documents": len(self.remarked),
             "chunks": self.chunks,
             "pages": self.pages,
             "seconds": round(self.seconds, 2),
@@ -139,22 +153,52 @@ class Ingestor:
         self.registry = registry
         self.parse_workers = parse_workers
 
-    def recover(self) -> None:
-        """Finish what an interrupted ingest left: drop pending documents and retired vectors."""
+    def recover(self) -> dict[str, tuple[int, int]]:
+        """Finish what an interrupted ingest left: drop pending documents and retired vectors, and
+        mark again the documents it did not get to (see ``remark``)."""
         for record in self.registry.documents(status="pending"):
             self.registry.retire(record.doc_id)
         for doc_id in self.registry.tombstones():
             self._drop_vectors(doc_id)
+        return self.remark()
 
     def delete(self, doc_id: str) -> bool:
         if self.registry.document(doc_id) is None:
             return False
         self._retire(doc_id)
+        self.remark()  # text it shared with two others is content again in those two
         return True
+
+    def remark(self) -> dict[str, tuple[int, int]]:
+        """Mark again the documents holding a fingerprint whose documents changed; re-chunk and
+        re-index those whose marks differ. Returns their ids, with their marked blocks and chunks."""
+        queued = self.registry.remark_queue()
+        if not queued:
+            return {}
+        changed: dict[str, tuple[int, int]] = {}
+        for doc_id in self.registry.remark_candidates():
+            document = self.registry.document(doc_id)
+            blocks, fps = self.registry.marked_blocks(doc_id)
+            if document is None or not blocks:
+                continue
+            marked = boilerplate.detect(blocks, fps, self.registry.document_counts(fps))
+            if marked == [b.boilerplate for b in blocks]:
+                continue
+            blocks = [b.model_copy(update={"boilerplate": m}) for b, m in zip(blocks, marked, strict=True)]
+            old = [c.chunk_id for c in self.registry.chunks_of(doc_id)]
+            chunks = self._embed_and_store(document, blocks)
+            # Vectors first, registry second: if this is interrupted, the registry still holds the
+            # old marks, so the queued fingerprint brings the document back here.
+            kept = {c.chunk_id for c in chunks}
+            self.store.delete_chunks([c for c in old if c not in kept])
+            self.registry.replace_chunks(doc_id, marked, chunks)
+            changed[doc_id] = (sum(marked), len(chunks))
+        self.registry.clear_remark_queue(queued)
+        return changed
 
     def ingest(self, paths: Iterable[Path], progress: ProgressCallback | None = None) -> IngestSummary:
         started = time.perf_counter()
-        self.recover()
+        recovered = self.recover()
         results: list[FileResult] = []
         todo: list[tuple[Path, str | None]] = []  # (path, doc_id of the version it replaces)
         batch: dict[str, Path] = {}  # sha256 -> first path in this run, so copies index once
@@ -177,7 +221,18 @@ class Ingestor:
             results.append(result)
             if progress:
                 progress(result)
-        return IngestSummary(files=results, seconds=time.perf_counter() - started, embed_seconds=embed_seconds)
+        t0 = time.perf_counter()
+        remarked = {**recovered, **self.remark()}
+        embed_seconds += time.perf_counter() - t0
+        for result in results:  # a document of this batch re-marked once later ones came in
+            if result.outcome is Outcome.OK and result.doc_id in remarked:
+                result.boilerplate_blocks, result.chunks = remarked.pop(result.doc_id)
+        return IngestSummary(
+            files=results,
+            seconds=time.perf_counter() - started,
+            embed_seconds=embed_seconds,
+            remarked=list(remarked),
+        )
 
     def _precheck(self, path: Path, batch: dict[str, Path]) -> tuple[FileResult | None, str | None]:
         """Decide without parsing whether a file is unsupported, missing, unchanged or a duplicate."""
@@ -240,13 +295,16 @@ class Ingestor:
 
     def _index(self, parsed: ParsedDocument, replaces: str | None) -> FileResult:
         doc = parsed.document
-        chunked = chunk_document(doc, parsed.blocks, self.embedder.max_tokens, self.embedder.count_tokens_batch)
+        fps = boilerplate.fingerprints(parsed.blocks, doc.title)
+        # This document counts once; the version it replaces does not count at all.
+        others = self.registry.document_counts(fps, exclude=(doc.doc_id, replaces))
+        counts = {fp: others.get(fp, 0) + 1 for fp in fps if fp}
+        marked = boilerplate.detect(parsed.blocks, fps, counts)
+        blocks = [b.model_copy(update={"boilerplate": m}) for b, m in zip(parsed.blocks, marked, strict=True)]
+        chunked = self._chunk(doc, blocks)
         chunks = [c.chunk for c in chunked]
-        texts = [c.embed_text for c in chunked]
-        self.registry.add_pending(doc, parsed.blocks, chunks)
-        dense = self.embedder.embed_passages(texts)
-        sparse = self.embedder.embed_sparse_passages(texts)
-        self.store.upsert(doc, chunks, dense, sparse)
+        self.registry.add_pending(doc, blocks, chunks, fps)
+        self._embed(doc, chunked)
         self.registry.mark_ready(doc.doc_id, replaces=replaces)
         if replaces and replaces != doc.doc_id:
             self._drop_vectors(replaces)
@@ -256,9 +314,26 @@ class Ingestor:
             doc_id=doc.doc_id,
             title=doc.title,
             pages=doc.page_count,
-            blocks=len(parsed.blocks),
+            blocks=len(blocks),
+            boilerplate_blocks=sum(marked),
             chunks=len(chunks),
         )
+
+    def _chunk(self, doc: Document, blocks: list[Block]) -> list[ChunkedText]:
+        return chunk_document(doc, blocks, self.embedder.max_tokens, self.embedder.count_tokens_batch)
+
+    def _embed(self, doc: Document, chunked: list[ChunkedText]) -> None:
+        if not chunked:  # every block of the document is boilerplate
+            return
+        texts = [c.embed_text for c in chunked]
+        dense = self.embedder.embed_passages(texts)
+        sparse = self.embedder.embed_sparse_passages(texts)
+        self.store.upsert(doc, [c.chunk for c in chunked], dense, sparse)
+
+    def _embed_and_store(self, doc: Document, blocks: list[Block]) -> list:
+        chunked = self._chunk(doc, blocks)
+        self._embed(doc, chunked)
+        return [c.chunk for c in chunked]
 
     def _retire(self, doc_id: str) -> None:
         self.registry.retire(doc_id)

@@ -1,7 +1,9 @@
 """The block model: documents, the blocks they are made of, and the chunks that get embedded.
 
 A block is the unit a citation resolves to. PDFs locate a block by page and bounding box; text
-formats by a character span into the document's extracted text (``page`` is then always 1).
+formats by a character span into the document's extracted text (``page`` is then always 1). A block
+the collection repeats across documents is flagged ``boilerplate``: its kind stays what the loader
+found, because the flag depends on the other documents and can come and go with them.
 """
 
 from __future__ import annotations
@@ -92,6 +94,11 @@ class Block(BaseModel):
     section: str = ""
     kind: BlockKind
     text: str
+    boilerplate: bool = Field(
+        default=False,
+        description="Text the collection repeats across documents (navigation, footers, banners): kept "
+        "so a citation of it resolves, but in no chunk (see corpus.boilerplate).",
+    )
 
 
 class Chunk(BaseModel):

@@ -11,11 +11,13 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
+from corpus import boilerplate
 from corpus.models import BBox, Block, BlockKind, CharSpan, Chunk, DocType, Document
 
 SCHEMA = """
@@ -42,7 +44,9 @@ CREATE TABLE IF NOT EXISTS blocks (
     span_start INTEGER, span_end INTEGER,
     section TEXT NOT NULL,
     kind TEXT NOT NULL,
-    text TEXT NOT NULL
+    text TEXT NOT NULL,
+    fp TEXT,
+    boilerplate INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS blocks_doc ON blocks(doc_id, seq);
 CREATE TABLE IF NOT EXISTS chunks (
@@ -58,7 +62,24 @@ CREATE TABLE IF NOT EXISTS chunks (
 );
 CREATE INDEX IF NOT EXISTS chunks_doc ON chunks(doc_id, seq);
 CREATE TABLE IF NOT EXISTS tombstones (doc_id TEXT PRIMARY KEY);
+-- Boilerplate detection (corpus.boilerplate): how many of a document's blocks carry each text
+-- fingerprint, so the documents holding a fingerprint are an index lookup away.
+CREATE TABLE IF NOT EXISTS fingerprints (
+    fp TEXT NOT NULL,
+    doc_id TEXT NOT NULL REFERENCES documents(doc_id) ON DELETE CASCADE,
+    blocks INTEGER NOT NULL,
+    PRIMARY KEY (fp, doc_id)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS fingerprints_doc ON fingerprints(doc_id);
+-- Fingerprints whose documents changed (one was added, replaced or removed) since the documents
+-- holding them were last re-marked; written in the transaction that changes them.
+CREATE TABLE IF NOT EXISTS remark_queue (fp TEXT PRIMARY KEY) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
+
+_BLOCK_COLUMNS = (
+    "block_id, doc_id, seq, page, x0, top, x1, bottom, span_start, span_end, section, kind, text, fp, boilerplate"
+)
 
 
 class DocumentRecord(Document):
@@ -75,7 +96,41 @@ class Registry:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with self._connect() as db:
+            self._migrate(db)
             db.executescript(SCHEMA)
+            self._refresh_fingerprints(db)
+
+    @staticmethod
+    def _migrate(db: sqlite3.Connection) -> None:
+        """Registries written before boilerplate detection: add the block columns it needs."""
+        columns = {row[1] for row in db.execute("PRAGMA table_info(blocks)")}
+        for column, kind in (("fp", "TEXT"), ("boilerplate", "INTEGER NOT NULL DEFAULT 0")):
+            if columns and column not in columns:
+                try:
+                    db.execute(f"ALTER TABLE blocks ADD COLUMN {column} {kind}")
+                except sqlite3.OperationalError as exc:  # another process migrated it just now
+                    if "duplicate column" not in str(exc):
+                        raise
+
+    @staticmethod
+    def _refresh_fingerprints(db: sqlite3.Connection) -> None:
+        """(Re)compute every block's fingerprint when the registry predates the current definition,
+        and queue them all, so the next ingest re-marks whatever the new fingerprints change."""
+        row = db.execute("SELECT value FROM meta WHERE key = 'fingerprint_version'").fetchone()
+        if row is not None and row[0] == boilerplate.FINGERPRINT_VERSION:
+            return
+        db.execute("DELETE FROM fingerprints")
+        titles = dict(db.execute("SELECT doc_id, title FROM documents").fetchall())
+        for doc_id, title in titles.items():
+            blocks = [_block(r) for r in db.execute("SELECT * FROM blocks WHERE doc_id = ? ORDER BY seq", (doc_id,))]
+            fps = boilerplate.fingerprints(blocks, title)
+            db.executemany(
+                "UPDATE blocks SET fp = ? WHERE block_id = ?",
+                [(f, b.block_id) for b, f in zip(blocks, fps, strict=True)],
+            )
+            _insert_fingerprints(db, doc_id, fps)
+        db.execute("INSERT OR IGNORE INTO remark_queue SELECT DISTINCT fp FROM fingerprints")
+        db.execute("INSERT OR REPLACE INTO meta VALUES ('fingerprint_version', ?)", (boilerplate.FINGERPRINT_VERSION,))
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
@@ -116,8 +171,18 @@ class Registry:
             rows = _select_in(db, "SELECT * FROM documents WHERE doc_id IN ({})", ids)
         return {r["doc_id"]: _document(r) for r in rows}
 
-    def add_pending(self, document: Document, blocks: Sequence[Block], chunks: Sequence[Chunk]) -> None:
-        """Record a parsed document as pending: visible to nothing until ``mark_ready``."""
+    def add_pending(
+        self,
+        document: Document,
+        blocks: Sequence[Block],
+        chunks: Sequence[Chunk],
+        fingerprints: Sequence[str | None] | None = None,
+    ) -> None:
+        """Record a parsed document as pending: visible to nothing until ``mark_ready``.
+
+        ``fingerprints`` are the blocks' (``corpus.boilerplate.fingerprints``), computed if not given.
+        """
+        fps = boilerplate.fingerprints(blocks, document.title) if fingerprints is None else list(fingerprints)
         now = datetime.now(UTC).isoformat(timespec="seconds")
         with self._connect() as db:
             db.execute("DELETE FROM documents WHERE doc_id = ?", (document.doc_id,))
@@ -137,31 +202,17 @@ class Registry:
                 ),
             )
             db.executemany(
-                "INSERT INTO blocks VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                [_block_row(b) for b in blocks],
+                f"INSERT INTO blocks ({_BLOCK_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                [_block_row(b, fp) for b, fp in zip(blocks, fps, strict=True)],
             )
-            db.executemany(
-                "INSERT INTO chunks VALUES (?,?,?,?,?,?,?,?,?)",
-                [
-                    (
-                        c.chunk_id,
-                        c.doc_id,
-                        c.seq,
-                        json.dumps(c.block_ids),
-                        c.text,
-                        c.section,
-                        c.page_start,
-                        c.page_end,
-                        int(c.is_reference),
-                    )
-                    for c in chunks
-                ],
-            )
+            _insert_fingerprints(db, document.doc_id, fps)
+            _insert_chunks(db, chunks)
 
     def mark_ready(self, doc_id: str, replaces: str | None = None) -> None:
         """Publish a document; the version it replaces is removed and tombstoned atomically."""
         with self._connect() as db:
             db.execute("UPDATE documents SET status = 'ready' WHERE doc_id = ?", (doc_id,))
+            _queue_remark(db, doc_id)
             if replaces and replaces != doc_id:
                 self._retire(db, replaces)
 
@@ -172,6 +223,7 @@ class Registry:
 
     @staticmethod
     def _retire(db: sqlite3.Connection, doc_id: str) -> None:
+        _queue_remark(db, doc_id)
         db.execute("DELETE FROM documents WHERE doc_id = ?", (doc_id,))
         db.execute("INSERT OR IGNORE INTO tombstones VALUES (?)", (doc_id,))
 
@@ -204,6 +256,68 @@ class Registry:
                 "WHERE d.status = 'ready' ORDER BY b.doc_id, b.seq"
             ).fetchall()
         return (_block(r) for r in rows)
+
+    def marked_blocks(self, doc_id: str) -> tuple[list[Block], list[str | None]]:
+        """A document's blocks in reading order, with their fingerprints."""
+        with self._connect() as db:
+            rows = db.execute("SELECT * FROM blocks WHERE doc_id = ? ORDER BY seq", (doc_id,)).fetchall()
+        return [_block(r) for r in rows], [r["fp"] for r in rows]
+
+    # --- boilerplate -----------------------------------------------------------------------
+
+    def document_counts(self, fps: Iterable[str | None], exclude: Iterable[str | None] = ()) -> dict[str, int]:
+        """For each fingerprint, how many ready documents (other than ``exclude``) hold it."""
+        ids = list({fp for fp in fps if fp})
+        skip = [d for d in exclude if d] or [""]
+        counts: dict[str, int] = {}
+        with self._connect() as db:
+            for start in range(0, len(ids), 500):
+                part = ids[start : start + 500]
+                rows = db.execute(
+                    "SELECT f.fp, COUNT(*) FROM fingerprints f JOIN documents d ON d.doc_id = f.doc_id "
+                    f"WHERE d.status = 'ready' AND f.fp IN ({','.join('?' * len(part))}) "
+                    f"AND f.doc_id NOT IN ({','.join('?' * len(skip))}) GROUP BY f.fp",
+                    [*part, *skip],
+                ).fetchall()
+                counts.update((r[0], r[1]) for r in rows)
+        return counts
+
+    def remark_queue(self) -> list[str]:
+        with self._connect() as db:
+            return [r[0] for r in db.execute("SELECT fp FROM remark_queue")]
+
+    def clear_remark_queue(self, fps: Iterable[str]) -> None:
+        with self._connect() as db:
+            db.executemany("DELETE FROM remark_queue WHERE fp = ?", [(fp,) for fp in fps])
+
+    def remark_candidates(self) -> list[str]:
+        """Ready documents holding a queued fingerprint whose marking may be non-trivial: they hold
+        a block marked as boilerplate, or a fingerprint enough documents share to be boilerplate.
+        Any other document's blocks are all content, before and after, so it needs no look."""
+        with self._connect() as db:
+            rows = db.execute(
+                "WITH q AS (SELECT DISTINCT f.doc_id FROM fingerprints f JOIN remark_queue r ON r.fp = f.fp) "
+                "SELECT q.doc_id FROM q JOIN documents d ON d.doc_id = q.doc_id AND d.status = 'ready' "
+                "WHERE EXISTS (SELECT 1 FROM blocks b WHERE b.doc_id = q.doc_id AND b.boilerplate = 1) "
+                "OR EXISTS (SELECT 1 FROM fingerprints f WHERE f.doc_id = q.doc_id AND "
+                "(SELECT COUNT(*) FROM fingerprints g JOIN documents e ON e.doc_id = g.doc_id "
+                "AND e.status = 'ready' WHERE g.fp = f.fp) >= ?) ORDER BY q.doc_id",
+                (boilerplate.MIN_DOCUMENTS,),
+            ).fetchall()
+        return [r[0] for r in rows]
+
+    def replace_chunks(self, doc_id: str, marked: Sequence[bool], chunks: Sequence[Chunk]) -> None:
+        """Store a ready document's new boilerplate marks (one per block, in reading order) and the
+        chunks made from them, in one transaction."""
+        with self._connect() as db:
+            ids = [r[0] for r in db.execute("SELECT block_id FROM blocks WHERE doc_id = ? ORDER BY seq", (doc_id,))]
+            db.executemany(
+                "UPDATE blocks SET boilerplate = ? WHERE block_id = ?",
+                [(int(m), b) for b, m in zip(ids, marked, strict=True)],
+            )
+            db.execute("DELETE FROM chunks WHERE doc_id = ?", (doc_id,))
+            _insert_chunks(db, chunks)
+            db.execute("UPDATE documents SET n_chunks = ? WHERE doc_id = ?", (len(chunks), doc_id))
 
     def chunks_of(self, doc_id: str) -> list[Chunk]:
         with self._connect() as db:
@@ -240,7 +354,36 @@ def _document(row: sqlite3.Row) -> DocumentRecord:
     return DocumentRecord(**data)
 
 
-def _block_row(b: Block) -> tuple:
+def _insert_chunks(db: sqlite3.Connection, chunks: Sequence[Chunk]) -> None:
+    db.executemany(
+        "INSERT INTO chunks VALUES (?,?,?,?,?,?,?,?,?)",
+        [
+            (
+                c.chunk_id,
+                c.doc_id,
+                c.seq,
+                json.dumps(c.block_ids),
+                c.text,
+                c.section,
+                c.page_start,
+                c.page_end,
+                int(c.is_reference),
+            )
+            for c in chunks
+        ],
+    )
+
+
+def _insert_fingerprints(db: sqlite3.Connection, doc_id: str, fps: Iterable[str | None]) -> None:
+    counts = Counter(fp for fp in fps if fp)
+    db.executemany("INSERT INTO fingerprints VALUES (?,?,?)", [(fp, doc_id, n) for fp, n in counts.items()])
+
+
+def _queue_remark(db: sqlite3.Connection, doc_id: str) -> None:
+    db.execute("INSERT OR IGNORE INTO remark_queue SELECT fp FROM fingerprints WHERE doc_id = ?", (doc_id,))
+
+
+def _block_row(b: Block, fp: str | None) -> tuple:
     bbox = b.bbox
     span = b.span
     return (
@@ -257,6 +400,8 @@ def _block_row(b: Block) -> tuple:
         b.section,
         b.kind.value,
         b.text,
+        fp,
+        int(b.boilerplate),
     )
 
 
@@ -273,6 +418,7 @@ def _block(row: sqlite3.Row) -> Block:
         section=row["section"],
         kind=BlockKind(row["kind"]),
         text=row["text"],
+        boilerplate=bool(row["boilerplate"]),
     )
 
 

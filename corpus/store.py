@@ -132,6 +132,14 @@ class ChunkStore:
             wait=True,
         )
 
+    def delete_chunks(self, chunk_ids: Sequence[str]) -> None:
+        if chunk_ids:
+            self.client.delete(
+                self.collection,
+                points_selector=models.PointIdsList(points=[point_id(c) for c in chunk_ids]),
+                wait=True,
+            )
+
     def count(self) -> int:
         return self.client.count(self.collection, exact=True).count
 

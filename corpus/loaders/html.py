@@ -22,6 +22,7 @@ from lxml import etree
 from corpus.errors import LoadError
 from corpus.loaders.markdown import load_markdown
 from corpus.loaders.text import load_text
+from corpus.loaders.titles import page_title
 from corpus.models import LoadedDocument
 
 # htmldate otherwise rejects dates after the current day, which makes the result depend on the clock.
@@ -75,23 +76,33 @@ def load_html(html: str) -> LoadedDocument:
         loaded = load_text(_body_text(html))
     if not any(block.text.strip() for block in loaded.blocks):
         raise LoadError("no readable text in the HTML")
-    # The metadata title comes from og:title, a single <h1> or <title> (site name suffix removed).
+    # The metadata title comes from og:title, a single <h1> or <title>; trafilatura drops the site
+    # name from a <title> but not from og:title, so page_title does it for every source.
     metadata = trafilatura.extract_metadata(html, date_config=_DATE_CONFIG)
     year = _ISO_YEAR.match(metadata.date or "")
-    return loaded.model_copy(
-        update={
-            "title": metadata.title or loaded.title,
-            "year": int(year.group(0)) if year else loaded.year,
-        }
-    )
+    title = page_title(metadata.title or loaded.title, metadata.sitename, _single_h1(html))
+    return loaded.model_copy(update={"title": title or None, "year": int(year.group(0)) if year else loaded.year})
+
+
+def _single_h1(html: str) -> str | None:
+    """The text of the page's only ``<h1>``, if it has exactly one."""
+    root = _parse(html)
+    headings = root.xpath("//h1") if root is not None else []
+    return " ".join(headings[0].text_content().split()) if len(headings) == 1 else None
+
+
+def _parse(html: str) -> lxml.html.HtmlElement | None:
+    try:
+        # Bytes with an explicit encoding: lxml refuses str input that carries an XML declaration.
+        return lxml.html.document_fromstring(html.encode("utf-8"), parser=lxml.html.HTMLParser(encoding="utf-8"))
+    except (etree.ParserError, ValueError):
+        return None
 
 
 def _body_text(html: str) -> str:
     """The visible text of ``<body>``, one paragraph per block-level element."""
-    try:
-        # Bytes with an explicit encoding: lxml refuses str input that carries an XML declaration.
-        root = lxml.html.document_fromstring(html.encode("utf-8"), parser=lxml.html.HTMLParser(encoding="utf-8"))
-    except (etree.ParserError, ValueError):
+    root = _parse(html)
+    if root is None:
         return ""
     for element in root.xpath(_NOT_CONTENT):
         element.drop_tree()

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
+from corpus.loaders.titles import clean_heading, clean_title, is_breadcrumb
 from corpus.models import BlockKind, CharSpan, LoadedDocument, RawBlock
 
 _PARSER = MarkdownIt("commonmark").enable(["table", "strikethrough"])
@@ -108,10 +109,29 @@ def load_markdown(text: str) -> LoadedDocument:
                 references_level = level if is_references_heading(block_text) else None
         elif references_level is not None:
             kind = BlockKind.REFERENCE
+        crumb = _leading_breadcrumb(group) if kind is BlockKind.PARAGRAPH else None
+        if crumb is not None:
+            # A breadcrumb line glued above a paragraph is a block of its own, so it can be told
+            # apart (and marked as boilerplate) without taking the paragraph with it.
+            crumb_span = trimmed_span(text, lines[first][0], lines[first][1])
+            blocks.append(RawBlock(span=crumb_span, section=section, kind=kind, text=crumb[0]))
+            first, block_text = first + 1, crumb[1]
         span = trimmed_span(text, lines[first][0], lines[last - 1][1])
         blocks.append(RawBlock(span=span, section=section, kind=kind, text=block_text))
     year = _front_matter_year(fields) or find_year(body[:YEAR_SCAN_CHARS])
-    return LoadedDocument(title=fields.get("title") or _title(headings), year=year, blocks=blocks)
+    return LoadedDocument(title=clean_title(fields.get("title")) or _title(headings), year=year, blocks=blocks)
+
+
+def _leading_breadcrumb(group: list[Token]) -> tuple[str, str] | None:
+    """(breadcrumb, rest) when a paragraph's first line is a breadcrumb and more lines follow."""
+    if group[0].type != "paragraph_open" or len(group) != 3:
+        return None
+    children = group[1].children or []
+    cut = next((i for i, c in enumerate(children) if c.type in ("softbreak", "hardbreak")), None)
+    if cut is None:
+        return None
+    crumb, rest = _children_text(children[:cut]), _children_text(children[cut + 1 :])
+    return (crumb, rest) if rest and is_breadcrumb(crumb) else None
 
 
 def _title(headings: list[tuple[int, str]]) -> str | None:
@@ -161,7 +181,7 @@ def _constructs(tokens: list[Token]) -> Iterator[list[Token]]:
 def _block(group: list[Token]) -> tuple[BlockKind, str] | None:
     head = group[0]
     if head.type == "heading_open":
-        return BlockKind.HEADING, _inline_text(group[1])
+        return BlockKind.HEADING, clean_heading(_inline_text(group[1]))
     if head.type == "table_open":
         return BlockKind.TABLE, _table_text(group)
     if head.type == "list_item_open":
@@ -197,8 +217,12 @@ def _table_text(group: list[Token]) -> str:
 
 
 def _inline_text(token: Token) -> str:
+    return _children_text(token.children or [])
+
+
+def _children_text(children: list[Token]) -> str:
     parts = []
-    for child in token.children or []:
+    for child in children:
         if child.type in ("text", "code_inline", "image"):  # an image's content is its alt text
             parts.append(child.content)
         elif child.type == "softbreak":

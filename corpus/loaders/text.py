@@ -21,6 +21,7 @@ from corpus.loaders.markdown import (
     load_markdown,
     trimmed_span,
 )
+from corpus.loaders.titles import clean_heading, is_breadcrumb
 from corpus.models import BlockKind, LoadedDocument, RawBlock
 
 _MARKDOWN_HEADING = re.compile(r"^#{1,6}[ \t]+\S", re.M)
@@ -90,11 +91,13 @@ def _groups(text: str) -> list[list[Line]]:
 def _heading(rows: list[str], *, is_first: bool, in_references: bool) -> str | None:
     """The heading text if this group of lines is a heading, else None."""
     if len(rows) == 2 and _UNDERLINE.match(rows[1]):
-        return rows[0].strip()
+        return clean_heading(rows[0])
+    if len({" ".join(row.split()) for row in rows}) == 1:
+        rows = rows[:1]  # a title line written twice (a page title above the same heading)
     if len(rows) != 1:
         return None
-    line = rows[0].strip()
-    if _CAPTION.match(line):
+    line = clean_heading(rows[0])
+    if _CAPTION.match(line) or is_breadcrumb(line):
         return None
     if in_references:
         return line if line.isupper() or _BACK_MATTER.match(line) else None
@@ -114,6 +117,9 @@ def _heading(rows: list[str], *, is_first: bool, in_references: bool) -> str | N
 def _body_runs(text: str, group: list[Line]) -> list[tuple[BlockKind, list[Line]]]:
     """Split a group that is not a heading into blocks: a caption, a table, or prose and list items."""
     rows = [text[start:end] for start, end in group]
+    if len(group) > 1 and is_breadcrumb(rows[0]):
+        # A breadcrumb line glued above a paragraph is a block of its own (see corpus.boilerplate).
+        return [(BlockKind.PARAGRAPH, group[:1]), *_body_runs(text, group[1:])]
     if _CAPTION.match(rows[0]):
         return [(BlockKind.CAPTION, group)]
     if _is_table(rows):

@@ -1,0 +1,104 @@
+"""Boilerplate: text a collection repeats across its documents (site titles, navigation menus,
+breadcrumbs, footers, cookie banners, running headers) rather than any one document's content.
+
+The rule, applied per block:
+
+- A block's **fingerprint** is a hash of its normalised text: lower-cased, punctuation and spacing
+  dropped, every run of digits read as one placeholder (so "© 2023" and "© 2024", "page 3 of 12" and
+  "page 4 of 12" match), and the document's own title masked (so "Documentation / User Guide /
+  Overview" on the Overview page matches "... / Installation" on the Installation page). Text with
+  no letters has no fingerprint and is never boilerplate.
+- A non-heading block is **boilerplate** when its fingerprint occurs in at least ``MIN_DOCUMENTS``
+  (3) distinct documents of the collection. Two is not enough: two versions of one report, or a
+  paper and its preprint, share their paragraphs, and those are content. There is no share-of-the-
+  collection threshold: a documentation site is usually a small part of a mixed library (12 pages
+  among 300 papers is 4%), and its boilerplate must still be found.
+- **Copies** are not boilerplate: when at least half of a document's paragraph-length text (blocks
+  of ``LONG_BLOCK_WORDS`` words or more), and at least ``COPY_MIN_WORDS`` words of it, is repeated,
+  the document is a version of the others rather than a page with a template around it, and only
+  its short repeated blocks are marked. A cookie banner or a licence notice is a few dozen words;
+  three drafts of a report share thousands.
+- A **heading** is section structure and is kept, unless it is repeated too and the block right
+  after it is boilerplate: a site title or a "Menu" heading over the navigation, not a section.
+
+Marking depends only on the set of documents in the collection, never on the order they came in;
+the registry keeps, per document, the fingerprints it holds, so counting a fingerprint's
+documents is an index lookup, not a scan of the blocks.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from collections.abc import Mapping, Sequence
+
+from corpus.models import Block, BlockKind
+
+MIN_DOCUMENTS = 3
+LONG_BLOCK_WORDS = 25
+COPY_SHARE = 0.5
+COPY_MIN_WORDS = 200
+# Bumped whenever ``fingerprint`` or the rule in ``detect`` changes: a registry written under another
+# version recomputes its fingerprints when opened and queues them all, so the next ingest re-marks.
+FINGERPRINT_VERSION = "1"
+
+_WORD = re.compile(r"[^\W\d_]+|\d+")
+_TITLE_MARK = "\x00"
+_HEADING_MARK = "\x01"
+
+
+def normalise(text: str) -> str:
+    """Lower-case words and digit placeholders, separated by single spaces."""
+    words = _WORD.findall(unicodedata.normalize("NFKC", text).lower())
+    return " ".join("#" if w[0].isdigit() else w for w in words)
+
+
+def fingerprint(text: str, title: str = "", heading: bool = False) -> str | None:
+    """The block's normalised text with the document title masked, hashed; None without letters.
+
+    A block that is nothing but the title (a navigation entry naming this very page) keeps its
+    unmasked text, so it still matches the same entry on every other page. Headings are counted
+    apart from body text: "Summary" as a heading in two documents does not make a paragraph that
+    reads "Summary" in a third one boilerplate.
+    """
+    norm = normalise(text)
+    if not any(c.isalpha() for c in norm):
+        return None
+    masked = _mask(norm, normalise(title))
+    if any(c.isalpha() for c in masked):
+        norm = masked
+    if heading:
+        norm = f"{_HEADING_MARK} {norm}"
+    return hashlib.blake2b(norm.encode(), digest_size=10).hexdigest()
+
+
+def _mask(norm: str, title: str) -> str:
+    if not title or not any(c.isalpha() for c in title):
+        return norm
+    return f" {norm} ".replace(f" {title} ", f" {_TITLE_MARK} ").strip()
+
+
+def fingerprints(blocks: Sequence[Block], title: str) -> list[str | None]:
+    return [fingerprint(b.text, title, b.kind is BlockKind.HEADING) for b in blocks]
+
+
+def detect(blocks: Sequence[Block], fps: Sequence[str | None], documents: Mapping[str, int]) -> list[bool]:
+    """Which of one document's ``blocks`` are boilerplate.
+
+    ``fps`` are the blocks' fingerprints; ``documents`` maps a fingerprint to the number of distinct
+    documents of the collection holding it, this one included.
+    """
+    repeated = [fp is not None and documents.get(fp, 0) >= MIN_DOCUMENTS for fp in fps]
+    words = [len(b.text.split()) for b in blocks]
+    body = [b.kind is not BlockKind.HEADING for b in blocks]
+    marked = [r and is_body for r, is_body in zip(repeated, body, strict=True)]
+    long_total = sum(n for n, is_body in zip(words, body, strict=True) if n >= LONG_BLOCK_WORDS and is_body)
+    long_repeated = sum(n for i, n in enumerate(words) if n >= LONG_BLOCK_WORDS and marked[i])
+    if long_repeated >= COPY_MIN_WORDS and long_repeated >= COPY_SHARE * long_total:
+        marked = [m and n < LONG_BLOCK_WORDS for m, n in zip(marked, words, strict=True)]
+    # Backwards, so a repeated heading over another repeated heading over boilerplate goes too.
+    for i in range(len(blocks) - 2, -1, -1):
+        if blocks[i].kind is BlockKind.HEADING and repeated[i] and marked[i + 1]:
+            marked[i] = True
+    return marked

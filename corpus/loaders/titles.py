@@ -1,0 +1,78 @@
+"""Document titles and heading text as pages really write them, cleaned: no doubled titles, no
+site-name suffixes, no permalink marks; and breadcrumb lines, which are never a title or a heading.
+
+A title comes out doubled ("Overview - Acme Router Overview - Acme Router") when a page's title line
+and its first heading are the same text and end up in one construct: a scraper writes the
+``<title>`` on the line right above the page's heading, and Markdown reads the two lines as one
+two-line heading; or a plain-text file repeats the line. ``collapse_repeat`` undoes exactly that
+repetition; ``page_title`` drops the site's name from an HTML title the way trafilatura already does
+for ``<title>`` alone, so every page of a site is titled by what it is about.
+"""
+
+from __future__ import annotations
+
+import re
+
+# "Overview - Acme Router", "Acme Router | Overview", "Overview · Docs"
+_TITLE_SEPARATOR = re.compile(r"\s+(?:[-–—|·•»:]|::)\s+")
+# Breadcrumbs: three or more short parts joined by a path separator with spaces around it.
+_CRUMB_SEPARATOR = re.compile(r"\s+(?:/|>|›|»|→|\\)\s+")
+MAX_CRUMB_PART_WORDS = 5
+MAX_CRUMB_WORDS = 16
+# Permalink anchors that heading text picks up from documentation generators (Sphinx, MkDocs).
+_PERMALINK = re.compile(r"[\s¶§🔗#]+$")
+
+
+def _key(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+def collapse_repeat(text: str) -> str:
+    """``text`` with one copy of a title written twice in a row ("A - B A - B" -> "A - B")."""
+    words = text.split()
+    half = len(words) // 2
+    if half and len(words) % 2 == 0 and _key(" ".join(words[:half])) == _key(" ".join(words[half:])):
+        return " ".join(words[:half])
+    return text
+
+
+def clean_heading(text: str) -> str:
+    """Heading text without permalink marks or a doubled copy of itself."""
+    stripped = _PERMALINK.sub("", text.strip())
+    return collapse_repeat(stripped or text.strip())
+
+
+def clean_title(title: str | None) -> str:
+    """A title on one line, spaces collapsed, no permalink mark, not doubled."""
+    return clean_heading(" ".join((title or "").split()))
+
+
+def title_parts(title: str) -> list[str]:
+    """The parts of a title joined by separators ("Overview - Acme Router" -> both halves)."""
+    return [p for p in _TITLE_SEPARATOR.split(title) if p.strip()]
+
+
+def page_title(title: str | None, site_name: str | None = None, h1: str | None = None) -> str:
+    """An HTML page's title without the site's name: the parts that are not ``site_name``, or else
+    the part that is the page's one ``<h1>`` ("Overview - Acme Router" with h1 "Overview")."""
+    title = clean_title(title)
+    parts = title_parts(title)
+    if len(parts) < 2:
+        return title
+    if site_name:
+        kept = [p for p in parts if _key(p) != _key(site_name)]
+        if kept and len(kept) < len(parts):
+            separator = _TITLE_SEPARATOR.search(title).group(0)  # type: ignore[union-attr]
+            return separator.join(kept)
+    if h1 and _key(clean_title(h1)) in {_key(p) for p in parts}:
+        return clean_title(h1)
+    return title
+
+
+def is_breadcrumb(line: str) -> bool:
+    """A navigation trail: "Documentation / User Guide / Overview", "Home > Docs > Routing"."""
+    line = line.strip()
+    parts = _CRUMB_SEPARATOR.split(line)
+    if len(parts) < 3 or len(line.split()) > MAX_CRUMB_WORDS or line[-1:] in ".!?;,":
+        return False
+    return all(p.strip() and len(p.split()) <= MAX_CRUMB_PART_WORDS for p in parts)
