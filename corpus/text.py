@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
+from importlib import resources
 
 _WORD = re.compile(r"\w+")
 
@@ -15,6 +17,13 @@ _WORD = re.compile(r"\w+")
 def word_tokens(text: str) -> list[str]:
     """Lower-cased ``\\w+`` tokens (hyphenated words come apart: "street-level" -> street, level)."""
     return _WORD.findall(text.lower())
+
+
+@lru_cache(maxsize=1)
+def stopwords() -> frozenset[str]:
+    """English function words (``corpus/resources/english.txt``), lower case."""
+    path = resources.files("corpus") / "resources" / "english.txt"
+    return frozenset(w.strip().lower() for w in path.read_text(encoding="utf-8").splitlines() if w.strip())
 
 
 def page_range(pages: Iterable[int]) -> str:

@@ -121,8 +121,9 @@ def sides_correct(disagreement: dict, reference_outputs: dict) -> bool:
 
 
 def states_wrong_answer(outputs: dict, reference_outputs: dict) -> bool:
-    """The answer (not the disagreement section, which quotes both sides) asserts a wrong answer."""
-    text = f" {normalize(outputs['answer'])} "
+    """The answer states a wrong answer as fact: the sides of a disagreement, in the disagreement section
+    or in a section whose documents disagree, are presented as what each document says, not as fact."""
+    text = f" {normalize(outputs.get('asserted', outputs['answer']))} "
     return any(f" {normalize(w)} " in text for w in reference_outputs.get("wrong_answers") or [] if normalize(w))
 
 

@@ -28,7 +28,7 @@ from evals.metrics import UNANSWERABLE
 from graph.run import run_research
 from research.evidence import FindingStatus
 from research.options import ResearchOptions
-from research.report import FinalReport
+from research.report import FinalReport, ReportSection
 from research.strategy import ResearchStrategy
 from tools.hybrid_search import RetrievedChunk, hybrid_search
 
@@ -119,10 +119,12 @@ class ResearchTarget:
         report = result.report
         findings = result.state.get("findings", [])
         answered = report.answered_sections()
-        answer = " ".join(c.text for s in answered for c in s.claims)
+        answer = " ".join(_answer_text(s) for s in answered)
+        asserted = " ".join(_answer_text(s) for s in answered if not s.disputed)
         stored = library.registry.blocks(b for c in report.citations for b in c.resolution.block_ids)
         return {
             "answer": answer or UNANSWERABLE,
+            "asserted": asserted,
             "abstained": not answered,
             "sub_questions": len(findings),
             "gaps": sum(1 for f in findings if f.status is FindingStatus.GAP),
@@ -153,6 +155,13 @@ class ResearchTarget:
             "mode": report.mode,
             "markdown": report.markdown,
         }
+
+
+def _answer_text(section: ReportSection) -> str:
+    """What a section answers: its short answers where it has them (as QASPER separates the answer from
+    its evidence), else its claims; a disputed section's answers are both sides'."""
+    leads = [c.answer for c in section.claims if c.answer]
+    return " ".join(leads) if leads else " ".join(c.text for c in section.claims)
 
 
 def _disagreements(report: FinalReport, labels: Labels) -> list[dict]:

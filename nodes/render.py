@@ -2,7 +2,9 @@
 
 This is the one place citations are numbered (by first appearance), the one place a claim whose
 markers all failed to resolve is flagged "unverified" or dropped per the run's policy, and the one
-place the rule for showing a disagreement is applied: both sides verified, from two documents.
+place the rule for showing a disagreement is applied: both sides verified, from two documents. A claim
+whose citations resolve but whose cited blocks do not state it (``tools.citations.support``) is shown
+with its citations and flagged unsupported.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from research.report import (
     ReportSection,
 )
 from tools.citations.resolve import Resolution
+from tools.citations.support import supports
 
 
 class _Renderer:
@@ -28,6 +31,7 @@ class _Renderer:
         self.citations: list[NumberedCitation] = []
         self.unverified = 0
         self.dropped = 0
+        self.unsupported = 0
         # Summary and disagreement claims reuse section evidence; they inherit that confidence.
         self.confidence_by_marker: dict[str, float] = {}
         for section in draft.sections:
@@ -56,12 +60,15 @@ class _Renderer:
         text = claim.text.strip()
         if resolutions:
             numbers = [self.number(r) for r in resolutions]
-            return ReportClaim(text=text, status=ClaimStatus.VERIFIED, citations=numbers, confidence=confidence)
+            supported = supports(" ".join(filter(None, [claim.answer, text])), [r.matched_text for r in resolutions])
+            self.unsupported += not supported
+            status = ClaimStatus.VERIFIED if supported else ClaimStatus.UNSUPPORTED
+            return ReportClaim(text=text, status=status, citations=numbers, confidence=confidence, answer=claim.answer)
         if self.policy is UnresolvedPolicy.DROP:
             self.dropped += 1
             return None
         self.unverified += 1
-        return ReportClaim(text=text, status=ClaimStatus.UNVERIFIED, confidence=confidence)
+        return ReportClaim(text=text, status=ClaimStatus.UNVERIFIED, confidence=confidence, answer=claim.answer)
 
     def claims(self, claims: list[Claim], confidence: float | None = None) -> list[ReportClaim]:
         """``confidence``: the section's; claims outside a section inherit their evidence's."""
@@ -75,6 +82,7 @@ class _Renderer:
             status=section.status,
             confidence=section.confidence,
             claims=self.claims(section.claims, section.confidence),
+            disputed=section.disputed,
         )
 
     def disagreement(self, item: Contradiction) -> Disagreement | None:
@@ -88,6 +96,7 @@ class _Renderer:
                 status=ClaimStatus.VERIFIED,
                 citations=[self.number(resolution)],
                 confidence=self.inherited_confidence(side),
+                answer=side.answer,
             )
             for side, resolution in ((item.side_a, a[0]), (item.side_b, b[0]))
         )
@@ -117,5 +126,6 @@ def render_report(
         gaps=draft.gaps,
         citations=renderer.citations,
         unverified_claims=renderer.unverified,
+        unsupported_claims=renderer.unsupported,
         dropped_claims=renderer.dropped,
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from langgraph.runtime import Runtime
 
 from research.context import ResearchContext
-from research.evidence import DraftReport, DraftSection, FindingStatus, GapNote
+from research.evidence import Contradiction, DraftReport, DraftSection, Finding, FindingStatus, GapNote
 from research.state import ResearchState
 
 
@@ -14,15 +14,7 @@ def synthesize(state: ResearchState, runtime: Runtime[ResearchContext]) -> dict:
     findings = state.get("findings", [])
     contradictions = state.get("contradictions", [])
     title, summary = strategy.summarize(state["topic"], findings, contradictions)
-    sections = [
-        DraftSection(
-            sub_question=f.sub_question,
-            status=f.status,
-            confidence=f.confidence,
-            claims=f.claims if f.status is not FindingStatus.GAP else [],
-        )
-        for f in findings
-    ]
+    sections = [_section(f, contradictions) for f in findings]
     gaps = [
         GapNote(sub_question=f.sub_question, queries_tried=f.queries, suggestions=strategy.suggest(f))
         for f in findings
@@ -31,3 +23,24 @@ def synthesize(state: ResearchState, runtime: Runtime[ResearchContext]) -> dict:
     draft = DraftReport(title=title, summary=summary, sections=sections, disagreements=contradictions, gaps=gaps)
     markers = sum(len(c.citations) for c in draft.claims())
     return {"draft": draft, "progress": [f"synthesize: draft with {markers} citation marker(s)"]}
+
+
+def _section(finding: Finding, contradictions: list[Contradiction]) -> DraftSection:
+    """A finding as a section; when its documents answer it differently, the sides are its claims, so
+    no side is stated as the answer."""
+    disputes = [c for c in contradictions if c.sub_question_id == finding.sub_question.id]
+    if disputes:
+        sides = {s.text: s for c in disputes for s in (c.side_a, c.side_b)}
+        return DraftSection(
+            sub_question=finding.sub_question,
+            status=finding.status,
+            confidence=finding.confidence,
+            claims=list(sides.values()),
+            disputed=True,
+        )
+    return DraftSection(
+        sub_question=finding.sub_question,
+        status=finding.status,
+        confidence=finding.confidence,
+        claims=finding.claims if finding.status is not FindingStatus.GAP else [],
+    )

@@ -32,6 +32,11 @@ class CitationMarker(BaseModel):
 class Claim(BaseModel):
     text: str
     citations: list[CitationMarker] = Field(default_factory=list)
+    answer: str | None = Field(
+        default=None,
+        description="The short answer the quote gives (a name, number, date, Yes/No), shown before it; "
+        "None for a descriptive claim.",
+    )
 
 
 class FindingStatus(StrEnum):
@@ -58,6 +63,11 @@ class Contradiction(BaseModel):
     explanation: str
     side_a: Claim
     side_b: Claim
+    sub_question_id: str | None = Field(
+        default=None,
+        description="Set when the documents give different answers to this sub-question: its section then "
+        "presents the sides instead of stating one answer.",
+    )
 
 
 class GapNote(BaseModel):
@@ -71,6 +81,7 @@ class DraftSection(BaseModel):
     status: FindingStatus
     confidence: float
     claims: list[Claim]
+    disputed: bool = Field(default=False, description="The documents disagree: the claims are the sides.")
 
 
 class DraftReport(BaseModel):

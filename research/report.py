@@ -21,8 +21,13 @@ from tools.citations.resolve import Resolution
 
 UNVERIFIED_NOTE = "unverified: the quoted text was not found in the library"
 UNVERIFIED = f"\u26a0 *{UNVERIFIED_NOTE}*"
+UNSUPPORTED_NOTE = "unsupported: the quoted passage does not state this"
+UNSUPPORTED = f"\u26a0 *{UNSUPPORTED_NOTE}*"
 NO_SUMMARY = "The library holds no evidence that answers this topic."
 SECTION_NOT_ANSWERED = 'The corpus does not answer this; see "What the corpus does not answer".'
+SECTION_DISPUTED = (
+    "**The sources disagree on this**: each answer below is what its document says; neither is stated as fact."
+)
 NO_DISAGREEMENT = "No disagreement between sources was found in the evidence gathered."
 NO_GAPS = "Every sub-question found supporting evidence in the library."
 DISAGREEMENTS_HEADING = "Where sources disagree"
@@ -37,6 +42,7 @@ STATUS_LABELS = {
 class ClaimStatus(StrEnum):
     VERIFIED = "verified"  # every citation shown resolved to a stored block
     UNVERIFIED = "unverified"  # no quote matched a stored block: shown flagged, with no citation
+    UNSUPPORTED = "unsupported"  # the quote resolved, but does not state the claim: shown flagged, cited
 
 
 class NumberedCitation(BaseModel):
@@ -53,11 +59,14 @@ class ReportClaim(BaseModel):
     confidence: float | None = Field(
         default=None, description="The confidence of the finding whose evidence it cites, where known."
     )
+    answer: str | None = Field(default=None, description="The short answer the quote gives, shown first.")
 
     def markdown(self) -> str:
+        lead = f"**{self.answer}**: " if self.answer else ""
         if self.status is ClaimStatus.UNVERIFIED:
-            return f"{self.text} {UNVERIFIED}"
-        return f"{self.text} {''.join(f'[{n}]' for n in self.citations)}"
+            return f"{lead}{self.text} {UNVERIFIED}"
+        cited = f"{lead}{self.text} {''.join(f'[{n}]' for n in self.citations)}"
+        return f"{cited} {UNSUPPORTED}" if self.status is ClaimStatus.UNSUPPORTED else cited
 
 
 class ReportSection(BaseModel):
@@ -66,6 +75,7 @@ class ReportSection(BaseModel):
     status: FindingStatus
     confidence: float
     claims: list[ReportClaim]
+    disputed: bool = Field(default=False, description="The documents disagree: the claims are the sides.")
 
     @property
     def status_label(self) -> str:
@@ -93,6 +103,7 @@ class FinalReport(BaseModel):
     citations: list[NumberedCitation] = Field(default_factory=list, description="The references, by number.")
     unverified_claims: int = Field(default=0, description="Claims kept but flagged: their quote matched no block.")
     dropped_claims: int = Field(default=0, description="Claims removed because their quote matched no block.")
+    unsupported_claims: int = Field(default=0, description="Claims flagged: their quote does not state them.")
 
     def citation(self, number: int) -> Resolution:
         return self.citations[number - 1].resolution
@@ -122,6 +133,10 @@ class FinalReport(BaseModel):
         ]
         if self.policy is UnresolvedPolicy.MARK and self.unverified_claims:
             lines.append(f"{self.unverified_claims} claim(s) marked unverified: their quotes match no stored block.")
+        if self.unsupported_claims:
+            lines.append(
+                f"{self.unsupported_claims} claim(s) flagged unsupported: the passage they cite does not state them."
+            )
         if self.policy is UnresolvedPolicy.DROP and self.dropped_claims:
             lines.append(f"{self.dropped_claims} claim(s) dropped: their quotes match no stored block.")
         return lines
@@ -154,6 +169,8 @@ class FinalReport(BaseModel):
             f"*Why it matters: {q.rationale}* ({section.status_label}; confidence {section.confidence:.2f})",
             "",
         ]
+        if section.disputed:
+            lines += [SECTION_DISPUTED, ""]
         lines += [f"- {c.markdown()}" for c in section.claims] or [SECTION_NOT_ANSWERED]
         return lines + [""]
 

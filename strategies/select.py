@@ -31,7 +31,9 @@ def select_strategy(settings: Settings, library: Library) -> ResearchStrategy:
     if settings.llm == "local" and not settings.openai_base_url:
         raise ConfigError("PRP_LLM=local: the local model server is started by open_strategy(), not select_strategy()")
     if llm_configured(settings):
-        return LLMStrategy(make_chat_model(settings), settings.llm_model, settings.llm_schema_format)
+        return LLMStrategy(
+            make_chat_model(settings), settings.llm_model, settings.llm_schema_format, embedder=library.embedder
+        )
     return OfflineStrategy(library.embedder)
 
 

@@ -252,3 +252,29 @@ def test_real_openai_client_against_a_scripted_http_stub(sample_library):
     assert result.report.citations and result.report.unverified_claims == 0
     assert all(r["response_format"]["type"] == "json_schema" for r in stub.requests)
     assert len(stub.requests) <= 2 + 2 * len(PLAN)
+
+
+def test_a_claim_its_quote_does_not_state_is_flagged_unsupported(sample_library):
+    def inflated(prompt: str) -> dict:
+        block_id, text = substantial_block(prompt)
+        quote = first_sentence(text)
+        return {
+            "claims": [
+                {"text": f"The sources say: {quote}", "citations": [{"block_id": block_id, "quote": quote}]},
+                {
+                    "text": "Green roofs triple property values within 18 months.",
+                    "citations": [{"block_id": block_id, "quote": quote}],
+                },
+            ],
+            "sufficient": True,
+            "confidence": 0.8,
+            "next_queries": [],
+        }
+
+    report = run(sample_library, ScriptedChatModel(script=script_with(answer=inflated))).report
+    flagged = [c for _, c in report.parts() if c.status.value == "unsupported"]
+    assert any("triple property values" in c.text for c in flagged)
+    assert not any(c.text.startswith("The sources say:") for c in flagged)  # its quote states it
+    assert all(c.citations for c in flagged)  # still cited: the reader can check the passage
+    assert report.unsupported_claims == len(flagged)
+    assert "flagged unsupported" in report.markdown and "does not state this" in report.markdown

@@ -311,3 +311,13 @@ def test_a_changed_number_is_not_a_quote(index: BlockIndex):
         "the sparse baseline reaches only on Natural Questions, which shows the benefit", None, index
     )
     assert res is not None and res.block_ids == ["dpr-4"]
+
+
+def test_support_needs_the_claims_figures_and_most_of_its_words():
+    from tools.citations.support import supports
+
+    quote = "Over the monitoring period the test rig retained 57% of annual rainfall."
+    assert supports(quote, [quote])
+    assert supports("The rig retains 57% of the yearly rainfall over the monitoring period.", [quote])
+    assert not supports("The rig retained 75% of annual rainfall.", [quote])  # a changed figure
+    assert not supports("Green roofs triple property values.", [quote])  # an unrelated claim

@@ -22,7 +22,9 @@ from research.report import (
     NO_DISAGREEMENT,
     NO_GAPS,
     NO_SUMMARY,
+    SECTION_DISPUTED,
     SECTION_NOT_ANSWERED,
+    UNSUPPORTED_NOTE,
     UNVERIFIED_NOTE,
     ClaimStatus,
     FinalReport,
@@ -62,9 +64,13 @@ class _Writer:
         )
 
     def claim(self, claim: ReportClaim) -> str:
+        lead = f"<strong>{_e(claim.answer)}</strong>: " if claim.answer else ""
         if claim.status is ClaimStatus.UNVERIFIED:
-            return f'{_e(claim.text)} <span class="prp-unverified">\u26a0 <em>{_e(UNVERIFIED_NOTE)}</em></span>'
-        return f"{_e(claim.text)} {''.join(self.link(n) for n in claim.citations)}"
+            return f'{lead}{_e(claim.text)} <span class="prp-unverified">\u26a0 <em>{_e(UNVERIFIED_NOTE)}</em></span>'
+        cited = f"{lead}{_e(claim.text)} {''.join(self.link(n) for n in claim.citations)}"
+        if claim.status is ClaimStatus.UNSUPPORTED:
+            return f'{cited} <span class="prp-unverified">\u26a0 <em>{_e(UNSUPPORTED_NOTE)}</em></span>'
+        return cited
 
     def header(self) -> list[str]:
         lines = "<br>".join(_INLINE.renderInline(line) for line in self.report.header_lines())
@@ -83,6 +89,8 @@ class _Writer:
         ]
         if not section.claims:
             return [*lines, f"<p>{_e(SECTION_NOT_ANSWERED)}</p>"]
+        if section.disputed:
+            lines.append(f"<p>{_INLINE.renderInline(SECTION_DISPUTED)}</p>")
         return [*lines, "<ul>", *(f"<li>{self.claim(c)}</li>" for c in section.claims), "</ul>"]
 
     def disagreements(self) -> list[str]:

@@ -14,6 +14,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field, field_validator
 from rapidfuzz import fuzz, utils
 
+from corpus.embeddings import Embedder
 from prompts.answer import ANSWER
 from prompts.common import SYSTEM
 from prompts.contradictions import CONTRADICTIONS
@@ -23,6 +24,8 @@ from research.evidence import CitationMarker, Claim, Contradiction, Finding, Fin
 from research.strategy import Answer
 from strategies.llm.evidence import pack_evidence
 from strategies.llm.structured import SchemaFormat, structured_call
+from strategies.offline.document_answers import answer_disputes
+from strategies.offline.vectors import Vectors
 from tools.hybrid_search import RetrievedChunk
 
 MIN_QUESTIONS, MAX_QUESTIONS = 3, 6
@@ -88,10 +91,18 @@ class SummaryOutput(BaseModel):
 
 
 class LLMStrategy:
-    def __init__(self, llm: BaseChatModel, model_name: str, schema_format: SchemaFormat = "json_schema"):
+    def __init__(
+        self,
+        llm: BaseChatModel,
+        model_name: str,
+        schema_format: SchemaFormat = "json_schema",
+        embedder: Embedder | None = None,
+    ):
+        """``embedder``: for the deterministic check of what each document answers (see contradictions)."""
         self.llm = llm
         self.mode = f"llm ({model_name})"
         self.schema_format = schema_format
+        self.vectors = Vectors(embedder) if embedder is not None else None
 
     def _call(self, schema: type[BaseModel], prompt: str, step: str, **fields) -> BaseModel:
         text = prompt.format(schema=json.dumps(schema.model_json_schema()), **fields)
@@ -145,6 +156,12 @@ class LLMStrategy:
         return steps
 
     def contradictions(self, findings: list[Finding]) -> list[Contradiction]:
+        """The documents' answers compared deterministically (as in offline mode: a model may miss that
+        two sources answer a question differently, or state one side as fact), then the model's."""
+        disputes = answer_disputes(findings, self.vectors) if self.vectors is not None else []
+        return [*disputes, *self._model_contradictions(findings)]
+
+    def _model_contradictions(self, findings: list[Finding]) -> list[Contradiction]:
         evidence = [c for f in findings for c in f.evidence]
         if len({c.doc_id for c in evidence}) < 2:
             return []

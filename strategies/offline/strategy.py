@@ -1,8 +1,9 @@
 """``OfflineStrategy``: the research strategy without a language model.
 
 Offline mode is a real mode, not a stub: the same graph runs with deterministic planning
-(templates + keyphrases), extractive answers (verbatim sentences, cited), a calibrated sufficiency
-judgement, query reformulation, and numeric/date/negation contradiction checks. Same input, same
+(templates + keyphrases), extractive answers (verbatim sentences, cited, led by the short answer they
+give), a calibrated sufficiency judgement, query reformulation, disagreements between the documents'
+answers, and numeric/date/negation contradiction checks. Same input, same
 output: every ranking has a tie-break and nothing depends on set order or randomness.
 """
 
@@ -14,13 +15,18 @@ from research.strategy import Answer
 from tools.hybrid_search import RetrievedChunk
 
 from . import assessment
+from .answer_phrase import AnswerType, question_type
 from .contradictions import find_contradictions
-from .extractive import analyse, extractive_claims
+from .document_answers import MIN_PHRASE_SCORE, answer_disputes, lead
+from .extractive import MAX_CLAIMS, Analysis, ScoredSentence, analyse, preference, select, to_claim
 from .planning import plan_questions
 from .text import normalise_space
 from .vectors import Vectors
 
 MAX_SUMMARY_CLAIMS = 4
+MAX_DISAGREEMENTS = 8
+# When no chosen claim gives a short answer, this many more sentences are tried for one.
+LEAD_SEARCH = 5
 MAX_TITLE_CHARS = 120
 
 
@@ -35,9 +41,14 @@ class OfflineStrategy:
 
     def answer(self, sub_question: SubQuestion, evidence: list[RetrievedChunk], queries: list[str]) -> Answer:
         analysis = analyse(sub_question.question, evidence, self.vectors)
-        claims = extractive_claims(analysis)
-        conf = assessment.confidence(analysis) if claims else 0.0
-        sufficient = assessment.sufficient(conf)
+        claims = self._led(analysis, select(analysis))
+        led = (
+            None
+            if question_type(sub_question.question).kind is AnswerType.DESCRIPTION
+            else bool(claims and claims[0].answer)
+        )
+        conf = assessment.confidence(analysis, led) if claims else 0.0
+        sufficient = assessment.sufficient(analysis, led, conf)
         tried = [*queries, sub_question.question]
         next_queries = [] if sufficient else assessment.next_queries(sub_question.question, evidence, tried)
         return Answer(claims=claims, confidence=conf, sufficient=sufficient, next_queries=next_queries)
@@ -45,18 +56,41 @@ class OfflineStrategy:
     def suggest(self, finding: Finding) -> list[str]:
         return assessment.suggestions(finding.sub_question.question, finding.evidence, finding.queries)
 
+    def _led(self, analysis: Analysis, chosen: list[ScoredSentence]) -> list[Claim]:
+        """Claims for the chosen sentences, led by the first that gives a short answer, with it; when
+        none does, the best of the next LEAD_SEARCH sentences (by ``preference``) that gives one leads."""
+        if not chosen:
+            return []
+        ranked = sorted(analysis.scored, key=lambda c: (-preference(c), c.sentence.chunk_index, c.sentence.order))
+        others = [x for x in ranked if x not in chosen][:LEAD_SEARCH]
+        for item in [*chosen, *others]:
+            answer = lead(analysis.question, item, self.vectors, MIN_PHRASE_SCORE)
+            if answer:
+                first = to_claim(item).model_copy(update={"answer": answer})
+                rest = [to_claim(x) for x in chosen if x is not item]
+                return [first, *rest][:MAX_CLAIMS]
+        return [to_claim(x) for x in chosen]
+
     def contradictions(self, findings: list[Finding]) -> list[Contradiction]:
-        return find_contradictions(findings, self.vectors)
+        """Documents answering a sub-question differently, then figures, dates and negations that clash."""
+        disputes = answer_disputes(findings, self.vectors)
+        return [*disputes, *find_contradictions(findings, self.vectors)][:MAX_DISAGREEMENTS]
 
     def summarize(
         self, topic: str, findings: list[Finding], contradictions: list[Contradiction]
     ) -> tuple[str, list[Claim]]:
         """The topic as title; the strongest (first-ranked) claim of each answered section.
 
+        A section whose documents disagree gives no summary claim: its sides are not facts.
         With more answered sections than MAX_SUMMARY_CLAIMS, the most confident sections win (ties:
         plan order); the claims keep plan order. A claim already in the summary is not repeated.
         """
-        answered = [(i, f) for i, f in enumerate(findings) if f.status is not FindingStatus.GAP and f.claims]
+        disputed = {c.sub_question_id for c in contradictions}
+        answered = [
+            (i, f)
+            for i, f in enumerate(findings)
+            if f.status is not FindingStatus.GAP and f.claims and f.sub_question.id not in disputed
+        ]
         ranked = sorted(answered, key=lambda item: (-item[1].confidence, item[0]))
         chosen: list[tuple[int, Claim]] = []
         quotes: set[str] = set()

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from importlib import resources
 
-from corpus.text import word_tokens
+from corpus.text import stopwords, word_tokens
 
 # Stems are a light suffix strip cut to this many characters ("installation", "installed" and
 # "install" all become "insta"); two stems also match when one is a prefix of the other and the
@@ -74,12 +73,6 @@ _NUMERIC = re.compile(r"^[\d.,%-]+$")
 _REFERENCE_LINE = re.compile(r"^\s*\[\d+\]|\(\d{4}\)\.\s")
 _LABEL = re.compile(r"^\s*[\w ]{1,30}:\s")
 _FIGURE_REFERENCE = re.compile(r"^(?:Table|Figure|Fig\.|Tab\.)\s*\d", re.IGNORECASE)
-
-
-@lru_cache(maxsize=1)
-def stopwords() -> frozenset[str]:
-    path = resources.files("corpus") / "resources" / "english.txt"
-    return frozenset(w.strip().lower() for w in path.read_text(encoding="utf-8").splitlines() if w.strip())
 
 
 @lru_cache(maxsize=65536)

@@ -12,6 +12,7 @@ def report_json(report: FinalReport, thread_id: str | None = None) -> dict:
         "mode": report.mode,
         "thread_id": thread_id,
         "unverified_claims": report.unverified_claims,
+        "unsupported_claims": report.unsupported_claims,
         "dropped_claims": report.dropped_claims,
         "summary": [c.model_dump(mode="json") for c in report.summary],
         "sections": [s.model_dump(mode="json") for s in report.sections],

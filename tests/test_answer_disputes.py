@@ -1,0 +1,85 @@
+"""Documents that answer a question differently: the report presents the sides, in both modes, and
+never states one as fact. Real library (fastembed, Qdrant local mode, LangGraph); in LLM mode only the
+chat model is scripted."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from graph.run import run_research
+from strategies.llm.strategy import LLMStrategy
+from strategies.offline.strategy import OfflineStrategy
+
+from .llm_fakes import ScriptedChatModel
+
+DOCUMENTS = {
+    "bridge-history.txt": (
+        "The Harbour Crossing\n\nThe Harbour Crossing is a steel arch bridge over the estuary. "
+        "The Harbour Crossing was opened to traffic in 1932 after eight years of construction. "
+        "It carries eight lanes of road traffic and two railway tracks."
+    ),
+    "city-guide.txt": (
+        "Visiting the estuary\n\nThe Harbour Crossing dominates the skyline of the old port. "
+        "The Harbour Crossing was opened to traffic in 1932 and is now the city's best-known landmark. "
+        "Guided climbs over the arch start every morning."
+    ),
+    "tourist-leaflet.txt": (
+        "Harbour walks\n\nThe Harbour Crossing is the most photographed structure on the waterfront. "
+        "The Harbour Crossing was opened to traffic in 1951 after a long delay caused by the war. "
+        "Ferries to the islands leave from the quay beneath it."
+    ),
+}
+QUESTION = "When was the Harbour Crossing opened to traffic?"
+
+
+def _library(make_library, tmp_path: Path):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    for name, text in DOCUMENTS.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    library = make_library()
+    library.ingest([folder])
+    return library
+
+
+def _assert_sides_presented(report):
+    (section,) = report.sections
+    assert section.disputed
+    assert {c.answer for c in section.claims} == {"1932", "1951"}
+    assert "The sources disagree on this" in report.markdown
+    (dispute, *_) = report.disagreements
+    assert dispute.kind == "answer" and "(2 documents)" in dispute.explanation
+    # Neither year is stated as the answer anywhere outside the presented sides.
+    assert not any(claim.answer for claim in report.summary)
+
+
+def test_offline_report_presents_both_answers_with_their_documents(make_library, tmp_path, embedder):
+    library = _library(make_library, tmp_path)
+    result = run_research(library, OfflineStrategy(embedder), QUESTION, single_question=True)
+    _assert_sides_presented(result.report)
+
+
+def test_llm_mode_presents_the_sides_even_when_the_model_states_one_as_fact(make_library, tmp_path, embedder):
+    library = _library(make_library, tmp_path)
+    one_sided = "The Harbour Crossing was opened to traffic in 1951 after a long delay caused by the war."
+
+    def script(step: str, prompt: str):
+        if step == "plan":
+            return {"sub_questions": [{"question": QUESTION, "rationale": "As asked."}]}
+        if step == "answer":
+            return {
+                "claims": [{"text": "It opened in 1951.", "citations": [{"block_id": "b1", "quote": one_sided}]}],
+                "sufficient": True,
+                "confidence": 0.9,
+                "next_queries": [],
+            }
+        if step == "contradictions":
+            return {"contradictions": []}  # the model misses the disagreement
+        if step == "summary":
+            return {"title": QUESTION, "summary": []}
+        raise AssertionError(step)
+
+    strategy = LLMStrategy(ScriptedChatModel(script=script), "scripted", embedder=embedder)
+    result = run_research(library, strategy, QUESTION, single_question=True)
+    _assert_sides_presented(result.report)
+    assert "It opened in 1951." not in result.report.markdown

@@ -1,0 +1,137 @@
+"""Short answers without a model: the answer type of a question, the phrase a sentence gives to it,
+yes/no polarity, and disagreements between documents found by comparing what each one answers."""
+
+from __future__ import annotations
+
+import pytest
+
+from corpus.models import Block, BlockKind, DocType
+from research.evidence import SubQuestion
+from strategies.offline.answer_phrase import AnswerType, answer_phrase, polarity, question_type
+from strategies.offline.document_answers import answer_conflicts, same_answer
+from strategies.offline.extractive import analyse
+from strategies.offline.vectors import Vectors
+from tools.hybrid_search import RetrievedChunk
+
+
+@pytest.fixture(scope="module")
+def vectors(embedder) -> Vectors:
+    return Vectors(embedder)
+
+
+@pytest.mark.parametrize(
+    ("question", "kind", "noun"),
+    [
+        ("When was the courthouse built?", AnswerType.DATE, ""),
+        ("In what year did the survey start?", AnswerType.DATE, ""),
+        ("How many layers does the encoder have?", AnswerType.QUANTITY, "layers"),
+        ("What is the population of Springfield?", AnswerType.QUANTITY, "population"),
+        ("Who is the artist of the album?", AnswerType.NAME, "artist"),
+        ("Where is the museum located?", AnswerType.PLACE, ""),
+        ("In which city did she practise law?", AnswerType.PLACE, ""),
+        ("What sport is Jane Doe associated with?", AnswerType.THING, "sport"),
+        ("What political party was he affiliated with?", AnswerType.THING, "political party"),
+        ("A Study of Parsers: Do they use attention?", AnswerType.YES_NO, ""),
+        ("Why do green roofs cool streets?", AnswerType.DESCRIPTION, ""),
+        ("What is known about maintenance?", AnswerType.DESCRIPTION, ""),
+        ("What are the main findings about green roofs?", AnswerType.DESCRIPTION, "findings"),
+    ],
+)
+def test_question_types_come_from_question_grammar(question, kind, noun):
+    found = question_type(question)
+    assert (found.kind, found.noun) == (kind, noun)
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "expected"),
+    [
+        (
+            "What sport is Jane Doe associated with?",
+            "Jane Doe (born May 3, 1980) is a former American football linebacker.",
+            "football",
+        ),
+        (
+            "What is the population of Springfield?",
+            "As of the census of 2010, there were 3,559 people, 1,575 households and 909 families in the city.",
+            "3,559 people",
+        ),
+        (
+            "When was General Smith born?",
+            "General Smith (February 8, 1900 – June 5, 1988) was an officer.",
+            "February 8, 1900",
+        ),
+        (
+            "Who is the artist of the album Seven?",
+            "Seven is the seventh studio album by American rock band Blitzen Trapper, released in 2013.",
+            "Blitzen Trapper",
+        ),
+        (
+            "Where is the Chopin House located?",
+            "The Chopin House is a historic house in Cloutierville, Louisiana.",
+            "Cloutierville, Louisiana",
+        ),
+        ("How many layers does the encoder have?", "The encoder has 6 layers with 512 hidden units.", "6 layers"),
+    ],
+)
+def test_answer_phrase_is_the_part_of_the_sentence_the_question_asks_for(vectors, question, sentence, expected):
+    phrase = answer_phrase(question, sentence, vectors)
+    assert phrase is not None and phrase.text == expected
+    assert sentence[phrase.start : phrase.end] == expected
+
+
+def test_description_questions_have_no_short_answer(vectors):
+    assert answer_phrase("Why do roofs cool streets?", "Plants evaporate water, which cools the air.", vectors) is None
+
+
+def test_yes_no_follows_the_sentence_polarity():
+    question = "Paper: Do they evaluate on English data?"
+    assert polarity(question, "We evaluate the model on English data from three newspapers.") == "Yes"
+    assert polarity(question, "We do not evaluate on English data; all corpora are German.") == "No"
+    assert polarity(question, "The tokenizer splits words into subword units.") is None
+
+
+def test_same_answer_compares_words_and_figures():
+    assert same_answer("American football", "football")
+    assert not same_answer("Blitzen Trapper", "The Beatles")
+    assert same_answer("3,559 people", "3559")
+    assert not same_answer("3,559 people", "10,000 people")
+
+
+def _chunk(doc: str, text: str, rank: int) -> RetrievedChunk:
+    block = Block(block_id=f"{doc}-b1", doc_id=doc, seq=0, page=1, kind=BlockKind.PARAGRAPH, text=text)
+    return RetrievedChunk(
+        chunk_id=f"{doc}-c1",
+        doc_id=doc,
+        title=f"Document {doc}",
+        doc_type=DocType.TEXT,
+        year=None,
+        pages=[1],
+        section="",
+        text=text,
+        score=1.0 / rank,
+        rank=rank,
+        blocks=[block],
+    )
+
+
+def test_documents_answering_differently_are_a_disagreement_with_both_sides_led(vectors):
+    question = SubQuestion(id="q1", question="Who is the artist of the album Seven?", rationale="")
+    evidence = [
+        _chunk("a", "Seven is the seventh studio album by American rock band Blitzen Trapper, released in 2013.", 1),
+        _chunk("b", "Seven is the seventh studio album by the band Northern Lights, released in 2013.", 2),
+        _chunk("c", "Seven is the seventh studio album by American rock band Blitzen Trapper, out in 2013.", 3),
+    ]
+    (conflict,) = answer_conflicts(question, analyse(question.question, evidence, vectors), evidence, vectors)
+    assert conflict.sub_question_id == "q1" and conflict.kind == "answer"
+    assert {conflict.side_a.answer, conflict.side_b.answer} == {"Blitzen Trapper", "Northern Lights"}
+    assert conflict.side_a.answer == "Blitzen Trapper"  # two documents say so: the larger side first
+    assert "2 documents" in conflict.explanation
+
+
+def test_documents_naming_each_others_answer_do_not_disagree(vectors):
+    question = SubQuestion(id="q1", question="Who is the artist of the album Seven?", rationale="")
+    evidence = [
+        _chunk("a", "Seven is an album by Blitzen Trapper, released on the Vagrant label in 2013.", 1),
+        _chunk("b", "Seven was released by Vagrant, the label of Blitzen Trapper, in 2013.", 2),
+    ]
+    assert answer_conflicts(question, analyse(question.question, evidence, vectors), evidence, vectors) == []

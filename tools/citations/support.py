@@ -1,0 +1,36 @@
+"""Does a cited quote support the claim it is cited for? A deterministic floor, not entailment.
+
+A citation resolves when its *quote* is found in a stored block; the claim beside it may still say
+something the quote does not (a paraphrase that changes a figure, a model's claim pinned to an unrelated
+sentence). A claim is supported when every figure it states occurs in its quoted text and at least
+``MIN_SHARED_WORDS`` of its content words (compared on their first ``PREFIX`` letters, so "retains"
+meets "retained") do. Offline claims are their quotes verbatim and always pass.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from corpus.text import stopwords, word_tokens
+
+MIN_SHARED_WORDS = 0.5
+PREFIX = 5
+_FIGURE = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+def _figures(text: str) -> set[str]:
+    return {f.replace(",", "") for f in _FIGURE.findall(text)}
+
+
+def _content(text: str) -> set[str]:
+    stops = stopwords()
+    return {t[:PREFIX] for t in word_tokens(text) if t not in stops and not t.isdigit() and len(t) > 2}
+
+
+def supports(claim: str, quotes: Sequence[str]) -> bool:
+    quoted = " ".join(quotes)
+    if not _figures(claim) <= _figures(quoted):
+        return False
+    words = _content(claim)
+    return not words or len(words & _content(quoted)) / len(words) >= MIN_SHARED_WORDS
