@@ -12,11 +12,18 @@ from functools import lru_cache
 from importlib import resources
 
 _WORD = re.compile(r"\w+")
+# A number as written: thousands separated by commas ("3,559"), an optional decimal part.
+_FIGURE = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?")
 
 
 def word_tokens(text: str) -> list[str]:
     """Lower-cased ``\\w+`` tokens (hyphenated words come apart: "street-level" -> street, level)."""
     return _WORD.findall(text.lower())
+
+
+def figures(text: str) -> list[float]:
+    """The numbers a text states: "3,559 people on 1.5 ha" -> [3559.0, 1.5]."""
+    return [float(f.replace(",", "")) for f in _FIGURE.findall(text)]
 
 
 @lru_cache(maxsize=1)

@@ -24,6 +24,7 @@ UNVERIFIED = f"\u26a0 *{UNVERIFIED_NOTE}*"
 UNSUPPORTED_NOTE = "unsupported: the quoted passage does not state this"
 UNSUPPORTED = f"\u26a0 *{UNSUPPORTED_NOTE}*"
 NO_SUMMARY = "The library holds no evidence that answers this topic."
+SUMMARY_DISPUTED = "The sources disagree on what this asks: see the answers each document gives below."
 SECTION_NOT_ANSWERED = 'The corpus does not answer this; see "What the corpus does not answer".'
 SECTION_DISPUTED = (
     "**The sources disagree on this**: each answer below is what its document says; neither is stated as fact."
@@ -119,6 +120,11 @@ class FinalReport(BaseModel):
         for disagreement in self.disagreements:
             yield from ((DISAGREEMENTS_HEADING, side) for side in disagreement.sides)
 
+    @property
+    def empty_summary(self) -> str:
+        """What the summary says without claims: a disputed section gives none, yet the library answers."""
+        return SUMMARY_DISPUTED if any(s.disputed for s in self.sections) else NO_SUMMARY
+
     def header_lines(self) -> list[str]:
         """The mode and what the reader should know about the citations (Markdown, one line each)."""
         if self.mode == "offline":
@@ -158,7 +164,7 @@ class FinalReport(BaseModel):
         return "\n".join(lines).rstrip() + "\n"
 
     def _summary_markdown(self) -> list[str]:
-        text = " ".join(c.markdown() for c in self.summary) or NO_SUMMARY
+        text = " ".join(c.markdown() for c in self.summary) or self.empty_summary
         return ["## Summary", "", text, ""]
 
     def _section_markdown(self, section: ReportSection) -> list[str]:

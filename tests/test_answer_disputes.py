@@ -49,8 +49,9 @@ def _assert_sides_presented(report):
     assert "The sources disagree on this" in report.markdown
     (dispute, *_) = report.disagreements
     assert dispute.kind == "answer" and "(2 documents)" in dispute.explanation
-    # Neither year is stated as the answer anywhere outside the presented sides.
+    # Neither year is stated as the answer anywhere outside the presented sides, and the summary says why.
     assert not any(claim.answer for claim in report.summary)
+    assert "The sources disagree on what this asks" in report.markdown.split("## 1.")[0]
 
 
 def test_offline_report_presents_both_answers_with_their_documents(make_library, tmp_path, embedder):

@@ -21,7 +21,6 @@ from research.report import (
     GAPS_HEADING,
     NO_DISAGREEMENT,
     NO_GAPS,
-    NO_SUMMARY,
     SECTION_DISPUTED,
     SECTION_NOT_ANSWERED,
     UNSUPPORTED_NOTE,
@@ -77,7 +76,7 @@ class _Writer:
         return [f"<h1>{_e(self.report.title)}</h1>", f"<blockquote><p>{lines}</p></blockquote>"]
 
     def summary(self) -> list[str]:
-        text = " ".join(self.claim(c) for c in self.report.summary) or _e(NO_SUMMARY)
+        text = " ".join(self.claim(c) for c in self.report.summary) or _e(self.report.empty_summary)
         return ["<h2>Summary</h2>", f"<p>{text}</p>"]
 
     def section(self, section: ReportSection) -> list[str]:

@@ -22,6 +22,8 @@ from enum import StrEnum
 
 import numpy as np
 
+from corpus.text import figures
+
 from .numbers import quantities
 from .text import content_stems, matched, stem, stopwords
 from .vectors import Vectors
@@ -177,7 +179,6 @@ _NAME = re.compile(
 )
 # Dates and life events belong to date answers, never to a thing's name ("born May").
 _EVENT_WORD = re.compile(rf"^(?:{_MONTH}|born|died|founded|established)$", re.IGNORECASE)
-_FIGURE = re.compile(r"\d[\d,.]*\d|\d")
 _YEAR_ONLY = re.compile(r"(?:1[0-9]|20)\d{2}")
 _WORD = re.compile(r"[A-Za-z][\w'’-]*|\d[\d,.]*")
 _NEGATION = re.compile(r"\b(?:not|no|never|neither|nor|none|cannot|without)\b|n't\b", re.IGNORECASE)
@@ -207,12 +208,13 @@ def answer_phrase(question: str, sentence: str, vectors: Vectors | None = None) 
         return None
     q_stems = frozenset(content_stems(question))
     anchors = _anchor_positions(sentence, q_stems)
-    asked = set(_FIGURE.findall(question))
+    # A candidate restating the question ("60 mm" of "at 60 mm of substrate") is no answer.
+    asked = set(figures(question))
     candidates = [
         c
         for c in _candidates(qtype, sentence)
-        if (_FIGURE.search(c[0]) and not set(_FIGURE.findall(c[0])) <= asked)
-        or (not _FIGURE.search(c[0]) and not _inside_question(c[0], q_stems))
+        if (figures(c[0]) and not set(figures(c[0])) <= asked)
+        or (not figures(c[0]) and not _inside_question(c[0], q_stems))
     ]
     if not candidates:
         return None
@@ -253,7 +255,7 @@ def _candidates(qtype: QuestionType, sentence: str) -> list[tuple[str, int, int]
             for t, s, e in _spans(_NUMBER, sentence)
             if not any(s < ce and cs < e for cs, ce in covered) and not _YEAR_ONLY.fullmatch(t.strip())
         ]
-        return [(t, s, e) for t, s, e in found if _clean_number(t)]
+        return [(t, s, e) for t, s, e in found if _stated_figure(t)]
     names = [
         (t, s, e)
         for t, s, e in _spans(_NAME, sentence)
@@ -265,9 +267,10 @@ def _candidates(qtype: QuestionType, sentence: str) -> list[tuple[str, int, int]
     return names + _noun_phrases(sentence)
 
 
-def _clean_number(text: str) -> bool:
-    digits = re.sub(r"\D", "", text)
-    return bool(digits) and not re.fullmatch(r"\[?\d+\]?", text.strip()) or bool(re.search(r"\D\s*$", text))
+def _stated_figure(text: str) -> bool:
+    """A figure that can be an answer: not a bare integer ("12"), which in running text is more often a
+    reference, list or footnote number than a quantity; "3,559", "1.5" and "47 species" pass."""
+    return not re.fullmatch(r"\d+", text.strip())
 
 
 _DEMONYM = re.compile(r"^[A-Z][a-z]+(?:an|ese|ish|ic|i|ch)$")

@@ -22,10 +22,9 @@ in 1856" / "founded in 1900", "northwestern" / "northeastern"): that detail is t
 from __future__ import annotations
 
 import difflib
-import re
 from dataclasses import dataclass
 
-from corpus.text import word_tokens
+from corpus.text import figures, word_tokens
 from research.evidence import CitationMarker, Claim, Contradiction, Finding, FindingStatus, SubQuestion
 from tools.hybrid_search import RetrievedChunk
 
@@ -52,7 +51,6 @@ MAX_CHANGED_WORDS = 4
 TYPO_SIMILARITY = 0.8
 # A disputed question shows at most this many answers.
 MAX_SIDES = 3
-_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
 
 
 @dataclass(frozen=True)
@@ -94,10 +92,6 @@ def _content(text: str) -> set[str]:
     return {t for t in word_tokens(text) if t not in stops}
 
 
-def _numbers(text: str) -> list[float]:
-    return [float(n.replace(",", "")) for n in _NUMBER.findall(text)]
-
-
 def same_answer(a: str, b: str) -> bool:
     qa, qb = quantities(a), quantities(b)
     if qa and qb:
@@ -105,7 +99,7 @@ def same_answer(a: str, b: str) -> bool:
         # measurements of different things ("115 kg/m2", "50 to 150 mm") do not disagree at all.
         comparable = [(x, y) for x in qa for y in qb if x.unit == y.unit]
         return not comparable or any(conflict_ratio(x, y) < MIN_CONFLICT_RATIO for x, y in comparable)
-    na, nb = _numbers(a), _numbers(b)
+    na, nb = figures(a), figures(b)
     if na and nb:
         return bool(set(na) & set(nb))  # dates and counts: 1932 and 1951 are two answers
     return bool(_content(a) & _content(b)) or normalise_space(a).lower() == normalise_space(b).lower()
@@ -113,9 +107,9 @@ def same_answer(a: str, b: str) -> bool:
 
 def _mentions(text: str, answer: str) -> bool:
     """The document's text contains the answer (all its content words, or its figures)."""
-    numbers = _numbers(answer)
+    numbers = figures(answer)
     if numbers:
-        found = _numbers(text)
+        found = figures(text)
         return set(numbers) <= set(found)
     words = _content(answer)
     return bool(words) and words <= _content(text)
@@ -152,16 +146,12 @@ def answer_conflicts(
         ):
             continue
         found.append(
-            Contradiction(
-                subject=sub_question.question,
-                kind="answer",
-                explanation=(
-                    f"The documents answer differently: \u201c{a.answer}\u201d ({_count(first)}) and "
-                    f"\u201c{b.answer}\u201d ({_count(other)})."
-                ),
-                side_a=_side(a),
-                side_b=_side(b),
-                sub_question_id=sub_question.id,
+            _dispute(
+                sub_question,
+                a,
+                b,
+                f"The documents answer differently: \u201c{a.answer}\u201d ({_count(first)}) and "
+                f"\u201c{b.answer}\u201d ({_count(other)}).",
             )
         )
         if len(found) == MAX_SIDES - 1:
@@ -187,7 +177,7 @@ def detail_change(a: str, b: str) -> tuple[str, str] | None:
         return None
     old = " ".join(" ".join(ta[i1:i2]) for _, i1, i2, _, _ in changes)
     new = " ".join(" ".join(tb[j1:j2]) for _, _, _, j1, j2 in changes)
-    meaningful = all((_content(x) or _numbers(x)) for x in (old, new))
+    meaningful = all((_content(x) or figures(x)) for x in (old, new))
     similar_spelling = difflib.SequenceMatcher(a=old.lower(), b=new.lower()).ratio() >= TYPO_SIMILARITY
     return (old, new) if meaningful and not similar_spelling else None
 
@@ -207,19 +197,11 @@ def edited_statements(sub_question: SubQuestion, analysis: Analysis) -> list[Con
             if change is None:
                 continue
             a, b = DocumentAnswer(x.sentence.doc_id, change[0], x), DocumentAnswer(y.sentence.doc_id, change[1], y)
-            return [
-                Contradiction(
-                    subject=sub_question.question,
-                    kind="answer",
-                    explanation=(
-                        f"The documents make the same statement with one detail changed: "
-                        f"\u201c{a.answer}\u201d and \u201c{b.answer}\u201d."
-                    ),
-                    side_a=_side(a),
-                    side_b=_side(b),
-                    sub_question_id=sub_question.id,
-                )
-            ]
+            explanation = (
+                f"The documents make the same statement with one detail changed: "
+                f"\u201c{a.answer}\u201d and \u201c{b.answer}\u201d."
+            )
+            return [_dispute(sub_question, a, b, explanation)]
     return []
 
 
@@ -232,6 +214,17 @@ def answer_disputes(findings: list[Finding], vectors: Vectors) -> list[Contradic
         analysis = analyse(finding.sub_question.question, finding.evidence, vectors)
         disputes += answer_conflicts(finding.sub_question, analysis, finding.evidence, vectors)
     return disputes
+
+
+def _dispute(sub_question: SubQuestion, a: DocumentAnswer, b: DocumentAnswer, explanation: str) -> Contradiction:
+    return Contradiction(
+        subject=sub_question.question,
+        kind="answer",
+        explanation=explanation,
+        side_a=_side(a),
+        side_b=_side(b),
+        sub_question_id=sub_question.id,
+    )
 
 
 def _count(group: list[DocumentAnswer]) -> str:

@@ -11,8 +11,9 @@ by a blend of
 plus small priors: findings sections (abstract, results, conclusions) over methods sections, and
 sentences with a figure over those without; a sentence that mentions none of the question's
 specific terms, when others do, is pushed down. Claims are then chosen by maximal marginal
-relevance, so two sentences saying the same thing (a key message repeated in a summary table) are
-not both cited.
+relevance over ``preference`` (relevance, with the retrieval's rank of the sentence's chunk on top),
+so the best-ranked passage is quoted first and two sentences saying the same thing (a key message
+repeated in a summary table) are not both cited.
 """
 
 from __future__ import annotations

@@ -9,18 +9,12 @@ meets "retained") do. Offline claims are their quotes verbatim and always pass.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
-from corpus.text import stopwords, word_tokens
+from corpus.text import figures, stopwords, word_tokens
 
 MIN_SHARED_WORDS = 0.5
 PREFIX = 5
-_FIGURE = re.compile(r"\d+(?:[.,]\d+)*")
-
-
-def _figures(text: str) -> set[str]:
-    return {f.replace(",", "") for f in _FIGURE.findall(text)}
 
 
 def _content(text: str) -> set[str]:
@@ -30,7 +24,7 @@ def _content(text: str) -> set[str]:
 
 def supports(claim: str, quotes: Sequence[str]) -> bool:
     quoted = " ".join(quotes)
-    if not _figures(claim) <= _figures(quoted):
+    if not set(figures(claim)) <= set(figures(quoted)):
         return False
     words = _content(claim)
     return not words or len(words & _content(quoted)) / len(words) >= MIN_SHARED_WORDS
