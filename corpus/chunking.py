@@ -26,7 +26,12 @@ MAX_HEADER_TOKENS = 48
 MIN_RUN_TOKENS = 32
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[\"'(\[]?[A-Z0-9])")
-_ABBREVIATIONS = ("e.g.", "i.e.", "et al.", "cf.", "Fig.", "Eq.", "vs.", "Sec.", "No.", "approx.")
+_ABBREVIATIONS = (
+    *("e.g.", "i.e.", "et al.", "cf.", "Fig.", "Eq.", "vs.", "Sec.", "No.", "approx."),
+    *("Mr.", "Mrs.", "Ms.", "Dr.", "Prof.", "St.", "Jr.", "Sr.", "Gen.", "Lt.", "Col.", "Capt."),
+)
+# A name's initial ("David S. Ware", "J. R. R. Tolkien") ends no sentence.
+_INITIAL = re.compile(r"(?:^|[\s(])[A-Z]\.$")
 
 TokenCounter = Callable[[Sequence[str]], list[int]]
 
@@ -51,7 +56,7 @@ def split_sentences(text: str) -> list[str]:
     sentences: list[str] = []
     for piece in pieces:
         # Re-join splits made right after an abbreviation ("et al. 2020" is one sentence).
-        if sentences and sentences[-1].endswith(_ABBREVIATIONS):
+        if sentences and (sentences[-1].endswith(_ABBREVIATIONS) or _INITIAL.search(sentences[-1])):
             sentences[-1] = f"{sentences[-1]} {piece}"
         else:
             sentences.append(piece)

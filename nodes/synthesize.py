@@ -16,9 +16,9 @@ def synthesize(state: ResearchState, runtime: Runtime[ResearchContext]) -> dict:
     title, summary = strategy.summarize(state["topic"], findings, contradictions)
     sections = [_section(f, contradictions) for f in findings]
     gaps = [
-        GapNote(sub_question=f.sub_question, queries_tried=f.queries, suggestions=strategy.suggest(f))
-        for f in findings
-        if f.status is FindingStatus.GAP
+        GapNote(sub_question=s.sub_question, queries_tried=f.queries, suggestions=strategy.suggest(f))
+        for f, s in zip(findings, sections, strict=True)
+        if s.status is FindingStatus.GAP
     ]
     draft = DraftReport(title=title, summary=summary, sections=sections, disagreements=contradictions, gaps=gaps)
     markers = sum(len(c.citations) for c in draft.claims())
@@ -27,13 +27,14 @@ def synthesize(state: ResearchState, runtime: Runtime[ResearchContext]) -> dict:
 
 def _section(finding: Finding, contradictions: list[Contradiction]) -> DraftSection:
     """A finding as a section; when its documents answer it differently, the sides are its claims, so
-    no side is stated as the answer."""
+    no side is stated as the answer. A gap whose documents answer differently is disputed, not
+    unanswered: the disagreement may be why no answer stood out."""
     disputes = [c for c in contradictions if c.sub_question_id == finding.sub_question.id]
     if disputes:
         sides = {s.text: s for c in disputes for s in (c.side_a, c.side_b)}
         return DraftSection(
             sub_question=finding.sub_question,
-            status=finding.status,
+            status=FindingStatus.DISPUTED if finding.status is FindingStatus.GAP else finding.status,
             confidence=finding.confidence,
             claims=list(sides.values()),
             disputed=True,

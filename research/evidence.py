@@ -43,6 +43,8 @@ class FindingStatus(StrEnum):
     ANSWERED = "answered"
     ANSWERED_AFTER_RETRY = "answered_after_retry"
     GAP = "gap"
+    # Not answered as one fact, but its documents give different answers: a report section only.
+    DISPUTED = "disputed"
 
 
 class Finding(BaseModel):

@@ -37,6 +37,7 @@ STATUS_LABELS = {
     FindingStatus.ANSWERED: "answered",
     FindingStatus.ANSWERED_AFTER_RETRY: "answered after retrying the search",
     FindingStatus.GAP: "not answered by the corpus",
+    FindingStatus.DISPUTED: "the documents answer it differently",
 }
 
 

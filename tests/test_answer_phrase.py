@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 
 from corpus.models import Block, BlockKind, DocType
-from research.evidence import SubQuestion
+from nodes.synthesize import _section
+from research.evidence import Finding, FindingStatus, SubQuestion
 from strategies.offline.answer_phrase import AnswerType, answer_phrase, polarity, question_type
-from strategies.offline.document_answers import answer_conflicts, same_answer
+from strategies.offline.document_answers import answer_conflicts, answer_disputes, same_answer
 from strategies.offline.extractive import analyse
 from strategies.offline.vectors import Vectors
 from tools.hybrid_search import RetrievedChunk
@@ -35,6 +36,7 @@ def vectors(embedder) -> Vectors:
         ("Why do green roofs cool streets?", AnswerType.DESCRIPTION, ""),
         ("What is known about maintenance?", AnswerType.DESCRIPTION, ""),
         ("What are the main findings about green roofs?", AnswerType.DESCRIPTION, "findings"),
+        ("What is the price per square metre of a sedum mat?", AnswerType.QUANTITY, "price"),
     ],
 )
 def test_question_types_come_from_question_grammar(question, kind, noun):
@@ -71,6 +73,18 @@ def test_question_types_come_from_question_grammar(question, kind, noun):
             "Cloutierville, Louisiana",
         ),
         ("How many layers does the encoder have?", "The encoder has 6 layers with 512 hidden units.", "6 layers"),
+        # A count is no measurement, and a figure counting other things ("14 green roofs") is no answer.
+        (
+            "How many spider species were recorded on the roofs?",
+            "On 14 green roofs with 60 to 80 mm of substrate, traps caught spiders of 47 species.",
+            "47 species",
+        ),
+        # A population is no percentage; the word after a figure is its unit only if it is no function word.
+        (
+            "What is the population of Wadi?",
+            "About 14% of the district lives in Wadi, which had 120,000 at the last census.",
+            "120,000",
+        ),
     ],
 )
 def test_answer_phrase_is_the_part_of_the_sentence_the_question_asks_for(vectors, question, sentence, expected):
@@ -135,3 +149,29 @@ def test_documents_naming_each_others_answer_do_not_disagree(vectors):
         _chunk("b", "Seven was released by Vagrant, the label of Blitzen Trapper, in 2013.", 2),
     ]
     assert answer_conflicts(question, analyse(question.question, evidence, vectors), evidence, vectors) == []
+
+
+def test_a_gap_whose_documents_answer_differently_is_disputed_not_unanswered(vectors):
+    """Documents answering differently lower every sufficiency signal: the question is shown as
+    disputed (the sides, cited), not listed among the gaps; a gap whose evidence never mentions what is
+    asked stays a gap."""
+    question = SubQuestion(id="q1", question="Who is the artist of the album Seven?", rationale="")
+    evidence = [
+        _chunk("a", "Seven is the seventh studio album by American rock band Blitzen Trapper, released in 2013.", 1),
+        _chunk("b", "Seven is the seventh studio album by the band Northern Lights, released in 2013.", 2),
+    ]
+    gap = Finding(sub_question=question, evidence=evidence, status=FindingStatus.GAP)
+    disputes = answer_disputes([gap], vectors)
+    assert [c.kind for c in disputes] == ["answer"]
+    section = _section(gap, disputes)
+    assert section.disputed and section.status is FindingStatus.DISPUTED
+    unrelated = SubQuestion(id="q2", question="Who painted the cover of the album Seven?", rationale="")
+    other = Finding(
+        sub_question=unrelated,
+        evidence=[
+            _chunk("c", "Ferries leave the quay every hour, said Ann Lee.", 1),
+            _chunk("d", "The harbour was dredged in 1990 by Port Works.", 2),
+        ],
+        status=FindingStatus.GAP,
+    )
+    assert answer_disputes([other], vectors) == []

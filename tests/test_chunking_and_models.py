@@ -102,6 +102,12 @@ def test_sentence_split_respects_abbreviations():
         "Fig. 3 shows it.",
         "Next sentence here.",
     ]
+    # A name's initial and a title end no sentence.
+    assert split_sentences("Freedom Suite is an album by David S. Ware. Dr. Lee reviewed it. It sold well.") == [
+        "Freedom Suite is an album by David S. Ware.",
+        "Dr. Lee reviewed it.",
+        "It sold well.",
+    ]
 
 
 def test_minilm_assembled_from_wheels_with_256_token_window(embedder: Embedder, models_dir):

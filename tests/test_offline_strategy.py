@@ -8,6 +8,7 @@ import pytest
 from corpus.models import Block, BlockKind, DocType
 from research.evidence import CitationMarker, Claim, Finding, FindingStatus, SubQuestion
 from strategies.offline import assessment
+from strategies.offline.contradictions import find_contradictions
 from strategies.offline.extractive import analyse
 from strategies.offline.keyphrases import extract_keyphrases, is_instruction
 from strategies.offline.numbers import conflict_ratio, quantities
@@ -295,6 +296,23 @@ def test_fragments_and_table_rows_are_not_statements():
     assert not is_statement("would need strengthening before any green roof could be added.")
     assert not is_statement("Keywords: green roof; stormwater; rainfall retention; peak flow")
     assert is_statement(RIG_57)
+    # A menu or breadcrumb trail scraped with a web page is navigation, not a statement.
+    assert not is_statement("Welcome · Your Account · Logout · Players Teams Seasons Leaders were listed.")
+
+
+def test_a_clash_the_question_is_not_about_is_not_reported(strategy):
+    brief = chunk(
+        "brief",
+        [
+            block("brief-0001", "brief", BRIEF_2C),
+            block("brief-0002", "brief", "Harborview recorded 23 days above 30 °C in the summer of 2022."),
+        ],
+    )
+    model = chunk("model", [block("model-0001", "model", MODEL_03C)], rank=2)
+    cooling = "How much do green roofs cool the street?"
+    assert find_contradictions([finding("q1", cooling, [brief, model])], strategy.vectors)
+    hot_days = "How many days above 30 °C did Harborview have in summer 2022?"
+    assert find_contradictions([finding("q1", hot_days, [brief, model])], strategy.vectors) == []
 
 
 # -- contradictions -----------------------------------------------------------------------------
@@ -331,7 +349,10 @@ def test_numeric_contradiction_across_documents(strategy):
         title="How Much Do Green Roofs Cool the Street? Mesoscale Simulation",
         year=2022,
     )
-    findings = [finding("q1", "cooling?", [brief]), finding("q2", "street?", [model])]
+    findings = [
+        finding("q1", "How much do green roofs cool the street?", [brief]),
+        finding("q2", "How much do green roofs cool the street?", [model]),
+    ]
     (c,) = strategy.contradictions(findings)
     assert c.kind == "numeric"
     assert "2 °C" in c.explanation and "0.3 °C" in c.explanation
@@ -347,18 +368,22 @@ def test_numeric_contradiction_across_documents(strategy):
 def test_agreeing_ranges_and_same_document_are_not_contradictions(strategy):
     review = chunk("review", [block("review-0001", "review", REVIEW_RANGE)])
     rig = chunk("rig", [block("rig-0001", "rig", RIG_57)], rank=2)
-    assert strategy.contradictions([finding("q1", "retention?", [review, rig])]) == []
+    assert strategy.contradictions([finding("q1", "How much rainfall do green roofs retain?", [review, rig])]) == []
     one_doc = chunk("model", [block("model-0001", "model", BRIEF_2C), block("model-0002", "model", MODEL_03C)])
-    assert strategy.contradictions([finding("q1", "cooling?", [one_doc])]) == []
+    assert strategy.contradictions([finding("q1", "How much do green roofs cool the street?", [one_doc])]) == []
 
 
 def test_negation_contradiction_and_deduplication(strategy):
     claim = "peak stormwater runoff from large summer storms in dense city districts."
     a = chunk("a", [block("a-0001", "a", "Extensive green roofs reduce " + claim)])
     b = chunk("b", [block("b-0001", "b", "Extensive green roofs do not reduce " + claim)], rank=2)
-    (c,) = strategy.contradictions([finding("q1", "runoff?", [a, b])])
+    question = "Do green roofs reduce peak stormwater runoff?"
+    (c,) = find_contradictions([finding("q1", question, [a, b])], strategy.vectors)
     assert c.kind == "negation"
     assert {c.side_a.citations[0].block_id, c.side_b.citations[0].block_id} == {"a-0001", "b-0001"}
+    # The strategy reports the pair once: as the documents' answers to the question (Yes / No).
+    (d,) = strategy.contradictions([finding("q1", question, [a, b])])
+    assert d.kind == "answer" and {d.side_a.answer, d.side_b.answer} == {"Yes", "No"}
     # The planted disagreement stated in several sentences on each side is reported once.
     brief = chunk(
         "brief",
@@ -380,7 +405,9 @@ def test_negation_contradiction_and_deduplication(strategy):
         ],
         rank=2,
     )
-    assert len(strategy.contradictions([finding("q1", "cooling?", [brief, model])])) == 1
+    assert (
+        len(strategy.contradictions([finding("q1", "How much do green roofs cool the street?", [brief, model])])) == 1
+    )
 
 
 def test_date_contradiction(strategy):
@@ -409,7 +436,8 @@ def test_date_contradiction(strategy):
         title="Programme review",
         year=2024,
     )
-    (c,) = strategy.contradictions([finding("q1", "when?", [a, b])])
+    question = "When will the council finish converting the municipal roofs?"
+    (c,) = find_contradictions([finding("q1", question, [a, b])], strategy.vectors)
     assert c.kind == "date"
     assert c.explanation.startswith("Programme update (2023) gives 2027, Programme review (2024) gives 2030")
 

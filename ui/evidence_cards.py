@@ -18,6 +18,7 @@ STATUS_LABELS = {
     FindingStatus.ANSWERED: "answered",
     FindingStatus.ANSWERED_AFTER_RETRY: "answered after retry",
     FindingStatus.GAP: "gap: not answered by the corpus",
+    FindingStatus.DISPUTED: "disputed: the documents answer it differently",
 }
 
 

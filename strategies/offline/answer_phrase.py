@@ -25,7 +25,7 @@ import numpy as np
 from corpus.text import figures
 
 from .numbers import quantities
-from .text import content_stems, matched, stem, stopwords
+from .text import content_stems, content_words, matched, stem, stopwords
 from .vectors import Vectors
 
 
@@ -43,6 +43,7 @@ class AnswerType(StrEnum):
 class QuestionType:
     kind: AnswerType
     noun: str = ""  # the asked-for noun of "what <noun>" / "what is the <noun> of" questions
+    counted: bool = False  # "how many": a count of things, never a measurement ("60 mm")
 
 
 _AUX = r"(?:is|are|was|were|do|does|did|can|could|has|have|had|will|would|should|shall|may|might|must)"
@@ -61,7 +62,7 @@ _THING_Q = re.compile(
     r"^(?:in |on |for |by |from |with )?(?:what|which)\s+(?:(?:is|are|was|were)\s+(?:the\s+|a\s+|an\s+)?)?"
     r"(?:(?:main|primary|exact|total|current|estimated|official|overall|best|first|last|other|new|"
     r"different|specific|original)\s+)*(?P<noun>[a-z][\w-]*(?:\s+(?!(?:is|are|was|were|do|does|did|has|have|had|of|"
-    r"in|on|for|to|by|from|with|about|between|among|regarding|that|which|the|a|an)\b)[a-z][\w-]*)?)",
+    r"in|on|for|to|by|from|with|per|about|between|among|regarding|that|which|the|a|an)\b)[a-z][\w-]*)?)",
     re.IGNORECASE,
 )
 # Nouns whose answers are quantities: general English, not any dataset's wording.
@@ -126,7 +127,8 @@ def question_type(question: str) -> QuestionType:
         unit = re.match(r"\s+([a-z][\w-]*(?:\s+[a-z][\w-]*)?)", text[found.end() :], re.IGNORECASE)
         words = [w for w in (unit.group(1).lower().split() if unit else []) if w not in _NOT_A_NOUN]
         words = list(itertools.takewhile(lambda w: w not in stopwords() and not _AUX_WORD.match(w), words))
-        return QuestionType(AnswerType.QUANTITY, " ".join(words))
+        counted = text.lower().startswith("how many")
+        return QuestionType(AnswerType.QUANTITY, " ".join(words), counted=counted)
     if _NAME_Q.match(text):
         role = _ROLE.match(text)
         return QuestionType(AnswerType.NAME, role.group(1).lower() if role else "")
@@ -142,7 +144,7 @@ def question_type(question: str) -> QuestionType:
             return QuestionType(AnswerType.DESCRIPTION)
         if {noun.split()[0], noun.split()[-1]} & DESCRIPTION_NOUNS:
             return QuestionType(AnswerType.DESCRIPTION, noun)
-        if stem(noun.split()[-1]) in {stem(n) for n in QUANTITY_NOUNS}:
+        if any(stem(w) in {stem(n) for n in QUANTITY_NOUNS} for w in noun.split()):  # "price per", "area"
             return QuestionType(AnswerType.QUANTITY, noun)
         return QuestionType(AnswerType.THING, noun)
     return QuestionType(AnswerType.DESCRIPTION)
@@ -188,6 +190,9 @@ MAX_PHRASE_WORDS = 3
 MAX_NAME_WORDS = 6
 # For "what <noun>" questions: weight of the cosine to the noun against proximity.
 W_NOUN = 0.6
+# A figure whose unit is this unlike the counted noun counts something else ("14 roofs" for "how many
+# species": cosine 0.15; "3,559 inhabitants" for "population": 0.55, "5,000 people": 0.6).
+MIN_UNIT_SIMILARITY = 0.25
 # Between equally placed candidates, a fuller name ("Blitzen Trapper" over "American").
 LENGTH_BONUS = 0.05
 
@@ -221,6 +226,8 @@ def answer_phrase(question: str, sentence: str, vectors: Vectors | None = None) 
     similarity = _noun_similarity(qtype, [c[0] for c in candidates], vectors)
     best: Phrase | None = None
     for (text, start, end), sim in zip(candidates, similarity, strict=True):
+        if qtype.kind is AnswerType.QUANTITY and sim is not None and sim < MIN_UNIT_SIMILARITY and content_words(text):
+            continue  # "14 green roofs" counts roofs, not the spider species asked about
         distance = min((abs(a - start) if a < start else abs(a - end) for a in anchors), default=len(sentence))
         near = max(0.0, 1.0 - _words_between(sentence, distance) / PROXIMITY_WORDS)
         score = near if sim is None else (1 - W_NOUN) * near + W_NOUN * sim
@@ -248,13 +255,20 @@ def _candidates(qtype: QuestionType, sentence: str) -> list[tuple[str, int, int]
     if qtype.kind is AnswerType.DATE:
         return _spans(_DATE, sentence)
     if qtype.kind is AnswerType.QUANTITY:
-        found = [(q.text, q.start, q.end) for q in quantities(sentence)]
+        # Measurements ("60 to 80 mm", "2 °C") answer "how much / how long", not "how many".
+        found = [] if qtype.counted else [(q.text, q.start, q.end) for q in quantities(sentence)]
         covered = [(s, e) for _, s, e in found]
         found += [
-            (t.rstrip(" ,."), s, s + len(t.rstrip(" ,.")))
-            for t, s, e in _spans(_NUMBER, sentence)
+            (t, s, s + len(t))
+            for t, s, e in ((_trim_unit(t), s, e) for t, s, e in _spans(_NUMBER, sentence))
             if not any(s < ce and cs < e for cs, ce in covered) and not _YEAR_ONLY.fullmatch(t.strip())
         ]
+        found = [_widen(sentence, st, e) for _, st, e in found]
+        noun = stem(qtype.noun.split()[-1]) if qtype.noun else ""
+        if noun in _COUNT_STEMS:
+            found = [c for c in found if not _PERCENT.search(c[0])]  # a population is no percentage
+        elif noun in _MONEY_STEMS:  # a price is an amount of money: "€45 per m2", "120 dollars"
+            found = [(t, st, e) for t, st, e in found if _CURRENCY.search(sentence[max(0, st - 4) : e])]
         return [(t, s, e) for t, s, e in found if _stated_figure(t)]
     names = [
         (t, s, e)
@@ -265,6 +279,35 @@ def _candidates(qtype: QuestionType, sentence: str) -> list[tuple[str, int, int]
     if qtype.kind in (AnswerType.NAME, AnswerType.PLACE):
         return names
     return names + _noun_phrases(sentence)
+
+
+# Nouns counted in units of themselves ("a population of 3,559"): a percentage is a share of them.
+_COUNT_STEMS = frozenset(stem(n) for n in ("population", "number", "count", "total", "amount"))
+_PERCENT = re.compile(r"%|\bper ?cent\b", re.IGNORECASE)
+# Nouns answered by an amount of money, and the marks of one.
+_MONEY_STEMS = frozenset(stem(n) for n in ("price", "cost", "fee", "budget", "salary", "revenue", "expense", "wage"))
+_CURRENCY = re.compile(
+    r"[$€£¥₹]|\b(?:USD|EUR|GBP|CHF|JPY|dollars?|euros?|pounds?|yen|francs?|cents?|rupees?)\b", re.IGNORECASE
+)
+
+
+def _widen(sentence: str, start: int, end: int) -> tuple[str, int, int]:
+    """A figure with its currency sign and a "per <unit>" rate: "€45 per m2", not "45 per"."""
+    if start > 0 and sentence[start - 1] in "$€£¥₹":
+        start -= 1
+    rate = re.match(r"(?:\s+per)?\s+(?:[a-zA-Z][\w²³/]*)", sentence[end:]) if sentence[:end].endswith("per") else None
+    if rate is None:
+        rate = re.match(r"\s+per\s+[a-zA-Z][\w²³/]*", sentence[end:])
+    if rate:
+        end += rate.end()
+    return sentence[start:end], start, end
+
+
+def _trim_unit(text: str) -> str:
+    """ "5,000 at" -> "5,000": the word after a number is its unit only when it is not a function word."""
+    text = text.rstrip(" ,.")
+    head, _, last = text.rpartition(" ")
+    return head if head and last.lower() in stopwords() else text
 
 
 def _stated_figure(text: str) -> bool:

@@ -143,7 +143,13 @@ def signals(analysis: Analysis, led: bool | None) -> Signals:
     scored = analysis.scored
     # The asked-for noun ("what *sport*") names the answer's kind, not a word the answer contains.
     noun = {stem(w) for w in question_type(analysis.question).noun.split()}
-    focus = [t for t in analysis.focus_terms if t not in noun] or analysis.focus_terms
+    # When the noun was the only specific term ("who is the *artist* of the album VII"), the question's
+    # other terms are what the evidence must cover.
+    focus = (
+        [t for t in analysis.focus_terms if t not in noun]
+        or [t for t in analysis.terms if t not in noun]
+        or analysis.focus_terms
+    )
     if focus:
         pool = sum(1 for t in focus if analysis.term_doc_freq.get(t, 0) > 0) / len(focus)
         best = max(sum(1 for t in focus if matched(t, s.sentence.stems)) / len(focus) for s in scored[:TOP_SENTENCES])
@@ -178,9 +184,14 @@ def coverage(found: Signals) -> float:
     return COVERAGE_WEIGHTS[0] * found.pool + COVERAGE_WEIGHTS[1] * found.best + COVERAGE_WEIGHTS[2] * found.dense
 
 
+def covered(analysis: Analysis) -> bool:
+    """The question's specific terms are not missing from the evidence (the floor of ``sufficient``)."""
+    return bool(analysis.scored) and coverage(signals(analysis, None)) >= MIN_COVERAGE
+
+
 def sufficient(analysis: Analysis, led: bool | None, conf: float) -> bool:
     """Confident enough, and the question's specific terms not missing from the evidence (see above)."""
-    return bool(analysis.scored) and conf >= SUFFICIENT_CONFIDENCE and coverage(signals(analysis, led)) >= MIN_COVERAGE
+    return conf >= SUFFICIENT_CONFIDENCE and covered(analysis)
 
 
 def strip_question(question: str) -> str:

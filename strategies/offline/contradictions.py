@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from research.evidence import CitationMarker, Claim, Contradiction, Finding
 from tools.hybrid_search import RetrievedChunk
 
-from .extractive import Sentence, evidence_sentences
+from .extractive import Sentence, analyse, evidence_sentences
 from .keyphrases import phrase_candidates
 from .numbers import Quantity, conflict_ratio, quantities, years
 from .text import content_stems, matched, normalise_space, stem, stopwords, words
@@ -72,6 +72,8 @@ NEGATION_REACH = 3  # words after the cue that it may negate ("does not signific
 # Only this many sentences are embedded (those in a lexically plausible pair come first).
 MAX_EMBEDDED = 120
 KIND_PRIORITY = {"numeric": 0, "date": 1, "negation": 2}
+# Both sides must be this share as relevant to a question as the best sentence of its evidence.
+RELEVANCE_SHARE = 0.5
 # Two contradictions between the same documents whose subjects share this share of stems are one.
 SAME_SUBJECT_SHARE = 0.3
 
@@ -266,7 +268,9 @@ def find_contradictions(findings: Sequence[Finding], vectors: Vectors) -> list[C
     if len({s.doc_id for s in sentences}) < 2:
         return []
     labels = _labels(findings)
-    pairs = _pairs(sentences)
+    relevant = _relevant(findings, vectors)
+    on_topic = [(s.block_id, s.text) in relevant for s in sentences]
+    pairs = [p for p in _pairs(sentences) if on_topic[p[1]] and on_topic[p[2]]]
     if not pairs:
         return []
     involved = list(dict.fromkeys(k for _, i, j, _ in pairs for k in (i, j)))[:MAX_EMBEDDED]
@@ -299,6 +303,19 @@ def find_contradictions(findings: Sequence[Finding], vectors: Vectors) -> list[C
         if len(kept) == MAX_CONTRADICTIONS:
             break
     return [_to_model(c, labels) for c in kept]
+
+
+def _relevant(findings: Sequence[Finding], vectors: Vectors) -> set[tuple[str, str]]:
+    """The sentences at least RELEVANCE_SHARE as relevant to their finding's question as its best one:
+    a clash the question is not about ("2 °C" against "0.3 °C" of street cooling, in the evidence for
+    "how many hot days were there") is not a disagreement on it."""
+    keep: set[tuple[str, str]] = set()
+    for finding in findings:
+        scored = analyse(finding.sub_question.question, finding.evidence, vectors).scored
+        if scored:
+            floor = RELEVANCE_SHARE * scored[0].relevance
+            keep |= {(x.sentence.block_id, x.sentence.text) for x in scored if x.relevance >= floor}
+    return keep
 
 
 def _same_disagreement(x: _Candidate, y: _Candidate) -> bool:

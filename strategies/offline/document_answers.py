@@ -29,6 +29,7 @@ from research.evidence import CitationMarker, Claim, Contradiction, Finding, Fin
 from tools.hybrid_search import RetrievedChunk
 
 from .answer_phrase import AnswerType, answer_phrase, polarity, question_type
+from .assessment import covered
 from .contradictions import MIN_CONFLICT_RATIO
 from .extractive import Analysis, ScoredSentence, analyse
 from .numbers import conflict_ratio, quantities
@@ -206,12 +207,19 @@ def edited_statements(sub_question: SubQuestion, analysis: Analysis) -> list[Con
 
 
 def answer_disputes(findings: list[Finding], vectors: Vectors) -> list[Contradiction]:
-    """The answer disagreements of every answered finding: the check both modes run on their evidence."""
+    """The answer disagreements of every finding: the check both modes run on their evidence.
+
+    A gap is checked too when its evidence covers the question's words (``assessment.covered``):
+    documents answering differently lower every sufficiency signal, so a disputed question often
+    looks unanswered (on RAMDocs dev 14 of 77 disputes were gaps); evidence that never mentions what
+    is asked is no dispute, only unrelated answers."""
     disputes: list[Contradiction] = []
     for finding in findings:
-        if finding.status is FindingStatus.GAP or not finding.claims:
+        if not finding.evidence:
             continue
         analysis = analyse(finding.sub_question.question, finding.evidence, vectors)
+        if (finding.status is FindingStatus.GAP or not finding.claims) and not covered(analysis):
+            continue
         disputes += answer_conflicts(finding.sub_question, analysis, finding.evidence, vectors)
     return disputes
 

@@ -74,7 +74,10 @@ class OfflineStrategy:
     def contradictions(self, findings: list[Finding]) -> list[Contradiction]:
         """Documents answering a sub-question differently, then figures, dates and negations that clash."""
         disputes = answer_disputes(findings, self.vectors)
-        return [*disputes, *find_contradictions(findings, self.vectors)][:MAX_DISAGREEMENTS]
+        # A pair of sentences already set against each other as answers is not reported twice.
+        paired = {_sides(c) for c in disputes}
+        clashes = [c for c in find_contradictions(findings, self.vectors) if _sides(c) not in paired]
+        return [*disputes, *clashes][:MAX_DISAGREEMENTS]
 
     def summarize(
         self, topic: str, findings: list[Finding], contradictions: list[Contradiction]
@@ -105,6 +108,10 @@ class OfflineStrategy:
                 break
         chosen.sort(key=lambda item: item[0])
         return title_from_topic(topic), [c for _, c in chosen]
+
+
+def _sides(c: Contradiction) -> frozenset[str]:
+    return frozenset(m.quote for side in (c.side_a, c.side_b) for m in side.citations)
 
 
 def title_from_topic(topic: str) -> str:

@@ -67,6 +67,9 @@ MIN_SENTENCE_WORDS = 6
 LONG_SENTENCE_WORDS = 20
 # A sentence with more than this share of numeric tokens is a table row, not prose.
 MAX_NUMERIC_SHARE = 0.4
+# Stand-alone separator glyphs of menus, breadcrumbs and link lists ("Home · Docs › Guide"): two of
+# them make a "sentence" navigation, not prose.
+_SEPARATOR = re.compile(r"(?:^|\s)[•·›»^](?=\s|$)")
 
 _WORD = re.compile(r"[^\W\d_][\w'’]*(?:-[^\W_]+)*", re.UNICODE)
 _NUMERIC = re.compile(r"^[\d.,%-]+$")
@@ -161,6 +164,8 @@ def is_statement(sentence: str) -> bool:
     numeric = sum(1 for t in toks if _NUMERIC.match(t.strip("();,")))
     if numeric / len(toks) > MAX_NUMERIC_SHARE:
         return False
+    if len(_SEPARATOR.findall(text)) >= 2:
+        return False  # a menu or breadcrumb trail scraped with the page
     lowered = words(text)
     verb = any(is_verbish(w) for w in lowered)
     if not verb and (len(toks) < LONG_SENTENCE_WORDS or _LABEL.match(text)):
