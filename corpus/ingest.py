@@ -16,6 +16,7 @@ re-ingesting unchanged files changes nothing.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import logging
 import multiprocessing
@@ -23,11 +24,18 @@ import os
 import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
 from enum import StrEnum
 from itertools import islice
 from pathlib import Path
 
 from pydantic import BaseModel, Field
+
+try:
+    import resource  # POSIX only
+except ImportError:  # pragma: no cover - Windows
+    resource = None  # type: ignore[assignment]
 
 from corpus import boilerplate
 from corpus.chunking import ChunkedText, chunk_document
@@ -46,6 +54,8 @@ POOL_MIN_FILES = 16
 # share the cores with it as an equal. Ingest/embedding-alone ratio on 8 PDFs, 2 cores: niceness 0
 # 0.81, 10 0.84, 19 0.85.
 PARSE_NICENESS = 19
+# Address space a parse worker may use (the 500-page benchmark PDF peaks at well under half of it).
+PARSE_MEMORY_LIMIT = 6 << 30
 
 
 class Outcome(StrEnum):
@@ -105,19 +115,73 @@ class IngestSummary(BaseModel):
 ProgressCallback = Callable[[FileResult], None]
 
 
-def discover(paths: Iterable[Path]) -> list[Path]:
-    """Files named directly, plus every non-hidden file under the named folders, sorted."""
+@dataclass(frozen=True)
+class Discovery:
+    files: list[Path]  # to ingest, resolved, in order, without repeats
+    refused: list[FileResult]  # links that are not followed, each with its reason
+
+    def __len__(self) -> int:
+        return len(self.files) + len(self.refused)
+
+
+def discover(paths: Iterable[Path]) -> Discovery:
+    """Files named directly, plus every non-hidden file under the named folders, sorted.
+
+    Inside a folder, a symbolic link is followed only to a file inside that folder: a link out of it
+    (to ``/etc/passwd``, say) would let a shared folder make prp read and index anything the user can
+    read. Links to folders are not followed (their files, when inside, are found where they live), so
+    a link loop cannot trap the walk; broken links and loops are reported, never silently dropped. A
+    file or link named directly is the user's own choice and is read wherever it points.
+    """
     found: list[Path] = []
+    refused: list[FileResult] = []
     for path in map(Path, paths):
-        if path.is_dir():
-            found.extend(
-                p
-                for p in sorted(path.rglob("*"))
-                if p.is_file() and not any(part.startswith(".") for part in p.relative_to(path).parts)
-            )
-        else:
+        if not path.is_dir():
             found.append(path)
-    return list(dict.fromkeys(p.resolve() for p in found))
+            continue
+        root = path.resolve()
+        for entry in sorted(path.rglob("*")):
+            if any(part.startswith(".") for part in entry.relative_to(path).parts):
+                continue
+            if entry.is_symlink():
+                verdict = _link_verdict(entry, root)
+                if isinstance(verdict, FileResult):
+                    refused.append(verdict)
+                else:
+                    found.append(verdict)
+            elif entry.is_file():
+                found.append(entry)
+            elif not entry.is_dir():  # a pipe, socket or device: reading it could block forever
+                refused.append(FileResult(path=str(entry), outcome=Outcome.FAILED, reason=NOT_REGULAR))
+    return Discovery(files=list(dict.fromkeys(p.resolve() for p in found)), refused=refused)
+
+
+LOOP = "symbolic link loop: not followed"
+NOT_REGULAR = "not a regular file (a pipe, socket or device)"
+
+
+def _link_verdict(link: Path, root: Path) -> Path | FileResult:
+    """The file a link inside ``root`` stands for, or a refusal with its reason."""
+    try:
+        target = link.resolve(strict=True)
+    except RuntimeError:  # Python 3.11 raises this for a loop
+        return FileResult(path=str(link), outcome=Outcome.SKIPPED, reason=LOOP)
+    except OSError as exc:
+        reason = LOOP if exc.errno == errno.ELOOP else "broken symbolic link: its target does not exist"
+        outcome = Outcome.SKIPPED if exc.errno == errno.ELOOP else Outcome.FAILED
+        return FileResult(path=str(link), outcome=outcome, reason=reason)
+    if not target.is_relative_to(root):
+        reason = f"symbolic link to {target}, outside the ingested folder {root}: not followed"
+        return FileResult(path=str(link), outcome=Outcome.SKIPPED, reason=reason)
+    if target.is_dir():
+        if link.parent.resolve().is_relative_to(target):
+            return FileResult(path=str(link), outcome=Outcome.SKIPPED, reason=LOOP)
+        reason = f"symbolic link to the folder {target}: not followed (its files are read where they are)"
+        return FileResult(path=str(link), outcome=Outcome.SKIPPED, reason=reason)
+    if not target.is_file():  # a device or a pipe: reading it could block forever
+        reason = f"symbolic link to {target}, which is not a regular file"
+        return FileResult(path=str(link), outcome=Outcome.FAILED, reason=reason)
+    return target
 
 
 def sha256_of(path: Path) -> str:
@@ -131,6 +195,12 @@ def sha256_of(path: Path) -> str:
 def _init_parse_worker() -> None:
     if hasattr(os, "nice"):  # POSIX only; elsewhere workers keep the normal priority
         os.nice(PARSE_NICENESS)
+    if resource is not None:
+        # A file that makes a parser allocate without bound fails with MemoryError in its worker
+        # instead of driving the machine into the out-of-memory killer.
+        _, hard = resource.getrlimit(resource.RLIMIT_AS)
+        limit = PARSE_MEMORY_LIMIT if hard == resource.RLIM_INFINITY else min(PARSE_MEMORY_LIMIT, hard)
+        resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
     # pdfminer logs every token it reads at DEBUG; even filtered out, those calls cost a tenth of a
     # parse (8 PDFs: 13.1 -> 11.7 CPU-s). A worker process only parses, so it can switch them off.
     logging.disable(logging.DEBUG)
@@ -144,6 +214,24 @@ def _parse_or_error(path: Path) -> ParsedDocument | str:
         return str(exc)
     except Exception as exc:  # a parser bug on one odd file must not stop the whole ingest
         return f"could not be parsed ({type(exc).__name__}: {exc})"
+
+
+PARSER_DIED = "the parser process died on this file (out of memory, or a crash in a native library)"
+
+
+def _parse_pool(workers: int) -> ProcessPoolExecutor:
+    # "spawn": forking a process that already holds the ONNX runtime's threads is unsafe.
+    context = multiprocessing.get_context("spawn")
+    return ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init_parse_worker)
+
+
+def _parse_alone(path: Path) -> ParsedDocument | str:
+    """Parse one file in a process of its own: its result, or PARSER_DIED if that process dies too."""
+    with _parse_pool(1) as pool:
+        try:
+            return pool.submit(_parse_or_error, path).result()
+        except BrokenProcessPool:
+            return PARSER_DIED
 
 
 class Ingestor:
@@ -202,7 +290,12 @@ class Ingestor:
         results: list[FileResult] = []
         todo: list[tuple[Path, str | None]] = []  # (path, doc_id of the version it replaces)
         batch: dict[str, Path] = {}  # sha256 -> first path in this run, so copies index once
-        for path in discover(paths):
+        discovery = discover(paths)
+        for result in discovery.refused:
+            results.append(result)
+            if progress:
+                progress(result)
+        for path in discovery.files:
             result, replaces = self._precheck(path, batch)
             if result is not None:
                 results.append(result)
@@ -240,6 +333,8 @@ class Ingestor:
             supported = ", ".join(sorted(SUFFIX_TYPES))
             reason = f"unsupported file type '{path.suffix or '(none)'}' (supported: {supported})"
             return FileResult(path=str(path), outcome=Outcome.FAILED, reason=reason), None
+        if path.exists() and not path.is_file():  # reading a pipe or a device could block forever
+            return FileResult(path=str(path), outcome=Outcome.FAILED, reason=NOT_REGULAR), None
         try:
             sha = sha256_of(path)
         except OSError as exc:
@@ -275,11 +370,8 @@ class Ingestor:
                 yield item, _parse_or_error(item[0])
             return
         window = max(2, 2 * self.parse_workers)
-        # "spawn": forking a process that already holds the ONNX runtime's threads is unsafe.
-        context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(
-            max_workers=self.parse_workers, mp_context=context, initializer=_init_parse_worker
-        ) as pool:
+        pool = _parse_pool(self.parse_workers)
+        try:
             first, *rest = todo
             queue = iter(rest)
             pending = [(item, pool.submit(_parse_or_error, item[0])) for item in islice(queue, window)]
@@ -288,10 +380,22 @@ class Ingestor:
             yield first, _parse_or_error(first[0])
             while pending:
                 item, future = pending.pop(0)
+                try:
+                    parsed = future.result()
+                except BrokenProcessPool:
+                    # A worker died (the kernel's out-of-memory killer, a crash in a native parser):
+                    # every file in flight failed with it. Find the culprit by parsing this file alone,
+                    # then carry on with a fresh pool: one bad file must not end the ingest.
+                    pool.shutdown(wait=False, cancel_futures=True)
+                    parsed = _parse_alone(item[0])
+                    pool = _parse_pool(self.parse_workers)
+                    pending = [(it, pool.submit(_parse_or_error, it[0])) for it, _ in pending]
                 nxt = next(queue, None)
                 if nxt is not None:
                     pending.append((nxt, pool.submit(_parse_or_error, nxt[0])))
-                yield item, future.result()
+                yield item, parsed
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
 
     def _index(self, parsed: ParsedDocument, replaces: str | None) -> FileResult:
         doc = parsed.document

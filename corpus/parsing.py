@@ -7,6 +7,7 @@ runs and machines. ``parse_file`` is a top-level function so it can run in a pro
 from __future__ import annotations
 
 import hashlib
+import re
 from pathlib import Path
 
 from corpus.errors import LoadError
@@ -44,8 +45,53 @@ def block_id_for(doc_id: str, seq: int) -> str:
     return f"{doc_id[:10]}-{seq:04d}"
 
 
+# Signatures of binary formats that turn up under a text extension (a PDF saved as ".md").
+_MAGIC = (
+    (b"%PDF-", "a PDF"),
+    (b"\x89PNG", "a PNG image"),
+    (b"\xff\xd8\xff", "a JPEG image"),
+    (b"GIF8", "a GIF image"),
+    (b"PK\x03\x04", "a ZIP archive (or a .docx/.xlsx/.epub)"),
+    (b"\x1f\x8b", "a gzip archive"),
+    (b"\xd0\xcf\x11\xe0", "an old Office document"),
+)
+_BOMS = (
+    (b"\xff\xfe\x00\x00", "utf-32"),
+    (b"\x00\x00\xfe\xff", "utf-32"),
+    (b"\xff\xfe", "utf-16"),
+    (b"\xfe\xff", "utf-16"),
+    (b"\xef\xbb\xbf", "utf-8-sig"),
+)
+# Decoded text with more than this share of control characters is binary data, not a document.
+MAX_CONTROL_SHARE = 0.01
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]")
+
+
 def decode_text(data: bytes) -> str:
-    for encoding in ("utf-8-sig", "cp1252"):
+    """The text of a text, Markdown or HTML file: by its byte-order mark, as UTF-16 when every other
+    byte is NUL, else UTF-8, Windows-1252, Latin-1. Raises ``LoadError`` for binary content."""
+    for magic, kind in _MAGIC:
+        if data.startswith(magic):
+            raise LoadError(f"binary content, not text: this is {kind} with a text file's extension")
+    text = _decode(data)
+    sample = text[:65536]
+    if sample and len(_CONTROL.findall(sample)) > MAX_CONTROL_SHARE * len(sample):
+        raise LoadError("binary content, not text (control characters throughout)")
+    return text
+
+
+def _decode(data: bytes) -> str:
+    for bom, encoding in _BOMS:
+        if data.startswith(bom):
+            return data.decode(encoding, errors="replace")
+    head = data[:4096]
+    if len(head) >= 4:
+        even, odd = head[0::2].count(0), head[1::2].count(0)
+        if odd > 0.4 * len(head) / 2 and even == 0:
+            return data.decode("utf-16-le", errors="replace")
+        if even > 0.4 * len(head) / 2 and odd == 0:
+            return data.decode("utf-16-be", errors="replace")
+    for encoding in ("utf-8", "cp1252"):
         try:
             return data.decode(encoding)
         except UnicodeDecodeError:
@@ -87,7 +133,7 @@ def parse_file(path: Path) -> ParsedDocument:
     loaded = load(path, data, doc_type)
     blocks_raw = [b for b in loaded.blocks if b.text.strip()]
     if not blocks_raw:
-        raise LoadError("no text could be extracted (a scanned PDF without a text layer?)")
+        raise LoadError("no text could be extracted")
     doc_id = doc_id_for(sha256)
     document = Document(
         doc_id=doc_id,

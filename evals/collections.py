@@ -31,7 +31,7 @@ def content_hash(paths: Iterable[Path]) -> str:
     for root in paths:
         root = Path(root).resolve()
         base = root if root.is_dir() else root.parent
-        for path in discover([root]):
+        for path in discover([root]).files:
             digest.update(str(path.relative_to(base)).encode())
             digest.update(b"\0")
             digest.update(sha256_of(path).encode())

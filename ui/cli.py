@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -90,6 +91,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except PrpError as exc:
         print(f"prp: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # The reader went away (`prp search --json | head`): what it wanted it got. Point stdout at
+        # /dev/null so the interpreter's final flush does not raise again, and exit as a pipe writer does.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 128 + signal.SIGPIPE
 
 
 def cmd_ingest(library: Library, args: argparse.Namespace) -> int:

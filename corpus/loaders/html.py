@@ -14,6 +14,7 @@ loader instead, with the same span convention (offsets into that text).
 from __future__ import annotations
 
 import re
+from html.parser import HTMLParser
 
 import lxml.html
 import trafilatura
@@ -94,7 +95,9 @@ def _single_h1(html: str) -> str | None:
 def _parse(html: str) -> lxml.html.HtmlElement | None:
     try:
         # Bytes with an explicit encoding: lxml refuses str input that carries an XML declaration.
-        return lxml.html.document_fromstring(html.encode("utf-8"), parser=lxml.html.HTMLParser(encoding="utf-8"))
+        return lxml.html.document_fromstring(
+            html.encode("utf-8"), parser=lxml.html.HTMLParser(encoding="utf-8", huge_tree=True)
+        )
     except (etree.ParserError, ValueError):
         return None
 
@@ -102,12 +105,50 @@ def _parse(html: str) -> lxml.html.HtmlElement | None:
 def _body_text(html: str) -> str:
     """The visible text of ``<body>``, one paragraph per block-level element."""
     root = _parse(html)
-    if root is None:
-        return ""
+    if root is None or root.body is None or not root.body.text_content().strip():
+        # libxml2 drops what lies deeper than 2,048 elements (256 without huge_tree): a tokenizer
+        # has no depth to run out of.
+        return _tokenized_text(html)
     for element in root.xpath(_NOT_CONTENT):
         element.drop_tree()
     body = root.body
     for element in body.iter(*_BLOCK_TAGS):
         element.tail = "\n\n" + (element.tail or "")
     lines = (" ".join(line.split()) for line in body.text_content().splitlines())
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
+
+
+class _TextCollector(HTMLParser):
+    """Text outside scripts, styles and other non-content elements, a paragraph per block element."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.skipping = 0
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        if tag in _SKIPPED_TAGS:
+            self.skipping += 1
+        elif tag in _BLOCK_TAGS:
+            self.parts.append("\n\n")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in _SKIPPED_TAGS:
+            self.skipping = max(0, self.skipping - 1)
+        elif tag in _BLOCK_TAGS:
+            self.parts.append("\n\n")
+
+    def handle_data(self, data: str) -> None:
+        if not self.skipping:
+            self.parts.append(data)
+
+
+_SKIPPED_TAGS = frozenset({"script", "style", "noscript", "template", "nav", "footer", "aside", "form", "head"})
+
+
+def _tokenized_text(html: str) -> str:
+    collector = _TextCollector()
+    collector.feed(html)
+    collector.close()
+    lines = (" ".join(line.split()) for line in "".join(collector.parts).splitlines())
     return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()

@@ -21,6 +21,7 @@ from corpus.loaders.pdf.dehyphenation import dehyphenated_text
 from corpus.loaders.pdf.doc_stats import DocStats
 from corpus.loaders.pdf.elements import WORD_GAP_RATIO, PageData, most_common
 from corpus.loaders.pdf.headers_footers import strip_headers_footers
+from corpus.loaders.pdf.inflation import bomb_stream
 from corpus.loaders.pdf.metadata import find_title_lines, metadata_title, publication_year
 from corpus.loaders.pdf.page_extraction import extract_page
 from corpus.loaders.pdf.reading_order import build_lines
@@ -48,14 +49,17 @@ def _quiet_pdfminer() -> None:
 
 def _open(path: Path) -> Any:
     try:
-        with open(path, "rb") as fh:
-            head = fh.read(1024)
+        data = path.read_bytes()
     except OSError as exc:
         raise LoadError(f"cannot read file: {exc.strerror or exc}") from None
+    head = data[:1024]
     if not head.strip():
         raise LoadError("the file is empty")
     if b"%PDF-" not in head:
         raise LoadError("the file is corrupt or not a PDF (no %PDF header)")
+    bomb = bomb_stream(data)
+    if bomb:
+        raise LoadError(f"the PDF is refused: {bomb}")
     try:
         return pdfplumber.open(path)
     except Exception as exc:  # noqa: BLE001 - pdfminer raises many types; none may escape
@@ -102,11 +106,11 @@ def load_pdf(path: Path) -> LoadedDocument:
             raise _load_error(exc) from None
         if not page_list:
             raise LoadError("the PDF has no pages")
-        pages, vocab, stamp, errors = _extract_pages(page_list, extractor)
+        pages, vocab, stamp, errors, image_pages = _extract_pages(page_list, extractor)
         page_count = len(page_list)
     finally:
         pdf.close()
-    _check_extracted(path, pages, errors, page_count)
+    _check_extracted(path, pages, errors, page_count, image_pages)
 
     try:
         return _layout(pages, vocab, meta, stamp, page_count)
@@ -117,20 +121,29 @@ def load_pdf(path: Path) -> LoadedDocument:
 
 def _extract_pages(
     page_list: list[Any], extractor: WordExtractor
-) -> tuple[list[PageData], Counter[str], str, list[str]]:
+) -> tuple[list[PageData], Counter[str], str, list[str], int]:
     """Pass 1 over all pages: their data, the document's vocabulary (for de-hyphenation), the arXiv
-    side stamp of page 1 or 2, and the reasons pages could not be read."""
+    side stamp of page 1 or 2, the reasons pages could not be read, and how many pages hold images."""
     pages: list[PageData] = []
     vocab: Counter[str] = Counter()
     stamp = ""
     errors: list[str] = []
+    image_pages = 0
     for number, page in enumerate(page_list, start=1):
+        image_pages += _has_images(page)
         data, page_stamp = _extract_page_or_blank(page, number, extractor, errors)
         if page_stamp and not stamp and number <= 2:
             stamp = page_stamp
         _count_tokens(data, vocab)
         pages.append(data)
-    return pages, vocab, stamp, errors
+    return pages, vocab, stamp, errors, image_pages
+
+
+def _has_images(page: Any) -> bool:
+    try:
+        return bool(page.objects.get("image"))
+    except Exception:  # noqa: BLE001 - an unreadable page is reported by the extraction itself
+        return False
 
 
 def _extract_page_or_blank(page: Any, number: int, extractor: WordExtractor, errors: list[str]) -> tuple[PageData, str]:
@@ -156,14 +169,19 @@ def _count_tokens(data: PageData, vocab: Counter[str]) -> None:
                 vocab[token] += 1
 
 
-def _check_extracted(path: Path, pages: list[PageData], errors: list[str], page_count: int) -> None:
+def _check_extracted(path: Path, pages: list[PageData], errors: list[str], page_count: int, image_pages: int) -> None:
     """Fail when no page could be read or no text was found; log the pages that were skipped."""
     if errors and len(errors) == page_count:
         raise LoadError(f"the PDF is corrupt or unreadable ({errors[0]})")
     if errors:
         logger.warning("%s: skipped unreadable content on %s", path.name, "; ".join(errors))
     if not any(p.segments or p.tables for p in pages):
-        raise LoadError("no text could be extracted (a scanned PDF without a text layer?)")
+        if image_pages:
+            raise LoadError(
+                f"no text layer (OCR not supported): {image_pages} of its {page_count} page(s) are images "
+                "only, as in a scanned PDF"
+            )
+        raise LoadError("no text could be extracted: its pages are blank")
 
 
 def _layout(pages: list[PageData], vocab: Counter[str], meta: dict, stamp: str, page_count: int) -> LoadedDocument:

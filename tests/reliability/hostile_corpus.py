@@ -1,0 +1,195 @@
+"""A folder of hostile input, generated at run time (nothing binary is committed), with the outcome a
+user should get for every file: ingested (and then findable by its marker word), or skipped or
+failed with a named reason. Used by the reliability tests and by ``benchmarks/hostile_ingest.py``.
+
+``scale`` sizes the large cases: 1 is what the test suite can afford in seconds (a 60 KB one-line
+Markdown file, a page of 4,000 words, 300-deep nested markup); the benchmark uses 35 (2 MB of one
+line, 40,000 words on a page, 10,500-deep nesting in 4 MB of markup).
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import os
+import random
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from fpdf import FPDF
+from fpdf.enums import EncryptionMethod
+from PIL import Image, ImageDraw
+
+
+@dataclass(frozen=True)
+class Expected:
+    outcome: str  # "ok", "skipped" or "failed"
+    marker: str = ""  # for "ok": a word only this document holds, so a search must find it
+    reason: str = ""  # for the others: a fragment of the reason the user reads
+
+
+def paragraph(marker: str, topic: str) -> str:
+    return (
+        f"This report on {topic} records the {marker} survey in detail. The {marker} team measured water "
+        f"quality at twelve stations and found that the {marker} population doubled within three years. "
+        f"Observers noted that {topic} changed the local economy."
+    )
+
+
+def text_pdf(path: Path, pages: list[str], font_size: float = 11, page_mm: tuple[float, float] = (210, 297)) -> Path:
+    pdf = FPDF(format=page_mm)
+    pdf.set_font("helvetica", size=font_size)
+    for text in pages:
+        pdf.add_page()
+        pdf.multi_cell(0, font_size * 0.5, text)
+    pdf.output(str(path))
+    return path
+
+
+def encrypted_pdf(path: Path, text: str, user_password: str) -> Path:
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.set_font("helvetica", size=11)
+    pdf.multi_cell(0, 6, text)
+    pdf.set_encryption(owner_password="owner", user_password=user_password, encryption_method=EncryptionMethod.RC4)
+    pdf.output(str(path))
+    return path
+
+
+def scanned_pdf(path: Path) -> Path:
+    """A page that is only a picture of text: no text layer."""
+    image = Image.new("L", (850, 1100), 255)
+    ImageDraw.Draw(image).text((60, 60), "A scanned page: its words are pixels.", fill=0)
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG")
+    buffer.seek(0)
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.image(buffer, x=10, y=10, w=190)
+    pdf.output(str(path))
+    return path
+
+
+def stream_bomb_pdf(path: Path, inflated_mb: int = 256) -> Path:
+    """A valid one-page PDF whose page content inflates from about 250 KB to ``inflated_mb`` MB."""
+    content = b"BT /F1 12 Tf 72 720 Td (Hello) Tj ET\n" + b" " * (inflated_mb << 20)
+    packed = zlib.compress(content, 9)
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
+        b"/Resources << /Font << /F1 5 0 R >> >> >>",
+        b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(packed) + packed + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    path.write_bytes(bytes(out))
+    return path
+
+
+def build(root: Path, scale: int = 1) -> dict[str, Expected]:
+    """Write the hostile folder ``root/hostile`` (and ``root/outside``, a link target beyond it).
+    Returns the expected outcome per path relative to ``root/hostile``."""
+    folder = root / "hostile"
+    outside = root / "outside"
+    folder.mkdir(parents=True)
+    outside.mkdir()
+    rng = random.Random(7)
+    expected: dict[str, Expected] = {}
+
+    def good(name: str, marker: str) -> None:
+        expected[name] = Expected("ok", marker=marker)
+
+    def bad(name: str, outcome: str, reason: str) -> None:
+        expected[name] = Expected(outcome, reason=reason)
+
+    # --- documents that must be ingested, whatever their form --------------------------------------
+    (folder / "notes.md").write_text(f"# Field notes\n\n{paragraph('quokka', 'island wildlife')}\n", encoding="utf-8")
+    good("notes.md", "quokka")
+    (folder / "field-report.txt").write_text(paragraph("narwhal", "arctic fisheries"), encoding="utf-8")
+    good("field-report.txt", "narwhal")
+    text_pdf(folder / "turbines.pdf", [paragraph("axolotl", "tidal turbines"), paragraph("axolotl", "kelp forests")])
+    good("turbines.pdf", "axolotl")
+    (folder / "page.html").write_text(
+        f"<html><head><title>Pangolin trade</title></head><body><article><p>{paragraph('pangolin', 'trade')}"
+        "</p></article></body></html>",
+        encoding="utf-8",
+    )
+    good("page.html", "pangolin")
+    (folder / "latin1.txt").write_bytes(f"Größe und Gewicht: {paragraph('okapi', 'café culture')}".encode("latin-1"))
+    good("latin1.txt", "okapi")
+    (folder / "utf16.txt").write_bytes(paragraph("capybara", "wetland grazing").encode("utf-16"))
+    good("utf16.txt", "capybara")
+    (folder / "utf16-no-bom.txt").write_bytes(paragraph("tapir", "rainforest seed dispersal").encode("utf-16-le"))
+    good("utf16-no-bom.txt", "tapir")
+    filler = " ".join(rng.choice(("river", "delta", "silt", "flood", "levee", "basin")) for _ in range(10_000 * scale))
+    (folder / "one-line.md").write_text(f"{paragraph('wombat', 'burrows')} {filler}", encoding="utf-8")
+    good("one-line.md", "wombat")
+    count = min(4_000 * scale, 40_000)  # a 1.2 x 1.2 m page in 6 pt type holds about 60,000 words
+    words = " ".join(rng.choice(("ice", "core", "sample", "layer", "dust", "isotope")) for _ in range(count))
+    page = [f"{paragraph('chinchilla', 'ice cores')} {words}"]
+    text_pdf(folder / "dense-page.pdf", page, font_size=6, page_mm=(1200, 1200))
+    good("dense-page.pdf", "chinchilla")
+    depth, spans = 300 * scale, min(20_000 * scale, 100_000)
+    nested = "<div>" * depth + paragraph("ocelot", "canopy surveys") + "</div>" * depth
+    noise = "".join(f'<span class="c{i % 7}" data-i="{i}"></span>' for i in range(spans))
+    (folder / "nested.html").write_text(f"<html><body>{nested}{noise}</body></html>", encoding="utf-8")
+    good("nested.html", "ocelot")
+    encrypted_pdf(folder / "owner-locked.pdf", paragraph("manatee", "seagrass beds"), user_password="")
+    good("owner-locked.pdf", "manatee")
+    (folder / "folder.pdf").mkdir()
+    (folder / "folder.pdf" / "inside.txt").write_text(paragraph("gecko", "desert nights"), encoding="utf-8")
+    good("folder.pdf/inside.txt", "gecko")
+    (folder / "second-copy-of-notes.md").write_bytes((folder / "notes.md").read_bytes())  # sorts after
+    bad("second-copy-of-notes.md", "skipped", "same content as")
+    os.symlink("notes.md", folder / "link-to-notes.md")  # inside: the same file, read once
+
+    # --- files that must be refused, each with its reason -----------------------------------------
+    (folder / "empty.pdf").write_bytes(b"")
+    bad("empty.pdf", "failed", "empty")
+    whole = (folder / "turbines.pdf").read_bytes()
+    (folder / "truncated.pdf").write_bytes(whole[: len(whole) * 2 // 5])
+    bad("truncated.pdf", "failed", "corrupt")
+    (folder / "random.pdf").write_bytes(rng.randbytes(64 * 1024))
+    bad("random.pdf", "failed", "not a PDF")
+    (folder / "gzip-bomb.pdf").write_bytes(gzip.compress(b"\0" * (50 << 20)))
+    bad("gzip-bomb.pdf", "failed", "not a PDF")
+    stream_bomb_pdf(folder / "stream-bomb.pdf")
+    bad("stream-bomb.pdf", "failed", "decompression bomb")
+    encrypted_pdf(folder / "user-locked.pdf", paragraph("dugong", "coastal grazing"), user_password="secret")
+    bad("user-locked.pdf", "failed", "encrypted")
+    scanned_pdf(folder / "scanned.pdf")
+    bad("scanned.pdf", "failed", "no text layer (OCR not supported)")
+    png = io.BytesIO()
+    Image.new("RGB", (8, 8)).save(png, format="PNG")
+    (folder / "image-named.md").write_bytes(png.getvalue())
+    bad("image-named.md", "failed", "PNG image")
+    (folder / "pdf-named.txt").write_bytes(whole + b"\n%mislabelled")
+    bad("pdf-named.txt", "failed", "a PDF with a text file's extension")
+    (folder / "whitespace.txt").write_text("   \n\n\t  \n", encoding="utf-8")
+    bad("whitespace.txt", "failed", "empty")
+    (folder / "control.txt").write_bytes(bytes(rng.randrange(0, 32) for _ in range(4096)))
+    bad("control.txt", "failed", "binary content")
+    (folder / "report.docx").write_bytes(b"PK\x03\x04 not really a docx")
+    bad("report.docx", "failed", "unsupported file type")
+    (folder / "README").write_text("no extension", encoding="utf-8")
+    bad("README", "failed", "unsupported file type")
+    (outside / "secret.txt").write_text(paragraph("basilisk", "private matters"), encoding="utf-8")
+    os.symlink(outside / "secret.txt", folder / "link-out.txt")
+    bad("link-out.txt", "skipped", "outside the ingested folder")
+    os.symlink(".", folder / "loop")
+    bad("loop", "skipped", "symbolic link loop")
+    os.symlink("nowhere.txt", folder / "broken.txt")
+    bad("broken.txt", "failed", "broken symbolic link")
+    os.mkfifo(folder / "fifo.txt")
+    bad("fifo.txt", "failed", "not a regular file")
+    return expected
