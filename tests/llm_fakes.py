@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 import threading
+import time
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -25,6 +26,17 @@ Script = Callable[[str, str], Any]
 
 class CutOff(str):
     """A reply ``OpenAIStub`` sends as cut off at the token limit (finish_reason "length")."""
+
+
+class HttpFailure(int):
+    """A reply ``OpenAIStub`` sends as this HTTP status with an error body (a 500, a 503...)."""
+
+
+class Delayed:
+    """A reply ``OpenAIStub`` sends after ``seconds``: longer than the client's timeout, it times out."""
+
+    def __init__(self, seconds: float, reply: Any):
+        self.seconds, self.reply = seconds, reply
 
 
 def step_of(prompt: str) -> str:
@@ -87,6 +99,12 @@ class OpenAIStub:
                 human = [m["content"] for m in body["messages"] if m["role"] == "user"]
                 prompt = human[0] if human else ""
                 reply = stub.script(step_of(prompt), prompt)
+                if isinstance(reply, Delayed):
+                    time.sleep(reply.seconds)
+                    reply = reply.reply
+                if isinstance(reply, HttpFailure):
+                    self._send(int(reply), {"error": {"message": "scripted failure", "type": "server_error"}})
+                    return
                 content = reply if isinstance(reply, str) else json.dumps(reply)
                 payload = {
                     "id": f"chatcmpl-{len(stub.requests)}",
@@ -106,12 +124,18 @@ class OpenAIStub:
                         "total_tokens": (len(prompt) + len(content)) // 4,
                     },
                 }
+                self._send(200, payload)
+
+            def _send(self, status: int, payload: dict) -> None:
                 data = json.dumps(payload).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+                try:
+                    self.send_response(status)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client gave up waiting (a timeout test)
 
             def log_message(self, *args: Any) -> None:
                 pass

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
 import signal
+import sqlite3
 import sys
+import uuid
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -96,6 +99,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         # /dev/null so the interpreter's final flush does not raise again, and exit as a pipe writer does.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 128 + signal.SIGPIPE
+    except (OSError, sqlite3.OperationalError) as exc:
+        if not _out_of_space(exc):
+            raise
+        print(
+            f"prp: error: could not write to the library at {Settings().data_dir.resolve()} ({exc}): the disk "
+            "is full, or a file-size or quota limit was reached. Free space and run the command again: an "
+            "interrupted ingest is finished, an interrupted report resumed with --thread.",
+            file=sys.stderr,
+        )
+        return 2
+
+
+def _out_of_space(exc: BaseException) -> bool:
+    if isinstance(exc, sqlite3.OperationalError):  # SQLite reports a failed write in its own words
+        return any(m in str(exc) for m in ("disk I/O error", "database or disk is full"))
+    return isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EFBIG, errno.EDQUOT)
 
 
 def cmd_ingest(library: Library, args: argparse.Namespace) -> int:
@@ -166,18 +185,25 @@ def cmd_research(library: Library, args: argparse.Namespace) -> int:
         if not args.quiet:
             print(f"[{node}] {line}", file=sys.stderr, flush=True)
 
+    # Named before the run, so a run the model's server breaks off can be resumed by it.
+    thread_id = args.thread or uuid.uuid4().hex[:12]
     with open_strategy(settings, library, progress) as strategy, open_checkpointer(settings) as checkpointer:
         print(f"prp {args.command}: {strategy.mode} mode, {settings.describe_store()}", file=sys.stderr)
-        result = run_research(
-            library,
-            strategy,
-            args.question if single else args.topic,
-            single_question=single,
-            options=options,
-            checkpointer=checkpointer,
-            thread_id=args.thread,
-            on_progress=progress,
-        )
+        try:
+            result = run_research(
+                library,
+                strategy,
+                args.question if single else args.topic,
+                single_question=single,
+                options=options,
+                checkpointer=checkpointer,
+                thread_id=thread_id,
+                on_progress=progress,
+            )
+        except PrpError as exc:
+            raise PrpError(
+                f"{exc}. The steps done so far are saved: rerun with --thread {thread_id} to resume"
+            ) from None
     print(f"thread: {result.thread_id} (resume or revisit with --thread {result.thread_id})", file=sys.stderr)
     if args.out:
         args.out.write_text(result.report.markdown)

@@ -23,6 +23,7 @@ from prompts.summary import SUMMARY
 from research.evidence import CitationMarker, Claim, Contradiction, Finding, FindingStatus, SubQuestion
 from research.strategy import Answer
 from strategies.llm.evidence import pack_evidence
+from strategies.llm.leaks import leaks_instructions
 from strategies.llm.structured import SchemaFormat, structured_call
 from strategies.offline.document_answers import answer_disputes
 from strategies.offline.vectors import Vectors
@@ -141,7 +142,7 @@ class LLMStrategy:
         )
         tried = {q.lower() for q in queries}
         next_queries = [q for q in dict.fromkeys(q.strip() for q in out.next_queries) if q and q.lower() not in tried]
-        claims = [_claim(c) for c in out.claims if c.text.strip()]
+        claims = _claims(out.claims)
         return Answer(
             claims=claims,
             confidence=out.confidence,
@@ -182,6 +183,7 @@ class LLMStrategy:
                 ),
             )
             for c in out.contradictions
+            if not any(leaks_instructions(t) for t in (c.subject, c.explanation, c.side_a.claim, c.side_b.claim))
         ]
 
     def summarize(
@@ -204,7 +206,8 @@ class LLMStrategy:
             disagreements=disagreements,
             evidence=pack_evidence(c for f in answered for c in f.evidence),
         )
-        return out.title.strip() or topic, [_claim(c) for c in out.summary if c.text.strip()]
+        title = out.title.strip()
+        return (title if title and not leaks_instructions(title) else topic), _claims(out.summary)
 
 
 def _distinct(questions: list[PlannedQuestion]) -> list[PlannedQuestion]:
@@ -216,6 +219,11 @@ def _distinct(questions: list[PlannedQuestion]) -> list[PlannedQuestion]:
         ):
             kept.append(q)
     return kept
+
+
+def _claims(outputs: list[ClaimOutput]) -> list[Claim]:
+    """The model's claims, without empty ones and without any that repeat prp's own instructions."""
+    return [_claim(c) for c in outputs if c.text.strip() and not leaks_instructions(c.text)]
 
 
 def _claim(c: ClaimOutput) -> Claim:

@@ -26,6 +26,10 @@ class LLMOutputError(PrpError):
     """The model's answer for a step could not be parsed, even after one retry."""
 
 
+class LLMServiceError(PrpError):
+    """The model's server could not be reached, timed out or kept failing (after the client's retries)."""
+
+
 def structured_call(
     llm: BaseChatModel,
     schema: type[Schema],
@@ -43,6 +47,14 @@ def structured_call(
     for _attempt in range(2):
         try:
             reply = model.invoke(conversation)
+        except openai.APIConnectionError as exc:  # includes timeouts
+            raise LLMServiceError(
+                f"step '{step}': the language model server did not answer ({_describe(exc)})"
+            ) from None
+        except openai.APIStatusError as exc:
+            raise LLMServiceError(
+                f"step '{step}': the language model server answered HTTP {exc.status_code} ({_describe(exc)})"
+            ) from None
         except openai.LengthFinishReasonError:
             error = "cut off at the token limit"
             conversation.append(
@@ -65,6 +77,11 @@ def structured_call(
                 ),
             ]
     raise LLMOutputError(f"the model's answer for step '{step}' was malformed twice: {error}")
+
+
+def _describe(exc: openai.APIError) -> str:
+    text = " ".join(str(exc).split())
+    return f"{type(exc).__name__}: {text[:200]}" if text else type(exc).__name__
 
 
 def response_format(schema: type[BaseModel], schema_format: SchemaFormat) -> dict:

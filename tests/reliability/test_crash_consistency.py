@@ -1,0 +1,209 @@
+"""kill -9 in the middle of an ingest and of a report, as the CLI runs them: the next run converges to
+what a clean run gives (the same registry, the same vectors, chunk for chunk), and `--thread`
+resumes an interrupted report. Real processes, signals, SQLite and Qdrant local mode."""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from corpus.library import Library
+
+from .hostile_corpus import paragraph, text_pdf
+from .test_hostile_ingest import CLI_TIMEOUT, PROJECT, assert_consistent, stored_chunks
+
+TOPICS = ("river deltas", "glacier retreat", "peat bogs", "coral bleaching", "salt marshes")
+MARKERS = ("bittern", "curlew", "dunlin", "godwit", "knot", "plover", "redshank", "sanderling", "turnstone")
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory) -> tuple[Path, dict[str, str]]:
+    folder = tmp_path_factory.mktemp("crash") / "docs"
+    folder.mkdir()
+    markers = {}
+    for i, marker in enumerate(MARKERS):
+        pages = [paragraph(marker, topic) for topic in TOPICS[: 2 + i % 3]]
+        if i % 2:
+            name = f"doc{i}.pdf"
+            text_pdf(folder / name, pages)
+        else:
+            name = f"doc{i}.md"
+            (folder / name).write_text("\n\n".join(f"## Part {n}\n\n{p}" for n, p in enumerate(pages)), "utf-8")
+        markers[name] = marker
+    return folder, markers
+
+
+def env_for(data_dir: Path, models_dir: Path) -> dict[str, str]:
+    return {**os.environ, "PRP_DATA_DIR": str(data_dir), "PRP_MODELS_DIR": str(models_dir)}
+
+
+def snapshot(library: Library) -> tuple[set[str], dict[str, str]]:
+    ready = {d.doc_id for d in library.registry.documents(status="ready")}
+    return ready, stored_chunks(library)
+
+
+def ready_documents(registry: Path) -> int:
+    """Ready documents, read from the registry file while another process writes it."""
+    if not registry.exists():
+        return -1
+    try:
+        with sqlite3.connect(f"file:{registry}?mode=ro", uri=True, timeout=0.2) as db:
+            return db.execute("SELECT count(*) FROM documents WHERE status = 'ready'").fetchone()[0]
+    except sqlite3.Error:
+        return -1  # not created yet, or locked for a moment
+
+
+def kill_when(command: list[str], env: dict, ready: callable, deadline: float = 120) -> bool:
+    """Run ``command`` in its own process group and SIGKILL the group (workers too) once ``ready()``
+    holds. Returns False if the command finished first."""
+    process = subprocess.Popen(
+        command, cwd=PROJECT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
+    end = time.monotonic() + deadline
+    try:
+        while time.monotonic() < end:
+            if process.poll() is not None:
+                return False
+            if ready():
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait(timeout=30)
+                return True
+            time.sleep(0.02)
+        raise AssertionError("the kill point was never reached")
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=30)
+
+
+@pytest.mark.timeout(900)
+@pytest.mark.parametrize("after_ready", [0, 3, 7], ids=["before-any-ready", "after-3-ready", "after-7-ready"])
+def test_an_ingest_killed_midway_converges_to_the_clean_index(corpus, after_ready, make_library, models_dir):
+    folder, markers = corpus
+    clean = make_library("clean")
+    assert all(f.outcome.value == "ok" for f in clean.ingest([folder]).files)
+    expected = snapshot(clean)
+    clean.close()
+
+    crashed = make_library("crashed")
+    crashed.close()  # the CLI process owns the store while it runs
+    data_dir = crashed.settings.data_dir
+    env = env_for(data_dir, models_dir)
+    command = [sys.executable, "-m", "ui.cli", "ingest", str(folder)]
+    registry = crashed.settings.registry_path
+    # "before any ready": as soon as the registry holds a pending document, before its vectors are in.
+    if after_ready == 0:
+        point = lambda: _pending_documents(registry) > 0  # noqa: E731
+    else:
+        point = lambda: ready_documents(registry) >= after_ready  # noqa: E731
+    assert kill_when(command, env, point), "the ingest finished before the kill point"
+
+    again = subprocess.run(command, cwd=PROJECT, env=env, capture_output=True, text=True, timeout=CLI_TIMEOUT)
+    assert again.returncode == 0, again.stderr[-2000:]
+    assert "Traceback" not in again.stderr
+    library = make_library("crashed")
+    assert snapshot(library) == expected
+    assert_consistent(library, markers)
+
+
+def _pending_documents(registry: Path) -> int:
+    if not registry.exists():
+        return 0
+    try:
+        with sqlite3.connect(f"file:{registry}?mode=ro", uri=True, timeout=0.2) as db:
+            return db.execute("SELECT count(*) FROM documents WHERE status = 'pending'").fetchone()[0]
+    except sqlite3.Error:
+        return 0
+
+
+@pytest.mark.timeout(600)
+def test_a_report_killed_midway_resumes_with_its_thread(corpus, make_library, models_dir, tmp_path):
+    folder, _ = corpus
+    library = make_library("report")
+    library.ingest([folder])
+    library.close()
+    env = env_for(library.settings.data_dir, models_dir)
+    topic = "River deltas and salt marshes: water quality surveys, population changes and the local economy"
+    checkpoints = library.settings.data_dir / "checkpoints.sqlite"
+
+    def steps_saved() -> int:
+        if not checkpoints.exists():
+            return 0
+        try:
+            with sqlite3.connect(f"file:{checkpoints}?mode=ro", uri=True, timeout=0.2) as db:
+                return db.execute("SELECT count(*) FROM checkpoints WHERE thread_id = 'crash-1'").fetchone()[0]
+        except sqlite3.Error:
+            return 0
+
+    command = [sys.executable, "-m", "ui.cli", "report", topic, "--thread", "crash-1"]
+    # A full run saves 13 checkpoints; after 4 the plan is done and research under way.
+    assert kill_when(command, env, lambda: steps_saved() >= 4), "the report finished before the kill point"
+    resumed_json = tmp_path / "resumed.json"
+    done = subprocess.run(
+        [*command, "--json", str(resumed_json)],
+        cwd=PROJECT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=CLI_TIMEOUT,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "Traceback" not in done.stderr
+    # It went on to the end. (Usually from the last step saved, without planning again; a kill between a
+    # step's checkpoint and the tasks it queued leaves no pending step, and the run starts over: the
+    # same report either way. Step-exact resumption is tested in tests/test_graph_llm.py.)
+    assert "[finalize]" in done.stderr, done.stderr[-2000:]
+    resumed = json.loads(resumed_json.read_text())
+    # A clean run of the same topic gives the same report (offline mode is deterministic).
+    clean_json = tmp_path / "clean.json"
+    clean = subprocess.run(
+        [sys.executable, "-m", "ui.cli", "report", topic, "--thread", "clean-1", "--json", str(clean_json)],
+        cwd=PROJECT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=CLI_TIMEOUT,
+    )
+    assert clean.returncode == 0, clean.stderr[-2000:]
+    clean_report = json.loads(clean_json.read_text())
+    assert resumed["citations"] and resumed["citations"] == clean_report["citations"]
+    assert resumed["sections"] == clean_report["sections"]
+
+
+def _small_disk() -> None:
+    """In the child: files may not grow past 60 KB, as on a full disk (EFBIG instead of SIGXFSZ)."""
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (60_000, 60_000))
+
+
+@pytest.mark.timeout(600)
+def test_a_full_disk_stops_the_ingest_with_a_clear_error_and_the_next_run_converges(corpus, make_library, models_dir):
+    folder, markers = corpus
+    clean = make_library("clean")
+    clean.ingest([folder])
+    expected = snapshot(clean)
+    clean.close()
+    full = make_library("full")
+    full.close()
+    env = env_for(full.settings.data_dir, models_dir)
+    command = [sys.executable, "-m", "ui.cli", "ingest", str(folder)]
+    stopped = subprocess.run(
+        command, cwd=PROJECT, env=env, capture_output=True, text=True, timeout=CLI_TIMEOUT, preexec_fn=_small_disk
+    )
+    assert stopped.returncode == 2, stopped.stderr[-2000:]
+    assert "Traceback" not in stopped.stderr
+    assert "the disk is full" in stopped.stderr and str(full.settings.data_dir.resolve()) in stopped.stderr
+    again = subprocess.run(command, cwd=PROJECT, env=env, capture_output=True, text=True, timeout=CLI_TIMEOUT)
+    assert again.returncode == 0, again.stderr[-2000:]
+    library = make_library("full")
+    assert snapshot(library) == expected
+    assert_consistent(library, markers)
