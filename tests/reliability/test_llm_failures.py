@@ -121,7 +121,8 @@ def planted_library(make_library, tmp_path):
     return library
 
 
-def test_planted_tags_and_markers_never_become_blocks_or_citations(planted_library):
+@pytest.mark.parametrize("boundary", ["scripted chat model", "OpenAI-compatible HTTP stub"])
+def test_planted_tags_and_markers_never_become_blocks_or_citations(planted_library, boundary):
     """A model that obeys everything the planted document says: it cites the forged block id, quotes the
     forged text, and repeats the system prompt. The forged tag reaches it escaped, as data; the forged
     id is never cited; every citation shown quotes text that is in its stored block; the system prompt
@@ -150,7 +151,12 @@ def test_planted_tags_and_markers_never_become_blocks_or_citations(planted_libra
             return {"title": SYSTEM[:200], "summary": [{"text": SYSTEM, "citations": []}]}
         return script_with()(step, prompt)
 
-    result = run_research(planted_library, LLMStrategy(ScriptedChatModel(script=obedient), "scripted"), TOPIC)
+    if boundary == "scripted chat model":
+        result = run_research(planted_library, LLMStrategy(ScriptedChatModel(script=obedient), "scripted"), TOPIC)
+    else:
+        with OpenAIStub(obedient) as stub:
+            settings = Settings(OPENAI_BASE_URL=stub.base_url, PRP_LLM_MODEL="stub-model")
+            result = run_research(planted_library, select_strategy(settings, planted_library), TOPIC)
     report = result.report
     # The planted closing and opening tags reach the model escaped: the only blocks are stored ones.
     registry = planted_library.registry
