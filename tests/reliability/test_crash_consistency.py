@@ -12,6 +12,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,7 @@ import pytest
 from corpus.library import Library
 
 from .hostile_corpus import paragraph, text_pdf
-from .test_hostile_ingest import CLI_TIMEOUT, PROJECT, assert_consistent, stored_chunks
+from .test_hostile_ingest import PROJECT, assert_consistent, cli, stored_chunks
 
 TOPICS = ("river deltas", "glacier retreat", "peat bogs", "coral bleaching", "salt marshes")
 MARKERS = ("bittern", "curlew", "dunlin", "godwit", "knot", "plover", "redshank", "sanderling", "turnstone")
@@ -42,31 +43,36 @@ def corpus(tmp_path_factory) -> tuple[Path, dict[str, str]]:
     return folder, markers
 
 
-def env_for(data_dir: Path, models_dir: Path) -> dict[str, str]:
-    return {**os.environ, "PRP_DATA_DIR": str(data_dir), "PRP_MODELS_DIR": str(models_dir)}
-
-
 def snapshot(library: Library) -> tuple[set[str], dict[str, str]]:
     ready = {d.doc_id for d in library.registry.documents(status="ready")}
     return ready, stored_chunks(library)
 
 
-def ready_documents(registry: Path) -> int:
-    """Ready documents, read from the registry file while another process writes it."""
-    if not registry.exists():
-        return -1
+def count_rows(database: Path, query: str) -> int:
+    """A count read from a SQLite file while another process writes it (0 until it exists, and for
+    the moment it is locked)."""
+    if not database.exists():
+        return 0
     try:
-        with sqlite3.connect(f"file:{registry}?mode=ro", uri=True, timeout=0.2) as db:
-            return db.execute("SELECT count(*) FROM documents WHERE status = 'ready'").fetchone()[0]
+        with sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=0.2) as db:
+            return db.execute(query).fetchone()[0]
     except sqlite3.Error:
-        return -1  # not created yet, or locked for a moment
+        return 0
 
 
-def kill_when(command: list[str], env: dict, ready: callable, deadline: float = 120) -> bool:
-    """Run ``command`` in its own process group and SIGKILL the group (workers too) once ``ready()``
+def kill_when(
+    args: list[str], data_dir: Path, models_dir: Path, ready: Callable[[], bool], deadline: float = 120
+) -> bool:
+    """Run ``prp ARGS`` in its own process group and SIGKILL the group (workers too) once ``ready()``
     holds. Returns False if the command finished first."""
+    env = {**os.environ, "PRP_DATA_DIR": str(data_dir), "PRP_MODELS_DIR": str(models_dir)}
     process = subprocess.Popen(
-        command, cwd=PROJECT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+        [sys.executable, "-m", "ui.cli", *args],
+        cwd=PROJECT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
     )
     end = time.monotonic() + deadline
     try:
@@ -97,32 +103,21 @@ def test_an_ingest_killed_midway_converges_to_the_clean_index(corpus, after_read
     crashed = make_library("crashed")
     crashed.close()  # the CLI process owns the store while it runs
     data_dir = crashed.settings.data_dir
-    env = env_for(data_dir, models_dir)
-    command = [sys.executable, "-m", "ui.cli", "ingest", str(folder)]
     registry = crashed.settings.registry_path
     # "before any ready": as soon as the registry holds a pending document, before its vectors are in.
-    if after_ready == 0:
-        point = lambda: _pending_documents(registry) > 0  # noqa: E731
-    else:
-        point = lambda: ready_documents(registry) >= after_ready  # noqa: E731
-    assert kill_when(command, env, point), "the ingest finished before the kill point"
+    status, at_least = ("pending", 1) if after_ready == 0 else ("ready", after_ready)
 
-    again = subprocess.run(command, cwd=PROJECT, env=env, capture_output=True, text=True, timeout=CLI_TIMEOUT)
+    def point() -> bool:
+        return count_rows(registry, f"SELECT count(*) FROM documents WHERE status = '{status}'") >= at_least
+
+    assert kill_when(["ingest", str(folder)], data_dir, models_dir, point), "the ingest finished before the kill point"
+
+    again = cli(["ingest", str(folder)], data_dir, models_dir)
     assert again.returncode == 0, again.stderr[-2000:]
     assert "Traceback" not in again.stderr
     library = make_library("crashed")
     assert snapshot(library) == expected
     assert_consistent(library, markers)
-
-
-def _pending_documents(registry: Path) -> int:
-    if not registry.exists():
-        return 0
-    try:
-        with sqlite3.connect(f"file:{registry}?mode=ro", uri=True, timeout=0.2) as db:
-            return db.execute("SELECT count(*) FROM documents WHERE status = 'pending'").fetchone()[0]
-    except sqlite3.Error:
-        return 0
 
 
 @pytest.mark.timeout(600)
@@ -131,31 +126,18 @@ def test_a_report_killed_midway_resumes_with_its_thread(corpus, make_library, mo
     library = make_library("report")
     library.ingest([folder])
     library.close()
-    env = env_for(library.settings.data_dir, models_dir)
+    data_dir = library.settings.data_dir
     topic = "River deltas and salt marshes: water quality surveys, population changes and the local economy"
     checkpoints = library.settings.data_dir / "checkpoints.sqlite"
 
     def steps_saved() -> int:
-        if not checkpoints.exists():
-            return 0
-        try:
-            with sqlite3.connect(f"file:{checkpoints}?mode=ro", uri=True, timeout=0.2) as db:
-                return db.execute("SELECT count(*) FROM checkpoints WHERE thread_id = 'crash-1'").fetchone()[0]
-        except sqlite3.Error:
-            return 0
+        return count_rows(checkpoints, "SELECT count(*) FROM checkpoints WHERE thread_id = 'crash-1'")
 
-    command = [sys.executable, "-m", "ui.cli", "report", topic, "--thread", "crash-1"]
     # A full run saves 13 checkpoints; after 4 the plan is done and research under way.
-    assert kill_when(command, env, lambda: steps_saved() >= 4), "the report finished before the kill point"
+    killed = kill_when(["report", topic, "--thread", "crash-1"], data_dir, models_dir, lambda: steps_saved() >= 4)
+    assert killed, "the report finished before the kill point"
     resumed_json = tmp_path / "resumed.json"
-    done = subprocess.run(
-        [*command, "--json", str(resumed_json)],
-        cwd=PROJECT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=CLI_TIMEOUT,
-    )
+    done = cli(["report", topic, "--thread", "crash-1", "--json", str(resumed_json)], data_dir, models_dir)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "Traceback" not in done.stderr
     # It went on to the end. (Usually from the last step saved, without planning again; a kill between a
@@ -165,14 +147,7 @@ def test_a_report_killed_midway_resumes_with_its_thread(corpus, make_library, mo
     resumed = json.loads(resumed_json.read_text())
     # A clean run of the same topic gives the same report (offline mode is deterministic).
     clean_json = tmp_path / "clean.json"
-    clean = subprocess.run(
-        [sys.executable, "-m", "ui.cli", "report", topic, "--thread", "clean-1", "--json", str(clean_json)],
-        cwd=PROJECT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=CLI_TIMEOUT,
-    )
+    clean = cli(["report", topic, "--thread", "clean-1", "--json", str(clean_json)], data_dir, models_dir)
     assert clean.returncode == 0, clean.stderr[-2000:]
     clean_report = json.loads(clean_json.read_text())
     assert resumed["citations"] and resumed["citations"] == clean_report["citations"]
@@ -194,15 +169,12 @@ def test_a_full_disk_stops_the_ingest_with_a_clear_error_and_the_next_run_conver
     clean.close()
     full = make_library("full")
     full.close()
-    env = env_for(full.settings.data_dir, models_dir)
-    command = [sys.executable, "-m", "ui.cli", "ingest", str(folder)]
-    stopped = subprocess.run(
-        command, cwd=PROJECT, env=env, capture_output=True, text=True, timeout=CLI_TIMEOUT, preexec_fn=_small_disk
-    )
+    data_dir = full.settings.data_dir
+    stopped = cli(["ingest", str(folder)], data_dir, models_dir, preexec_fn=_small_disk)
     assert stopped.returncode == 2, stopped.stderr[-2000:]
     assert "Traceback" not in stopped.stderr
     assert "the disk is full" in stopped.stderr and str(full.settings.data_dir.resolve()) in stopped.stderr
-    again = subprocess.run(command, cwd=PROJECT, env=env, capture_output=True, text=True, timeout=CLI_TIMEOUT)
+    again = cli(["ingest", str(folder)], data_dir, models_dir)
     assert again.returncode == 0, again.stderr[-2000:]
     library = make_library("full")
     assert snapshot(library) == expected

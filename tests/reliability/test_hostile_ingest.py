@@ -171,13 +171,18 @@ def test_a_parser_process_that_dies_loses_no_other_document(tmp_path, make_libra
     assert_consistent(library, markers)
 
 
-@pytest.mark.timeout(300)
-def test_a_second_process_writing_the_same_library_gets_a_clear_error(tmp_path, make_library, models_dir):
-    library = make_library()
+def one_document_library(make_library, tmp_path: Path, marker: str) -> tuple[Library, Path]:
     folder = tmp_path / "docs"
     folder.mkdir()
-    (folder / "a.txt").write_text(paragraph("puffin", "sea cliffs"), encoding="utf-8")
+    (folder / "a.txt").write_text(paragraph(marker, "sea cliffs"), encoding="utf-8")
+    library = make_library()
     library.ingest([folder])
+    return library, folder
+
+
+@pytest.mark.timeout(300)
+def test_a_second_process_writing_the_same_library_gets_a_clear_error(tmp_path, make_library, models_dir):
+    library, folder = one_document_library(make_library, tmp_path, "puffin")
     done = cli(["ingest", str(folder)], library.settings.data_dir, models_dir)
     assert done.returncode == 2
     assert "Traceback" not in done.stderr
@@ -188,11 +193,7 @@ def test_a_second_process_writing_the_same_library_gets_a_clear_error(tmp_path, 
 @pytest.mark.timeout(300)
 def test_a_closed_pipe_ends_the_cli_quietly(tmp_path, make_library, models_dir):
     """`prp search --json ... | head`: the reader goes away; no BrokenPipeError traceback."""
-    library = make_library()
-    folder = tmp_path / "docs"
-    folder.mkdir()
-    (folder / "a.txt").write_text(paragraph("gannet", "sea cliffs"), encoding="utf-8")
-    library.ingest([folder])
+    library, _ = one_document_library(make_library, tmp_path, "gannet")
     library.close()
     env = {**os.environ, "PRP_DATA_DIR": str(library.settings.data_dir), "PRP_MODELS_DIR": str(models_dir)}
     process = subprocess.Popen(
