@@ -133,9 +133,11 @@ class FinalReport(BaseModel):
         else:
             written = f"Written in **LLM mode** ({self.mode.removeprefix('llm ').strip('()')})."
         answered = len(self.answered_sections())
+        disputed = sum(1 for s in self.sections if s.disputed)
+        of_which = f" ({disputed} where the documents answer differently)" if disputed else ""
         lines = [
             written,
-            f"{len(self.sections)} sub-questions: {answered} answered, {len(self.sections) - answered} "
+            f"{len(self.sections)} sub-questions: {answered} answered{of_which}, {len(self.sections) - answered} "
             f"not answered by the corpus. {len(self.citations)} citations, each resolved to the block it quotes.",
         ]
         if self.policy is UnresolvedPolicy.MARK and self.unverified_claims:

@@ -213,6 +213,9 @@ def test_second_process_gets_a_clear_lock_error(make_library, make_settings, doc
     )
     assert proc.returncode == 2, proc.stderr
     assert "QDRANT_URL" in proc.stderr and "Traceback" not in proc.stderr
+    # The refused second process changed nothing: the holder's library is as it was.
+    (doc,) = holder.registry.documents()
+    assert holder.store.count() == len(holder.registry.chunks_of(doc.doc_id))
 
 
 def test_cli_ingest_json_summary(make_settings, docs_dir: Path):

@@ -40,6 +40,7 @@ a.prp-cite:hover { background: #ffd966; }
 .prp-status { font-size: .75rem; margin-left: .4rem; padding: 0 .4rem; border-radius: 999px; background: #eef0f3; }
 .prp-gap { background: #fde8e6; color: #8c1d18; }
 .prp-answered_after_retry { background: #fff3d6; }
+.prp-disputed { background: #efe6fb; color: #4b2a7a; }
 .prp-queries { color: #68707a; font-size: .78rem; margin: .15rem 0 .3rem; }
 .prp-card { border: 1px solid #dde1e6; border-radius: 6px; padding: .35rem .5rem; margin: .3rem 0; }
 .prp-card-active { border: 2px solid #e08a00; background: #fffaf0; }

@@ -266,7 +266,7 @@ def _candidates(qtype: QuestionType, sentence: str) -> list[tuple[str, int, int]
         found = [_widen(sentence, st, e) for _, st, e in found]
         noun = stem(qtype.noun.split()[-1]) if qtype.noun else ""
         if noun in _COUNT_STEMS:
-            found = [c for c in found if not _PERCENT.search(c[0])]  # a population is no percentage
+            found = [c for c in found if not any(q.unit == "%" for q in quantities(c[0]))]  # a population is no share
         elif noun in _MONEY_STEMS:  # a price is an amount of money: "€45 per m2", "120 dollars"
             found = [(t, st, e) for t, st, e in found if _CURRENCY.search(sentence[max(0, st - 4) : e])]
         return [(t, s, e) for t, s, e in found if _stated_figure(t)]
@@ -283,7 +283,6 @@ def _candidates(qtype: QuestionType, sentence: str) -> list[tuple[str, int, int]
 
 # Nouns counted in units of themselves ("a population of 3,559"): a percentage is a share of them.
 _COUNT_STEMS = frozenset(stem(n) for n in ("population", "number", "count", "total", "amount"))
-_PERCENT = re.compile(r"%|\bper ?cent\b", re.IGNORECASE)
 # Nouns answered by an amount of money, and the marks of one.
 _MONEY_STEMS = frozenset(stem(n) for n in ("price", "cost", "fee", "budget", "salary", "revenue", "expense", "wage"))
 _CURRENCY = re.compile(

@@ -19,8 +19,9 @@ import pytest
 
 from corpus.library import Library
 
+from ..paths import ROOT
 from .hostile_corpus import paragraph, text_pdf
-from .test_hostile_ingest import PROJECT, assert_consistent, cli, stored_chunks
+from .test_hostile_ingest import assert_consistent, cli, stored_chunks
 
 TOPICS = ("river deltas", "glacier retreat", "peat bogs", "coral bleaching", "salt marshes")
 MARKERS = ("bittern", "curlew", "dunlin", "godwit", "knot", "plover", "redshank", "sanderling", "turnstone")
@@ -68,7 +69,7 @@ def kill_when(
     env = {**os.environ, "PRP_DATA_DIR": str(data_dir), "PRP_MODELS_DIR": str(models_dir)}
     process = subprocess.Popen(
         [sys.executable, "-m", "ui.cli", *args],
-        cwd=PROJECT,
+        cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

@@ -19,8 +19,9 @@ from strategies.llm.structured import LLMServiceError
 from strategies.select import select_strategy
 
 from ..llm_fakes import Delayed, HttpFailure, OpenAIStub, ScriptedChatModel, step_of
+from ..paths import ROOT
 from ..test_graph_llm import blocks_in, script_with
-from .test_hostile_ingest import CLI_TIMEOUT, PROJECT
+from .test_hostile_ingest import CLI_TIMEOUT
 
 TOPIC = "Green roofs in cities"
 
@@ -68,7 +69,7 @@ def test_a_server_that_keeps_failing_stops_the_run_with_a_clear_error_and_the_ru
             "PRP_LLM_MODEL": "stub-model",
         }
         command = [sys.executable, "-m", "ui.cli", "report", TOPIC, "--thread", "flaky-1", "--quiet"]
-        failed = subprocess.run(command, cwd=PROJECT, env=env, capture_output=True, text=True, timeout=CLI_TIMEOUT)
+        failed = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=CLI_TIMEOUT)
         assert failed.returncode == 2, failed.stderr[-2000:]
         assert "Traceback" not in failed.stderr
         assert "HTTP 500" in failed.stderr and "step 'synthesize'" in failed.stderr
@@ -77,7 +78,7 @@ def test_a_server_that_keeps_failing_stops_the_run_with_a_clear_error_and_the_ru
         assert summaries == 3  # the client's two retries, then the error
         asked_before = len(stub.requests)
         broken["on"] = False
-        resumed = subprocess.run(command, cwd=PROJECT, env=env, capture_output=True, text=True, timeout=CLI_TIMEOUT)
+        resumed = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=CLI_TIMEOUT)
     assert resumed.returncode == 0, resumed.stderr[-2000:]
     assert [step_of(_prompt(r)) for r in stub.requests[asked_before:]] == ["summary"]
     assert "## Summary" in resumed.stdout
