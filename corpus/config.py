@@ -1,6 +1,6 @@
 """The one ``Settings`` object: every knob prp has, read from the environment (or passed in tests).
 
-Nothing here talks to the network. The defaults run everything on one machine: Qdrant in local mode
+Nothing here talks to the network. The defaults run everything on one machine: Qdrant's embedded engine
 under the data directory, embedding models assembled from PyPI wheels, SQLite for the registry.
 """
 
@@ -61,7 +61,13 @@ class Settings(BaseSettings):
     local_timeout: float = Field(default=900.0, validation_alias="PRP_LOCAL_TIMEOUT")
 
     @property
-    def qdrant_path(self) -> Path:
+    def index_path(self) -> Path:
+        """The embedded index (one engine shard per collection)."""
+        return self.data_dir / "index" / self.collection
+
+    @property
+    def local_mode_path(self) -> Path:
+        """Where earlier versions kept qdrant-client's local mode store (moved on first open)."""
         return self.data_dir / "qdrant"
 
     @property
@@ -86,8 +92,8 @@ class Settings(BaseSettings):
         return self.data_dir / "exports"
 
     @property
-    def uses_local_qdrant(self) -> bool:
+    def uses_embedded_index(self) -> bool:
         return not self.qdrant_url
 
     def describe_store(self) -> str:
-        return f"Qdrant server {self.qdrant_url}" if self.qdrant_url else f"local Qdrant at {self.qdrant_path}"
+        return f"Qdrant server {self.qdrant_url}" if self.qdrant_url else f"embedded Qdrant at {self.index_path}"

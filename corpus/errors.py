@@ -10,7 +10,7 @@ class LoadError(PrpError):
 
 
 class StoreLockedError(PrpError):
-    """The local Qdrant folder is held by another process."""
+    """The embedded index is held by another process."""
 
 
 class ConfigError(PrpError):

@@ -41,10 +41,10 @@ from corpus import boilerplate
 from corpus.chunking import ChunkedText, chunk_document
 from corpus.embeddings import Embedder
 from corpus.errors import LoadError
+from corpus.index.store import ChunkStore
 from corpus.models import Block, DocType, Document, ParsedDocument
 from corpus.parsing import SUFFIX_TYPES, doc_id_for, parse_file
 from corpus.registry import Registry
-from corpus.store import ChunkStore
 
 # A batch is parsed in worker processes when it holds this many PDFs or files at least.
 POOL_MIN_PDFS = 2
@@ -257,6 +257,19 @@ class Ingestor:
         self.remark()  # text it shared with two others is content again in those two
         return True
 
+    def reindex(self, doc_id: str) -> None:
+        """Chunk and embed a ready document again from its registry blocks, without parsing it:
+        for an index that lacks its vectors."""
+        document = self.registry.document(doc_id)
+        if document is None:
+            return
+        blocks = self.registry.blocks_of(doc_id)
+        old = [c.chunk_id for c in self.registry.chunks_of(doc_id)]
+        chunks = self._embed_and_store(document, blocks)
+        kept = {c.chunk_id for c in chunks}
+        self.store.delete_chunks([c for c in old if c not in kept])
+        self.registry.replace_chunks(doc_id, [b.boilerplate for b in blocks], chunks)
+
     def remark(self) -> dict[str, tuple[int, int]]:
         """Mark again the documents holding a fingerprint whose documents changed; re-chunk and
         re-index those whose marks differ. Returns their ids, with their marked blocks and chunks."""
@@ -316,6 +329,7 @@ class Ingestor:
                 progress(result)
         t0 = time.perf_counter()
         remarked = {**recovered, **self.remark()}
+        self.store.optimize()  # index what this run wrote before anyone searches it
         embed_seconds += time.perf_counter() - t0
         for result in results:  # a document of this batch re-marked once later ones came in
             if result.outcome is Outcome.OK and result.doc_id in remarked:

@@ -7,17 +7,21 @@ never pays for loading ONNX models.
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections.abc import Callable, Iterable
 from functools import cached_property
 from pathlib import Path
 from typing import TypeVar
 
+from tqdm import tqdm
+
 from corpus.config import Settings
 from corpus.embeddings import Embedder
+from corpus.index import legacy
+from corpus.index.store import ChunkStore
 from corpus.ingest import Ingestor, IngestSummary, ProgressCallback
 from corpus.registry import Registry
-from corpus.store import ChunkStore
 
 T = TypeVar("T")
 
@@ -41,7 +45,27 @@ class Library:
 
     @cached_property
     def store(self) -> ChunkStore:
-        return ChunkStore(self.settings, self.embedder.dim)
+        store = ChunkStore(self.settings, self.embedder.dim)
+        if legacy.needs_move(self.settings):
+            self._move_local_mode(store)
+        return store
+
+    def _move_local_mode(self, store: ChunkStore) -> None:
+        """Move a library an earlier prp built on qdrant-client's local mode (once, on first open)."""
+        ingestor = Ingestor(self.embedder, store, self.registry, self.settings.parse_workers)
+        with tqdm(unit="doc", desc="prp: moving the index to the embedded engine", file=sys.stderr) as bar:
+
+            def progress(done: int, total: int) -> None:
+                bar.total = total
+                bar.update(done - bar.n)
+
+            moved = legacy.move_local_mode_library(self.settings, store, self.registry, ingestor.reindex, progress)
+        again = f"; {len(moved.reembedded)} embedded again (vectors missing)" if moved.reembedded else ""
+        print(
+            f"prp: moved {moved.points} chunks of {moved.documents} documents from local mode{again}. "
+            f"The old index, {moved.old_folder}, is no longer used: delete it to free its space.",
+            file=sys.stderr,
+        )
 
     def derived(self, name: str, build: Callable[[Registry], T]) -> T:
         """``build(registry)``, cached until the set of ready documents changes."""

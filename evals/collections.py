@@ -43,7 +43,7 @@ def eval_settings(settings: Settings, name: str, digest: str) -> Settings:
     """Settings for one eval collection; embedding models are shared with the user's data dir."""
     key = f"{name}-{digest[:12]}"
     update = {"data_dir": settings.data_dir / "evals" / key, "models_path": settings.models_dir}
-    if not settings.uses_local_qdrant:
+    if not settings.uses_embedded_index:
         update["collection"] = f"prp_eval_{key.replace('-', '_')}"  # a server is shared with the user's data
     return settings.model_copy(update=update)
 

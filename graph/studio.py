@@ -2,8 +2,8 @@
 
 The server brings its own checkpointer and passes run options (k, retries, search mode, filters) as
 JSON context, which LangGraph validates into ``StudioContext``. The server process opens its library
-and strategy once, from the environment's ``Settings``, and every run shares them: Qdrant local mode
-allows one opener per process, and the embedding model is loaded once.
+and strategy once, from the environment's ``Settings``, and every run shares them: the embedded index
+allows one opener at a time, and the embedding model is loaded once.
 """
 
 from __future__ import annotations

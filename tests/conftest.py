@@ -1,4 +1,4 @@
-"""Shared fixtures. Everything runs for real (fastembed, Qdrant local mode, pdfplumber); only an LLM
+"""Shared fixtures. Everything runs for real (fastembed, embedded Qdrant, pdfplumber); only an LLM
 would ever be faked, at its boundary."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Documents that answer a question differently: the report presents the sides, in both modes, and
-never states one as fact. Real library (fastembed, Qdrant local mode, LangGraph); in LLM mode only the
+never states one as fact. Real library (fastembed, embedded Qdrant, LangGraph); in LLM mode only the
 chat model is scripted."""
 
 from __future__ import annotations

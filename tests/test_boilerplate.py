@@ -92,7 +92,7 @@ def test_site_boilerplate_is_marked_and_kept_out_of_every_chunk(site_library: Li
             assert not marked_ids & set(chunk.block_ids)
             assert not any(s in chunk.text for s in NOT_IN_CHUNKS), chunk.text
     # The vectors' payloads say the same as the registry.
-    points, _ = site_library.store.client.scroll(site_library.store.collection, limit=1000, with_payload=True)
+    points = list(site_library.store.points())
     assert len(points) == registry.counts()["chunks"]
     assert not any(s in p.payload["text"] for p in points for s in NOT_IN_CHUNKS)
     assert all(any(c in p.payload["text"] for p in points) for c in CONTENT)

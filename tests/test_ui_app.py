@@ -80,7 +80,7 @@ def test_mode_and_store_are_shown(url):
     assert (
         "offline mode \\u00b7 deterministic extractive research" in config or "offline mode · deterministic" in config
     )
-    assert "local Qdrant at" in config
+    assert "embedded Qdrant at" in config
 
 
 def test_progress_streams_into_the_chat_before_the_answer(answered):

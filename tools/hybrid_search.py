@@ -65,7 +65,7 @@ class SearchFilters(BaseModel):
         if self.types:
             must.append(models.FieldCondition(key="type", match=models.MatchAny(any=[t.value for t in self.types])))
         if not self.include_references:
-            must_not.append(models.FieldCondition(key="is_reference", match=models.MatchValue(value=True)))
+            must_not.append(models.FieldCondition(key="is_reference", match=models.MatchValue(value=1)))
         if not must and not must_not:
             return None
         return models.Filter(must=must or None, must_not=must_not or None)

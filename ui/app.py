@@ -1,7 +1,7 @@
 """The research chat (``prp ui``): one Gradio Blocks app over one open library.
 
-The UI process owns the library and so, in Qdrant local mode, the store's lock for as long as it
-runs; research runs, ingests and deletions share one queue (``concurrency_id="library"``) and
+The UI process owns the library and so the embedded index's lock for as long as it runs; research
+runs, ingests and deletions share one queue (``concurrency_id="library"``) and
 ``Portal.library_lock``, so a write never overlaps a search. Nothing leaves the machine: Gradio's
 analytics and version check are off, no share link is made, and the default theme's fonts are
 served locally.
@@ -179,7 +179,8 @@ def serve(
         blocked_paths=[
             str(settings.registry_path.resolve()),
             str(settings.checkpoint_path.resolve()),
-            str(settings.qdrant_path.resolve()),
+            str((settings.data_dir / "index").resolve()),
+            str(settings.local_mode_path.resolve()),
         ],
     )
     return app

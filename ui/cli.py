@@ -23,6 +23,7 @@ from tools.hybrid_search import RetrievalOptions, hybrid_search, named_documents
 from ui.eval_cli import add_eval_parser, cmd_eval
 from ui.export_cli import add_export_parser, cmd_export
 from ui.exports.report_json import report_json
+from ui.index_cli import add_index_parser, cmd_index
 from ui.llm_cli import add_llm_parser, cmd_llm
 from ui.option_flags import OptionsParser, add_option_flags
 from ui.serve_cli import add_ui_parser, cmd_ui
@@ -68,6 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_eval_parser(sub)
     add_ui_parser(sub)
     add_export_parser(sub)
+    add_index_parser(sub)
     return parser
 
 
@@ -245,6 +247,7 @@ COMMANDS = {
     "eval": cmd_eval,
     "ui": cmd_ui,
     "export": cmd_export,
+    "index": cmd_index,
 }
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """``prp llm serve``: a local OpenAI-compatible model server in the foreground, until Ctrl-C.
 
-It needs no library, so it never holds the local Qdrant folder that ``prp report`` in another shell
+It needs no library, so it never holds the embedded index that ``prp report`` in another shell
 must open.
 """
 

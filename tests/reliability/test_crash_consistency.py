@@ -1,6 +1,6 @@
 """kill -9 in the middle of an ingest and of a report, as the CLI runs them: the next run converges to
 what a clean run gives (the same registry, the same vectors, chunk for chunk), and `--thread`
-resumes an interrupted report. Real processes, signals, SQLite and Qdrant local mode."""
+resumes an interrupted report. Real processes, signals, SQLite and the embedded Qdrant engine."""
 
 from __future__ import annotations
 

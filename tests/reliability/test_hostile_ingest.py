@@ -1,6 +1,6 @@
 """Hostile input at ingest: every file gets the outcome a user should get (ingested, or refused with a
 named reason), nothing crashes or hangs, no good document is lost, and the index stays consistent.
-Real parsers, fastembed and Qdrant local mode; the CLI runs as a subprocess with timeouts."""
+Real parsers, fastembed and the embedded Qdrant engine; the CLI runs as a subprocess with timeouts."""
 
 from __future__ import annotations
 
@@ -50,16 +50,7 @@ def assert_consistent(library: Library, markers: dict[str, str]) -> None:
 
 def stored_chunks(library: Library) -> dict[str, str]:
     """chunk id -> document id of every point in the vector store."""
-    store = library.store
-    out: dict[str, str] = {}
-    offset = None
-    while True:
-        points, offset = store.client.scroll(
-            store.collection, limit=1000, offset=offset, with_payload=["chunk_id", "doc_id"], with_vectors=False
-        )
-        out.update({p.payload["chunk_id"]: p.payload["doc_id"] for p in points})
-        if offset is None:
-            return out
+    return {p.payload["chunk_id"]: p.payload["doc_id"] for p in library.store.points()}
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,92 @@
+"""Libraries built by earlier prp versions on qdrant-client's local mode, moved to the embedded engine.
+
+Found on first open by local mode's folder under the data directory. Each ready document's chunks
+come from the SQLite registry and their vectors from the old store, so nothing is parsed or embedded
+again; a document whose vectors the old store lacks is embedded again from its registry blocks. The
+old folder is renamed only after every point is written: a move that is interrupted starts over
+(points are keyed by chunk id, so writing them twice changes nothing).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from qdrant_client import QdrantClient
+
+from corpus.config import Settings
+from corpus.errors import StoreLockedError
+from corpus.index import schema
+from corpus.index.client import ClientIndex
+from corpus.index.store import ChunkStore
+from corpus.registry import Registry
+
+MOVED_SUFFIX = ".local-mode-moved"
+
+# (documents done, documents in all)
+MoveProgress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class MoveSummary:
+    documents: int
+    points: int
+    reembedded: list[str]  # documents whose vectors the old store lacked
+    old_folder: Path  # where the local-mode folder now is: the user may delete it
+
+
+def needs_move(settings: Settings) -> bool:
+    return settings.uses_embedded_index and (settings.local_mode_path / "collection" / settings.collection).is_dir()
+
+
+def move_local_mode_library(
+    settings: Settings,
+    store: ChunkStore,
+    registry: Registry,
+    reindex: Callable[[str], None],
+    progress: MoveProgress | None = None,
+) -> MoveSummary:
+    """Copy every ready document's points from the local-mode store into ``store``; ``reindex(doc_id)``
+    embeds a document again when its vectors are missing there."""
+    try:
+        client = QdrantClient(path=str(settings.local_mode_path))
+    except RuntimeError as exc:
+        if "already accessed" not in str(exc):
+            raise
+        raise StoreLockedError(
+            f"The data directory {settings.data_dir.resolve()} is in use by an older prp process (its "
+            "local-mode index is locked); stop it, then run this again to move the library to the "
+            "embedded engine."
+        ) from None
+    old = ClientIndex(client, settings.collection)
+    documents = registry.documents()
+    written, reembedded = 0, []
+    try:
+        for done, document in enumerate(documents, start=1):
+            chunks = registry.chunks_of(document.doc_id)
+            stored = {p.id: p.vectors or {} for p in old.retrieve([schema.point_id(c.chunk_id) for c in chunks], True)}
+            vectors = [stored.get(schema.point_id(c.chunk_id), {}) for c in chunks]
+            if all(schema.DENSE in v and schema.SPARSE in v for v in vectors):
+                store.upsert_points(
+                    [
+                        schema.point(document, chunk, v[schema.DENSE], v[schema.SPARSE])
+                        for chunk, v in zip(chunks, vectors, strict=True)
+                    ]
+                )
+                written += len(chunks)
+            else:
+                reindex(document.doc_id)
+                reembedded.append(document.doc_id)
+            if progress:
+                progress(done, len(documents))
+    finally:
+        old.close()
+    store.optimize()
+    moved = settings.local_mode_path.with_name(settings.local_mode_path.name + MOVED_SUFFIX)
+    n = 1
+    while moved.exists():  # an earlier move of another collection in this data directory
+        n += 1
+        moved = moved.with_name(f"{settings.local_mode_path.name}{MOVED_SUFFIX}-{n}")
+    settings.local_mode_path.rename(moved)
+    return MoveSummary(documents=len(documents), points=written, reembedded=reembedded, old_folder=moved)

@@ -1,0 +1,106 @@
+"""The collection prp keeps, its points and its queries, written once in Qdrant's API models.
+
+The server backend sends these models as they are; the embedded backend translates them field by
+field (``corpus.index.edge``), so a query means the same on both and their results agree.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from fastembed.sparse.sparse_embedding_base import SparseEmbedding
+from qdrant_client import models
+
+from corpus.models import Chunk, Document
+
+DENSE = "dense"
+SPARSE = "bm25"
+# Qdrant's default RRF constant, stated because the embedded engine has no default; it is what
+# hybrid retrieval was tuned with.
+RRF_K = 2
+_POINT_NAMESPACE = uuid.UUID("5d7c8f0e-6a43-4f0b-9c55-2f1c4e3b7a10")
+
+# Fields filters use, indexed on both engines. ``is_reference`` is stored as 0/1, not a bool: the
+# embedded engine reads a boolean match value as the integer 1, so a bool field never matches it.
+PAYLOAD_INDEXES: dict[str, models.PayloadSchemaType] = {
+    "doc_id": models.PayloadSchemaType.KEYWORD,
+    "type": models.PayloadSchemaType.KEYWORD,
+    "year": models.PayloadSchemaType.INTEGER,
+    "is_reference": models.PayloadSchemaType.INTEGER,
+}
+
+
+def point_id(chunk_id: str) -> str:
+    """uuid5 of the chunk id, so writing a chunk twice overwrites it."""
+    return str(uuid.uuid5(_POINT_NAMESPACE, chunk_id))
+
+
+@dataclass(frozen=True)
+class CollectionSchema:
+    dim: int
+
+    def vectors(self) -> dict[str, models.VectorParams]:
+        return {DENSE: models.VectorParams(size=self.dim, distance=models.Distance.COSINE)}
+
+    def sparse_vectors(self) -> dict[str, models.SparseVectorParams]:
+        # IDF is computed by Qdrant over the live collection, so BM25 stays right as documents
+        # come and go without re-embedding anything.
+        return {SPARSE: models.SparseVectorParams(modifier=models.Modifier.IDF)}
+
+
+def sparse_vector(sparse: SparseEmbedding) -> models.SparseVector:
+    return models.SparseVector(indices=sparse.indices.tolist(), values=sparse.values.tolist())
+
+
+def payload(document: Document, chunk: Chunk) -> dict:
+    return {
+        "chunk_id": chunk.chunk_id,
+        "doc_id": chunk.doc_id,
+        "text": chunk.text,
+        "block_ids": chunk.block_ids,
+        "section": chunk.section,
+        "pages": list(range(chunk.page_start, chunk.page_end + 1)),
+        "year": document.year,
+        "type": document.type.value,
+        "title": document.title,
+        "is_reference": int(chunk.is_reference),
+    }
+
+
+def point(document: Document, chunk: Chunk, dense: Sequence[float], sparse: models.SparseVector) -> models.PointStruct:
+    return models.PointStruct(
+        id=point_id(chunk.chunk_id),
+        vector={DENSE: list(dense), SPARSE: sparse},
+        payload=payload(document, chunk),
+    )
+
+
+def document_filter(doc_id: str) -> models.Filter:
+    return models.Filter(must=[models.FieldCondition(key="doc_id", match=models.MatchValue(value=doc_id))])
+
+
+def query_request(
+    dense: Sequence[float] | None,
+    sparse: models.SparseVector | None,
+    limit: int,
+    prefetch_limit: int,
+    query_filter: models.Filter | None,
+) -> models.QueryRequest:
+    """Dense, sparse, or both fused with reciprocal rank fusion, by which vectors are given."""
+    if dense is not None and sparse is not None:
+        return models.QueryRequest(
+            prefetch=[
+                models.Prefetch(query=list(dense), using=DENSE, limit=prefetch_limit, filter=query_filter),
+                models.Prefetch(query=sparse, using=SPARSE, limit=prefetch_limit, filter=query_filter),
+            ],
+            query=models.RrfQuery(rrf=models.Rrf(k=RRF_K)),
+            limit=limit,
+            with_payload=True,
+        )
+    if dense is not None:
+        return models.QueryRequest(query=list(dense), using=DENSE, filter=query_filter, limit=limit, with_payload=True)
+    if sparse is not None:
+        return models.QueryRequest(query=sparse, using=SPARSE, filter=query_filter, limit=limit, with_payload=True)
+    raise ValueError("query needs a dense vector, a sparse vector, or both")

@@ -1,0 +1,332 @@
+"""The chunk index: the embedded engine answers as Qdrant does, filters keep their meaning, a server
+receives exactly the collection and queries prp means, and an old local-mode library moves over."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+import shutil
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+from qdrant_client import QdrantClient, models
+
+from corpus.errors import PrpError
+from corpus.index import schema
+from corpus.index.backend import StoredPoint
+from corpus.index.client import ClientIndex
+from corpus.index.edge import EdgeIndex
+from corpus.index.store import ChunkStore
+from corpus.index.transfer import copy_index
+from corpus.library import Library
+from tools.hybrid_search import SearchFilters, SearchMode, hybrid_search
+from ui.cli import main as cli_main
+
+from .paths import SAMPLE_DOCS
+
+QUERIES = [
+    "How much do green roofs cool the city in summer?",
+    "Which species were found on the roofs?",
+    "maintenance cost per square metre",
+    "stormwater retention",
+]
+
+
+def _as_point(point: StoredPoint) -> models.PointStruct:
+    return models.PointStruct(id=point.id, vector=point.vectors, payload=point.payload)
+
+
+# The reference copy is built on local mode, which keeps no payload indexes and says so.
+pytestmark = pytest.mark.filterwarnings("ignore:Payload indexes have no effect:UserWarning")
+
+
+@pytest.fixture(scope="module")
+def both_engines(sample_library: Library, tmp_path_factory) -> Iterator[tuple[EdgeIndex, ClientIndex]]:
+    """The sample library's own embedded index, and qdrant-client's reference implementation
+    (local mode) holding the very same points."""
+    edge = sample_library.store.backend
+    reference = ClientIndex(QdrantClient(path=str(tmp_path_factory.mktemp("reference"))), "prp_chunks")
+    reference.ensure(schema.CollectionSchema(sample_library.embedder.dim))
+    reference.upsert([_as_point(p) for p in edge.scroll(with_vectors=True)])
+    yield edge, reference
+    reference.close()
+
+
+def _ranked(backend, request: models.QueryRequest) -> list[tuple[float, str]]:
+    return [(round(p.score, 4), p.payload["chunk_id"]) for p in backend.query(request)]
+
+
+def _same_ranking(a: list[tuple[float, str]], b: list[tuple[float, str]]) -> None:
+    """Same scores in the same order; chunks may swap only within a tie (engines break ties apart),
+    and the tie cut by the limit is compared by score alone."""
+    assert [s for s, _ in a] == pytest.approx([s for s, _ in b], abs=2e-4)
+    last = a[-1][0] if a else None
+    assert {c for s, c in a if s != last} == {c for s, c in b if s != last}
+
+
+def _rrf(*rankings: list[tuple[float, str]], k: int = schema.RRF_K) -> dict[str, float]:
+    """Qdrant's reciprocal rank fusion: each list adds 1 / (k + rank), ranks from 0."""
+    fused: dict[str, float] = {}
+    for ranking in rankings:
+        for rank, (_, chunk_id) in enumerate(ranking):
+            fused[chunk_id] = fused.get(chunk_id, 0.0) + 1 / (k + rank)
+    return fused
+
+
+FILTERS = [
+    SearchFilters(),
+    SearchFilters(include_references=True),
+    SearchFilters(year_min=2021, year_max=2023),
+    SearchFilters(types=["pdf", "html"]),
+]
+
+
+@pytest.mark.parametrize("query", QUERIES)
+def test_embedded_engine_ranks_as_qdrant_does(both_engines, sample_library: Library, query: str):
+    """Each retriever ranks the same chunks with the same scores on both engines, and the engine
+    fuses them by Qdrant's RRF. (Fused lists are compared through the retrievers: where BM25 gives
+    two chunks one score, engines order them differently, which moves their RRF terms.)"""
+    edge, reference = both_engines
+    doc_ids = sorted({d.doc_id for d in sample_library.registry.documents()})[:3]
+    dense = sample_library.embedder.embed_query(query)
+    sparse = schema.sparse_vector(sample_library.embedder.embed_sparse_query(query))
+    for filters in [*FILTERS, SearchFilters(doc_ids=doc_ids)]:
+        query_filter = filters.to_qdrant()
+        sides = []
+        for d, s in ((dense, None), (None, sparse)):
+            request = schema.query_request(d, s, limit=32, prefetch_limit=32, query_filter=query_filter)
+            side = _ranked(edge, request)
+            _same_ranking(side, _ranked(reference, request))
+            sides.append(side)
+        fused = _ranked(
+            edge, schema.query_request(dense, sparse, limit=8, prefetch_limit=32, query_filter=query_filter)
+        )
+        expected = _rrf(*sides)
+        assert fused and all(score == pytest.approx(expected[c], abs=1e-4) for score, c in fused)
+        assert [s for s, _ in fused] == pytest.approx(sorted(expected.values(), reverse=True)[: len(fused)], abs=1e-4)
+    for filters in FILTERS:
+        assert edge.count(filters.to_qdrant()) == reference.count(filters.to_qdrant())
+
+
+def test_reference_sections_stay_out_unless_asked(sample_library: Library):
+    references = models.Filter(must=[models.FieldCondition(key="is_reference", match=models.MatchValue(value=1))])
+    n_references = sample_library.store.backend.count(references)
+    assert n_references > 0, "the sample corpus has reference lists"
+    total = sample_library.store.count()
+    assert sample_library.store.backend.count(SearchFilters().to_qdrant()) == total - n_references
+    query = "references cited bibliography et al. journal"
+    for mode in SearchMode:
+        default = hybrid_search(sample_library, query, k=20, mode=mode)
+        assert default and not any(_is_reference(sample_library, h.chunk_id) for h in default)
+    asked = hybrid_search(sample_library, query, k=20, filters=SearchFilters(include_references=True))
+    assert any(_is_reference(sample_library, h.chunk_id) for h in asked)
+
+
+def _is_reference(library: Library, chunk_id: str) -> bool:
+    (point,) = library.store.backend.retrieve([schema.point_id(chunk_id)])
+    return point.payload["is_reference"] == 1
+
+
+def test_translation_refuses_what_would_silently_match_nothing(sample_library: Library):
+    flag = models.Filter(must_not=[models.FieldCondition(key="is_reference", match=models.MatchValue(value=True))])
+    with pytest.raises(TypeError, match="0/1"):
+        sample_library.store.backend.count(flag)
+
+
+def test_writes_are_indexed_and_survive_reopening(make_library):
+    library = make_library()
+    library.ingest([SAMPLE_DOCS / "harborview_policy_brief_2023.md"])
+    n = library.store.count()
+    assert n == library.registry.counts()["chunks"] > 0
+    settings = library.settings
+    library.close()
+    del library.__dict__["store"]
+    reopened = ChunkStore(settings, library.embedder.dim)
+    try:
+        assert reopened.count() == n
+    finally:
+        reopened.close()
+
+
+# --- the server path: what qdrant-client puts on the wire ---------------------------------------
+
+
+class QdrantRecorder:
+    """A scripted Qdrant REST endpoint on loopback: records every request prp's client sends and
+    answers with the smallest valid reply."""
+
+    def __init__(self) -> None:
+        self.requests: list[tuple[str, str, dict | None]] = []
+        self.points = 0
+        recorder = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def _handle(self) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                body = json.loads(self.rfile.read(length)) if length else None
+                path = self.path.split("?")[0]
+                recorder.requests.append((self.command, path, body))
+                self._send(recorder.reply(self.command, path, body))
+
+            do_GET = do_PUT = do_POST = do_DELETE = _handle  # noqa: N815 (http.server's naming)
+
+            def _send(self, result: object) -> None:
+                root = self.path == "/"  # the version banner is not wrapped in a result
+                data = json.dumps(result if root else {"result": result, "status": "ok", "time": 0.0}).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+
+    def reply(self, method: str, path: str, body: dict | None) -> object:
+        if path == "/":
+            return {"title": "qdrant", "version": importlib.metadata.version("qdrant-client")}
+        if path.endswith("/exists"):
+            return {"exists": False}
+        if path.endswith("/query/batch"):
+            return [{"points": []}]
+        if path.endswith("/count"):
+            return {"count": self.points}
+        if method == "PUT" and path.endswith("/points"):
+            self.points += len(body["points"])
+        if method == "PUT" and path.count("/") == 2:
+            return True
+        return {"operation_id": 1, "status": "completed"}
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}"
+
+    def __enter__(self) -> QdrantRecorder:
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def test_a_server_receives_the_collection_and_queries_prp_means(make_settings, embedder):
+    with QdrantRecorder() as qdrant:
+        settings = make_settings(QDRANT_URL=qdrant.url)
+        store = ChunkStore(settings, embedder.dim)
+        dense = embedder.embed_query("green roofs")
+        sparse = embedder.embed_sparse_query("green roofs")
+        store.query(dense, sparse, limit=8, prefetch_limit=32, query_filter=SearchFilters().to_qdrant())
+        store.delete_document("doc-1")
+        store.close()
+    sent = {(m, p): b for m, p, b in qdrant.requests}
+    assert sent[("PUT", "/collections/prp_chunks")] == {
+        "vectors": {"dense": {"size": embedder.dim, "distance": "Cosine"}},
+        "sparse_vectors": {"bm25": {"modifier": "idf"}},
+    }
+    indexes = [b for m, p, b in qdrant.requests if p == "/collections/prp_chunks/index"]
+    assert indexes == [
+        {"field_name": "doc_id", "field_schema": "keyword"},
+        {"field_name": "type", "field_schema": "keyword"},
+        {"field_name": "year", "field_schema": "integer"},
+        {"field_name": "is_reference", "field_schema": "integer"},
+    ]
+    (query,) = sent[("POST", "/collections/prp_chunks/points/query/batch")]["searches"]
+    no_references = {"must_not": [{"key": "is_reference", "match": {"value": 1}}]}
+    assert query["query"] == {"rrf": {"k": 2}} and query["limit"] == 8 and query["with_payload"] is True
+    dense_side, sparse_side = query["prefetch"]
+    assert dense_side["using"] == "dense" and dense_side["limit"] == 32 and dense_side["filter"] == no_references
+    assert dense_side["query"] == pytest.approx(dense)
+    assert sparse_side["using"] == "bm25" and sparse_side["filter"] == no_references
+    assert sparse_side["query"]["indices"] == sparse.indices.tolist()
+    assert sent[("POST", "/collections/prp_chunks/points/delete")] == {
+        "filter": {"must": [{"key": "doc_id", "match": {"value": "doc-1"}}]}
+    }
+
+
+def test_prp_index_copies_the_library_to_a_server(make_library, monkeypatch, capsys):
+    library = make_library()
+    library.ingest([SAMPLE_DOCS / "harborview_policy_brief_2023.md", SAMPLE_DOCS / "green_roof_faq_2021.html"])
+    points = library.store.count()
+    library.close()
+    monkeypatch.setenv("PRP_DATA_DIR", str(library.settings.data_dir))
+    monkeypatch.setenv("PRP_MODELS_DIR", str(library.settings.models_dir))
+    assert cli_main(["index"]) == 0
+    assert f"points: {points}  registry chunks: {points}  (in step)" in capsys.readouterr().out
+    with QdrantRecorder() as qdrant:
+        assert cli_main(["index", "copy", "--to", qdrant.url]) == 0
+    assert f"copied {points} points to {qdrant.url}" in capsys.readouterr().out
+    upserts = [b for m, p, b in qdrant.requests if m == "PUT" and p == "/collections/prp_chunks/points"]
+    sent = [p for b in upserts for p in b["points"]]
+    assert len(sent) == points and {p["payload"]["doc_id"] for p in sent} == {
+        d.doc_id for d in library.registry.documents()
+    }
+    assert all(set(p["vector"]) == {"dense", "bm25"} and p["payload"]["is_reference"] in (0, 1) for p in sent)
+
+
+def test_copy_goes_both_ways_and_refuses_a_non_empty_target(sample_library: Library, tmp_path):
+    server = ClientIndex(QdrantClient(path=str(tmp_path / "server")), "prp_chunks")
+    collection = schema.CollectionSchema(sample_library.embedder.dim)
+    server.ensure(collection)
+    assert copy_index(sample_library.store.backend, server) == sample_library.store.count()
+    back = EdgeIndex(tmp_path / "back", collection)
+    try:
+        assert copy_index(server, back) == sample_library.store.count()
+        original = {p.id: p for p in sample_library.store.backend.scroll(with_vectors=True)}
+        returned = {p.id: p for p in back.scroll(with_vectors=True)}
+        assert returned.keys() == original.keys()
+        assert all(returned[i].payload == p.payload for i, p in original.items())
+        with pytest.raises(PrpError, match="already holds"):
+            copy_index(server, back)
+    finally:
+        back.close()
+        server.close()
+
+
+# --- moving a library built on qdrant-client's local mode ---------------------------------------
+
+
+def test_a_local_mode_library_moves_without_reparsing(sample_library: Library, make_settings, embedder, capfd):
+    settings = make_settings("old")
+    settings.data_dir.mkdir(parents=True)
+    shutil.copy(sample_library.settings.registry_path, settings.registry_path)
+    # The library as an earlier prp left it: local mode, flags stored as booleans; one document's
+    # vectors are missing (so it has to be embedded again).
+    old = ClientIndex(QdrantClient(path=str(settings.local_mode_path)), settings.collection)
+    old.ensure(schema.CollectionSchema(embedder.dim))
+    documents = sample_library.registry.documents()
+    lost = documents[0].doc_id
+    points = [
+        _as_point(p) for p in sample_library.store.backend.scroll(with_vectors=True) if p.payload["doc_id"] != lost
+    ]
+    for p in points:
+        p.payload["is_reference"] = bool(p.payload["is_reference"])
+    old.upsert(points)
+    old.close()
+
+    library = Library(settings, embedder=embedder)
+    try:
+        assert library.store.count() == sample_library.store.count()
+        err = capfd.readouterr().err
+        assert "moved" in err and "1 embedded again" in err and "local-mode-moved" in err
+        assert not settings.local_mode_path.exists()
+        assert (settings.data_dir / "qdrant.local-mode-moved").is_dir()
+        # The same points: payloads as prp writes them now, vectors as they were.
+        moved = {p.id: p for p in library.store.backend.scroll(with_vectors=True)}
+        original = {p.id: p for p in sample_library.store.backend.scroll(with_vectors=True)}
+        assert moved.keys() == original.keys()
+        for point_id, point in original.items():
+            assert moved[point_id].payload == point.payload
+            assert moved[point_id].vectors[schema.DENSE] == pytest.approx(point.vectors[schema.DENSE], abs=1e-5)
+            assert moved[point_id].vectors[schema.SPARSE].indices == point.vectors[schema.SPARSE].indices
+        assert hybrid_search(library, QUERIES[0])
+    finally:
+        library.close()
+    # Opening it again does not move anything.
+    with Library(settings, embedder=embedder) as again:
+        assert again.store.count() == sample_library.store.count()
+    assert "moved" not in capfd.readouterr().err

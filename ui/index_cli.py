@@ -1,0 +1,57 @@
+"""``prp index``: which engine holds the library's index, and copying it to or from a Qdrant server."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from qdrant_client import QdrantClient
+from tqdm import tqdm
+
+from corpus.index import schema
+from corpus.index.client import ClientIndex
+from corpus.index.store import open_backend
+from corpus.index.transfer import copy_index
+from corpus.library import Library
+
+
+def add_index_parser(sub: argparse._SubParsersAction) -> None:
+    index = sub.add_parser("index", help="show the index engine and its size; copy the index to or from a server")
+    action = index.add_subparsers(dest="index_command")
+    copy = action.add_parser(
+        "copy",
+        help="copy the embedded index to a Qdrant server (--to URL) or a server's back (--from URL)",
+    )
+    where = copy.add_mutually_exclusive_group(required=True)
+    where.add_argument("--to", metavar="URL", help="Qdrant server to copy the embedded index to")
+    where.add_argument("--from", dest="source", metavar="URL", help="Qdrant server to copy into the embedded index")
+    copy.add_argument("--api-key", help="the server's API key (default: QDRANT_API_KEY)")
+
+
+def cmd_index(library: Library, args: argparse.Namespace) -> int:
+    settings = library.settings
+    if args.index_command != "copy":
+        chunks = library.registry.counts()["chunks"]
+        points = library.store.count()
+        state = "in step" if points == chunks else "differs: run prp ingest to finish an interrupted one"
+        print(f"index: {settings.describe_store()}, collection {settings.collection}")
+        print(f"points: {points}  registry chunks: {chunks}  ({state})")
+        return 0
+    url = args.to or args.source
+    collection = schema.CollectionSchema(library.embedder.dim)
+    server = ClientIndex(QdrantClient(url=url, api_key=args.api_key or settings.qdrant_api_key), settings.collection)
+    server.ensure(collection)
+    embedded = open_backend(settings.model_copy(update={"qdrant_url": None}), collection)
+    source, target = (embedded, server) if args.to else (server, embedded)
+    try:
+        with tqdm(total=source.count(), unit="point", desc="prp: copying the index", file=sys.stderr) as bar:
+            copied = copy_index(source, target, lambda n: bar.update(n - bar.n))
+    finally:
+        embedded.close()
+        server.close()
+    print(f"copied {copied} points {'to' if args.to else 'from'} {url}, collection {settings.collection}")
+    if args.to:
+        print(f"use it: export QDRANT_URL={url} PRP_DATA_DIR={settings.data_dir} (the registry stays in the data dir)")
+    else:
+        print(f"use it: unset QDRANT_URL, keep PRP_DATA_DIR={settings.data_dir}")
+    return 0
