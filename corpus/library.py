@@ -47,7 +47,11 @@ class Library:
     def store(self) -> ChunkStore:
         store = ChunkStore(self.settings, self.embedder.dim)
         if legacy.needs_move(self.settings):
-            self._move_local_mode(store)
+            try:
+                self._move_local_mode(store)
+            except BaseException:
+                store.close()  # release the engine's lock: the next open starts the move over
+                raise
         return store
 
     def _move_local_mode(self, store: ChunkStore) -> None:

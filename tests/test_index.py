@@ -38,8 +38,11 @@ def _as_point(point: StoredPoint) -> models.PointStruct:
     return models.PointStruct(id=point.id, vector=point.vectors, payload=point.payload)
 
 
-# The reference copy is built on local mode, which keeps no payload indexes and says so.
-pytestmark = pytest.mark.filterwarnings("ignore:Payload indexes have no effect:UserWarning")
+# The reference copy is on local mode, which keeps no payload indexes and searches exactly, and says so.
+pytestmark = [
+    pytest.mark.filterwarnings("ignore:Payload indexes have no effect:UserWarning"),
+    pytest.mark.filterwarnings("ignore:Local mode performs exact:UserWarning"),
+]
 
 
 @pytest.fixture(scope="module")
@@ -240,6 +243,7 @@ def test_a_server_receives_the_collection_and_queries_prp_means(make_settings, e
     assert query["query"] == {"rrf": {"k": 2}} and query["limit"] == 8 and query["with_payload"] is True
     dense_side, sparse_side = query["prefetch"]
     assert dense_side["using"] == "dense" and dense_side["limit"] == 32 and dense_side["filter"] == no_references
+    assert dense_side["params"]["hnsw_ef"] == 256
     assert dense_side["query"] == pytest.approx(dense)
     assert sparse_side["using"] == "bm25" and sparse_side["filter"] == no_references
     assert sparse_side["query"]["indices"] == sparse.indices.tolist()
@@ -290,16 +294,13 @@ def test_copy_goes_both_ways_and_refuses_a_non_empty_target(sample_library: Libr
 # --- moving a library built on qdrant-client's local mode ---------------------------------------
 
 
-def test_a_local_mode_library_moves_without_reparsing(sample_library: Library, make_settings, embedder, capfd):
-    settings = make_settings("old")
+def _local_mode_library(sample_library: Library, settings, lost: str | None = None) -> None:
+    """The sample library as an earlier prp left it: local mode, flags stored as booleans, and
+    ``lost``'s vectors missing."""
     settings.data_dir.mkdir(parents=True)
     shutil.copy(sample_library.settings.registry_path, settings.registry_path)
-    # The library as an earlier prp left it: local mode, flags stored as booleans; one document's
-    # vectors are missing (so it has to be embedded again).
     old = ClientIndex(QdrantClient(path=str(settings.local_mode_path)), settings.collection)
-    old.ensure(schema.CollectionSchema(embedder.dim))
-    documents = sample_library.registry.documents()
-    lost = documents[0].doc_id
+    old.ensure(schema.CollectionSchema(sample_library.embedder.dim))
     points = [
         _as_point(p) for p in sample_library.store.backend.scroll(with_vectors=True) if p.payload["doc_id"] != lost
     ]
@@ -308,6 +309,10 @@ def test_a_local_mode_library_moves_without_reparsing(sample_library: Library, m
     old.upsert(points)
     old.close()
 
+
+def test_a_local_mode_library_moves_without_reparsing(sample_library: Library, make_settings, embedder, capfd):
+    settings = make_settings("old")
+    _local_mode_library(sample_library, settings, lost=sample_library.registry.documents()[0].doc_id)
     library = Library(settings, embedder=embedder)
     try:
         assert library.store.count() == sample_library.store.count()
@@ -330,3 +335,26 @@ def test_a_local_mode_library_moves_without_reparsing(sample_library: Library, m
     with Library(settings, embedder=embedder) as again:
         assert again.store.count() == sample_library.store.count()
     assert "moved" not in capfd.readouterr().err
+
+
+def test_an_interrupted_move_starts_over(sample_library: Library, make_settings, embedder, monkeypatch):
+    settings = make_settings("old")
+    _local_mode_library(sample_library, settings)
+    writes, upsert = [], ChunkStore.upsert_points
+
+    def interrupted_at_the_third(store, points):
+        writes.append(len(points))
+        if len(writes) == 3:
+            raise KeyboardInterrupt
+        return upsert(store, points)
+
+    monkeypatch.setattr(ChunkStore, "upsert_points", interrupted_at_the_third)
+    library = Library(settings, embedder=embedder)
+    with pytest.raises(KeyboardInterrupt):
+        _ = library.store
+    assert settings.local_mode_path.is_dir()  # nothing is given up until every point is written
+    library.close()
+    monkeypatch.undo()
+    with Library(settings, embedder=embedder) as again:
+        assert again.store.count() == sample_library.store.count()
+    assert not settings.local_mode_path.exists()

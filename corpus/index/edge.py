@@ -167,6 +167,7 @@ def _request(request: models.QueryRequest) -> qe.QueryRequest:
         query=_scoring(request.query, request.using),
         prefetches=[_prefetch(p) for p in _as_list(request.prefetch)],
         filter=_filter(request.filter) if request.filter else None,
+        params=_params(request.params),
         with_payload=bool(request.with_payload),
     )
 
@@ -177,7 +178,16 @@ def _prefetch(prefetch: models.Prefetch) -> qe.Prefetch:
         query=_scoring(prefetch.query, prefetch.using),
         prefetches=[_prefetch(p) for p in _as_list(prefetch.prefetch)],
         filter=_filter(prefetch.filter) if prefetch.filter else None,
+        params=_params(prefetch.params),
     )
+
+
+def _params(params: models.SearchParams | None) -> qe.SearchParams | None:
+    if params is None:
+        return None
+    if params.quantization is not None or params.indexed_only or params.acorn is not None:
+        raise TypeError("only hnsw_ef and exact search parameters are translated for the embedded engine")
+    return qe.SearchParams(hnsw_ef=params.hnsw_ef, exact=bool(params.exact))
 
 
 def _as_list(value: object) -> list:
