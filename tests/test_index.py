@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.metadata
 import json
 import shutil
+import socket
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -15,7 +16,6 @@ from qdrant_client import QdrantClient, models
 
 from corpus.errors import PrpError
 from corpus.index import schema
-from corpus.index.backend import StoredPoint
 from corpus.index.client import ClientIndex
 from corpus.index.edge import EdgeIndex
 from corpus.index.store import ChunkStore
@@ -34,14 +34,12 @@ QUERIES = [
 ]
 
 
-def _as_point(point: StoredPoint) -> models.PointStruct:
-    return models.PointStruct(id=point.id, vector=point.vectors, payload=point.payload)
-
-
 # The reference copy is on local mode, which keeps no payload indexes and searches exactly, and says so.
 pytestmark = [
     pytest.mark.filterwarnings("ignore:Payload indexes have no effect:UserWarning"),
     pytest.mark.filterwarnings("ignore:Local mode performs exact:UserWarning"),
+    # and a server that is not there has no version to check
+    pytest.mark.filterwarnings("ignore:Failed to obtain server version:UserWarning"),
 ]
 
 
@@ -52,7 +50,7 @@ def both_engines(sample_library: Library, tmp_path_factory) -> Iterator[tuple[Ed
     edge = sample_library.store.backend
     reference = ClientIndex(QdrantClient(path=str(tmp_path_factory.mktemp("reference"))), "prp_chunks")
     reference.ensure(schema.CollectionSchema(sample_library.embedder.dim))
-    reference.upsert([_as_point(p) for p in edge.scroll(with_vectors=True)])
+    reference.upsert([p.as_point() for p in edge.scroll(with_vectors=True)])
     yield edge, reference
     reference.close()
 
@@ -270,6 +268,20 @@ def test_prp_index_copies_the_library_to_a_server(make_library, monkeypatch, cap
         d.doc_id for d in library.registry.documents()
     }
     assert all(set(p["vector"]) == {"dense", "bm25"} and p["payload"]["is_reference"] in (0, 1) for p in sent)
+    # Copying back from a server that has no such collection is an error, not an empty library.
+    with QdrantRecorder() as empty:
+        assert cli_main(["index", "copy", "--from", empty.url]) == 2
+    assert "has no collection 'prp_chunks'" in capsys.readouterr().err
+    assert not any(m == "PUT" for m, _, _ in empty.requests)
+    # A server that is not there is named, with what to check; no traceback.
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        closed = f"http://127.0.0.1:{probe.getsockname()[1]}"
+    assert cli_main(["index", "copy", "--to", closed]) == 2
+    assert f"could not use the Qdrant server at {closed}" in capsys.readouterr().err
+    monkeypatch.setenv("QDRANT_URL", closed)
+    assert cli_main(["search", "green roofs"]) == 2
+    assert "check that it is running" in capsys.readouterr().err
 
 
 def test_copy_goes_both_ways_and_refuses_a_non_empty_target(sample_library: Library, tmp_path):
@@ -286,6 +298,10 @@ def test_copy_goes_both_ways_and_refuses_a_non_empty_target(sample_library: Libr
         assert all(returned[i].payload == p.payload for i, p in original.items())
         with pytest.raises(PrpError, match="already holds"):
             copy_index(server, back)
+        empty = EdgeIndex(tmp_path / "empty", collection)
+        with pytest.raises(PrpError, match="nothing to copy"):
+            copy_index(empty, server)
+        empty.close()
     finally:
         back.close()
         server.close()
@@ -302,7 +318,7 @@ def _local_mode_library(sample_library: Library, settings, lost: str | None = No
     old = ClientIndex(QdrantClient(path=str(settings.local_mode_path)), settings.collection)
     old.ensure(schema.CollectionSchema(sample_library.embedder.dim))
     points = [
-        _as_point(p) for p in sample_library.store.backend.scroll(with_vectors=True) if p.payload["doc_id"] != lost
+        p.as_point() for p in sample_library.store.backend.scroll(with_vectors=True) if p.payload["doc_id"] != lost
     ]
     for p in points:
         p.payload["is_reference"] = bool(p.payload["is_reference"])

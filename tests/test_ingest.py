@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,7 +13,7 @@ from corpus.errors import StoreLockedError
 from corpus.ingest import Outcome
 from corpus.parsing import parse_file
 
-from .paths import ROOT
+from .cli_process import prp_env, run_prp
 
 ALPHA = """# Alpha study of rooftop meadows
 
@@ -202,15 +200,7 @@ def test_second_process_gets_a_clear_lock_error(make_library, make_settings, doc
     message = str(err.value)
     assert str(settings.data_dir.resolve()) in message and "QDRANT_URL" in message
     # The CLI prints it as an error, not a traceback.
-    env = {**os.environ, "PRP_DATA_DIR": str(settings.data_dir), "PRP_MODELS_DIR": str(settings.models_dir)}
-    proc = subprocess.run(
-        [sys.executable, "-m", "ui.cli", "search", "meadows"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    proc = run_prp(["search", "meadows"], prp_env(settings.data_dir, settings.models_dir), timeout=120)
     assert proc.returncode == 2, proc.stderr
     assert "QDRANT_URL" in proc.stderr and "Traceback" not in proc.stderr
     # The refused second process changed nothing: the holder's library is as it was.
@@ -220,16 +210,8 @@ def test_second_process_gets_a_clear_lock_error(make_library, make_settings, doc
 
 def test_cli_ingest_json_summary(make_settings, docs_dir: Path):
     settings = make_settings("cli")
-    env = {**os.environ, "PRP_DATA_DIR": str(settings.data_dir), "PRP_MODELS_DIR": str(settings.models_dir)}
     (docs_dir / "empty.txt").write_text("")
-    proc = subprocess.run(
-        [sys.executable, "-m", "ui.cli", "ingest", str(docs_dir), "--json"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    proc = run_prp(["ingest", str(docs_dir), "--json"], prp_env(settings.data_dir, settings.models_dir), timeout=300)
     assert proc.returncode == 1  # one file failed; the others still landed
     summary = json.loads(proc.stdout)
     assert summary["documents"] == {"ok": 3, "skipped": 0, "failed": 1}

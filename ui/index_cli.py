@@ -5,12 +5,11 @@ from __future__ import annotations
 import argparse
 import sys
 
-from qdrant_client import QdrantClient
 from tqdm import tqdm
 
+from corpus.errors import PrpError
 from corpus.index import schema
 from corpus.index.client import ClientIndex
-from corpus.index.store import open_backend
 from corpus.index.transfer import copy_index
 from corpus.library import Library
 
@@ -38,12 +37,14 @@ def cmd_index(library: Library, args: argparse.Namespace) -> int:
         print(f"points: {points}  registry chunks: {chunks}  ({state})")
         return 0
     url = args.to or args.source
-    collection = schema.CollectionSchema(library.embedder.dim)
-    server = ClientIndex(QdrantClient(url=url, api_key=args.api_key or settings.qdrant_api_key), settings.collection)
-    server.ensure(collection)
-    embedded = open_backend(settings.model_copy(update={"qdrant_url": None}), collection)
-    source, target = (embedded, server) if args.to else (server, embedded)
+    server = ClientIndex.remote(url, args.api_key or settings.qdrant_api_key, settings.collection)
+    # The data directory's own index, opened as every command opens it (an old local-mode one moves first).
+    embedded = Library(settings.model_copy(update={"qdrant_url": None}), embedder=library.embedder)
     try:
+        if args.source and not server.exists():
+            raise PrpError(f"{url} has no collection '{settings.collection}' to copy (PRP_COLLECTION names it)")
+        server.ensure(schema.CollectionSchema(library.embedder.dim))  # or check the existing one's model
+        source, target = (embedded.store.backend, server) if args.to else (server, embedded.store.backend)
         with tqdm(total=source.count(), unit="point", desc="prp: copying the index", file=sys.stderr) as bar:
             copied = copy_index(source, target, lambda n: bar.update(n - bar.n))
     finally:

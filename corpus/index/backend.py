@@ -8,6 +8,10 @@ from typing import Protocol
 
 from qdrant_client import models
 
+from corpus.errors import ConfigError
+
+SCROLL_BATCH = 512
+
 
 @dataclass(frozen=True)
 class StoredPoint:
@@ -16,6 +20,10 @@ class StoredPoint:
     # Named vectors (``schema.DENSE``: list of floats, ``schema.SPARSE``: models.SparseVector)
     # when asked for, else None.
     vectors: dict | None = None
+
+    def as_point(self) -> models.PointStruct:
+        """The point to write it again elsewhere (needs its vectors)."""
+        return models.PointStruct(id=self.id, vector=self.vectors, payload=self.payload)
 
 
 @dataclass(frozen=True)
@@ -44,3 +52,11 @@ class IndexBackend(Protocol):
         """Build what searches need (HNSW graphs, merged segments) after a batch of writes."""
 
     def close(self) -> None: ...
+
+
+def check_dimension(name: str, existing: int | None, dim: int) -> None:
+    if existing != dim:
+        raise ConfigError(
+            f"index '{name}' was built with another embedding model (dimension {existing or '?'}, now {dim}); "
+            "use a new PRP_COLLECTION or PRP_DATA_DIR, or re-ingest into an empty one"
+        )

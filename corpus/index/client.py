@@ -9,22 +9,37 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from qdrant_client import QdrantClient, models
+from qdrant_client.http.exceptions import ResponseHandlingException, UnexpectedResponse
 
 from corpus.errors import ConfigError
-from corpus.index.backend import ScoredPayload, StoredPoint
+from corpus.index.backend import SCROLL_BATCH, ScoredPayload, StoredPoint, check_dimension
 from corpus.index.schema import DENSE, PAYLOAD_INDEXES, CollectionSchema
-
-SCROLL_BATCH = 512
 
 
 class ClientIndex:
-    def __init__(self, client: QdrantClient, collection: str):
+    def __init__(self, client: QdrantClient, collection: str, where: str = "qdrant-client"):
         self.client = client
         self.collection = collection
+        self.where = where
+
+    @classmethod
+    def remote(cls, url: str, api_key: str | None, collection: str) -> ClientIndex:
+        return cls(QdrantClient(url=url, api_key=api_key), collection, where=url)
+
+    def exists(self) -> bool:
+        """Whether the collection is there. The first request prp makes, so a server that cannot be
+        reached or refuses the key is reported here, in words."""
+        try:
+            return self.client.collection_exists(self.collection)
+        except (ResponseHandlingException, UnexpectedResponse) as exc:
+            raise ConfigError(
+                f"could not use the Qdrant server at {self.where} ({exc}): check that it is running and "
+                "that QDRANT_URL and QDRANT_API_KEY (or --api-key) are right"
+            ) from None
 
     def ensure(self, schema: CollectionSchema) -> None:
         """Create the collection with ``schema``, or check an existing one was built with its model."""
-        if self.client.collection_exists(self.collection):
+        if self.exists():
             vectors = self.client.get_collection(self.collection).config.params.vectors
             existing = vectors.get(DENSE) if isinstance(vectors, dict) else None
             check_dimension(self.collection, existing.size if existing else None, schema.dim)
@@ -81,11 +96,3 @@ class ClientIndex:
 def _stored(record: models.Record) -> StoredPoint:
     vectors = record.vector if isinstance(record.vector, dict) else None
     return StoredPoint(id=str(record.id), payload=record.payload or {}, vectors=vectors)
-
-
-def check_dimension(name: str, existing: int | None, dim: int) -> None:
-    if existing != dim:
-        raise ConfigError(
-            f"index '{name}' was built with another embedding model (dimension {existing or '?'}, now {dim}); "
-            "use a new PRP_COLLECTION or PRP_DATA_DIR, or re-ingest into an empty one"
-        )

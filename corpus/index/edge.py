@@ -18,8 +18,7 @@ from pathlib import Path
 import qdrant_edge as qe
 from qdrant_client import models
 
-from corpus.index.backend import ScoredPayload, StoredPoint
-from corpus.index.client import SCROLL_BATCH, check_dimension
+from corpus.index.backend import SCROLL_BATCH, ScoredPayload, StoredPoint, check_dimension
 from corpus.index.schema import DENSE, PAYLOAD_INDEXES, RRF_K, CollectionSchema
 
 _CONFIG_FILE = "edge_config.json"

@@ -10,7 +10,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from fastembed.sparse.sparse_embedding_base import SparseEmbedding
-from qdrant_client import QdrantClient, models
+from qdrant_client import models
 
 from corpus.config import Settings
 from corpus.errors import StoreLockedError
@@ -31,7 +31,7 @@ class Hit:
 
 def open_backend(settings: Settings, collection: schema.CollectionSchema) -> IndexBackend:
     if settings.qdrant_url:
-        index = ClientIndex(QdrantClient(url=settings.qdrant_url, api_key=settings.qdrant_api_key), settings.collection)
+        index = ClientIndex.remote(settings.qdrant_url, settings.qdrant_api_key, settings.collection)
         index.ensure(collection)
         return index
     try:

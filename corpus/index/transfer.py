@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from qdrant_client import models
-
 from corpus.errors import PrpError
 from corpus.index.backend import IndexBackend
 
@@ -20,6 +18,8 @@ BATCH = 256
 def copy_index(source: IndexBackend, target: IndexBackend, progress: Callable[[int], None] | None = None) -> int:
     """Every point of ``source`` into ``target``, which must be empty (stale points of documents
     deleted since would otherwise come back in searches). Returns the number of points copied."""
+    if not source.count():
+        raise PrpError("the source index is empty: nothing to copy")
     if target.count():
         raise PrpError(
             f"the target index already holds {target.count()} points: copy into an empty one (another "
@@ -27,7 +27,7 @@ def copy_index(source: IndexBackend, target: IndexBackend, progress: Callable[[i
         )
     copied, batch = 0, []
     for point in source.scroll(with_vectors=True):
-        batch.append(models.PointStruct(id=point.id, vector=point.vectors, payload=point.payload))
+        batch.append(point.as_point())
         if len(batch) == BATCH:
             target.upsert(batch)
             copied, batch = copied + len(batch), []

@@ -16,7 +16,6 @@ import os
 import re
 import socket
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -38,7 +37,8 @@ from tools.citations.match import ACCEPT_SCORE
 from tools.citations.normalise import normalise
 from tools.citations.resolve import resolve_citation
 
-from ..paths import ROOT, SAMPLE_DOCS
+from ..cli_process import run_prp
+from ..paths import SAMPLE_DOCS
 
 pytestmark = pytest.mark.llm_local
 
@@ -81,15 +81,7 @@ def cli_env(tmp_path_factory: pytest.TempPathFactory, models_dir: Path) -> dict[
 
 
 def prp(env: dict[str, str], *args: str, timeout: float = RUN_TIMEOUT) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "ui.cli", *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        stdin=subprocess.DEVNULL,
-    )
+    return run_prp(args, env, timeout, stdin=subprocess.DEVNULL)
 
 
 @pytest.mark.timeout(CALL_TIMEOUT)

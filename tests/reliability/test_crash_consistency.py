@@ -10,7 +10,6 @@ import resource
 import signal
 import sqlite3
 import subprocess
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -19,6 +18,7 @@ import pytest
 
 from corpus.library import Library
 
+from ..cli_process import PRP, prp_env
 from ..paths import ROOT
 from .hostile_corpus import paragraph, text_pdf
 from .test_hostile_ingest import assert_consistent, cli, stored_chunks
@@ -66,11 +66,10 @@ def kill_when(
 ) -> bool:
     """Run ``prp ARGS`` in its own process group and SIGKILL the group (workers too) once ``ready()``
     holds. Returns False if the command finished first."""
-    env = {**os.environ, "PRP_DATA_DIR": str(data_dir), "PRP_MODELS_DIR": str(models_dir)}
     process = subprocess.Popen(
-        [sys.executable, "-m", "ui.cli", *args],
+        [*PRP, *args],
         cwd=ROOT,
-        env=env,
+        env=prp_env(data_dir, models_dir),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         start_new_session=True,

@@ -9,7 +9,6 @@ import multiprocessing
 import os
 import signal
 import subprocess
-import sys
 import threading
 from pathlib import Path
 
@@ -20,6 +19,7 @@ from corpus.library import Library
 from tools.hybrid_search import hybrid_search
 from ui.uploads import store_uploads
 
+from ..cli_process import PRP, prp_env, run_prp
 from ..paths import ROOT
 from .hostile_corpus import Expected, build, paragraph, text_pdf
 
@@ -60,16 +60,7 @@ def hostile(tmp_path_factory) -> tuple[Path, dict[str, Expected]]:
 
 
 def cli(args: list[str], settings_dir: Path, models_dir: Path, **kw) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PRP_DATA_DIR": str(settings_dir), "PRP_MODELS_DIR": str(models_dir)}
-    return subprocess.run(
-        [sys.executable, "-m", "ui.cli", *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=CLI_TIMEOUT,
-        **kw,
-    )
+    return run_prp(args, prp_env(settings_dir, models_dir), CLI_TIMEOUT, **kw)
 
 
 @pytest.mark.timeout(600)
@@ -171,11 +162,10 @@ def test_a_closed_pipe_ends_the_cli_quietly(tmp_path, make_library, models_dir):
     library = make_library()
     library.ingest([folder])
     library.close()
-    env = {**os.environ, "PRP_DATA_DIR": str(library.settings.data_dir), "PRP_MODELS_DIR": str(models_dir)}
     process = subprocess.Popen(
-        [sys.executable, "-m", "ui.cli", "search", "gannet", "--json"],
+        [*PRP, "search", "gannet", "--json"],
         cwd=ROOT,
-        env=env,
+        env=prp_env(library.settings.data_dir, models_dir),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )

@@ -4,10 +4,7 @@ LangChain chat model; the library, the graph and the citation resolver run for r
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 
 import pytest
 
@@ -18,8 +15,8 @@ from strategies.llm.strategy import LLMStrategy
 from strategies.llm.structured import LLMServiceError
 from strategies.select import select_strategy
 
+from ..cli_process import prp_env, run_prp
 from ..llm_fakes import Delayed, HttpFailure, OpenAIStub, ScriptedChatModel, step_of
-from ..paths import ROOT
 from ..test_graph_llm import blocks_in, script_with
 from .test_hostile_ingest import CLI_TIMEOUT
 
@@ -61,15 +58,9 @@ def test_a_server_that_keeps_failing_stops_the_run_with_a_clear_error_and_the_ru
     settings = roof_library.settings
     roof_library.close()  # the CLI process owns the store while it runs
     with OpenAIStub(script) as stub:
-        env = {
-            **os.environ,
-            "PRP_DATA_DIR": str(settings.data_dir),
-            "PRP_MODELS_DIR": str(models_dir),
-            "OPENAI_BASE_URL": stub.base_url,
-            "PRP_LLM_MODEL": "stub-model",
-        }
-        command = [sys.executable, "-m", "ui.cli", "report", TOPIC, "--thread", "flaky-1", "--quiet"]
-        failed = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=CLI_TIMEOUT)
+        env = prp_env(settings.data_dir, models_dir, OPENAI_BASE_URL=stub.base_url, PRP_LLM_MODEL="stub-model")
+        command = ["report", TOPIC, "--thread", "flaky-1", "--quiet"]
+        failed = run_prp(command, env, CLI_TIMEOUT)
         assert failed.returncode == 2, failed.stderr[-2000:]
         assert "Traceback" not in failed.stderr
         assert "HTTP 500" in failed.stderr and "step 'synthesize'" in failed.stderr
@@ -78,7 +69,7 @@ def test_a_server_that_keeps_failing_stops_the_run_with_a_clear_error_and_the_ru
         assert summaries == 3  # the client's two retries, then the error
         asked_before = len(stub.requests)
         broken["on"] = False
-        resumed = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=CLI_TIMEOUT)
+        resumed = run_prp(command, env, CLI_TIMEOUT)
     assert resumed.returncode == 0, resumed.stderr[-2000:]
     assert [step_of(_prompt(r)) for r in stub.requests[asked_before:]] == ["summary"]
     assert "## Summary" in resumed.stdout
