@@ -29,8 +29,11 @@ class Settings(BaseSettings):
     embed_batch_size: int = Field(default=16, validation_alias="PRP_EMBED_BATCH_SIZE")
     # Parsing workers run beside the embedding model; one is enough to keep 2 cores busy.
     parse_workers: int = Field(default=1, validation_alias="PRP_PARSE_WORKERS")
-    # Research chat (`prp ui`): largest file accepted by upload, in megabytes.
+    # Uploads (the chat and the API of `prp serve`): largest file accepted, in megabytes.
     upload_max_mb: float = Field(default=50.0, gt=0, validation_alias="PRP_UPLOAD_MAX_MB")
+    # The research service (`prp serve`): required on every request when set, and required to set
+    # before listening beyond loopback.
+    api_token: str | None = Field(default=None, validation_alias="PRP_API_TOKEN", repr=False)
     # A TrueType font for PDF exports (any Unicode text); unset: DejaVu Sans where the system has it.
     pdf_font: Path | None = Field(default=None, validation_alias="PRP_PDF_FONT")
     shared_dir: Path = Field(
@@ -86,6 +89,11 @@ class Settings(BaseSettings):
     def uploads_dir(self) -> Path:
         """Where files uploaded in the research chat are kept (the library indexes them in place)."""
         return self.data_dir / "uploads"
+
+    @property
+    def service_file(self) -> Path:
+        """Where a running ``prp serve`` says it serves this data directory (read by the CLI)."""
+        return self.data_dir / "service.json"
 
     @property
     def exports_dir(self) -> Path:

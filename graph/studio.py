@@ -1,9 +1,11 @@
-"""The graph as ``langgraph dev`` / LangGraph Studio loads it (see ``langgraph.json``).
+"""The graph as LangGraph's server loads it (``prp serve``, or ``langgraph dev`` on ``langgraph.json``)
+for its LangGraph API: LangGraph Studio and ``langgraph_sdk`` clients run it there.
 
 The server brings its own checkpointer and passes run options (k, retries, search mode, filters) as
 JSON context, which LangGraph validates into ``StudioContext``. The server process opens its library
-and strategy once, from the environment's ``Settings``, and every run shares them: the embedded index
-allows one opener at a time, and the embedding model is loaded once.
+and strategy once, from the environment's ``Settings`` (``served``), and everything it serves shares
+them — these runs, and the REST API and chat of ``ui.service.served``: the embedded index allows one
+opener at a time, and the embedding model is loaded once.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from strategies.select import select_strategy
 
 
 @cache
-def _served() -> tuple[Library, ResearchStrategy]:
+def served() -> tuple[Library, ResearchStrategy]:
     library = Library(Settings())
     return library, select_strategy(library.settings, library)
 
@@ -29,11 +31,11 @@ class StudioContext(ResearchOptions):
 
     @property
     def library(self) -> Library:
-        return _served()[0]
+        return served()[0]
 
     @property
     def strategy(self) -> ResearchStrategy:
-        return _served()[1]
+        return served()[1]
 
     @property
     def options(self) -> ResearchOptions:

@@ -32,6 +32,7 @@ for _var in (
     "PRP_LOCAL_MODEL",
     "PRP_UPLOAD_MAX_MB",
     "PRP_PDF_FONT",
+    "PRP_API_TOKEN",
 ):
     os.environ.pop(_var, None)
 os.environ["LANGSMITH_TRACING"] = "false"

@@ -198,11 +198,11 @@ def test_second_process_gets_a_clear_lock_error(make_library, make_settings, doc
     with pytest.raises(StoreLockedError) as err:
         _ = Library(settings, embedder=holder.embedder).store
     message = str(err.value)
-    assert str(settings.data_dir.resolve()) in message and "QDRANT_URL" in message
+    assert str(settings.data_dir.resolve()) in message and "prp serve" in message
     # The CLI prints it as an error, not a traceback.
     proc = run_prp(["search", "meadows"], prp_env(settings.data_dir, settings.models_dir), timeout=120)
     assert proc.returncode == 2, proc.stderr
-    assert "QDRANT_URL" in proc.stderr and "Traceback" not in proc.stderr
+    assert "prp serve" in proc.stderr and "Traceback" not in proc.stderr
     # The refused second process changed nothing: the holder's library is as it was.
     (doc,) = holder.registry.documents()
     assert holder.store.count() == len(holder.registry.chunks_of(doc.doc_id))

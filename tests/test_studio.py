@@ -22,11 +22,11 @@ def test_the_studio_graph_runs_on_json_options(make_settings, embedder, monkeypa
             {"topic": "How much annual rainfall did the test rig retain?", "single_question": True},
             context={"k": 3, "max_retries": 0, "search_mode": "hybrid"},
         )
-        served, strategy = studio._served()
+        served, strategy = studio.served()
         assert served.settings.data_dir == settings.data_dir and strategy.mode == "offline"
     finally:
-        studio._served()[0].close()
-        studio._served.cache_clear()
+        studio.served()[0].close()
+        studio.served.cache_clear()
     report = state["report"]
     assert report.citations and report.answered_sections()
     assert all(c.resolution.matched_text in c.resolution.block_text for c in report.citations)

@@ -237,13 +237,14 @@ def test_an_interrupted_run_is_shown_and_resumed(client, sample_library):
     assert next(r for r in table["data"] if r[1] == "resumable")[4] == "finished"
 
 
-def test_prp_ui_fails_at_start_when_the_store_is_held(sample_library, monkeypatch, capsys):
-    """The session's library holds the local store, as a running `prp ui` would for the CLI."""
+def test_prp_serve_fails_at_start_when_the_store_is_held(sample_library, monkeypatch, capsys):
+    """The session's library holds the embedded index, as another process (not a service) would."""
     monkeypatch.setenv("PRP_DATA_DIR", str(sample_library.settings.data_dir))
     monkeypatch.setenv("PRP_MODELS_DIR", str(sample_library.settings.models_dir))
-    assert cli.main(["ui", "--port", str(free_port())]) == 2
-    error = capsys.readouterr().err
-    assert "prp ui" in error and "QDRANT_URL" in error and "Running the UI and the CLI together" in error
+    for command in ("serve", "ui"):
+        assert cli.main([command, "--port", str(free_port())]) == 2
+        error = capsys.readouterr().err
+        assert "in use by another prp process" in error and "prp serve" in error and "The research service" in error
 
 
 def test_llm_mode_names_its_model(sample_library):

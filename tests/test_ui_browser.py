@@ -1,4 +1,5 @@
-"""The research chat in a real browser: Debian's Chromium, headless, driven by Playwright.
+"""The research chat in a real browser: Debian's Chromium, headless, driven by Playwright, on the
+chat a real ``prp serve`` process serves.
 
 Asks a question, clicks a citation marker in the answer and checks that the evidence panel shows
 the quoted span highlighted and the PDF page with the cited block framed. Screenshots are saved
@@ -17,10 +18,12 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from corpus.config import Settings
+from corpus.library import Library
 from ui.page_image import STROKE
 
-from .paths import ROOT
-from .ui_server import running_ui
+from .paths import ROOT, SAMPLE_DOCS
+from .served import start, stop
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = ROOT / "test-artifacts" / "ui"
@@ -41,9 +44,15 @@ pytestmark = pytest.mark.skipif(
 
 
 @pytest.fixture(scope="module")
-def url(sample_library) -> Iterator[str]:
-    with running_ui(sample_library) as address:
-        yield address
+def url(tmp_path_factory, models_dir, embedder) -> Iterator[str]:
+    data_dir = tmp_path_factory.mktemp("browser")
+    with Library(Settings(PRP_DATA_DIR=data_dir, PRP_MODELS_DIR=models_dir), embedder=embedder) as library:
+        library.ingest([SAMPLE_DOCS])
+    process, address, _ = start(data_dir, models_dir)
+    try:
+        yield f"{address}/chat/"
+    finally:
+        stop(process)
 
 
 @pytest.fixture

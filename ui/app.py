@@ -1,10 +1,10 @@
-"""The research chat (``prp ui``): one Gradio Blocks app over one open library.
+"""The research chat: one Gradio Blocks app over the service's ``Portal``, mounted at ``/chat`` by
+``prp serve`` (``ui.service.app``).
 
-The UI process owns the library and so the embedded index's lock for as long as it runs; research
-runs, ingests and deletions share one queue (``concurrency_id="library"``) and
-``Portal.library_lock``, so a write never overlaps a search. Nothing leaves the machine: Gradio's
-analytics and version check are off, no share link is made, and the default theme's fonts are
-served locally.
+Research runs, ingests and deletions are the service's jobs (``ui.service.jobs``): the chat starts
+and follows them like any other client, so an ingest started from the CLI or the API shows in the
+banner here as it goes, and a run goes on if the tab closes. Nothing leaves the machine: Gradio's
+analytics are off, no share link is made, and the default theme's fonts are served locally.
 """
 
 from __future__ import annotations
@@ -16,16 +16,24 @@ from functools import partial
 import gradio as gr
 
 from corpus.config import Settings
-from corpus.library import Library
-from research.strategy import ResearchStrategy
 from ui.assets import CSS
-from ui.chat_tab import PANEL_OUTPUTS, ChatSession, build_chat_tab, panel_updates, research, show_citation
+from ui.chat_tab import (
+    PANEL_OUTPUTS,
+    ChatSession,
+    build_chat_tab,
+    panel_updates,
+    research,
+    show_citation,
+    stop_research,
+)
 from ui.library_tab import build_library_tab, delete_document, documents_table, ingest_uploads
 from ui.portal import Portal
 from ui.threads_tab import build_threads_tab, open_conversation, refresh_threads, resume_conversation
 
-#: Research, ingest and delete take turns on the library (one at a time, queued in order).
-LIBRARY_QUEUE = dict(concurrency_id="library", concurrency_limit=1)
+#: The chat's research handlers only follow jobs; the service's job runner bounds the work itself.
+RESEARCH_QUEUE = dict(concurrency_id="research", concurrency_limit=8)
+#: How often the banner looks for ingests and runs in progress (started anywhere).
+BANNER_SECONDS = 2.0
 
 
 def gradio_environment(settings: Settings) -> None:
@@ -43,12 +51,27 @@ def banner(portal: Portal) -> str:
         '<div class="prp-banner" id="prp-banner"><span class="prp-name">prp \u00b7 Personal Research Portal</span>'
         f'<span class="prp-pill {mode_class}" id="prp-mode">{html.escape(mode)}</span>'
         f'<span class="prp-pill">{html.escape(portal.settings.describe_store())}</span>'
-        f'<span class="prp-pill" id="prp-doc-count">{n_docs} document(s)</span></div>'
+        f'<span class="prp-pill" id="prp-doc-count">{n_docs} document(s)</span>{activity(portal)}</div>'
     )
 
 
-def build_app(library: Library, strategy: ResearchStrategy) -> gr.Blocks:
-    portal = Portal(library, strategy)
+def activity(portal: Portal) -> str:
+    """A pill per ingest or deletion in progress, with how far it got, and one for research runs."""
+    pills = []
+    for job in portal.jobs.list(active=True):
+        if job.kind == "research":
+            continue
+        done = [e for e in job.events_after(0) if e.event == "file"]
+        count = f" {done[-1].data['done']} of {done[-1].data['total']} files" if done else ""
+        state = "waiting: " if job.state == "queued" else ""
+        pills.append(f'<span class="prp-pill prp-busy">{html.escape(state + job.title)}{count}</span>')
+    runs = len(portal.jobs.list("research", active=True))
+    if runs:
+        pills.append(f'<span class="prp-pill prp-busy">{runs} research run(s) in progress</span>')
+    return "".join(pills)
+
+
+def build_app(portal: Portal) -> gr.Blocks:
     # Gradio's copies of uploads and downloads are dropped after an hour (the library keeps its own).
     with gr.Blocks(
         title="prp \u00b7 research chat", analytics_enabled=False, fill_width=True, delete_cache=(3600, 3600)
@@ -73,8 +96,9 @@ def build_app(library: Library, strategy: ResearchStrategy) -> gr.Blocks:
                 research_outputs,
                 api_name=api_name,
                 api_visibility="public" if api_name else "private",
-                **LIBRARY_QUEUE,
+                **RESEARCH_QUEUE,
             ).then(partial(refresh_threads, portal), None, threads_outputs, api_visibility="private")
+        chat.stop.click(partial(stop_research, portal), chat.session, None, api_name="stop")
         chat.new_conversation.click(
             lambda: [[], ChatSession(), *panel_updates(portal, None, None)],
             None,
@@ -103,17 +127,18 @@ def build_app(library: Library, strategy: ResearchStrategy) -> gr.Blocks:
             lib.upload,
             [lib.log, lib.upload, *library_outputs],
             api_name="ingest",
-            **LIBRARY_QUEUE,
         )
         lib.delete.click(
             lambda doc_id: [delete_document(portal, doc_id), *_library_views(portal)],
             lib.delete_choice,
             [lib.delete_log, *library_outputs],
             api_name="delete_document",
-            **LIBRARY_QUEUE,
         )
         # A page (re)load shows what other processes (prp ingest, prp ask) changed meanwhile.
         app.load(partial(_library_views, portal), None, library_outputs, api_visibility="private")
+        gr.Timer(BANNER_SECONDS).tick(
+            partial(banner, portal), None, header, api_visibility="private", show_progress="hidden"
+        )
 
         # --- threads ------------------------------------------------------------------------
         threads.refresh.click(partial(refresh_threads, portal), None, threads_outputs, api_name="threads")
@@ -129,7 +154,7 @@ def build_app(library: Library, strategy: ResearchStrategy) -> gr.Blocks:
             [threads.choice, *chat.settings.inputs],
             [chat.chatbot, chat.session, *chat.panel, tabs],
             api_name="resume",
-            **LIBRARY_QUEUE,
+            **RESEARCH_QUEUE,
         ).then(partial(refresh_threads, portal), None, threads_outputs, api_visibility="private")
     return app
 
@@ -149,32 +174,20 @@ def _library_views(portal: Portal) -> list:
     return [documents_table(portal), gr.update(choices=choices, value=None), gr.update(choices=choices), banner(portal)]
 
 
-def serve(
-    library: Library, strategy: ResearchStrategy, host: str = "127.0.0.1", port: int | None = None, block: bool = True
-) -> gr.Blocks:
-    """Build and launch the app; with ``block=False`` return at once (tests, embedding)."""
-    settings = library.settings
+def mount_options(settings: Settings) -> dict:
+    """How ``gr.mount_gradio_app`` serves the chat: local theme and styles, no telemetry, uploads
+    capped, downloads only from the exports folder, never from the rest of the data directory."""
     settings.exports_dir.mkdir(parents=True, exist_ok=True)
-    gradio_environment(settings)
-    _ = library.store  # open the local store now: a lock held by another process fails here, not mid-run
-    app = build_app(library, strategy)
-    app.queue(default_concurrency_limit=4)
-    app.launch(
-        server_name=host,
-        server_port=port,
-        share=False,
-        inbrowser=False,
-        prevent_thread_lock=not block,
-        show_error=True,
-        quiet=True,
+    return dict(
         theme=gr.themes.Default(),
         css=CSS,
         ssr_mode=False,
         enable_monitoring=False,
         mcp_server=False,
         pwa=False,
+        show_error=True,
         footer_links=["api", "settings"],
-        # Downloads are served from the exports folder only, never from the rest of the data dir.
+        max_file_size=int(settings.upload_max_mb * 1_000_000),
         allowed_paths=[str(settings.exports_dir.resolve())],
         blocked_paths=[
             str(settings.registry_path.resolve()),
@@ -183,4 +196,3 @@ def serve(
             str(settings.local_mode_path.resolve()),
         ],
     )
-    return app

@@ -10,6 +10,7 @@ CSS = """
 .prp-banner { display: flex; flex-wrap: wrap; gap: .6rem; align-items: baseline; padding: .2rem 0 .4rem; }
 .prp-banner .prp-name { font-size: 1.35rem; font-weight: 700; }
 .prp-pill { border-radius: 999px; padding: .15rem .7rem; font-size: .85rem; border: 1px solid #c8ccd2; }
+.prp-busy { background: #fff6e0; border-color: #e0b44c; }
 .prp-mode-offline { background: #e8f3ec; border-color: #8cc5a0; color: #185c30; font-weight: 600; }
 .prp-mode-llm { background: #e9effb; border-color: #91a9dc; color: #1c3f86; font-weight: 600; }
 .prp-report h1 { font-size: 1.3rem; margin: .2rem 0 .5rem; }

@@ -47,6 +47,7 @@ class ChatTab:
     message: gr.Textbox
     kind: gr.Radio
     run: gr.Button
+    stop: gr.Button
     new_conversation: gr.Button
     session: gr.State
     settings: SettingsPanel
@@ -92,6 +93,7 @@ def build_chat_tab(portal: Portal) -> ChatTab:
                     max_lines=4,
                 )
                 run = gr.Button("Research", variant="primary", scale=1, min_width=110, elem_id="prp-run")
+                stop = gr.Button("Stop", variant="stop", scale=1, min_width=70, elem_id="prp-stop")
             with gr.Row(equal_height=True):
                 kind = gr.Radio(
                     [("Question (one cited answer)", QUESTION), ("Topic report (plan, sub-questions, report)", TOPIC)],
@@ -137,6 +139,7 @@ def build_chat_tab(portal: Portal) -> ChatTab:
         message,
         kind,
         run,
+        stop,
         new_conversation,
         session,
         settings,
@@ -260,22 +263,13 @@ def run_turn(
     unchanged = [gr.skip()] * PANEL_OUTPUTS
     yield [history, session, *unchanged]
     lines: list[tuple[str, str]] = []
-    for event in stream_research(
-        portal.library,
-        portal.strategy,
-        topic,
-        single_question=single,
-        options=options,
-        thread_id=thread_id,
-        lock=portal.library_lock,
-    ):
+    for event in stream_research(portal, topic, single_question=single, options=options, thread_id=thread_id):
         if isinstance(event, Progress):
             lines.append((event.node, event.line))
             history[-1] = steps_message(lines, mode, done=False)
             yield [history, session, *unchanged]
         elif isinstance(event, Finished):
-            record = ReportRecord.from_state(thread_id, event.result.state)
-            portal.remember(record)
+            record = event.record
             history[-1] = steps_message(lines, mode, done=True, seconds=event.seconds)
             history.append(report_message(record))
             first = record.report.citations[0].number if record.report.citations else None
@@ -314,6 +308,17 @@ def research(
     for update in run_turn(portal, session, history or [], topic, kind != TOPIC, options, session.next_thread_id()):
         history_value, session_value, *panel = update
         yield [history_value, "", session_value, *panel]
+
+
+def stop_research(portal: Portal, session: ChatSession | None) -> None:
+    """Cancel this conversation's running research: it stops at its next step, checkpointed, and
+    the chat says so (resumable from the Threads tab)."""
+    turns = session.turns if session else []
+    running = [job for job in portal.jobs.list("research", active=True) if job.info.get("thread_id") in turns]
+    for job in running:
+        job.cancel()
+    if not running:
+        gr.Info("Nothing is running in this conversation.")
 
 
 def conversation_history(portal: Portal, conversation_runs: list[str]) -> tuple[list, ReportRecord | None]:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import errno
-import json
 import os
 import signal
 import sqlite3
@@ -15,18 +14,19 @@ from pathlib import Path
 
 from corpus.config import Settings
 from corpus.errors import PrpError
-from corpus.ingest import FileResult, IngestSummary, Outcome
 from corpus.library import Library
-from corpus.text import page_label
 from research.options import ResearchOptions
 from tools.hybrid_search import RetrievalOptions, hybrid_search, named_documents
+from ui import service_cli
+from ui.cli_output import ingest_progress, print_deleted, print_docs, print_ingest, print_search, write_report
 from ui.eval_cli import add_eval_parser, cmd_eval
 from ui.export_cli import add_export_parser, cmd_export
 from ui.exports.report_json import report_json
 from ui.index_cli import add_index_parser, cmd_index
 from ui.llm_cli import add_llm_parser, cmd_llm
 from ui.option_flags import OptionsParser, add_option_flags
-from ui.serve_cli import add_ui_parser, cmd_ui
+from ui.serve_cli import add_serve_parser, cmd_serve
+from ui.service.client import ServiceClient
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -67,7 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
     delete.add_argument("doc_id")
     add_llm_parser(sub)
     add_eval_parser(sub)
-    add_ui_parser(sub)
+    add_serve_parser(sub)
     add_export_parser(sub)
     add_index_parser(sub)
     return parser
@@ -91,6 +91,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "llm":  # needs no library, so it leaves the local store free for other shells
             return cmd_llm(Settings(), args)
+        if args.command in ("serve", "ui"):  # the server opens the library in its own modules
+            return cmd_serve(Settings(), args)
+        if args.command in service_cli.COMMANDS:
+            client = ServiceClient.connect(Settings())
+            if client is not None:  # `prp serve` holds this library: go through it
+                with client:
+                    return service_cli.run(client, args)
         with Library(Settings()) as library:
             return COMMANDS[args.command](library, args)
     except PrpError as exc:
@@ -120,56 +127,19 @@ def _out_of_space(exc: BaseException) -> bool:
 
 
 def cmd_ingest(library: Library, args: argparse.Namespace) -> int:
-    from tqdm import tqdm
-
     from corpus.ingest import discover
 
-    total = len(discover(args.paths))
-    with tqdm(total=total, unit="file", desc="ingest", file=sys.stderr, disable=None) as bar:
-
-        def progress(result: FileResult) -> None:
-            bar.update(1)
-            bar.set_postfix_str(f"{result.outcome.value}: {Path(result.path).name}", refresh=False)
-
+    with ingest_progress(len(discover(args.paths))) as progress:
         summary = library.ingest(args.paths, progress)
-    if args.json:
-        print(json.dumps(summary.as_dict(), indent=2))
-    else:
-        print(format_summary(summary))
-    # Non-zero when any file failed, so scripts notice; the other files are ingested regardless.
-    return 1 if summary.count(Outcome.FAILED) else 0
-
-
-def format_summary(summary: IngestSummary) -> str:
-    lines = [
-        f"documents: {summary.count(Outcome.OK)} ok, {summary.count(Outcome.SKIPPED)} skipped, "
-        f"{summary.count(Outcome.FAILED)} failed",
-        f"pages: {summary.pages}  blocks: {summary.blocks}  chunks: {summary.chunks}  time: {summary.seconds:.1f}s",
-    ]
-    for f in summary.files:
-        if f.outcome is not Outcome.OK:
-            lines.append(f"  {f.outcome.value}: {f.path}: {f.reason}")
-    return "\n".join(lines)
+    return print_ingest(summary, args.json)
 
 
 def cmd_search(library: Library, args: argparse.Namespace) -> int:
     options: RetrievalOptions = args.options
     filters = options.filters
     results = hybrid_search(library, args.query, options.k, filters, options.search_mode)
-    if args.json:
-        print(json.dumps([r.model_dump(mode="json") for r in results], indent=2))
-        return 0
-    scope = named_documents(library, args.query, filters)
-    if scope is not None:
-        print(f"searching {'; '.join(scope.titles)} for: {scope.query}")
-    if not results:
-        print("no results")
-    for r in results:
-        print(f"{r.rank}. [{r.score:.4f}] {r.title} ({r.year or 'n.d.'}) {page_label(r.pages)} · {r.section}")
-        print(f"   blocks: {', '.join(b.block_id for b in r.blocks)}")
-        snippet = " ".join(r.text.split())
-        print(f"   {snippet[:300]}{'…' if len(snippet) > 300 else ''}")
-    return 0
+    scope = None if args.json else named_documents(library, args.query, filters)
+    return print_search(results, scope, args.json)
 
 
 def cmd_research(library: Library, args: argparse.Namespace) -> int:
@@ -182,6 +152,7 @@ def cmd_research(library: Library, args: argparse.Namespace) -> int:
     single = args.command == "ask"
     options: ResearchOptions = args.options
     settings = library.settings.model_copy(update={"llm": args.llm}) if args.llm else library.settings
+    topic = args.question if single else args.topic
 
     def progress(node: str, line: str) -> None:
         if not args.quiet:
@@ -195,7 +166,7 @@ def cmd_research(library: Library, args: argparse.Namespace) -> int:
             result = run_research(
                 library,
                 strategy,
-                args.question if single else args.topic,
+                topic,
                 single_question=single,
                 options=options,
                 checkpointer=checkpointer,
@@ -206,35 +177,19 @@ def cmd_research(library: Library, args: argparse.Namespace) -> int:
             raise PrpError(
                 f"{exc}. The steps done so far are saved: rerun with --thread {thread_id} to resume"
             ) from None
-    print(f"thread: {result.thread_id} (resume or revisit with --thread {result.thread_id})", file=sys.stderr)
-    if args.out:
-        args.out.write_text(result.report.markdown)
-        print(f"wrote {args.out}", file=sys.stderr)
-    if args.json_out:
-        args.json_out.write_text(json.dumps(report_json(result.report, result.thread_id), indent=2))
-        print(f"wrote {args.json_out}", file=sys.stderr)
-    if not args.out:
-        print(result.report.markdown)
-    return 0
+    state = result.state
+    return write_report(
+        args,
+        report_json(result.report, result.thread_id, state.get("topic", topic), bool(state.get("single_question"))),
+    )
 
 
 def cmd_docs(library: Library, args: argparse.Namespace) -> int:
-    docs = library.registry.documents()
-    if args.json:
-        print(json.dumps([d.model_dump(mode="json") for d in docs], indent=2))
-        return 0
-    for d in docs:
-        print(f"{d.doc_id}  {d.type.value:8} {d.page_count:3}p {d.n_chunks:4} chunks  {d.year or '    '}  {d.title}")
-    print(f"{len(docs)} documents")
-    return 0
+    return print_docs(library.registry.documents(), args.json)
 
 
 def cmd_delete(library: Library, args: argparse.Namespace) -> int:
-    if library.delete(args.doc_id):
-        print(f"deleted {args.doc_id}")
-        return 0
-    print(f"prp: error: no document {args.doc_id}", file=sys.stderr)
-    return 1
+    return print_deleted(args.doc_id, library.delete(args.doc_id))
 
 
 COMMANDS = {
@@ -245,7 +200,6 @@ COMMANDS = {
     "docs": cmd_docs,
     "delete": cmd_delete,
     "eval": cmd_eval,
-    "ui": cmd_ui,
     "export": cmd_export,
     "index": cmd_index,
 }

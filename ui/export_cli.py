@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from corpus.library import Library
 from ui.exports.record import ThreadNotFoundError, load_record
 from ui.exports.writer import ExportFormat, folder_name, write_exports
+from ui.threads import ThreadSummary, list_threads
 
 
 def add_export_parser(sub: argparse._SubParsersAction) -> None:
@@ -28,21 +30,30 @@ def add_export_parser(sub: argparse._SubParsersAction) -> None:
     export.add_argument("--list", action="store_true", help="list recent research threads and exit")
 
 
+#: How many recent threads ``prp export --list`` shows.
+THREADS_LISTED = 30
+
+
+def print_threads(threads: Sequence[ThreadSummary], asked: bool) -> int:
+    """The recent threads, for ``--list`` (exit 0) or when no thread was given (exit 2)."""
+    if not asked:
+        print("prp export: give the thread id of a finished run; recent threads:", file=sys.stderr)
+    for t in threads:
+        status = f"{t.citations} citations" if t.finished else "interrupted"
+        print(f"{t.thread_id:24} {t.started[:16].replace('T', ' ')}  {t.kind:12} {status:14} {t.topic[:70]}")
+    if not threads:
+        print("no research threads yet: run prp ask / prp report, or the research chat (prp serve)")
+    return 0 if asked else 2
+
+
 def cmd_export(library: Library, args: argparse.Namespace) -> int:
     from graph.checkpoints import open_checkpointer
-    from ui.threads import list_threads
 
     with open_checkpointer(library.settings) as checkpointer:
         if args.list or not args.thread:
             if not args.list:
                 print("prp export: give the thread id of a finished run; recent threads:", file=sys.stderr)
-            threads = list_threads(checkpointer, limit=30)
-            for t in threads:
-                status = f"{t.citations} citations" if t.finished else "interrupted"
-                print(f"{t.thread_id:24} {t.started[:16].replace('T', ' ')}  {t.kind:12} {status:14} {t.topic[:70]}")
-            if not threads:
-                print("no research threads yet: run prp ask / prp report, or the research chat (prp ui)")
-            return 0 if args.list else 2
+            return print_threads(list_threads(checkpointer, limit=THREADS_LISTED), args.list)
         try:
             record = load_record(checkpointer, args.thread)
         except ThreadNotFoundError as exc:

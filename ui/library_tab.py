@@ -10,9 +10,9 @@ from pathlib import Path
 import gradio as gr
 
 from corpus.ingest import FileResult, IngestSummary, Outcome
-from ui.background import Crashed, Done, stream_work
 from ui.portal import Portal
-from ui.uploads import RejectedUpload, StoredUpload, allowed_suffixes, discard, store_uploads
+from ui.service.jobs import JobState
+from ui.uploads import RejectedUpload, StoredUpload, allowed_suffixes, store_uploads
 
 COLUMNS = ["Title", "Type", "Pages", "Chunks", "Year", "Added (UTC)", "Document id", "File"]
 
@@ -91,48 +91,39 @@ def ingest_uploads(portal: Portal, files: list[str] | None) -> Iterator[tuple[st
     status = len(lines)  # this line counts the files done as they come
     lines.append(_progress(0, len(stored)))
     yield _log(lines), None
-
-    def work(report) -> IngestSummary:
-        with portal.library_lock:
-            return portal.library.ingest([s.path for s in stored], report)
-
-    summary = None
-    for event in stream_work(work, "ingest-uploads"):
-        if isinstance(event, FileResult):
-            upload = by_path.get(str(Path(event.path).resolve()))
-            if event.outcome is Outcome.FAILED and upload is not None:
-                discard(upload)  # keep nothing that is not in the library
-            lines.append(_result(event, upload))
-            lines[status] = _progress(len(lines) - status - 1, len(stored))
-        elif isinstance(event, Done):
-            summary = event.value
-            lines.append(
-                f"<p><b>Done in {event.seconds:.1f} s:</b> {summary.count(Outcome.OK)} added, "
-                f"{summary.count(Outcome.SKIPPED)} already there, "
-                f"{summary.count(Outcome.FAILED) + len(rejected)} rejected or failed.</p>"
-            )
-        elif isinstance(event, Crashed):
-            for upload in stored:
-                if portal.library.registry.ready_document_at(str(upload.path.resolve())) is None:
-                    discard(upload)
-            lines.append(f'<p class="prp-bad">Ingest stopped: {html.escape(str(event.error))}</p>')
-        yield _log(lines), summary
+    job = portal.start_ingest([], stored)
+    seq = 0
+    while not (job.state.finished and not job.events_after(seq)):
+        for event in job.events_after(seq, timeout=5.0):
+            seq = event.seq
+            if event.event == "file":
+                result = FileResult.model_validate(event.data)
+                lines.append(_result(result, by_path.get(str(Path(result.path).resolve()))))
+                lines[status] = _progress(event.data["done"], len(stored))
+                yield _log(lines), None
+    summary: IngestSummary | None = job.result
+    if job.state is JobState.DONE and summary is not None:
+        lines.append(
+            f"<p><b>Done in {job.view().seconds or 0:.1f} s:</b> {summary.count(Outcome.OK)} added, "
+            f"{summary.count(Outcome.SKIPPED)} already there, "
+            f"{summary.count(Outcome.FAILED) + len(rejected)} rejected or failed.</p>"
+        )
+    else:
+        reason = "stopped on request" if job.state is JobState.CANCELLED else job.error
+        lines.append(f'<p class="prp-bad">Ingest stopped: {html.escape(reason or "")}</p>')
+    yield _log(lines), summary
 
 
 def delete_document(portal: Portal, doc_id: str | None) -> str:
     if not doc_id:
         return "<p>Choose a document first.</p>"
-    document = portal.library.registry.document(doc_id)
-    with portal.library_lock:
-        deleted = document is not None and portal.library.delete(doc_id)
-    if not deleted:
+    job = portal.delete(doc_id)
+    job.wait()
+    document = job.result
+    if job.state is JobState.FAILED:
+        return f'<p class="prp-bad">Could not delete {html.escape(doc_id)}: {html.escape(job.error or "")}</p>'
+    if document is None:
         return f'<p class="prp-bad">No document {html.escape(doc_id)} in the library.</p>'
-    path = Path(document.path)
-    # A copy the chat stored on upload goes too; files ingested from elsewhere are the user's.
-    if path.parent.resolve() == portal.settings.uploads_dir.resolve() and not any(
-        d.path == document.path for d in portal.library.registry.documents()
-    ):
-        path.unlink(missing_ok=True)
     counts = f"{document.n_blocks} blocks, {document.n_chunks} chunks"
     return f"<p>Deleted <b>{html.escape(document.title)}</b> ({counts}).</p>"
 

@@ -1,22 +1,22 @@
-"""One research run for the chat: the graph's progress lines as they come, then the result.
+"""One research run for the chat: a job on the service (``Portal.start_research``), read as the
+graph's progress lines as they come, then the result.
 
-The run goes through the same ``run_research`` as ``prp ask``/``prp report``, with the SQLite
-checkpointer, on a thread of its own (see ``ui.background``).
+The run belongs to the service, not to the browser tab: closing the tab stops the reading, the run
+goes on and lands in the Threads tab; the chat's Stop button cancels the job itself.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 
-from corpus.errors import PrpError
-from corpus.library import Library
-from graph.checkpoints import open_checkpointer
-from graph.run import ResearchResult, run_research
 from research.options import ResearchOptions
-from research.strategy import ResearchStrategy
-from ui.background import Crashed, Done, stream_work
+from ui.exports.record import ReportRecord
+from ui.portal import Portal
+from ui.service.jobs import Job, JobState
+
+#: Seconds between checks on a quiet run (a reader also wakes at once on every event).
+POLL = 5.0
 
 
 @dataclass(frozen=True)
@@ -27,7 +27,7 @@ class Progress:
 
 @dataclass(frozen=True)
 class Finished:
-    result: ResearchResult
+    record: ReportRecord
     seconds: float
 
 
@@ -38,39 +38,33 @@ class Failed:
 
 
 def stream_research(
-    library: Library,
-    strategy: ResearchStrategy,
+    portal: Portal,
     topic: str,
     *,
     single_question: bool,
     options: ResearchOptions,
     thread_id: str,
-    lock: AbstractContextManager | None = None,
 ) -> Iterator[Progress | Finished | Failed]:
     """Progress lines as the graph produces them, then one ``Finished`` or ``Failed``.
 
-    Given the id of an interrupted run, the run resumes from its last checkpoint. ``lock`` is held
-    for the whole run, on the run's own thread."""
+    Given the id of an interrupted run, the run resumes from its last checkpoint."""
+    job = portal.start_research(topic, single_question=single_question, options=options, thread_id=thread_id)
+    yield from follow_research(job)
 
-    def work(report) -> ResearchResult:
-        with lock or nullcontext(), open_checkpointer(library.settings) as checkpointer:
-            return run_research(
-                library,
-                strategy,
-                topic,
-                single_question=single_question,
-                options=options,
-                checkpointer=checkpointer,
-                thread_id=thread_id,
-                on_progress=lambda node, line: report(Progress(node, line)),
-            )
 
-    for event in stream_work(work, f"research-{thread_id}"):
-        if isinstance(event, Done):
-            yield Finished(event.value, event.seconds)
-        elif isinstance(event, Crashed):
-            error = event.error
-            message = str(error) if isinstance(error, PrpError) else f"{type(error).__name__}: {error}"
-            yield Failed(message, event.seconds)
-        else:
-            yield event
+def follow_research(job: Job) -> Iterator[Progress | Finished | Failed]:
+    seq = 0
+    while True:
+        for event in job.events_after(seq, POLL):
+            seq = event.seq
+            if event.event == "progress":
+                yield Progress(event.data["node"], event.data["line"])
+        if job.state.finished and not job.events_after(seq):
+            break
+    seconds = job.view().seconds or 0.0
+    if job.state is JobState.DONE:
+        yield Finished(job.result, seconds)
+    elif job.state is JobState.CANCELLED:
+        yield Failed("stopped on request", seconds)
+    else:
+        yield Failed(job.error or "the run failed", seconds)

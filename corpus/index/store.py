@@ -38,12 +38,10 @@ def open_backend(settings: Settings, collection: schema.CollectionSchema) -> Ind
         return EdgeIndex(settings.index_path, collection)
     except ShardLocked:
         raise StoreLockedError(
-            f"The data directory {settings.data_dir.resolve()} is in use by another prp process, such as "
-            "a running `prp ui` (the embedded index admits one process at a time). To use the CLI and "
-            "the UI together, run a Qdrant server and set QDRANT_URL (and the same PRP_DATA_DIR) for "
-            "both: see 'Running the UI and the CLI together' in the README. Otherwise stop that process "
-            "or use another PRP_DATA_DIR. (prp docs and prp export work meanwhile: they do not open "
-            "the index.)"
+            f"The data directory {settings.data_dir.resolve()} is in use by another prp process (the "
+            "embedded index admits one process at a time). To use the chat, the CLI and other programs "
+            "together, run `prp serve`: the CLI then goes through it (see 'The research service' in the "
+            "README). Otherwise stop that process or use another PRP_DATA_DIR."
         ) from None
 
 

@@ -1,38 +1,83 @@
-"""The report as JSON (``prp report --json``): the report structure, and every citation with its
-document, blocks, pages, bounding boxes, the quote as given, the matched and the stored text."""
+"""The report as JSON — what ``prp report --json`` writes and what the service's API returns: the
+report's structure, and every citation resolved to its document, pages, blocks (with bounding boxes
+on the page for PDFs and character offsets always), the quote as given, the matched and the stored text."""
 
 from __future__ import annotations
 
-from research.report import FinalReport
+from pydantic import BaseModel
+
+from research.evidence import GapNote
+from research.report import Disagreement, FinalReport, ReportClaim, ReportSection
+from tools.citations.resolve import CitedBlock
 
 
-def report_json(report: FinalReport, thread_id: str | None = None) -> dict:
-    return {
-        "title": report.title,
-        "mode": report.mode,
-        "thread_id": thread_id,
-        "unverified_claims": report.unverified_claims,
-        "unsupported_claims": report.unsupported_claims,
-        "dropped_claims": report.dropped_claims,
-        "summary": [c.model_dump(mode="json") for c in report.summary],
-        "sections": [s.model_dump(mode="json") for s in report.sections],
-        "disagreements": [d.model_dump(mode="json") for d in report.disagreements],
-        "gaps": [g.model_dump(mode="json") for g in report.gaps],
-        "citations": [
-            {
-                "number": c.number,
-                "doc_id": c.resolution.doc_id,
-                "title": c.resolution.title,
-                "block_ids": c.resolution.block_ids,
-                "page": c.resolution.page,
-                "pages": c.resolution.pages,
-                "bbox": [b.bbox.model_dump() if b.bbox else None for b in c.resolution.bboxes],
-                "quote": c.resolution.quote,
-                "matched_text": c.resolution.matched_text,
-                "block_text": c.resolution.block_text,
-                "score": round(c.resolution.score, 1),
-            }
-            for c in report.citations
-        ],
-        "markdown": report.markdown,
-    }
+class JsonCitation(BaseModel):
+    """A citation resolved to its blocks: document, pages, block ids, and where the quote sits —
+    a bounding box on the page for PDFs, character offsets in the block (and in the document) always."""
+
+    number: int
+    doc_id: str
+    title: str
+    page: int
+    pages: list[int]
+    block_ids: list[str]
+    blocks: list[CitedBlock]
+    quote: str
+    matched_text: str
+    block_text: str
+    score: float
+
+
+class JsonReport(BaseModel):
+    thread_id: str
+    topic: str
+    single_question: bool
+    title: str
+    mode: str
+    summary: list[ReportClaim]
+    sections: list[ReportSection]
+    disagreements: list[Disagreement]
+    gaps: list[GapNote]
+    citations: list[JsonCitation]
+    unverified_claims: int
+    unsupported_claims: int
+    dropped_claims: int
+    markdown: str
+
+    @classmethod
+    def of(cls, thread_id: str, topic: str, single_question: bool, report: FinalReport) -> JsonReport:
+        return cls(
+            thread_id=thread_id,
+            topic=topic,
+            single_question=single_question,
+            title=report.title,
+            mode=report.mode,
+            summary=report.summary,
+            sections=report.sections,
+            disagreements=report.disagreements,
+            gaps=report.gaps,
+            citations=[
+                JsonCitation(
+                    number=c.number,
+                    doc_id=c.resolution.doc_id,
+                    title=c.resolution.title,
+                    page=c.resolution.page,
+                    pages=c.resolution.pages,
+                    block_ids=c.resolution.block_ids,
+                    blocks=c.resolution.bboxes,
+                    quote=c.resolution.quote,
+                    matched_text=c.resolution.matched_text,
+                    block_text=c.resolution.block_text,
+                    score=round(c.resolution.score, 1),
+                )
+                for c in report.citations
+            ],
+            unverified_claims=report.unverified_claims,
+            unsupported_claims=report.unsupported_claims,
+            dropped_claims=report.dropped_claims,
+            markdown=report.markdown,
+        )
+
+
+def report_json(report: FinalReport, thread_id: str, topic: str, single_question: bool) -> dict:
+    return JsonReport.of(thread_id, topic, single_question, report).model_dump(mode="json")

@@ -1,0 +1,299 @@
+"""The service's REST API through FastAPI's test client, on real libraries (offline mode): health,
+documents, uploads ingested in the background, search with filters, ask/report streamed as
+server-sent events with resolved citations, cancelling, threads and exports, and who may call it."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+from fastapi.testclient import TestClient
+
+from strategies.offline.strategy import OfflineStrategy
+from ui.app import banner
+from ui.portal import Portal
+from ui.service.app import create_app
+
+from .paths import SAMPLE_DOCS
+
+LOCAL = dict(base_url="http://127.0.0.1:8400", client=("127.0.0.1", 50000))
+QUESTION = "How much annual rainfall did the test rig retain?"
+APIARY = b"""# Rooftop Apiaries in Lowmoor: Honey Yields from Twelve Hives
+
+Each rooftop hive in the Lowmoor pilot produced 14.5 kg of honey over the 2023 season.
+"""
+
+
+def sse(client: TestClient, url: str, **kw) -> list[tuple[str, dict]]:
+    """Every event of a job's stream, to its final ``result`` event."""
+    events = []
+    with client.stream("GET", url, **kw) as response:
+        assert response.status_code == 200 and response.headers["content-type"].startswith("text/event-stream")
+        name = None
+        for line in response.iter_lines():
+            if line.startswith("event: "):
+                name = line[7:]
+            elif line.startswith("data: "):
+                events.append((name, json.loads(line[6:])))
+    return events
+
+
+@pytest.fixture(scope="module")
+def api(sample_library) -> Iterator[TestClient]:
+    """The API over the session's sample library (read-only tests)."""
+    app = create_app(Portal(sample_library, OfflineStrategy(sample_library.embedder)), chat=False)
+    with TestClient(app, **LOCAL) as client:
+        yield client
+
+
+@pytest.fixture
+def writable(make_library) -> Iterator[TestClient]:
+    """The API over a library of three sample documents of its own, for tests that change it."""
+    library = make_library("writable")
+    library.ingest([SAMPLE_DOCS / n for n in ("test_rig_retention_report_2018.txt", "green_roof_faq_2021.html")])
+    library.ingest([SAMPLE_DOCS / "hydrology_review_2019.pdf"])
+    with TestClient(create_app(Portal(library, OfflineStrategy(library.embedder)), chat=False), **LOCAL) as client:
+        yield client
+
+
+def test_health_names_engine_models_and_counts(api, sample_library):
+    health = api.get("/api/health").json()
+    documents = sample_library.registry.documents()
+    assert health["status"] == "ok" and health["mode"] == "offline mode"
+    assert health["engine"].startswith("embedded Qdrant at ") and health["sparse_model"] == "Qdrant/bm25"
+    assert health["dense_model"].endswith("all-MiniLM-L6-v2")
+    assert health["documents"] == len(documents) == 12
+    assert health["chunks"] == sum(d.n_chunks for d in documents) == sample_library.store.count()
+    assert health["active_jobs"] == []
+    spec = api.get("/api/openapi.json").json()
+    assert {"/api/search", "/api/ask", "/api/report", "/api/jobs/{job_id}/events", "/api/uploads/{filename}"} <= set(
+        spec["paths"]
+    )
+
+
+def test_search_modes_filters_and_k(api, sample_library):
+    hybrid = api.post("/api/search", json={"query": "annual rainfall retention of a test rig", "k": 3}).json()
+    assert len(hybrid["results"]) == 3 and hybrid["results"][0]["title"] == "LABORATORY REPORT HL-2018-07"
+    assert all(r["blocks"] and r["blocks"][0]["block_id"] for r in hybrid["results"])
+    for mode in ("dense", "sparse"):
+        ranked = api.post("/api/search", json={"query": "rainfall retention", "k": 5, "search_mode": mode}).json()
+        assert len(ranked["results"]) == 5
+    pdfs = api.post(
+        "/api/search", json={"query": "rainfall retention", "k": 8, "filters": {"types": ["pdf"], "year_min": 2019}}
+    ).json()["results"]
+    assert pdfs and all(r["doc_type"] == "pdf" and r["year"] >= 2019 for r in pdfs)
+    one = sample_library.registry.documents()[0].doc_id
+    scoped = api.post("/api/search", json={"query": "roof", "filters": {"doc_ids": [one]}}).json()["results"]
+    assert scoped and {r["doc_id"] for r in scoped} == {one}
+    assert (
+        api.post("/api/search", json={"query": "x", "filters": {"year_min": 2020, "year_max": 2010}}).status_code == 422
+    )
+    assert api.post("/api/search", json={"query": ""}).status_code == 422
+
+
+def test_ask_streams_progress_then_the_report_with_resolved_citations(api, sample_library):
+    started = api.post("/api/ask", json={"topic": QUESTION, "options": {"k": 4, "max_retries": 0}})
+    assert started.status_code == 202
+    run = started.json()
+    events = sse(api, run["events"])
+    names = [name for name, _ in events]
+    assert names[0] == "state" and "progress" in names and names[-1] == "result"
+    nodes = [data["node"] for name, data in events if name == "progress"]
+    assert nodes[0] == "plan" and "finalize" in nodes
+    result = events[-1][1]
+    assert result["job"]["state"] == "done"
+    report = result["report"]
+    assert report["thread_id"] == run["thread_id"] and report["single_question"] is True
+    assert report["citations"] and "57%" in report["markdown"]
+    blocks = {
+        b.block_id: b for d in sample_library.registry.documents() for b in sample_library.registry.blocks_of(d.doc_id)
+    }
+    for citation in report["citations"]:
+        assert citation["doc_id"] and citation["page"] >= 1 and citation["block_ids"]
+        for cited in citation["blocks"]:
+            stored = blocks[cited["block_id"]]  # resolved to a real block, with where the quote sits in it
+            start, end = cited["match"]["start"], cited["match"]["end"]
+            assert stored.text[start:end] == cited["matched_text"]
+    # The finished report, fetched again, is the same typed structure.
+    fetched = api.get(run["report"]).json()
+    assert fetched == report
+    # Reading the stream again after the end replays it; ?after= skips what was seen.
+    again = sse(api, run["events"] + "?after=3")
+    assert again[0][0] != "state" and again[-1][1]["report"] == report
+
+
+def test_a_pdf_citation_carries_its_bounding_box(api):
+    run = api.post(
+        "/api/ask",
+        json={"topic": "How much rainfall do extensive green roofs retain according to the systematic review?"},
+    ).json()
+    report = sse(api, run["events"])[-1][1]["report"]
+    boxes = [b["bbox"] for c in report["citations"] for b in c["blocks"] if b["bbox"]]
+    assert boxes and all(len(box) == 4 or {"x0", "y0", "x1", "y1"} <= set(box) for box in boxes)
+
+
+def test_report_threads_and_exports(api):
+    run = api.post("/api/report", json={"topic": "green roof cooling and costs", "options": {"max_retries": 0}}).json()
+    report = sse(api, run["events"])[-1][1]["report"]
+    assert report["single_question"] is False and len(report["sections"]) >= 2
+    conversations = api.get("/api/threads").json()
+    assert any(r["thread_id"] == run["thread_id"] and r["finished"] for c in conversations for r in c["runs"])
+    files = api.get(f"/api/threads/{run['thread_id']}/exports").json()
+    assert {f["format"] for f in files} >= {"evidence-csv", "bibtex", "report-md", "report-pdf", "contradictions-csv"}
+    markdown = api.get(next(f["url"] for f in files if f["format"] == "report-md"))
+    assert markdown.status_code == 200 and report["title"] in markdown.text
+    pdf = api.get(f"/api/threads/{run['thread_id']}/exports/report-pdf")
+    assert pdf.content.startswith(b"%PDF")
+    assert api.get("/api/threads/no-such-thread").status_code == 404
+    assert api.get(f"/api/threads/{run['thread_id']}/exports/nonsense").status_code == 422
+
+
+def test_a_cancelled_run_stops_checkpointed_and_resumes_with_its_thread(api):
+    run = api.post("/api/report", json={"topic": "green roofs: stormwater, cooling, costs, maintenance"}).json()
+    final, cancelled = None, False
+    with api.stream("GET", run["events"]) as response:
+        for line in response.iter_lines():
+            if line == "event: progress" and not cancelled:  # planned and checkpointed: stop it now
+                assert api.post(f"/api/jobs/{run['job']['job_id']}/cancel").json()["cancel_requested"]
+                cancelled = True
+            elif line.startswith("data: "):
+                final = json.loads(line[6:])
+    if final["job"]["state"] == "done":
+        pytest.skip("the run finished before the cancel reached it")
+    assert final["job"]["state"] == "cancelled" and "report" not in final
+    resumed = api.post("/api/report", json={"topic": "ignored on resume", "thread_id": run["thread_id"]}).json()
+    report = sse(api, resumed["events"])[-1][1]["report"]
+    assert (
+        report["thread_id"] == run["thread_id"]
+        and report["topic"] == "green roofs: stormwater, cooling, costs, maintenance"
+    )
+
+
+def test_upload_is_ingested_in_the_background_and_becomes_searchable(writable):
+    before = writable.get("/api/health").json()["documents"]
+    started = writable.put("/api/uploads/..%5C..%5Capiary notes.md", content=APIARY)
+    assert started.status_code == 202, started.text
+    stored = started.json()["stored_as"]
+    assert stored.endswith("/uploads/apiary_notes.md") and "/../" not in stored
+    events = sse(writable, started.json()["events"])
+    files = [data for name, data in events if name == "file"]
+    assert [f["outcome"] for f in files] == ["ok"] and files[0]["done"] == files[0]["total"] == 1
+    assert events[-1][1]["summary"]["files"][0]["title"].startswith("Rooftop Apiaries")
+    assert writable.get("/api/health").json()["documents"] == before + 1
+    hits = writable.post("/api/search", json={"query": "honey yield per rooftop hive", "k": 1}).json()["results"]
+    assert hits[0]["title"].startswith("Rooftop Apiaries")
+    doc_id = hits[0]["doc_id"]
+    deleted = writable.delete(f"/api/documents/{doc_id}").json()["deleted"]
+    assert deleted["doc_id"] == doc_id
+    assert writable.delete(f"/api/documents/{doc_id}").status_code == 404
+    assert writable.get("/api/health").json()["documents"] == before
+
+
+def test_uploads_are_capped_and_checked(make_library):
+    library = make_library("capped", PRP_UPLOAD_MAX_MB=0.01)
+    with TestClient(create_app(Portal(library, OfflineStrategy(library.embedder)), chat=False), **LOCAL) as client:
+        big = client.put("/api/uploads/big.md", content=b"word " * 5_000)
+        assert big.status_code == 413 and "PRP_UPLOAD_MAX_MB" in big.json()["detail"]
+        streamed = client.put("/api/uploads/big.md", content=iter([b"word " * 1_000] * 5))  # no length given
+        assert streamed.status_code == 413
+        wrong = client.put("/api/uploads/tool.exe", content=b"MZ")
+        assert wrong.status_code == 422 and "not supported" in wrong.json()["detail"]
+        empty = client.put("/api/uploads/empty.md", content=b"")
+        assert empty.status_code == 422 and "empty" in empty.json()["detail"]
+    uploads = library.settings.uploads_dir
+    assert not uploads.exists() or not any(uploads.iterdir())
+    assert not any((library.settings.data_dir / "uploads-incoming").iterdir())
+
+
+def test_searches_answer_during_an_ingest_and_see_documents_as_they_become_ready(writable, tmp_path):
+    folder = tmp_path / "incoming"
+    folder.mkdir()
+    for name in (
+        "harborview_cooling_model_2022.pdf",
+        "roof_temperature_energy_2017.pdf",
+        "carbon_air_quality_2025.txt",
+    ):
+        shutil.copy(SAMPLE_DOCS / name, folder / name)
+    started = writable.post("/api/ingest", json={"paths": [str(folder)]}).json()
+    answered = 0
+    while True:
+        job = writable.get(f"/api/jobs/{started['job']['job_id']}").json()
+        response = writable.post("/api/search", json={"query": "roof surface temperature", "k": 3})
+        assert response.status_code == 200
+        answered += 1
+        if job["state"] in ("done", "failed", "cancelled"):
+            break
+    assert job["state"] == "done" and answered >= 2
+    titles = {
+        r["title"] for r in writable.post("/api/search", json={"query": "Harborview cooling model"}).json()["results"]
+    }
+    assert any("Harborview" in t for t in titles)
+    active = writable.get("/api/jobs", params={"kind": "ingest", "active": True}).json()
+    assert active == []
+
+
+def test_ingest_by_path_is_for_this_machine_only(sample_library):
+    app = create_app(Portal(sample_library, OfflineStrategy(sample_library.embedder)), token="t0ken", chat=False)
+    with TestClient(app, base_url="http://192.0.2.10:8400", client=("192.0.2.20", 4000)) as remote:
+        refused = remote.post("/api/ingest", json={"paths": ["/etc"]}, headers={"Authorization": "Bearer t0ken"})
+        assert refused.status_code == 403 and "upload" in refused.json()["detail"]
+
+
+def test_without_a_token_only_this_machine_is_served(sample_library):
+    app = create_app(Portal(sample_library, OfflineStrategy(sample_library.embedder)), chat=False)
+    with TestClient(app, base_url="http://192.0.2.10:8400", client=("192.0.2.20", 4000)) as remote:
+        assert remote.get("/api/health").status_code == 403
+    with TestClient(app, **LOCAL) as local:
+        assert local.get("/api/health").status_code == 200
+        # DNS rebinding: a loopback client whose Host is someone else's name.
+        assert local.get("/api/health", headers={"Host": "attacker.example"}).status_code == 403
+        # Another website's page calling the loopback API from the browser.
+        assert local.get("/api/health", headers={"Origin": "https://attacker.example"}).status_code == 403
+        assert local.get("/api/health", headers={"Origin": "http://127.0.0.1:8400"}).status_code == 200
+        assert local.get("/api/health", headers={"Origin": "https://smith.langchain.com"}).status_code == 200
+
+
+def test_with_a_token_every_route_needs_it(sample_library):
+    app = create_app(Portal(sample_library, OfflineStrategy(sample_library.embedder)), token="s3cret-t0ken")
+    with TestClient(app, base_url="http://192.0.2.10:8400", client=("192.0.2.20", 4000)) as remote:
+        for path in ("/api/health", "/api/documents", "/api/openapi.json", "/chat/config", "/api/threads"):
+            assert remote.get(path).status_code == 401, path
+        assert remote.put("/api/uploads/x.md", content=b"# x").status_code == 401
+        assert remote.get("/api/health", headers={"Authorization": "Bearer wrong"}).status_code == 401
+        assert remote.get("/api/health", headers={"Authorization": "Bearer s3cret-t0ken"}).status_code == 200
+        assert remote.get("/api/health", headers={"X-PRP-Token": "s3cret-t0ken"}).status_code == 200
+        # A browser is sent to sign in, and the cookie it gets opens the chat.
+        page = remote.get("/chat/", headers={"Accept": "text/html"}, follow_redirects=False)
+        assert page.status_code == 303 and page.headers["location"] == "/login"
+        assert remote.post("/login", data={"token": "wrong"}, follow_redirects=False).status_code == 401
+        signed = remote.post("/login", data={"token": "s3cret-t0ken"}, follow_redirects=False)
+        assert signed.status_code == 303 and "HttpOnly" in signed.headers["set-cookie"]
+        assert "SameSite=Strict" in signed.headers["set-cookie"]
+        assert remote.get("/chat/config").status_code == 200  # the client kept the cookie
+
+
+def test_the_chat_banner_shows_an_ingest_started_anywhere_as_it_goes(sample_library):
+    portal = Portal(sample_library, OfflineStrategy(sample_library.embedder))
+    release = threading.Event()
+
+    def slow_ingest(job):
+        job.emit("started", {"files": 3})
+        job.emit("file", {"done": 1, "total": 3, "path": "a.pdf", "outcome": "ok"})
+        release.wait(30)
+
+    job = portal.jobs.submit("ingest", "ingest papers", slow_ingest)
+    try:
+        deadline = time.monotonic() + 10
+        while "1 of 3 files" not in banner(portal):
+            assert time.monotonic() < deadline, banner(portal)
+            time.sleep(0.05)
+        assert "ingest papers" in banner(portal)
+    finally:
+        release.set()
+        job.wait(30)
+        portal.close()
+    assert "ingest papers" not in banner(portal)

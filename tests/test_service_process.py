@@ -1,0 +1,174 @@
+"""``prp serve`` as a user runs it: its own process on a free loopback port, LangGraph's server with
+the chat, the REST API and the LangGraph API on one library; the CLI beside it going through the
+service; a LangGraph SDK client running the ``research`` graph; a token required beyond loopback."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+
+from corpus.config import Settings
+from corpus.library import Library
+
+from .cli_process import PRP, prp_env, run_prp
+from .paths import ROOT, SAMPLE_DOCS
+from .served import start, stop
+from .ui_server import free_port
+
+DOCS = ("test_rig_retention_report_2018.txt", "hydrology_review_2019.pdf", "green_roof_faq_2021.html")
+QUESTION = "How much annual rainfall did the test rig retain?"
+
+
+@dataclass
+class Served:
+    url: str
+    env: dict[str, str]
+    data_dir: Path
+    process: subprocess.Popen
+    direct: dict[str, str]  # what the CLI printed with the library opened directly, before serving
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory, models_dir, embedder) -> Iterator[Served]:
+    data_dir = tmp_path_factory.mktemp("served")
+    with Library(Settings(PRP_DATA_DIR=data_dir, PRP_MODELS_DIR=models_dir), embedder=embedder) as library:
+        library.ingest([SAMPLE_DOCS / name for name in DOCS])
+    env = prp_env(data_dir, models_dir)
+    direct = {
+        "docs": run_prp(["docs"], env, timeout=120).stdout,
+        "search": run_prp(["search", "rainfall retention", "--k", "3", "--json"], env, timeout=120).stdout,
+    }
+    process, url, env = start(data_dir, models_dir)
+    try:
+        yield Served(url, env, data_dir, process, direct)
+    finally:
+        out = stop(process)
+        assert "Traceback" not in out, out[-3000:]
+        assert not (data_dir / "service.json").exists()  # the CLI will open the library itself again
+
+
+def sse_events(url: str, headers: dict | None = None) -> Iterator[tuple[str, dict]]:
+    with httpx.stream("GET", url, headers=headers, timeout=120) as response:
+        name = None
+        for line in response.iter_lines():
+            if line.startswith("event: "):
+                name = line[7:]
+            elif line.startswith("data: "):
+                yield name, json.loads(line[6:])
+
+
+def test_the_service_publishes_itself_and_the_cli_goes_through_it_with_the_same_output(served):
+    record = json.loads((served.data_dir / "service.json").read_text())
+    assert record["url"] == served.url and record["pid"] == served.process.pid
+    health = httpx.get(f"{served.url}/api/health").json()
+    assert health["documents"] == 3 and health["engine"].startswith("embedded Qdrant")
+    for name, args in (("docs", ["docs"]), ("search", ["search", "rainfall retention", "--k", "3", "--json"])):
+        through = run_prp(args, served.env, timeout=120)
+        assert through.returncode == 0, through.stderr[-2000:]
+        assert through.stdout == served.direct[name]
+
+
+def test_two_cli_commands_at_once_through_the_service(served, tmp_path):
+    answer = tmp_path / "answer.json"
+    new_doc = tmp_path / "apiary.md"
+    new_doc.write_text("# Rooftop Apiaries in Lowmoor\n\nEach rooftop hive produced 14.5 kg of honey in 2023.\n")
+    commands = [
+        ["ask", QUESTION, "--json", str(answer), "--quiet"],
+        ["ingest", str(new_doc)],
+        ["search", "sedum roof retention", "--k", "2"],
+    ]
+    processes = [
+        subprocess.Popen(
+            [*PRP, *c], cwd=ROOT, env=served.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        for c in commands
+    ]
+    results = [p.communicate(timeout=300) for p in processes]
+    for process, (_, err), command in zip(processes, results, commands, strict=True):
+        assert process.returncode == 0, (command, err[-2000:])
+        assert "in use by another prp process" not in err
+    report = json.loads(answer.read_text())
+    assert report["citations"] and report["citations"][0]["blocks"][0]["block_id"]
+    assert "through the service at" in results[0][1]
+    assert "documents: 1 ok" in results[1][0]
+    hits = run_prp(["search", "honey per rooftop hive", "--k", "1", "--json"], served.env, timeout=120)
+    assert json.loads(hits.stdout)[0]["title"] == "Rooftop Apiaries in Lowmoor"
+
+
+def test_ask_streams_over_sse_and_a_disconnecting_client_does_not_stop_the_run(served):
+    run = httpx.post(f"{served.url}/api/ask", json={"topic": QUESTION}).json()
+    events = list(sse_events(served.url + run["events"]))
+    assert events[-1][0] == "result" and any(name == "progress" for name, _ in events)
+    report = events[-1][1]["report"]
+    assert report["citations"] and all(c["page"] >= 1 and c["block_ids"] for c in report["citations"])
+    # A client that reads one event and goes away: the run goes on to its report.
+    run = httpx.post(f"{served.url}/api/report", json={"topic": "green roof stormwater retention and costs"}).json()
+    with httpx.stream("GET", served.url + run["events"], timeout=60) as response:
+        next(response.iter_lines())
+    deadline = time.monotonic() + 120
+    while httpx.get(f"{served.url}/api/jobs/{run['job']['job_id']}").json()["state"] in ("queued", "running"):
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    assert httpx.get(f"{served.url}/api/threads/{run['thread_id']}").json()["citations"]
+
+
+def test_a_langgraph_sdk_client_runs_the_research_graph_on_the_served_library(served):
+    from langgraph_sdk import get_client
+
+    async def research() -> dict:
+        client = get_client(url=served.url)
+        assistants = await client.assistants.search(graph_id="research")
+        assert assistants, "the research graph is not served"
+        thread = await client.threads.create()
+        nodes = []
+        async for part in client.runs.stream(
+            thread["thread_id"],
+            "research",
+            input={"topic": QUESTION, "single_question": True},
+            context={"k": 4, "max_retries": 0},
+            stream_mode="updates",
+        ):
+            if part.event == "updates":
+                nodes.extend(part.data)
+        state = await client.threads.get_state(thread["thread_id"])
+        return {"nodes": nodes, "report": state["values"]["report"]}
+
+    result = asyncio.run(research())
+    assert result["nodes"][0] == "plan" and "resolve_citations" in result["nodes"] and result["nodes"][-1] == "finalize"
+    report = result["report"]
+    cited = {c["resolution"]["doc_id"] for c in report["citations"]}
+    served_docs = {d["doc_id"] for d in httpx.get(f"{served.url}/api/documents").json()}
+    assert cited and cited <= served_docs  # the same library the REST API serves
+
+
+def test_a_second_service_on_the_same_data_directory_is_refused(served, models_dir):
+    second = run_prp(["serve", "--port", str(free_port())], served.env, timeout=120)
+    assert second.returncode == 2 and "already serves" in second.stderr
+
+
+def test_beyond_loopback_a_token_is_required(tmp_path, models_dir, embedder):
+    with Library(Settings(PRP_DATA_DIR=tmp_path / "lan", PRP_MODELS_DIR=models_dir), embedder=embedder) as library:
+        library.ingest([SAMPLE_DOCS / DOCS[0]])
+    env = prp_env(tmp_path / "lan", models_dir)
+    refused = run_prp(["serve", "--host", "0.0.0.0", "--port", str(free_port())], env, timeout=120)
+    assert refused.returncode == 2 and "PRP_API_TOKEN" in refused.stderr
+    process, url, env = start(tmp_path / "lan", models_dir, "--host", "0.0.0.0", PRP_API_TOKEN="lan-t0ken-123")
+    try:
+        assert httpx.get(f"{url}/api/health").status_code == 401
+        assert httpx.get(f"{url}/chat/", headers={"Accept": "text/html"}).status_code == 303
+        assert httpx.post(f"{url}/assistants/search", json={}).status_code == 401  # the LangGraph API too
+        assert httpx.get(f"{url}/api/health", headers={"Authorization": "Bearer lan-t0ken-123"}).status_code == 200
+        # The CLI on this machine finds the service and its token in the data directory.
+        cli_env = {k: v for k, v in env.items() if k != "PRP_API_TOKEN"}
+        docs = run_prp(["docs"], cli_env, timeout=120)
+        assert docs.returncode == 0 and "1 documents" in docs.stdout
+    finally:
+        stop(process)

@@ -1,0 +1,1 @@
+"""The research service (`prp serve`): jobs, the REST API, the served app."""
