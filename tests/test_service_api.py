@@ -297,3 +297,34 @@ def test_the_chat_banner_shows_an_ingest_started_anywhere_as_it_goes(sample_libr
         job.wait(30)
         portal.close()
     assert "ingest papers" not in banner(portal)
+
+
+def test_a_cancelled_ingest_stops_between_files_with_what_it_finished_searchable(writable, tmp_path):
+    folder = tmp_path / "many"
+    shutil.copytree(SAMPLE_DOCS, folder)
+    started = writable.post("/api/ingest", json={"paths": [str(folder)]}).json()
+    done, cancelled = [], False
+    with writable.stream("GET", started["events"]) as response:
+        for line in response.iter_lines():
+            if line.startswith("data: ") and '"outcome"' in line:
+                done.append(json.loads(line[6:]))
+                if not cancelled:
+                    writable.post(f"/api/jobs/{started['job']['job_id']}/cancel")
+                    cancelled = True
+    job = writable.get(f"/api/jobs/{started['job']['job_id']}").json()
+    if job["state"] == "done":
+        pytest.skip("the ingest finished before the cancel reached it")
+    assert job["state"] == "cancelled" and len(done) < 12
+    ready = {d["doc_id"] for d in writable.get("/api/documents").json()}
+    for file in done:
+        if file["outcome"] == "ok":  # each finished file is whole and searchable
+            assert file["doc_id"] in ready
+            hits = writable.post(
+                "/api/search", json={"query": file["title"], "k": 3, "filters": {"doc_ids": [file["doc_id"]]}}
+            )
+            assert hits.json()["results"]
+    # The next ingest of the same folder finishes the rest and skips what is there.
+    again = writable.post("/api/ingest", json={"paths": [str(folder)]}).json()
+    summary = sse(writable, again["events"])[-1][1]["summary"]
+    outcomes = [f["outcome"] for f in summary["files"]]
+    assert "failed" not in outcomes and outcomes.count("skipped") >= len([f for f in done if f["outcome"] == "ok"])

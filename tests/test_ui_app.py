@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -235,6 +236,25 @@ def test_an_interrupted_run_is_shown_and_resumed(client, sample_library):
     assert "[synthesize]" in text_of(history[-2]) and "[plan]" not in text_of(history[-2])  # resumed, not rerun
     table, _ = client.predict(api_name="/threads")
     assert next(r for r in table["data"] if r[1] == "resumable")[4] == "finished"
+
+
+def test_stop_cancels_the_conversations_run_and_the_chat_says_so(client):
+    job = client.submit(
+        "Green roofs: stormwater, cooling, costs, maintenance, biodiversity and structural loads",
+        "topic",
+        api_name="/research",
+    )
+    deadline = time.monotonic() + 60
+    while not job.outputs():  # the run has started and the session knows its thread
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    client.predict(api_name="/stop")
+    history = job.result(timeout=180)[CHAT]
+    if "did not finish" not in text_of(history[-1]):
+        pytest.skip("the report finished before the stop reached it")
+    assert "stopped on request" in text_of(history[-1])
+    table, _ = client.predict(api_name="/threads")
+    assert any(row[4].endswith("interrupted") for row in table["data"])  # resumable from the Threads tab
 
 
 def test_prp_serve_fails_at_start_when_the_store_is_held(sample_library, monkeypatch, capsys):

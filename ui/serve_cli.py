@@ -53,7 +53,8 @@ def add_serve_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_serve(settings: Settings, args: argparse.Namespace) -> int:
-    settings = settings.model_copy(update={"llm": args.llm}) if args.llm else settings
+    update = {"data_dir": settings.data_dir.resolve()} | ({"llm": args.llm} if args.llm else {})
+    settings = settings.model_copy(update=update)
     if not is_loopback_host(args.host) and not settings.api_token:
         print(
             f"prp serve: listening on {args.host} needs an API token: set PRP_API_TOKEN (a long random string; "

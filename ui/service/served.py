@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 
-from corpus.config import Settings
 from graph.studio import served
 from ui.portal import Portal
 from ui.service.app import create_app
@@ -18,7 +17,7 @@ from ui.service.app import create_app
 _library, _strategy = served()
 app = create_app(
     Portal(_library, _strategy),
-    token=Settings().api_token,
+    token=_library.settings.api_token,
     # LangGraph's server sets the URL it listens on before it loads this app.
     url=os.environ.get("LANGGRAPH_API_URL") or None,
 )
