@@ -9,13 +9,15 @@ an earlier prp whose report no longer restores is kept on disk and named as such
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from enum import Enum
 from types import ModuleType
 
+import aiosqlite
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from langgraph.checkpoint.sqlite import SqliteSaver
+from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 from pydantic import BaseModel
 
 import corpus.models
@@ -59,6 +61,15 @@ def open_checkpointer(settings: Settings) -> Iterator[SqliteSaver]:
         yield SqliteSaver(connection, serde=checkpoint_serde())
     finally:
         connection.close()
+
+
+@asynccontextmanager
+async def open_async_checkpointer(settings: Settings) -> AsyncIterator[AsyncSqliteSaver]:
+    """The same store for an asyncio server (LangGraph's, under ``prp serve``): its runs land beside
+    the CLI's and the chat's, in the same file, restorable by the same serde."""
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    async with aiosqlite.connect(settings.checkpoint_path) as connection:
+        yield AsyncSqliteSaver(connection, serde=checkpoint_serde())
 
 
 class StaleThreadError(PrpError):

@@ -1,7 +1,7 @@
 """The graph as LangGraph's server loads it (``prp serve``, or ``langgraph dev`` on ``langgraph.json``)
 for its LangGraph API: LangGraph Studio and ``langgraph_sdk`` clients run it there.
 
-The server brings its own checkpointer and passes run options (k, retries, search mode, filters) as
+The server checkpoints into the library's own ``checkpoints.sqlite`` (``checkpointer``) and passes run options (k, retries, search mode, filters) as
 JSON context, which LangGraph validates into ``StudioContext``. The server process opens its library
 and strategy once, from the environment's ``Settings`` (``served``), and everything it serves shares
 them — these runs, and the REST API and chat of ``ui.service.served``: the embedded index allows one
@@ -10,11 +10,15 @@ opener at a time, and the embedding model is loaded once.
 
 from __future__ import annotations
 
+from contextlib import AbstractAsyncContextManager
 from functools import cache
+
+from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
 from corpus.config import Settings
 from corpus.library import Library
 from graph.build import build_graph
+from graph.checkpoints import open_async_checkpointer
 from research.options import ResearchOptions
 from research.strategy import ResearchStrategy
 from strategies.select import select_strategy
@@ -24,6 +28,13 @@ from strategies.select import select_strategy
 def served() -> tuple[Library, ResearchStrategy]:
     library = Library(Settings())
     return library, select_strategy(library.settings, library)
+
+
+def checkpointer() -> AbstractAsyncContextManager[AsyncSqliteSaver]:
+    """The server's checkpointer (``checkpointer.path`` in ``langgraph.json``): the library's own
+    ``checkpoints.sqlite``, so runs made through the LangGraph API are threads like any other — listed
+    in the chat and ``/api/threads``, exportable, resumable from the CLI."""
+    return open_async_checkpointer(served()[0].settings)
 
 
 class StudioContext(ResearchOptions):

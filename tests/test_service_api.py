@@ -288,7 +288,7 @@ def test_the_chat_banner_shows_an_ingest_started_anywhere_as_it_goes(sample_libr
     job = portal.jobs.submit("ingest", "ingest papers", slow_ingest)
     try:
         deadline = time.monotonic() + 10
-        while "1 of 3 files" not in banner(portal):
+        while ": 1 of 3 files" not in banner(portal):
             assert time.monotonic() < deadline, banner(portal)
             time.sleep(0.05)
         assert "ingest papers" in banner(portal)

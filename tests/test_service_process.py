@@ -139,7 +139,7 @@ def test_a_langgraph_sdk_client_runs_the_research_graph_on_the_served_library(se
             if part.event == "updates":
                 nodes.extend(part.data)
         state = await client.threads.get_state(thread["thread_id"])
-        return {"nodes": nodes, "report": state["values"]["report"]}
+        return {"nodes": nodes, "report": state["values"]["report"], "thread_id": thread["thread_id"]}
 
     result = asyncio.run(research())
     assert result["nodes"][0] == "plan" and "resolve_citations" in result["nodes"] and result["nodes"][-1] == "finalize"
@@ -147,6 +147,11 @@ def test_a_langgraph_sdk_client_runs_the_research_graph_on_the_served_library(se
     cited = {c["resolution"]["doc_id"] for c in report["citations"]}
     served_docs = {d["doc_id"] for d in httpx.get(f"{served.url}/api/documents").json()}
     assert cited and cited <= served_docs  # the same library the REST API serves
+    # One thread history: the run is a thread of the library's checkpoints like the CLI's and the chat's.
+    listed = {r["thread_id"] for c in httpx.get(f"{served.url}/api/threads").json() for r in c["runs"]}
+    assert result["thread_id"] in listed
+    fetched = httpx.get(f"{served.url}/api/threads/{result['thread_id']}").json()
+    assert [c["number"] for c in fetched["citations"]] == [c["number"] for c in report["citations"]]
 
 
 def test_a_second_service_on_the_same_data_directory_is_refused(served, models_dir):

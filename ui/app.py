@@ -61,8 +61,13 @@ def activity(portal: Portal) -> str:
     for job in portal.jobs.list(active=True):
         if job.kind == "research":
             continue
-        done = [e for e in job.events_after(0) if e.event == "file"]
-        count = f" {done[-1].data['done']} of {done[-1].data['total']} files" if done else ""
+        done, total = 0, None
+        for event in job.events_after(0):
+            if event.event == "started":
+                total = event.data["files"]
+            elif event.event == "file":
+                done = event.data["done"]
+        count = f": {done} of {total} files" if total else ""
         state = "waiting: " if job.state == "queued" else ""
         pills.append(f'<span class="prp-pill prp-busy">{html.escape(state + job.title)}{count}</span>')
     runs = len(portal.jobs.list("research", active=True))

@@ -93,7 +93,7 @@ def build_chat_tab(portal: Portal) -> ChatTab:
                     max_lines=4,
                 )
                 run = gr.Button("Research", variant="primary", scale=1, min_width=110, elem_id="prp-run")
-                stop = gr.Button("Stop", variant="stop", scale=1, min_width=70, elem_id="prp-stop")
+                stop = gr.Button("Stop", variant="secondary", scale=0, min_width=70, elem_id="prp-stop")
             with gr.Row(equal_height=True):
                 kind = gr.Radio(
                     [("Question (one cited answer)", QUESTION), ("Topic report (plan, sub-questions, report)", TOPIC)],

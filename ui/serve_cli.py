@@ -24,6 +24,7 @@ from ui.service.security import STUDIO_ORIGINS, is_loopback_host
 
 DEFAULT_PORT = 8400
 GRAPHS = {"research": "graph.studio:graph"}
+CHECKPOINTER = {"path": "graph.studio.checkpointer"}
 HTTP = {
     "app": "ui.service.served:app",
     # Browsers may call the API cross-origin from LangGraph Studio only (the guard refuses the rest).
@@ -94,6 +95,7 @@ def cmd_serve(settings: Settings, args: argparse.Namespace) -> int:
             port=args.port,
             graphs=GRAPHS,
             http=HTTP,
+            checkpointer=CHECKPOINTER,
             open_browser=False,
             allow_blocking=True,  # the chat and the API's thread-pool routes block by design
             server_level="WARNING",
