@@ -3,9 +3,12 @@ process's own library and strategy behind them, the same nodes and report."""
 
 from __future__ import annotations
 
-from corpus.library import Library
+import json
 
-from .paths import SAMPLE_DOCS
+from corpus.library import Library
+from ui import serve_cli
+
+from .paths import ROOT, SAMPLE_DOCS
 
 
 def test_the_studio_graph_runs_on_json_options(make_settings, embedder, monkeypatch):
@@ -30,3 +33,11 @@ def test_the_studio_graph_runs_on_json_options(make_settings, embedder, monkeypa
     report = state["report"]
     assert report.citations and report.answered_sections()
     assert all(c.resolution.matched_text in c.resolution.block_text for c in report.citations)
+
+
+def test_langgraph_dev_serves_what_prp_serve_serves():
+    """``langgraph dev`` reads langgraph.json; ``prp serve`` passes the same configuration itself."""
+    config = json.loads((ROOT / "langgraph.json").read_text())
+    assert config["graphs"] == serve_cli.GRAPHS
+    assert config["checkpointer"] == serve_cli.CHECKPOINTER
+    assert config["http"] == serve_cli.HTTP

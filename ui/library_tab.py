@@ -92,15 +92,12 @@ def ingest_uploads(portal: Portal, files: list[str] | None) -> Iterator[tuple[st
     lines.append(_progress(0, len(stored)))
     yield _log(lines), None
     job = portal.start_ingest([], stored)
-    seq = 0
-    while not (job.state.finished and not job.events_after(seq)):
-        for event in job.events_after(seq, timeout=5.0):
-            seq = event.seq
-            if event.event == "file":
-                result = FileResult.model_validate(event.data)
-                lines.append(_result(result, by_path.get(str(Path(result.path).resolve()))))
-                lines[status] = _progress(event.data["done"], len(stored))
-                yield _log(lines), None
+    for event in job.follow():
+        if event.event == "file":
+            result = FileResult.model_validate(event.data)
+            lines.append(_result(result, by_path.get(str(Path(result.path).resolve()))))
+            lines[status] = _progress(event.data["done"], len(stored))
+            yield _log(lines), None
     summary: IngestSummary | None = job.result
     if job.state is JobState.DONE and summary is not None:
         lines.append(

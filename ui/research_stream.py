@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from research.options import ResearchOptions
 from ui.exports.record import ReportRecord
 from ui.portal import Portal
-from ui.service.jobs import Job, JobState
+from ui.service.jobs import JobState
 
 #: Seconds between checks on a quiet run (a reader also wakes at once on every event).
 POLL = 5.0
@@ -49,18 +49,9 @@ def stream_research(
 
     Given the id of an interrupted run, the run resumes from its last checkpoint."""
     job = portal.start_research(topic, single_question=single_question, options=options, thread_id=thread_id)
-    yield from follow_research(job)
-
-
-def follow_research(job: Job) -> Iterator[Progress | Finished | Failed]:
-    seq = 0
-    while True:
-        for event in job.events_after(seq, POLL):
-            seq = event.seq
-            if event.event == "progress":
-                yield Progress(event.data["node"], event.data["line"])
-        if job.state.finished and not job.events_after(seq):
-            break
+    for event in job.follow(POLL):
+        if event.event == "progress":
+            yield Progress(event.data["node"], event.data["line"])
     seconds = job.view().seconds or 0.0
     if job.state is JobState.DONE:
         yield Finished(job.result, seconds)

@@ -96,18 +96,14 @@ def delete(client: ServiceClient, args: argparse.Namespace) -> int:
 
 def export(client: ServiceClient, args: argparse.Namespace) -> int:
     if args.list or not args.thread:
-        runs = [
-            ThreadSummary(r.thread_id, r.topic, r.kind == "question", r.started, r.finished, r.mode, r.citations)
-            for c in client.threads()
-            for r in c.runs
-        ]
+        runs = [ThreadSummary(**r.model_dump(exclude={"kind"})) for c in client.threads() for r in c.runs]
         return print_threads(runs[:THREADS_LISTED], args.list)
     try:
         files = {f.format: f for f in client.exports(args.thread)}
     except ServiceError as exc:
-        if "answered 404" not in str(exc):
+        if exc.status != 404:
             raise
-        print(f"prp: error: {str(exc).split(': ', 1)[-1]} (prp export --list shows the threads)", file=sys.stderr)
+        print(f"prp: error: {exc.detail} (prp export --list shows the threads)", file=sys.stderr)
         return 1
     formats = [ExportFormat(f) for f in args.formats] if args.formats else list(ExportFormat)
     out_dir = args.out or Path(f"prp-export-{folder_name(args.thread)}")

@@ -8,8 +8,9 @@ the event loop (which also serves the chat and the LangGraph API) never waits on
 from __future__ import annotations
 
 import json
-import os
+import uuid
 from collections.abc import AsyncIterator, Callable
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -117,7 +118,7 @@ def _documents(api: APIRouter, portal: Portal) -> None:
             raise HTTPException(413, f"the file is over the {limit / 1e6:g} MB limit (PRP_UPLOAD_MAX_MB)")
         incoming = portal.settings.data_dir / "uploads-incoming"
         incoming.mkdir(parents=True, exist_ok=True)
-        partial = incoming / f"{os.getpid()}-{id(request)}.part"
+        partial = incoming / f"{uuid.uuid4().hex}.part"
         try:
             size = 0
             async with await anyio.open_file(partial, "wb") as out:
@@ -224,18 +225,7 @@ def _threads(api: APIRouter, portal: Portal) -> None:
                 conversation=c.conversation,
                 title=c.title,
                 started=c.started,
-                runs=[
-                    ThreadRun(
-                        thread_id=r.thread_id,
-                        topic=r.topic,
-                        kind=r.kind,
-                        started=r.started,
-                        finished=r.finished,
-                        mode=r.mode,
-                        citations=r.citations,
-                    )
-                    for r in c.runs
-                ],
+                runs=[ThreadRun(**asdict(r), kind=r.kind) for r in c.runs],
             )
             for c in portal.conversations()
         ]

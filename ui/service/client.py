@@ -33,7 +33,12 @@ RECONNECTS = 3
 
 
 class ServiceError(PrpError):
-    """The service answered with an error; its detail is the message."""
+    """The service answered with an error status; ``detail`` is what it said."""
+
+    def __init__(self, url: str, status: int, detail: str):
+        super().__init__(f"the service at {url} answered {status}: {detail}")
+        self.status = status
+        self.detail = detail
 
 
 class ServiceClient:
@@ -82,7 +87,7 @@ class ServiceClient:
                 detail = response.json().get("detail", response.text)
             except ValueError:
                 detail = response.text
-            raise ServiceError(f"the service at {self.url} answered {response.status_code}: {detail}")
+            raise ServiceError(self.url, response.status_code, str(detail))
         return response
 
     def documents(self) -> list[DocumentRecord]:
@@ -92,7 +97,7 @@ class ServiceClient:
         try:
             return DocumentRecord.model_validate(self._call("DELETE", f"/api/documents/{doc_id}").json()["deleted"])
         except ServiceError as exc:
-            if "answered 404" in str(exc):
+            if exc.status == 404:
                 return None
             raise
 
@@ -141,7 +146,7 @@ class ServiceClient:
         with self.http.stream("GET", url, headers=headers) as response:
             if response.status_code >= 400:
                 response.read()
-                raise ServiceError(f"the service at {self.url} answered {response.status_code}: {response.text}")
+                raise ServiceError(self.url, response.status_code, response.text)
             event, event_id, data = "message", None, []
             for line in response.iter_lines():
                 if not line:

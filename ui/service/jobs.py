@@ -20,7 +20,7 @@ import time
 import traceback
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -118,6 +118,17 @@ class Job:
             if len(self._events) <= seq and not self.state.finished and timeout:
                 self._changed.wait(timeout)
             return self._events[seq:]
+
+    def follow(self, poll: float = 5.0) -> Iterator[JobEvent]:
+        """Every event from the first until the job has finished (blocking; for a thread of the
+        reader's own: the chat's handlers). ``poll`` bounds each wait on a quiet job."""
+        seq = 0
+        while True:
+            batch = self.events_after(seq, poll)
+            yield from batch
+            seq = batch[-1].seq if batch else seq
+            if self.state.finished and not self.events_after(seq):
+                return
 
     def wait(self, timeout: float | None = None) -> bool:
         """Block until the job has finished; False if ``timeout`` ran out first."""

@@ -70,9 +70,12 @@ class DeleteResult(BaseModel):
 
 
 class ThreadRun(BaseModel):
+    """One run (``ui.threads.ThreadSummary``, with its kind spelled out)."""
+
     thread_id: str
     topic: str
-    kind: str
+    single_question: bool
+    kind: str = Field(description="question or topic report")
     started: str
     finished: bool
     mode: str | None
