@@ -28,6 +28,7 @@ from evals.metrics import (
     token_f1,
     token_recall,
 )
+from evals.typed_values import fragment_reason
 from prompts.common import SYSTEM
 from prompts.judge import JUDGE
 from strategies.llm.structured import structured_call
@@ -104,6 +105,27 @@ def abstention(outputs: dict, reference_outputs: dict) -> dict:
     if reference_outputs.get("answerable", True):
         return _results(("answered", float(not abstained)))
     return _results(("abstention", float(abstained)))
+
+
+def short_answers(outputs: dict) -> dict:
+    """Per example with short answers shown: the share that are fragments (``evals.typed_values``);
+    ``fragment_rate`` pools them over the run."""
+    shown = [] if _failed(outputs) else outputs.get("short_answers", [])
+    if not shown:
+        return _results()
+    reasons = [fragment_reason(a["question"], a["answer"], a["sentence"]) for a in shown]
+    fragments = [f"{a['answer']!r}: {r}" for a, r in zip(shown, reasons, strict=True) if r]
+    return _results(
+        ("fragments", sum(1 for r in reasons if r) / len(shown)),
+        comment="; ".join(fragments) or None,
+    )
+
+
+def fragment_rate(outputs: list[dict], reference_outputs: list[dict]) -> dict:
+    """Summary evaluator: fragments among all short answers shown in the run (0 when none is shown)."""
+    shown = [a for o in outputs if not _failed(o) for a in o.get("short_answers", [])]
+    fragments = sum(1 for a in shown if fragment_reason(a["question"], a["answer"], a["sentence"]))
+    return _results(("fragment_rate", fragments / len(shown) if shown else 0.0), ("short_answers", float(len(shown))))
 
 
 def _side_matches(side: dict, snippets: Sequence[str]) -> bool:
@@ -186,8 +208,17 @@ def cost(outputs: dict) -> dict:
     return _results(*pairs)
 
 
-EVALUATORS: list[Callable] = [retrieval, citation_validity, citation_support, answer, abstention, contradiction, cost]
-SUMMARY_EVALUATORS: list[Callable] = [contradiction_prf]
+EVALUATORS: list[Callable] = [
+    retrieval,
+    citation_validity,
+    citation_support,
+    answer,
+    abstention,
+    short_answers,
+    contradiction,
+    cost,
+]
+SUMMARY_EVALUATORS: list[Callable] = [contradiction_prf, fragment_rate]
 
 
 # --- LLM-judged, only when an LLM is configured -----------------------------------------------------

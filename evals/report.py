@@ -33,6 +33,7 @@ METRICS = {
     "answer_recall": "answer recall",
     "answered": "answered (answerable)",
     "abstention": "abstention (unanswerable)",
+    "fragments": "fragments among short answers",
     "conflict_flagged": "conflict flagged",
     "conflict_sides": "conflict sides right",
     "avoids_wrong_answer": "avoids wrong answer",
@@ -291,15 +292,16 @@ def _fmt(value: float | None, key: str = "") -> str:
 def comparison_table(summaries: dict[str, dict]) -> str:
     """Configurations side by side: one row each, the headline metrics, latency and failures."""
     keys = [k for k in HEADLINE if any(s["metrics"].get(k, {}).get("mean") is not None for s in summaries.values())]
-    has_conflict = any("conflict_f1" in s["summary_scores"] for s in summaries.values())
-    header = (
-        ["config", "n", *(METRICS[k] for k in keys)] + (["conflict F1"] if has_conflict else []) + ["p50 s", "failed"]
-    )
+    pooled = [
+        (key, label)
+        for key, label in (("conflict_f1", "conflict F1"), ("fragment_rate", "fragment rate"))
+        if any(key in s["summary_scores"] for s in summaries.values())
+    ]
+    header = ["config", "n", *(METRICS[k] for k in keys), *(label for _, label in pooled), "p50 s", "failed"]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for name, s in summaries.items():
         cells = [name, str(s["examples"])] + [_fmt(s["metrics"].get(k, {}).get("mean"), k) for k in keys]
-        if has_conflict:
-            cells.append(_fmt(s["summary_scores"].get("conflict_f1")))
+        cells += [_fmt(s["summary_scores"].get(key)) for key, _ in pooled]
         cells += [_fmt(s["latency"]["p50_s"], "latency_s"), str(s["failed"])]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)

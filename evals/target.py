@@ -146,6 +146,7 @@ class ResearchTarget:
                 }
                 for c in report.citations
             ],
+            "short_answers": _short_answers(report),
             "unverified_claims": report.unverified_claims,
             "dropped_claims": report.dropped_claims,
             "disagreements": _disagreements(report, labels),
@@ -162,6 +163,17 @@ def _answer_text(section: ReportSection) -> str:
     its evidence), else its claims; a disputed section's answers are both sides'."""
     leads = [c.answer for c in section.claims if c.answer]
     return " ".join(leads) if leads else " ".join(c.text for c in section.claims)
+
+
+def _short_answers(report: FinalReport) -> list[dict]:
+    """Every bold short answer the report shows, with the question and the sentence it leads (the
+    summary repeats sections' claims, so sections are read)."""
+    return [
+        {"question": s.sub_question.question, "answer": c.answer, "sentence": c.first_line}
+        for s in report.sections
+        for c in s.claims
+        if c.answer
+    ]
 
 
 def _disagreements(report: FinalReport, labels: Labels) -> list[dict]:

@@ -63,11 +63,23 @@ class ReportClaim(BaseModel):
     )
     answer: str | None = Field(default=None, description="The short answer the quote gives, shown first.")
 
-    def markdown(self) -> str:
+    @property
+    def items(self) -> list[str]:
+        """The list the claim quotes after its first line ("... come from:" and its items), if any."""
+        return self.text.split("\n")[1:]
+
+    @property
+    def first_line(self) -> str:
+        return self.text.split("\n", 1)[0]
+
+    def markdown(self, indent: str = "  ") -> str:
+        """The claim with its short answer first and its citations last; list items on lines of their
+        own, as a Markdown list indented by ``indent`` (under a bullet) or not (in a paragraph)."""
         lead = f"**{self.answer}**: " if self.answer else ""
+        body = self.first_line + "".join(f"\n{indent}- {item}" for item in self.items)
         if self.status is ClaimStatus.UNVERIFIED:
-            return f"{lead}{self.text} {UNVERIFIED}"
-        cited = f"{lead}{self.text} {''.join(f'[{n}]' for n in self.citations)}"
+            return f"{lead}{body} {UNVERIFIED}"
+        cited = f"{lead}{body} {''.join(f'[{n}]' for n in self.citations)}"
         return f"{cited} {UNSUPPORTED}" if self.status is ClaimStatus.UNSUPPORTED else cited
 
 
@@ -167,7 +179,13 @@ class FinalReport(BaseModel):
         return "\n".join(lines).rstrip() + "\n"
 
     def _summary_markdown(self) -> list[str]:
-        text = " ".join(c.markdown() for c in self.summary) or self.empty_summary
+        """One paragraph of claims; a claim quoting a list ends its paragraph with the list."""
+        paragraphs: list[list[str]] = [[]]
+        for claim in self.summary:
+            paragraphs[-1].append(claim.markdown(indent=""))
+            if claim.items:
+                paragraphs.append([])
+        text = "\n\n".join(" ".join(p) for p in paragraphs if p) or self.empty_summary
         return ["## Summary", "", text, ""]
 
     def _section_markdown(self, section: ReportSection) -> list[str]:

@@ -64,9 +64,11 @@ class _Writer:
 
     def claim(self, claim: ReportClaim) -> str:
         lead = f"<strong>{_e(claim.answer)}</strong>: " if claim.answer else ""
+        items = "".join(f"<li>{_e(item)}</li>" for item in claim.items)
+        body = f"{lead}{_e(claim.first_line)}" + (f'<ul class="prp-items">{items}</ul>' if items else "")
         if claim.status is ClaimStatus.UNVERIFIED:
-            return f'{lead}{_e(claim.text)} <span class="prp-unverified">\u26a0 <em>{_e(UNVERIFIED_NOTE)}</em></span>'
-        cited = f"{lead}{_e(claim.text)} {''.join(self.link(n) for n in claim.citations)}"
+            return f'{body} <span class="prp-unverified">\u26a0 <em>{_e(UNVERIFIED_NOTE)}</em></span>'
+        cited = f"{body} {''.join(self.link(n) for n in claim.citations)}"
         if claim.status is ClaimStatus.UNSUPPORTED:
             return f'{cited} <span class="prp-unverified">\u26a0 <em>{_e(UNSUPPORTED_NOTE)}</em></span>'
         return cited
@@ -76,8 +78,9 @@ class _Writer:
         return [f"<h1>{_e(self.report.title)}</h1>", f"<blockquote><p>{lines}</p></blockquote>"]
 
     def summary(self) -> list[str]:
+        # A <div>, not a <p>: a claim quoting a list holds a <ul>.
         text = " ".join(self.claim(c) for c in self.report.summary) or _e(self.report.empty_summary)
-        return ["<h2>Summary</h2>", f"<p>{text}</p>"]
+        return ["<h2>Summary</h2>", f'<div class="prp-summary">{text}</div>']
 
     def section(self, section: ReportSection) -> list[str]:
         q = section.sub_question

@@ -1,164 +1,30 @@
-"""The short answer a sentence gives to a question: the phrase a reader looks for, found without a model.
+"""The short answer a sentence gives to a question: the typed value a reader looks for, found without
+a model.
 
-A question's *answer type* comes from its grammar (English question words, not any corpus's wording):
-"when / what year" wants a date, "how many / what is the population of" a quantity, "who" a name,
-"where / in which city" a place, "is / does / did ..." yes or no, "what / which <noun>" a thing of
-that kind, and anything else ("why", "how does") a description, which has no short answer.
-
-The phrase is found in one sentence: candidates of the wanted type (dates, quantities, capitalised
-names, noun phrases) that are not part of what the question already says, ranked by how close they
-stand to the words the sentence shares with the question; for "what <noun>" questions the dense
-model also says which candidate is most like the noun ("sport" ~ "American football"). Yes/no comes
-from polarity: a sentence that covers the question's terms asserts it, unless a negation governs
-them.
+Only a question asking for a typed value gets one (``question_types``): a date, a quantity, yes or
+no, or a name of the asked-for kind. The phrase is found in one sentence: candidates of that type
+(dates, quantities, capitalised names; for a category question such as "what sport", noun phrases)
+that are not part of what the question already says, ranked by how close they stand to the words
+the sentence shares with the question; for "what <noun>" questions the dense model also says which
+candidate is most like the noun ("sport" ~ "American football"). Every candidate is a whole
+constituent of its sentence: a whole date, a figure with its unit, a whole capitalised name (never
+a sentence's capitalised first word on its own). Yes/no comes from polarity: a sentence that covers
+the question's terms asserts it, unless a negation governs them.
 """
 
 from __future__ import annotations
 
-import itertools
 import re
 from dataclasses import dataclass
-from enum import StrEnum
 
 import numpy as np
 
 from corpus.text import figures
 
 from .numbers import quantities
+from .question_types import AnswerType, Entity, QuestionType, main_clause, question_type
 from .text import content_stems, content_words, matched, stem, stopwords
 from .vectors import Vectors
-
-
-class AnswerType(StrEnum):
-    DATE = "date"
-    QUANTITY = "quantity"
-    NAME = "name"  # who
-    PLACE = "place"  # where
-    THING = "thing"  # what / which <noun>
-    YES_NO = "yes_no"
-    DESCRIPTION = "description"
-
-
-@dataclass(frozen=True)
-class QuestionType:
-    kind: AnswerType
-    noun: str = ""  # the asked-for noun of "what <noun>" / "what is the <noun> of" questions
-    counted: bool = False  # "how many": a count of things, never a measurement ("60 mm")
-
-
-_AUX = r"(?:is|are|was|were|do|does|did|can|could|has|have|had|will|would|should|shall|may|might|must)"
-_YES_NO = re.compile(rf"^{_AUX}\b", re.IGNORECASE)
-_AUX_WORD = re.compile(rf"^{_AUX}$", re.IGNORECASE)
-_DATE_Q = re.compile(r"^(?:when\b|(?:in |on )?(?:what|which) (?:year|date|day|month|decade|century)\b)", re.IGNORECASE)
-_QUANTITY_Q = re.compile(r"^how (?:many|much|long|big|large|old|far|tall|high|deep|wide|heavy|fast|often)\b", re.I)
-_NAME_Q = re.compile(r"^(?:who|whom|whose)\b", re.IGNORECASE)
-_PLACE_Q = re.compile(
-    r"^(?:where\b|(?:in |at |from )?(?:what|which) (?:city|country|state|town|place|region|county|province|"
-    r"continent|location|village)\b)",
-    re.IGNORECASE,
-)
-# "what sport is", "which datasets do", "what is the population of", "what are the main results of"
-_THING_Q = re.compile(
-    r"^(?:in |on |for |by |from |with )?(?:what|which)\s+(?:(?:is|are|was|were)\s+(?:the\s+|a\s+|an\s+)?)?"
-    r"(?:(?:main|primary|exact|total|current|estimated|official|overall|best|first|last|other|new|"
-    r"different|specific|original)\s+)*(?P<noun>[a-z][\w-]*(?:\s+(?!(?:is|are|was|were|do|does|did|has|have|had|of|"
-    r"in|on|for|to|by|from|with|per|about|between|among|regarding|that|which|the|a|an)\b)[a-z][\w-]*)?)",
-    re.IGNORECASE,
-)
-# Nouns whose answers are quantities: general English, not any dataset's wording.
-QUANTITY_NOUNS = frozenset(
-    {
-        "population",
-        "number",
-        "size",
-        "length",
-        "height",
-        "width",
-        "depth",
-        "area",
-        "age",
-        "count",
-        "amount",
-        "percentage",
-        "proportion",
-        "share",
-        "rate",
-        "ratio",
-        "accuracy",
-        "score",
-        "total",
-        "cost",
-        "price",
-        "weight",
-        "speed",
-        "temperature",
-        "capacity",
-        "duration",
-        "distance",
-        "value",
-    }
-)
-# "Who is the artist of", "who were the directors of": the role asked for.
-_ROLE = re.compile(r"^who(?:m)?\s+(?:is|are|was|were)\s+the\s+(?:current\s+|first\s+|main\s+)?([a-z][\w-]*)\b", re.I)
-# "What is known about", "what are reported": a participle after "what is" asks for a description.
-_PARTICIPLE = re.compile(r"^(?:\w+ed|known|said|meant|done|shown|found|given|seen|made|taken)$")
-# Nouns that ask for an account, not a name or a figure ("what are the main findings").
-DESCRIPTION_NOUNS = frozenset(
-    "finding findings result results effect effects impact impacts benefit benefits role evidence advantage "
-    "advantages disadvantages limitation limitations challenge challenges approach approaches method methods "
-    "difference differences relationship contribution contributions purpose goal reason reasons cause causes "
-    "problem problems issue issues idea ideas conclusion conclusions implication implications outcome outcomes "
-    "insight insights lesson lessons trend trends risk risks precaution precautions measure measures step steps "
-    "factor factors feature features strategy strategies recommendation recommendations practice practices".split()
-)
-_NOT_A_NOUN = frozenset({"is", "are", "was", "were", "do", "does", "did", "kind", "type", "sort", "of", "the"})
-
-
-def question_type(question: str) -> QuestionType:
-    """The answer type of a question; a "<title>: <question>" prefix is looked past."""
-    text = _last_clause(question)
-    if _YES_NO.match(text):
-        return QuestionType(AnswerType.YES_NO)
-    if _DATE_Q.match(text):
-        return QuestionType(AnswerType.DATE)
-    found = _QUANTITY_Q.match(text)
-    if found:
-        # "how many spider species", "how much money": the counted thing names the answer's unit.
-        unit = re.match(r"\s+([a-z][\w-]*(?:\s+[a-z][\w-]*)?)", text[found.end() :], re.IGNORECASE)
-        words = [w for w in (unit.group(1).lower().split() if unit else []) if w not in _NOT_A_NOUN]
-        words = list(itertools.takewhile(lambda w: w not in stopwords() and not _AUX_WORD.match(w), words))
-        counted = text.lower().startswith("how many")
-        return QuestionType(AnswerType.QUANTITY, " ".join(words), counted=counted)
-    if _NAME_Q.match(text):
-        role = _ROLE.match(text)
-        return QuestionType(AnswerType.NAME, role.group(1).lower() if role else "")
-    if _PLACE_Q.match(text):
-        return QuestionType(AnswerType.PLACE)
-    found = _THING_Q.match(text)
-    if found:
-        noun = found.group("noun").lower()
-        if noun.split()[0] in {"kind", "type", "sort"}:  # "what kind of sport" asks for a sport
-            rest = re.match(r"\s*of\s+(?:a\s+|an\s+)?([a-z][\w-]*)", text[found.end() :], re.IGNORECASE)
-            noun = rest.group(1).lower() if rest else noun
-        if noun.split()[0] in _NOT_A_NOUN or noun.split()[0] in stopwords() or _PARTICIPLE.match(noun.split()[0]):
-            return QuestionType(AnswerType.DESCRIPTION)
-        if {noun.split()[0], noun.split()[-1]} & DESCRIPTION_NOUNS:
-            return QuestionType(AnswerType.DESCRIPTION, noun)
-        if any(stem(w) in {stem(n) for n in QUANTITY_NOUNS} for w in noun.split()):  # "price per", "area"
-            return QuestionType(AnswerType.QUANTITY, noun)
-        return QuestionType(AnswerType.THING, noun)
-    return QuestionType(AnswerType.DESCRIPTION)
-
-
-def _last_clause(question: str) -> str:
-    """ "Paper title: What do they use?" -> "What do they use?" (the question after a title)."""
-    text = " ".join(question.split())
-    if ": " in text:
-        tail = text.rsplit(": ", 1)[1]
-        if re.match(r"^(?:what|which|who|whom|whose|when|where|why|how|in|on|" + _AUX[3:-1] + r")\b", tail, re.I):
-            return tail
-    return text
-
 
 # --- candidates in a sentence --------------------------------------------------------------------------------
 
@@ -167,7 +33,8 @@ _MONTH = (
     r"Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?"
 )
 _DATE = re.compile(
-    rf"\b(?:\d{{1,2}}\s+{_MONTH}\s+\d{{3,4}}|{_MONTH}\s+\d{{1,2}},?\s+\d{{3,4}}|{_MONTH}\s+\d{{3,4}}|"
+    rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}\s+\d{{3,4}}|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{3,4}}|"
+    rf"{_MONTH}\s+\d{{3,4}}|"
     r"(?:1[0-9]|20)\d{2}s?)\b"
 )
 _NUMBER = re.compile(
@@ -179,6 +46,8 @@ _NAME = re.compile(
     r"(?:[A-Z][\w'’.-]*|\d+[A-Z]\w*)(?:(?:\s+|\s*,\s+(?=[A-Z][a-z]+(?:\W|$)))(?:(?:of|de|la|le|van|von|der|du|"
     r"the|and|&)\s+)?(?:[A-Z][\w'’.-]*))*"
 )
+# A lower-case identifier with a digit or an underscore: a model, version, parameter or file name.
+_IDENTIFIER = re.compile(r"(?<![\w.-])[a-z][\w.-]*(?:_|\d)[\w.-]*[a-z0-9](?![\w-])")
 # Dates and life events belong to date answers, never to a thing's name ("born May").
 _EVENT_WORD = re.compile(rf"^(?:{_MONTH}|born|died|founded|established)$", re.IGNORECASE)
 _YEAR_ONLY = re.compile(r"(?:1[0-9]|20)\d{2}")
@@ -273,12 +142,19 @@ def _candidates(qtype: QuestionType, sentence: str) -> list[tuple[str, int, int]
     names = [
         (t, s, e)
         for t, s, e in _spans(_NAME, sentence)
-        if (s > 0 or not _sentence_word(t)) and not _modifier(t, sentence[e:]) and not _EVENT_WORD.match(t.split()[0])
+        if (s > 0 or _proper_at_start(t)) and not _modifier(t, sentence[e:]) and not _EVENT_WORD.match(t.split()[0])
     ]
     names = [(t, s, e) for t, s, e in names if len(t.split()) <= MAX_NAME_WORDS]  # a list is not one name
     if qtype.kind in (AnswerType.NAME, AnswerType.PLACE):
         return names
-    return names + _noun_phrases(sentence)
+    if qtype.entity is Entity.CATEGORY:  # "what sport": "football" is written in lower case
+        return names + _noun_phrases(sentence)
+    # Products, models and methods are often named in lower case with digits or underscores
+    # ("claude-3-haiku-20240307", "word2vec", "max_tokens"); a plain lower-case word is no name.
+    covered = [(s, e) for _, s, e in names]
+    return names + [
+        (t, s, e) for t, s, e in _spans(_IDENTIFIER, sentence) if not any(s < ce and cs < e for cs, ce in covered)
+    ]
 
 
 # Nouns counted in units of themselves ("a population of 3,559"): a percentage is a share of them.
@@ -324,10 +200,14 @@ def _modifier(text: str, after: str) -> bool:
     return bool(_DEMONYM.match(text)) and bool(re.match(r"\s+[a-z]", after))
 
 
-def _sentence_word(text: str) -> bool:
-    """A capitalised sentence-initial function word ("The", "In") is no name."""
-    first = text.split()[0].lower()
-    return first in stopwords()
+def _proper_at_start(text: str) -> bool:
+    """A capitalised run opening a sentence is a name only when more than capitalisation says so:
+    several words ("Voyage AI offers"), or a capital or digit inside a word ("GPT-4", "SQuAD"). A lone
+    capitalised first word ("Tool use requests", "The", "Important") is just the sentence's start."""
+    words = text.split()
+    if words[0].lower() in stopwords():
+        return False
+    return len(words) > 1 or bool(re.search(r"\w[A-Z0-9]", words[0]))
 
 
 def _spans(pattern: re.Pattern[str], sentence: str) -> list[tuple[str, int, int]]:
@@ -387,13 +267,13 @@ def polarity(question: str, sentence: str) -> str | None:
     None when it does not cover the question's terms."""
     if question_type(question).kind is not AnswerType.YES_NO:
         return None
-    q_stems = list(dict.fromkeys(content_stems(_last_clause(question))))
+    q_stems = list(dict.fromkeys(content_stems(main_clause(question))))
     if not q_stems:
         return None
     s_stems = frozenset(content_stems(sentence))
     covered = sum(1 for s in q_stems if matched(s, s_stems)) / len(q_stems)
     if covered < YES_NO_COVERAGE:
         return None
-    question_negated = bool(_NEGATION.search(_last_clause(question)))
+    question_negated = bool(_NEGATION.search(main_clause(question)))
     sentence_negated = bool(_NEGATION.search(sentence))
     return "No" if sentence_negated != question_negated else "Yes"

@@ -29,9 +29,9 @@ from dataclasses import dataclass
 
 from tools.hybrid_search import RetrievedChunk
 
-from .answer_phrase import question_type
-from .extractive import Analysis, prose
+from .extractive import Analysis, ScoredSentence, prose, select
 from .keyphrases import extract_keyphrases
+from .question_types import question_type
 from .text import (
     QUESTION_WORDS,
     content_words,
@@ -52,6 +52,7 @@ WEIGHTS = {
     "lexical": 2.493,
     "agreement": 0.97,
     "lead": 0.697,
+    "joint": 0.0,
 }
 INTERCEPT = -4.093
 SUFFICIENT_CONFIDENCE = 0.4
@@ -136,6 +137,7 @@ class Signals:
     lexical: float  # the top sentence's idf-weighted overlap with the question
     agreement: float  # 1 when the best sentence by meaning is among the best by words, or the reverse
     lead: float  # a short answer of the asked-for type was found (1) or not (0); 0.5 for descriptions
+    joint: float  # share of the focus-term weight the chosen sentences cover together
 
 
 def signals(analysis: Analysis, led: bool | None) -> Signals:
@@ -167,7 +169,18 @@ def signals(analysis: Analysis, led: bool | None) -> Signals:
         lexical=scored[0].lexical,
         agreement=agreement,
         lead=0.5 if led is None else float(led),
+        joint=joint_coverage(analysis, select(analysis)),
     )
+
+
+def joint_coverage(analysis: Analysis, chosen: list[ScoredSentence]) -> float:
+    """The share of the question's focus-term weight that ``chosen`` cover together: a question in two
+    parts is answered by two sentences, neither of which covers it alone."""
+    covered: set[str] = set()
+    for item in chosen:
+        covered |= {t for t in analysis.focus_terms if matched(t, item.sentence.stems)}
+    total = sum(analysis.weights.get(t, 0.0) for t in analysis.focus_terms)
+    return sum(analysis.weights.get(t, 0.0) for t in covered) / total if total else 0.0
 
 
 def confidence(analysis: Analysis, led: bool | None) -> float:

@@ -28,11 +28,12 @@ from corpus.text import figures, word_tokens
 from research.evidence import CitationMarker, Claim, Contradiction, Finding, FindingStatus, SubQuestion
 from tools.hybrid_search import RetrievedChunk
 
-from .answer_phrase import AnswerType, answer_phrase, polarity, question_type
+from .answer_phrase import answer_phrase, polarity
 from .assessment import covered
 from .contradictions import MIN_CONFLICT_RATIO
 from .extractive import Analysis, ScoredSentence, analyse
 from .numbers import conflict_ratio, quantities
+from .question_types import AnswerType, question_type
 from .text import normalise_space, stopwords
 from .vectors import Vectors
 

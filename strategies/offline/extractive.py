@@ -19,7 +19,6 @@ repeated in a summary table) are not both cited.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -28,10 +27,11 @@ import numpy as np
 from corpus.chunking import split_sentences
 from corpus.models import BlockKind
 from corpus.text import word_tokens
-from research.evidence import CitationMarker, Claim
+from research.evidence import Claim
 from tools.hybrid_search import RetrievedChunk
 
 from .numbers import quantities
+from .passages import Layout, claim_of, merge, passage
 from .text import content_stems, is_statement, matched, normalise_space, question_terms, stem
 from .vectors import Vectors, cosine_matrix
 
@@ -40,9 +40,13 @@ SKIPPED_KINDS = frozenset({BlockKind.REFERENCE, BlockKind.HEADING, BlockKind.CAP
 # Only this many sentences are embedded per answer (the best by lexical overlap, then by rank):
 # embedding costs ~35 ms a sentence on a laptop CPU.
 MAX_CANDIDATES = 40
-# Relevance = W_LEXICAL x idf-weighted term overlap + W_DENSE x cosine + priors.
+# Relevance = W_LEXICAL x sentence-level BM25 + W_DENSE x cosine + priors.
 W_LEXICAL = 0.5
 W_DENSE = 0.5
+# BM25's term saturation and length normalisation (Robertson's usual k1; a milder b, as sentences vary
+# less in length than documents).
+BM25_K1 = 1.2
+BM25_B = 0.5
 # Question terms in most candidates (the general subject) weigh this much of a specific term.
 SUBJECT_TERM_WEIGHT = 0.25
 OFF_FOCUS_PENALTY = 0.1
@@ -68,8 +72,11 @@ METHOD_SECTIONS = (
 )
 # Claims prefer the better-ranked chunk: each rank down costs this much relevance (see ``preference``).
 CHUNK_RANK_PENALTY = 0.3
-# MMR trade-off between relevance and novelty.
+# MMR trade-off between relevance and novelty, and the weight of covering question terms not yet covered.
 MMR_LAMBDA = 0.75
+W_COVERAGE = 0.15
+# A sentence adding this share of the question's focus-term weight is chosen even below the relative floor.
+MIN_NEW_COVERAGE = 0.25
 MIN_CLAIMS = 2
 MAX_CLAIMS = 4
 # Every claim needs at least ABSOLUTE_FLOOR of the best relevance; claims beyond MIN_CLAIMS need
@@ -89,6 +96,8 @@ class Sentence:
     order: int
     stems: frozenset[str]
     section: str = ""
+    start: int = 0  # offset in the block's text
+    words: int = 0  # length in words (BM25's length normalisation)
 
 
 @dataclass(frozen=True)
@@ -110,6 +119,8 @@ class Analysis:
     pool_size: int
     focus_terms: list[str]  # the specific terms ("cost"), not the general subject ("green", "roof")
     scored: list[ScoredSentence]  # best first
+    layout: Layout = field(default_factory=lambda: Layout([]))  # the evidence's blocks, for passages
+    weights: dict[str, float] = field(default_factory=dict)  # each term's weight in lexical relevance
 
 
 # A question term found in at least this share of the evidence chunks names the general subject
@@ -130,19 +141,9 @@ def _focus_terms(terms: list[str], evidence: Sequence[RetrievedChunk]) -> list[s
     return focus or list(terms)
 
 
-def verbatim(sentence: str, block_text: str) -> str | None:
-    """``sentence`` as it occurs in ``block_text`` (whitespace may differ after sentence splitting)."""
-    if sentence in block_text:
-        return sentence
-    parts = sentence.split()
-    if not parts:
-        return None
-    found = re.search(r"\s+".join(re.escape(p) for p in parts), block_text)
-    return found.group(0) if found else None
-
-
-def evidence_sentences(evidence: Sequence[RetrievedChunk]) -> list[Sentence]:
+def evidence_sentences(evidence: Sequence[RetrievedChunk], layout: Layout | None = None) -> list[Sentence]:
     """Statement sentences of the evidence blocks, in evidence order, each block read once."""
+    layout = layout or Layout(evidence)
     out: list[Sentence] = []
     seen_blocks: set[str] = set()
     for chunk_index, chunk in enumerate(evidence):
@@ -150,19 +151,20 @@ def evidence_sentences(evidence: Sequence[RetrievedChunk]) -> list[Sentence]:
             if block.kind in SKIPPED_KINDS or block.block_id in seen_blocks:
                 continue
             seen_blocks.add(block.block_id)
-            for piece in split_sentences(block.text):
-                quote = verbatim(piece, block.text)
-                if quote is None or not is_statement(quote):
+            for piece in layout.pieces(block):
+                if not is_statement(piece.text):
                     continue
                 out.append(
                     Sentence(
-                        text=quote,
+                        text=piece.text,
                         block_id=block.block_id,
                         doc_id=block.doc_id,
                         chunk_index=chunk_index,
                         order=len(out),
-                        stems=frozenset(content_stems(quote)),
+                        stems=frozenset(content_stems(piece.text)),
                         section=block.section,
+                        start=piece.start,
+                        words=len(piece.text.split()),
                     )
                 )
     return out
@@ -204,17 +206,18 @@ def asked_of(question: str, evidence: Sequence[RetrievedChunk]) -> str:
 def analyse(question: str, evidence: Sequence[RetrievedChunk], vectors: Vectors) -> Analysis:
     question = asked_of(question, evidence)
     terms = list(dict.fromkeys(stem(w) for w in question_terms(question)))
-    pool = evidence_sentences(evidence)
+    layout = Layout(evidence)
+    pool = evidence_sentences(evidence, layout)
     df = {t: sum(1 for s in pool if matched(t, s.stems)) for t in terms}
-    analysis = Analysis(question, terms, df, len(pool), _focus_terms(terms, evidence), [])
+    analysis = Analysis(question, terms, df, len(pool), _focus_terms(terms, evidence), [], layout)
     if not pool:
         return analysis
     focus = set(analysis.focus_terms)
     weights = {
         t: math.log(1.0 + len(pool) / (1.0 + df[t])) * (1.0 if t in focus else SUBJECT_TERM_WEIGHT) for t in terms
     }
-    total = sum(weights.values())
-    lex = {s.order: (sum(w for t, w in weights.items() if matched(t, s.stems)) / total if total else 0.0) for s in pool}
+    analysis.weights = weights
+    lex = {s.order: bm25(s, weights, pool) for s in pool}
     on_focus = {s.order: any(matched(t, s.stems) for t in focus) for s in pool}
     penalise = any(on_focus.values())
     if len(pool) > MAX_CANDIDATES:
@@ -241,6 +244,20 @@ def analyse(question: str, evidence: Sequence[RetrievedChunk], vectors: Vectors)
     return analysis
 
 
+def bm25(sentence: Sentence, weights: dict[str, float], pool: Sequence[Sentence]) -> float:
+    """BM25 of one sentence against the question's weighted terms, over the candidate sentences as
+    the collection, scaled to [0, 1] (1: every term, in a sentence of average length or shorter). The
+    length normalisation keeps a run-on line (a flattened table, a paragraph with no full stops) from
+    winning on the many words it happens to hold."""
+    total = sum(weights.values())
+    if not total:
+        return 0.0
+    average = sum(s.words for s in pool) / len(pool) or 1.0
+    saturation = (BM25_K1 + 1) / (BM25_K1 * (1 - BM25_B + BM25_B * sentence.words / average) + 1)
+    found = sum(w for t, w in weights.items() if matched(t, sentence.stems))
+    return min(1.0, found * saturation / total)
+
+
 def preference(item: ScoredSentence) -> float:
     """Relevance, with the retrieval's ranking of the sentence's chunk on top: the fused dense + BM25
     ranking judged the whole passage, which one sentence's scores cannot (on QASPER dev the best
@@ -249,20 +266,38 @@ def preference(item: ScoredSentence) -> float:
     return item.relevance - CHUNK_RANK_PENALTY * item.sentence.chunk_index
 
 
+def coverage_gain(item: ScoredSentence, covered: set[str], analysis: Analysis) -> float:
+    """The share of the question's focus-term weight that ``item`` covers and no chosen sentence does."""
+    focus = analysis.focus_terms
+    total = sum(analysis.weights.get(t, 0.0) for t in focus)
+    if not total:
+        return 0.0
+    new = [t for t in focus if t not in covered and matched(t, item.sentence.stems)]
+    return sum(analysis.weights.get(t, 0.0) for t in new) / total
+
+
+def _mmr(item: ScoredSentence, chosen: list[ScoredSentence], covered: set[str], analysis: Analysis) -> float:
+    redundancy = max((float(item.vector @ s.vector) for s in chosen), default=0.0)
+    gain = coverage_gain(item, covered, analysis) if chosen else 0.0
+    return MMR_LAMBDA * preference(item) - (1.0 - MMR_LAMBDA) * redundancy + W_COVERAGE * gain
+
+
 def select(analysis: Analysis) -> list[ScoredSentence]:
-    """Up to MAX_CLAIMS sentences by maximal marginal relevance over ``preference``."""
+    """Up to MAX_CLAIMS sentences that answer the question together: maximal marginal relevance over
+    ``preference``, plus what each adds to the question's terms covered so far, so the second part of
+    "what are X, and how do they relate to Y?" is answered too, not a second sentence on X."""
     remaining = sorted(analysis.scored, key=lambda c: (-preference(c), c.sentence.chunk_index, c.sentence.order))
     if not remaining or remaining[0].relevance <= 0:
         return []  # nothing in the evidence is even loosely about the question
     best = preference(remaining[0])
+    best_relevance = max(c.relevance for c in remaining)
     chosen: list[ScoredSentence] = []
+    covered: set[str] = set()
     while remaining and len(chosen) < MAX_CLAIMS:
-
-        def mmr(c: ScoredSentence) -> float:
-            redundancy = max((float(c.vector @ s.vector) for s in chosen), default=0.0)
-            return MMR_LAMBDA * preference(c) - (1.0 - MMR_LAMBDA) * redundancy
-
-        ranked = sorted(remaining, key=lambda c: (-round(mmr(c), 6), c.sentence.chunk_index, c.sentence.order))
+        ranked = sorted(
+            remaining,
+            key=lambda c: (-round(_mmr(c, chosen, covered, analysis), 6), c.sentence.chunk_index, c.sentence.order),
+        )
         pick = None
         for cand in ranked:
             if any(float(cand.vector @ s.vector) >= DUPLICATE_COSINE for s in chosen):
@@ -271,15 +306,38 @@ def select(analysis: Analysis) -> list[ScoredSentence]:
                 continue
             pick = cand
             break
-        if pick is None or preference(pick) < ABSOLUTE_FLOOR * best:
+        if pick is None:
             break
-        if len(chosen) >= MIN_CLAIMS and preference(pick) < RELATIVE_RELEVANCE_FLOOR * best:
+        # A sentence answering a part of the question no chosen one covers is judged by its own
+        # relevance, not by its chunk's rank: the second part of a question is often in another passage.
+        adds = bool(chosen) and coverage_gain(pick, covered, analysis) >= MIN_NEW_COVERAGE
+        if adds and pick.relevance >= ABSOLUTE_FLOOR * best_relevance:
+            pass
+        elif preference(pick) < ABSOLUTE_FLOOR * best:
+            break
+        elif len(chosen) >= MIN_CLAIMS and preference(pick) < RELATIVE_RELEVANCE_FLOOR * best:
             break
         chosen.append(pick)
+        covered |= {t for t in analysis.focus_terms if matched(t, pick.sentence.stems)}
         remaining.remove(pick)
     return chosen
 
 
-def to_claim(item: ScoredSentence) -> Claim:
-    s = item.sentence
-    return Claim(text=normalise_space(s.text), citations=[CitationMarker(block_id=s.block_id, quote=s.text)])
+def to_claims(analysis: Analysis, chosen: Sequence[ScoredSentence]) -> list[Claim]:
+    """The claims quoting ``chosen`` as passages (``passages``): the first chosen sentence's passage
+    first, then the others grouped by document (in the order their documents were first chosen)
+    and in document order within each."""
+    layout = analysis.layout
+    found = []
+    for item in chosen:
+        block = layout.block(item.sentence.block_id)
+        segments = passage(layout, block, item.sentence.start) if block is not None else []
+        if segments:
+            found.append(segments)
+    merged = merge(found)
+    if not merged:
+        return []
+    first, rest = merged[0], merged[1:]
+    doc_rank = {doc: i for i, doc in reversed(list(enumerate(s.sentence.doc_id for s in chosen)))}
+    rest.sort(key=lambda p: (doc_rank.get(p[0].block.doc_id, len(doc_rank)), p[0].block.seq, p[0].first))
+    return [claim_of(layout, p) for p in [first, *rest]]

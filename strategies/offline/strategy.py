@@ -9,17 +9,19 @@ output: every ranking has a tie-break and nothing depends on set order or random
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from corpus.embeddings import Embedder
 from research.evidence import Claim, Contradiction, Finding, FindingStatus, SubQuestion
 from research.strategy import Answer
 from tools.hybrid_search import RetrievedChunk
 
 from . import assessment
-from .answer_phrase import AnswerType, question_type
 from .contradictions import find_contradictions
 from .document_answers import MIN_PHRASE_SCORE, answer_disputes, lead
-from .extractive import MAX_CLAIMS, Analysis, ScoredSentence, analyse, preference, select, to_claim
+from .extractive import MAX_CLAIMS, Analysis, ScoredSentence, analyse, preference, select, to_claims
 from .planning import plan_questions
+from .question_types import question_type
 from .text import normalise_space
 from .vectors import Vectors
 
@@ -28,6 +30,17 @@ MAX_DISAGREEMENTS = 8
 # When no chosen claim gives a short answer, this many more sentences are tried for one.
 LEAD_SEARCH = 5
 MAX_TITLE_CHARS = 120
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """One question set against its evidence: the claims, and the sufficiency judgement's inputs."""
+
+    analysis: Analysis
+    claims: list[Claim]
+    led: bool | None  # a short answer leads (None: the question asks for an account)
+    confidence: float
+    sufficient: bool
 
 
 class OfflineStrategy:
@@ -40,36 +53,39 @@ class OfflineStrategy:
         return plan_questions(topic, single_question, scout)
 
     def answer(self, sub_question: SubQuestion, evidence: list[RetrievedChunk], queries: list[str]) -> Answer:
-        analysis = analyse(sub_question.question, evidence, self.vectors)
-        claims = self._led(analysis, select(analysis))
-        led = (
-            None
-            if question_type(sub_question.question).kind is AnswerType.DESCRIPTION
-            else bool(claims and claims[0].answer)
-        )
-        conf = assessment.confidence(analysis, led) if claims else 0.0
-        sufficient = assessment.sufficient(analysis, led, conf)
+        judged = self.judge(sub_question.question, evidence)
         tried = [*queries, sub_question.question]
-        next_queries = [] if sufficient else assessment.next_queries(sub_question.question, evidence, tried)
-        return Answer(claims=claims, confidence=conf, sufficient=sufficient, next_queries=next_queries)
+        next_queries = [] if judged.sufficient else assessment.next_queries(sub_question.question, evidence, tried)
+        return Answer(
+            claims=judged.claims, confidence=judged.confidence, sufficient=judged.sufficient, next_queries=next_queries
+        )
+
+    def judge(self, question: str, evidence: list[RetrievedChunk]) -> Judgement:
+        """The claims the evidence gives for ``question`` and whether they answer it (see ``assessment``)."""
+        analysis = analyse(question, evidence, self.vectors)
+        claims = self._led(analysis, select(analysis))
+        led = bool(claims and claims[0].answer) if question_type(question).typed else None
+        conf = assessment.confidence(analysis, led) if claims else 0.0
+        return Judgement(analysis, claims, led, conf, assessment.sufficient(analysis, led, conf))
 
     def suggest(self, finding: Finding) -> list[str]:
         return assessment.suggestions(finding.sub_question.question, finding.evidence, finding.queries)
 
     def _led(self, analysis: Analysis, chosen: list[ScoredSentence]) -> list[Claim]:
-        """Claims for the chosen sentences, led by the first that gives a short answer, with it; when
-        none does, the best of the next LEAD_SEARCH sentences (by ``preference``) that gives one leads."""
+        """Claims quoting the chosen sentences as passages; for a question asking for a typed value,
+        led by the first that gives a short answer, with it; when none does, the best of the next
+        LEAD_SEARCH sentences (by ``preference``) that gives one leads."""
         if not chosen:
             return []
-        ranked = sorted(analysis.scored, key=lambda c: (-preference(c), c.sentence.chunk_index, c.sentence.order))
-        others = [x for x in ranked if x not in chosen][:LEAD_SEARCH]
-        for item in [*chosen, *others]:
-            answer = lead(analysis.question, item, self.vectors, MIN_PHRASE_SCORE)
-            if answer:
-                first = to_claim(item).model_copy(update={"answer": answer})
-                rest = [to_claim(x) for x in chosen if x is not item]
-                return [first, *rest][:MAX_CLAIMS]
-        return [to_claim(x) for x in chosen]
+        if question_type(analysis.question).typed:
+            ranked = sorted(analysis.scored, key=lambda c: (-preference(c), c.sentence.chunk_index, c.sentence.order))
+            others = [x for x in ranked if x not in chosen][:LEAD_SEARCH]
+            for item in [*chosen, *others]:
+                answer = lead(analysis.question, item, self.vectors, MIN_PHRASE_SCORE)
+                if answer:
+                    claims = to_claims(analysis, [item, *(x for x in chosen if x is not item)][:MAX_CLAIMS])
+                    return [claims[0].model_copy(update={"answer": answer}), *claims[1:]]
+        return to_claims(analysis, chosen)
 
     def contradictions(self, findings: list[Finding]) -> list[Contradiction]:
         """Documents answering a sub-question differently, then figures, dates and negations that clash."""

@@ -166,6 +166,8 @@ def is_statement(sentence: str) -> bool:
         return False
     if len(_SEPARATOR.findall(text)) >= 2:
         return False  # a menu or breadcrumb trail scraped with the page
+    if is_code(text):
+        return False
     lowered = words(text)
     verb = any(is_verbish(w) for w in lowered)
     if not verb and (len(toks) < LONG_SENTENCE_WORDS or _LABEL.match(text)):
@@ -176,6 +178,23 @@ def is_statement(sentence: str) -> bool:
     if text[-1] not in ".!" and capitalised / len(toks) > 0.6:
         return False  # Title Case Heading
     return True
+
+
+# Source code quoted in documentation: an assignment of a string, list, dict or method call (not
+# "batch size = 32" in a paper), a comment marker or command at the start, or symbols far denser
+# than in prose.
+_ASSIGNMENT = re.compile(r"(?:^|\s)[A-Za-z_][\w.\[\]\"']*\s*=\s*(?:[\"'\[{]|\w+[._][\w.]*\()")
+_CODE_START = re.compile(r"^(?:#|//|/\*|\$ |>>> |import |from \S+ import |def |class |return |curl |pip |npm )")
+_CODE_SYMBOLS = re.compile(r"[{}\[\]()<>=;\\#`|\"]")
+MAX_SYMBOL_SHARE = 0.06
+
+
+def is_code(text: str) -> bool:
+    """Source code, a command line or a data literal rather than prose (see the patterns above)."""
+    stripped = text.strip()
+    if _CODE_START.match(stripped) or _ASSIGNMENT.search(stripped):
+        return True
+    return len(_CODE_SYMBOLS.findall(stripped)) / max(1, len(stripped)) > MAX_SYMBOL_SHARE
 
 
 def normalise_space(text: str) -> str:

@@ -1,0 +1,253 @@
+"""From chosen sentences to passages a reader can follow: the sentence a reference leans on, and the
+list a sentence introduces, quoted with it.
+
+A sentence that opens with a reference ("This", "It", "These", "Such") means little alone: it is
+quoted with the sentence before it. A sentence that introduces a list ("... come from:") is quoted
+with its items, and an item chosen on its own brings its list's introduction and its siblings. Items
+are the lines of a block that hold one sentence each (documentation pages write lists as plain
+lines) or the list blocks that follow a block. Passages stay inside the evidence: the blocks the
+search returned, in document order (``Layout``). Two passages that touch or overlap are one, each
+sentence is quoted once, and the claims keep document order within a document.
+
+Every passage becomes one ``Claim``: its prose sentences joined on one line, each list item on a line
+of its own (the report renders them as a list), and one citation marker per block it quotes, each
+quote a verbatim stretch of that block's text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from corpus.chunking import split_sentences
+from corpus.models import Block, BlockKind
+from research.evidence import CitationMarker, Claim
+from tools.hybrid_search import RetrievedChunk
+
+from .text import normalise_space
+
+# A sentence opening with one of these, or with a short phrase holding one ("By following these
+# steps", "In that case"), leans on the sentence before it; "this paper" / "this guide" points at the
+# document itself, not at a sentence.
+_REFERENCE_OPENING = re.compile(
+    r"^(?:(?:\w+\s+){0,3}(?:this|these|those|such)\b(?!\s+(?:paper|work|study|article|section|document|"
+    r"guide|page|chapter|report|tutorial|post)\b)|(?:it|its|they|their|both|here|the latter|the former|he|she|"
+    r"his|her|that)\b)",
+    re.I,
+)
+# At most this many items of a list are quoted; a list longer than that is cut (the quote says so).
+MAX_ITEMS = 8
+# An item longer than this many words is prose, not a list entry.
+MAX_ITEM_WORDS = 40
+# Blocks whose text can introduce or continue a passage.
+_PROSE_KINDS = frozenset({BlockKind.PARAGRAPH, BlockKind.LIST})
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A sentence (or a line) of a block, with its offsets in the block's text."""
+
+    text: str
+    start: int
+    end: int
+    own_line: bool  # the piece is a whole line of its block (a list-like line)
+
+    @property
+    def introduces(self) -> bool:
+        return self.text.rstrip().endswith(":")
+
+
+def pieces_of(text: str) -> list[Piece]:
+    """The sentences of a block's text in order, each located verbatim (whitespace may differ)."""
+    out: list[Piece] = []
+    cursor = 0
+    for sentence in split_sentences(text):
+        found = _locate(sentence, text, cursor)
+        if found is None:
+            continue
+        start, end = found
+        before = text[:start].rstrip(" \t")
+        after = text[end:].lstrip(" \t")
+        own_line = (not before or before.endswith("\n")) and (not after or after.startswith("\n"))
+        out.append(Piece(text[start:end], start, end, own_line and "\n" in text))
+        cursor = end
+    return out
+
+
+def _locate(sentence: str, text: str, cursor: int) -> tuple[int, int] | None:
+    index = text.find(sentence, cursor)
+    if index >= 0:
+        return index, index + len(sentence)
+    parts = sentence.split()
+    if not parts:
+        return None
+    found = re.compile(r"\s+".join(re.escape(p) for p in parts)).search(text, cursor)
+    return (found.start(), found.end()) if found else None
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A stretch of one block quoted in a passage: pieces ``first`` to ``last`` inclusive."""
+
+    block: Block
+    first: int
+    last: int
+
+
+class Layout:
+    """The evidence's blocks by position in their documents, each split into pieces once."""
+
+    def __init__(self, evidence: Sequence[RetrievedChunk]):
+        self.blocks: dict[tuple[str, int], Block] = {}
+        for chunk in evidence:
+            for block in chunk.blocks:
+                self.blocks.setdefault((block.doc_id, block.seq), block)
+        self._by_id = {b.block_id: b for b in self.blocks.values()}
+        self._pieces: dict[str, list[Piece]] = {}
+
+    def block(self, block_id: str) -> Block | None:
+        return self._by_id.get(block_id)
+
+    def pieces(self, block: Block) -> list[Piece]:
+        if block.block_id not in self._pieces:
+            self._pieces[block.block_id] = pieces_of(block.text)
+        return self._pieces[block.block_id]
+
+    def neighbour(self, block: Block, step: int) -> Block | None:
+        found = self.blocks.get((block.doc_id, block.seq + step))
+        return found if found is not None and found.kind in _PROSE_KINDS else None
+
+    def locate(self, block: Block, start: int) -> int | None:
+        """The index of the piece of ``block`` that starts at ``start`` (a sentence's offset)."""
+        return next((i for i, p in enumerate(self.pieces(block)) if p.start <= start < p.end), None)
+
+
+def passage(layout: Layout, block: Block, start: int) -> list[Segment]:
+    """The passage around the sentence of ``block`` at offset ``start``: with the sentence its
+    reference leans on, or as part of the list it introduces or belongs to."""
+    index = layout.locate(block, start)
+    if index is None:
+        return []
+    segments = [Segment(block, index, index)]
+    pieces = layout.pieces(block)
+    if _is_item(layout, block, index):
+        intro = _introduction(layout, block, index)
+        if intro is not None:
+            segments = [intro]
+    elif _REFERENCE_OPENING.match(pieces[index].text):
+        segments = _with_antecedent(layout, block, index)
+    last = segments[-1]
+    if layout.pieces(last.block)[last.last].introduces:
+        segments = _with_items(layout, segments)
+    return segments
+
+
+def _is_item(layout: Layout, block: Block, index: int) -> bool:
+    piece = layout.pieces(block)[index]
+    if len(piece.text.split()) > MAX_ITEM_WORDS or piece.introduces:
+        return False
+    return piece.own_line or (block.kind is BlockKind.LIST and len(layout.pieces(block)) == 1)
+
+
+def _introduction(layout: Layout, block: Block, index: int) -> Segment | None:
+    """The piece introducing the list that the item at ``index`` belongs to (within MAX_ITEMS)."""
+    pieces = layout.pieces(block)
+    for i in range(index - 1, max(-1, index - 1 - MAX_ITEMS), -1):
+        if pieces[i].introduces:
+            return Segment(block, i, i)
+        if not pieces[i].own_line:
+            return None
+    if block.kind is not BlockKind.LIST:
+        return None
+    current = block
+    for _ in range(MAX_ITEMS):
+        previous = layout.neighbour(current, -1)
+        if previous is None or not layout.pieces(previous):
+            return None
+        last = len(layout.pieces(previous)) - 1
+        if layout.pieces(previous)[last].introduces:
+            return Segment(previous, last, last)
+        if previous.kind is not BlockKind.LIST:
+            return None
+        current = previous
+    return None
+
+
+def _with_antecedent(layout: Layout, block: Block, index: int) -> list[Segment]:
+    if index > 0:
+        return [Segment(block, index - 1, index)]
+    previous = layout.neighbour(block, -1)
+    if previous is None or not layout.pieces(previous) or block.kind is BlockKind.LIST:
+        return [Segment(block, index, index)]
+    last = len(layout.pieces(previous)) - 1
+    return [Segment(previous, last, last), Segment(block, index, index)]
+
+
+def _with_items(layout: Layout, segments: list[Segment]) -> list[Segment]:
+    """``segments`` followed by the items of the list their last piece introduces."""
+    last = segments[-1]
+    pieces = layout.pieces(last.block)
+    end = last.last
+    while end + 1 < len(pieces) and end - last.last < MAX_ITEMS and _is_item(layout, last.block, end + 1):
+        end += 1
+    out = [*segments[:-1], Segment(last.block, last.first, end)]
+    if end > last.last:
+        return out
+    current, taken = last.block, 0
+    while taken < MAX_ITEMS:
+        following = layout.neighbour(current, 1)
+        if following is None or following.kind is not BlockKind.LIST or not layout.pieces(following):
+            break
+        n = len(layout.pieces(following))
+        out.append(Segment(following, 0, n - 1))
+        current, taken = following, taken + 1
+    return out
+
+
+def merge(passages: list[list[Segment]]) -> list[list[Segment]]:
+    """Passages that share or touch a piece of a block become one; the result in input order."""
+    merged: list[list[Segment]] = []
+    for candidate in passages:
+        for existing in merged:
+            if _touch(existing, candidate):
+                existing[:] = _union(existing + candidate)
+                break
+        else:
+            merged.append(list(candidate))
+    return merged
+
+
+def _touch(a: list[Segment], b: list[Segment]) -> bool:
+    return any(
+        x.block.block_id == y.block.block_id and x.first <= y.last + 1 and y.first <= x.last + 1 for x in a for y in b
+    )
+
+
+def _union(segments: list[Segment]) -> list[Segment]:
+    by_block: dict[str, Segment] = {}
+    for s in segments:
+        seen = by_block.get(s.block.block_id)
+        by_block[s.block.block_id] = (
+            s if seen is None else Segment(s.block, min(seen.first, s.first), max(seen.last, s.last))
+        )
+    return sorted(by_block.values(), key=lambda s: s.block.seq)
+
+
+def claim_of(layout: Layout, segments: list[Segment]) -> Claim:
+    """The claim quoting ``segments``: prose on one line, then each list item on a line of its own."""
+    lines: list[str] = []
+    markers: list[CitationMarker] = []
+    listing = False  # past the introduction of a list: every piece is an item
+    for segment in segments:
+        pieces = layout.pieces(segment.block)[segment.first : segment.last + 1]
+        text = segment.block.text
+        markers.append(CitationMarker(block_id=segment.block.block_id, quote=text[pieces[0].start : pieces[-1].end]))
+        for piece in pieces:
+            words = normalise_space(piece.text)
+            if lines and not listing:
+                lines[-1] = f"{lines[-1]} {words}"
+            else:
+                lines.append(words)
+            listing = listing or piece.introduces
+    return Claim(text="\n".join(lines), citations=markers)

@@ -1,0 +1,206 @@
+"""What a question asks for: a typed value (and which type), or a description.
+
+A short answer is only ever shown for a question that asks for a *typed value*: a date, a quantity
+(count, measurement, amount of money, percentage, duration), yes or no, or the name of a person,
+place, organisation, product, model or method — and, for "what sport / genre / profession"
+questions, the category it names. Everything else ("What support does X offer?", "How can I ...?",
+"What are the key points of ...?") asks for an account, which is answered by quoted sentences with
+no bold lead: a phrase cut out of a sentence reads as nonsense in front of it.
+
+The type comes from the question's grammar and from general English nouns that name kinds of
+entities ("which *company*", "what *dataset*"), never from any corpus's wording:
+
+- "when / what year" -> a date; "how many / how much / how long" and "what is the <quantity noun>"
+  -> a quantity; "who" -> a person's (or body's) name; "where / in which city" -> a place;
+  "is / does / can ..." -> yes or no; "what / which <entity noun>" -> a name of that kind.
+- A leading subordinate clause is looked past ("When deciding whether to use X, what are ...?" asks
+  what follows the comma, not a date), and so is a "<title>: " prefix naming the document asked about.
+- A compound question ("What provider does X recommend, and what can it do?") asks for more than one
+  value: it is answered as a description.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+
+from .text import stem, stopwords
+
+
+class AnswerType(StrEnum):
+    DATE = "date"
+    QUANTITY = "quantity"
+    NAME = "name"  # who
+    PLACE = "place"  # where
+    THING = "thing"  # what / which <entity noun>: a name of that kind (see ``Entity``)
+    YES_NO = "yes_no"
+    DESCRIPTION = "description"
+
+
+class Entity(StrEnum):
+    """What kind of name a "what / which <noun>" question asks for."""
+
+    PERSON = "person"
+    ORGANISATION = "organisation"
+    PRODUCT = "product"  # products, models, tools, languages, formats, versions
+    METHOD = "method"  # methods, algorithms, datasets, metrics: named research artefacts
+    CATEGORY = "category"  # "what sport": a value of a closed category, written in lower case
+
+
+@dataclass(frozen=True)
+class QuestionType:
+    kind: AnswerType
+    noun: str = ""  # the asked-for noun of "what <noun>" / "what is the <noun> of" questions
+    counted: bool = False  # "how many": a count of things, never a measurement ("60 mm")
+    entity: Entity | None = None  # for THING: the kind of name asked for
+
+    @property
+    def typed(self) -> bool:
+        """The question asks for a typed value: a short answer may lead its answer."""
+        return self.kind is not AnswerType.DESCRIPTION
+
+
+# General English nouns naming kinds of entities, by the kind of name their answers are.
+_ENTITY_NOUNS: dict[Entity, str] = {
+    Entity.PERSON: "person people author artist writer director founder inventor creator composer singer actor "
+    "actress player coach president leader ceo chairman chairperson editor producer scientist researcher "
+    "architect designer owner manager painter poet novelist musician king queen minister mayor governor",
+    Entity.ORGANISATION: "company organisation organization firm corporation university institution institute "
+    "agency team club band label publisher party provider vendor manufacturer school college network "
+    "channel newspaper magazine airline brand bank government ministry department committee studio operator "
+    "broadcaster carrier",
+    Entity.PRODUCT: "product model software tool library framework package language app application platform "
+    "device api sdk endpoint format version browser database engine compiler album film movie book novel "
+    "song game ship car aircraft vehicle war battle award prize treaty",
+    Entity.METHOD: "method algorithm technique architecture classifier baseline metric dataset corpus benchmark "
+    "encoder decoder optimizer optimiser loss embedding embeddings",
+    Entity.CATEGORY: "sport genre profession occupation job instrument religion nationality position medium "
+    "style colour color species breed",
+}
+ENTITY_OF_NOUN: dict[str, Entity] = {stem(w): e for e, words in _ENTITY_NOUNS.items() for w in words.split()}
+# Nouns whose answers are quantities: general English, not any dataset's wording.
+QUANTITY_NOUNS = frozenset(
+    """population number size length height width depth area age count amount percentage proportion share
+    rate ratio accuracy score total cost price fee weight speed temperature capacity duration distance value
+    limit maximum minimum budget salary revenue""".split()
+)
+_QUANTITY_STEMS = frozenset(stem(n) for n in QUANTITY_NOUNS)
+_DATE_STEMS = frozenset(stem(n) for n in ("date", "year", "birthday", "day", "month"))
+
+_AUX = r"(?:is|are|was|were|do|does|did|can|could|has|have|had|will|would|should|shall|may|might|must)"
+_YES_NO = re.compile(rf"^{_AUX}\b", re.IGNORECASE)
+_AUX_WORD = re.compile(rf"^{_AUX}$", re.IGNORECASE)
+_DATE_Q = re.compile(
+    rf"^(?:when\s+{_AUX}\b|when\b(?=[^,]*\?$)(?!\s+\w+ing\b)|(?:in |on |by )?(?:what|which) (?:year|date|day|month|"
+    r"decade|century)\b)",
+    re.IGNORECASE,
+)
+_QUANTITY_Q = re.compile(r"^how (?:many|much|long|big|large|old|far|tall|high|deep|wide|heavy|fast|often)\b", re.I)
+_NAME_Q = re.compile(r"^(?:who|whom|whose)\b|^what is the name of\b", re.IGNORECASE)
+_PLACE_Q = re.compile(
+    r"^(?:where\b|(?:in |at |from )?(?:what|which) (?:city|country|state|town|place|region|county|province|"
+    r"continent|location|village)\b)",
+    re.IGNORECASE,
+)
+# "what sport is", "which datasets do", "what is the population of", "what are the main results of"
+_THING_Q = re.compile(
+    r"^(?:in |on |for |by |from |with )?(?:what|which)\s+(?:(?:is|are|was|were)\s+(?:the\s+|a\s+|an\s+)?)?"
+    r"(?:(?:main|primary|exact|total|current|estimated|official|overall|best|first|last|other|new|"
+    r"different|specific|original)\s+)*(?P<noun>[a-z][\w-]*(?:\s+(?!(?:is|are|was|were|do|does|did|has|have|had|of|"
+    r"in|on|for|to|by|from|with|per|about|between|among|regarding|that|which|the|a|an|can|could|should|would|will|"
+    r"may|might|must)\b)[a-z][\w-]*){0,2})",
+    re.IGNORECASE,
+)
+# "Who is the artist of", "who were the directors of": the role asked for.
+_ROLE = re.compile(r"^who(?:m)?\s+(?:is|are|was|were)\s+the\s+(?:current\s+|first\s+|main\s+)?([a-z][\w-]*)\b", re.I)
+_NOT_A_NOUN = frozenset({"is", "are", "was", "were", "do", "does", "did", "kind", "type", "sort", "of", "the"})
+_QUESTION_START = r"(?:what|which|who|whom|whose|when|where|why|how|in|on|" + _AUX[3:-1] + r")\b"
+# A subordinate clause before the question proper: "When deciding whether ..., what ...?"
+_SUBORDINATE = re.compile(
+    r"^(?:when|if|while|before|after|once|given|for|in|to|as|with|without|since|assuming|suppose|"
+    r"besides|apart from|other than|beyond|according to)\b[^?]*?,\s+(?=" + _QUESTION_START + ")",
+    re.IGNORECASE,
+)
+# A second question joined to the first ("..., and what ...", "... and through what ..."), or a
+# comparison ("... compared to the web interface?"): more than one value is asked for.
+_SECOND_QUESTION = re.compile(
+    r"(?:,|\band\b|\bor\b|;)\s+(?:and\s+)?(?:(?:through|in|on|at|by|with|from|for|to|of|under)\s+)?"
+    r"(?:what|which|who|when|where|why|how)\b|\b(?:compared (?:to|with)|versus|vs\.?|as opposed to)\s",
+    re.I,
+)
+_IN_PLACE = re.compile(
+    r"(?<=\s)(?:in |on |at |of |for |by |from )?(?:which|what)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}\s*\?$", re.I
+)
+# "Where can you view ...", "where do I set ...": asks where in a product or a text, an account.
+_WHERE_HOW_TO = re.compile(r"^where\s+(?:can|could|should|do|does|would|may|might|must)\s", re.I)
+# "What two methods", "which three datasets": a list of several values.
+_SEVERAL = re.compile(r"^(?:two|three|four|five|six|several|some|many|\d+)$", re.I)
+
+
+def question_type(question: str) -> QuestionType:
+    """The answer type of a question; a "<title>: " prefix and a leading subordinate clause are
+    looked past (see the module docstring)."""
+    text = main_clause(question)
+    if _SECOND_QUESTION.search(text):
+        return QuestionType(AnswerType.DESCRIPTION)
+    if _YES_NO.match(text):
+        return QuestionType(AnswerType.YES_NO)
+    if _DATE_Q.match(text):
+        return QuestionType(AnswerType.DATE)
+    found = _QUANTITY_Q.match(text)
+    if found:
+        # "how many spider species", "how much money": the counted thing names the answer's unit.
+        unit = re.match(r"\s+([a-z][\w-]*(?:\s+[a-z][\w-]*)?)", text[found.end() :], re.IGNORECASE)
+        words = [w for w in (unit.group(1).lower().split() if unit else []) if w not in _NOT_A_NOUN]
+        words = list(itertools.takewhile(lambda w: w not in stopwords() and not _AUX_WORD.match(w), words))
+        counted = text.lower().startswith("how many")
+        return QuestionType(AnswerType.QUANTITY, " ".join(words), counted=counted)
+    if _NAME_Q.match(text):
+        role = _ROLE.match(text)
+        return QuestionType(AnswerType.NAME, role.group(1).lower() if role else "", entity=Entity.PERSON)
+    if _PLACE_Q.match(text) and not _WHERE_HOW_TO.match(text):
+        return QuestionType(AnswerType.PLACE)
+    found = _THING_Q.match(text)
+    if found:
+        return _thing(text, found)
+    # The question word in place: "100 Squadron was formed in which country?"
+    in_place = _IN_PLACE.search(text)
+    if in_place and not _YES_NO.match(text):
+        return question_type(text[in_place.start() :])
+    return QuestionType(AnswerType.DESCRIPTION)
+
+
+def _thing(text: str, found: re.Match[str]) -> QuestionType:
+    """ "what / which <noun>": a name when the noun names a kind of entity, a quantity when it names
+    a measure ("what is the price"), else a description ("what support", "what are two ways")."""
+    noun = found.group("noun").lower()
+    if noun.split()[0] in {"kind", "type", "sort"}:  # "what kind of sport" asks for a sport
+        rest = re.match(r"\s*of\s+(?:a\s+|an\s+)?([a-z][\w-]*)", text[found.end() :], re.IGNORECASE)
+        noun = rest.group(1).lower() if rest else noun
+    words = noun.split()
+    if words[0] in _NOT_A_NOUN or words[0] in stopwords() or _SEVERAL.match(words[0]) or {"and", "or"} & set(words):
+        return QuestionType(AnswerType.DESCRIPTION)
+    # The head of "what political party" is "party"; of "what embeddings provider", "provider". When the
+    # noun phrase runs into the verb ("what model should"), the first word is the head.
+    heads = [stem(words[-1]), stem(words[0])]
+    if any(h in _DATE_STEMS for h in heads):  # "what is the birth date of"
+        return QuestionType(AnswerType.DATE)
+    if any(h in _QUANTITY_STEMS for h in heads):
+        return QuestionType(AnswerType.QUANTITY, noun)
+    entity = next((ENTITY_OF_NOUN[h] for h in heads if h in ENTITY_OF_NOUN), None)
+    if entity is None:
+        # The noun of an account ("what *support* does X offer") is a word the answer contains.
+        return QuestionType(AnswerType.DESCRIPTION)
+    return QuestionType(AnswerType.THING, noun, entity=entity)
+
+
+def main_clause(question: str) -> str:
+    """The question proper: after a "<title>: " prefix and a leading subordinate clause."""
+    text = " ".join(question.split())
+    if ": " in text:
+        tail = text.rsplit(": ", 1)[1]
+        if re.match(_QUESTION_START, tail, re.I):
+            text = tail
+    return _SUBORDINATE.sub("", text, count=1)

@@ -1,0 +1,168 @@
+"""Extractive answers as passages a reader can follow: a sentence with the one its reference leans on,
+a list with its introduction and items, document order, no sentence quoted twice; and the report
+renders a quoted list as a list. Blocks are built directly; the embedder is real."""
+
+from __future__ import annotations
+
+import pytest
+
+from corpus.models import Block, BlockKind, DocType
+from research.evidence import SubQuestion
+from research.report import ClaimStatus, ReportClaim
+from strategies.offline.extractive import analyse, select, to_claims
+from strategies.offline.passages import Layout, claim_of, merge, passage, pieces_of
+from strategies.offline.strategy import OfflineStrategy
+from tools.hybrid_search import RetrievedChunk
+
+
+def _block(doc: str, seq: int, text: str, kind: BlockKind = BlockKind.PARAGRAPH) -> Block:
+    return Block(block_id=f"{doc}-{seq:04d}", doc_id=doc, seq=seq, page=1, kind=kind, text=text)
+
+
+def _chunk(doc: str, blocks: list[Block], rank: int = 1) -> RetrievedChunk:
+    return RetrievedChunk(
+        chunk_id=f"{doc}:{rank}",
+        doc_id=doc,
+        title=f"Document {doc}",
+        year=None,
+        doc_type=DocType.MARKDOWN,
+        section="",
+        pages=[1],
+        text=" ".join(b.text for b in blocks),
+        score=1.0 / rank,
+        rank=rank,
+        blocks=blocks,
+    )
+
+
+TOKENS = (
+    "Tool use requests are priced the same as any other API request.\n"
+    "The additional tokens from tool use come from:\n"
+    "The tools parameter in API requests\n"
+    "tool_use content blocks in requests and responses\n"
+    "tool_result content blocks in requests\n"
+    "These token counts are added to your normal input and output tokens. Refer to the price table."
+)
+
+
+def test_pieces_know_their_lines_and_offsets():
+    pieces = pieces_of(TOKENS)
+    assert [p.text for p in pieces][:3] == [
+        "Tool use requests are priced the same as any other API request.",
+        "The additional tokens from tool use come from:",
+        "The tools parameter in API requests",
+    ]
+    assert all(TOKENS[p.start : p.end] == p.text for p in pieces)
+    assert pieces[1].introduces and pieces[2].own_line
+    assert not pieces[-1].own_line  # two sentences on one line: prose, not an item
+
+
+def test_a_list_is_quoted_with_its_introduction_and_items_whichever_is_chosen():
+    block = _block("d", 1, TOKENS)
+    layout = Layout([_chunk("d", [block])])
+    intro = passage(layout, block, TOKENS.index("The additional"))
+    item = passage(layout, block, TOKENS.index("tool_use content"))
+    assert intro == item
+    claim = claim_of(layout, intro)
+    assert claim.text.split("\n") == [
+        "The additional tokens from tool use come from:",
+        "The tools parameter in API requests",
+        "tool_use content blocks in requests and responses",
+        "tool_result content blocks in requests",
+    ]
+    (marker,) = claim.citations
+    assert marker.block_id == block.block_id and marker.quote in TOKENS and marker.quote.startswith("The additional")
+
+
+def test_a_sentence_opening_with_a_reference_brings_the_one_before_it():
+    block = _block("d", 1, TOKENS)
+    layout = Layout([_chunk("d", [block])])
+    claim = claim_of(layout, passage(layout, block, TOKENS.index("These token counts")))
+    assert claim.text.startswith("tool_result content blocks in requests These token counts")
+    # Across blocks: the first sentence of a block leans on the last one of the block before.
+    first = _block("e", 1, "Extensive green roofs retain about half of the annual rainfall.")
+    second = _block("e", 2, "This delays the peak of the runoff by several hours. Maintenance is cheap.")
+    layout = Layout([_chunk("e", [first, second])])
+    claim = claim_of(layout, passage(layout, second, 0))
+    assert claim.text == (
+        "Extensive green roofs retain about half of the annual rainfall. This delays the peak of the runoff by "
+        "several hours."
+    )
+    assert [m.block_id for m in claim.citations] == [first.block_id, second.block_id]
+    # "This paper" points at the document, not at a sentence.
+    paper = _block("f", 1, "We thank the reviewers. This paper studies green roofs in three cities.")
+    layout = Layout([_chunk("f", [paper])])
+    assert claim_of(layout, passage(layout, paper, paper.text.index("This paper"))).text.startswith("This paper")
+
+
+def test_markdown_list_blocks_follow_their_introduction():
+    intro = _block("m", 1, "To add more test cases:")
+    items = [
+        _block("m", 2, "Click the Add Test Case button.", BlockKind.LIST),
+        _block("m", 3, "Fill in values for each variable in your prompt.", BlockKind.LIST),
+        _block("m", 4, "Repeat to create multiple scenarios.", BlockKind.LIST),
+    ]
+    after = _block("m", 5, "You can re-run the whole suite when the prompt changes.")
+    layout = Layout([_chunk("m", [intro, *items, after])])
+    for chosen in (intro, items[1]):
+        claim = claim_of(layout, passage(layout, chosen, 0))
+        assert claim.text.split("\n") == [
+            "To add more test cases:",
+            "Click the Add Test Case button.",
+            "Fill in values for each variable in your prompt.",
+            "Repeat to create multiple scenarios.",
+        ]
+        assert [m.block_id for m in claim.citations] == [b.block_id for b in [intro, *items]]
+
+
+def test_touching_passages_merge_and_no_sentence_is_quoted_twice():
+    text = "Roofs retain rain. Sedum survives drought. Irrigation is rarely needed. Costs fall."
+    block = _block("g", 1, text)
+    layout = Layout([_chunk("g", [block])])
+    a = passage(layout, block, text.index("Sedum"))
+    b = passage(layout, block, text.index("Irrigation"))
+    c = passage(layout, block, text.index("Roofs"))
+    merged = merge([a, b, c])
+    assert len(merged) == 1
+    assert claim_of(layout, merged[0]).text == "Roofs retain rain. Sedum survives drought. Irrigation is rarely needed."
+
+
+@pytest.fixture(scope="module")
+def strategy(embedder) -> OfflineStrategy:
+    return OfflineStrategy(embedder)
+
+
+def test_a_non_factoid_answer_quotes_the_list_and_has_no_short_answer(strategy):
+    block = _block("t", 1, TOKENS)
+    other = _block("u", 1, "Image inputs are billed by their size in pixels, divided by seven hundred and fifty.")
+    evidence = [_chunk("t", [block]), _chunk("u", [other], rank=2)]
+    question = SubQuestion(id="q1", question="Where do the additional tokens of tool use come from?", rationale="")
+    answer = strategy.answer(question, evidence, [question.question])
+    assert answer.claims and all(c.answer is None for c in answer.claims)
+    assert answer.claims[0].text.split("\n")[0] == "The additional tokens from tool use come from:"
+    assert "tool_use content blocks in requests and responses" in answer.claims[0].text.split("\n")
+
+
+def test_sentences_covering_the_two_parts_of_a_question_are_chosen_together(strategy):
+    """Joint coverage: the second part of a two-part question gets its own sentence."""
+    facts = _block(
+        "v",
+        1,
+        "Accuracy, F1 score and consistency are the key success metrics for a classification task. "
+        "Accuracy is the share of inputs classified correctly. "
+        "The F1 score balances precision and recall.",
+    )
+    latency = _block("w", 1, "Choosing a smaller model is the most direct way to reduce latency for classification.")
+    evidence = [_chunk("v", [facts]), _chunk("w", [latency], rank=2)]
+    question = "What are the key success metrics for a classification task, and how do you reduce latency?"
+    analysis = analyse(question, evidence, strategy.vectors)
+    quoted = " ".join(c.text for c in to_claims(analysis, select(analysis)))
+    assert "key success metrics" in quoted and "reduce latency" in quoted
+
+
+def test_a_quoted_list_renders_as_a_list():
+    claim = ReportClaim(
+        text="The tokens come from:\nthe tools parameter\nthe system prompt", status=ClaimStatus.VERIFIED, citations=[3]
+    )
+    assert claim.markdown() == "The tokens come from:\n  - the tools parameter\n  - the system prompt [3]"
+    assert claim.markdown(indent="") == "The tokens come from:\n- the tools parameter\n- the system prompt [3]"
