@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import socket
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -297,7 +298,7 @@ def test_plain_text_blocks_headings_and_sections():
     assert doc.year == 2018
     assert kinds_and_texts(doc) == [
         (BlockKind.HEADING, "Beta Notes on Rain Gauges"),
-        (BlockKind.PARAGRAPH, "Owen B. Talley Date of issue: 19 November 2018"),
+        (BlockKind.PARAGRAPH, "Owen B. Talley\nDate of issue: 19 November 2018"),  # short lines: real breaks
         (BlockKind.HEADING, "1. Method"),
         (
             BlockKind.PARAGRAPH,
@@ -333,6 +334,59 @@ def test_text_with_markdown_headings_goes_to_the_markdown_loader():
     assert load_text(source).blocks[-1].text == "Rooftop meadows reduced peak temperature."
 
 
+DOCS_PARAGRAPH = """Tool use requests are priced the same as any other API request, based on the total number of \
+input tokens sent to the model (including in the tools parameter) and the number of output tokens generated.
+The additional tokens from tool use come from:
+The tools parameter in API requests (tool names, descriptions, and schemas)
+tool_use content blocks in API requests and responses
+"""
+
+# README-style prose, with markup and a link that overruns the width once wrapped.
+README_PROSE = (
+    "The rig weighs the **drainage tray** every hour and logs the weight to a memory card, see "
+    "[the protocol](https://example.org/protocols/drainage-tray-weighing-and-logging.html) for the "
+    "details and `tray.csv` for a sample of the log. Storms larger than 20 mm saturate the substrate "
+    "within an hour, after which the tray drains almost as fast as a bare roof would."
+)
+
+
+def wrapped(text: str, width: int) -> str:
+    return textwrap.fill(text, width, break_long_words=False, break_on_hyphens=False) + "\n"
+
+
+@pytest.mark.parametrize("load", [load_markdown, load_text])
+def test_docs_lines_without_list_markup_keep_their_breaks(load):
+    doc = load(DOCS_PARAGRAPH)
+    (block,) = doc.blocks
+    assert block.text.split("\n") == [
+        "Tool use requests are priced the same as any other API request, based on the total number of input "
+        "tokens sent to the model (including in the tools parameter) and the number of output tokens generated.",
+        "The additional tokens from tool use come from:",
+        "The tools parameter in API requests (tool names, descriptions, and schemas)",
+        "tool_use content blocks in API requests and responses",
+    ]
+    assert_spans_cover_text(DOCS_PARAGRAPH, doc)
+    assert DOCS_PARAGRAPH[block.span.start : block.span.end] == DOCS_PARAGRAPH.rstrip()
+
+
+@pytest.mark.parametrize("width", [72, 80, 100])
+def test_wrapped_prose_stays_one_line_of_text(width: int):
+    (block,) = load_markdown(wrapped(README_PROSE, width)).blocks
+    assert block.text == (
+        "The rig weighs the drainage tray every hour and logs the weight to a memory card, see the protocol for "
+        "the details and tray.csv for a sample of the log. Storms larger than 20 mm saturate the substrate within "
+        "an hour, after which the tray drains almost as fast as a bare roof would."
+    )
+    (block,) = load_text(wrapped(block.text, width)).blocks
+    assert "\n" not in block.text
+
+
+def test_a_code_span_over_a_line_end_leaves_the_paragraph_as_prose():
+    # The source's lines and the paragraph's breaks no longer line up: every break stays a space.
+    (block,) = load_markdown("Run `pip\ninstall acme` first.\nThen run it:\nacme --help\n").blocks
+    assert block.text == "Run pip install acme first. Then run it: acme --help"
+
+
 @pytest.mark.shared
 def test_qasper_papers_load_as_markdown():
     papers = shared_data("qasper-dev", "papers")
@@ -366,6 +420,17 @@ def test_docs_pages_without_a_title_heading_are_named_after_their_file():
     assert len(pages) >= 40
     for page in pages:
         assert parse_file(page).document.title == file_title(page), page.name
+
+
+@pytest.mark.shared
+def test_docs_pages_keep_their_real_line_breaks():
+    page = shared_data("docs-dev", "docs", "en__docs__build-with-claude__tool-use.md")
+    source = page.read_text()
+    doc = load_markdown(source)
+    block = next(b for b in doc.blocks if b.text.startswith("Tool use requests are priced"))
+    assert "come from:\nThe tools parameter in API requests (tool names, descriptions, and schemas)\n" in block.text
+    # The span still covers the source lines: the same text, line breaks and all.
+    assert source[block.span.start : block.span.end] == block.text
 
 
 def test_html_keeps_the_article_and_drops_the_boilerplate():

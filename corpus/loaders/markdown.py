@@ -2,7 +2,9 @@
 
 A block's ``span`` covers its source lines in the file's text, markup included, so a citation can
 highlight exactly what the author wrote; its ``text`` is that content with the markup stripped
-(emphasis, link targets, inline-code backticks, list markers), which is what gets embedded.
+(emphasis, link targets, inline-code backticks, list markers), which is what gets embedded. Inside a
+paragraph a line break that only wraps prose becomes a space, and a real one (an item or a statement
+per line) stays "\n" (``corpus.loaders.line_breaks``).
 
 YAML front matter is not content, but its ``title``, ``date`` and ``year`` fields are used.
 The helpers for years, spans and reference sections are shared with the plain-text loader.
@@ -24,6 +26,7 @@ from collections.abc import Iterator
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
+from corpus.loaders.line_breaks import real_breaks
 from corpus.loaders.titles import clean_heading, clean_title, is_breadcrumb, is_section_name
 from corpus.models import BlockKind, CharSpan, LoadedDocument, RawBlock
 
@@ -139,7 +142,7 @@ def _leading_breadcrumb(group: list[Token]) -> tuple[str, str] | None:
     """(breadcrumb, rest) when a paragraph's first line is a breadcrumb and more lines follow."""
     if group[0].type != "paragraph_open" or len(group) != 3:
         return None
-    children = group[1].children or []
+    children = _paragraph_children(group[1])
     cut = next((i for i, c in enumerate(children) if c.type in ("softbreak", "hardbreak")), None)
     if cut is None:
         return None
@@ -224,12 +227,31 @@ def _block(group: list[Token]) -> tuple[BlockKind, str] | None:
 
 def _plain_text(group: list[Token]) -> str:
     parts = []
-    for token in group:
+    for i, token in enumerate(group):
         if token.type == "inline":
-            parts.append(_inline_text(token))
+            in_paragraph = i > 0 and group[i - 1].type == "paragraph_open"
+            parts.append(_children_text(_paragraph_children(token) if in_paragraph else token.children or []))
         elif token.type in ("fence", "code_block"):
             parts.append(token.content.strip("\n"))
     return "\n".join(p for p in parts if p)
+
+
+def _paragraph_children(token: Token) -> list[Token]:
+    """A paragraph's inline children with each soft break that is a real line break made a hard one.
+
+    Line ``i`` of the paragraph's source ends in its ``i``-th break; where a code span or inline HTML
+    runs over a line end the two do not line up, and every soft break stays soft.
+    """
+    children = token.children or []
+    breaks = [i for i, c in enumerate(children) if c.type in ("softbreak", "hardbreak")]
+    lines = token.content.split("\n")
+    if len(lines) != len(breaks) + 1:
+        return children
+    children = list(children)
+    for i, real in zip(breaks, real_breaks(lines), strict=True):
+        if real and children[i].type == "softbreak":
+            children[i] = Token("hardbreak", "br", 0)
+    return children
 
 
 def _table_text(group: list[Token]) -> str:
@@ -255,4 +277,4 @@ def _children_text(children: list[Token]) -> str:
             parts.append(" ")
         elif child.type == "hardbreak":
             parts.append("\n")
-    return re.sub(r"[ \t]+", " ", "".join(parts)).strip()
+    return re.sub(r"[ \t]*\n[ \t]*", "\n", re.sub(r"[ \t]+", " ", "".join(parts))).strip()

@@ -5,8 +5,9 @@ Text that uses Markdown headings (``# Title``, ``## Section``) goes to the Markd
 
 Otherwise a heading is a short line standing alone between blank lines ("1. Introduction",
 "ABSTRACT", "Results") or a line underlined with ``===``/``---``; the document's first line counts
-as a heading up to a longer length. Hard-wrapped lines are joined into one block text, while the
-block's span still covers the raw lines.
+as a heading up to a longer length. Hard-wrapped lines are joined into one block text, and real
+line breaks (an item or a statement per line) stay "\n" in it (``corpus.loaders.line_breaks``);
+the block's span covers the raw lines either way.
 
 The title is that first line when it is a heading, unless it is a generic section name
 ("Introduction", "Overview", "Next steps"): a report's first line is its title, but a text saved
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import re
 
+from corpus.loaders.line_breaks import join_lines
 from corpus.loaders.markdown import (
     YEAR_SCAN_CHARS,
     find_year,
@@ -153,7 +155,7 @@ def _is_table(rows: list[str]) -> bool:
 def _body_text(kind: BlockKind, rows: list[str]) -> str:
     if kind is BlockKind.TABLE:
         return "\n".join(" | ".join(_COLUMN_GAP.split(row.strip())) for row in rows)
-    body = " ".join(row.strip() for row in rows)
+    body = join_lines(rows)
     # Bullets are markup; list numbers are kept (steps, numbered references).
     return _BULLET.sub("", body) if kind is BlockKind.LIST else body
 
