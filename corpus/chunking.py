@@ -52,6 +52,13 @@ class ChunkedText:
 
 
 def split_sentences(text: str) -> list[str]:
+    """The sentences of a block's text: split after ".", "!" or "?" before a capital or a digit, and
+    at every line break, since the loaders keep a break only where a line ends a statement or an
+    item of its own (they join lines that merely wrap prose)."""
+    return [sentence for line in text.split("\n") for sentence in _line_sentences(line)]
+
+
+def _line_sentences(text: str) -> list[str]:
     pieces = _SENTENCE_END.split(text)
     sentences: list[str] = []
     for piece in pieces:
@@ -63,36 +70,39 @@ def split_sentences(text: str) -> list[str]:
     return [s.strip() for s in sentences if s.strip()]
 
 
-def _pack(pieces: list[str], counts: list[int], budget: int, joiner: str) -> list[str]:
-    """Greedily pack consecutive pieces into groups of at most ``budget`` tokens."""
+def _pack(pieces: list[str], counts: list[int], budget: int, separators: Sequence[str]) -> list[str]:
+    """Greedily pack consecutive pieces into groups of at most ``budget`` tokens; ``separators[i]``
+    joins piece ``i`` to the piece before it in its group."""
     groups: list[str] = []
-    current: list[str] = []
+    current = ""
     used = 0
-    for piece, n in zip(pieces, counts, strict=True):
+    for piece, n, separator in zip(pieces, counts, separators, strict=True):
         if current and used + n > budget:
-            groups.append(joiner.join(current))
-            current, used = [], 0
-        current.append(piece)
+            groups.append(current)
+            current, used = "", 0
+        current = f"{current}{separator}{piece}" if current else piece
         used += n
     if current:
-        groups.append(joiner.join(current))
+        groups.append(current)
     return groups
 
 
 def _split_long(text: str, budget: int, count: TokenCounter) -> list[str]:
-    sentences = split_sentences(text)
-    counts = [n - SPECIAL_TOKENS for n in count(sentences)]
-    parts: list[str] = []
-    for sentence, n in zip(sentences, counts, strict=True):
+    # Each sentence, and whether it opens a line of the text: that line break is kept in the parts.
+    sentences = [(s, i == 0) for line in text.split("\n") for i, s in enumerate(_line_sentences(line))]
+    counts = [n - SPECIAL_TOKENS for n in count([s for s, _ in sentences])]
+    parts: list[tuple[str, bool]] = []
+    for (sentence, opens_line), n in zip(sentences, counts, strict=True):
         if n <= budget:
-            parts.append(sentence)
+            parts.append((sentence, opens_line))
             continue
         # A single "sentence" longer than the window (a table row dump, a run-on list): cut by words.
         words = sentence.split()
         word_counts = [n - SPECIAL_TOKENS for n in count(words)]
-        parts.extend(_pack(words, word_counts, budget, " "))
-    part_counts = [n - SPECIAL_TOKENS for n in count(parts)]
-    return _pack(parts, part_counts, budget, " ")
+        pieces = _pack(words, word_counts, budget, [" "] * len(words))
+        parts.extend((piece, opens_line and k == 0) for k, piece in enumerate(pieces))
+    part_counts = [n - SPECIAL_TOKENS for n in count([p for p, _ in parts])]
+    return _pack([p for p, _ in parts], part_counts, budget, ["\n" if opens else " " for _, opens in parts])
 
 
 def header_for(document: Document, section: str) -> str:

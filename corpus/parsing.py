@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 from corpus.errors import LoadError
-from corpus.loaders.titles import clean_title
+from corpus.loaders.titles import clean_title, file_title
 from corpus.models import Block, DocType, Document, LoadedDocument, ParsedDocument
 
 SUFFIX_TYPES: dict[str, DocType] = {
@@ -137,7 +137,7 @@ def parse_file(path: Path) -> ParsedDocument:
     doc_id = doc_id_for(sha256)
     document = Document(
         doc_id=doc_id,
-        title=clean_title(loaded.title) or path.stem,
+        title=clean_title(loaded.title) or file_title(path),
         path=str(path.resolve()),
         type=doc_type,
         page_count=loaded.page_count,

@@ -110,6 +110,23 @@ def test_sentence_split_respects_abbreviations():
     ]
 
 
+def test_sentence_split_at_line_breaks():
+    # A line break the loaders kept ends a statement or an item, with or without a full stop.
+    text = (
+        "Tool use requests are priced like any other request. Tokens come from:\n"
+        "The tools parameter (names, descriptions, and schemas)\n"
+        "tool_use content blocks in requests and responses\n\n"
+        "Dr. Lee added e.g. this line."
+    )
+    assert split_sentences(text) == [
+        "Tool use requests are priced like any other request.",
+        "Tokens come from:",
+        "The tools parameter (names, descriptions, and schemas)",
+        "tool_use content blocks in requests and responses",
+        "Dr. Lee added e.g. this line.",
+    ]
+
+
 def test_minilm_assembled_from_wheels_with_256_token_window(embedder: Embedder, models_dir):
     config = json.loads((models_dir / "all-MiniLM-L6-v2" / "tokenizer_config.json").read_text())
     assert config["model_max_length"] == 256
@@ -146,3 +163,11 @@ def test_onnx_session_sleeps_instead_of_spinning_and_embeds_the_same(embedder: E
     stock = TextEmbedding(DEFAULT_EMBED_MODEL, specific_model_path=str(models_dir / "all-MiniLM-L6-v2"))
     text = "Green roofs retain rainfall."
     assert np.allclose(embedder.embed_passages([text])[0], next(iter(stock.passage_embed([text]))), atol=1e-6)
+
+
+def test_a_long_block_keeps_its_line_breaks_in_its_chunks(embedder: Embedder):
+    lines = [f"Item {i} of the parameter list is described here in a few plain words" for i in range(60)]
+    text = "\n".join(lines)
+    chunks = chunk_document(DOC, [block(0, text)], embedder.max_tokens, embedder.count_tokens_batch)
+    assert len(chunks) > 1
+    assert all(line in lines for c in chunks for line in c.chunk.text.split("\n"))

@@ -16,6 +16,7 @@ from fpdf import FPDF
 
 from corpus.errors import LoadError
 from corpus.loaders.pdf import load_pdf
+from corpus.loaders.pdf.metadata import metadata_title
 from corpus.models import BlockKind, LoadedDocument
 from corpus.parsing import parse_file
 
@@ -276,6 +277,89 @@ def test_generated_report(tmp_path: Path) -> None:
     section = {b.text.split(".")[0]: b.section for b in doc.blocks}
     assert section["Paragraph 2 of part 3"] == "3. Findings of part 3"
     assert_blocks_inside_bboxes(path, doc, doc.blocks)
+
+
+def _handbook_pdf(path: Path, *, company_at: float, meta_title: str | None, running_head: str) -> Path:
+    """A company handbook: the company's name set large on every page (at ``company_at`` mm from
+    the top), a running head in body size, the handbook's real title on page 1 below the name."""
+    pdf = FPDF(format="letter")
+    pdf.set_auto_page_break(False)
+    if meta_title:
+        pdf.set_title(meta_title)
+    pdf.set_author("Dana Whitfield")
+    for page in range(4):
+        pdf.add_page()
+        pdf.set_font("helvetica", style="B", size=22)
+        pdf.set_xy(10, company_at)
+        pdf.cell(0, 10, "Northwind Traders")
+        pdf.set_font("helvetica", size=8)
+        pdf.set_xy(10, 3)
+        pdf.cell(0, 4, running_head, align="R")
+        pdf.set_xy(10, 265)
+        pdf.cell(0, 5, f"Page {page + 1}", align="C")
+        pdf.set_xy(10, company_at + 25)
+        if page == 0:
+            pdf.set_font("helvetica", style="B", size=18)
+            pdf.multi_cell(0, 9, "Employee Handbook for Warehouse Staff")
+            pdf.ln(4)
+        pdf.set_font("helvetica", style="B", size=13)
+        pdf.set_x(10)
+        pdf.multi_cell(0, 7, f"{page + 1}. Policies of part {page + 1}")
+        pdf.set_font("times", size=11)
+        for i in range(3):
+            pdf.set_x(10)
+            pdf.multi_cell(0, 5.5, f"Rule {i + 1} of part {page + 1}. " + "Staff wear safety boots on the floor. " * 8)
+            pdf.ln(3)
+    pdf.output(str(path))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("company_at", "meta_title", "running_head"),
+    [
+        # The company's name is a running header in large type and the metadata's title.
+        (8, "Northwind Traders", "Staff handbook"),
+        # The running head in body size is the metadata's title.
+        (8, "Staff handbook", "Staff handbook"),
+        # Below the margins, where no running header is looked for, and no metadata title.
+        (40, None, "Staff handbook"),
+    ],
+)
+def test_handbook_title_is_not_its_company_name_or_running_head(
+    tmp_path: Path, company_at: float, meta_title: str | None, running_head: str
+) -> None:
+    path = _handbook_pdf(
+        tmp_path / "handbook.pdf", company_at=company_at, meta_title=meta_title, running_head=running_head
+    )
+    doc = load_pdf(path)
+    assert doc.title == "Employee Handbook for Warehouse Staff"
+    assert not any(running_head in t for t in texts(doc))
+    if company_at < 20:  # in the top margin: a running header, gone from the blocks too
+        assert not any("Northwind" in t for t in texts(doc))
+
+
+def test_a_running_head_that_is_the_title_stays_the_title(tmp_path: Path) -> None:
+    # Journals repeat the paper's title at the top of every page: that is still its title.
+    path = _handbook_pdf(
+        tmp_path / "paper.pdf",
+        company_at=40,
+        meta_title="Employee Handbook for Warehouse Staff",
+        running_head="Employee Handbook for Warehouse Staff",
+    )
+    assert load_pdf(path).title == "Employee Handbook for Warehouse Staff"
+
+
+@pytest.mark.parametrize(
+    ("meta", "title"),
+    [
+        ({"Title": "Employee Handbook", "Author": "Northwind Traders"}, "Employee Handbook"),
+        ({"Title": "Northwind Traders", "Author": "Northwind  traders"}, None),  # the author's name
+        ({"Title": "Microsoft Word - handbook_v3.docx"}, None),
+        ({"Title": "handbook_v3"}, None),
+    ],
+)
+def test_metadata_title_is_a_title(meta: dict, title: str | None) -> None:
+    assert metadata_title(meta) == title
 
 
 def test_sample_corpus_table_with_shaded_header_and_unruled_last_row() -> None:

@@ -6,6 +6,8 @@ import random
 
 import pytest
 
+from corpus.chunking import split_sentences
+from corpus.loaders.markdown import load_markdown
 from corpus.models import BBox, Block, BlockKind, CharSpan, DocType, Document
 from corpus.registry import Registry
 from tools.citations import match as rc
@@ -321,3 +323,30 @@ def test_support_needs_the_claims_figures_and_most_of_its_words():
     assert supports("The rig retains 57% of the yearly rainfall over the monitoring period.", [quote])
     assert not supports("The rig retained 75% of annual rainfall.", [quote])  # a changed figure
     assert not supports("Green roofs triple property values.", [quote])  # an unrelated claim
+
+
+def test_a_sentence_of_a_block_with_kept_line_breaks_resolves():
+    # The Markdown loader keeps a docs page's real line breaks as "\n" (corpus.loaders.line_breaks),
+    # and answers quote one of those lines, or run on across one with a space.
+    source = (
+        "Tool use requests are priced the same as any other API request, based on the total number of "
+        "input tokens sent to the model and the number of output tokens generated.\n"
+        "The additional tokens from tool use come from:\n"
+        "The tools parameter in API requests (tool names, descriptions, and schemas)\n"
+        "tool_use content blocks in API requests and responses\n"
+    )
+    (raw,) = load_markdown(source).blocks
+    assert raw.text.count("\n") == 3
+    block = Block(block_id="docs-0", doc_id="docs", seq=0, **raw.model_dump())
+    index = BlockIndex([block], {"docs": "Tool use"})
+    lines = split_sentences(block.text)
+    assert lines[2] == "The tools parameter in API requests (tool names, descriptions, and schemas)"
+    res = resolve_citation(lines[2], None, index)  # one kept line
+    assert res is not None and res.block_ids == ["docs-0"] and res.score == 100
+    assert res.matched_text in lines[2] and "\n" not in res.matched_text
+    check_offsets(index, res)
+    res = resolve_citation("tool use come from: The tools parameter in API requests", None, index)  # across one
+    assert res is not None and res.block_ids == ["docs-0"] and res.score == 100
+    assert res.matched_text == "tool use come from:\nThe tools parameter in API requests"
+    check_offsets(index, res)
+    assert source[raw.span.start : raw.span.end].count("\n") == 3  # the span still covers the source lines

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import re
 import socket
+import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -12,7 +14,9 @@ from corpus.errors import LoadError
 from corpus.loaders.html import load_html
 from corpus.loaders.markdown import find_year, load_markdown
 from corpus.loaders.text import load_text
+from corpus.loaders.titles import file_title
 from corpus.models import BlockKind, LoadedDocument
+from corpus.parsing import parse_file
 
 from .paths import shared_data
 
@@ -212,10 +216,63 @@ def test_markdown_spans_index_text_with_windows_line_endings():
     assert_spans_cover_text(source, doc)
 
 
-def test_title_falls_back_to_the_first_heading():
-    assert load_markdown("## Notes\n\nText.\n\n# Later top heading\n").title == "Later top heading"
-    assert load_markdown("### Only a small heading\n\nText.\n").title == "Only a small heading"
-    assert load_markdown("Just text.\n").title is None
+@pytest.mark.parametrize(
+    ("source", "title"),
+    [
+        ("### Only a small heading\n\nText.\n", "Only a small heading"),
+        # Among the headings that open the page, the level-1 one.
+        ("## Docs home\n\n# Rain Gauges\n\n## Setup\n\nText.\n", "Rain Gauges"),
+        # Comments, rules, breadcrumbs and badges above the heading are not body text.
+        ("<!-- source: https://x.org/a -->\n\n---\n\nDocs / Guides / Rain\n\n# Rain Gauges\n\nText.\n", "Rain Gauges"),
+        ("[![build](https://x.org/b.svg)](https://x.org)\n\n# Rain Gauges\n\nText.\n", "Rain Gauges"),
+        # A heading after body text names a part of the page; a "# " line deep down may be a code comment.
+        ("## Notes\n\nText.\n\n# Later top heading\n", None),
+        ("Examples\n\nThe following prompts fail:\nPython\n\n# Missing turn\nprompt = 'x'\n", None),
+        # A generic section name opening the page is no title either.
+        ("## Next steps\n\nRead the guide.\n", None),
+        ("# 1. Introduction\n\nText.\n", None),
+        ("Just text.\n", None),
+    ],
+)
+def test_markdown_title_is_a_heading_that_opens_the_page(source: str, title: str | None):
+    assert load_markdown(source).title == title
+
+
+@pytest.mark.parametrize(
+    ("source", "title"),
+    [
+        ("Rain Gauges on Green Roofs\n\nWe weighed the tray.\n", "Rain Gauges on Green Roofs"),
+        ("Home / Guides / Rain\n\nRain Gauges on Green Roofs\n\nWe weighed the tray.\n", "Rain Gauges on Green Roofs"),
+        # The text starts at a section of something longer: the file's name says more.
+        ("Introduction\n\nWe weighed the tray.\n", None),
+        ("Next steps\n\nWe weighed the tray.\n", None),
+        # No heading opens the text: a later heading names a section, not the document.
+        ("We weighed the tray every hour\nduring the storms.\n\nResults\n\nIt held water.\n", None),
+    ],
+)
+def test_plain_text_title_is_its_opening_heading(source: str, title: str | None):
+    assert load_text(source).title == title
+
+
+@pytest.mark.parametrize(
+    ("name", "title"),
+    [
+        ("en__docs__build-with-claude__tool-use.md", "Tool use"),
+        ("green_roof_faq_2021.md", "Green roof faq 2021"),
+        ("API-rate-limits.txt", "API rate limits"),
+        ("iOS_setup.md", "iOS setup"),
+        ("docs__guide__index.md", "Guide"),
+        ("2020.acl-main.447.pdf", "2020.acl-main.447"),  # an identifier stays whole
+    ],
+)
+def test_file_title(name: str, title: str):
+    assert file_title(Path(name)) == title
+
+
+def test_documents_without_a_title_are_named_after_their_file(tmp_path: Path):
+    page = tmp_path / "en__docs__build-with-claude__tool-use.md"
+    page.write_text("<!-- source: https://x.org -->\n\nHow tool use works\n\nCall a tool.\n\n# comment\n")
+    assert parse_file(page).document.title == "Tool use"
 
 
 @pytest.mark.parametrize(
@@ -241,7 +298,7 @@ def test_plain_text_blocks_headings_and_sections():
     assert doc.year == 2018
     assert kinds_and_texts(doc) == [
         (BlockKind.HEADING, "Beta Notes on Rain Gauges"),
-        (BlockKind.PARAGRAPH, "Owen B. Talley Date of issue: 19 November 2018"),
+        (BlockKind.PARAGRAPH, "Owen B. Talley\nDate of issue: 19 November 2018"),  # short lines: real breaks
         (BlockKind.HEADING, "1. Method"),
         (
             BlockKind.PARAGRAPH,
@@ -277,6 +334,59 @@ def test_text_with_markdown_headings_goes_to_the_markdown_loader():
     assert load_text(source).blocks[-1].text == "Rooftop meadows reduced peak temperature."
 
 
+DOCS_PARAGRAPH = """Tool use requests are priced the same as any other API request, based on the total number of \
+input tokens sent to the model (including in the tools parameter) and the number of output tokens generated.
+The additional tokens from tool use come from:
+The tools parameter in API requests (tool names, descriptions, and schemas)
+tool_use content blocks in API requests and responses
+"""
+
+# README-style prose, with markup and a link that overruns the width once wrapped.
+README_PROSE = (
+    "The rig weighs the **drainage tray** every hour and logs the weight to a memory card, see "
+    "[the protocol](https://example.org/protocols/drainage-tray-weighing-and-logging.html) for the "
+    "details and `tray.csv` for a sample of the log. Storms larger than 20 mm saturate the substrate "
+    "within an hour, after which the tray drains almost as fast as a bare roof would."
+)
+
+
+def wrapped(text: str, width: int) -> str:
+    return textwrap.fill(text, width, break_long_words=False, break_on_hyphens=False) + "\n"
+
+
+@pytest.mark.parametrize("load", [load_markdown, load_text])
+def test_docs_lines_without_list_markup_keep_their_breaks(load):
+    doc = load(DOCS_PARAGRAPH)
+    (block,) = doc.blocks
+    assert block.text.split("\n") == [
+        "Tool use requests are priced the same as any other API request, based on the total number of input "
+        "tokens sent to the model (including in the tools parameter) and the number of output tokens generated.",
+        "The additional tokens from tool use come from:",
+        "The tools parameter in API requests (tool names, descriptions, and schemas)",
+        "tool_use content blocks in API requests and responses",
+    ]
+    assert_spans_cover_text(DOCS_PARAGRAPH, doc)
+    assert DOCS_PARAGRAPH[block.span.start : block.span.end] == DOCS_PARAGRAPH.rstrip()
+
+
+@pytest.mark.parametrize("width", [72, 80, 100])
+def test_wrapped_prose_stays_one_line_of_text(width: int):
+    (block,) = load_markdown(wrapped(README_PROSE, width)).blocks
+    assert block.text == (
+        "The rig weighs the drainage tray every hour and logs the weight to a memory card, see the protocol for "
+        "the details and tray.csv for a sample of the log. Storms larger than 20 mm saturate the substrate within "
+        "an hour, after which the tray drains almost as fast as a bare roof would."
+    )
+    (block,) = load_text(wrapped(block.text, width)).blocks
+    assert "\n" not in block.text
+
+
+def test_a_code_span_over_a_line_end_leaves_the_paragraph_as_prose():
+    # The source's lines and the paragraph's breaks no longer line up: every break stays a space.
+    (block,) = load_markdown("Run `pip\ninstall acme` first.\nThen run it:\nacme --help\n").blocks
+    assert block.text == "Run pip install acme first. Then run it: acme --help"
+
+
 @pytest.mark.shared
 def test_qasper_papers_load_as_markdown():
     papers = shared_data("qasper-dev", "papers")
@@ -300,6 +410,27 @@ def test_qasper_papers_load_as_markdown():
                         total += 1
                         found += any(evidence.strip() in t for t in texts)
     assert total > 50 and found / total >= 0.95, (found, total)
+
+
+@pytest.mark.shared
+def test_docs_pages_without_a_title_heading_are_named_after_their_file():
+    # The docs-dev pages open with a section line ("Examples", "Next steps"), and some hold "# " code
+    # comments further down: none of that names the page, its file name (from the page's URL) does.
+    pages = sorted(shared_data("docs-dev", "docs").glob("*.md"))
+    assert len(pages) >= 40
+    for page in pages:
+        assert parse_file(page).document.title == file_title(page), page.name
+
+
+@pytest.mark.shared
+def test_docs_pages_keep_their_real_line_breaks():
+    page = shared_data("docs-dev", "docs", "en__docs__build-with-claude__tool-use.md")
+    source = page.read_text()
+    doc = load_markdown(source)
+    block = next(b for b in doc.blocks if b.text.startswith("Tool use requests are priced"))
+    assert "come from:\nThe tools parameter in API requests (tool names, descriptions, and schemas)\n" in block.text
+    # The span still covers the source lines: the same text, line breaks and all.
+    assert source[block.span.start : block.span.end] == block.text
 
 
 def test_html_keeps_the_article_and_drops_the_boilerplate():

@@ -2,10 +2,20 @@
 
 A block's ``span`` covers its source lines in the file's text, markup included, so a citation can
 highlight exactly what the author wrote; its ``text`` is that content with the markup stripped
-(emphasis, link targets, inline-code backticks, list markers), which is what gets embedded.
+(emphasis, link targets, inline-code backticks, list markers), which is what gets embedded. Inside a
+paragraph a line break that only wraps prose becomes a space, and a real one (an item or a statement
+per line) stays "\n" (``corpus.loaders.line_breaks``).
 
 YAML front matter is not content, but its ``title``, ``date`` and ``year`` fields are used.
 The helpers for years, spans and reference sections are shared with the plain-text loader.
+
+The title is the front matter's ``title``; else a heading that opens the document: among the
+headings that come before any body text (only blank lines, HTML comments, rules, breadcrumb lines
+and image-only paragraphs such as logos and badges may precede them), the first level-1 heading, or
+else the first of them. A heading further down names a part of the page, and a ``# `` line deep in
+a page is as likely a shell comment from a code sample the scraper flattened. An opening heading
+that is a generic section name ("Overview", "Next steps") is no title either. Without a title the
+caller names the document after its file (``corpus.loaders.titles.file_title``).
 """
 
 from __future__ import annotations
@@ -16,7 +26,8 @@ from collections.abc import Iterator
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from corpus.loaders.titles import clean_heading, clean_title, is_breadcrumb
+from corpus.loaders.line_breaks import real_breaks
+from corpus.loaders.titles import clean_heading, clean_title, is_breadcrumb, is_section_name
 from corpus.models import BlockKind, CharSpan, LoadedDocument, RawBlock
 
 _PARSER = MarkdownIt("commonmark").enable(["table", "strikethrough"])
@@ -91,7 +102,8 @@ def load_markdown(text: str) -> LoadedDocument:
     fields, body = _split_front_matter(text)
     lines = line_bounds(text)
     blocks: list[RawBlock] = []
-    headings: list[tuple[int, str]] = []
+    opening: list[tuple[int, str]] = []  # (level, text) of the headings before any body text
+    in_opening = True
     section = ""
     references_level: int | None = None  # level of the References heading we are under, if any
     for group in _constructs(_PARSER.parse(body)):
@@ -103,12 +115,15 @@ def load_markdown(text: str) -> LoadedDocument:
         if kind is BlockKind.HEADING:
             level = int(group[0].tag[1])
             section = block_text
-            headings.append((level, block_text))
+            if in_opening:
+                opening.append((level, block_text))
             # A subheading stays inside References; a heading at its level or above ends it.
             if references_level is None or level <= references_level:
                 references_level = level if is_references_heading(block_text) else None
         elif references_level is not None:
             kind = BlockKind.REFERENCE
+        if kind is not BlockKind.HEADING and not _is_page_chrome(group, block_text):
+            in_opening = False
         crumb = _leading_breadcrumb(group) if kind is BlockKind.PARAGRAPH else None
         if crumb is not None:
             # A breadcrumb line glued above a paragraph is a block of its own, so it can be told
@@ -119,14 +134,15 @@ def load_markdown(text: str) -> LoadedDocument:
         span = trimmed_span(text, lines[first][0], lines[last - 1][1])
         blocks.append(RawBlock(span=span, section=section, kind=kind, text=block_text))
     year = _front_matter_year(fields) or find_year(body[:YEAR_SCAN_CHARS])
-    return LoadedDocument(title=clean_title(fields.get("title")) or _title(headings), year=year, blocks=blocks)
+    title = clean_title(fields.get("title")) or _title(opening)
+    return LoadedDocument(title=title or None, year=year, blocks=blocks)
 
 
 def _leading_breadcrumb(group: list[Token]) -> tuple[str, str] | None:
     """(breadcrumb, rest) when a paragraph's first line is a breadcrumb and more lines follow."""
     if group[0].type != "paragraph_open" or len(group) != 3:
         return None
-    children = group[1].children or []
+    children = _paragraph_children(group[1])
     cut = next((i for i, c in enumerate(children) if c.type in ("softbreak", "hardbreak")), None)
     if cut is None:
         return None
@@ -134,10 +150,23 @@ def _leading_breadcrumb(group: list[Token]) -> tuple[str, str] | None:
     return (crumb, rest) if rest and is_breadcrumb(crumb) else None
 
 
-def _title(headings: list[tuple[int, str]]) -> str | None:
-    """The first level-1 heading, else the first heading of any level."""
-    top = next((text for level, text in headings if level == 1), None)
-    return top or (headings[0][1] if headings else None)
+def _title(opening: list[tuple[int, str]]) -> str | None:
+    """The first level-1 heading of the opening headings, else the first; never a section name."""
+    title = next((text for level, text in opening if level == 1), None) or (opening[0][1] if opening else None)
+    return None if title is None or is_section_name(title) else title
+
+
+def _is_page_chrome(group: list[Token], text: str) -> bool:
+    """A breadcrumb line or a paragraph of images only (a logo, badges): not the page's body."""
+    if group[0].type != "paragraph_open" or len(group) != 3:
+        return False
+    if is_breadcrumb(text):
+        return True
+    children = group[1].children or []
+    framing = ("image", "link_open", "link_close", "softbreak", "hardbreak")
+    return any(c.type == "image" for c in children) and all(
+        c.type in framing or (c.type == "text" and not c.content.strip()) for c in children
+    )
 
 
 def _split_front_matter(text: str) -> tuple[dict[str, str], str]:
@@ -198,12 +227,31 @@ def _block(group: list[Token]) -> tuple[BlockKind, str] | None:
 
 def _plain_text(group: list[Token]) -> str:
     parts = []
-    for token in group:
+    for i, token in enumerate(group):
         if token.type == "inline":
-            parts.append(_inline_text(token))
+            in_paragraph = i > 0 and group[i - 1].type == "paragraph_open"
+            parts.append(_children_text(_paragraph_children(token) if in_paragraph else token.children or []))
         elif token.type in ("fence", "code_block"):
             parts.append(token.content.strip("\n"))
     return "\n".join(p for p in parts if p)
+
+
+def _paragraph_children(token: Token) -> list[Token]:
+    """A paragraph's inline children with each soft break that is a real line break made a hard one.
+
+    Line ``i`` of the paragraph's source ends in its ``i``-th break; where a code span or inline HTML
+    runs over a line end the two do not line up, and every soft break stays soft.
+    """
+    children = token.children or []
+    breaks = [i for i, c in enumerate(children) if c.type in ("softbreak", "hardbreak")]
+    lines = token.content.split("\n")
+    if len(lines) != len(breaks) + 1:
+        return children
+    children = list(children)
+    for i, real in zip(breaks, real_breaks(lines), strict=True):
+        if real and children[i].type == "softbreak":
+            children[i] = Token("hardbreak", "br", 0)
+    return children
 
 
 def _table_text(group: list[Token]) -> str:
@@ -229,4 +277,4 @@ def _children_text(children: list[Token]) -> str:
             parts.append(" ")
         elif child.type == "hardbreak":
             parts.append("\n")
-    return re.sub(r"[ \t]+", " ", "".join(parts)).strip()
+    return re.sub(r"[ \t]*\n[ \t]*", "\n", re.sub(r"[ \t]+", " ", "".join(parts))).strip()

@@ -5,14 +5,23 @@ Text that uses Markdown headings (``# Title``, ``## Section``) goes to the Markd
 
 Otherwise a heading is a short line standing alone between blank lines ("1. Introduction",
 "ABSTRACT", "Results") or a line underlined with ``===``/``---``; the document's first line counts
-as a heading (its title) up to a longer length. Hard-wrapped lines are joined into one block text,
-while the block's span still covers the raw lines.
+as a heading up to a longer length. Hard-wrapped lines are joined into one block text, and real
+line breaks (an item or a statement per line) stay "\n" in it (``corpus.loaders.line_breaks``);
+the block's span covers the raw lines either way.
+
+The title is that first line when it is a heading, unless it is a generic section name
+("Introduction", "Overview", "Next steps"): a report's first line is its title, but a text saved
+from a web page or cut out of a longer document often starts at its first section, and a section
+name says nothing about which document it is, while the file's name usually does (the caller falls
+back to it, ``corpus.loaders.titles.file_title``). A heading further down is never the title: it
+names a part of the text.
 """
 
 from __future__ import annotations
 
 import re
 
+from corpus.loaders.line_breaks import join_lines
 from corpus.loaders.markdown import (
     YEAR_SCAN_CHARS,
     find_year,
@@ -21,7 +30,7 @@ from corpus.loaders.markdown import (
     load_markdown,
     trimmed_span,
 )
-from corpus.loaders.titles import clean_heading, is_breadcrumb
+from corpus.loaders.titles import clean_heading, is_breadcrumb, is_section_name
 from corpus.models import BlockKind, LoadedDocument, RawBlock
 
 _MARKDOWN_HEADING = re.compile(r"^#{1,6}[ \t]+\S", re.M)
@@ -64,7 +73,7 @@ def load_text(text: str) -> LoadedDocument:
             kind = BlockKind.REFERENCE if in_references else kind
             span = trimmed_span(text, lines[0][0], lines[-1][1])
             blocks.append(RawBlock(span=span, section=section, kind=kind, text=body))
-    return LoadedDocument(title=_title(text, blocks), year=find_year(text[:YEAR_SCAN_CHARS]), blocks=blocks)
+    return LoadedDocument(title=_title(blocks), year=find_year(text[:YEAR_SCAN_CHARS]), blocks=blocks)
 
 
 def _groups(text: str) -> list[list[Line]]:
@@ -146,14 +155,14 @@ def _is_table(rows: list[str]) -> bool:
 def _body_text(kind: BlockKind, rows: list[str]) -> str:
     if kind is BlockKind.TABLE:
         return "\n".join(" | ".join(_COLUMN_GAP.split(row.strip())) for row in rows)
-    body = " ".join(row.strip() for row in rows)
+    body = join_lines(rows)
     # Bullets are markup; list numbers are kept (steps, numbered references).
     return _BULLET.sub("", body) if kind is BlockKind.LIST else body
 
 
-def _title(text: str, blocks: list[RawBlock]) -> str | None:
-    heading = next((b.text for b in blocks if b.kind is BlockKind.HEADING), None)
-    if heading is not None:
-        return heading
-    first_line = (text.strip().splitlines() or [""])[0].strip()
-    return first_line if first_line and len(first_line) < MAX_HEADING_CHARS else None
+def _title(blocks: list[RawBlock]) -> str | None:
+    """The heading the text opens with (after any breadcrumb line), unless it is a section name."""
+    first = next((b for b in blocks if not is_breadcrumb(b.text)), None)
+    if first is None or first.kind is not BlockKind.HEADING or is_section_name(first.text):
+        return None
+    return first.text

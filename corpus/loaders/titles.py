@@ -1,5 +1,13 @@
 """Document titles and heading text as pages really write them, cleaned: no doubled titles, no
-site-name suffixes, no permalink marks; and breadcrumb lines, which are never a title or a heading.
+site-name suffixes, no permalink marks; breadcrumb lines, which are never a title or a heading; and
+a title for a document that names itself nowhere.
+
+A heading that only names a part of a document ("Introduction", "Overview", "Next steps") is a poor
+title: every document has one, so a reference titled "Examples" says nothing about which page it is.
+``is_section_name`` tells those apart. Scraped documentation pages often open straight with such a
+section (the page's own title was in the site's chrome, not the text), and then the file's name,
+which the scraper took from the page's URL, names the page better: ``file_title`` turns
+"en__docs__build-with-claude__tool-use.md" into "Tool use".
 
 A title comes out doubled ("Overview - Acme Router Overview - Acme Router") when a page's title line
 and its first heading are the same text and end up in one construct: a scraper writes the
@@ -12,6 +20,7 @@ for ``<title>`` alone, so every page of a site is titled by what it is about.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 # "Overview - Acme Router", "Acme Router | Overview", "Overview · Docs"
 _TITLE_SEPARATOR = re.compile(r"\s+(?:[-–—|·•»:]|::)\s+")
@@ -21,6 +30,20 @@ MAX_CRUMB_PART_WORDS = 5
 MAX_CRUMB_WORDS = 16
 # Permalink anchors that heading text picks up from documentation generators (Sphinx, MkDocs).
 _PERMALINK = re.compile(r"[\s¶§🔗#]+$")
+# Names of the parts any document may have, not of one document. Exact names only: "Introduction
+# to Routing" is a title.
+SECTION_NAMES = frozenset(
+    " ".join(name.split())
+    for name in """abstract|introduction|intro|overview|summary|executive summary|background|contents|
+    table of contents|preface|foreword|example|examples|usage|prerequisites|requirements|
+    before you begin|getting started|get started|next steps|what's next|see also|further reading|
+    notes|faq|faqs|conclusion|conclusions|discussion|results|methods|references|appendix""".split("|")
+)
+_SECTION_NUMBER = re.compile(r"^(?:\d+(?:\.\d+)*|[ivx]+)[.)]?\s+", re.IGNORECASE)
+# A file-name segment like these names the folder's default page, not the page: use the one before.
+_DEFAULT_PAGES = frozenset({"index", "_index", "default"})
+# "2020.acl-main.447", "1903.10676", "guide-v1.2": identifiers and version numbers, kept as written.
+_IDENTIFIER = re.compile(r"\d\.\w")
 
 
 def _key(text: str) -> str:
@@ -76,3 +99,27 @@ def is_breadcrumb(line: str) -> bool:
     if len(parts) < 3 or len(line.split()) > MAX_CRUMB_WORDS or line[-1:] in ".!?;,":
         return False
     return all(p.strip() and len(p.split()) <= MAX_CRUMB_PART_WORDS for p in parts)
+
+
+def is_section_name(text: str) -> bool:
+    """A generic section name ("Introduction", "2. Overview", "Next steps:") rather than a title."""
+    name = _SECTION_NUMBER.sub("", " ".join(text.split())).casefold().rstrip(":.?! ")
+    return name.replace("’", "'") in SECTION_NAMES
+
+
+def file_title(path: Path) -> str:
+    """A title made from a file's name: the last meaningful part of a path-like name, words spaced.
+
+    "en__docs__build-with-claude__tool-use.md" -> "Tool use"; "green_roof_faq_2021.md" -> "Green roof
+    faq 2021"; "docs__guide__index.md" -> "Guide". A first word in capitals or mixed case stays as
+    written ("API-keys" -> "API keys", "iOS-setup" -> "iOS setup"); identifiers stay whole.
+    """
+    segments = [s for s in re.split(r"__|/|\\", path.stem) if s.strip(" _-")]
+    meaningful = [s for s in segments if s.casefold() not in _DEFAULT_PAGES] or segments
+    if not meaningful:
+        return path.stem
+    segment = meaningful[-1].strip()
+    if _IDENTIFIER.search(segment):
+        return segment
+    words = re.sub(r"[-_\s]+", " ", segment).strip()
+    return words[0].upper() + words[1:] if words.split()[0].islower() else words

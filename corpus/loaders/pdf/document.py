@@ -22,7 +22,7 @@ from corpus.loaders.pdf.doc_stats import DocStats
 from corpus.loaders.pdf.elements import WORD_GAP_RATIO, PageData, most_common
 from corpus.loaders.pdf.headers_footers import strip_headers_footers
 from corpus.loaders.pdf.inflation import bomb_stream
-from corpus.loaders.pdf.metadata import find_title_lines, metadata_title, publication_year
+from corpus.loaders.pdf.metadata import document_title, find_title_lines, metadata_title, publication_year
 from corpus.loaders.pdf.page_extraction import extract_page
 from corpus.loaders.pdf.reading_order import build_lines
 from corpus.models import BBox, BlockKind, LoadedDocument, RawBlock
@@ -187,7 +187,7 @@ def _check_extracted(path: Path, pages: list[PageData], errors: list[str], page_
 def _layout(pages: list[PageData], vocab: Counter[str], meta: dict, stamp: str, page_count: int) -> LoadedDocument:
     """Pass 2: headers and footers, reading order, lines, blocks, title and year."""
     body_size = _body_size(pages)
-    strip_headers_footers(pages, metadata_title(meta), body_size)
+    running = strip_headers_footers(pages, metadata_title(meta), body_size)
     for p in pages:
         build_lines(p, body_size)
     doc = DocStats(pages, vocab)
@@ -200,7 +200,7 @@ def _layout(pages: list[PageData], vocab: Counter[str], meta: dict, stamp: str, 
             raw_blocks.append(raw)
     first_page_text = " ".join(ln.text for ln in pages[0].lines) if pages else ""
     return LoadedDocument(
-        title=metadata_title(meta) or visual_title,
+        title=document_title(meta, visual_title, running),
         page_count=page_count,
         year=publication_year(meta, stamp, first_page_text),
         blocks=raw_blocks,

@@ -13,43 +13,63 @@ PAGE_NUMBER = re.compile(
     r"^(?:page\s+)?(?:\d{1,4}|[ivxlcdm]{1,7})(?:\s*(?:/|of)\s*\d{1,4})?$|^[-\u2013\u2014]\s*\d{1,4}\s*[-\u2013\u2014]$",
     re.IGNORECASE,
 )
+_LARGE = "-large"  # the zone of margin text larger than the body's
 
 
 # ---------------------------------------------------------------------------------------------
 # Document level: running headers and footers, page numbers
 
 
-def strip_headers_footers(pages: list[PageData], title: str | None, body_size: float) -> None:
+def strip_headers_footers(pages: list[PageData], title: str | None, body_size: float) -> set[str]:
     """Drop running headers and footers (the same text, digits aside, at the same height in the top
     or bottom margin of at least 20% of the pages, and of two at least; or the document's title in
     the margin of a later page) and bare page numbers. Headings are not headers: text larger than
-    the body's never counts, and bold text only when it repeats exactly (not "1. Results" and
-    "2. Methods" that happen to open two pages)."""
-    title_key = " ".join(title.split()).lower() if title else None
+    the body's counts only when it repeats exactly on at least half of the pages (a company name or
+    logo set large at the top of every page), and bold text only when it repeats exactly (not
+    "1. Results" and "2. Methods" that happen to open two pages).
+
+    Returns the running headers' and footers' texts (``text_key``): they name a publisher, a
+    company or a chapter, never the document, even where they are its metadata's title."""
+    title_key = text_key(title) if title else None
     zones = _margin_texts(pages, title_key, body_size)
     drop: set[int] = set()
-    threshold = max(2, math.ceil(0.2 * len(pages))) if len(pages) >= 2 else 10**9
+    running: set[str] = set()
+    few = len(pages) < 2
+    threshold = 10**9 if few else max(2, math.ceil(0.2 * len(pages)))
+    large_threshold = 10**9 if few else max(2, math.ceil(0.5 * len(pages)))
     for (zone, _), hits in zones.items():
         if zone == "title":
             drop.update(id(s) for _, s in hits)
-        else:
-            drop.update(id(s) for _, s in _running(hits, threshold))
+            continue
+        found = _running(hits, large_threshold if zone.endswith(_LARGE) else threshold)
+        drop.update(id(s) for _, s in found)
+        running.update(text_key(s.text) for _, s in found)
     for p in pages:
         p.segments = [s for s in p.segments if id(s) not in drop and not _is_page_number(s, p)]
+    return running
+
+
+def text_key(text: str) -> str:
+    """Text compared case- and spacing-blind."""
+    return " ".join(text.split()).lower()
 
 
 def _margin_texts(
     pages: list[PageData], title_key: str | None, body_size: float
 ) -> dict[tuple[str, str], list[tuple[int, Segment]]]:
-    """Segments of body size or smaller in the top and bottom margins, by zone and text with digits
-    masked, with their page index; and under ("title", "") the title repeated on a later page."""
+    """Segments in the top and bottom margins, by zone and text, with their page index: body-size or
+    smaller text with digits masked, larger text exactly (under the zone's name + ``_LARGE``); and
+    under ("title", "") the title repeated on a later page."""
     zones: dict[tuple[str, str], list[tuple[int, Segment]]] = {}
     for pi, p in enumerate(pages):
         for s in p.segments:
             zone = "top" if p.rel(s.bottom) < MARGIN_ZONE else "bottom" if p.rel(s.top) > 1 - MARGIN_ZONE else ""
-            if not zone or s.ref_size > body_size + 0.5:
+            if not zone:
                 continue
-            text = " ".join(s.text.split()).lower()
+            text = text_key(s.text)
+            if s.ref_size > body_size + 0.5:
+                zones.setdefault((zone + _LARGE, text), []).append((pi, s))
+                continue
             key = re.sub(r"\d+", "#", text)
             zones.setdefault((zone, key), []).append((pi, s))
             if pi and text == title_key:

@@ -1,12 +1,22 @@
-"""The document's title (from the PDF's metadata, or the largest type on page 1) and year."""
+"""The document's title (from the PDF's metadata, or the largest type on page 1) and year.
+
+Neither source is trusted blindly. Word processors and company templates fill the metadata title
+with a file name, a placeholder or the company's name, and a handbook's page 1 often shows the
+company's name or logo text larger than its title. So the metadata title counts unless it is junk
+(a file name, "Microsoft Word - x.docx"), the author's name, or the text of a running header or
+footer (which names a publisher or company) that page 1 does not also show as its title; and the
+visual title is page 1's largest text that is not repeated on most pages.
+"""
 
 from __future__ import annotations
 
+import math
 import re
 from datetime import date
 
 from corpus.loaders.pdf.doc_stats import DocStats
 from corpus.loaders.pdf.elements import Line, PageData
+from corpus.loaders.pdf.headers_footers import text_key
 from corpus.loaders.pdf.headings import KNOWN_HEADINGS, NUMBERED_HEADING
 
 ARXIV_STAMP = re.compile(r"arXiv:\S+\s*\[[^\]]*\]\s*(\d{1,2})\s*([A-Za-z]{3})\w*\s*((?:19|20)\d\d)")
@@ -22,13 +32,23 @@ JUNK_TITLE = re.compile(
 # Title and year
 
 
+def document_title(meta: dict, visual_title: str | None, running: set[str]) -> str | None:
+    """The metadata's title unless it is a running header's or footer's text (``running``) that is
+    not also the visual title; else the visual title."""
+    title = metadata_title(meta)
+    if title and text_key(title) in running and text_key(title) != text_key(visual_title or ""):
+        title = None
+    return title or visual_title
+
+
 def find_title_lines(pages: list[PageData], doc: DocStats) -> tuple[set[int], str | None]:
     """The title on page 1: the first run of lines in its largest font (in the top half, clearly
-    larger than body text). Returns the lines' ids and the text."""
+    larger than body text, not repeated on most pages). Returns the lines' ids and the text."""
     if not pages:
         return set(), None
     p = pages[0]
-    candidates = _title_candidates(p)
+    repeated = _repeated_texts(pages)
+    candidates = [ln for ln in _title_candidates(p) if text_key(ln.text) not in repeated]
     if not candidates:
         return set(), None
     biggest = max(ln.size for ln in candidates)
@@ -46,6 +66,18 @@ def _title_candidates(p: PageData) -> list[Line]:
     return [ln for ln in p.lines if ln.table is None and p.rel(ln.top) < 0.5 and sum(c.isalpha() for c in ln.text) >= 3]
 
 
+def _repeated_texts(pages: list[PageData]) -> set[str]:
+    """Line texts that recur on at least half of the pages after the first (and on one at least): a
+    company's name or logo text wherever it sits, which the margin-only header test may miss."""
+    later = pages[1:]
+    counts: dict[str, int] = {}
+    for p in later:
+        for key in {text_key(ln.text) for ln in p.lines}:
+            counts[key] = counts.get(key, 0) + 1
+    needed = max(1, math.ceil(len(later) / 2))
+    return {key for key, n in counts.items() if n >= needed}
+
+
 def _first_run(lines: list[Line], candidate_ids: set[int], biggest: float) -> list[Line]:
     """The first consecutive candidate lines in the biggest size, without a wide gap between them."""
     run: list[Line] = []
@@ -60,17 +92,21 @@ def _first_run(lines: list[Line], candidate_ids: set[int], biggest: float) -> li
 
 
 def metadata_title(meta: dict) -> str | None:
-    raw = meta.get("Title")
-    if isinstance(raw, bytes):
-        raw = raw.decode("utf-8", "ignore")
-    if not isinstance(raw, str):
-        return None
-    title = " ".join(raw.replace("\x00", "").split())
+    title = _meta_text(meta, "Title")
     if len(title) < 4 or sum(c.isalpha() for c in title) < 3 or JUNK_TITLE.match(title):
         return None
     if " " not in title and (re.search(r"[\d_.]", title) or title.islower() or len(title) > 25):
         return None  # a file name or identifier, not a title
+    if text_key(title) == text_key(_meta_text(meta, "Author")):
+        return None  # a template's or a company's name filled into both fields
     return title
+
+
+def _meta_text(meta: dict, field: str) -> str:
+    raw = meta.get(field)
+    if isinstance(raw, bytes):
+        raw = raw.decode("utf-8", "ignore")
+    return " ".join(raw.replace("\x00", "").split()) if isinstance(raw, str) else ""
 
 
 def publication_year(meta: dict, stamp: str, first_page_text: str) -> int | None:
