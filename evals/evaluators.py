@@ -18,7 +18,6 @@ from pydantic import BaseModel, Field
 from evals.metrics import (
     UNANSWERABLE,
     best_over_references,
-    evidence_hit,
     first_hit_rank,
     hit_at,
     normalize,
@@ -50,7 +49,7 @@ def retrieval(outputs: dict, reference_outputs: dict) -> dict:
     if _failed(outputs) or not golds:
         return _results()
     rank = first_hit_rank([c["text"] for c in outputs["retrieved"]], golds)
-    found = any(evidence_hit(c["text"], g) for c in outputs["evidence"] for g in golds)
+    found = any(overlaps(c["text"], g) for c in outputs["evidence"] for g in golds)
     return _results(
         *((f"hit@{k}", hit_at(rank, k)) for k in HIT_KS),
         ("mrr", reciprocal_rank(rank)),

@@ -30,9 +30,9 @@ def evidence_hit(chunk_text: str, gold: str) -> bool:
 
 
 def first_hit_rank(chunk_texts: Sequence[str], golds: Sequence[str]) -> int | None:
-    """1-based rank of the first chunk that hits any gold paragraph, or None."""
+    """1-based rank of the first chunk that overlaps any gold passage (``overlaps``), or None."""
     for rank, text in enumerate(chunk_texts, start=1):
-        if any(evidence_hit(text, g) for g in golds):
+        if any(overlaps(text, g) for g in golds):
             return rank
     return None
 
@@ -46,8 +46,9 @@ def reciprocal_rank(rank: int | None) -> float:
 
 
 def overlaps(block_text: str, gold: str) -> bool:
-    """A cited block supports a gold passage if either holds (most of) the other: a block may be a
-    whole gold paragraph or a part of one, and a gold snippet may be one sentence of a block."""
+    """A block or chunk holds gold evidence if either holds (most of) the other: it may be a whole
+    gold paragraph or a part of one (a documentation section is often longer than a chunk), and a
+    gold snippet may be one sentence of it."""
     return evidence_hit(block_text, gold) or evidence_hit(gold, block_text)
 
 

@@ -53,8 +53,8 @@ def test_pieces_know_their_lines_and_offsets():
         "The tools parameter in API requests",
     ]
     assert all(TOKENS[p.start : p.end] == p.text for p in pieces)
-    assert pieces[1].introduces and pieces[2].own_line
-    assert not pieces[-1].own_line  # two sentences on one line: prose, not an item
+    assert pieces[1].introduces and pieces[2].line == 2
+    assert pieces[-1].line == pieces[-2].line == 5  # two sentences on one line
 
 
 def test_a_list_is_quoted_with_its_introduction_and_items_whichever_is_chosen():
@@ -75,10 +75,16 @@ def test_a_list_is_quoted_with_its_introduction_and_items_whichever_is_chosen():
 
 
 def test_a_sentence_opening_with_a_reference_brings_the_one_before_it():
+    text = "Images are resized to fit 1568 pixels. This keeps latency low. It costs nothing."
+    block = _block("d", 1, text)
+    layout = Layout([_chunk("d", [block])])
+    claim = claim_of(layout, passage(layout, block, text.index("This keeps")))
+    assert claim.text == "Images are resized to fit 1568 pixels. This keeps latency low."
+    # After a list, a sentence referring to it stands alone: its last item is not what it means.
     block = _block("d", 1, TOKENS)
     layout = Layout([_chunk("d", [block])])
     claim = claim_of(layout, passage(layout, block, TOKENS.index("These token counts")))
-    assert claim.text.startswith("tool_result content blocks in requests These token counts")
+    assert claim.text == "These token counts are added to your normal input and output tokens."
     # Across blocks: the first sentence of a block leans on the last one of the block before.
     first = _block("e", 1, "Extensive green roofs retain about half of the annual rainfall.")
     second = _block("e", 2, "This delays the peak of the runoff by several hours. Maintenance is cheap.")

@@ -46,12 +46,12 @@ _PROSE_KINDS = frozenset({BlockKind.PARAGRAPH, BlockKind.LIST})
 
 @dataclass(frozen=True)
 class Piece:
-    """A sentence (or a line) of a block, with its offsets in the block's text."""
+    """A sentence of a block, with its offsets in the block's text and the line it stands on."""
 
     text: str
     start: int
     end: int
-    own_line: bool  # the piece is a whole line of its block (a list-like line)
+    line: int  # index of its line in the block's text (loaders keep only real line breaks)
 
     @property
     def introduces(self) -> bool:
@@ -67,10 +67,7 @@ def pieces_of(text: str) -> list[Piece]:
         if found is None:
             continue
         start, end = found
-        before = text[:start].rstrip(" \t")
-        after = text[end:].lstrip(" \t")
-        own_line = (not before or before.endswith("\n")) and (not after or after.startswith("\n"))
-        out.append(Piece(text[start:end], start, end, own_line and "\n" in text))
+        out.append(Piece(text[start:end], start, end, text.count("\n", 0, start)))
         cursor = end
     return out
 
@@ -130,12 +127,11 @@ def passage(layout: Layout, block: Block, start: int) -> list[Segment]:
     if index is None:
         return []
     segments = [Segment(block, index, index)]
-    pieces = layout.pieces(block)
     if _is_item(layout, block, index):
         intro = _introduction(layout, block, index)
         if intro is not None:
             segments = [intro]
-    elif _REFERENCE_OPENING.match(pieces[index].text):
+    elif _REFERENCE_OPENING.match(layout.pieces(block)[index].text):
         segments = _with_antecedent(layout, block, index)
     last = segments[-1]
     if layout.pieces(last.block)[last.last].introduces:
@@ -143,21 +139,34 @@ def passage(layout: Layout, block: Block, start: int) -> list[Segment]:
     return segments
 
 
+def _line(pieces: list[Piece], index: int) -> list[Piece]:
+    return [p for p in pieces if p.line == pieces[index].line]
+
+
 def _is_item(layout: Layout, block: Block, index: int) -> bool:
-    piece = layout.pieces(block)[index]
-    if len(piece.text.split()) > MAX_ITEM_WORDS or piece.introduces:
-        return False
-    return piece.own_line or (block.kind is BlockKind.LIST and len(layout.pieces(block)) == 1)
+    """The piece stands on a line of its own block that reads as a list entry, or is a list block."""
+    pieces = layout.pieces(block)
+    if block.kind is BlockKind.LIST:
+        return True
+    line = _line(pieces, index)
+    multiline = pieces[-1].line > 0
+    # A line opening with a reference ("These token counts are added ...") goes on after the list.
+    continues = bool(_REFERENCE_OPENING.match(line[0].text))
+    words = sum(len(p.text.split()) for p in line)
+    return multiline and not continues and not line[-1].introduces and words <= MAX_ITEM_WORDS
 
 
 def _introduction(layout: Layout, block: Block, index: int) -> Segment | None:
-    """The piece introducing the list that the item at ``index`` belongs to (within MAX_ITEMS)."""
+    """The piece introducing the list that the item at ``index`` belongs to (within MAX_ITEMS lines)."""
     pieces = layout.pieces(block)
-    for i in range(index - 1, max(-1, index - 1 - MAX_ITEMS), -1):
-        if pieces[i].introduces:
-            return Segment(block, i, i)
-        if not pieces[i].own_line:
-            return None
+    lines_back = 0
+    for i in range(index - 1, -1, -1):
+        if pieces[i].line != pieces[i + 1].line:
+            if pieces[i].introduces:
+                return Segment(block, i, i)
+            lines_back += 1
+            if lines_back > MAX_ITEMS or not _is_item(layout, block, i):
+                return None
     if block.kind is not BlockKind.LIST:
         return None
     current = block
@@ -175,7 +184,11 @@ def _introduction(layout: Layout, block: Block, index: int) -> Segment | None:
 
 
 def _with_antecedent(layout: Layout, block: Block, index: int) -> list[Segment]:
+    """The sentence with the one before it; after a list item, the sentence stands alone (its
+    reference is to the whole list, which a quote of the last item would misrepresent)."""
     if index > 0:
+        if _is_item(layout, block, index - 1):
+            return [Segment(block, index, index)]
         return [Segment(block, index - 1, index)]
     previous = layout.neighbour(block, -1)
     if previous is None or not layout.pieces(previous) or block.kind is BlockKind.LIST:
@@ -185,11 +198,20 @@ def _with_antecedent(layout: Layout, block: Block, index: int) -> list[Segment]:
 
 
 def _with_items(layout: Layout, segments: list[Segment]) -> list[Segment]:
-    """``segments`` followed by the items of the list their last piece introduces."""
+    """``segments`` followed by the items of the list their last piece introduces: the item lines
+    after it in its block, or else the list blocks that follow the block."""
     last = segments[-1]
     pieces = layout.pieces(last.block)
     end = last.last
-    while end + 1 < len(pieces) and end - last.last < MAX_ITEMS and _is_item(layout, last.block, end + 1):
+    seen: list[str] = []  # the item lines so far, normalised
+    while end + 1 < len(pieces) and _is_item(layout, last.block, end + 1):
+        if pieces[end + 1].line != pieces[end].line:
+            line = normalise_space(" ".join(p.text for p in _line(pieces, end + 1)))
+            # The list ends where its style changes (items without a full stop, then a sentence that
+            # has one: prose after the list) or where a line repeats (pages scraped twice over).
+            if len(seen) == MAX_ITEMS or line in seen or (seen and _terminated(line) != _terminated(seen[0])):
+                break
+            seen.append(line)
         end += 1
     out = [*segments[:-1], Segment(last.block, last.first, end)]
     if end > last.last:
@@ -199,10 +221,13 @@ def _with_items(layout: Layout, segments: list[Segment]) -> list[Segment]:
         following = layout.neighbour(current, 1)
         if following is None or following.kind is not BlockKind.LIST or not layout.pieces(following):
             break
-        n = len(layout.pieces(following))
-        out.append(Segment(following, 0, n - 1))
+        out.append(Segment(following, 0, len(layout.pieces(following)) - 1))
         current, taken = following, taken + 1
     return out
+
+
+def _terminated(line: str) -> bool:
+    return line.rstrip().endswith((".", "!", "?"))
 
 
 def merge(passages: list[list[Segment]]) -> list[list[Segment]]:
@@ -235,19 +260,23 @@ def _union(segments: list[Segment]) -> list[Segment]:
 
 
 def claim_of(layout: Layout, segments: list[Segment]) -> Claim:
-    """The claim quoting ``segments``: prose on one line, then each list item on a line of its own."""
+    """The claim quoting ``segments``: prose on one line, then each list item (a line of its block,
+    or a list block) on a line of its own."""
     lines: list[str] = []
     markers: list[CitationMarker] = []
-    listing = False  # past the introduction of a list: every piece is an item
+    listing = False  # past the introduction of a list: every new line (or block) is an item
     for segment in segments:
         pieces = layout.pieces(segment.block)[segment.first : segment.last + 1]
         text = segment.block.text
         markers.append(CitationMarker(block_id=segment.block.block_id, quote=text[pieces[0].start : pieces[-1].end]))
+        previous_line = None
         for piece in pieces:
             words = normalise_space(piece.text)
-            if lines and not listing:
+            new_item = listing and piece.line != previous_line
+            if lines and not new_item:
                 lines[-1] = f"{lines[-1]} {words}"
             else:
                 lines.append(words)
+            previous_line = piece.line
             listing = listing or piece.introduces
     return Claim(text="\n".join(lines), citations=markers)
