@@ -71,6 +71,9 @@ def test_smoke_floors(smoke_run):
     assert mean(smoke_run, "hit@10") >= HIT_AT_10_FLOOR
     assert mean(smoke_run, "abstention") >= ABSTENTION_FLOOR
     assert not smoke_run.uploaded and smoke_run.url is None
+    # Short answers are shown (the spider count, the membrane temperature ...) and none is a fragment.
+    assert smoke_run.summary_scores["short_answers"] >= 1
+    assert smoke_run.summary_scores["fragment_rate"] == 0.0
 
 
 def test_every_scored_dimension_is_present(smoke_run):
