@@ -262,6 +262,8 @@ def test_plain_text_title_is_its_opening_heading(source: str, title: str | None)
         ("API-rate-limits.txt", "API rate limits"),
         ("iOS_setup.md", "iOS setup"),
         ("docs__guide__index.md", "Guide"),
+        ("site/guide/index.md", "Guide"),
+        ("site/guide/rain-gauges.md", "Rain gauges"),
         ("2020.acl-main.447.pdf", "2020.acl-main.447"),  # an identifier stays whole
     ],
 )

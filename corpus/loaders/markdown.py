@@ -134,8 +134,7 @@ def load_markdown(text: str) -> LoadedDocument:
         span = trimmed_span(text, lines[first][0], lines[last - 1][1])
         blocks.append(RawBlock(span=span, section=section, kind=kind, text=block_text))
     year = _front_matter_year(fields) or find_year(body[:YEAR_SCAN_CHARS])
-    title = clean_title(fields.get("title")) or _title(opening)
-    return LoadedDocument(title=title or None, year=year, blocks=blocks)
+    return LoadedDocument(title=clean_title(fields.get("title")) or _title(opening), year=year, blocks=blocks)
 
 
 def _leading_breadcrumb(group: list[Token]) -> tuple[str, str] | None:

@@ -111,10 +111,12 @@ def file_title(path: Path) -> str:
     """A title made from a file's name: the last meaningful part of a path-like name, words spaced.
 
     "en__docs__build-with-claude__tool-use.md" -> "Tool use"; "green_roof_faq_2021.md" -> "Green roof
-    faq 2021"; "docs__guide__index.md" -> "Guide". A first word in capitals or mixed case stays as
-    written ("API-keys" -> "API keys", "iOS-setup" -> "iOS setup"); identifiers stay whole.
+    faq 2021"; "docs__guide__index.md" and "guide/index.md" -> "Guide". A first word in capitals or
+    mixed case stays as written ("API-keys" -> "API keys", "iOS-setup" -> "iOS setup"); identifiers
+    stay whole.
     """
-    segments = [s for s in re.split(r"__|/|\\", path.stem) if s.strip(" _-")]
+    # The folder names a folder's default page ("guide/index.md"), so it counts as the first segment.
+    segments = [s for s in re.split(r"__|/|\\", f"{path.parent.name}__{path.stem}") if s.strip(" _-")]
     meaningful = [s for s in segments if s.casefold() not in _DEFAULT_PAGES] or segments
     if not meaningful:
         return path.stem
