@@ -124,8 +124,13 @@ def _candidates(qtype: QuestionType, sentence: str) -> list[tuple[str, int, int]
     if qtype.kind is AnswerType.DATE:
         return _spans(_DATE, sentence)
     if qtype.kind is AnswerType.QUANTITY:
+        if qtype.measure == "frequency":  # "how often": "twice a year", "every 3 months", "daily"
+            return _spans(_FREQUENCY, sentence)
         # Measurements ("60 to 80 mm", "2 °C") answer "how much / how long", not "how many".
         found = [] if qtype.counted else [(q.text, q.start, q.end) for q in quantities(sentence)]
+        if qtype.measure:  # "how long / deep": a measurement of that kind, never a bare figure
+            units = _MEASURE_UNITS[qtype.measure]
+            return [(t, st, e) for t, st, e in found if any(q.unit in units for q in quantities(t))]
         covered = [(s, e) for _, s, e in found]
         found += [
             (t, s, s + len(t))
@@ -155,6 +160,17 @@ def _candidates(qtype: QuestionType, sentence: str) -> list[tuple[str, int, int]
     return names + [
         (t, s, e) for t, s, e in _spans(_IDENTIFIER, sentence) if not any(s < ce and cs < e for cs, ce in covered)
     ]
+
+
+_FREQUENCY = re.compile(
+    r"\b(?:(?:once|twice|thrice|(?:\d+|one|two|three|four|five|six|ten|several|many) times)\s+(?:a|an|per|each|every)"
+    r"\s+[a-z]+|every\s+(?:\d+\s+|other\s+|few\s+)?[a-z]+s?|(?:daily|weekly|fortnightly|monthly|quarterly|yearly|"
+    r"annually|hourly|biannually))\b",
+    re.IGNORECASE,
+)
+_DURATIONS = frozenset({"years", "months", "weeks", "days", "hours", "minutes"})
+_LENGTHS = frozenset({"mm", "cm", "m", "km"})
+_MEASURE_UNITS = {"duration": _DURATIONS, "length": _LENGTHS, "duration or length": _DURATIONS | _LENGTHS}
 
 
 # Nouns counted in units of themselves ("a population of 3,559"): a percentage is a share of them.

@@ -54,6 +54,7 @@ class QuestionType:
     kind: AnswerType
     noun: str = ""  # the asked-for noun of "what <noun>" / "what is the <noun> of" questions
     counted: bool = False  # "how many": a count of things, never a measurement ("60 mm")
+    measure: str = ""  # "how often / long / old / far / deep ...": the kind of quantity asked for
     entity: Entity | None = None  # for THING: the kind of name asked for
 
     @property
@@ -97,7 +98,21 @@ _DATE_Q = re.compile(
     r"decade|century)\b)",
     re.IGNORECASE,
 )
-_QUANTITY_Q = re.compile(r"^how (?:many|much|long|big|large|old|far|tall|high|deep|wide|heavy|fast|often)\b", re.I)
+_QUANTITY_Q = re.compile(
+    r"^(?:(?:by|to|in|for|of|at) )?how (?P<how>many|much|long|big|large|old|far|tall|high|deep|wide|heavy|fast|often)\b",
+    re.I,
+)
+# What "how <adjective>" measures; the others ("how much", "how big") may be any quantity.
+MEASURES = {
+    "often": "frequency",
+    "long": "duration or length",
+    "old": "duration",
+    "far": "length",
+    "tall": "length",
+    "high": "length",
+    "deep": "length",
+    "wide": "length",
+}
 _NAME_Q = re.compile(r"^(?:who|whom|whose)\b|^what is the name of\b", re.IGNORECASE)
 _PLACE_Q = re.compile(
     r"^(?:where\b|(?:in |at |from )?(?:what|which) (?:city|country|state|town|place|region|county|province|"
@@ -155,8 +170,8 @@ def question_type(question: str) -> QuestionType:
         unit = re.match(r"\s+([a-z][\w-]*(?:\s+[a-z][\w-]*)?)", text[found.end() :], re.IGNORECASE)
         words = [w for w in (unit.group(1).lower().split() if unit else []) if w not in _NOT_A_NOUN]
         words = list(itertools.takewhile(lambda w: w not in stopwords() and not _AUX_WORD.match(w), words))
-        counted = text.lower().startswith("how many")
-        return QuestionType(AnswerType.QUANTITY, " ".join(words), counted=counted)
+        how = found.group("how").lower()
+        return QuestionType(AnswerType.QUANTITY, " ".join(words), counted=how == "many", measure=MEASURES.get(how, ""))
     if _NAME_Q.match(text):
         role = _ROLE.match(text)
         return QuestionType(AnswerType.NAME, role.group(1).lower() if role else "", entity=Entity.PERSON)
