@@ -6,13 +6,13 @@ from __future__ import annotations
 import pytest
 
 from corpus.models import Block, BlockKind, DocType
+from corpus.retrieval import RetrievedChunk
 from nodes.synthesize import _section
 from research.evidence import Finding, FindingStatus, SubQuestion
 from strategies.offline.answer_phrase import AnswerType, answer_phrase, polarity, question_type
 from strategies.offline.document_answers import answer_conflicts, answer_disputes, same_answer
 from strategies.offline.extractive import analyse
 from strategies.offline.vectors import Vectors
-from tools.hybrid_search import RetrievedChunk
 
 
 @pytest.fixture(scope="module")

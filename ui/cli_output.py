@@ -13,8 +13,8 @@ from pathlib import Path
 
 from corpus.ingest import FileResult, IngestSummary, Outcome
 from corpus.registry import DocumentRecord
+from corpus.retrieval import RetrievedChunk
 from corpus.text import page_label
-from tools.hybrid_search import RetrievedChunk
 from tools.title_scope import TitleScope
 
 

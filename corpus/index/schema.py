@@ -84,30 +84,38 @@ def document_filter(doc_id: str) -> models.Filter:
     return models.Filter(must=[models.FieldCondition(key="doc_id", match=models.MatchValue(value=doc_id))])
 
 
-def query_request(
-    dense: Sequence[float] | None,
-    sparse: models.SparseVector | None,
+# One query per search mode. Which one a search runs is said, never inferred: the retriever registered
+# for the run's mode (``tools.retrievers``) embeds what its query needs and builds it here.
+
+
+def dense_query(dense: Sequence[float], limit: int, query_filter: models.Filter | None) -> models.QueryRequest:
+    """Nearest chunks to the query's dense vector."""
+    return models.QueryRequest(
+        query=list(dense), using=DENSE, filter=query_filter, params=DENSE_SEARCH, limit=limit, with_payload=True
+    )
+
+
+def sparse_query(sparse: models.SparseVector, limit: int, query_filter: models.Filter | None) -> models.QueryRequest:
+    """Best BM25 matches of the query's sparse vector (IDF applied by the engine)."""
+    return models.QueryRequest(query=sparse, using=SPARSE, filter=query_filter, limit=limit, with_payload=True)
+
+
+def hybrid_query(
+    dense: Sequence[float],
+    sparse: models.SparseVector,
     limit: int,
     prefetch_limit: int,
     query_filter: models.Filter | None,
 ) -> models.QueryRequest:
-    """Dense, sparse, or both fused with reciprocal rank fusion, by which vectors are given."""
-    if dense is not None and sparse is not None:
-        return models.QueryRequest(
-            prefetch=[
-                models.Prefetch(
-                    query=list(dense), using=DENSE, limit=prefetch_limit, filter=query_filter, params=DENSE_SEARCH
-                ),
-                models.Prefetch(query=sparse, using=SPARSE, limit=prefetch_limit, filter=query_filter),
-            ],
-            query=models.RrfQuery(rrf=models.Rrf(k=RRF_K)),
-            limit=limit,
-            with_payload=True,
-        )
-    if dense is not None:
-        return models.QueryRequest(
-            query=list(dense), using=DENSE, filter=query_filter, params=DENSE_SEARCH, limit=limit, with_payload=True
-        )
-    if sparse is not None:
-        return models.QueryRequest(query=sparse, using=SPARSE, filter=query_filter, limit=limit, with_payload=True)
-    raise ValueError("query needs a dense vector, a sparse vector, or both")
+    """The dense and BM25 rankings, each ``prefetch_limit`` deep, fused by reciprocal rank fusion."""
+    return models.QueryRequest(
+        prefetch=[
+            models.Prefetch(
+                query=list(dense), using=DENSE, limit=prefetch_limit, filter=query_filter, params=DENSE_SEARCH
+            ),
+            models.Prefetch(query=sparse, using=SPARSE, limit=prefetch_limit, filter=query_filter),
+        ],
+        query=models.RrfQuery(rrf=models.Rrf(k=RRF_K)),
+        limit=limit,
+        with_payload=True,
+    )

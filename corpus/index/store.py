@@ -89,18 +89,8 @@ class ChunkStore:
     def optimize(self) -> None:
         self.backend.optimize()
 
-    def query(
-        self,
-        dense: Sequence[float] | None,
-        sparse: SparseEmbedding | None,
-        limit: int,
-        prefetch_limit: int,
-        query_filter: models.Filter | None,
-    ) -> list[Hit]:
-        """Dense, sparse, or both fused with reciprocal rank fusion, by which vectors are given."""
-        request = schema.query_request(
-            dense, schema.sparse_vector(sparse) if sparse is not None else None, limit, prefetch_limit, query_filter
-        )
+    def query(self, request: models.QueryRequest) -> list[Hit]:
+        """Run a query built by ``schema`` (``dense_query``, ``sparse_query`` or ``hybrid_query``)."""
         return [
             Hit(chunk_id=p.payload["chunk_id"], doc_id=p.payload["doc_id"], score=p.score, payload=p.payload)
             for p in self.backend.query(request)

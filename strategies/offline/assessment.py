@@ -27,7 +27,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tools.hybrid_search import RetrievedChunk
+from corpus.retrieval import RetrievedChunk
 
 from .answer_phrase import question_type
 from .extractive import Analysis, prose

@@ -27,9 +27,9 @@ import numpy as np
 
 from corpus.chunking import split_sentences
 from corpus.models import BlockKind
+from corpus.retrieval import RetrievedChunk
 from corpus.text import word_tokens
 from research.evidence import CitationMarker, Claim
-from tools.hybrid_search import RetrievedChunk
 
 from .numbers import quantities
 from .text import content_stems, is_statement, matched, normalise_space, question_terms, stem

@@ -10,9 +10,9 @@ output: every ranking has a tie-break and nothing depends on set order or random
 from __future__ import annotations
 
 from corpus.embeddings import Embedder
+from corpus.retrieval import RetrievedChunk
 from research.evidence import Claim, Contradiction, Finding, FindingStatus, SubQuestion
 from research.strategy import Answer
-from tools.hybrid_search import RetrievedChunk
 
 from . import assessment
 from .answer_phrase import AnswerType, question_type
