@@ -17,6 +17,9 @@ from corpus.models import Chunk, Document
 
 DENSE = "dense"
 SPARSE = "bm25"
+# The payload field naming the text a point's vectors were embedded from; points written by earlier
+# versions lack it.
+EMBEDDED = "embedded"
 # Qdrant's default RRF constant, stated because the embedded engine has no default; it is what
 # hybrid retrieval was tuned with.
 RRF_K = 2
@@ -57,8 +60,10 @@ def sparse_vector(sparse: SparseEmbedding) -> models.SparseVector:
     return models.SparseVector(indices=sparse.indices.tolist(), values=sparse.values.tolist())
 
 
-def payload(document: Document, chunk: Chunk) -> dict:
-    return {
+def payload(document: Document, chunk: Chunk, embedded: str | None = None) -> dict:
+    """The point's payload; ``embedded`` is the digest of the text its vectors were made from
+    (``corpus.chunking.embedded_digest``), so a later parse can tell which vectors still hold."""
+    fields = {
         "chunk_id": chunk.chunk_id,
         "doc_id": chunk.doc_id,
         "text": chunk.text,
@@ -70,13 +75,20 @@ def payload(document: Document, chunk: Chunk) -> dict:
         "title": document.title,
         "is_reference": int(chunk.is_reference),
     }
+    return fields if embedded is None else {**fields, EMBEDDED: embedded}
 
 
-def point(document: Document, chunk: Chunk, dense: Sequence[float], sparse: models.SparseVector) -> models.PointStruct:
+def point(
+    document: Document,
+    chunk: Chunk,
+    dense: Sequence[float],
+    sparse: models.SparseVector,
+    embedded: str | None = None,
+) -> models.PointStruct:
     return models.PointStruct(
         id=point_id(chunk.chunk_id),
         vector={DENSE: list(dense), SPARSE: sparse},
-        payload=payload(document, chunk),
+        payload=payload(document, chunk, embedded),
     )
 
 
