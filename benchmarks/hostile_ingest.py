@@ -25,7 +25,7 @@ from pathlib import Path
 from common import ROOT, save
 
 sys.path.insert(0, str(ROOT))
-from tests.reliability.hostile_corpus import build, paragraph, text_pdf  # noqa: E402
+from testing_support.hostile_corpus import build, paragraph, text_pdf  # noqa: E402
 
 TOPICS = ("estuaries", "glaciers", "peat bogs", "coral reefs", "salt marshes", "cloud forests", "tundra")
 

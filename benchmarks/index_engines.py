@@ -31,7 +31,7 @@ from common import WORK, save
 from corpus.index import schema
 from corpus.index.client import ClientIndex
 from corpus.index.edge import EdgeIndex
-from tools.hybrid_search import SearchFilters
+from corpus.retrieval import SearchFilters
 
 DIM = 384
 CHUNKS_PER_DOC = 35
@@ -194,13 +194,17 @@ def serve(engine: str, size: int, n_queries: int) -> dict:
     exact_ids = np.load(path.with_suffix(".exact.npy"))
     t0 = time.perf_counter()
     index = _open(engine, path, DIM)
-    index.query(schema.query_request(queries[0][0].tolist(), queries[0][1], 10, 40, None))
+    index.query(schema.hybrid_query(queries[0][0].tolist(), queries[0][1], 10, 40, None))
     figures: dict = {"reopen_s": round(time.perf_counter() - t0, 2)}
 
     def run(filters: SearchFilters, dense_only: bool = False) -> tuple[list[float], list[list[str]]]:
         latencies, results = [], []
         for q, sparse in queries:
-            request = schema.query_request(q.tolist(), None if dense_only else sparse, 10, 40, filters.to_qdrant())
+            query_filter = filters.to_qdrant()
+            if dense_only:
+                request = schema.dense_query(q.tolist(), 10, query_filter)
+            else:
+                request = schema.hybrid_query(q.tolist(), sparse, 10, 40, query_filter)
             t0 = time.perf_counter()
             hits = index.query(request)
             latencies.append(time.perf_counter() - t0)

@@ -1,8 +1,8 @@
 """Report runs on the sample corpus: offline wall time (warm) and LLM calls per report in LLM mode.
 
 Offline: models loaded and one report run first (warm), then the median of 3 timed runs.
-LLM mode: the scripted model of the test suite (faked only at the LLM boundary) counts its calls; the
-target is at most 2 + 2*N calls for N sub-questions.
+LLM mode: the scripted model the tests use (``testing_support``, faked only at the LLM boundary)
+counts its calls; the target is at most 2 + 2*N calls for N sub-questions.
 
     python benchmarks/report_runs.py
 """
@@ -23,8 +23,8 @@ from graph.run import run_research  # noqa: E402
 from research.options import ResearchOptions  # noqa: E402
 from strategies.llm.strategy import LLMStrategy  # noqa: E402
 from strategies.offline.strategy import OfflineStrategy  # noqa: E402
-from tests.llm_fakes import ScriptedChatModel  # noqa: E402
-from tests.test_graph_llm import script_with  # noqa: E402
+from testing_support.llm_fakes import ScriptedChatModel  # noqa: E402
+from testing_support.llm_scripts import script_with  # noqa: E402
 
 TOPIC = "Green roofs in cities: street-level cooling, stormwater retention and installation costs"
 

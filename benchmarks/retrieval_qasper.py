@@ -22,8 +22,9 @@ from common import WORK, save, shared_path
 from corpus.config import Settings
 from corpus.ingest import Outcome
 from corpus.library import Library
+from corpus.retrieval import SearchFilters, SearchMode
 from evals.metrics import first_hit_rank, hit_at, reciprocal_rank
-from tools.hybrid_search import SearchFilters, SearchMode, hybrid_search
+from tools.hybrid_search import hybrid_search
 
 K = 10
 

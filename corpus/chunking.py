@@ -11,6 +11,7 @@ blocks (``corpus.boilerplate``) are in no chunk.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -49,6 +50,20 @@ class Unit:
 class ChunkedText:
     chunk: Chunk
     embed_text: str
+
+    @property
+    def digest(self) -> str:
+        return embedded_digest(self.embed_text)
+
+
+def embed_text_for(header: str, text: str) -> str:
+    """What the models embed for a chunk: its header, a blank line, its text."""
+    return f"{header}\n\n{text}"
+
+
+def embedded_digest(embed_text: str) -> str:
+    """Names the text a chunk's vectors were made from: the same digest, the same vectors."""
+    return hashlib.sha256(embed_text.encode()).hexdigest()
 
 
 def split_sentences(text: str) -> list[str]:
@@ -215,7 +230,7 @@ def chunk_document(
                 page_end=max(pages),
                 is_reference=is_reference,
             )
-            out.append(ChunkedText(chunk=chunk, embed_text=f"{header}\n\n{text}"))
+            out.append(ChunkedText(chunk=chunk, embed_text=embed_text_for(header, text)))
     return out
 
 

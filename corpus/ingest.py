@@ -12,6 +12,12 @@ transaction, and at the end of the ingest (or delete, or in ``recover`` after a 
 documents holding a queued fingerprint are marked again; only those whose marks changed are
 re-chunked and re-embedded. So the marks end up the same whatever order the files came in, and
 re-ingesting unchanged files changes nothing.
+
+A file whose bytes are unchanged is parsed again when the registry says an older loader or chunker
+produced it (``corpus.parser_versions``): it keeps its document id, so its points are overwritten in
+place while it is pending, and the chunks the new parse no longer has are deleted before it is ready
+again. Whenever a document's chunks are written anew (a refresh, a changed file, new boilerplate
+marks), a chunk whose embedded text is unchanged keeps its vectors (``corpus.chunk_vectors``).
 """
 
 from __future__ import annotations
@@ -37,7 +43,8 @@ try:
 except ImportError:  # pragma: no cover - Windows
     resource = None  # type: ignore[assignment]
 
-from corpus import boilerplate
+from corpus import boilerplate, parser_versions
+from corpus.chunk_vectors import EarlierVectors, vectors_for
 from corpus.chunking import ChunkedText, chunk_document
 from corpus.embeddings import Embedder
 from corpus.errors import LoadError
@@ -74,6 +81,8 @@ class FileResult(BaseModel):
     blocks: int = 0
     boilerplate_blocks: int = 0
     chunks: int = 0
+    # Indexed again with unchanged bytes, because a newer loader or chunker parses it now.
+    refreshed: bool = False
 
 
 class IngestSummary(BaseModel):
@@ -85,6 +94,11 @@ class IngestSummary(BaseModel):
 
     def count(self, outcome: Outcome) -> int:
         return sum(1 for f in self.files if f.outcome is outcome)
+
+    @property
+    def refreshed(self) -> int:
+        """Documents parsed again because the parser was updated (counted among the ok ones)."""
+        return sum(1 for f in self.files if f.refreshed)
 
     @property
     def blocks(self) -> int:
@@ -104,6 +118,7 @@ class IngestSummary(BaseModel):
             "blocks": self.blocks,
             "boilerplate_blocks": sum(f.boilerplate_blocks for f in self.files),
             "remarked_documents": len(self.remarked),
+            "refreshed_documents": self.refreshed,
             "chunks": self.chunks,
             "pages": self.pages,
             "seconds": round(self.seconds, 2),
@@ -359,6 +374,8 @@ class Ingestor:
         batch[sha] = path
         current = self.registry.ready_document_at(str(path))
         if current is not None and current.sha256 == sha:
+            if current.parser_version.older_than(parser_versions.current(current.type)):
+                return None, current.doc_id  # the same bytes, parsed again by the newer parser
             return _skipped(path, current.doc_id, current.title, "unchanged"), None
         same_content = self.registry.document(doc_id_for(sha))
         if same_content is not None and same_content.status == "ready":
@@ -413,6 +430,10 @@ class Ingestor:
 
     def _index(self, parsed: ParsedDocument, replaces: str | None) -> FileResult:
         doc = parsed.document
+        earlier_doc = self.registry.document(replaces) if replaces else None
+        earlier = EarlierVectors.of(self.store, earlier_doc) if earlier_doc else EarlierVectors.none()
+        # The same bytes parsed again: the same document id, so the same chunk and point ids.
+        refreshed = replaces == doc.doc_id
         fps = boilerplate.fingerprints(parsed.blocks, doc.title)
         # This document counts once; the version it replaces does not count at all.
         others = self.registry.document_counts(fps, exclude=(doc.doc_id, replaces))
@@ -421,10 +442,14 @@ class Ingestor:
         blocks = [b.model_copy(update={"boilerplate": m}) for b, m in zip(parsed.blocks, marked, strict=True)]
         chunked = self._chunk(doc, blocks)
         chunks = [c.chunk for c in chunked]
-        self.registry.add_pending(doc, blocks, chunks, fps)
-        self._embed(doc, chunked)
+        self.registry.add_pending(doc, blocks, chunks, fps, parser_versions.current(doc.type))
+        self._embed(doc, chunked, earlier)
+        if refreshed:
+            # Its points were overwritten in place; those the new parse no longer has go while the
+            # document is pending (a crash now retires it whole, see ``recover``).
+            self.store.delete_chunks(sorted(earlier.chunk_ids - {c.chunk_id for c in chunks}))
         self.registry.mark_ready(doc.doc_id, replaces=replaces)
-        if replaces and replaces != doc.doc_id:
+        if replaces and not refreshed:
             self._drop_vectors(replaces)
         return FileResult(
             path=doc.path,
@@ -435,22 +460,22 @@ class Ingestor:
             blocks=len(blocks),
             boilerplate_blocks=sum(marked),
             chunks=len(chunks),
+            refreshed=refreshed,
         )
 
     def _chunk(self, doc: Document, blocks: list[Block]) -> list[ChunkedText]:
         return chunk_document(doc, blocks, self.embedder.max_tokens, self.embedder.count_tokens_batch)
 
-    def _embed(self, doc: Document, chunked: list[ChunkedText]) -> None:
+    def _embed(self, doc: Document, chunked: list[ChunkedText], earlier: EarlierVectors) -> None:
         if not chunked:  # every block of the document is boilerplate
             return
-        texts = [c.embed_text for c in chunked]
-        dense = self.embedder.embed_passages(texts)
-        sparse = self.embedder.embed_sparse_passages(texts)
-        self.store.upsert(doc, [c.chunk for c in chunked], dense, sparse)
+        dense, sparse = vectors_for(chunked, earlier, self.embedder)
+        self.store.upsert(doc, chunked, dense, sparse)
 
     def _embed_and_store(self, doc: Document, blocks: list[Block]) -> list:
+        """Chunk a ready document again and write its chunks, reusing the vectors it has."""
         chunked = self._chunk(doc, blocks)
-        self._embed(doc, chunked)
+        self._embed(doc, chunked, EarlierVectors.of(self.store, doc))
         return [c.chunk for c in chunked]
 
     def _retire(self, doc_id: str) -> None:

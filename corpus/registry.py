@@ -19,6 +19,7 @@ from pathlib import Path
 
 from corpus import boilerplate
 from corpus.models import BBox, Block, BlockKind, CharSpan, Chunk, DocType, Document
+from corpus.parser_versions import ParserVersion
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS documents (
@@ -32,7 +33,10 @@ CREATE TABLE IF NOT EXISTS documents (
     status TEXT NOT NULL CHECK (status IN ('pending', 'ready')),
     added_at TEXT NOT NULL,
     n_blocks INTEGER NOT NULL,
-    n_chunks INTEGER NOT NULL
+    n_chunks INTEGER NOT NULL,
+    -- The parser that produced the document (corpus.parser_versions); 0 before versions were kept.
+    loader_version INTEGER NOT NULL DEFAULT 0,
+    chunker_version INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS documents_path ON documents(path);
 CREATE TABLE IF NOT EXISTS blocks (
@@ -87,6 +91,12 @@ class DocumentRecord(Document):
     added_at: str
     n_blocks: int
     n_chunks: int
+    loader_version: int = 0
+    chunker_version: int = 0
+
+    @property
+    def parser_version(self) -> ParserVersion:
+        return ParserVersion(loader=self.loader_version, chunker=self.chunker_version)
 
 
 class Registry:
@@ -102,12 +112,20 @@ class Registry:
 
     @staticmethod
     def _migrate(db: sqlite3.Connection) -> None:
-        """Registries written before boilerplate detection: add the block columns it needs."""
-        columns = {row[1] for row in db.execute("PRAGMA table_info(blocks)")}
-        for column, kind in (("fp", "TEXT"), ("boilerplate", "INTEGER NOT NULL DEFAULT 0")):
+        """Registries written before boilerplate detection: add the block columns it needs; before
+        parser versions: add the document columns, 0 for every existing document (an unknown
+        version, older than any), so the next ingest parses them again."""
+        added = (
+            ("blocks", "fp", "TEXT"),
+            ("blocks", "boilerplate", "INTEGER NOT NULL DEFAULT 0"),
+            ("documents", "loader_version", "INTEGER NOT NULL DEFAULT 0"),
+            ("documents", "chunker_version", "INTEGER NOT NULL DEFAULT 0"),
+        )
+        for table, column, kind in added:
+            columns = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
             if columns and column not in columns:
                 try:
-                    db.execute(f"ALTER TABLE blocks ADD COLUMN {column} {kind}")
+                    db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
                 except sqlite3.OperationalError as exc:  # another process migrated it just now
                     if "duplicate column" not in str(exc):
                         raise
@@ -177,17 +195,26 @@ class Registry:
         blocks: Sequence[Block],
         chunks: Sequence[Chunk],
         fingerprints: Sequence[str | None] | None = None,
+        version: ParserVersion | None = None,
     ) -> None:
-        """Record a parsed document as pending: visible to nothing until ``mark_ready``.
+        """Record a parsed document as pending: visible to nothing until ``mark_ready``. A document
+        of the same id (the same bytes, parsed again) is replaced.
 
-        ``fingerprints`` are the blocks' (``corpus.boilerplate.fingerprints``), computed if not given.
+        ``fingerprints`` are the blocks' (``corpus.boilerplate.fingerprints``), computed if not given;
+        ``version`` is the parser's that produced them (none given: unknown, recorded as 0).
         """
         fps = boilerplate.fingerprints(blocks, document.title) if fingerprints is None else list(fingerprints)
-        now = datetime.now(UTC).isoformat(timespec="seconds")
+        version = version or ParserVersion(loader=0, chunker=0)
         with self._connect() as db:
+            # A document parsed again keeps the date it was added; the fingerprints its earlier
+            # parse held may be gone from this one, so their other holders are marked again.
+            earlier = db.execute("SELECT added_at FROM documents WHERE doc_id = ?", (document.doc_id,)).fetchone()
+            added_at = earlier[0] if earlier else datetime.now(UTC).isoformat(timespec="seconds")
+            _queue_remark(db, document.doc_id)
             db.execute("DELETE FROM documents WHERE doc_id = ?", (document.doc_id,))
             db.execute(
-                "INSERT INTO documents VALUES (?,?,?,?,?,?,?, 'pending', ?,?,?)",
+                "INSERT INTO documents (doc_id, path, title, type, page_count, year, sha256, status, added_at, "
+                "n_blocks, n_chunks, loader_version, chunker_version) VALUES (?,?,?,?,?,?,?, 'pending', ?,?,?,?,?)",
                 (
                     document.doc_id,
                     document.path,
@@ -196,9 +223,11 @@ class Registry:
                     document.page_count,
                     document.year,
                     document.sha256,
-                    now,
+                    added_at,
                     len(blocks),
                     len(chunks),
+                    version.loader,
+                    version.chunker,
                 ),
             )
             db.executemany(

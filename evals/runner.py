@@ -26,6 +26,7 @@ from tqdm import tqdm
 
 from corpus.config import Settings
 from corpus.library import Library
+from corpus.retrieval import SearchMode
 from evals.collections import open_collection
 from evals.datasets import EvalDataset, EvalExample
 from evals.evaluators import EVALUATORS, SUMMARY_EVALUATORS, make_judge
@@ -33,7 +34,6 @@ from evals.metrics import normalize
 from evals.target import LibraryFor, ResearchTarget, scratch_libraries, shared_library
 from research.options import ResearchOptions
 from strategies.select import llm_configured, open_strategy
-from tools.hybrid_search import SearchMode
 
 # Example and dataset ids are derived from names, so the same example keeps its id across runs.
 ID_NAMESPACE = uuid.UUID("6f1d8a52-3c1e-4b7a-9d0e-5a2f3c4b1e07")

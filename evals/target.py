@@ -22,6 +22,7 @@ from langsmith import tracing_context
 from corpus.config import Settings
 from corpus.embeddings import Embedder
 from corpus.library import Library
+from corpus.retrieval import RetrievedChunk
 from evals.cost import metered
 from evals.datasets import EvalExample, SourceDocument
 from evals.metrics import UNANSWERABLE
@@ -30,7 +31,7 @@ from research.evidence import FindingStatus
 from research.options import ResearchOptions
 from research.report import FinalReport, ReportSection
 from research.strategy import ResearchStrategy
-from tools.hybrid_search import RetrievedChunk, hybrid_search
+from tools.hybrid_search import hybrid_search
 
 PROBE_K = 10
 

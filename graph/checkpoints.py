@@ -21,18 +21,18 @@ from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 from pydantic import BaseModel
 
 import corpus.models
+import corpus.retrieval
 import research.evidence
 import research.options
 import research.report
 import tools.citations.resolve
-import tools.hybrid_search
 from corpus.config import Settings
 from corpus.errors import PrpError
 from research.report import FinalReport
 
 STATE_MODULES: tuple[ModuleType, ...] = (
     corpus.models,
-    tools.hybrid_search,
+    corpus.retrieval,
     tools.citations.resolve,
     research.evidence,
     research.options,

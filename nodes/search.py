@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from corpus.retrieval import RetrievedChunk
 from research.context import ResearchContext
-from tools.hybrid_search import RetrievedChunk, hybrid_search
+from tools.hybrid_search import hybrid_search
 
 
 def search(context: ResearchContext, query: str) -> list[RetrievedChunk]:

@@ -13,7 +13,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel, Field
 
-from tools.hybrid_search import RetrievedChunk
+from corpus.retrieval import RetrievedChunk
 
 
 class SubQuestion(BaseModel):

@@ -1,4 +1,5 @@
-"""A research run's options: the one place their defaults, bounds and help live.
+"""A research run's options: the one place their defaults, bounds and help live (the retrieval
+part, ``RetrievalOptions``, in the retrieval vocabulary ``corpus.retrieval``, which the tools take too).
 
 The CLI flags of ``prp report``/``ask``/``search``/``eval``, the chat's settings controls and the
 LangGraph Studio context form are all generated from these fields (``ui.option_fields``).
@@ -10,7 +11,7 @@ from enum import StrEnum
 
 from pydantic import Field
 
-from tools.hybrid_search import RetrievalOptions
+from corpus.retrieval import RetrievalOptions
 
 
 class UnresolvedPolicy(StrEnum):

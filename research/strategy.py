@@ -11,8 +11,8 @@ from typing import Protocol
 
 from pydantic import BaseModel, Field
 
+from corpus.retrieval import RetrievedChunk
 from research.evidence import Claim, Contradiction, Finding, SubQuestion
-from tools.hybrid_search import RetrievedChunk
 
 
 class Answer(BaseModel):

@@ -9,8 +9,7 @@ from pathlib import Path
 from graph.run import run_research
 from strategies.llm.strategy import LLMStrategy
 from strategies.offline.strategy import OfflineStrategy
-
-from .llm_fakes import ScriptedChatModel
+from testing_support.llm_fakes import ScriptedChatModel
 
 DOCUMENTS = {
     "bridge-history.txt": (

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from corpus.models import Block, BlockKind, DocType
+from corpus.retrieval import RetrievedChunk
 from nodes.synthesize import _section
 from research.evidence import Finding, FindingStatus, SubQuestion
 from strategies.offline.answer_phrase import answer_phrase, polarity
@@ -13,7 +14,6 @@ from strategies.offline.document_answers import answer_conflicts, answer_dispute
 from strategies.offline.extractive import analyse
 from strategies.offline.question_types import AnswerType, question_type
 from strategies.offline.vectors import Vectors
-from tools.hybrid_search import RetrievedChunk
 
 
 @pytest.fixture(scope="module")

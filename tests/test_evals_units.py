@@ -18,8 +18,8 @@ from evals.datasets import DatasetError, load_dataset, sample
 from evals.metrics import UNANSWERABLE, normalize, overlaps, precision_recall_f1, token_f1, token_recall
 from research.options import ResearchOptions
 from strategies.offline.strategy import OfflineStrategy
+from testing_support.llm_fakes import ScriptedChatModel
 
-from .llm_fakes import ScriptedChatModel
 from .paths import ROOT, SAMPLE_DOCS, shared_data
 
 SAMPLE = ROOT / "evals" / "datasets" / "sample.jsonl"
@@ -355,8 +355,7 @@ def test_llm_mode_eval_counts_calls_and_tokens_and_judges(sample_library, monkey
     from corpus.config import Settings
     from evals.runner import default_config, run_eval
     from evals.target import shared_library
-
-    from .llm_fakes import OpenAIStub
+    from testing_support.llm_fakes import OpenAIStub
 
     def script(step: str, prompt: str):
         if step == "plan":

@@ -21,7 +21,9 @@ from corpus.index.edge import EdgeIndex
 from corpus.index.store import ChunkStore
 from corpus.index.transfer import copy_index
 from corpus.library import Library
-from tools.hybrid_search import SearchFilters, SearchMode, hybrid_search
+from corpus.retrieval import RetrievalOptions, SearchFilters, SearchMode
+from tools.hybrid_search import hybrid_search
+from tools.retrievers import MIN_PREFETCH, PREFETCH_FACTOR, RETRIEVERS
 from ui.cli import main as cli_main
 
 from .paths import SAMPLE_DOCS
@@ -96,14 +98,11 @@ def test_embedded_engine_ranks_as_qdrant_does(both_engines, sample_library: Libr
     for filters in [*FILTERS, SearchFilters(doc_ids=doc_ids)]:
         query_filter = filters.to_qdrant()
         sides = []
-        for d, s in ((dense, None), (None, sparse)):
-            request = schema.query_request(d, s, limit=32, prefetch_limit=32, query_filter=query_filter)
+        for request in (schema.dense_query(dense, 32, query_filter), schema.sparse_query(sparse, 32, query_filter)):
             side = _ranked(edge, request)
             _same_ranking(side, _ranked(reference, request))
             sides.append(side)
-        fused = _ranked(
-            edge, schema.query_request(dense, sparse, limit=8, prefetch_limit=32, query_filter=query_filter)
-        )
+        fused = _ranked(edge, schema.hybrid_query(dense, sparse, limit=8, prefetch_limit=32, query_filter=query_filter))
         expected = _rrf(*sides)
         assert fused and all(score == pytest.approx(expected[c], abs=1e-4) for score, c in fused)
         assert [s for s, _ in fused] == pytest.approx(sorted(expected.values(), reverse=True)[: len(fused)], abs=1e-4)
@@ -221,7 +220,7 @@ def test_a_server_receives_the_collection_and_queries_prp_means(make_settings, e
         store = ChunkStore(settings, embedder.dim)
         dense = embedder.embed_query("green roofs")
         sparse = embedder.embed_sparse_query("green roofs")
-        store.query(dense, sparse, limit=8, prefetch_limit=32, query_filter=SearchFilters().to_qdrant())
+        store.query(schema.hybrid_query(dense, schema.sparse_vector(sparse), 8, 32, SearchFilters().to_qdrant()))
         store.delete_document("doc-1")
         store.close()
     sent = {(m, p): b for m, p, b in qdrant.requests}
@@ -248,6 +247,44 @@ def test_a_server_receives_the_collection_and_queries_prp_means(make_settings, e
     assert sent[("POST", "/collections/prp_chunks/points/delete")] == {
         "filter": {"must": [{"key": "doc_id", "match": {"value": "doc-1"}}]}
     }
+
+
+@pytest.mark.parametrize(
+    ("mode", "text", "sent"),
+    [
+        (SearchMode.HYBRID, "stormwater retention of green roofs", "rrf(dense, bm25)"),
+        (SearchMode.DENSE, "stormwater retention of green roofs", "dense"),
+        (SearchMode.SPARSE, "stormwater retention of green roofs", "bm25"),
+        # Only stopwords: BM25 has nothing to say, so hybrid is the dense ranking and sparse asks nothing.
+        (SearchMode.HYBRID, "the of and", "dense"),
+        (SearchMode.SPARSE, "the of and", None),
+    ],
+)
+def test_the_options_mode_reaches_the_engine_through_the_registry(make_library, mode, text, sent):
+    """A run's mode goes from its options, through the one registry of retrievers, to the query the
+    engine receives: one retriever per mode, and each builds its own query (nothing is inferred)."""
+    assert set(RETRIEVERS) == set(SearchMode)
+    options = RetrievalOptions(k=6, search_mode=mode)
+    with QdrantRecorder() as qdrant:
+        library = make_library(QDRANT_URL=qdrant.url)
+        assert hybrid_search(library, text, options.k, options.filters, options.search_mode) == []
+        library.close()
+    queries = [q for _, p, b in qdrant.requests if p.endswith("/points/query/batch") for q in b["searches"]]
+    if sent is None:
+        assert queries == []
+        return
+    (query,) = queries
+    assert query["limit"] == options.k and query["with_payload"] is True
+    prefetch = query.get("prefetch") or []
+    if prefetch:
+        assert query["query"] == {"rrf": {"k": schema.RRF_K}}
+        assert all(side["limit"] == max(MIN_PREFETCH, PREFETCH_FACTOR * options.k) for side in prefetch)
+        assert f"rrf({', '.join(side['using'] for side in prefetch)})" == sent
+    else:
+        assert query["using"] == sent
+    for searched in [query, *prefetch]:
+        if searched.get("using") == "dense":
+            assert searched["params"]["hnsw_ef"] == 256
 
 
 def test_prp_index_copies_the_library_to_a_server(make_library, monkeypatch, capsys):

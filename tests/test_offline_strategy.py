@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from corpus.models import Block, BlockKind, DocType
+from corpus.retrieval import RetrievedChunk
 from research.evidence import CitationMarker, Claim, Finding, FindingStatus, SubQuestion
 from strategies.offline import assessment
 from strategies.offline.contradictions import find_contradictions
@@ -15,7 +16,6 @@ from strategies.offline.numbers import conflict_ratio, quantities
 from strategies.offline.planning import plan_questions, split_topic
 from strategies.offline.strategy import OfflineStrategy
 from strategies.offline.text import is_statement
-from tools.hybrid_search import RetrievedChunk
 
 TOPIC = "Green roofs in cities: cooling, stormwater retention and installation costs"
 

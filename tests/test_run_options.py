@@ -6,8 +6,8 @@ from __future__ import annotations
 import gradio as gr
 import pytest
 
+from corpus.retrieval import DEFAULT_K, MAX_K, RetrievalOptions, SearchMode
 from research.options import ResearchOptions, UnresolvedPolicy
-from tools.hybrid_search import DEFAULT_K, MAX_K, RetrievalOptions, SearchMode
 from ui.cli import build_parser
 from ui.settings_panel import build_settings_panel, options_from
 

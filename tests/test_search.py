@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from corpus.models import DocType
-from tools.hybrid_search import SearchFilters, SearchMode, hybrid_search, make_hybrid_search_tool
+from corpus.retrieval import SearchFilters, SearchMode
+from tools.hybrid_search import hybrid_search, make_hybrid_search_tool
 
 KNOWN_QUERIES = [
     ("spider species found on green roofs", "biodiversity_survey_2016.txt"),

@@ -15,8 +15,9 @@ from pathlib import Path
 from corpus.config import Settings
 from corpus.errors import PrpError
 from corpus.library import Library
+from corpus.retrieval import RetrievalOptions
 from research.options import ResearchOptions
-from tools.hybrid_search import RetrievalOptions, hybrid_search, named_documents
+from tools.hybrid_search import hybrid_search, named_documents
 from ui import service_cli
 from ui.cli_output import ingest_progress, print_deleted, print_docs, print_ingest, print_search, write_report
 from ui.eval_cli import add_eval_parser, cmd_eval

@@ -13,8 +13,8 @@ from pathlib import Path
 
 from corpus.ingest import FileResult, IngestSummary, Outcome
 from corpus.registry import DocumentRecord
+from corpus.retrieval import RetrievedChunk
 from corpus.text import page_label
-from tools.hybrid_search import RetrievedChunk
 from tools.title_scope import TitleScope
 
 
@@ -41,9 +41,10 @@ def print_ingest(summary: IngestSummary, as_json: bool) -> int:
 
 
 def format_summary(summary: IngestSummary) -> str:
+    refreshed = f"; {summary.refreshed} refreshed (parser updated)" if summary.refreshed else ""
     lines = [
         f"documents: {summary.count(Outcome.OK)} ok, {summary.count(Outcome.SKIPPED)} skipped, "
-        f"{summary.count(Outcome.FAILED)} failed",
+        f"{summary.count(Outcome.FAILED)} failed{refreshed}",
         f"pages: {summary.pages}  blocks: {summary.blocks}  chunks: {summary.chunks}  time: {summary.seconds:.1f}s",
     ]
     for f in summary.files:

@@ -19,12 +19,13 @@ from pathlib import Path
 from corpus.config import Settings
 from corpus.ingest import FileResult, IngestSummary, Outcome, discover
 from corpus.library import Library
+from corpus.retrieval import RetrievalOptions, RetrievedChunk
 from graph.build import build_graph
 from graph.checkpoints import open_checkpointer
 from graph.run import run_research
 from research.options import ResearchOptions
 from research.strategy import ResearchStrategy
-from tools.hybrid_search import RetrievalOptions, RetrievedChunk, hybrid_search, named_documents
+from tools.hybrid_search import hybrid_search, named_documents
 from tools.title_scope import TitleScope
 from ui.exports.record import ReportRecord, load_record
 from ui.exports.writer import FILE_NAMES, ExportFormat, folder_name, write_exports

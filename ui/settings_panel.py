@@ -16,8 +16,8 @@ from pydantic import BaseModel, ValidationError
 from pydantic.fields import FieldInfo
 
 from corpus.models import DocType
+from corpus.retrieval import SearchFilters, SearchMode
 from research.options import ResearchOptions, UnresolvedPolicy
-from tools.hybrid_search import SearchFilters, SearchMode
 
 DEFAULTS = ResearchOptions()
 

@@ -65,13 +65,20 @@ def move_local_mode_library(
     try:
         for done, document in enumerate(documents, start=1):
             chunks = registry.chunks_of(document.doc_id)
-            stored = {p.id: p.vectors or {} for p in old.retrieve([schema.point_id(c.chunk_id) for c in chunks], True)}
-            vectors = [stored.get(schema.point_id(c.chunk_id), {}) for c in chunks]
-            if all(schema.DENSE in v and schema.SPARSE in v for v in vectors):
+            stored = {p.id: p for p in old.retrieve([schema.point_id(c.chunk_id) for c in chunks], True)}
+            points = [stored.get(schema.point_id(c.chunk_id)) for c in chunks]
+            if all(p is not None and schema.DENSE in (p.vectors or {}) and schema.SPARSE in p.vectors for p in points):
                 store.upsert_points(
                     [
-                        schema.point(document, chunk, v[schema.DENSE], v[schema.SPARSE])
-                        for chunk, v in zip(chunks, vectors, strict=True)
+                        # The vectors move as they are, so the digest of their embedded text still holds.
+                        schema.point(
+                            document,
+                            chunk,
+                            p.vectors[schema.DENSE],
+                            p.vectors[schema.SPARSE],
+                            p.payload.get(schema.EMBEDDED),
+                        )
+                        for chunk, p in zip(chunks, points, strict=True)
                     ]
                 )
                 written += len(chunks)

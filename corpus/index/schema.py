@@ -17,6 +17,9 @@ from corpus.models import Chunk, Document
 
 DENSE = "dense"
 SPARSE = "bm25"
+# The payload field naming the text a point's vectors were embedded from; points written by earlier
+# versions lack it.
+EMBEDDED = "embedded"
 # Qdrant's default RRF constant, stated because the embedded engine has no default; it is what
 # hybrid retrieval was tuned with.
 RRF_K = 2
@@ -57,8 +60,10 @@ def sparse_vector(sparse: SparseEmbedding) -> models.SparseVector:
     return models.SparseVector(indices=sparse.indices.tolist(), values=sparse.values.tolist())
 
 
-def payload(document: Document, chunk: Chunk) -> dict:
-    return {
+def payload(document: Document, chunk: Chunk, embedded: str | None = None) -> dict:
+    """The point's payload; ``embedded`` is the digest of the text its vectors were made from
+    (``corpus.chunking.embedded_digest``), so a later parse can tell which vectors still hold."""
+    fields = {
         "chunk_id": chunk.chunk_id,
         "doc_id": chunk.doc_id,
         "text": chunk.text,
@@ -70,13 +75,20 @@ def payload(document: Document, chunk: Chunk) -> dict:
         "title": document.title,
         "is_reference": int(chunk.is_reference),
     }
+    return fields if embedded is None else {**fields, EMBEDDED: embedded}
 
 
-def point(document: Document, chunk: Chunk, dense: Sequence[float], sparse: models.SparseVector) -> models.PointStruct:
+def point(
+    document: Document,
+    chunk: Chunk,
+    dense: Sequence[float],
+    sparse: models.SparseVector,
+    embedded: str | None = None,
+) -> models.PointStruct:
     return models.PointStruct(
         id=point_id(chunk.chunk_id),
         vector={DENSE: list(dense), SPARSE: sparse},
-        payload=payload(document, chunk),
+        payload=payload(document, chunk, embedded),
     )
 
 
@@ -84,30 +96,38 @@ def document_filter(doc_id: str) -> models.Filter:
     return models.Filter(must=[models.FieldCondition(key="doc_id", match=models.MatchValue(value=doc_id))])
 
 
-def query_request(
-    dense: Sequence[float] | None,
-    sparse: models.SparseVector | None,
+# One query per search mode. Which one a search runs is said, never inferred: the retriever registered
+# for the run's mode (``tools.retrievers``) embeds what its query needs and builds it here.
+
+
+def dense_query(dense: Sequence[float], limit: int, query_filter: models.Filter | None) -> models.QueryRequest:
+    """Nearest chunks to the query's dense vector."""
+    return models.QueryRequest(
+        query=list(dense), using=DENSE, filter=query_filter, params=DENSE_SEARCH, limit=limit, with_payload=True
+    )
+
+
+def sparse_query(sparse: models.SparseVector, limit: int, query_filter: models.Filter | None) -> models.QueryRequest:
+    """Best BM25 matches of the query's sparse vector (IDF applied by the engine)."""
+    return models.QueryRequest(query=sparse, using=SPARSE, filter=query_filter, limit=limit, with_payload=True)
+
+
+def hybrid_query(
+    dense: Sequence[float],
+    sparse: models.SparseVector,
     limit: int,
     prefetch_limit: int,
     query_filter: models.Filter | None,
 ) -> models.QueryRequest:
-    """Dense, sparse, or both fused with reciprocal rank fusion, by which vectors are given."""
-    if dense is not None and sparse is not None:
-        return models.QueryRequest(
-            prefetch=[
-                models.Prefetch(
-                    query=list(dense), using=DENSE, limit=prefetch_limit, filter=query_filter, params=DENSE_SEARCH
-                ),
-                models.Prefetch(query=sparse, using=SPARSE, limit=prefetch_limit, filter=query_filter),
-            ],
-            query=models.RrfQuery(rrf=models.Rrf(k=RRF_K)),
-            limit=limit,
-            with_payload=True,
-        )
-    if dense is not None:
-        return models.QueryRequest(
-            query=list(dense), using=DENSE, filter=query_filter, params=DENSE_SEARCH, limit=limit, with_payload=True
-        )
-    if sparse is not None:
-        return models.QueryRequest(query=sparse, using=SPARSE, filter=query_filter, limit=limit, with_payload=True)
-    raise ValueError("query needs a dense vector, a sparse vector, or both")
+    """The dense and BM25 rankings, each ``prefetch_limit`` deep, fused by reciprocal rank fusion."""
+    return models.QueryRequest(
+        prefetch=[
+            models.Prefetch(
+                query=list(dense), using=DENSE, limit=prefetch_limit, filter=query_filter, params=DENSE_SEARCH
+            ),
+            models.Prefetch(query=sparse, using=SPARSE, limit=prefetch_limit, filter=query_filter),
+        ],
+        query=models.RrfQuery(rrf=models.Rrf(k=RRF_K)),
+        limit=limit,
+        with_payload=True,
+    )

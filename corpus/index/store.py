@@ -9,16 +9,16 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from fastembed.sparse.sparse_embedding_base import SparseEmbedding
 from qdrant_client import models
 
+from corpus.chunking import ChunkedText
 from corpus.config import Settings
 from corpus.errors import StoreLockedError
 from corpus.index import schema
 from corpus.index.backend import IndexBackend, StoredPoint
 from corpus.index.client import ClientIndex
 from corpus.index.edge import EdgeIndex, ShardLocked
-from corpus.models import Chunk, Document
+from corpus.models import Document
 
 
 @dataclass(frozen=True)
@@ -58,15 +58,13 @@ class ChunkStore:
     def upsert(
         self,
         document: Document,
-        chunks: Sequence[Chunk],
+        chunked: Sequence[ChunkedText],
         dense: Sequence[Sequence[float]],
-        sparse: Sequence[SparseEmbedding],
+        sparse: Sequence[models.SparseVector],
     ) -> None:
+        """Write a document's chunks with their vectors, each recording the text they were made from."""
         self.backend.upsert(
-            [
-                schema.point(document, chunk, d, schema.sparse_vector(s))
-                for chunk, d, s in zip(chunks, dense, sparse, strict=True)
-            ]
+            [schema.point(document, c.chunk, d, s, c.digest) for c, d, s in zip(chunked, dense, sparse, strict=True)]
         )
 
     def upsert_points(self, points: Sequence[models.PointStruct]) -> None:
@@ -82,25 +80,15 @@ class ChunkStore:
     def count(self) -> int:
         return self.backend.count()
 
-    def points(self, query_filter: models.Filter | None = None) -> Iterator[StoredPoint]:
-        """Every stored point (payload only), optionally those a filter matches."""
-        return self.backend.scroll(query_filter)
+    def points(self, query_filter: models.Filter | None = None, with_vectors: bool = False) -> Iterator[StoredPoint]:
+        """Every stored point (payload, and vectors if asked), optionally those a filter matches."""
+        return self.backend.scroll(query_filter, with_vectors)
 
     def optimize(self) -> None:
         self.backend.optimize()
 
-    def query(
-        self,
-        dense: Sequence[float] | None,
-        sparse: SparseEmbedding | None,
-        limit: int,
-        prefetch_limit: int,
-        query_filter: models.Filter | None,
-    ) -> list[Hit]:
-        """Dense, sparse, or both fused with reciprocal rank fusion, by which vectors are given."""
-        request = schema.query_request(
-            dense, schema.sparse_vector(sparse) if sparse is not None else None, limit, prefetch_limit, query_filter
-        )
+    def query(self, request: models.QueryRequest) -> list[Hit]:
+        """Run a query built by ``schema`` (``dense_query``, ``sparse_query`` or ``hybrid_query``)."""
         return [
             Hit(chunk_id=p.payload["chunk_id"], doc_id=p.payload["doc_id"], score=p.score, payload=p.payload)
             for p in self.backend.query(request)

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from html import escape
 
 from corpus.models import BlockKind
-from tools.hybrid_search import RetrievedChunk
+from corpus.retrieval import RetrievedChunk
 
 # Characters, not tokens: prompts mix models with different tokenizers, and ~4 chars per token
 # keeps the defaults (about 300 tokens a block, 3,000 a prompt) well inside small local models.

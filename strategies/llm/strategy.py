@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field, field_validator
 from rapidfuzz import fuzz, utils
 
 from corpus.embeddings import Embedder
+from corpus.retrieval import RetrievedChunk
 from prompts.answer import ANSWER
 from prompts.common import SYSTEM
 from prompts.contradictions import CONTRADICTIONS
@@ -27,7 +28,6 @@ from strategies.llm.leaks import leaks_instructions
 from strategies.llm.structured import SchemaFormat, structured_call
 from strategies.offline.document_answers import answer_disputes
 from strategies.offline.vectors import Vectors
-from tools.hybrid_search import RetrievedChunk
 
 MIN_QUESTIONS, MAX_QUESTIONS = 3, 6
 # Two sub-questions this similar (token-set ratio, ignoring case and punctuation) ask the same

@@ -27,7 +27,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tools.hybrid_search import RetrievedChunk
+from corpus.retrieval import RetrievedChunk
 
 from .extractive import Analysis, ScoredSentence, prose, select
 from .keyphrases import extract_keyphrases

@@ -22,8 +22,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from corpus.retrieval import RetrievedChunk
 from research.evidence import CitationMarker, Claim, Contradiction, Finding
-from tools.hybrid_search import RetrievedChunk
 
 from .extractive import Sentence, analyse, evidence_sentences
 from .keyphrases import phrase_candidates

@@ -24,9 +24,9 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass
 
+from corpus.retrieval import RetrievedChunk
 from corpus.text import figures, word_tokens
 from research.evidence import CitationMarker, Claim, Contradiction, Finding, FindingStatus, SubQuestion
-from tools.hybrid_search import RetrievedChunk
 
 from .answer_phrase import answer_phrase, polarity
 from .assessment import covered

@@ -26,9 +26,9 @@ import numpy as np
 
 from corpus.chunking import split_sentences
 from corpus.models import BlockKind
+from corpus.retrieval import RetrievedChunk
 from corpus.text import word_tokens
 from research.evidence import Claim
-from tools.hybrid_search import RetrievedChunk
 
 from .numbers import quantities
 from .passages import Layout, claim_of, merge, passage

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from corpus.chunking import split_sentences
 from corpus.models import Block, BlockKind
 from research.evidence import CitationMarker, Claim
-from tools.hybrid_search import RetrievedChunk
+from corpus.retrieval import RetrievedChunk
 
 from .text import normalise_space
 

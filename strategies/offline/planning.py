@@ -22,8 +22,8 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz
 
+from corpus.retrieval import RetrievedChunk
 from research.evidence import SubQuestion
-from tools.hybrid_search import RetrievedChunk
 
 from .extractive import prose
 from .keyphrases import extract_keyphrases, phrase_candidates

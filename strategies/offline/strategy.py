@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from corpus.embeddings import Embedder
+from corpus.retrieval import RetrievedChunk
 from research.evidence import Claim, Contradiction, Finding, FindingStatus, SubQuestion
 from research.strategy import Answer
-from tools.hybrid_search import RetrievedChunk
 
 from . import assessment
 from .contradictions import find_contradictions

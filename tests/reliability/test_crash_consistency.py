@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 
 from corpus.library import Library
+from testing_support.hostile_corpus import paragraph, text_pdf
 
 from ..cli_process import PRP, prp_env
 from ..paths import ROOT
-from .hostile_corpus import paragraph, text_pdf
 from .test_hostile_ingest import assert_consistent, cli, stored_chunks
 
 TOPICS = ("river deltas", "glacier retreat", "peat bogs", "coral bleaching", "salt marshes")

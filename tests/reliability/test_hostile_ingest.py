@@ -16,12 +16,12 @@ import pytest
 
 from corpus.ingest import PARSER_DIED, IngestSummary
 from corpus.library import Library
+from testing_support.hostile_corpus import Expected, build, paragraph, text_pdf
 from tools.hybrid_search import hybrid_search
 from ui.uploads import store_uploads
 
 from ..cli_process import PRP, prp_env, run_prp
 from ..paths import ROOT
-from .hostile_corpus import Expected, build, paragraph, text_pdf
 
 CLI_TIMEOUT = 240
 

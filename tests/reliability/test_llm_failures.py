@@ -14,10 +14,10 @@ from prompts.common import SYSTEM
 from strategies.llm.strategy import LLMStrategy
 from strategies.llm.structured import LLMServiceError
 from strategies.select import select_strategy
+from testing_support.llm_fakes import Delayed, HttpFailure, OpenAIStub, ScriptedChatModel, step_of
+from testing_support.llm_scripts import blocks_in, script_with
 
 from ..cli_process import prp_env, run_prp
-from ..llm_fakes import Delayed, HttpFailure, OpenAIStub, ScriptedChatModel, step_of
-from ..test_graph_llm import blocks_in, script_with
 from .test_hostile_ingest import CLI_TIMEOUT
 
 TOPIC = "Green roofs in cities"

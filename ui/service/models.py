@@ -8,8 +8,8 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from corpus.registry import DocumentRecord
+from corpus.retrieval import RetrievalOptions, RetrievedChunk
 from research.options import ResearchOptions
-from tools.hybrid_search import RetrievalOptions, RetrievedChunk
 from tools.title_scope import TitleScope
 from ui.service.jobs import JobView
 

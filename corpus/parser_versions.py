@@ -1,0 +1,52 @@
+"""Which version of the parser produced a document: one number per loader and one for the chunker.
+
+Bump a loader's number when a change to it (or to a module only it uses) changes the blocks, titles
+or years it produces for some file; bump ``CHUNKER`` when chunks or the text embedded with them
+change. The registry records both numbers per document, and ``prp ingest`` parses a document again,
+even though its bytes are unchanged, when either is older than today's (registries written before
+versions were recorded hold 0: parsed by an unknown version). Chunks whose embedded text comes out
+the same keep their vectors, so a bump costs a parse, not an embedding.
+
+Numbers only ever go up. A change to ``corpus/loaders/titles.py`` or ``corpus/parsing.py`` changes
+what every loader produces: bump each loader whose output it changes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from corpus.models import DocType
+
+PDF = 1
+MARKDOWN = 1
+TEXT = 1
+HTML = 1
+CHUNKER = 1
+
+
+@dataclass(frozen=True)
+class ParserVersion:
+    loader: int
+    chunker: int
+
+    def older_than(self, other: ParserVersion) -> bool:
+        return self.loader < other.loader or self.chunker < other.chunker
+
+
+def loader_version(doc_type: DocType) -> int:
+    """The loader version of a document type: the sum of the versions of every loader its files go
+    through, so that bumping any of them raises it."""
+    match doc_type:
+        case DocType.PDF:
+            return PDF
+        case DocType.MARKDOWN:
+            return MARKDOWN
+        case DocType.TEXT:  # text that uses Markdown headings is read by the Markdown loader
+            return TEXT + MARKDOWN
+        case DocType.HTML:  # the main content as Markdown, or the page's text when there is none
+            return HTML + MARKDOWN + TEXT
+
+
+def current(doc_type: DocType) -> ParserVersion:
+    """The version today's code parses and chunks a document of this type with."""
+    return ParserVersion(loader=loader_version(doc_type), chunker=CHUNKER)
