@@ -7,19 +7,26 @@ of the query (``tools.title_scope`` says why), in every mode, unless the filters
 bound to a library. Results come back as chunks with their blocks (ids, pages, bboxes), document
 titles and scores, hydrated from the registry — so only documents the registry says are ready are
 ever returned.
+
+The options models here are what every command line, the chat and the API are generated from, so
+this module imports Qdrant's client and LangChain only where a search or the tool needs them.
 """
 
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
-from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import BaseModel, Field, model_validator
-from qdrant_client import models
 
-from corpus.library import Library
 from corpus.models import Block, DocType
 from tools.title_scope import TitleIndex, TitleScope
+
+if TYPE_CHECKING:
+    from langchain_core.tools import BaseTool
+    from qdrant_client import models
+
+    from corpus.library import Library
 
 
 class SearchMode(StrEnum):
@@ -56,6 +63,8 @@ class SearchFilters(BaseModel):
         return self
 
     def to_qdrant(self) -> models.Filter | None:
+        from qdrant_client import models
+
         must: list[models.Condition] = []
         must_not: list[models.Condition] = []
         if self.doc_ids:
@@ -179,6 +188,7 @@ class HybridSearchInput(RetrievalOptions):
 
 def make_hybrid_search_tool(library: Library) -> BaseTool:
     """``hybrid_search`` as a LangChain tool bound to ``library``."""
+    from langchain_core.tools import StructuredTool
 
     def run(
         query: str,
