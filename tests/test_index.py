@@ -22,7 +22,7 @@ from corpus.index.store import ChunkStore
 from corpus.index.transfer import copy_index
 from corpus.library import Library
 from tools.hybrid_search import SearchFilters, SearchMode, hybrid_search
-from ui.cli import main as cli_main
+from ui.cli.main import main as cli_main
 
 from .paths import SAMPLE_DOCS
 

@@ -20,7 +20,7 @@ from strategies.llm.local_server import LocalLLMServer, default_model_path, serv
 from strategies.llm.strategy import AnswerOutput, LLMStrategy, PlanOutput
 from strategies.llm.structured import GRAMMAR_MAX_CHARS, GRAMMAR_MAX_ITEMS, LLMOutputError, structured_call
 from strategies.select import open_strategy, select_strategy
-from ui.cli import build_parser
+from ui.cli.parser import build_parser
 
 from .llm_fakes import CutOff, OpenAIStub, ScriptedChatModel
 from .test_graph_llm import PLAN, script_with

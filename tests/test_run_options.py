@@ -8,8 +8,8 @@ import pytest
 
 from research.options import ResearchOptions, UnresolvedPolicy
 from tools.hybrid_search import DEFAULT_K, MAX_K, RetrievalOptions, SearchMode
-from ui.cli import build_parser
-from ui.settings_panel import build_settings_panel, options_from
+from ui.chat.settings_panel import build_settings_panel, options_from
+from ui.cli.parser import build_parser
 
 RESEARCH_COMMANDS = [["report", "topic"], ["ask", "question"], ["eval", "prp:x.jsonl"]]
 

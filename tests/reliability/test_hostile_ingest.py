@@ -17,7 +17,7 @@ import pytest
 from corpus.ingest import PARSER_DIED, IngestSummary
 from corpus.library import Library
 from tools.hybrid_search import hybrid_search
-from ui.uploads import store_uploads
+from ui.core.uploads import store_uploads
 
 from ..cli_process import PRP, prp_env, run_prp
 from ..paths import ROOT

@@ -1,7 +1,7 @@
 """The service's web app: the REST API under ``/api``, the research chat under ``/chat``, a sign-in
-page when a token is set, all behind one ``AccessGuard``. LangGraph's server adds its own API (the
-``research`` graph, for Studio and ``langgraph_sdk``) to this app when it loads it (``ui.service.served``);
-tests use it alone with FastAPI's test client."""
+page when a token is set, all behind one ``AccessGuard``, over one ``LocalPortal``. LangGraph's server
+adds its own API (the ``research`` graph, for Studio and ``langgraph_sdk``) to this app when it loads
+it (``ui.service.served``); tests use it alone with FastAPI's test client."""
 
 from __future__ import annotations
 
@@ -11,19 +11,19 @@ import gradio as gr
 from fastapi import FastAPI
 from fastapi.responses import RedirectResponse
 
-from ui.app import build_app, gradio_environment, mount_options
-from ui.portal import Portal
-from ui.service import discovery
-from ui.service.api import api_router
-from ui.service.security import AccessGuard
+from ui.api.routes import add_api
+from ui.api.security import AccessGuard
+from ui.chat.app import build_app, gradio_environment, mount_options
+from ui.core import discovery
+from ui.core.local import LocalPortal
 
 API_TITLE = "prp research service"
 
 
-def create_app(portal: Portal, token: str | None = None, *, url: str | None = None, chat: bool = True) -> FastAPI:
+def create_app(portal: LocalPortal, token: str | None = None, *, url: str | None = None, chat: bool = True) -> FastAPI:
     """``token``: required on every request (else only loopback clients, by loopback names, are
     served). ``url``: where the app is served; given, the app publishes it for the CLI
-    (``ui.service.discovery``) while it runs. ``chat=False`` leaves the Gradio chat out."""
+    (``ui.core.discovery``) while it runs. ``chat=False`` leaves the Gradio chat out."""
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI):
@@ -45,7 +45,7 @@ def create_app(portal: Portal, token: str | None = None, *, url: str | None = No
         openapi_url="/api/openapi.json",
         lifespan=lifespan,
     )
-    app.include_router(api_router(portal))
+    add_api(app, portal)
 
     @app.get("/", include_in_schema=False)
     def home() -> RedirectResponse:
