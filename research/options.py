@@ -1,7 +1,7 @@
 """A research run's options: the one place their defaults, bounds and help live.
 
 The CLI flags of ``prp report``/``ask``/``search``/``eval``, the chat's settings controls and the
-LangGraph Studio context form are all generated from these fields (``ui.option_fields``).
+LangGraph Studio context form are all generated from these fields (``ui.core.option_fields``).
 """
 
 from __future__ import annotations

@@ -140,7 +140,7 @@ def test_another_citation_opens_from_the_picker(client, answered):
 
 def test_settings_apply_to_the_next_run(client, sample_library):
     outputs = client.predict(
-        "How much rainfall does a green roof retain?", "question", doc_types=["text"], api_name="/research"
+        "How much rainfall does a green roof retain?", "question", types=["text"], api_name="/research"
     )
     with open_checkpointer(sample_library.settings) as checkpointer:
         record = load_record(checkpointer, thread_of(outputs))

@@ -16,7 +16,7 @@ from ui.chat.evidence import citation_view
 from ui.chat.evidence_cards import evidence_cards
 from ui.chat.report_html import parse_cite_ref, report_html
 from ui.chat.research_stream import Failed, Finished, Progress, stream_research
-from ui.chat.settings_panel import DEFAULTS, SettingsPanel, build_settings_panel, options_from
+from ui.chat.settings_panel import SettingsPanel, build_settings_panel, with_options
 from ui.core.conversations import new_conversation_id, run_thread_id, turn_of
 from ui.core.errors import ThreadNotFoundError
 from ui.core.exports.record import ReportRecord
@@ -281,30 +281,21 @@ def run_turn(
             yield [history, session, *unchanged]
 
 
+@with_options
 def research(
     portal: LocalPortal,
     message: str,
     kind: str = QUESTION,
-    k: float = DEFAULTS.k,
-    search_mode: str = DEFAULTS.search_mode.value,
-    year_min: float | None = None,
-    year_max: float | None = None,
-    doc_types: list[str] | None = None,
-    documents: list[str] | None = None,
-    include_references: bool = False,
-    max_retries: float = DEFAULTS.max_retries,
-    unresolved: str = DEFAULTS.unresolved.value,
+    *,
+    options: ResearchOptions,
     session: ChatSession | None = None,
     history: list | None = None,
 ) -> Iterator[list]:
-    """The chat's submit (and the ``/research`` API). The settings arguments are the settings
-    panel's, in its order. Yields ``[history, message box, session, *panel]``."""
+    """The chat's submit (and the ``/research`` API), the settings panel's values as ``options``.
+    Yields ``[history, message box, session, *panel]``."""
     topic = (message or "").strip()
     if not topic:
         raise gr.Error("Type a question or a topic first.")
-    options = options_from(
-        k, search_mode, year_min, year_max, doc_types, documents, include_references, max_retries, unresolved
-    )
     session = session or ChatSession()
     for update in run_turn(portal, session, history or [], topic, kind != TOPIC, options, session.next_thread_id()):
         history_value, session_value, *panel = update

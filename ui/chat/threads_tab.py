@@ -7,8 +7,9 @@ from dataclasses import dataclass
 
 import gradio as gr
 
+from research.options import ResearchOptions
 from ui.chat.chat_tab import ChatSession, conversation_history, panel_updates, run_turn
-from ui.chat.settings_panel import DEFAULTS, options_from
+from ui.chat.settings_panel import with_options
 from ui.core.conversations import Conversation
 from ui.core.local import LocalPortal
 
@@ -61,7 +62,9 @@ def build_threads_tab(portal: LocalPortal) -> ThreadsTab:
         "from `prp ask` / `prp report`. Open a conversation to read it again with its evidence, or "
         "resume a run that was interrupted."
     )
-    table = gr.Dataframe(value=[], headers=COLUMNS, interactive=False, wrap=True, elem_id="prp-threads-table")
+    table = gr.Dataframe(
+        value=threads_rows(conversations), headers=COLUMNS, interactive=False, wrap=True, elem_id="prp-threads-table"
+    )
     with gr.Row(equal_height=True):
         choice = gr.Dropdown(threads_choices(conversations), label="Conversation", scale=4)
         open_button = gr.Button("Open in chat", variant="primary", scale=1)
@@ -93,24 +96,10 @@ def open_conversation(portal: LocalPortal, conversation: str | None) -> list:
     return [history, session, *panel_updates(portal, last, first), gr.Tabs(selected="research")]
 
 
-def resume_conversation(
-    portal: LocalPortal,
-    conversation: str | None,
-    k: float = DEFAULTS.k,
-    search_mode: str = DEFAULTS.search_mode.value,
-    year_min: float | None = None,
-    year_max: float | None = None,
-    doc_types: list[str] | None = None,
-    documents: list[str] | None = None,
-    include_references: bool = False,
-    max_retries: float = DEFAULTS.max_retries,
-    unresolved: str = DEFAULTS.unresolved.value,
-) -> Iterator[list]:
+@with_options
+def resume_conversation(portal: LocalPortal, conversation: str | None, *, options: ResearchOptions) -> Iterator[list]:
     """Reopen the conversation, then resume its interrupted run with the settings panel's current
     values (as for a new run). Yields ``[chatbot, session, *panel, tabs]``."""
-    options = options_from(
-        k, search_mode, year_min, year_max, doc_types, documents, include_references, max_retries, unresolved
-    )
     runs = _runs(portal, conversation)
     unfinished = [t for t in runs if "report" not in portal.runs.state(t)]
     if not unfinished:
