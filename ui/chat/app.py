@@ -88,7 +88,7 @@ def build_app(portal: LocalPortal) -> gr.Blocks:
             with gr.Tab("Library", id="library"):
                 lib = build_library_tab(portal)
             with gr.Tab("Threads", id="threads"):
-                threads = build_threads_tab(portal)
+                threads = build_threads_tab()
 
         # --- research -----------------------------------------------------------------------
         research_inputs = [chat.message, chat.kind, *chat.settings.inputs, chat.session, chat.chatbot]

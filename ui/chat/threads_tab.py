@@ -55,18 +55,17 @@ def threads_choices(conversations: list[Conversation]) -> list[tuple[str, str]]:
     ]
 
 
-def build_threads_tab(portal: LocalPortal) -> ThreadsTab:
-    conversations = portal.threads()
+def build_threads_tab() -> ThreadsTab:
+    """Empty until the page loads (``refresh_threads``): runs are read from the checkpointer then,
+    not while the service starts."""
     gr.Markdown(
         "Every run is checkpointed in `checkpoints.sqlite` under the data directory, including runs "
         "from `prp ask` / `prp report`. Open a conversation to read it again with its evidence, or "
         "resume a run that was interrupted."
     )
-    table = gr.Dataframe(
-        value=threads_rows(conversations), headers=COLUMNS, interactive=False, wrap=True, elem_id="prp-threads-table"
-    )
+    table = gr.Dataframe(value=[], headers=COLUMNS, interactive=False, wrap=True, elem_id="prp-threads-table")
     with gr.Row(equal_height=True):
-        choice = gr.Dropdown(threads_choices(conversations), label="Conversation", scale=4)
+        choice = gr.Dropdown([], label="Conversation", scale=4)
         open_button = gr.Button("Open in chat", variant="primary", scale=1)
         resume = gr.Button("Resume interrupted run", scale=1)
         refresh = gr.Button("Refresh", scale=1)

@@ -10,7 +10,6 @@ import sqlite3
 import sys
 from collections.abc import Sequence
 
-from corpus.config import Settings
 from corpus.errors import PrpError
 from ui.cli.parser import build_parser
 
@@ -44,7 +43,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not _out_of_space(exc):
             raise
         print(
-            f"prp: error: could not write to the library at {Settings().data_dir.resolve()} ({exc}): the disk "
+            f"prp: error: could not write to the library at {_settings().data_dir.resolve()} ({exc}): the disk "
             "is full, or a file-size or quota limit was reached. Free space and run the command again: an "
             "interrupted ingest is finished, an interrupted report resumed with --thread.",
             file=sys.stderr,
@@ -55,7 +54,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def run(args: argparse.Namespace) -> int:
     """Run the parsed command. Its module is imported only now, so help and usage errors never load
     what a command needs (and a command loads only what it needs)."""
-    settings = Settings()
+    settings = _settings()
     match args.command:
         case "ingest" | "search" | "docs" | "delete":
             from ui.cli import documents as command
@@ -72,6 +71,12 @@ def run(args: argparse.Namespace) -> int:
         case "llm":
             from ui.cli import llm as command
     return command.run(settings, args)
+
+
+def _settings():
+    from corpus.config import Settings  # pydantic-settings: loaded for a command, not for help or a usage error
+
+    return Settings()
 
 
 def _out_of_space(exc: BaseException) -> bool:

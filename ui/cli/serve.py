@@ -14,13 +14,14 @@ import argparse
 import os
 import socket
 import sys
-from contextlib import ExitStack
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 from langgraph_api.cli import run_server
 
 from corpus.config import Settings
-from corpus.library import Library
+from graph.studio import served
 from strategies.llm.local_server import LocalLLMServer
 from ui.api.security import STUDIO_ORIGINS, is_loopback_host
 from ui.core import discovery
@@ -53,15 +54,13 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
     if not _port_free(args.host, args.port):
         print(f"prp serve: port {args.port} on {args.host} is in use; choose another with --port", file=sys.stderr)
         return 2
-    # Open the library here first: a lock held by another process, or a local-mode index to move,
-    # is dealt with in words and with a progress bar before the server starts.
-    with Library(settings) as library:
-        _ = library.store
     with ExitStack() as stack:
         env = _server_environment(settings, stack)
-        os.environ.update(env)
-        if settings.llm == "local":
-            os.environ.pop("OPENAI_API_KEY", None)  # the local server takes none
+        stack.enter_context(_environment(env, without=["OPENAI_API_KEY"] if settings.llm == "local" else []))
+        # What the server serves, opened here first (its app and its graph take it from ``served``):
+        # an index another process holds, or a local-mode index to move, is dealt with in words and
+        # with a progress bar before the server starts.
+        served()
         # LangGraph's in-memory runtime keeps its threads in ./.langgraph_api: the data directory's.
         os.chdir(env["PRP_DATA_DIR"])
         token_note = "; token required" if settings.api_token else ""
@@ -82,6 +81,21 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
             server_level="WARNING",
         )
     return 0
+
+
+@contextmanager
+def _environment(values: dict[str, str], without: list[str]) -> Iterator[None]:
+    """The environment the server's modules read their ``Settings()`` from, while the server runs;
+    the caller's is back afterwards (and if the server could not start)."""
+    saved = dict(os.environ)
+    os.environ.update(values)
+    for name in without:  # the local model server takes no OpenAI key
+        os.environ.pop(name, None)
+    try:
+        yield
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
 
 
 def _server_environment(settings: Settings, stack: ExitStack) -> dict[str, str]:

@@ -1,21 +1,22 @@
-"""The service's web app: the REST API under ``/api``, the research chat under ``/chat``, a sign-in
-page when a token is set, all behind one ``AccessGuard``, over one ``LocalPortal``. LangGraph's server
-adds its own API (the ``research`` graph, for Studio and ``langgraph_sdk``) to this app when it loads
-it (``ui.service.served``); tests use it alone with FastAPI's test client."""
+"""The service's web app: the REST API under ``/api``, the research chat under ``/chat`` (built once
+the app has started: ``ui.service.chat_mount``), a sign-in page when a token is set, all behind one
+``AccessGuard``, over one ``LocalPortal``. LangGraph's server adds its own API (the ``research``
+graph, for Studio and ``langgraph_sdk``) to this app when it loads it (``ui.service.served``); tests
+use it alone with FastAPI's test client."""
 
 from __future__ import annotations
 
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, nullcontext
 
-import gradio as gr
 from fastapi import FastAPI
 from fastapi.responses import RedirectResponse
 
 from ui.api.routes import add_api
 from ui.api.security import AccessGuard
-from ui.chat.app import build_app, gradio_environment, mount_options
 from ui.core import discovery
 from ui.core.local import LocalPortal
+from ui.service.chat_mount import PATH as CHAT_PATH
+from ui.service.chat_mount import ChatMount
 
 API_TITLE = "prp research service"
 
@@ -25,12 +26,15 @@ def create_app(portal: LocalPortal, token: str | None = None, *, url: str | None
     served). ``url``: where the app is served; given, the app publishes it for the CLI
     (``ui.core.discovery``) while it runs. ``chat=False`` leaves the Gradio chat out."""
 
+    chat_mount = ChatMount(portal) if chat else None
+
     @asynccontextmanager
     async def lifespan(_app: FastAPI):
         if url:
             discovery.publish(portal.settings, url, token)
         try:
-            yield
+            async with chat_mount.serving() if chat_mount else nullcontext():
+                yield
         finally:
             if url:
                 discovery.withdraw(portal.settings)
@@ -49,10 +53,9 @@ def create_app(portal: LocalPortal, token: str | None = None, *, url: str | None
 
     @app.get("/", include_in_schema=False)
     def home() -> RedirectResponse:
-        return RedirectResponse("/chat/" if chat else "/api/docs")
+        return RedirectResponse(f"{CHAT_PATH}/" if chat_mount else "/api/docs")
 
-    if chat:
-        gradio_environment(portal.settings)
-        app = gr.mount_gradio_app(app, build_app(portal), path="/chat", **mount_options(portal.settings))
+    if chat_mount:
+        app.mount(CHAT_PATH, chat_mount)
     app.add_middleware(AccessGuard, token=token)
     return app
