@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import sys
 from pathlib import Path
 
@@ -26,3 +27,9 @@ def save(name: str, figures: dict) -> Path:
     out = RESULTS / f"{name}.json"
     out.write_text(json.dumps(figures, indent=2))
     return out
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]

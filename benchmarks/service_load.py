@@ -15,7 +15,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -26,6 +25,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
+from common import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "sample_corpus" / "docs"
@@ -40,12 +40,6 @@ QUERIES = [
     "air quality and carbon uptake",
     "irrigation in the first year",
 ]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def memory(pid: int) -> dict[str, float]:

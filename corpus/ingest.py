@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from itertools import islice
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 
@@ -46,12 +47,14 @@ except ImportError:  # pragma: no cover - Windows
 from corpus import boilerplate, parser_versions
 from corpus.chunk_vectors import EarlierVectors, vectors_for
 from corpus.chunking import ChunkedText, chunk_document
-from corpus.embeddings import Embedder
 from corpus.errors import LoadError
-from corpus.index.store import ChunkStore
 from corpus.models import Block, DocType, Document, ParsedDocument
 from corpus.parsing import SUFFIX_TYPES, doc_id_for, parse_file
 from corpus.registry import Registry
+
+if TYPE_CHECKING:  # an ingest is handed them open; importing them is the library's (corpus.library)
+    from corpus.embeddings import Embedder
+    from corpus.index.store import ChunkStore
 
 # A batch is parsed in worker processes when it holds this many PDFs or files at least.
 POOL_MIN_PDFS = 2

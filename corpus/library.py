@@ -1,8 +1,9 @@
 """``Library``: the researcher's corpus as one object — registry, vector store and embedding models.
 
 Entry points (CLI, UI, graph, evals) open one Library and pass it down; nothing below keeps
-module-level state. The embedding models load lazily, so listing documents or resolving a citation
-never pays for loading ONNX models.
+module-level state. The embedding models and the index engine load when first used, and so do the
+libraries behind them (fastembed and the ONNX runtime, Qdrant's engine and client): listing
+documents or resolving a citation never pays for them.
 """
 
 from __future__ import annotations
@@ -12,16 +13,15 @@ import threading
 from collections.abc import Callable, Iterable
 from functools import cached_property
 from pathlib import Path
-from typing import TypeVar
-
-from tqdm import tqdm
+from typing import TYPE_CHECKING, TypeVar
 
 from corpus.config import Settings
-from corpus.embeddings import Embedder
-from corpus.index import legacy
-from corpus.index.store import ChunkStore
 from corpus.ingest import Ingestor, IngestSummary, ProgressCallback
 from corpus.registry import Registry
+
+if TYPE_CHECKING:
+    from corpus.embeddings import Embedder
+    from corpus.index.store import ChunkStore
 
 T = TypeVar("T")
 
@@ -41,10 +41,15 @@ class Library:
 
     @cached_property
     def embedder(self) -> Embedder:
+        from corpus.embeddings import Embedder
+
         return Embedder(self.settings)
 
     @cached_property
     def store(self) -> ChunkStore:
+        from corpus.index import legacy
+        from corpus.index.store import ChunkStore
+
         store = ChunkStore(self.settings, self.embedder.dim)
         if legacy.needs_move(self.settings):
             try:
@@ -56,6 +61,10 @@ class Library:
 
     def _move_local_mode(self, store: ChunkStore) -> None:
         """Move a library an earlier prp built on qdrant-client's local mode (once, on first open)."""
+        from tqdm import tqdm
+
+        from corpus.index import legacy
+
         ingestor = Ingestor(self.embedder, store, self.registry, self.settings.parse_workers)
         with tqdm(unit="doc", desc="prp: moving the index to the embedded engine", file=sys.stderr) as bar:
 

@@ -8,11 +8,16 @@ corpus, the layer under all of them, because the tools need it and sit below the
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field, model_validator
-from qdrant_client import models
 
 from corpus.models import Block, DocType
+
+if TYPE_CHECKING:
+    # Every command line, the chat and the API build their options from these models: Qdrant's
+    # client is imported only where a filter is built, so ``prp --help`` starts at once.
+    from qdrant_client import models
 
 
 class SearchMode(StrEnum):
@@ -51,6 +56,8 @@ class SearchFilters(BaseModel):
         return self
 
     def to_qdrant(self) -> models.Filter | None:
+        from qdrant_client import models
+
         must: list[models.Condition] = []
         must_not: list[models.Condition] = []
         if self.doc_ids:

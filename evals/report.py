@@ -321,7 +321,7 @@ def markdown_report(runs: list[EvalRun], summaries: dict[str, dict], charts: dic
         + ".",
         *(f"- {note}" for note in s["notes"]),
         "- Retrieval metrics score a probe: the question searched once as the graph's first search does, "
-        'to depth 10; a hit is a chunk holding a gold passage (or 80% of its tokens) or lying within one '
+        "to depth 10; a hit is a chunk holding a gold passage (or 80% of its tokens) or lying within one "
         '(80% of the chunk\'s tokens in it). "gold in evidence" '
         "is whether any chunk the graph gathered (all searches, retries included) is a hit.",
         "",

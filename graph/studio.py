@@ -26,8 +26,14 @@ from strategies.select import select_strategy
 
 @cache
 def served() -> tuple[Library, ResearchStrategy]:
+    """Opened whole, index included: an index another process holds fails here, before anything is served."""
     library = Library(Settings())
-    return library, select_strategy(library.settings, library)
+    try:
+        _ = library.store
+        return library, select_strategy(library.settings, library)
+    except BaseException:
+        library.close()
+        raise
 
 
 def checkpointer() -> AbstractAsyncContextManager[AsyncSqliteSaver]:

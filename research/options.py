@@ -2,7 +2,7 @@
 part, ``RetrievalOptions``, in the retrieval vocabulary ``corpus.retrieval``, which the tools take too).
 
 The CLI flags of ``prp report``/``ask``/``search``/``eval``, the chat's settings controls and the
-LangGraph Studio context form are all generated from these fields (``ui.option_fields``).
+LangGraph Studio context form are all generated from these fields (``ui.core.option_fields``).
 """
 
 from __future__ import annotations

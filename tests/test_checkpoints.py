@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from graph.checkpoints import StaleThreadError, finished_report
-from ui.exports.record import ReportRecord, ThreadNotFoundError
+from ui.core.errors import ThreadNotFoundError
+from ui.core.exports.record import ReportRecord
 
 # What the serializer hands back for a report type it may no longer restore: the raw fields.
 OLD_REPORT = {"title": "Green roofs", "mode": "offline", "markdown": "# Green roofs\n", "citations": []}

@@ -283,7 +283,7 @@ def test_ramdocs_example_runs_against_its_own_documents(make_settings, embedder)
 
 def test_prp_eval_command_on_a_cached_eval_collection(tmp_path: Path, models_dir: Path, embedder, monkeypatch, capsys):
     from corpus.config import Settings
-    from ui.cli import main
+    from ui.cli.main import main
 
     corpus = tmp_path / "corpus"
     corpus.mkdir()

@@ -24,7 +24,7 @@ from corpus.library import Library
 from corpus.retrieval import RetrievalOptions, SearchFilters, SearchMode
 from tools.hybrid_search import hybrid_search
 from tools.retrievers import MIN_PREFETCH, PREFETCH_FACTOR, RETRIEVERS
-from ui.cli import main as cli_main
+from ui.cli.main import main as cli_main
 
 from .paths import SAMPLE_DOCS
 

@@ -22,7 +22,7 @@ from strategies.llm.structured import GRAMMAR_MAX_CHARS, GRAMMAR_MAX_ITEMS, LLMO
 from strategies.select import open_strategy, select_strategy
 from testing_support.llm_fakes import CutOff, OpenAIStub, ScriptedChatModel
 from testing_support.llm_scripts import PLAN, script_with
-from ui.cli import build_parser
+from ui.cli.parser import build_parser
 
 REPETITIVE_PLAN = [
     ("How much do green roofs lower street-level air temperature?", "Heat relief."),

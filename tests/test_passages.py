@@ -7,12 +7,12 @@ from __future__ import annotations
 import pytest
 
 from corpus.models import Block, BlockKind, DocType
+from corpus.retrieval import RetrievedChunk
 from research.evidence import SubQuestion
 from research.report import ClaimStatus, ReportClaim
 from strategies.offline.extractive import analyse, select, to_claims
 from strategies.offline.passages import Layout, claim_of, merge, passage, pieces_of
 from strategies.offline.strategy import OfflineStrategy
-from corpus.retrieval import RetrievedChunk
 
 
 def _block(doc: str, seq: int, text: str, kind: BlockKind = BlockKind.PARAGRAPH) -> Block:

@@ -8,8 +8,8 @@ import pytest
 
 from corpus.retrieval import DEFAULT_K, MAX_K, RetrievalOptions, SearchMode
 from research.options import ResearchOptions, UnresolvedPolicy
-from ui.cli import build_parser
-from ui.settings_panel import build_settings_panel, options_from
+from ui.chat.settings_panel import build_settings_panel, options_from
+from ui.cli.parser import build_parser
 
 RESEARCH_COMMANDS = [["report", "topic"], ["ask", "question"], ["eval", "prp:x.jsonl"]]
 
@@ -80,10 +80,12 @@ def test_a_refused_value_is_a_usage_error_naming_the_flag(command, flags, messag
 def test_the_chat_controls_take_bounds_and_defaults_from_the_model():
     with gr.Blocks():
         panel = build_settings_panel([])
-    assert (panel.k.minimum, panel.k.maximum, panel.k.value) == (1, MAX_K, DEFAULT_K)
-    assert (panel.max_retries.maximum, panel.max_retries.value) == (5, ResearchOptions().max_retries)
-    assert panel.mode.value == ResearchOptions().search_mode.value
-    assert [value for _, value in panel.unresolved.choices] == [p.value for p in UnresolvedPolicy]
-    assert options_from(MAX_K, "dense", None, None, None, None, False, 0, "drop").k == MAX_K
+    k, max_retries, mode, unresolved = (panel.controls[n] for n in ("k", "max_retries", "search_mode", "unresolved"))
+    assert (k.minimum, k.maximum, k.value) == (1, MAX_K, DEFAULT_K)
+    assert (max_retries.maximum, max_retries.value) == (5, ResearchOptions().max_retries)
+    assert mode.value == ResearchOptions().search_mode.value
+    assert [value for _, value in unresolved.choices] == [p.value for p in UnresolvedPolicy]
+    chosen = {"k": MAX_K, "search_mode": "dense", "include_references": False, "max_retries": 0, "unresolved": "drop"}
+    assert options_from(chosen).k == MAX_K
     with pytest.raises(gr.Error, match="Year range is empty"):
-        options_from(8, "hybrid", 2024, 2020, None, None, False, 2, "mark")
+        options_from({"k": 8, "search_mode": "hybrid", "year_min": 2024, "year_max": 2020, "max_retries": 2})

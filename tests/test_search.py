@@ -114,8 +114,11 @@ def test_a_query_naming_a_document_searches_that_document(sample_library, mode: 
 
 
 def test_cli_search_says_which_document_it_searched(sample_library, capsys):
-    from ui.cli import build_parser, cmd_search
+    from ui.cli.documents import search
+    from ui.cli.parser import build_parser
+    from ui.core.local import LocalPortal
 
     title = next(d.title for d in sample_library.registry.documents() if d.path.endswith("hydrology_review_2019.pdf"))
-    cmd_search(sample_library, build_parser().parse_args(["search", f"{title}: peak flow", "--k", "2"]))
+    with LocalPortal(sample_library) as portal:
+        search(portal, build_parser().parse_args(["search", f"{title}: peak flow", "--k", "2"]))
     assert f"searching {title} for: peak flow" in capsys.readouterr().out

@@ -14,8 +14,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from strategies.offline.strategy import OfflineStrategy
-from ui.app import banner
-from ui.portal import Portal
+from ui.chat.app import banner
+from ui.core.local import LocalPortal
 from ui.service.app import create_app
 
 from .paths import SAMPLE_DOCS
@@ -45,7 +45,7 @@ def sse(client: TestClient, url: str, **kw) -> list[tuple[str, dict]]:
 @pytest.fixture(scope="module")
 def api(sample_library) -> Iterator[TestClient]:
     """The API over the session's sample library (read-only tests)."""
-    app = create_app(Portal(sample_library, OfflineStrategy(sample_library.embedder)), chat=False)
+    app = create_app(LocalPortal(sample_library, OfflineStrategy(sample_library.embedder)), chat=False)
     with TestClient(app, **LOCAL) as client:
         yield client
 
@@ -56,7 +56,7 @@ def writable(make_library) -> Iterator[TestClient]:
     library = make_library("writable")
     library.ingest([SAMPLE_DOCS / n for n in ("test_rig_retention_report_2018.txt", "green_roof_faq_2021.html")])
     library.ingest([SAMPLE_DOCS / "hydrology_review_2019.pdf"])
-    with TestClient(create_app(Portal(library, OfflineStrategy(library.embedder)), chat=False), **LOCAL) as client:
+    with TestClient(create_app(LocalPortal(library, OfflineStrategy(library.embedder)), chat=False), **LOCAL) as client:
         yield client
 
 
@@ -195,7 +195,7 @@ def test_upload_is_ingested_in_the_background_and_becomes_searchable(writable):
 
 def test_uploads_are_capped_and_checked(make_library):
     library = make_library("capped", PRP_UPLOAD_MAX_MB=0.01)
-    with TestClient(create_app(Portal(library, OfflineStrategy(library.embedder)), chat=False), **LOCAL) as client:
+    with TestClient(create_app(LocalPortal(library, OfflineStrategy(library.embedder)), chat=False), **LOCAL) as client:
         big = client.put("/api/uploads/big.md", content=b"word " * 5_000)
         assert big.status_code == 413 and "PRP_UPLOAD_MAX_MB" in big.json()["detail"]
         streamed = client.put("/api/uploads/big.md", content=iter([b"word " * 1_000] * 5))  # no length given
@@ -237,14 +237,14 @@ def test_searches_answer_during_an_ingest_and_see_documents_as_they_become_ready
 
 
 def test_ingest_by_path_is_for_this_machine_only(sample_library):
-    app = create_app(Portal(sample_library, OfflineStrategy(sample_library.embedder)), token="t0ken", chat=False)
+    app = create_app(LocalPortal(sample_library, OfflineStrategy(sample_library.embedder)), token="t0ken", chat=False)
     with TestClient(app, base_url="http://192.0.2.10:8400", client=("192.0.2.20", 4000)) as remote:
         refused = remote.post("/api/ingest", json={"paths": ["/etc"]}, headers={"Authorization": "Bearer t0ken"})
         assert refused.status_code == 403 and "upload" in refused.json()["detail"]
 
 
 def test_without_a_token_only_this_machine_is_served(sample_library):
-    app = create_app(Portal(sample_library, OfflineStrategy(sample_library.embedder)), chat=False)
+    app = create_app(LocalPortal(sample_library, OfflineStrategy(sample_library.embedder)), chat=False)
     with TestClient(app, base_url="http://192.0.2.10:8400", client=("192.0.2.20", 4000)) as remote:
         assert remote.get("/api/health").status_code == 403
     with TestClient(app, **LOCAL) as local:
@@ -258,7 +258,7 @@ def test_without_a_token_only_this_machine_is_served(sample_library):
 
 
 def test_with_a_token_every_route_needs_it(sample_library):
-    app = create_app(Portal(sample_library, OfflineStrategy(sample_library.embedder)), token="s3cret-t0ken")
+    app = create_app(LocalPortal(sample_library, OfflineStrategy(sample_library.embedder)), token="s3cret-t0ken")
     with TestClient(app, base_url="http://192.0.2.10:8400", client=("192.0.2.20", 4000)) as remote:
         for path in ("/api/health", "/api/documents", "/api/openapi.json", "/chat/config", "/api/threads"):
             assert remote.get(path).status_code == 401, path
@@ -277,7 +277,7 @@ def test_with_a_token_every_route_needs_it(sample_library):
 
 
 def test_the_chat_banner_shows_an_ingest_started_anywhere_as_it_goes(sample_library):
-    portal = Portal(sample_library, OfflineStrategy(sample_library.embedder))
+    portal = LocalPortal(sample_library, OfflineStrategy(sample_library.embedder))
     release = threading.Event()
 
     def slow_ingest(job):
@@ -285,7 +285,7 @@ def test_the_chat_banner_shows_an_ingest_started_anywhere_as_it_goes(sample_libr
         job.emit("file", {"done": 1, "total": 3, "path": "a.pdf", "outcome": "ok"})
         release.wait(30)
 
-    job = portal.jobs.submit("ingest", "ingest papers", slow_ingest)
+    job = portal.runner.submit("ingest", "ingest papers", slow_ingest)
     try:
         deadline = time.monotonic() + 10
         while ": 1 of 3 files" not in banner(portal):

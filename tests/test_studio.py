@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from corpus.library import Library
-from ui import serve_cli
+from ui.cli import serve
 
 from .paths import ROOT, SAMPLE_DOCS
 
@@ -38,6 +38,6 @@ def test_the_studio_graph_runs_on_json_options(make_settings, embedder, monkeypa
 def test_langgraph_dev_serves_what_prp_serve_serves():
     """``langgraph dev`` reads langgraph.json; ``prp serve`` passes the same configuration itself."""
     config = json.loads((ROOT / "langgraph.json").read_text())
-    assert config["graphs"] == serve_cli.GRAPHS
-    assert config["checkpointer"] == serve_cli.CHECKPOINTER
-    assert config["http"] == serve_cli.HTTP
+    assert config["graphs"] == serve.GRAPHS
+    assert config["checkpointer"] == serve.CHECKPOINTER
+    assert config["http"] == serve.HTTP

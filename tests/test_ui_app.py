@@ -23,11 +23,11 @@ from evals.metrics import normalize
 from graph.checkpoints import open_checkpointer
 from graph.run import run_research
 from strategies.offline.strategy import OfflineStrategy
-from ui import cli
-from ui.app import banner
-from ui.exports.record import load_record
-from ui.page_image import STROKE
-from ui.portal import Portal
+from ui.chat.app import banner
+from ui.chat.page_image import STROKE
+from ui.cli.main import main as cli_main
+from ui.core.exports.record import load_record
+from ui.core.local import LocalPortal
 
 from .ui_server import free_port, running_ui
 
@@ -140,7 +140,7 @@ def test_another_citation_opens_from_the_picker(client, answered):
 
 def test_settings_apply_to_the_next_run(client, sample_library):
     outputs = client.predict(
-        "How much rainfall does a green roof retain?", "question", doc_types=["text"], api_name="/research"
+        "How much rainfall does a green roof retain?", "question", types=["text"], api_name="/research"
     )
     with open_checkpointer(sample_library.settings) as checkpointer:
         record = load_record(checkpointer, thread_of(outputs))
@@ -262,7 +262,7 @@ def test_prp_serve_fails_at_start_when_the_store_is_held(sample_library, monkeyp
     monkeypatch.setenv("PRP_DATA_DIR", str(sample_library.settings.data_dir))
     monkeypatch.setenv("PRP_MODELS_DIR", str(sample_library.settings.models_dir))
     for command in ("serve", "ui"):
-        assert cli.main([command, "--port", str(free_port())]) == 2
+        assert cli_main([command, "--port", str(free_port())]) == 2
         error = capsys.readouterr().err
         assert "in use by another prp process" in error and "prp serve" in error and "The research service" in error
 
@@ -271,6 +271,6 @@ def test_llm_mode_names_its_model(sample_library):
     class Scripted:
         mode = "llm (qwen2.5-7b-instruct)"
 
-    portal = Portal(sample_library, Scripted())
+    portal = LocalPortal(sample_library, Scripted())
     assert portal.mode_label() == "LLM mode \u00b7 model qwen2.5-7b-instruct"
     assert 'class="prp-pill prp-mode-llm"' in banner(portal)

@@ -20,7 +20,7 @@ from PIL import Image
 
 from corpus.config import Settings
 from corpus.library import Library
-from ui.page_image import STROKE
+from ui.chat.page_image import STROKE
 
 from .paths import ROOT, SAMPLE_DOCS
 from .served import start, stop

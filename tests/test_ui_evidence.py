@@ -15,9 +15,9 @@ from research.evidence import FindingStatus, SubQuestion
 from research.report import ClaimStatus, FinalReport, NumberedCitation, ReportClaim, ReportSection
 from tools.citations.index import BlockIndex
 from tools.citations.resolve import resolve_citation
-from ui.evidence import citation_view
-from ui.page_image import QUOTE_FILL, STROKE, quoted_lines
-from ui.report_html import parse_cite_ref, report_html
+from ui.chat.evidence import citation_view
+from ui.chat.page_image import QUOTE_FILL, STROKE, quoted_lines
+from ui.chat.report_html import parse_cite_ref, report_html
 
 MODEL_PDF = "harborview_cooling_model_2022.pdf"
 # Runs over a line break with the word "de-/coupled" hyphenated on the page.

@@ -15,13 +15,15 @@ from evals.metrics import normalize
 from graph.checkpoints import open_checkpointer
 from graph.run import run_research
 from strategies.offline.strategy import OfflineStrategy
-from ui import cli
-from ui.exports.bibliography import bibliography_markdown, bibtex, bibtex_escape
-from ui.exports.contradictions import contradiction_rows, contradictions_csv, contradictions_markdown
-from ui.exports.evidence_table import COLUMNS, evidence_csv
-from ui.exports.record import ReportRecord, ThreadNotFoundError, load_record
-from ui.exports.report_pdf import find_font, report_pdf
-from ui.exports.writer import FILE_NAMES, ExportFormat, folder_name, write_exports
+from ui.cli.main import main as cli_main
+from ui.core.errors import ThreadNotFoundError
+from ui.core.exports.bibliography import bibliography_markdown, bibtex, bibtex_escape
+from ui.core.exports.contradictions import contradiction_rows, contradictions_csv, contradictions_markdown
+from ui.core.exports.evidence_table import COLUMNS, evidence_csv
+from ui.core.exports.formats import FILE_NAMES, ExportFormat, folder_name
+from ui.core.exports.record import ReportRecord, load_record
+from ui.core.exports.report_pdf import find_font, report_pdf
+from ui.core.exports.writer import write_exports
 
 TOPIC = "Green roofs in cities: street-level cooling, stormwater retention and installation costs"
 THREAD = "exports-topic"
@@ -146,14 +148,14 @@ def test_prp_export_cli(record, sample_library, tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("PRP_DATA_DIR", str(sample_library.settings.data_dir))
     monkeypatch.setenv("PRP_MODELS_DIR", str(sample_library.settings.models_dir))
     out = tmp_path / "cli"
-    assert cli.main(["export", THREAD, "--out", str(out)]) == 0
+    assert cli_main(["export", THREAD, "--out", str(out)]) == 0
     assert sorted(p.name for p in out.iterdir()) == sorted(FILE_NAMES.values())
     assert (out / "evidence.csv").read_text() == evidence_csv(record)
-    assert cli.main(["export", THREAD, "--out", str(tmp_path / "one"), "--format", "bibtex"]) == 0
+    assert cli_main(["export", THREAD, "--out", str(tmp_path / "one"), "--format", "bibtex"]) == 0
     assert [p.name for p in (tmp_path / "one").iterdir()] == ["bibliography.bib"]
     capsys.readouterr()
-    assert cli.main(["export", "--list"]) == 0
+    assert cli_main(["export", "--list"]) == 0
     listing = capsys.readouterr().out
     assert THREAD in listing and f"{len(record.report.citations)} citations" in listing
-    assert cli.main(["export", "no-such-thread"]) == 1
+    assert cli_main(["export", "no-such-thread"]) == 1
     assert "no research thread" in capsys.readouterr().err

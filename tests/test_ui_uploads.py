@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from ui.uploads import discard, sanitize_filename, store_uploads
+from ui.core.uploads import discard, sanitize_filename, store_uploads
 
 
 @pytest.mark.parametrize(

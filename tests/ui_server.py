@@ -14,7 +14,7 @@ import uvicorn
 
 from corpus.library import Library
 from strategies.offline.strategy import OfflineStrategy
-from ui.portal import Portal
+from ui.core.local import LocalPortal
 from ui.service.app import create_app
 
 
@@ -29,7 +29,7 @@ def running_service(library: Library, token: str | None = None) -> Iterator[str]
     """Serve the app over ``library`` (offline mode); yields its base URL, stops it afterwards."""
     with pytest.MonkeyPatch.context() as env:
         env.setenv("GRADIO_TEMP_DIR", str(library.settings.data_dir / "gradio-cache"))
-        app = create_app(Portal(library, OfflineStrategy(library.embedder)), token)
+        app = create_app(LocalPortal(library, OfflineStrategy(library.embedder)), token)
         port = free_port()
         server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
         thread = threading.Thread(target=server.run, name="test-service", daemon=True)

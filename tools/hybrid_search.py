@@ -11,13 +11,17 @@ scores, hydrated from the registry — so only documents the registry says are r
 
 from __future__ import annotations
 
-from langchain_core.tools import BaseTool, StructuredTool
+from typing import TYPE_CHECKING
+
 from pydantic import Field
 
 from corpus.library import Library
 from corpus.retrieval import DEFAULT_K, RetrievalOptions, RetrievedChunk, SearchFilters, SearchMode
 from tools.retrievers import RETRIEVERS, RetrievalQuery
 from tools.title_scope import TitleIndex, TitleScope
+
+if TYPE_CHECKING:
+    from langchain_core.tools import BaseTool
 
 
 def hybrid_search(
@@ -74,6 +78,7 @@ class HybridSearchInput(RetrievalOptions):
 
 def make_hybrid_search_tool(library: Library) -> BaseTool:
     """``hybrid_search`` as a LangChain tool bound to ``library``."""
+    from langchain_core.tools import StructuredTool  # LangChain loads only when an agent asks for the tool
 
     def run(
         query: str,

@@ -22,8 +22,8 @@ from dataclasses import dataclass
 
 from corpus.chunking import split_sentences
 from corpus.models import Block, BlockKind
-from research.evidence import CitationMarker, Claim
 from corpus.retrieval import RetrievedChunk
+from research.evidence import CitationMarker, Claim
 
 from .text import normalise_space
 

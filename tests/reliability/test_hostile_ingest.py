@@ -18,7 +18,7 @@ from corpus.ingest import PARSER_DIED, IngestSummary
 from corpus.library import Library
 from testing_support.hostile_corpus import Expected, build, paragraph, text_pdf
 from tools.hybrid_search import hybrid_search
-from ui.uploads import store_uploads
+from ui.core.uploads import store_uploads
 
 from ..cli_process import PRP, prp_env, run_prp
 from ..paths import ROOT

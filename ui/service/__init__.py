@@ -1,1 +1,2 @@
-"""The research service (`prp serve`): jobs, the REST API, the served app."""
+"""The research service (``prp serve``): one web app — the REST API and the research chat behind one
+access guard — as LangGraph's server loads it."""

@@ -1,36 +1,40 @@
-"""The service's web app: the REST API under ``/api``, the research chat under ``/chat``, a sign-in
-page when a token is set, all behind one ``AccessGuard``. LangGraph's server adds its own API (the
-``research`` graph, for Studio and ``langgraph_sdk``) to this app when it loads it (``ui.service.served``);
-tests use it alone with FastAPI's test client."""
+"""The service's web app: the REST API under ``/api``, the research chat under ``/chat`` (built once
+the app has started: ``ui.service.chat_mount``), a sign-in page when a token is set, all behind one
+``AccessGuard``, over one ``LocalPortal``. LangGraph's server adds its own API (the ``research``
+graph, for Studio and ``langgraph_sdk``) to this app when it loads it (``ui.service.served``); tests
+use it alone with FastAPI's test client."""
 
 from __future__ import annotations
 
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, nullcontext
 
-import gradio as gr
 from fastapi import FastAPI
 from fastapi.responses import RedirectResponse
 
-from ui.app import build_app, gradio_environment, mount_options
-from ui.portal import Portal
-from ui.service import discovery
-from ui.service.api import api_router
-from ui.service.security import AccessGuard
+from ui.api.routes import add_api
+from ui.api.security import AccessGuard
+from ui.core import discovery
+from ui.core.local import LocalPortal
+from ui.service.chat_mount import PATH as CHAT_PATH
+from ui.service.chat_mount import ChatMount
 
 API_TITLE = "prp research service"
 
 
-def create_app(portal: Portal, token: str | None = None, *, url: str | None = None, chat: bool = True) -> FastAPI:
+def create_app(portal: LocalPortal, token: str | None = None, *, url: str | None = None, chat: bool = True) -> FastAPI:
     """``token``: required on every request (else only loopback clients, by loopback names, are
     served). ``url``: where the app is served; given, the app publishes it for the CLI
-    (``ui.service.discovery``) while it runs. ``chat=False`` leaves the Gradio chat out."""
+    (``ui.core.discovery``) while it runs. ``chat=False`` leaves the Gradio chat out."""
+
+    chat_mount = ChatMount(portal) if chat else None
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI):
         if url:
             discovery.publish(portal.settings, url, token)
         try:
-            yield
+            async with chat_mount.serving() if chat_mount else nullcontext():
+                yield
         finally:
             if url:
                 discovery.withdraw(portal.settings)
@@ -45,14 +49,13 @@ def create_app(portal: Portal, token: str | None = None, *, url: str | None = No
         openapi_url="/api/openapi.json",
         lifespan=lifespan,
     )
-    app.include_router(api_router(portal))
+    add_api(app, portal)
 
     @app.get("/", include_in_schema=False)
     def home() -> RedirectResponse:
-        return RedirectResponse("/chat/" if chat else "/api/docs")
+        return RedirectResponse(f"{CHAT_PATH}/" if chat_mount else "/api/docs")
 
-    if chat:
-        gradio_environment(portal.settings)
-        app = gr.mount_gradio_app(app, build_app(portal), path="/chat", **mount_options(portal.settings))
+    if chat_mount:
+        app.mount(CHAT_PATH, chat_mount)
     app.add_middleware(AccessGuard, token=token)
     return app

@@ -11,12 +11,12 @@ from __future__ import annotations
 import os
 
 from graph.studio import served
-from ui.portal import Portal
+from ui.core.local import LocalPortal
 from ui.service.app import create_app
 
 _library, _strategy = served()
 app = create_app(
-    Portal(_library, _strategy),
+    LocalPortal(_library, _strategy),
     token=_library.settings.api_token,
     # LangGraph's server sets the URL it listens on before it loads this app.
     url=os.environ.get("LANGGRAPH_API_URL") or None,

@@ -1,0 +1,1 @@
+"""The REST API: the core's operations over HTTP, and who may call them."""

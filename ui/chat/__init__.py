@@ -1,0 +1,1 @@
+"""The research chat: a Gradio app over the serving process's core."""

@@ -1,0 +1,339 @@
+"""The Research tab: the chat that runs the graph with live progress, the evidence panel that opens
+a citation on its page, the evidence cards, and the downloads of the selected report."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import gradio as gr
+
+from corpus.text import page_label
+from research.options import ResearchOptions
+from ui.chat.assets import CITATION_BRIDGE_JS
+from ui.chat.evidence import citation_view
+from ui.chat.evidence_cards import evidence_cards
+from ui.chat.report_html import parse_cite_ref, report_html
+from ui.chat.research_stream import Failed, Finished, Progress, stream_research
+from ui.chat.settings_panel import SettingsPanel, build_settings_panel, with_options
+from ui.core.conversations import new_conversation_id, run_thread_id, turn_of
+from ui.core.errors import ThreadNotFoundError
+from ui.core.exports.record import ReportRecord
+from ui.core.local import LocalPortal, mode_name
+
+QUESTION, TOPIC = "question", "topic"
+#: How many outputs ``ChatTab.panel`` has (updates that leave the panel as it is skip each one).
+PANEL_OUTPUTS = 7
+EVIDENCE_HINT = (
+    '<p class="prp-note">Click a citation marker such as <a class="prp-cite">[1]</a> in an answer, or pick '
+    "one below, to see the quoted span in its block and, for PDFs, on the page.</p>"
+)
+
+
+@dataclass
+class ChatSession:
+    """One browser session's conversation: its id and its runs' thread ids, in order."""
+
+    conversation: str = field(default_factory=new_conversation_id)
+    turns: list[str] = field(default_factory=list)
+
+    def next_thread_id(self) -> str:
+        return run_thread_id(self.conversation, max((turn_of(t) for t in self.turns), default=0) + 1)
+
+
+@dataclass(frozen=True)
+class ChatTab:
+    chatbot: gr.Chatbot
+    message: gr.Textbox
+    kind: gr.Radio
+    run: gr.Button
+    stop: gr.Button
+    new_conversation: gr.Button
+    session: gr.State
+    settings: SettingsPanel
+    bridge: gr.HTML
+    citation: gr.Dropdown
+    header: gr.HTML
+    passage: gr.HTML
+    image: gr.Image
+    image_note: gr.Markdown
+    cards: gr.HTML
+    exports: gr.File
+
+    @property
+    def panel(self) -> list:
+        """The outputs ``panel_updates`` fills, in its order (``PANEL_OUTPUTS`` of them)."""
+        return [self.citation, self.header, self.passage, self.image, self.image_note, self.cards, self.exports]
+
+
+def build_chat_tab(portal: LocalPortal) -> ChatTab:
+    session = gr.State(None)
+    with gr.Row(equal_height=False):
+        with gr.Column(scale=11, min_width=480):
+            chatbot = gr.Chatbot(
+                label="Research chat",
+                height=640,
+                elem_id="prp-chat",
+                layout="panel",
+                feedback_options=None,
+                buttons=["copy"],
+                placeholder=(
+                    "<b>Ask a question about your documents, or give a topic for a full report.</b><br>"
+                    "Every claim in an answer is cited; click a citation to see it on its page."
+                ),
+            )
+            with gr.Row(equal_height=True):
+                message = gr.Textbox(
+                    label="Message",
+                    show_label=False,
+                    scale=6,
+                    placeholder="e.g. How much do green roofs cool the street?",
+                    elem_id="prp-message",
+                    lines=1,
+                    max_lines=4,
+                )
+                run = gr.Button("Research", variant="primary", scale=1, min_width=110, elem_id="prp-run")
+                stop = gr.Button("Stop", variant="secondary", scale=0, min_width=70, elem_id="prp-stop")
+            with gr.Row(equal_height=True):
+                kind = gr.Radio(
+                    [("Question (one cited answer)", QUESTION), ("Topic report (plan, sub-questions, report)", TOPIC)],
+                    value=QUESTION,
+                    show_label=False,
+                    scale=4,
+                    elem_id="prp-kind",
+                )
+                new_conversation = gr.Button("New conversation", size="sm", scale=1, min_width=110)
+            with gr.Accordion("Research settings (apply to the next run)", open=False):
+                settings = build_settings_panel(portal.document_choices())
+            gr.Markdown(
+                "**Downloads for the selected report**: evidence table (CSV), annotated bibliography "
+                "(BibTeX, Markdown), report (Markdown, PDF), contradiction map (CSV, Markdown).",
+                elem_classes="prp-note",
+            )
+            exports = gr.File(label="Downloads", file_count="multiple", interactive=False, elem_id="prp-exports")
+        with gr.Column(scale=9, min_width=380, elem_id="prp-evidence"):
+            gr.Markdown("### Evidence")
+            bridge = gr.HTML(EVIDENCE_HINT, js_on_load=CITATION_BRIDGE_JS, elem_id="prp-bridge")
+            # Custom values let the API open any run's citation; ``show_citation`` validates them.
+            citation = gr.Dropdown(
+                [], label="Citation", elem_id="prp-citation", interactive=True, allow_custom_value=True
+            )
+            header = gr.HTML(label="Cited source", elem_id="prp-ev-header")
+            # The whole page fits the panel, so the frame shows at a glance; fullscreen reads it.
+            image = gr.Image(
+                label="Page with the cited block framed",
+                type="pil",
+                interactive=False,
+                visible=False,
+                elem_id="prp-page-image",
+                buttons=["fullscreen", "download"],
+                format="png",
+                height=600,
+            )
+            image_note = gr.Markdown(label="Page note", elem_classes="prp-note")
+            passage = gr.HTML(label="Cited passage", elem_id="prp-passage", elem_classes="prp-passage")
+            with gr.Accordion("Evidence cards: every retrieved chunk, with score and document", open=False):
+                cards = gr.HTML(label="Evidence cards", elem_id="prp-cards", max_height=560)
+    return ChatTab(
+        chatbot,
+        message,
+        kind,
+        run,
+        stop,
+        new_conversation,
+        session,
+        settings,
+        bridge,
+        citation,
+        header,
+        passage,
+        image,
+        image_note,
+        cards,
+        exports,
+    )
+
+
+# --- chat messages ------------------------------------------------------------------------------
+
+
+def user_message(topic: str, single: bool) -> dict:
+    label = "Question" if single else "Topic report"
+    return {"role": "user", "content": f"**{label}:** {html.escape(topic)}"}
+
+
+def steps_message(
+    lines: list[tuple[str, str]], mode: str, done: bool, seconds: float | None = None, error: str | None = None
+) -> dict:
+    rows = "".join(
+        f"<div>{f'<span class=prp-node>[{html.escape(node)}]</span> ' if node else ''}{html.escape(line)}</div>"
+        for node, line in lines
+    )
+    if error:
+        rows += f'<div class="prp-error">stopped: {html.escape(error)}</div>'
+    title = f"Research steps \u00b7 {mode}" if done else f"Researching\u2026 \u00b7 {mode}"
+    metadata = {"title": title, "status": "done" if done else "pending"}
+    if seconds is not None:
+        metadata["duration"] = round(seconds, 1)
+    return {"role": "assistant", "content": f'<div class="prp-steps">{rows or "starting"}</div>', "metadata": metadata}
+
+
+def report_message(record: ReportRecord) -> dict:
+    return {"role": "assistant", "content": report_html(record.report, record.thread_id)}
+
+
+def interrupted_message(thread_id: str, error: str | None = None) -> dict:
+    reason = f" ({html.escape(error)})" if error else ""
+    return {
+        "role": "assistant",
+        "content": f"<p><b>This run did not finish</b>{reason}. It is checkpointed as thread "
+        f"<code>{html.escape(thread_id)}</code>: resume it from the Threads tab.</p>",
+    }
+
+
+# --- the evidence panel -------------------------------------------------------------------------
+
+
+def panel_updates(portal: LocalPortal, record: ReportRecord | None, number: int | None) -> list:
+    """Values for ``ChatTab.panel``: the citation picker, the open citation, cards and downloads."""
+    if record is None:
+        return [gr.update(choices=[], value=None), "", "", gr.update(value=None, visible=False), "", "", None]
+    choices = [
+        (
+            f"[{c.number}] {c.resolution.title[:70]} \u2014 {page_label(c.resolution.pages)}",
+            f"{record.thread_id}:{c.number}",
+        )
+        for c in record.report.citations
+    ]
+    cited = {c.number: c.resolution for c in record.report.citations}
+    exports = [str(p) for p in portal.runs.export_files(record).values()]
+    if number not in cited:
+        note = "This report has no resolved citations." if not cited else ""
+        return [
+            gr.update(choices=choices, value=None),
+            "",
+            note and f'<p class="prp-note">{note}</p>',
+            gr.update(value=None, visible=False),
+            "",
+            evidence_cards(record),
+            exports,
+        ]
+    view = citation_view(portal.library.registry, number, cited[number])
+    return [
+        gr.update(choices=choices, value=f"{record.thread_id}:{number}"),
+        view.header,
+        view.passage,
+        gr.update(value=view.image, visible=view.image is not None),
+        view.image_note,
+        evidence_cards(record, active=number),
+        exports,
+    ]
+
+
+def show_citation(portal: LocalPortal, ref: str | None) -> list:
+    """Open ``"<thread id>:<n>"`` in the evidence panel (from a marker click or the picker)."""
+    parsed = parse_cite_ref(ref or "")
+    if parsed is None:
+        raise gr.Error(f"Not a citation reference: {ref!r} (expected '<thread id>:<number>').")
+    thread_id, number = parsed
+    try:
+        record = portal.runs.record(thread_id)
+    except ThreadNotFoundError as exc:
+        raise gr.Error(str(exc)) from None
+    return panel_updates(portal, record, number)
+
+
+# --- running research ---------------------------------------------------------------------------
+
+
+def run_turn(
+    portal: LocalPortal,
+    session: ChatSession,
+    history: list,
+    topic: str,
+    single: bool,
+    options: ResearchOptions,
+    thread_id: str,
+) -> Iterator[list]:
+    """Stream one run into the chat. Yields ``[history, session, *panel]`` updates."""
+    mode = mode_name(portal.strategy.mode)
+    if thread_id not in session.turns:
+        session.turns.append(thread_id)
+    history = [*history, user_message(topic, single), steps_message([], mode, done=False)]
+    unchanged = [gr.skip()] * PANEL_OUTPUTS
+    yield [history, session, *unchanged]
+    lines: list[tuple[str, str]] = []
+    for event in stream_research(portal, topic, single_question=single, options=options, thread_id=thread_id):
+        if isinstance(event, Progress):
+            lines.append((event.node, event.line))
+            history[-1] = steps_message(lines, mode, done=False)
+            yield [history, session, *unchanged]
+        elif isinstance(event, Finished):
+            record = event.record
+            history[-1] = steps_message(lines, mode, done=True, seconds=event.seconds)
+            history.append(report_message(record))
+            first = record.report.citations[0].number if record.report.citations else None
+            yield [history, session, *panel_updates(portal, record, first)]
+        elif isinstance(event, Failed):
+            history[-1] = steps_message(lines, mode, done=True, seconds=event.seconds, error=event.message)
+            history.append(interrupted_message(thread_id, event.message))
+            yield [history, session, *unchanged]
+
+
+@with_options
+def research(
+    portal: LocalPortal,
+    message: str,
+    kind: str = QUESTION,
+    *,
+    options: ResearchOptions,
+    session: ChatSession | None = None,
+    history: list | None = None,
+) -> Iterator[list]:
+    """The chat's submit (and the ``/research`` API), the settings panel's values as ``options``.
+    Yields ``[history, message box, session, *panel]``."""
+    topic = (message or "").strip()
+    if not topic:
+        raise gr.Error("Type a question or a topic first.")
+    session = session or ChatSession()
+    for update in run_turn(portal, session, history or [], topic, kind != TOPIC, options, session.next_thread_id()):
+        history_value, session_value, *panel = update
+        yield [history_value, "", session_value, *panel]
+
+
+def stop_research(portal: LocalPortal, session: ChatSession | None) -> None:
+    """Cancel this conversation's running research: it stops at its next step, checkpointed, and
+    the chat says so (resumable from the Threads tab)."""
+    turns = session.turns if session else []
+    running = [job for job in portal.jobs("research", active=True) if job.info.get("thread_id") in turns]
+    for job in running:
+        portal.cancel(job.job_id)
+    if not running:
+        gr.Info("Nothing is running in this conversation.")
+
+
+def conversation_history(portal: LocalPortal, conversation_runs: list[str]) -> tuple[list, ReportRecord | None]:
+    """The chat rebuilt from checkpoints: each run's question, steps and report (or a resume note)."""
+    history: list = []
+    last: ReportRecord | None = None
+    for thread_id in conversation_runs:
+        state = portal.runs.state(thread_id)
+        if not state:
+            continue
+        history.append(user_message(state.get("topic", ""), bool(state.get("single_question"))))
+        lines = [("", line) for line in state.get("progress", [])]
+        if "report" in state:
+            try:
+                record = ReportRecord.from_state(thread_id, state)
+            except ThreadNotFoundError as exc:  # written by an earlier prp: say so, keep the rest
+                history.append({"role": "assistant", "content": f"<p>{html.escape(str(exc))}</p>"})
+                continue
+            last = record
+            portal.runs.remember(last)
+            history.append(steps_message(lines, mode_name(last.report.mode), done=True))
+            history.append(report_message(last))
+        else:
+            history.append(steps_message(lines, mode_name(portal.strategy.mode), done=True))
+            history.append(interrupted_message(thread_id))
+    return history, last

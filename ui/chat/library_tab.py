@@ -1,0 +1,149 @@
+"""The Library tab: the documents, uploads ingested with progress, and deleting a document."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import gradio as gr
+
+from corpus.ingest import FileResult, IngestSummary, Outcome
+from ui.core.errors import JobFailed
+from ui.core.jobs import JobState
+from ui.core.local import LocalPortal
+from ui.core.uploads import RejectedUpload, StoredUpload, allowed_suffixes
+
+COLUMNS = ["Title", "Type", "Pages", "Chunks", "Year", "Added (UTC)", "Document id", "File"]
+
+
+@dataclass(frozen=True)
+class LibraryTab:
+    table: gr.Dataframe
+    upload: gr.File
+    ingest: gr.Button
+    log: gr.HTML
+    delete_choice: gr.Dropdown
+    delete: gr.Button
+    delete_log: gr.HTML
+
+
+def documents_table(portal: LocalPortal) -> list[list]:
+    return [
+        [
+            d.title,
+            d.type.value,
+            d.page_count,
+            d.n_chunks,
+            d.year or "",
+            d.added_at.replace("T", " ")[:16],
+            d.doc_id,
+            Path(d.path).name,
+        ]
+        for d in portal.documents()
+    ]
+
+
+def build_library_tab(portal: LocalPortal) -> LibraryTab:
+    limit = portal.settings.upload_max_mb
+    with gr.Row():
+        with gr.Column(scale=5):
+            table = gr.Dataframe(
+                value=documents_table(portal),
+                headers=COLUMNS,
+                interactive=False,
+                wrap=True,
+                label="Documents in the library",
+                elem_id="prp-library-table",
+                column_widths=["36%", "7%", "6%", "7%", "6%", "12%", "12%", "14%"],
+                max_height=640,
+            )
+        with gr.Column(scale=2, min_width=300):
+            upload = gr.File(
+                file_count="multiple",
+                type="filepath",
+                elem_id="prp-upload",
+                label=f"Add documents: {', '.join(allowed_suffixes())}; up to {limit:g} MB each",
+            )
+            ingest = gr.Button("Ingest uploaded files", variant="primary")
+            log = gr.HTML(elem_id="prp-ingest-log")
+            gr.Markdown("---")
+            delete_choice = gr.Dropdown(
+                portal.document_choices(), label="Remove a document (its blocks and chunks go too)"
+            )
+            delete = gr.Button("Delete document", variant="stop")
+            delete_log = gr.HTML()
+    return LibraryTab(table, upload, ingest, log, delete_choice, delete, delete_log)
+
+
+def ingest_uploads(portal: LocalPortal, files: list[str] | None) -> Iterator[tuple[str, IngestSummary | None]]:
+    """Log HTML as files are checked and ingested; the summary comes with the last update (none if
+    nothing was ingested or the ingest stopped)."""
+    if not files:
+        yield _log(["<p>No files: drop or choose files above first.</p>"]), None
+        return
+    job, stored, rejected = portal.upload([(Path(f).name, Path(f)) for f in files])
+    lines = [_rejected(r) for r in rejected]
+    if job is None:
+        yield _log(lines + ["<p>Nothing to ingest.</p>"]), None
+        return
+    by_path = {str(s.path.resolve()): s for s in stored}
+    status = len(lines)  # this line counts the files done as they come
+    lines.append(_progress(0, len(stored)))
+    yield _log(lines), None
+    for event in job.follow():
+        if event.event == "file":
+            result = FileResult.model_validate(event.data)
+            lines.append(_result(result, by_path.get(str(Path(result.path).resolve()))))
+            lines[status] = _progress(event.data["done"], len(stored))
+            yield _log(lines), None
+    summary: IngestSummary | None = job.result
+    if job.state is JobState.DONE and summary is not None:
+        lines.append(
+            f"<p><b>Done in {job.view().seconds or 0:.1f} s:</b> {summary.count(Outcome.OK)} added, "
+            f"{summary.count(Outcome.SKIPPED)} already there, "
+            f"{summary.count(Outcome.FAILED) + len(rejected)} rejected or failed.</p>"
+        )
+    else:
+        reason = "stopped on request" if job.state is JobState.CANCELLED else job.error
+        lines.append(f'<p class="prp-bad">Ingest stopped: {html.escape(reason or "")}</p>')
+    yield _log(lines), summary
+
+
+def delete_document(portal: LocalPortal, doc_id: str | None) -> str:
+    if not doc_id:
+        return "<p>Choose a document first.</p>"
+    try:
+        document = portal.delete(doc_id)
+    except JobFailed as exc:
+        return f'<p class="prp-bad">Could not delete {html.escape(doc_id)}: {html.escape(str(exc))}</p>'
+    if document is None:
+        return f'<p class="prp-bad">No document {html.escape(doc_id)} in the library.</p>'
+    counts = f"{document.n_blocks} blocks, {document.n_chunks} chunks"
+    return f"<p>Deleted <b>{html.escape(document.title)}</b> ({counts}).</p>"
+
+
+def _progress(done: int, total: int) -> str:
+    state = "done" if done == total else "\u2026"
+    return f'<p><progress value="{done}" max="{total}"></progress> {done} of {total} file(s) ingested {state}</p>'
+
+
+def _log(lines: list[str]) -> str:
+    return '<div class="prp-log">' + "".join(lines) + "</div>"
+
+
+def _rejected(r: RejectedUpload) -> str:
+    return f'<p class="prp-bad">\u2717 <b>{html.escape(r.name)}</b>: rejected, {html.escape(r.reason)}</p>'
+
+
+def _result(result: FileResult, upload: StoredUpload | None) -> str:
+    name = html.escape(upload.name if upload else Path(result.path).name)
+    if result.outcome is Outcome.OK:
+        return (
+            f'<p class="prp-ok">\u2713 <b>{name}</b>: {html.escape(result.title or "")} \u00b7 '
+            f"{result.pages} page(s), {result.blocks} blocks, {result.chunks} chunks</p>"
+        )
+    if result.outcome is Outcome.SKIPPED:
+        return f"<p>\u2022 <b>{name}</b>: skipped, {html.escape(result.reason)}</p>"
+    return f'<p class="prp-bad">\u2717 <b>{name}</b>: failed, {html.escape(result.reason)}</p>'

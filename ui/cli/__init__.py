@@ -1,0 +1,1 @@
+"""The ``prp`` command line: parses, then runs each command over the core."""

@@ -1,0 +1,7 @@
+"""``python -m ui.cli``: the ``prp`` command."""
+
+import sys
+
+from ui.cli.main import main
+
+sys.exit(main())

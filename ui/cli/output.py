@@ -1,0 +1,116 @@
+"""What ``prp`` prints: one function per command's output. A command prints what the core gives it,
+the same typed objects whether the library is opened in this process or a service holds it, so the
+output is the same either way."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+from corpus.ingest import FileResult, IngestSummary, Outcome
+from corpus.registry import DocumentRecord
+from corpus.retrieval import RetrievedChunk
+from corpus.text import page_label
+from research.runs import RunSummary
+from tools.title_scope import TitleScope
+from ui.core.report_json import JsonReport
+
+
+@contextmanager
+def ingest_progress(total: int) -> Iterator[Callable[[FileResult], None]]:
+    from tqdm import tqdm
+
+    with tqdm(total=total, unit="file", desc="ingest", file=sys.stderr, disable=None) as bar:
+
+        def progress(result: FileResult) -> None:
+            bar.update(1)
+            bar.set_postfix_str(f"{result.outcome.value}: {Path(result.path).name}", refresh=False)
+
+        yield progress
+
+
+def print_ingest(summary: IngestSummary, as_json: bool) -> int:
+    if as_json:
+        print(json.dumps(summary.as_dict(), indent=2))
+    else:
+        print(format_summary(summary))
+    # Non-zero when any file failed, so scripts notice; the other files are ingested regardless.
+    return 1 if summary.count(Outcome.FAILED) else 0
+
+
+def format_summary(summary: IngestSummary) -> str:
+    refreshed = f"; {summary.refreshed} refreshed (parser updated)" if summary.refreshed else ""
+    lines = [
+        f"documents: {summary.count(Outcome.OK)} ok, {summary.count(Outcome.SKIPPED)} skipped, "
+        f"{summary.count(Outcome.FAILED)} failed{refreshed}",
+        f"pages: {summary.pages}  blocks: {summary.blocks}  chunks: {summary.chunks}  time: {summary.seconds:.1f}s",
+    ]
+    for f in summary.files:
+        if f.outcome is not Outcome.OK:
+            lines.append(f"  {f.outcome.value}: {f.path}: {f.reason}")
+    return "\n".join(lines)
+
+
+def print_search(results: list[RetrievedChunk], scope: TitleScope | None, as_json: bool) -> int:
+    if as_json:
+        print(json.dumps([r.model_dump(mode="json") for r in results], indent=2))
+        return 0
+    if scope is not None:
+        print(f"searching {'; '.join(scope.titles)} for: {scope.query}")
+    if not results:
+        print("no results")
+    for r in results:
+        print(f"{r.rank}. [{r.score:.4f}] {r.title} ({r.year or 'n.d.'}) {page_label(r.pages)} · {r.section}")
+        print(f"   blocks: {', '.join(b.block_id for b in r.blocks)}")
+        snippet = " ".join(r.text.split())
+        print(f"   {snippet[:300]}{'…' if len(snippet) > 300 else ''}")
+    return 0
+
+
+def write_report(args: argparse.Namespace, report: JsonReport) -> int:
+    """Where ``prp ask``/``prp report`` put a finished report."""
+    thread_id = report.thread_id
+    print(f"thread: {thread_id} (resume or revisit with --thread {thread_id})", file=sys.stderr)
+    if args.out:
+        args.out.write_text(report.markdown)
+        print(f"wrote {args.out}", file=sys.stderr)
+    if args.json_out:
+        args.json_out.write_text(json.dumps(report.model_dump(mode="json"), indent=2))
+        print(f"wrote {args.json_out}", file=sys.stderr)
+    if not args.out:
+        print(report.markdown)
+    return 0
+
+
+def print_docs(docs: list[DocumentRecord], as_json: bool) -> int:
+    if as_json:
+        print(json.dumps([d.model_dump(mode="json") for d in docs], indent=2))
+        return 0
+    for d in docs:
+        print(f"{d.doc_id}  {d.type.value:8} {d.page_count:3}p {d.n_chunks:4} chunks  {d.year or '    '}  {d.title}")
+    print(f"{len(docs)} documents")
+    return 0
+
+
+def print_deleted(doc_id: str, deleted: bool) -> int:
+    if deleted:
+        print(f"deleted {doc_id}")
+        return 0
+    print(f"prp: error: no document {doc_id}", file=sys.stderr)
+    return 1
+
+
+def print_threads(runs: Sequence[RunSummary], asked: bool) -> int:
+    """Recent runs, for ``prp export --list`` (exit 0) or when no thread was given (exit 2)."""
+    if not asked:
+        print("prp export: give the thread id of a finished run; recent threads:", file=sys.stderr)
+    for t in runs:
+        status = f"{t.citations} citations" if t.finished else "interrupted"
+        print(f"{t.thread_id:24} {t.started[:16].replace('T', ' ')}  {t.kind:12} {status:14} {t.topic[:70]}")
+    if not runs:
+        print("no research threads yet: run prp ask / prp report, or the research chat (prp serve)")
+    return 0 if asked else 2

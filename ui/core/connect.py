@@ -1,0 +1,27 @@
+"""How a command reaches the core: through the ``prp serve`` serving its data directory when one is
+running and answers (it holds the library, and an embedded index allows one opener), otherwise by
+opening the library in this process, with jobs that run in the foreground."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from corpus.config import Settings
+from corpus.library import Library
+from ui.core.local import LocalPortal, StatusCallback
+from ui.core.portal import Portal
+from ui.core.remote import RemotePortal
+
+
+@contextmanager
+def open_portal(settings: Settings, on_status: StatusCallback | None = None) -> Iterator[Portal]:
+    """``on_status(step, line)`` hears how the research strategy opens in this process (in local LLM
+    mode, the model server starting); a service has its own open already."""
+    remote = RemotePortal.connect(settings)
+    if remote is not None:
+        with remote:
+            yield remote
+        return
+    with Library(settings) as library, LocalPortal(library, foreground=True, on_status=on_status) as portal:
+        yield portal

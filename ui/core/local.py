@@ -1,0 +1,298 @@
+"""The core in this process: the library opened here, and the jobs that ingest, delete and research
+over it.
+
+A serving process (``prp serve``) holds one ``LocalPortal`` and hands it to its surfaces, the chat
+and the REST API, which also use what only the holder of the library has: the jobs themselves
+(``handle``), finished runs with their evidence (``runs``), uploads, exports as files. A command with
+no service to go through opens one of its own, with foreground jobs (``ui.core.jobs``).
+
+Research runs, threads and exports are the ``runs`` half (``ui.core.runs``), made on first use:
+LangGraph, the strategies and the PDF writer load only then, so a command that searches or lists
+documents never imports them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from contextlib import ExitStack, suppress
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from corpus.config import Settings
+from corpus.ingest import FileResult, IngestSummary, Outcome, discover
+from corpus.library import Library
+from corpus.registry import DocumentRecord
+from research.options import ResearchOptions
+from research.strategy import ResearchStrategy
+from tools.hybrid_search import hybrid_search, named_documents
+from ui.core.conversations import Conversation, conversations
+from ui.core.errors import JobFailed, JobNotFoundError
+from ui.core.exports.formats import ExportFormat
+from ui.core.jobs import Job, JobEvent, JobKind, Jobs, JobState, JobView
+from ui.core.models import ExportFile, Health, JobOutcome, RunRequest, SearchRequest, SearchResponse
+from ui.core.portal import RunKind
+from ui.core.report_json import JsonReport
+from ui.core.uploads import RejectedUpload, StoredUpload, discard, store_uploads
+
+if TYPE_CHECKING:
+    from ui.core.runs import Runs
+
+#: Called with (step, line) while the strategy opens (in local LLM mode, the model server starting).
+StatusCallback = Callable[[str, str], None]
+
+
+def mode_name(mode: str) -> str:
+    """A strategy's (or a report's) mode as people read it: "offline mode", "LLM mode · model X"."""
+    if mode == "offline":
+        return "offline mode"
+    return f"LLM mode \u00b7 model {mode.removeprefix('llm').strip(' ()') or 'unknown'}"
+
+
+class LocalPortal:
+    in_process = True
+
+    def __init__(
+        self,
+        library: Library,
+        strategy: ResearchStrategy | None = None,
+        *,
+        foreground: bool = False,
+        on_status: StatusCallback | None = None,
+        research_workers: int = 2,
+    ):
+        """``strategy``: the one the serving process opened; left out, it is opened from the library's
+        settings at the first run and closed with the portal. ``foreground``: jobs run in the thread
+        that follows them (a command's own process); else on the portal's threads."""
+        self.library = library
+        if strategy is not None:
+            self.strategy = strategy
+        self.runner = Jobs(research_workers, foreground=foreground)  # the jobs themselves, for this process
+        self._on_status = on_status
+        self._opened = ExitStack()
+
+    def close(self) -> None:
+        """Ask running jobs to stop at their next step and wait for them (a run keeps its
+        checkpoints, an ingest ends between files); then close what the portal opened."""
+        self.runner.shutdown(cancel=True)
+        self._opened.close()
+
+    def __enter__(self) -> LocalPortal:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def settings(self) -> Settings:
+        return self.library.settings
+
+    @property
+    def where(self) -> str:
+        return self.settings.describe_store()
+
+    @cached_property
+    def strategy(self) -> ResearchStrategy:
+        from strategies.select import open_strategy  # the strategies (and LangChain) load for a run only
+
+        return self._opened.enter_context(open_strategy(self.settings, self.library, self._on_status))
+
+    @cached_property
+    def runs(self) -> Runs:
+        from ui.core.runs import Runs
+
+        return Runs(self.library, self.runner)
+
+    def mode_label(self) -> str:
+        """The chat banner's description of the mode."""
+        if self.strategy.mode == "offline":
+            return "offline mode \u00b7 deterministic extractive research, no language model"
+        return mode_name(self.strategy.mode)
+
+    def health(self) -> Health:
+        from corpus.embeddings import BM25_MODEL  # fastembed comes with it: a serving process has it loaded
+
+        documents = self.library.registry.documents()
+        return Health(
+            mode=mode_name(self.strategy.mode),
+            engine=self.where,
+            dense_model=self.settings.embed_model,
+            sparse_model=BM25_MODEL,
+            documents=len(documents),
+            chunks=sum(d.n_chunks for d in documents),
+            data_dir=str(self.settings.data_dir.resolve()),
+            active_jobs=self.jobs(active=True),
+        )
+
+    # --- documents ------------------------------------------------------------------------------
+
+    def documents(self) -> list[DocumentRecord]:
+        return self.library.registry.documents()
+
+    def document(self, doc_id: str) -> DocumentRecord | None:
+        record = self.library.registry.document(doc_id)
+        return record if record is not None and record.status == "ready" else None
+
+    def document_choices(self) -> list[tuple[str, str]]:
+        """(label, doc_id) for every document, for filters and the delete picker."""
+        return [
+            (f"{d.title} ({d.year or 'n.d.'}, {d.type.value})", d.doc_id)
+            for d in sorted(self.documents(), key=lambda d: d.title.lower())
+        ]
+
+    def search(self, request: SearchRequest) -> SearchResponse:
+        """Ranked chunks, and the documents the query named by title if it was scoped to them."""
+        filters = request.filters
+        results = hybrid_search(self.library, request.query, request.k, filters, request.search_mode)
+        return SearchResponse(
+            query=request.query, scope=named_documents(self.library, request.query, filters), results=results
+        )
+
+    def ingest(self, paths: Sequence[Path]) -> JobView:
+        return self.start_ingest(paths).view()
+
+    def upload(self, files: Iterable[tuple[str, Path]]) -> tuple[Job | None, list[StoredUpload], list[RejectedUpload]]:
+        """Store each acceptable ``(name, temporary file)`` under the library's uploads and ingest
+        them (no job if none was accepted)."""
+        stored, rejected = store_uploads(files, self.settings)
+        return (self.start_ingest([], stored) if stored else None), stored, rejected
+
+    def start_ingest(self, paths: Sequence[Path], uploads: Sequence[StoredUpload] = ()) -> Job:
+        """An ingest job: one ``file`` event per file as it is done (each document searchable from
+        then on), the ``IngestSummary`` as its result. Uploaded copies that fail to ingest are removed,
+        so the uploads folder holds only what the library holds."""
+        paths = [*paths, *(u.path for u in uploads)]
+        by_path = {str(u.path.resolve()): u for u in uploads}
+
+        def work(job: Job) -> IngestSummary:
+            total = len(discover(paths))
+            job.emit("started", {"files": total})
+            done = 0
+
+            def progress(result: FileResult) -> None:
+                nonlocal done
+                done += 1
+                upload = by_path.get(str(Path(result.path).resolve()))
+                if result.outcome is Outcome.FAILED and upload is not None:
+                    discard(upload)
+                job.emit("file", {"done": done, "total": total, **result.model_dump(mode="json", exclude_none=True)})
+
+            try:
+                return self.library.ingest(paths, progress)
+            except BaseException:  # cancelled between files, or failed
+                for upload in uploads:  # nothing in uploads/ that the library does not hold
+                    if self.library.registry.ready_document_at(str(upload.path.resolve())) is None:
+                        discard(upload)
+                # What it did ingest is indexed as after a whole ingest, if the index can be had: the
+                # failure that stopped the ingest (a full disk, the index held elsewhere) is the one told.
+                with suppress(Exception):
+                    self.library.store.optimize()
+                raise
+
+        names = ", ".join(Path(p).name for p in paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
+        return self.runner.submit(
+            "ingest",
+            f"ingest {names}",
+            work,
+            info={"paths": [str(p) for p in paths]},
+            finish=lambda job: {"summary": job.result.as_dict()} if job.result is not None else {},
+        )
+
+    def delete(self, doc_id: str) -> DocumentRecord | None:
+        """A deletion, queued behind any ingest. A copy the chat or the API stored on upload goes
+        too; files ingested from elsewhere are the user's."""
+
+        def work(job: Job) -> DocumentRecord | None:
+            document = self.library.registry.document(doc_id)
+            if document is None or not self.library.delete(doc_id):
+                return None
+            path = Path(document.path)
+            if path.parent.resolve() == self.settings.uploads_dir.resolve() and not any(
+                d.path == document.path for d in self.library.registry.documents()
+            ):
+                path.unlink(missing_ok=True)
+            return document
+
+        job = self.runner.submit("delete", f"delete {doc_id}", work, info={"doc_id": doc_id})
+        self.runner.follow(job, lambda event: None)
+        if job.state is JobState.FAILED:
+            raise JobFailed(job.error or "the deletion failed")
+        return job.result
+
+    # --- research -------------------------------------------------------------------------------
+
+    def research(self, kind: RunKind, request: RunRequest) -> JobView:
+        job = self.start_research(
+            request.topic, single_question=kind == "ask", options=request.options, thread_id=request.thread_id
+        )
+        return job.view()
+
+    def start_research(
+        self, topic: str, *, single_question: bool, options: ResearchOptions, thread_id: str | None = None
+    ) -> Job:
+        """See ``Runs.start``."""
+        return self.runs.start(
+            self.strategy, topic, single_question=single_question, options=options, thread_id=thread_id
+        )
+
+    def threads(self) -> list[Conversation]:
+        return conversations(self.runs.threads())
+
+    def report(self, thread_id: str) -> JsonReport:
+        return self.runs.record(thread_id).json_report()
+
+    def exports(self, thread_id: str) -> list[ExportFile]:
+        return [
+            ExportFile(
+                format=fmt.value,
+                name=path.name,
+                url=f"/api/threads/{thread_id}/exports/{fmt.value}",
+                bytes=path.stat().st_size,
+            )
+            for fmt, path in self.runs.export_files(self.runs.record(thread_id)).items()
+        ]
+
+    def export(self, thread_id: str, export_format: ExportFormat) -> bytes:
+        return self.runs.export(self.runs.record(thread_id), export_format)
+
+    def export_file(self, thread_id: str, export_format: ExportFormat) -> Path:
+        """One export as a file, written with the others (``exports``) once."""
+        return self.runs.export_files(self.runs.record(thread_id))[export_format]
+
+    # --- jobs -----------------------------------------------------------------------------------
+
+    def jobs(self, kind: JobKind | None = None, active: bool = False) -> list[JobView]:
+        return [j.view() for j in self.runner.list(kind, active)]
+
+    def handle(self, job_id: str) -> Job:
+        """The job itself, for readers in this process (its events, its result)."""
+        job = self.runner.get(job_id)
+        if job is None:
+            raise JobNotFoundError(f"no job {job_id} (finished jobs are kept for a while, then forgotten)")
+        return job
+
+    def job(self, job_id: str) -> JobView:
+        return self.handle(job_id).view()
+
+    def cancel(self, job_id: str) -> JobView:
+        job = self.handle(job_id)
+        job.cancel()
+        return job.view()
+
+    def follow(self, job_id: str, on_event: Callable[[JobEvent], None]) -> JobOutcome:
+        job = self.handle(job_id)
+        self.runner.follow(job, on_event)
+        return self.outcome(job)
+
+    def outcome(self, job: Job) -> JobOutcome:
+        """A finished job with what it made."""
+        view, made = job.view(), job.result
+        if made is None:
+            return JobOutcome(job=view)
+        match job.kind:
+            case "research":
+                return JobOutcome(job=view, report=made.json_report())
+            case "ingest":
+                return JobOutcome(job=view, summary=made)
+            case "delete":
+                return JobOutcome(job=view, deleted=made)

@@ -1,0 +1,91 @@
+"""The typed values crossing the core's interface (``ui.core.portal``), and the REST API's bodies
+around them: typed, so the API's OpenAPI page documents every field, and so the CLI reads back from a
+running service the same objects the core gives it in process."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field, model_serializer
+
+from corpus.ingest import IngestSummary
+from corpus.registry import DocumentRecord
+from corpus.retrieval import RetrievalOptions, RetrievedChunk
+from research.options import ResearchOptions
+from tools.title_scope import TitleScope
+from ui.core.jobs import JobView
+from ui.core.report_json import JsonReport
+
+
+class Health(BaseModel):
+    status: str = "ok"
+    mode: str = Field(description="offline, or the LLM mode and model research runs use.")
+    engine: str = Field(description="Where the index lives: the embedded Qdrant engine's folder, or a server's URL.")
+    dense_model: str
+    sparse_model: str
+    documents: int = Field(description="Documents ready in the library.")
+    chunks: int = Field(description="Their chunks, as the registry counts them.")
+    data_dir: str
+    active_jobs: list[JobView] = Field(description="Ingests, deletions and research runs queued or running.")
+
+
+class SearchRequest(RetrievalOptions):
+    query: str = Field(min_length=1)
+
+
+class SearchResponse(BaseModel):
+    query: str
+    scope: TitleScope | None = Field(description="The documents the query named by title, when it was scoped to them.")
+    results: list[RetrievedChunk]
+
+
+class RunRequest(BaseModel):
+    topic: str = Field(min_length=1, description="The question (ask) or topic (report).")
+    options: ResearchOptions = Field(default_factory=ResearchOptions)
+    thread_id: str | None = Field(
+        default=None,
+        pattern=r"^[A-Za-z0-9._-]{1,64}$",
+        description="Resume this thread if it was interrupted or cancelled; a finished one returns its report.",
+    )
+
+
+class RunStarted(BaseModel):
+    job: JobView
+    thread_id: str
+    events: str = Field(description="Progress as server-sent events; the last event carries the report.")
+    report: str = Field(description="The finished report (404 until the run has finished).")
+
+
+class IngestRequest(BaseModel):
+    paths: list[str] = Field(
+        min_length=1, description="Files or folders on the service's machine (loopback clients only)."
+    )
+
+
+class IngestStarted(BaseModel):
+    job: JobView
+    events: str
+    stored_as: str | None = Field(default=None, description="Where an uploaded file was stored under the library.")
+
+
+class DeleteResult(BaseModel):
+    deleted: DocumentRecord
+
+
+class ExportFile(BaseModel):
+    format: str
+    name: str
+    url: str
+    bytes: int
+
+
+class JobOutcome(BaseModel):
+    """How a job ended, with what it made (the ``result`` event closing its event stream)."""
+
+    job: JobView
+    report: JsonReport | None = Field(default=None, description="A research run's report.")
+    summary: IngestSummary | None = Field(default=None, description="An ingest's summary.")
+    deleted: DocumentRecord | None = Field(default=None, description="The document a deletion removed.")
+
+    @model_serializer(mode="wrap")
+    def _made_only(self, serialize):
+        """Only what this job made: a research run's outcome has a report and no empty summary."""
+        return {name: value for name, value in serialize(self).items() if name == "job" or value is not None}

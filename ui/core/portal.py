@@ -1,0 +1,83 @@
+"""The interface of the application core: what prp does with a library, whoever holds it.
+
+Two implementations: ``ui.core.local.LocalPortal`` works on a library opened in this process (a
+serving process's, or a command's own when no service runs), ``ui.core.remote.RemotePortal`` asks
+the ``prp serve`` that holds it, over its REST API (which is this interface over HTTP). The command
+line works on either through ``ui.core.connect.open_portal``, so each command has one code path and
+prints the same whichever it got.
+
+Long work (an ingest, a research run) is a job: the call that starts it returns at once with the
+job's view, ``follow`` reads its events as they come and returns how it ended. Errors a caller acts
+on are typed (``ui.core.errors``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Literal, Protocol
+
+from corpus.registry import DocumentRecord
+from ui.core.conversations import Conversation
+from ui.core.exports.formats import ExportFormat
+from ui.core.jobs import JobEvent, JobKind, JobView
+from ui.core.models import ExportFile, Health, JobOutcome, RunRequest, SearchRequest, SearchResponse
+from ui.core.report_json import JsonReport
+
+#: ``ask``: one question, one cited answer; ``report``: a topic, planned into sub-questions.
+RunKind = Literal["ask", "report"]
+
+
+class Portal(Protocol):
+    @property
+    def where(self) -> str:
+        """Where the library is, in words: its index, or the service it is reached through."""
+
+    @property
+    def in_process(self) -> bool:
+        """Whether the library is opened in this process (so this process's settings, such as the LLM
+        mode, apply), rather than held by a service that has its own."""
+
+    def health(self) -> Health: ...
+
+    def documents(self) -> list[DocumentRecord]:
+        """Every document ready in the library."""
+
+    def delete(self, doc_id: str) -> DocumentRecord | None:
+        """Remove a document, its blocks and its chunks (after any ingest in progress); None if there
+        was no such document; ``JobFailed`` if the deletion failed."""
+
+    def search(self, request: SearchRequest) -> SearchResponse: ...
+
+    def ingest(self, paths: Sequence[Path]) -> JobView:
+        """Start ingesting files or folders: a ``started`` event with the number of files, then one
+        ``file`` event per file as it is done; the outcome carries the summary."""
+
+    def research(self, kind: RunKind, request: RunRequest) -> JobView:
+        """Start (or resume, given the thread id of an interrupted run) a research run; its info
+        holds the thread id and the mode. ``progress`` events as the graph works; the outcome
+        carries the report."""
+
+    def jobs(self, kind: JobKind | None = None, active: bool = False) -> list[JobView]:
+        """Newest first."""
+
+    def job(self, job_id: str) -> JobView: ...
+
+    def cancel(self, job_id: str) -> JobView:
+        """Stop a job at its next step (a research run keeps its checkpoints)."""
+
+    def follow(self, job_id: str, on_event: Callable[[JobEvent], None]) -> JobOutcome:
+        """Hand the job's events to ``on_event`` as they come, until it has finished."""
+
+    def threads(self) -> list[Conversation]:
+        """Research runs, grouped into conversations, most recently active first."""
+
+    def report(self, thread_id: str) -> JsonReport:
+        """A finished run's report, every citation resolved."""
+
+    def exports(self, thread_id: str) -> list[ExportFile]: ...
+
+    def export(self, thread_id: str, export_format: ExportFormat) -> bytes:
+        """One artifact of a finished run (``ThreadNotFoundError`` for any other thread)."""
+
+    def close(self) -> None: ...

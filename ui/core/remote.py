@@ -1,0 +1,214 @@
+"""The core of a running ``prp serve``, asked over its REST API: the same interface (``ui.core.portal``)
+and the same typed objects as the core in process, so a command prints the same either way.
+
+Ctrl-C in a command reading a job stops only the reading: the job belongs to the service and goes on
+(other clients may be waiting for it too).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from corpus.config import Settings
+from corpus.errors import PrpError
+from corpus.registry import DocumentRecord
+from ui.core import discovery
+from ui.core.conversations import Conversation
+from ui.core.errors import JobFailed, JobNotFoundError, ThreadNotFoundError
+from ui.core.exports.formats import ExportFormat
+from ui.core.jobs import JobEvent, JobKind, JobView
+from ui.core.models import (
+    ExportFile,
+    Health,
+    IngestStarted,
+    JobOutcome,
+    RunRequest,
+    RunStarted,
+    SearchRequest,
+    SearchResponse,
+)
+from ui.core.portal import RunKind
+from ui.core.report_json import JsonReport
+
+#: How long a command waits for a running service to answer before opening the library itself.
+CONNECT_TIMEOUT = 5.0
+#: An event stream that drops (the service restarting, a proxy) is picked up again this many times.
+RECONNECTS = 3
+
+
+class ServiceError(PrpError):
+    """The service answered with an error status; ``detail`` is what it said."""
+
+    def __init__(self, url: str, status: int, detail: str):
+        super().__init__(f"the service at {url} answered {status}: {detail}")
+        self.status = status
+        self.detail = detail
+
+
+class RemotePortal:
+    in_process = False
+
+    def __init__(self, url: str, token: str | None = None):
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        self.url = url
+        # Reads wait as long as a request takes (a deletion queued behind an ingest); connecting does not.
+        self.http = httpx.Client(base_url=url, headers=headers, timeout=httpx.Timeout(None, connect=CONNECT_TIMEOUT))
+
+    @classmethod
+    def connect(cls, settings: Settings) -> RemotePortal | None:
+        """The service serving ``settings.data_dir``, if one is running and answers."""
+        record = discovery.running(settings)
+        if record is None:
+            return None
+        portal = cls(record.url, record.token or settings.api_token)
+        try:
+            portal.http.get("/api/health", timeout=CONNECT_TIMEOUT).raise_for_status()
+        except httpx.HTTPError as exc:
+            portal.close()
+            print(
+                f"prp: the service at {record.url} did not answer ({exc}); opening the library directly",
+                file=sys.stderr,
+            )
+            return None
+        return portal
+
+    def close(self) -> None:
+        self.http.close()
+
+    def __enter__(self) -> RemotePortal:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def where(self) -> str:
+        return f"through the service at {self.url}"
+
+    def health(self) -> Health:
+        return Health.model_validate(self._call("GET", "/api/health").json())
+
+    def documents(self) -> list[DocumentRecord]:
+        return [DocumentRecord.model_validate(d) for d in self._call("GET", "/api/documents").json()]
+
+    def delete(self, doc_id: str) -> DocumentRecord | None:
+        try:
+            return DocumentRecord.model_validate(self._call("DELETE", f"/api/documents/{doc_id}").json()["deleted"])
+        except ServiceError as exc:
+            if exc.status == 404:
+                return None
+            raise JobFailed(exc.detail) from None
+
+    def search(self, request: SearchRequest) -> SearchResponse:
+        body = request.model_dump(mode="json")
+        return SearchResponse.model_validate(self._call("POST", "/api/search", json=body).json())
+
+    def ingest(self, paths: Sequence[Path]) -> JobView:
+        # The service runs elsewhere (in its data directory): it is given the paths as this shell means them.
+        body = {"paths": [str(Path(p).expanduser().resolve()) for p in paths]}
+        return IngestStarted.model_validate(self._call("POST", "/api/ingest", json=body).json()).job
+
+    def research(self, kind: RunKind, request: RunRequest) -> JobView:
+        body = request.model_dump(mode="json", exclude_none=True)
+        return RunStarted.model_validate(self._call("POST", f"/api/{kind}", json=body).json()).job
+
+    def jobs(self, kind: JobKind | None = None, active: bool = False) -> list[JobView]:
+        params = {"active": active} | ({"kind": kind} if kind else {})
+        return [JobView.model_validate(j) for j in self._call("GET", "/api/jobs", params=params).json()]
+
+    def job(self, job_id: str) -> JobView:
+        return JobView.model_validate(self._job_call("GET", f"/api/jobs/{job_id}").json())
+
+    def cancel(self, job_id: str) -> JobView:
+        return JobView.model_validate(self._job_call("POST", f"/api/jobs/{job_id}/cancel").json())
+
+    def follow(self, job_id: str, on_event: Callable[[JobEvent], None]) -> JobOutcome:
+        """A dropped stream is picked up again from the last event seen."""
+        last = 0
+        for attempt in range(RECONNECTS + 1):
+            try:
+                for event in self._events(f"/api/jobs/{job_id}/events", last):
+                    if event.event == "result":
+                        return JobOutcome.model_validate(event.data)
+                    last = event.seq or last
+                    on_event(event)
+            except httpx.TransportError as exc:
+                if attempt == RECONNECTS:
+                    raise PrpError(f"lost the service at {self.url} ({exc})") from None
+                time.sleep(1.0)
+        raise PrpError(f"the service at {self.url} ended the event stream without a result")
+
+    def threads(self) -> list[Conversation]:
+        return [Conversation.model_validate(c) for c in self._call("GET", "/api/threads").json()]
+
+    def report(self, thread_id: str) -> JsonReport:
+        return JsonReport.model_validate(self._thread_call(f"/api/threads/{thread_id}").json())
+
+    def exports(self, thread_id: str) -> list[ExportFile]:
+        return [ExportFile.model_validate(e) for e in self._thread_call(f"/api/threads/{thread_id}/exports").json()]
+
+    def export(self, thread_id: str, export_format: ExportFormat) -> bytes:
+        return self._thread_call(f"/api/threads/{thread_id}/exports/{export_format.value}").content
+
+    # --- HTTP -----------------------------------------------------------------------------------
+
+    def _call(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
+        try:
+            response = self.http.request(method, path, **kwargs)
+        except httpx.HTTPError as exc:
+            raise PrpError(f"the service at {self.url} could not be reached ({exc})") from None
+        if response.status_code >= 400:
+            try:
+                detail = response.json().get("detail", response.text)
+            except ValueError:
+                detail = response.text
+            raise ServiceError(self.url, response.status_code, str(detail))
+        return response
+
+    def _thread_call(self, path: str) -> httpx.Response:
+        try:
+            return self._call("GET", path)
+        except ServiceError as exc:
+            if exc.status == 404:
+                raise ThreadNotFoundError(exc.detail) from None
+            raise
+
+    def _job_call(self, method: str, path: str) -> httpx.Response:
+        try:
+            return self._call(method, path)
+        except ServiceError as exc:
+            if exc.status == 404:
+                raise JobNotFoundError(exc.detail) from None
+            raise
+
+    def _events(self, url: str, after: int) -> Iterator[JobEvent]:
+        """Server-sent events; ``result`` (the last) has no number."""
+        headers = {"Last-Event-ID": str(after)} if after else {}
+        with self.http.stream("GET", url, headers=headers) as response:
+            if response.status_code >= 400:
+                response.read()
+                raise ServiceError(self.url, response.status_code, response.text)
+            event, seq, data = "message", 0, []
+            for line in response.iter_lines():
+                if not line:
+                    if data:
+                        yield JobEvent(seq=seq, event=event, data=json.loads("\n".join(data)))
+                    event, seq, data = "message", 0, []
+                elif line.startswith(":"):
+                    continue  # keep-alive
+                else:
+                    field, _, value = line.partition(":")
+                    value = value.removeprefix(" ")
+                    if field == "event":
+                        event = value
+                    elif field == "id" and value.isdigit():
+                        seq = int(value)
+                    elif field == "data":
+                        data.append(value)

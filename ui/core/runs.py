@@ -1,0 +1,128 @@
+"""Research runs and what they leave, in the process that holds the library: runs started or resumed
+as jobs, finished runs read back from the checkpointer (a few kept at hand), the thread list, exports.
+
+Finished runs never change (resuming a finished thread returns the same report), so caching their
+records is safe.
+"""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from collections import OrderedDict
+from pathlib import Path
+
+from corpus.library import Library
+from graph.checkpoints import open_checkpointer
+from graph.run import run_research
+from graph.threads import list_threads, thread_state
+from research.options import ResearchOptions
+from research.runs import RunSummary
+from research.strategy import ResearchStrategy
+from ui.core.exports.formats import FILE_NAMES, ExportFormat, folder_name
+from ui.core.exports.record import ReportRecord, load_record
+from ui.core.exports.writer import render_export, write_exports
+from ui.core.jobs import Job, Jobs
+
+RECORD_CACHE_SIZE = 32
+
+
+class Runs:
+    def __init__(self, library: Library, jobs: Jobs):
+        self.library = library
+        self.settings = library.settings
+        self._jobs = jobs
+        self._records: OrderedDict[str, ReportRecord] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def start(
+        self,
+        strategy: ResearchStrategy,
+        topic: str,
+        *,
+        single_question: bool,
+        options: ResearchOptions,
+        thread_id: str | None = None,
+    ) -> Job:
+        """A research job; its events are the graph's progress lines, its result the run's
+        ``ReportRecord``. Given the id of an interrupted (or cancelled) run, it resumes that run;
+        the id of a run in progress gives that run's job (a second reader, not a second run).
+        A thread keeps the topic and kind it was started with: resuming never changes them."""
+        if thread_id:
+            stored = self.state(thread_id)
+            topic = stored.get("topic", topic)
+            single_question = bool(stored.get("single_question", single_question))
+        thread_id = thread_id or uuid.uuid4().hex[:12]
+        with self._lock:
+            for job in self._jobs.list("research", active=True):
+                if job.info.get("thread_id") == thread_id:
+                    return job
+            return self._submit(strategy, topic, single_question, options, thread_id)
+
+    def _submit(
+        self, strategy: ResearchStrategy, topic: str, single_question: bool, options: ResearchOptions, thread_id: str
+    ) -> Job:
+
+        def work(job: Job) -> ReportRecord:
+            with open_checkpointer(self.settings) as checkpointer:
+                result = run_research(
+                    self.library,
+                    strategy,
+                    topic,
+                    single_question=single_question,
+                    options=options,
+                    checkpointer=checkpointer,
+                    thread_id=thread_id,
+                    on_progress=lambda node, line: job.emit("progress", {"node": node, "line": line}),
+                )
+            record = ReportRecord.from_state(thread_id, result.state)
+            self.remember(record)
+            return record
+
+        kind = "question" if single_question else "topic report"
+        info = {"thread_id": thread_id, "topic": topic, "single_question": single_question, "mode": strategy.mode}
+        return self._jobs.submit("research", f"{kind}: {topic}", work, info=info)
+
+    def state(self, thread_id: str) -> dict:
+        """The latest checkpointed state of a run (finished or not); empty if unknown."""
+        with open_checkpointer(self.settings) as checkpointer:
+            return thread_state(checkpointer, thread_id)
+
+    def record(self, thread_id: str) -> ReportRecord:
+        """A finished run (``ThreadNotFoundError`` for any other thread)."""
+        with self._lock:
+            if thread_id in self._records:
+                self._records.move_to_end(thread_id)
+                return self._records[thread_id]
+        with open_checkpointer(self.settings) as checkpointer:
+            record = load_record(checkpointer, thread_id)
+        self.remember(record)
+        return record
+
+    def remember(self, record: ReportRecord) -> None:
+        with self._lock:
+            self._records[record.thread_id] = record
+            self._records.move_to_end(record.thread_id)
+            while len(self._records) > RECORD_CACHE_SIZE:
+                self._records.popitem(last=False)
+
+    def threads(self) -> list[RunSummary]:
+        """The most recently active runs first."""
+        with open_checkpointer(self.settings) as checkpointer:
+            return list_threads(checkpointer)
+
+    def export_files(self, record: ReportRecord) -> dict[ExportFormat, Path]:
+        """Every export of a finished run, written once under ``exports/<thread id>/`` (the chat
+        offers them as downloads, the API serves them from there)."""
+        out_dir = self.settings.exports_dir / folder_name(record.thread_id)
+        paths = {f: out_dir / FILE_NAMES[f] for f in ExportFormat}
+        if not all(p.is_file() for p in paths.values()):
+            write_exports(record, out_dir, self._cited_documents(record), font=self.settings.pdf_font)
+        return paths
+
+    def export(self, record: ReportRecord, export_format: ExportFormat) -> bytes:
+        """One export, made now."""
+        return render_export(record, export_format, self._cited_documents(record), font=self.settings.pdf_font)
+
+    def _cited_documents(self, record: ReportRecord):
+        return self.library.registry.documents_by_id(c.resolution.doc_id for c in record.report.citations)
