@@ -40,8 +40,8 @@ def open_backend(settings: Settings, collection: schema.CollectionSchema) -> Ind
         raise StoreLockedError(
             f"The data directory {settings.data_dir.resolve()} is in use by another prp process (the "
             "embedded index admits one process at a time). To use the chat, the CLI and other programs "
-            "together, run `prp serve`: the CLI then goes through it (see 'The research service' in the "
-            "README). Otherwise stop that process or use another PRP_DATA_DIR."
+            "together, run `prp serve`: the CLI then goes through it (see 'The research service' in "
+            "docs/service-api.md). Otherwise stop that process or use another PRP_DATA_DIR."
         ) from None
 
 
