@@ -33,6 +33,7 @@ from .assessment import covered
 from .contradictions import MIN_CONFLICT_RATIO
 from .extractive import Analysis, ScoredSentence, analyse
 from .numbers import conflict_ratio, quantities
+from .subjects import Subject, different, subject_of
 from .text import normalise_space, stopwords
 from .vectors import Vectors
 
@@ -43,13 +44,15 @@ SENTENCES_PER_DOCUMENT = 5
 # A weakly placed phrase is no document's answer: a dispute needs answers it is sure of (on RAMDocs
 # dev, half the phrases scoring below 0.4 were not an answer of either side).
 MIN_PHRASE_SCORE = 0.4
-# Two sentences are one statement when their words match this closely (difflib ratio), and they
-# differ in at most MAX_CHANGES places of at most MAX_CHANGED_WORDS words each...
+# Two sentences are one statement when their words match this closely (difflib ratio, leaving out
+# words before or after the shared part), the shared part is this share of the shorter sentence, and
+# they differ in at most MAX_CHANGES places of at most MAX_CHANGED_WORDS words each.
 SAME_STATEMENT_SIMILARITY = 0.7
 MAX_CHANGES = 2
 MAX_CHANGED_WORDS = 4
-# ...that are not spelling variants of each other ("chuch" / "church").
-TYPO_SIMILARITY = 0.8
+# For a question asking for a value, a statement edited in that value counts from this share of the
+# best sentence's relevance (see ``edited_statements``).
+EDITED_RELEVANCE = 0.1
 # A disputed question shows at most this many answers.
 MAX_SIDES = 3
 
@@ -59,6 +62,7 @@ class DocumentAnswer:
     doc_id: str
     answer: str
     sentence: ScoredSentence
+    subject: Subject
 
 
 def lead(question: str, item: ScoredSentence, vectors: Vectors, min_score: float = 0.0) -> str | None:
@@ -71,8 +75,13 @@ def lead(question: str, item: ScoredSentence, vectors: Vectors, min_score: float
 
 
 def document_answers(analysis: Analysis, vectors: Vectors) -> list[DocumentAnswer]:
-    """One answer per document that gives one, best document first."""
-    if not analysis.scored or question_type(analysis.question).kind is AnswerType.DESCRIPTION:
+    """One answer per document that gives one, best document first.
+
+    An answer is a value of the asked-for type (``typed``), and its sentence is about what the
+    question asks: a sentence naming another thing of a like name ("the Messages API" when the
+    question asks about "the Text Completions API") answers for that thing, not for the question."""
+    kind = question_type(analysis.question).kind
+    if not analysis.scored or kind is AnswerType.DESCRIPTION:
         return []
     floor = DOC_RELEVANCE * analysis.scored[0].relevance
     tried: dict[str, int] = {}
@@ -83,9 +92,25 @@ def document_answers(analysis: Analysis, vectors: Vectors) -> list[DocumentAnswe
             continue
         tried[doc] = tried.get(doc, 0) + 1
         answer = lead(analysis.question, item, vectors, MIN_PHRASE_SCORE)
-        if answer:
-            out[doc] = DocumentAnswer(doc, answer, item)
+        if not answer or not typed(answer, kind, item.sentence.text):
+            continue
+        subject = subject_of(item.sentence.text, [answer], analysis.question)
+        if not subject.off_question:
+            out[doc] = DocumentAnswer(doc, answer, item, subject)
     return list(out.values())
+
+
+def typed(answer: str, kind: AnswerType, sentence: str) -> bool:
+    """The answer is a value of the kind asked for, not a run of words that happened to stand near
+    the question's terms ("results", "providers update models"): a date or figure (answer_phrase
+    gives no other for dates and quantities), Yes or No, or for who / where / what questions a name
+    (every word capitalised or a number, and not a lone capitalised word opening the sentence)."""
+    if kind in (AnswerType.DATE, AnswerType.QUANTITY, AnswerType.YES_NO):
+        return True
+    words = [w for w in answer.split() if w.lower() not in stopwords()]
+    if not words or all(w[0].isdigit() for w in words) or not all(w[0].isupper() or w[0].isdigit() for w in words):
+        return False
+    return not (len(words) == 1 and sentence.lstrip().startswith(answer))
 
 
 def _content(text: str) -> set[str]:
@@ -120,7 +145,7 @@ def answer_conflicts(
     sub_question: SubQuestion, analysis: Analysis, evidence: list[RetrievedChunk], vectors: Vectors
 ) -> list[Contradiction]:
     """The disagreements between the documents' answers to ``sub_question``: the most widely given
-    answer against each other answer (at most ``MAX_SIDES`` - 1 of them)."""
+    answer against each other answer about the same thing (at most ``MAX_SIDES`` - 1 of them)."""
     answers = document_answers(analysis, vectors)
     if len(answers) < 2:
         return edited_statements(sub_question, analysis)
@@ -134,76 +159,143 @@ def answer_conflicts(
             groups.append([item])
         else:
             group.append(item)
-    # Largest groups first; equal sizes keep evidence order (the more relevant first).
-    first, *others = sorted(groups, key=lambda g: -len(g))
+    # Largest groups first; equal sizes keep evidence order (the more relevant first). The leading
+    # answer is the first that another answer about the same thing contradicts: of three albums of one
+    # name, the two documents that credit the same album to two artists disagree, the third does not.
+    ordered = sorted(groups, key=lambda g: -len(g))
     # Yes and No are compared as they are: both words occur in any text.
     yes_no = question_type(analysis.question).kind is AnswerType.YES_NO
-    found: list[Contradiction] = []
-    for other in others:
-        a, b = first[0], other[0]
-        if not yes_no and (
-            any(_mentions(text_of.get(x.doc_id, ""), b.answer) for x in first)
-            or any(_mentions(text_of.get(y.doc_id, ""), a.answer) for y in other)
-        ):
-            continue
-        found.append(
-            _dispute(
-                sub_question,
-                a,
-                b,
-                f"The documents answer differently: \u201c{a.answer}\u201d ({_count(first)}) and "
-                f"\u201c{b.answer}\u201d ({_count(other)}).",
+    for first in ordered:
+        found: list[Contradiction] = []
+        for other in ordered:
+            pair = None if other is first else _same_thing(first, other)
+            if pair is None:
+                continue
+            a, b = pair
+            one = [x for x in first if not different(x.subject, b.subject)]
+            two = [y for y in other if not different(y.subject, a.subject)]
+            if not yes_no and (
+                any(_mentions(text_of.get(x.doc_id, ""), b.answer) for x in one)
+                or any(_mentions(text_of.get(y.doc_id, ""), a.answer) for y in two)
+            ):
+                continue
+            explanation = (
+                f"The documents answer differently: \u201c{a.answer}\u201d ({_count(one)}) and "
+                f"\u201c{b.answer}\u201d ({_count(two)})."
             )
-        )
-        if len(found) == MAX_SIDES - 1:
-            break
-    return found or edited_statements(sub_question, analysis)
+            found.append(_dispute(sub_question, a, b, explanation))
+            if len(found) == MAX_SIDES - 1:
+                break
+        if found:
+            return found
+    return edited_statements(sub_question, analysis)
+
+
+def _same_thing(
+    first: list[DocumentAnswer], other: list[DocumentAnswer]
+) -> tuple[DocumentAnswer, DocumentAnswer] | None:
+    """The best pair of answers, one from each group, about the same thing (``subjects.different``)."""
+    return next(((a, b) for a in first for b in other if not different(a.subject, b.subject)), None)
 
 
 def _tokens(text: str) -> list[str]:
     return [t.strip(".,;:()[]\"'“”") for t in text.split()]
 
 
-def detail_change(a: str, b: str) -> tuple[str, str] | None:
-    """The detail two near-identical sentences state differently ("1856" / "1900"), or None: too
-    different to be one statement, or differing only in words that carry nothing (a hedge, a typo)."""
+def detail_change(a: str, b: str) -> list[tuple[str, str]] | None:
+    """The details two near-identical sentences state differently ([("1856", "1900")]), or None: too
+    different to be one statement, or differing only in words that carry nothing (a hedge, a typo).
+    Words one sentence has before or after the shared statement (a page title glued to its first
+    sentence) are not a change of it."""
     ta, tb = _tokens(a), _tokens(b)
-    match = difflib.SequenceMatcher(a=[t.lower() for t in ta], b=[t.lower() for t in tb], autojunk=False)
-    if match.ratio() < SAME_STATEMENT_SIMILARITY:
+    ops = difflib.SequenceMatcher(a=[t.lower() for t in ta], b=[t.lower() for t in tb], autojunk=False).get_opcodes()
+    while ops and ops[0][0] in ("insert", "delete"):
+        ops = ops[1:]
+    while ops and ops[-1][0] in ("insert", "delete"):
+        ops = ops[:-1]
+    same = sum(i2 - i1 for tag, i1, i2, _, _ in ops if tag == "equal")
+    if not ops or same < SAME_STATEMENT_SIMILARITY * min(len(ta), len(tb)):
         return None
-    changes = [op for op in match.get_opcodes() if op[0] != "equal"]
+    if 2 * same / (ops[-1][2] - ops[0][1] + ops[-1][4] - ops[0][3]) < SAME_STATEMENT_SIMILARITY:
+        return None
+    changes = [op for op in ops if op[0] != "equal"]
     if not changes or len(changes) > MAX_CHANGES or any(op[0] != "replace" for op in changes):
         return None
     if any(i2 - i1 > MAX_CHANGED_WORDS or j2 - j1 > MAX_CHANGED_WORDS for _, i1, i2, j1, j2 in changes):
         return None
-    old = " ".join(" ".join(ta[i1:i2]) for _, i1, i2, _, _ in changes)
-    new = " ".join(" ".join(tb[j1:j2]) for _, _, _, j1, j2 in changes)
-    meaningful = all((_content(x) or figures(x)) for x in (old, new))
-    similar_spelling = difflib.SequenceMatcher(a=old.lower(), b=new.lower()).ratio() >= TYPO_SIMILARITY
-    return (old, new) if meaningful and not similar_spelling else None
+    pairs = [(" ".join(ta[i1:i2]), " ".join(tb[j1:j2])) for _, i1, i2, j1, j2 in changes]
+    pairs = [(x, y) for x, y in pairs if not _spelling_variant(x, y)]
+    meaningful = all((_content(x) or figures(x)) for pair in pairs for x in pair)
+    return pairs if pairs and meaningful else None
+
+
+def _spelling_variant(a: str, b: str) -> bool:
+    """One edit apart, letters only ("chuch" / "church"); "northwestern" / "northeastern" are two
+    words, and figures never differ by a typo that changes nothing."""
+    a, b = a.lower(), b.lower()
+    if figures(a) or figures(b) or abs(len(a) - len(b)) > 1:
+        return False
+    i = next((k for k, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
+    if len(a) == len(b):
+        return a[i + 1 :] == b[i + 1 :] or (a[i : i + 2] == b[i : i + 2][::-1] and a[i + 2 :] == b[i + 2 :])
+    longer, shorter = (a, b) if len(a) > len(b) else (b, a)
+    return longer[i + 1 :] == shorter[i:]
 
 
 def edited_statements(sub_question: SubQuestion, analysis: Analysis) -> list[Contradiction]:
-    """Two documents making the same relevant statement with one detail changed: a disagreement on
-    that detail whatever the question's type (the most direct sign that one source was altered)."""
+    """Two documents making the same statement with one detail changed: a disagreement on that detail
+    when it is what the question asks for (``changed_value``), and not the name of the thing the
+    statement is about ("Claude 3 Opus" / "Claude 3 Haiku" are two models, not two values); the most
+    direct sign that one source was altered. For a question asking for a value, the statement need
+    only be EDITED_RELEVANCE as relevant as the best sentence: the changed detail is of the asked-for
+    type, and the sentence naming it often refers to its subject by a pronoun ("It was designed by")."""
     if not analysis.scored:
         return []
-    floor = DOC_RELEVANCE * analysis.scored[0].relevance
+    question = analysis.question
+    kind = question_type(question).kind
+    share = DOC_RELEVANCE if kind in (AnswerType.DESCRIPTION, AnswerType.YES_NO) else EDITED_RELEVANCE
+    floor = share * analysis.scored[0].relevance
     relevant = [s for s in analysis.scored if s.relevance >= floor]
     for i, x in enumerate(relevant):
         for y in relevant[i + 1 :]:
-            if x.sentence.doc_id == y.sentence.doc_id:
+            if x.sentence.doc_id == y.sentence.doc_id or not _alike(x.sentence.stems, y.sentence.stems):
                 continue
             change = detail_change(x.sentence.text, y.sentence.text)
-            if change is None:
+            if change is None or not changed_value(change, kind):
                 continue
-            a, b = DocumentAnswer(x.sentence.doc_id, change[0], x), DocumentAnswer(y.sentence.doc_id, change[1], y)
+            old, new = (" … ".join(side) for side in zip(*change, strict=True))
+            a = DocumentAnswer(x.sentence.doc_id, old, x, subject_of(x.sentence.text, [o for o, _ in change], question))
+            b = DocumentAnswer(y.sentence.doc_id, new, y, subject_of(y.sentence.text, [n for _, n in change], question))
+            if a.subject.off_question or b.subject.off_question or different(a.subject, b.subject):
+                continue
             explanation = (
                 f"The documents make the same statement with one detail changed: "
                 f"\u201c{a.answer}\u201d and \u201c{b.answer}\u201d."
             )
             return [_dispute(sub_question, a, b, explanation)]
     return []
+
+
+def _alike(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Cheap bound before the word alignment: one statement shares most of its stems."""
+    return len(a & b) >= SAME_STATEMENT_SIMILARITY * min(len(a), len(b)) - MAX_CHANGES * MAX_CHANGED_WORDS
+
+
+def changed_value(change: list[tuple[str, str]], kind: AnswerType) -> bool:
+    """The changed details of two statements are values of the kind asked for: figures for a date or
+    quantity; not only figures for a name or thing; for other questions anything but a name, which
+    says what the statement is about rather than what it says of it."""
+    names = any(_is_name(x) for pair in change for x in pair)
+    if kind in (AnswerType.DATE, AnswerType.QUANTITY):
+        return not names and any(figures(old) and figures(new) for old, new in change)
+    if kind in (AnswerType.NAME, AnswerType.PLACE, AnswerType.THING):
+        return any(not (figures(old) and figures(new)) for old, new in change)
+    return not names
+
+
+def _is_name(text: str) -> bool:
+    words = [w for w in text.split() if w.lower() not in stopwords()]
+    return bool(words) and all(w[0].isupper() or w[0].isdigit() for w in words) and any(w[0].isupper() for w in words)
 
 
 def answer_disputes(findings: list[Finding], vectors: Vectors) -> list[Contradiction]:
