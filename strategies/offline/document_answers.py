@@ -22,6 +22,7 @@ in 1856" / "founded in 1900", "northwestern" / "northeastern"): that detail is t
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass
 
 from corpus.text import figures, word_tokens
@@ -34,7 +35,7 @@ from .contradictions import MIN_CONFLICT_RATIO
 from .extractive import Analysis, ScoredSentence, analyse
 from .numbers import conflict_ratio, quantities
 from .subjects import Subject, different, subject_of
-from .text import normalise_space, stopwords
+from .text import QUESTION_WORDS, content_stems, matched, normalise_space, stem, stopwords
 from .vectors import Vectors
 
 # A document's answer must come from a sentence at least this share as relevant as the best one.
@@ -165,10 +166,12 @@ def answer_conflicts(
     ordered = sorted(groups, key=lambda g: -len(g))
     # Yes and No are compared as they are: both words occur in any text.
     yes_no = question_type(analysis.question).kind is AnswerType.YES_NO
+    relation = relation_stems(analysis.question)
     for first in ordered:
         found: list[Contradiction] = []
+        sides: list[DocumentAnswer] = []
         for other in ordered:
-            pair = None if other is first else _same_thing(first, other)
+            pair = None if other is first else _same_thing(first, other, relation)
             if pair is None:
                 continue
             a, b = pair
@@ -184,18 +187,61 @@ def answer_conflicts(
                 f"\u201c{b.answer}\u201d ({_count(two)})."
             )
             found.append(_dispute(sub_question, a, b, explanation))
+            sides += [a, b]
             if len(found) == MAX_SIDES - 1:
                 break
         if found:
-            return found
+            return _naming_other_things(found, sides, answers)
     return edited_statements(sub_question, analysis)
 
 
+def _naming_other_things(
+    found: list[Contradiction], sides: list[DocumentAnswer], answers: list[DocumentAnswer]
+) -> list[Contradiction]:
+    """The first dispute's explanation also names the answers given for other things of the name:
+    they are no side, and no reader should take them for one ("Talk Show" by the Go-Go's, 1984, is
+    another album than the one two documents credit to two singers)."""
+    others = [x for x in answers if all(different(x.subject, s.subject) for s in sides)]
+    if not others:
+        return found
+    named = "; ".join(f"\u201c{_with_subject(x, [*sides, *others])}\u201d" for x in others[:MAX_SIDES])
+    note = f" Answers for another thing of the name, not part of this disagreement: {named}."
+    first = found[0].model_copy(update={"explanation": found[0].explanation + note})
+    return [first, *found[1:]]
+
+
 def _same_thing(
-    first: list[DocumentAnswer], other: list[DocumentAnswer]
+    first: list[DocumentAnswer], other: list[DocumentAnswer], relation: frozenset[str]
 ) -> tuple[DocumentAnswer, DocumentAnswer] | None:
-    """The best pair of answers, one from each group, about the same thing (``subjects.different``)."""
-    return next(((a, b) for a in first for b in other if not different(a.subject, b.subject)), None)
+    """The best pair of answers, one from each group, about the same thing (``subjects.different``)
+    and the same slot: when one sentence states the relation the question asks about and the other
+    does not ("commenced practice in New York City" / "was elected as a Democrat", for where someone
+    practised law), the other gives some other fact of the subject."""
+    return next(
+        (
+            (a, b)
+            for a in first
+            for b in other
+            if not different(a.subject, b.subject) and _states(a, relation) == _states(b, relation)
+        ),
+        None,
+    )
+
+
+def relation_stems(question: str) -> frozenset[str]:
+    """What the question asks of its subject: its content stems without the names it gives (its
+    capitalised words), the words of question templates and, unless a quantity of it is asked for
+    ("the population of"), the noun of the answer it wants ("what sport": the answer names a sport
+    without the word): "practice", "law" of "In which city did Conry practice law?"."""
+    kind = question_type(question)
+    names = {w for w in re.findall(r"[\w'’-]+", question)[1:] if w[0].isupper()}
+    noun = set(kind.noun.split()) if kind.kind is not AnswerType.QUANTITY else set()
+    left_out = {stem(w) for w in names | noun | QUESTION_WORDS}
+    return frozenset(s for s in content_stems(question) if s not in left_out)
+
+
+def _states(item: DocumentAnswer, relation: frozenset[str]) -> bool:
+    return any(matched(r, item.sentence.sentence.stems) for r in relation)
 
 
 def _tokens(text: str) -> list[str]:
@@ -331,10 +377,29 @@ def _count(group: list[DocumentAnswer]) -> str:
     return "1 document" if len(group) == 1 else f"{len(group)} documents"
 
 
-def _side(item: DocumentAnswer) -> Claim:
+def _side(item: DocumentAnswer, answer: str | None = None) -> Claim:
     s = item.sentence.sentence
     return Claim(
         text=normalise_space(s.text),
         citations=[CitationMarker(block_id=s.block_id, quote=s.text)],
-        answer=item.answer,
+        answer=answer or item.answer,
     )
+
+
+def things_answered(analysis: Analysis, vectors: Vectors) -> list[Claim]:
+    """When documents answer for different things of the question's name (two albums called "Talk
+    Show"), one claim per thing, led by its answer and what tells the thing apart ("The Go-Go's (I.R.S.,
+    1984)"): the values are no disagreement, and the reader must see which thing each belongs to.
+    Empty when the documents answer for one thing."""
+    things: list[DocumentAnswer] = []
+    for item in document_answers(analysis, vectors):
+        if all(different(item.subject, t.subject) and not same_answer(item.answer, t.answer) for t in things):
+            things.append(item)
+    if len(things) < 2:
+        return []
+    return [_side(t, _with_subject(t, things)) for t in things]
+
+
+def _with_subject(item: DocumentAnswer, among: list[DocumentAnswer]) -> str:
+    label = item.subject.label(o.subject for o in among if o is not item)
+    return f"{item.answer} ({label})" if label else item.answer

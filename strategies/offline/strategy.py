@@ -17,7 +17,7 @@ from tools.hybrid_search import RetrievedChunk
 from . import assessment
 from .answer_phrase import AnswerType, question_type
 from .contradictions import find_contradictions
-from .document_answers import MIN_PHRASE_SCORE, answer_disputes, lead
+from .document_answers import MIN_PHRASE_SCORE, answer_disputes, lead, things_answered
 from .extractive import MAX_CLAIMS, Analysis, ScoredSentence, analyse, preference, select, to_claim
 from .planning import plan_questions
 from .text import normalise_space
@@ -42,6 +42,11 @@ class OfflineStrategy:
     def answer(self, sub_question: SubQuestion, evidence: list[RetrievedChunk], queries: list[str]) -> Answer:
         analysis = analyse(sub_question.question, evidence, self.vectors)
         claims = self._led(analysis, select(analysis))
+        # Documents answering for different things of one name: each answer shown with its thing.
+        things = things_answered(analysis, self.vectors)
+        if things:
+            quoted = {c.text for c in things}
+            claims = [*things, *(c for c in claims if c.text not in quoted)][:MAX_CLAIMS]
         led = (
             None
             if question_type(sub_question.question).kind is AnswerType.DESCRIPTION

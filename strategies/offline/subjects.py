@@ -10,14 +10,17 @@ what it names besides its value:
   3.11") and the question's noun they qualify ("the Team plan"), read as lower-cased words; a
   sentence's first word alone is left out (capitalised for the sentence, not as a name), and so are
   honorifics ("Justice Ritchie" is "Roland Ritchie");
-- years, in dates or on their own ("in 2019", "26 July 1926"), which set a statement in time.
+- years, in dates or on their own ("in 2019", "26 July 1926"), which set a statement in time;
+- ordinals ("the third studio album", "the 2nd edition"; a debut is a first), which number one of
+  a series.
 
 A statement is about *another* thing than the question asks when it names a variant of the
 question's name and never the name itself: "the Messages API" for a question on "the Text
 Completions API", "Claude 3 Opus" for "Claude 3 Haiku" (each name has a word the other lacks, and
 they share one). Two statements are about different things when both name something of one kind
-beyond the question's words and nothing of that kind is shared: other names, or other years. A
-statement naming nothing beyond the question is taken at its word, as being about what is asked.
+beyond the question's words and nothing of that kind is shared: other names, years or ordinals; or
+when one says the question's name and the other never does while naming other things. A statement
+naming nothing beyond the question is taken at its word, as being about what is asked.
 """
 
 from __future__ import annotations
@@ -54,6 +57,14 @@ _HONORIFICS = frozenset(
     "lieutenant admiral sergeant judge justice senator governor mayor president king queen prince princess "
     "duke earl count emperor pope bishop reverend rev".split()
 )
+_ORDINAL = re.compile(
+    r"\b(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|debut|"
+    r"\d+(?:st|nd|rd|th))\b",
+    re.IGNORECASE,
+)
+# A subject is shown by at most this many of its details, names of at most MAX_SHOWN_WORDS words.
+MAX_SHOWN = 3
+MAX_SHOWN_WORDS = 4
 # A year: four digits from 1600 to 2099, not part of a larger number, and not a count ("2048 tokens").
 _YEAR = re.compile(r"(?<![\w.,$€£])(?:1[6-9]|20)\d{2}(?![\w%°]|[.,]\d)(?!\s+[a-z]+s\b)")
 
@@ -64,11 +75,16 @@ class Subject:
 
     names: frozenset[str]  # lower-cased words of its names that the question does not name
     years: frozenset[str]
+    ordinals: frozenset[str]
     off_question: bool  # it names a variant of the question's name, never the name itself
-    shown: tuple[str, ...] = ()  # its names and years as written, in order
+    names_question: bool  # it says the question's name (or the question gives none)
+    shown: tuple[str, ...] = ()  # its names, years and ordinals as written, in order
 
-    def label(self) -> str:
-        return ", ".join(self.shown)
+    def label(self, others: Iterable[Subject] = ()) -> str:
+        """What tells this subject apart from ``others``: the details they do not give."""
+        theirs = {w for o in others for w in o.names | o.years | o.ordinals}
+        own = [t for t in self.shown if not _detail_words(t) <= theirs]
+        return ", ".join(own[:MAX_SHOWN])
 
 
 def subject_of(sentence: str, values: Iterable[str], question: str) -> Subject:
@@ -80,6 +96,11 @@ def subject_of(sentence: str, values: Iterable[str], question: str) -> Subject:
     years: set[str] = set()
     shown: list[tuple[int, str]] = []
     variant = covered = False
+    # The words it says beside its values: a question naming its own answer ("the Yellow Lantern")
+    # is named by neither of two sentences that differ in that word.
+    said = tuple(
+        m.group(0).strip(".'’&-").lower() for m in _WORD.finditer(sentence) if not _overlaps(m.start(), m.end(), taken)
+    )
     for run in _runs(sentence, asked):
         if _overlaps(run.start, run.end, taken):
             continue  # the value's own name
@@ -88,20 +109,37 @@ def subject_of(sentence: str, values: Iterable[str], question: str) -> Subject:
         extra = [w for w in run.core if w not in asked and not matched(stem(w), asked)]
         if extra:
             names.update(extra)
-            shown.append((run.start, sentence[run.start : run.end].rstrip(".,;:")))
+            if len(run.core) <= MAX_SHOWN_WORDS:  # a long run is a list or a menu, not a name to show
+                shown.append((run.start, sentence[run.start : run.end].rstrip(".,;:")))
     for m in _YEAR.finditer(sentence):
         if not _overlaps(m.start(), m.end(), taken) and m.group(0) not in asked:
             years.add(m.group(0))
             if not any(m.group(0) in text for _, text in shown):
                 shown.append((m.start(), m.group(0)))
+    asked_ordinals = {_ordinal(w) for w in _WORD.findall(question) if _ORDINAL.fullmatch(w)}
+    ordinals: set[str] = set()
+    for m in _ORDINAL.finditer(sentence):
+        if not _overlaps(m.start(), m.end(), taken) and _ordinal(m.group(0)) not in asked_ordinals:
+            ordinals.add(_ordinal(m.group(0)))
+            shown.append((m.start(), m.group(0)))
     return Subject(
-        frozenset(names), frozenset(years), variant and not covered, tuple(text for _, text in sorted(shown))
+        frozenset(names),
+        frozenset(years),
+        frozenset(ordinals),
+        variant and not covered,
+        not asked_names or any(_names_all(said, q.core) for q in asked_names),
+        tuple(text for _, text in sorted(shown)),
     )
 
 
 def different(a: Subject, b: Subject) -> bool:
-    """Both name other things of one kind, and none of them is shared: two things, not one."""
-    return any(x and y and not (x & y) for x, y in ((a.names, b.names), (a.years, b.years)))
+    """Two things, not one: both name other things of one kind and none of them is shared; or one
+    says the question's name and the other never does while naming other things (a building "at 1
+    Rockefeller Plaza" is not taken for the "Time-Life Building" another document names)."""
+    kinds = ((a.names, b.names), (a.years, b.years), (a.ordinals, b.ordinals))
+    if any(x and y and not (x & y) for x, y in kinds):
+        return True
+    return a.names_question != b.names_question and bool((b if a.names_question else a).names)
 
 
 @dataclass(frozen=True)
@@ -110,6 +148,29 @@ class _Run:
     words: tuple[str, ...]  # with the noun it qualifies
     start: int
     end: int
+
+
+_ORDINAL_NUMBERS = {
+    w: str(n)
+    for n, w in enumerate(
+        "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split(), start=1
+    )
+}
+
+
+def _ordinal(word: str) -> str:
+    """ "Third", "3rd" -> "3"; a debut is a first."""
+    low = word.lower()
+    if low == "debut":
+        return "1"
+    return _ORDINAL_NUMBERS.get(low) or low.rstrip("stndrh")
+
+
+def _detail_words(detail: str) -> set[str]:
+    """A shown detail as compared: an ordinal as its number, a year as itself, a name as its words."""
+    if _ORDINAL.fullmatch(detail):
+        return {_ordinal(detail)}
+    return set(_name_words(detail)) or {detail}
 
 
 def _runs(text: str, asked: frozenset[str] | None) -> list[_Run]:
@@ -158,9 +219,12 @@ def _variant(run: tuple[str, ...], name: tuple[str, ...]) -> bool:
 
 
 def _word_match(a: str, b: str) -> bool:
-    """Same word, by stem; an initial matches the words it abbreviates ("H." for "Hartley")."""
+    """Same word, by stem; an initial matches the words it abbreviates ("H." for "Hartley"); a
+    hyphenated name only itself ("Time-Life" is not "time")."""
     if len(a) == 1 or len(b) == 1:
         return a[0] == b[0]
+    if "-" in a or "-" in b:
+        return a.removesuffix("'s") == b.removesuffix("'s")
     return a == b or stem(a) == stem(b)
 
 
