@@ -110,7 +110,7 @@ def subject_of(sentence: str, values: Iterable[str], question: str) -> Subject:
         if extra:
             names.update(extra)
             if len(run.core) <= MAX_SHOWN_WORDS:  # a long run is a list or a menu, not a name to show
-                shown.append((run.start, sentence[run.start : run.end].rstrip(".,;:")))
+                shown.append((run.start, _shown(sentence[run.start : run.end])))
     for m in _YEAR.finditer(sentence):
         if not _overlaps(m.start(), m.end(), taken) and m.group(0) not in asked:
             years.add(m.group(0))
@@ -164,6 +164,11 @@ def _ordinal(word: str) -> str:
     if low == "debut":
         return "1"
     return _ORDINAL_NUMBERS.get(low) or low.rstrip("stndrh")
+
+
+def _shown(name: str) -> str:
+    """A name as shown: without the article before it or the stop after it ("Relay Pro plan")."""
+    return re.sub(r"^(?:the|a|an)\s+", "", name, flags=re.IGNORECASE).rstrip(".,;:")
 
 
 def _detail_words(detail: str) -> set[str]:
