@@ -7,8 +7,8 @@ often sits in a sentence no answer quoted). Two sentences from *different* docum
   threshold (for numbers, the words around the two figures must also overlap, so "membrane
   temperature 30 °C lower" is not compared with "air temperature 2 °C lower" on the strength of
   "temperature" alone), and neither names another thing than the other or than the question asks
-  about ("the Pro plan costs $20" / "the Team plan costs $30"; "in 2019" / "in 2023": see
-  ``subjects``), and
+  about ("2 °C on the Eastfield estate" / "0.3 °C on the Northgate estate"; "in 2019" / "in 2023":
+  see ``subjects``), and
 - their figures conflict: same unit, intervals (after allowing for hedges and ranges) that do not
   overlap and are at least ``MIN_CONFLICT_RATIO`` apart ("50 to 60 percent" and "57%" agree;
   "about 2 °C" and "about 0.3 °C" do not); or they give different years for the same thing; or one

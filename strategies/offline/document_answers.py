@@ -3,20 +3,29 @@
 For every document in a question's evidence, its answer is the short answer phrase (see
 ``answer_phrase``) of its best-scoring sentence that gives one, among sentences at least
 ``DOC_RELEVANCE`` as relevant as the best sentence of all the evidence (a document that only
-mentions the subject in passing has no answer). Two documents disagree when their answers differ:
+mentions the subject in passing has no answer). Only a value of the asked-for type is an answer
+(``typed``: a date, a figure, Yes/No, or a name; never a run of words such as "results"), and only
+one about what the question names (``subjects``). Two documents disagree when their answers differ:
 
 - no content word in common ("Blitzen Trapper" vs "The Beatles"; "American football" and
   "football" agree); for measurements of one unit, ranges that do not overlap by the numeric rule of
   ``contradictions`` ("57%" agrees with "50 to 60 percent"); for other figures (dates, counts), no
-  figure in common; and
+  figure in common;
+- they are about the same thing: their sentences do not name different things of the question's
+  name (two albums called "Talk Show": another year, label, place in a series), and both state what
+  the question asks of it or neither does (``relation_stems``); and
 - each document's evidence never mentions the other's answer: a document naming both the band and
   its label gives one answer whichever phrase was picked, and phrase extraction without a model
   picks imperfectly.
 
-Documents are grouped by answer; the largest group (ties: the more relevant) is set against each
-other group, each side quoted with its best sentence and led by its answer. When the answers do not
-differ, two documents may still make the same relevant statement with one detail changed ("founded
-in 1856" / "founded in 1900", "northwestern" / "northeastern"): that detail is the disagreement.
+Documents are grouped by answer; the largest group (ties: the more relevant) that another answer
+about the same thing contradicts is set against each such group, each side quoted with its best
+sentence and led by its answer; answers for other things of the name are named in the explanation.
+When the documents answer for different things only, there is no disagreement: each answer is shown
+with what tells its thing apart (``things_answered``). When the answers do not differ, two documents
+may still make the same relevant statement with one detail changed ("founded in 1856" / "founded in
+1900", "northwestern" / "northeastern"): that detail, when it is a value of the asked-for kind and
+not the name of another thing, is the disagreement.
 """
 
 from __future__ import annotations
