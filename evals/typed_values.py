@@ -16,6 +16,8 @@ answer is a *fragment* unless all of these hold:
 3. it is a whole constituent of the sentence it leads: it occurs there between word boundaries, and
    a name is not cut out of a longer capitalised run ("Blitzen" of "Blitzen Trapper").
 
+Where documents answer for different things of one name, a value is shown with what tells its
+thing apart ("Tracy Lawrence (fifth)"): that parenthesised label is not part of the value checked.
 The check reads only the question, the phrase and its sentence, so it applies to either mode.
 """
 
@@ -37,6 +39,7 @@ _NUMBER_WORDS = (
 _QUANTITY_SHAPE = re.compile(rf"\d|\b(?:{_NUMBER_WORDS})\b", re.I)
 _PARTICLES = frozenset({"of", "de", "la", "le", "van", "von", "der", "du", "the", "and", "&", "for", "del", "da"})
 _NAME_WORD = re.compile(r"^(?:[A-Z][\w'’.-]*|\S*\d\S*|\w+[A-Z]\w*|[a-z][\w.-]*_[\w.-]*)$")
+_LABEL = re.compile(r"\s+\([^()]*\)$")
 MAX_NAME_WORDS = 6
 MAX_CATEGORY_WORDS = 3
 
@@ -47,7 +50,8 @@ def fragment_reason(question: str, answer: str, sentence: str) -> str | None:
     asked = question_type(question)
     if not asked.typed:
         return "the question asks for an account, not a typed value"
-    phrase = " ".join(answer.split())
+    # A value may carry what tells its thing apart from another of one name: "Tracy Lawrence (fifth)".
+    phrase = _LABEL.sub("", " ".join(answer.split()))
     if asked.kind is AnswerType.YES_NO:
         return None if phrase in {"Yes", "No"} else "not yes or no"
     shape = _shape_problem(asked.kind, asked.entity, phrase)

@@ -365,6 +365,22 @@ def test_numeric_contradiction_across_documents(strategy):
     assert sides["model-0003"].citations[0].quote == MODEL_03C
 
 
+def test_figures_for_two_different_things_are_not_contradictions(strategy):
+    """Two years, or two named things, with two figures: two measurements, not one disputed."""
+    question = "How much do green roofs cool the street?"
+
+    def clash(first: str, second: str) -> list:
+        a = chunk("a", [block("a-0001", "a", first)])
+        b = chunk("b", [block("b-0001", "b", second)], rank=2)
+        return find_contradictions([finding("q1", question, [a, b])], strategy.vectors)
+
+    cooling = "extensive green roofs lowered street-level air temperature in Harborview by about {} in summer."
+    assert clash("In 2019 " + cooling.format("2 °C"), "In 2023 " + cooling.format("0.3 °C")) == []
+    assert clash("In 2019 " + cooling.format("2 °C"), "In 2019 " + cooling.format("0.3 °C"))
+    district = "Green roofs on the {} estate lowered street-level air temperature by about {} in summer."
+    assert clash(district.format("Eastfield", "2 °C"), district.format("Northgate", "0.3 °C")) == []
+
+
 def test_agreeing_ranges_and_same_document_are_not_contradictions(strategy):
     review = chunk("review", [block("review-0001", "review", REVIEW_RANGE)])
     rig = chunk("rig", [block("rig-0001", "rig", RIG_57)], rank=2)

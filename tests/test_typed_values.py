@@ -91,6 +91,8 @@ def test_short_answers_are_whole_values_of_the_asked_for_type(vectors, question,
         ("Is tool use priced like any other request?", "Yes", "Tool use requests are priced the same."),
         ("What sport is Jane Doe associated with?", "football", "Jane Doe is a former American football linebacker."),
         ("Which model has the fastest latency?", "claude-3-haiku", "The fastest is claude-3-haiku by far."),
+        # What tells one thing of a name from another is a label, not part of the value.
+        ("Who is the artist of the album Seven?", "Blitzen Trapper (2013)", "Seven is by Blitzen Trapper, 2013."),
     ],
 )
 def test_typed_values_pass_the_fragment_check(question, answer, sentence):

@@ -6,7 +6,9 @@ often sits in a sentence no answer quoted). Two sentences from *different* docum
 - they are about the same subject: enough shared content stems, and a dense cosine above a
   threshold (for numbers, the words around the two figures must also overlap, so "membrane
   temperature 30 °C lower" is not compared with "air temperature 2 °C lower" on the strength of
-  "temperature" alone), and
+  "temperature" alone), and neither names another thing than the other or than the question asks
+  about ("2 °C on the Eastfield estate" / "0.3 °C on the Northgate estate"; "in 2019" / "in 2023":
+  see ``subjects``), and
 - their figures conflict: same unit, intervals (after allowing for hedges and ranges) that do not
   overlap and are at least ``MIN_CONFLICT_RATIO`` apart ("50 to 60 percent" and "57%" agree;
   "about 2 °C" and "about 0.3 °C" do not); or they give different years for the same thing; or one
@@ -28,6 +30,7 @@ from research.evidence import CitationMarker, Claim, Contradiction, Finding
 from .extractive import Sentence, analyse, evidence_sentences
 from .keyphrases import phrase_candidates
 from .numbers import Quantity, conflict_ratio, quantities, years
+from .subjects import different, subject_of
 from .text import content_stems, matched, normalise_space, stem, stopwords, words
 from .vectors import Vectors, cosine_matrix
 
@@ -269,8 +272,12 @@ def find_contradictions(findings: Sequence[Finding], vectors: Vectors) -> list[C
         return []
     labels = _labels(findings)
     relevant = _relevant(findings, vectors)
-    on_topic = [(s.block_id, s.text) in relevant for s in sentences]
-    pairs = [p for p in _pairs(sentences) if on_topic[p[1]] and on_topic[p[2]]]
+    asked = [relevant.get((s.block_id, s.text)) for s in sentences]
+    pairs = [
+        p
+        for p in _pairs(sentences)
+        if asked[p[1]] is not None and asked[p[2]] is not None and _same_thing(p, sentences, asked)
+    ]
     if not pairs:
         return []
     involved = list(dict.fromkeys(k for _, i, j, _ in pairs for k in (i, j)))[:MAX_EMBEDDED]
@@ -305,17 +312,36 @@ def find_contradictions(findings: Sequence[Finding], vectors: Vectors) -> list[C
     return [_to_model(c, labels) for c in kept]
 
 
-def _relevant(findings: Sequence[Finding], vectors: Vectors) -> set[tuple[str, str]]:
-    """The sentences at least RELEVANCE_SHARE as relevant to their finding's question as its best one:
-    a clash the question is not about ("2 °C" against "0.3 °C" of street cooling, in the evidence for
-    "how many hot days were there") is not a disagreement on it."""
-    keep: set[tuple[str, str]] = set()
+def _relevant(findings: Sequence[Finding], vectors: Vectors) -> dict[tuple[str, str], str]:
+    """The sentences at least RELEVANCE_SHARE as relevant to their finding's question as its best one,
+    each with that question (the first, in plan order): a clash the question is not about ("2 °C"
+    against "0.3 °C" of street cooling, in the evidence for "how many hot days were there") is not a
+    disagreement on it."""
+    keep: dict[tuple[str, str], str] = {}
     for finding in findings:
-        scored = analyse(finding.sub_question.question, finding.evidence, vectors).scored
+        question = finding.sub_question.question
+        scored = analyse(question, finding.evidence, vectors).scored
         if scored:
             floor = RELEVANCE_SHARE * scored[0].relevance
-            keep |= {(x.sentence.block_id, x.sentence.text) for x in scored if x.relevance >= floor}
+            for x in scored:
+                if x.relevance >= floor:
+                    keep.setdefault((x.sentence.block_id, x.sentence.text), question)
     return keep
+
+
+def _same_thing(pair: tuple[str, int, int, object], sentences: list[Sentence], asked: list[str | None]) -> bool:
+    """The two sentences of a clash are about one thing, and the one their question asks about: the
+    clashing values aside, neither names another thing (``subjects``)."""
+    kind, i, j, detail = pair
+    if kind == "numeric":
+        values = (detail[1].text, detail[2].text)  # type: ignore[index]
+    elif kind == "date":
+        values = (str(detail[0]), str(detail[1]))  # type: ignore[index]
+    else:
+        values = ("", "")
+    a = subject_of(sentences[i].text, [values[0]], asked[i] or "")
+    b = subject_of(sentences[j].text, [values[1]], asked[j] or "")
+    return not (a.off_question or b.off_question or different(a, b))
 
 
 def _same_disagreement(x: _Candidate, y: _Candidate) -> bool:

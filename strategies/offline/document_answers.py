@@ -3,25 +3,35 @@
 For every document in a question's evidence, its answer is the short answer phrase (see
 ``answer_phrase``) of its best-scoring sentence that gives one, among sentences at least
 ``DOC_RELEVANCE`` as relevant as the best sentence of all the evidence (a document that only
-mentions the subject in passing has no answer). Two documents disagree when their answers differ:
+mentions the subject in passing has no answer). Only a value of the asked-for type is an answer
+(``typed``: a date, a figure, Yes/No, or a name; never a run of words such as "results"), and only
+one about what the question names (``subjects``). Two documents disagree when their answers differ:
 
 - no content word in common ("Blitzen Trapper" vs "The Beatles"; "American football" and
   "football" agree); for measurements of one unit, ranges that do not overlap by the numeric rule of
   ``contradictions`` ("57%" agrees with "50 to 60 percent"); for other figures (dates, counts), no
-  figure in common; and
+  figure in common;
+- they are about the same thing: their sentences do not name different things of the question's
+  name (two albums called "Talk Show": another year, label, place in a series), and both state what
+  the question asks of it or neither does (``relation_stems``); and
 - each document's evidence never mentions the other's answer: a document naming both the band and
   its label gives one answer whichever phrase was picked, and phrase extraction without a model
   picks imperfectly.
 
-Documents are grouped by answer; the largest group (ties: the more relevant) is set against each
-other group, each side quoted with its best sentence and led by its answer. When the answers do not
-differ, two documents may still make the same relevant statement with one detail changed ("founded
-in 1856" / "founded in 1900", "northwestern" / "northeastern"): that detail is the disagreement.
+Documents are grouped by answer; the largest group (ties: the more relevant) that another answer
+about the same thing contradicts is set against each such group, each side quoted with its best
+sentence and led by its answer; answers for other things of the name are named in the explanation.
+When the documents answer for different things only, there is no disagreement: each answer is shown
+with what tells its thing apart (``things_answered``). When the answers do not differ, two documents
+may still make the same relevant statement with one detail changed ("founded in 1856" / "founded in
+1900", "northwestern" / "northeastern"): that detail, when it is a value of the asked-for kind and
+not the name of another thing, is the disagreement.
 """
 
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass
 
 from corpus.retrieval import RetrievedChunk
@@ -34,7 +44,8 @@ from .contradictions import MIN_CONFLICT_RATIO
 from .extractive import Analysis, ScoredSentence, analyse
 from .numbers import conflict_ratio, quantities
 from .question_types import AnswerType, question_type
-from .text import normalise_space, stopwords
+from .subjects import Subject, different, subject_of
+from .text import QUESTION_WORDS, content_stems, matched, normalise_space, stem, stopwords
 from .vectors import Vectors
 
 # A document's answer must come from a sentence at least this share as relevant as the best one.
@@ -44,13 +55,15 @@ SENTENCES_PER_DOCUMENT = 5
 # A weakly placed phrase is no document's answer: a dispute needs answers it is sure of (on RAMDocs
 # dev, half the phrases scoring below 0.4 were not an answer of either side).
 MIN_PHRASE_SCORE = 0.4
-# Two sentences are one statement when their words match this closely (difflib ratio), and they
-# differ in at most MAX_CHANGES places of at most MAX_CHANGED_WORDS words each...
+# Two sentences are one statement when their words match this closely (difflib ratio, leaving out
+# words before or after the shared part), the shared part is this share of the shorter sentence, and
+# they differ in at most MAX_CHANGES places of at most MAX_CHANGED_WORDS words each.
 SAME_STATEMENT_SIMILARITY = 0.7
 MAX_CHANGES = 2
 MAX_CHANGED_WORDS = 4
-# ...that are not spelling variants of each other ("chuch" / "church").
-TYPO_SIMILARITY = 0.8
+# For a question asking for a value, a statement edited in that value counts from this share of the
+# best sentence's relevance (see ``edited_statements``).
+EDITED_RELEVANCE = 0.1
 # A disputed question shows at most this many answers.
 MAX_SIDES = 3
 
@@ -60,6 +73,7 @@ class DocumentAnswer:
     doc_id: str
     answer: str
     sentence: ScoredSentence
+    subject: Subject
 
 
 def lead(question: str, item: ScoredSentence, vectors: Vectors, min_score: float = 0.0) -> str | None:
@@ -72,8 +86,13 @@ def lead(question: str, item: ScoredSentence, vectors: Vectors, min_score: float
 
 
 def document_answers(analysis: Analysis, vectors: Vectors) -> list[DocumentAnswer]:
-    """One answer per document that gives one, best document first."""
-    if not analysis.scored or question_type(analysis.question).kind is AnswerType.DESCRIPTION:
+    """One answer per document that gives one, best document first.
+
+    An answer is a value of the asked-for type (``answer_phrase``), and its sentence is about what the
+    question asks: a sentence naming another thing of a like name ("the Messages API" when the
+    question asks about "the Text Completions API") answers for that thing, not for the question."""
+    kind = question_type(analysis.question).kind
+    if not analysis.scored or kind is AnswerType.DESCRIPTION:
         return []
     floor = DOC_RELEVANCE * analysis.scored[0].relevance
     tried: dict[str, int] = {}
@@ -84,8 +103,11 @@ def document_answers(analysis: Analysis, vectors: Vectors) -> list[DocumentAnswe
             continue
         tried[doc] = tried.get(doc, 0) + 1
         answer = lead(analysis.question, item, vectors, MIN_PHRASE_SCORE)
-        if answer:
-            out[doc] = DocumentAnswer(doc, answer, item)
+        if not answer:  # ``lead`` gives only values of the asked-for type (``answer_phrase``)
+            continue
+        subject = subject_of(item.sentence.text, [answer], analysis.question)
+        if not subject.off_question:
+            out[doc] = DocumentAnswer(doc, answer, item, subject)
     return list(out.values())
 
 
@@ -121,7 +143,7 @@ def answer_conflicts(
     sub_question: SubQuestion, analysis: Analysis, evidence: list[RetrievedChunk], vectors: Vectors
 ) -> list[Contradiction]:
     """The disagreements between the documents' answers to ``sub_question``: the most widely given
-    answer against each other answer (at most ``MAX_SIDES`` - 1 of them)."""
+    answer against each other answer about the same thing (at most ``MAX_SIDES`` - 1 of them)."""
     answers = document_answers(analysis, vectors)
     if len(answers) < 2:
         return edited_statements(sub_question, analysis)
@@ -135,76 +157,188 @@ def answer_conflicts(
             groups.append([item])
         else:
             group.append(item)
-    # Largest groups first; equal sizes keep evidence order (the more relevant first).
-    first, *others = sorted(groups, key=lambda g: -len(g))
+    # Largest groups first; equal sizes keep evidence order (the more relevant first). The leading
+    # answer is the first that another answer about the same thing contradicts: of three albums of one
+    # name, the two documents that credit the same album to two artists disagree, the third does not.
+    ordered = sorted(groups, key=lambda g: -len(g))
     # Yes and No are compared as they are: both words occur in any text.
     yes_no = question_type(analysis.question).kind is AnswerType.YES_NO
-    found: list[Contradiction] = []
-    for other in others:
-        a, b = first[0], other[0]
-        if not yes_no and (
-            any(_mentions(text_of.get(x.doc_id, ""), b.answer) for x in first)
-            or any(_mentions(text_of.get(y.doc_id, ""), a.answer) for y in other)
-        ):
-            continue
-        found.append(
-            _dispute(
-                sub_question,
-                a,
-                b,
-                f"The documents answer differently: \u201c{a.answer}\u201d ({_count(first)}) and "
-                f"\u201c{b.answer}\u201d ({_count(other)}).",
+    relation = relation_stems(analysis.question)
+    for first in ordered:
+        found: list[Contradiction] = []
+        sides: list[DocumentAnswer] = []
+        for other in ordered:
+            pair = None if other is first else _same_thing(first, other, relation)
+            if pair is None:
+                continue
+            a, b = pair
+            one = [x for x in first if not different(x.subject, b.subject)]
+            two = [y for y in other if not different(y.subject, a.subject)]
+            if not yes_no and (
+                any(_mentions(text_of.get(x.doc_id, ""), b.answer) for x in one)
+                or any(_mentions(text_of.get(y.doc_id, ""), a.answer) for y in two)
+            ):
+                continue
+            explanation = (
+                f"The documents answer differently: \u201c{a.answer}\u201d ({_count(one)}) and "
+                f"\u201c{b.answer}\u201d ({_count(two)})."
             )
-        )
-        if len(found) == MAX_SIDES - 1:
-            break
-    return found or edited_statements(sub_question, analysis)
+            found.append(_dispute(sub_question, a, b, explanation))
+            sides += [a, b]
+            if len(found) == MAX_SIDES - 1:
+                break
+        if found:
+            return _naming_other_things(found, sides, answers)
+    return edited_statements(sub_question, analysis)
+
+
+def _naming_other_things(
+    found: list[Contradiction], sides: list[DocumentAnswer], answers: list[DocumentAnswer]
+) -> list[Contradiction]:
+    """The first dispute's explanation also names the answers given for other things of the name:
+    they are no side, and no reader should take them for one ("Talk Show" by the Go-Go's, 1984, is
+    another album than the one two documents credit to two singers)."""
+    others = [x for x in answers if all(different(x.subject, s.subject) for s in sides)]
+    if not others:
+        return found
+    named = "; ".join(f"\u201c{_with_subject(x, [*sides, *others])}\u201d" for x in others[:MAX_SIDES])
+    note = f" Answers for another thing of the name, not part of this disagreement: {named}."
+    first = found[0].model_copy(update={"explanation": found[0].explanation + note})
+    return [first, *found[1:]]
+
+
+def _same_thing(
+    first: list[DocumentAnswer], other: list[DocumentAnswer], relation: frozenset[str]
+) -> tuple[DocumentAnswer, DocumentAnswer] | None:
+    """The best pair of answers, one from each group, about the same thing (``subjects.different``)
+    and the same slot: when one sentence states the relation the question asks about and the other
+    does not ("commenced practice in New York City" / "was elected as a Democrat", for where someone
+    practised law), the other gives some other fact of the subject."""
+    return next(
+        (
+            (a, b)
+            for a in first
+            for b in other
+            if not different(a.subject, b.subject) and _states(a, relation) == _states(b, relation)
+        ),
+        None,
+    )
+
+
+def relation_stems(question: str) -> frozenset[str]:
+    """What the question asks of its subject: its content stems without the names it gives (its
+    capitalised words), the words of question templates and, unless a quantity of it is asked for
+    ("the population of"), the noun of the answer it wants ("what sport": the answer names a sport
+    without the word): "practice", "law" of "In which city did Conry practice law?"."""
+    kind = question_type(question)
+    names = {w for w in re.findall(r"[\w'’-]+", question)[1:] if w[0].isupper()}
+    noun = set(kind.noun.split()) if kind.kind is not AnswerType.QUANTITY else set()
+    left_out = {stem(w) for w in names | noun | QUESTION_WORDS}
+    return frozenset(s for s in content_stems(question) if s not in left_out)
+
+
+def _states(item: DocumentAnswer, relation: frozenset[str]) -> bool:
+    return any(matched(r, item.sentence.sentence.stems) for r in relation)
 
 
 def _tokens(text: str) -> list[str]:
     return [t.strip(".,;:()[]\"'“”") for t in text.split()]
 
 
-def detail_change(a: str, b: str) -> tuple[str, str] | None:
-    """The detail two near-identical sentences state differently ("1856" / "1900"), or None: too
-    different to be one statement, or differing only in words that carry nothing (a hedge, a typo)."""
+def detail_change(a: str, b: str) -> list[tuple[str, str]] | None:
+    """The details two near-identical sentences state differently ([("1856", "1900")]), or None: too
+    different to be one statement, or differing only in words that carry nothing (a hedge, a typo).
+    Words one sentence has before or after the shared statement (a page title glued to its first
+    sentence) are not a change of it."""
     ta, tb = _tokens(a), _tokens(b)
-    match = difflib.SequenceMatcher(a=[t.lower() for t in ta], b=[t.lower() for t in tb], autojunk=False)
-    if match.ratio() < SAME_STATEMENT_SIMILARITY:
+    ops = difflib.SequenceMatcher(a=[t.lower() for t in ta], b=[t.lower() for t in tb], autojunk=False).get_opcodes()
+    while ops and ops[0][0] in ("insert", "delete"):
+        ops = ops[1:]
+    while ops and ops[-1][0] in ("insert", "delete"):
+        ops = ops[:-1]
+    same = sum(i2 - i1 for tag, i1, i2, _, _ in ops if tag == "equal")
+    if not ops or same < SAME_STATEMENT_SIMILARITY * min(len(ta), len(tb)):
         return None
-    changes = [op for op in match.get_opcodes() if op[0] != "equal"]
+    if 2 * same / (ops[-1][2] - ops[0][1] + ops[-1][4] - ops[0][3]) < SAME_STATEMENT_SIMILARITY:
+        return None
+    changes = [op for op in ops if op[0] != "equal"]
     if not changes or len(changes) > MAX_CHANGES or any(op[0] != "replace" for op in changes):
         return None
     if any(i2 - i1 > MAX_CHANGED_WORDS or j2 - j1 > MAX_CHANGED_WORDS for _, i1, i2, j1, j2 in changes):
         return None
-    old = " ".join(" ".join(ta[i1:i2]) for _, i1, i2, _, _ in changes)
-    new = " ".join(" ".join(tb[j1:j2]) for _, _, _, j1, j2 in changes)
-    meaningful = all((_content(x) or figures(x)) for x in (old, new))
-    similar_spelling = difflib.SequenceMatcher(a=old.lower(), b=new.lower()).ratio() >= TYPO_SIMILARITY
-    return (old, new) if meaningful and not similar_spelling else None
+    pairs = [(" ".join(ta[i1:i2]), " ".join(tb[j1:j2])) for _, i1, i2, j1, j2 in changes]
+    pairs = [(x, y) for x, y in pairs if not _spelling_variant(x, y)]
+    meaningful = all((_content(x) or figures(x)) for pair in pairs for x in pair)
+    return pairs if pairs and meaningful else None
+
+
+def _spelling_variant(a: str, b: str) -> bool:
+    """One edit apart, letters only ("chuch" / "church"); "northwestern" / "northeastern" are two
+    words, and figures never differ by a typo that changes nothing."""
+    a, b = a.lower(), b.lower()
+    if figures(a) or figures(b) or abs(len(a) - len(b)) > 1:
+        return False
+    i = next((k for k, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
+    if len(a) == len(b):
+        return a[i + 1 :] == b[i + 1 :] or (a[i : i + 2] == b[i : i + 2][::-1] and a[i + 2 :] == b[i + 2 :])
+    longer, shorter = (a, b) if len(a) > len(b) else (b, a)
+    return longer[i + 1 :] == shorter[i:]
 
 
 def edited_statements(sub_question: SubQuestion, analysis: Analysis) -> list[Contradiction]:
-    """Two documents making the same relevant statement with one detail changed: a disagreement on
-    that detail whatever the question's type (the most direct sign that one source was altered)."""
+    """Two documents making the same statement with one detail changed: a disagreement on that detail
+    when it is what the question asks for (``changed_value``), and not the name of the thing the
+    statement is about ("Claude 3 Opus" / "Claude 3 Haiku" are two models, not two values); the most
+    direct sign that one source was altered. For a question asking for a value, the statement need
+    only be EDITED_RELEVANCE as relevant as the best sentence: the changed detail is of the asked-for
+    type, and the sentence naming it often refers to its subject by a pronoun ("It was designed by")."""
     if not analysis.scored:
         return []
-    floor = DOC_RELEVANCE * analysis.scored[0].relevance
+    question = analysis.question
+    kind = question_type(question).kind
+    share = DOC_RELEVANCE if kind in (AnswerType.DESCRIPTION, AnswerType.YES_NO) else EDITED_RELEVANCE
+    floor = share * analysis.scored[0].relevance
     relevant = [s for s in analysis.scored if s.relevance >= floor]
     for i, x in enumerate(relevant):
         for y in relevant[i + 1 :]:
-            if x.sentence.doc_id == y.sentence.doc_id:
+            if x.sentence.doc_id == y.sentence.doc_id or not _alike(x.sentence.stems, y.sentence.stems):
                 continue
             change = detail_change(x.sentence.text, y.sentence.text)
-            if change is None:
+            if change is None or not changed_value(change, kind):
                 continue
-            a, b = DocumentAnswer(x.sentence.doc_id, change[0], x), DocumentAnswer(y.sentence.doc_id, change[1], y)
+            old, new = (" … ".join(side) for side in zip(*change, strict=True))
+            a = DocumentAnswer(x.sentence.doc_id, old, x, subject_of(x.sentence.text, [o for o, _ in change], question))
+            b = DocumentAnswer(y.sentence.doc_id, new, y, subject_of(y.sentence.text, [n for _, n in change], question))
+            if a.subject.off_question or b.subject.off_question or different(a.subject, b.subject):
+                continue
             explanation = (
                 f"The documents make the same statement with one detail changed: "
                 f"\u201c{a.answer}\u201d and \u201c{b.answer}\u201d."
             )
             return [_dispute(sub_question, a, b, explanation)]
     return []
+
+
+def _alike(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Cheap bound before the word alignment: one statement shares most of its stems."""
+    return len(a & b) >= SAME_STATEMENT_SIMILARITY * min(len(a), len(b)) - MAX_CHANGES * MAX_CHANGED_WORDS
+
+
+def changed_value(change: list[tuple[str, str]], kind: AnswerType) -> bool:
+    """The changed details of two statements are values of the kind asked for: figures for a date or
+    quantity; not only figures for a name or thing; for other questions anything but a name, which
+    says what the statement is about rather than what it says of it."""
+    names = any(_is_name(x) for pair in change for x in pair)
+    if kind in (AnswerType.DATE, AnswerType.QUANTITY):
+        return not names and any(figures(old) and figures(new) for old, new in change)
+    if kind in (AnswerType.NAME, AnswerType.PLACE, AnswerType.THING):
+        return any(not (figures(old) and figures(new)) for old, new in change)
+    return not names
+
+
+def _is_name(text: str) -> bool:
+    words = [w for w in text.split() if w.lower() not in stopwords()]
+    return bool(words) and all(w[0].isupper() or w[0].isdigit() for w in words) and any(w[0].isupper() for w in words)
 
 
 def answer_disputes(findings: list[Finding], vectors: Vectors) -> list[Contradiction]:
@@ -240,10 +374,29 @@ def _count(group: list[DocumentAnswer]) -> str:
     return "1 document" if len(group) == 1 else f"{len(group)} documents"
 
 
-def _side(item: DocumentAnswer) -> Claim:
+def _side(item: DocumentAnswer, answer: str | None = None) -> Claim:
     s = item.sentence.sentence
     return Claim(
         text=normalise_space(s.text),
         citations=[CitationMarker(block_id=s.block_id, quote=s.text)],
-        answer=item.answer,
+        answer=answer or item.answer,
     )
+
+
+def things_answered(analysis: Analysis, vectors: Vectors) -> list[Claim]:
+    """When documents answer for different things of the question's name (two albums called "Talk
+    Show"), one claim per thing, led by its answer and what tells the thing apart ("The Go-Go's (I.R.S.,
+    1984)"): the values are no disagreement, and the reader must see which thing each belongs to.
+    Empty when the documents answer for one thing."""
+    things: list[DocumentAnswer] = []
+    for item in document_answers(analysis, vectors):
+        if all(different(item.subject, t.subject) and not same_answer(item.answer, t.answer) for t in things):
+            things.append(item)
+    if len(things) < 2:
+        return []
+    return [_side(t, _with_subject(t, things)) for t in things]
+
+
+def _with_subject(item: DocumentAnswer, among: list[DocumentAnswer]) -> str:
+    label = item.subject.label(o.subject for o in among if o is not item)
+    return f"{item.answer} ({label})" if label else item.answer

@@ -18,7 +18,7 @@ from research.strategy import Answer
 
 from . import assessment
 from .contradictions import find_contradictions
-from .document_answers import MIN_PHRASE_SCORE, answer_disputes, lead
+from .document_answers import MIN_PHRASE_SCORE, answer_disputes, lead, things_answered
 from .extractive import MAX_CLAIMS, Analysis, ScoredSentence, analyse, preference, select, to_claims
 from .planning import plan_questions
 from .question_types import question_type
@@ -64,6 +64,11 @@ class OfflineStrategy:
         """The claims the evidence gives for ``question`` and whether they answer it (see ``assessment``)."""
         analysis = analyse(question, evidence, self.vectors)
         claims = self._led(analysis, select(analysis))
+        # Documents answering for different things of one name: each answer shown with its thing.
+        things = things_answered(analysis, self.vectors)
+        if things:
+            quoted = {c.text for c in things}
+            claims = [*things, *(c for c in claims if c.text not in quoted)][:MAX_CLAIMS]
         led = bool(claims and claims[0].answer) if question_type(question).typed else None
         conf = assessment.confidence(analysis, led) if claims else 0.0
         return Judgement(analysis, claims, led, conf, assessment.sufficient(analysis, led, conf))
