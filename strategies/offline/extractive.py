@@ -98,6 +98,12 @@ class Sentence:
     section: str = ""
     start: int = 0  # offset in the block's text
     words: int = 0  # length in words (BM25's length normalisation)
+    context: frozenset[str] = frozenset()  # stems of its document's title and its section
+
+    def covers(self, term: str) -> bool:
+        """The sentence states ``term``, or says it in the context of a document or section named by
+        it ("Click Add Test Case" on the page "Eval tool" is about the evaluation tool)."""
+        return matched(term, self.stems) or matched(term, self.context)
 
 
 @dataclass(frozen=True)
@@ -165,6 +171,7 @@ def evidence_sentences(evidence: Sequence[RetrievedChunk], layout: Layout | None
                         section=block.section,
                         start=piece.start,
                         words=len(piece.text.split()),
+                        context=frozenset(content_stems(f"{chunk.title} {block.section}")),
                     )
                 )
     return out
@@ -272,7 +279,7 @@ def coverage_gain(item: ScoredSentence, covered: set[str], analysis: Analysis) -
     total = sum(analysis.weights.get(t, 0.0) for t in focus)
     if not total:
         return 0.0
-    new = [t for t in focus if t not in covered and matched(t, item.sentence.stems)]
+    new = [t for t in focus if t not in covered and item.sentence.covers(t)]
     return sum(analysis.weights.get(t, 0.0) for t in new) / total
 
 
@@ -318,7 +325,7 @@ def select(analysis: Analysis) -> list[ScoredSentence]:
         elif len(chosen) >= MIN_CLAIMS and preference(pick) < RELATIVE_RELEVANCE_FLOOR * best:
             break
         chosen.append(pick)
-        covered |= {t for t in analysis.focus_terms if matched(t, pick.sentence.stems)}
+        covered |= {t for t in analysis.focus_terms if pick.sentence.covers(t)}
         remaining.remove(pick)
     return chosen
 
