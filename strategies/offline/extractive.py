@@ -129,21 +129,25 @@ class Analysis:
     weights: dict[str, float] = field(default_factory=dict)  # each term's weight in lexical relevance
 
 
-# A question term found in at least this share of the evidence chunks names the general subject
-# (only judged with at least MIN_SUBJECT_CHUNKS chunks: in two or three chunks every term is common).
+# A question term found in at least this share of the evidence's documents names the general subject
+# ("green roofs" across a library on green roofs), not what the question asks about it. Only judged
+# with at least MIN_SUBJECT_DOCUMENTS documents: a question answered from one or two documents (a
+# paper asked about by its title, a documentation page) is about them, and every term is specific,
+# however often the page repeats it.
 SUBJECT_SHARE = 0.5
-MIN_SUBJECT_CHUNKS = 5
+MIN_SUBJECT_DOCUMENTS = 4
 
 
 def _focus_terms(terms: list[str], evidence: Sequence[RetrievedChunk]) -> list[str]:
-    """Question terms in less than SUBJECT_SHARE of the chunks; all of them if none is."""
-    if len(evidence) < MIN_SUBJECT_CHUNKS:
+    """Question terms in less than SUBJECT_SHARE of the evidence's documents; all of them if none is."""
+    documents: dict[str, set[str]] = {}
+    for c in evidence:
+        text = " ".join(b.text for b in c.blocks if b.kind not in SKIPPED_KINDS) or c.text
+        documents.setdefault(c.doc_id, set()).update(content_stems(text))
+    if len(documents) < MIN_SUBJECT_DOCUMENTS:
         return list(terms)
-    chunk_stems = [
-        set(content_stems(" ".join(b.text for b in c.blocks if b.kind not in SKIPPED_KINDS) or c.text))
-        for c in evidence
-    ]
-    focus = [t for t in terms if sum(1 for cs in chunk_stems if matched(t, cs)) < SUBJECT_SHARE * len(chunk_stems)]
+    share = SUBJECT_SHARE * len(documents)
+    focus = [t for t in terms if sum(1 for stems in documents.values() if matched(t, stems)) < share]
     return focus or list(terms)
 
 
