@@ -36,7 +36,6 @@ from .text import (
     QUESTION_WORDS,
     content_words,
     has_injection_word,
-    matched,
     normalise_space,
     question_terms,
     stem,
@@ -153,8 +152,8 @@ def signals(analysis: Analysis, led: bool | None) -> Signals:
         or analysis.focus_terms
     )
     if focus:
-        pool = sum(1 for t in focus if analysis.term_doc_freq.get(t, 0) > 0) / len(focus)
-        best = max(sum(1 for t in focus if matched(t, s.sentence.stems)) / len(focus) for s in scored[:TOP_SENTENCES])
+        pool = sum(1 for t in focus if any(s.sentence.covers(t) for s in scored)) / len(focus)
+        best = max(sum(1 for t in focus if s.sentence.covers(t)) / len(focus) for s in scored[:TOP_SENTENCES])
     else:
         pool = best = 1.0
     dense = sorted(s.dense for s in scored)
@@ -178,7 +177,7 @@ def joint_coverage(analysis: Analysis, chosen: list[ScoredSentence]) -> float:
     parts is answered by two sentences, neither of which covers it alone."""
     covered: set[str] = set()
     for item in chosen:
-        covered |= {t for t in analysis.focus_terms if matched(t, item.sentence.stems)}
+        covered |= {t for t in analysis.focus_terms if item.sentence.covers(t)}
     total = sum(analysis.weights.get(t, 0.0) for t in analysis.focus_terms)
     return sum(analysis.weights.get(t, 0.0) for t in covered) / total if total else 0.0
 

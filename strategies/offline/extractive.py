@@ -98,6 +98,12 @@ class Sentence:
     section: str = ""
     start: int = 0  # offset in the block's text
     words: int = 0  # length in words (BM25's length normalisation)
+    context: frozenset[str] = frozenset()  # stems of its document's title and its section
+
+    def covers(self, term: str) -> bool:
+        """The sentence states ``term``, or says it in the context of a document or section named by
+        it ("Click Add Test Case" on the page "Eval tool" is about the evaluation tool)."""
+        return matched(term, self.stems) or matched(term, self.context)
 
 
 @dataclass(frozen=True)
@@ -123,21 +129,25 @@ class Analysis:
     weights: dict[str, float] = field(default_factory=dict)  # each term's weight in lexical relevance
 
 
-# A question term found in at least this share of the evidence chunks names the general subject
-# (only judged with at least MIN_SUBJECT_CHUNKS chunks: in two or three chunks every term is common).
+# A question term found in at least this share of the evidence's documents names the general subject
+# ("green roofs" across a library on green roofs), not what the question asks about it. Only judged
+# with at least MIN_SUBJECT_DOCUMENTS documents: a question answered from one or two documents (a
+# paper asked about by its title, a documentation page) is about them, and every term is specific,
+# however often the page repeats it.
 SUBJECT_SHARE = 0.5
-MIN_SUBJECT_CHUNKS = 5
+MIN_SUBJECT_DOCUMENTS = 4
 
 
 def _focus_terms(terms: list[str], evidence: Sequence[RetrievedChunk]) -> list[str]:
-    """Question terms in less than SUBJECT_SHARE of the chunks; all of them if none is."""
-    if len(evidence) < MIN_SUBJECT_CHUNKS:
+    """Question terms in less than SUBJECT_SHARE of the evidence's documents; all of them if none is."""
+    documents: dict[str, set[str]] = {}
+    for c in evidence:
+        text = " ".join(b.text for b in c.blocks if b.kind not in SKIPPED_KINDS) or c.text
+        documents.setdefault(c.doc_id, set()).update(content_stems(text))
+    if len(documents) < MIN_SUBJECT_DOCUMENTS:
         return list(terms)
-    chunk_stems = [
-        set(content_stems(" ".join(b.text for b in c.blocks if b.kind not in SKIPPED_KINDS) or c.text))
-        for c in evidence
-    ]
-    focus = [t for t in terms if sum(1 for cs in chunk_stems if matched(t, cs)) < SUBJECT_SHARE * len(chunk_stems)]
+    share = SUBJECT_SHARE * len(documents)
+    focus = [t for t in terms if sum(1 for stems in documents.values() if matched(t, stems)) < share]
     return focus or list(terms)
 
 
@@ -165,6 +175,7 @@ def evidence_sentences(evidence: Sequence[RetrievedChunk], layout: Layout | None
                         section=block.section,
                         start=piece.start,
                         words=len(piece.text.split()),
+                        context=frozenset(content_stems(f"{chunk.title} {block.section}")),
                     )
                 )
     return out
@@ -272,7 +283,7 @@ def coverage_gain(item: ScoredSentence, covered: set[str], analysis: Analysis) -
     total = sum(analysis.weights.get(t, 0.0) for t in focus)
     if not total:
         return 0.0
-    new = [t for t in focus if t not in covered and matched(t, item.sentence.stems)]
+    new = [t for t in focus if t not in covered and item.sentence.covers(t)]
     return sum(analysis.weights.get(t, 0.0) for t in new) / total
 
 
@@ -318,7 +329,7 @@ def select(analysis: Analysis) -> list[ScoredSentence]:
         elif len(chosen) >= MIN_CLAIMS and preference(pick) < RELATIVE_RELEVANCE_FLOOR * best:
             break
         chosen.append(pick)
-        covered |= {t for t in analysis.focus_terms if matched(t, pick.sentence.stems)}
+        covered |= {t for t in analysis.focus_terms if pick.sentence.covers(t)}
         remaining.remove(pick)
     return chosen
 

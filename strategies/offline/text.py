@@ -27,7 +27,10 @@ QUESTION_WORDS = frozenset(
     should would will may might evidence say says said document documents source sources report
     reports reported tell known main findings finding regarding relation overall much many
     according describe discuss affect affects effect effects impact impacts influence role compare
-    compared comparison difference differ""".split()
+    compared comparison difference differ way ways using use used happen happens happened key
+    important two three four several various kind kinds type types example examples specific
+    particular certain possible able need needs want help easily quickly documentation mentioned
+    described explain explained provide provided""".split()
 )
 
 # Words that mark a phrase as an instruction rather than a topic: document text that tries to
