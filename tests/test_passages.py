@@ -128,9 +128,13 @@ def test_touching_passages_merge_and_no_sentence_is_quoted_twice():
     a = passage(layout, block, text.index("Sedum"))
     b = passage(layout, block, text.index("Irrigation"))
     c = passage(layout, block, text.index("Roofs"))
-    merged = merge([a, b, c])
+    merged = merge([c, a, b])
     assert len(merged) == 1
     assert claim_of(layout, merged[0]).text == "Roofs retain rain. Sedum survives drought. Irrigation is rarely needed."
+    # The first passage (a short answer's) opens its claim: what comes before it stays a claim of its own.
+    first, before = merge([a, c, b])
+    assert claim_of(layout, first).text == "Sedum survives drought. Irrigation is rarely needed."
+    assert claim_of(layout, before).text == "Roofs retain rain."
 
 
 @pytest.fixture(scope="module")

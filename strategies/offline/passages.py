@@ -231,16 +231,30 @@ def _terminated(line: str) -> bool:
 
 
 def merge(passages: list[list[Segment]]) -> list[list[Segment]]:
-    """Passages that share or touch a piece of a block become one; the result in input order."""
+    """Passages that share or touch a piece of a block become one; the result in input order. The
+    first passage (the one a short answer leads) only takes in what follows its start: the answer's
+    sentence must open its claim, not come after a sentence that happened to be chosen too."""
     merged: list[list[Segment]] = []
     for candidate in passages:
-        for existing in merged:
-            if _touch(existing, candidate):
+        for i, existing in enumerate(merged):
+            if _touch(existing, candidate) and (i > 0 or not _starts_before(candidate, existing)):
                 existing[:] = _union(existing + candidate)
                 break
         else:
-            merged.append(list(candidate))
+            if not any(_within(candidate, existing) for existing in merged):
+                merged.append(list(candidate))
     return merged
+
+
+def _starts_before(a: list[Segment], b: list[Segment]) -> bool:
+    return (a[0].block.seq, a[0].first) < (b[0].block.seq, b[0].first) and a[0].block.doc_id == b[0].block.doc_id
+
+
+def _within(a: list[Segment], b: list[Segment]) -> bool:
+    """Every piece of ``a`` is quoted by ``b`` already."""
+    return all(
+        any(x.block.block_id == y.block.block_id and y.first <= x.first and x.last <= y.last for y in b) for x in a
+    )
 
 
 def _touch(a: list[Segment], b: list[Segment]) -> bool:
