@@ -8,9 +8,10 @@ Each question is searched once, as the graph's first round does, and judged by t
 its ``assessment.Signals`` are recorded with whether the question is answerable. A logistic model is
 fitted by gradient descent with every set weighing the same and, within the pooled data, answerable and
 unanswerable questions weighing the same (the sets differ in size by 30x and only two hold
-unanswerable questions). Then a grid of probability thresholds and coverage floors is scored per set
-(answered on answerable questions, abstention on unanswerable ones), and the printed weights and the
-chosen pair go into ``strategies.offline.assessment``. The graph's retries answer some questions the
+unanswerable questions). Then a grid of probability thresholds — one for questions asking for a typed
+value, one for those asking for an account (``Signals.lead`` 0.5) — and coverage floors is scored per
+set (answered on answerable questions, abstention on unanswerable ones), and the printed weights and
+the chosen setting go into ``strategies.offline.assessment``. The graph's retries answer some questions the
 first round does not, so the eval's figures run a little higher than these.
 """
 
@@ -42,6 +43,8 @@ FLOORS = [round(0.3 + 0.05 * i, 2) for i in range(9)]
 L2 = 0.01
 STEPS = 4000
 LEARNING_RATE = 0.5
+# ``Signals.lead`` of a question asking for an account (no short answer is looked for).
+ACCOUNT = 0.5
 
 
 @dataclass(frozen=True)
@@ -92,13 +95,17 @@ def fit(rows: list[Row]) -> tuple[dict[str, float], float]:
     return {f: round(float(c), 3) for f, c in zip(FEATURES, coef, strict=True)}, round(intercept, 3)
 
 
-def figures(rows: list[Row], weights: dict[str, float], intercept: float, threshold: float, floor: float) -> dict:
-    """Per set: answered (answerable questions) and abstention (unanswerable ones) at one setting."""
+def figures(
+    rows: list[Row], weights: dict[str, float], intercept: float, thresholds: tuple[float, float], floor: float
+) -> dict:
+    """Per set: answered (answerable questions) and abstention (unanswerable ones) at one setting;
+    ``thresholds``: (typed value, account)."""
     out: dict[str, dict[str, float]] = {}
     for name in sorted({r.dataset for r in rows}):
         answered, abstained = [], []
         for r in (r for r in rows if r.dataset == name):
             z = intercept + sum(weights[f] * r.signals[f] for f in FEATURES)
+            threshold = thresholds[1] if r.signals["lead"] == ACCOUNT else thresholds[0]
             says = 1.0 / (1.0 + math.exp(-z)) >= threshold and r.coverage >= floor
             (answered if r.answerable else abstained).append(says if r.answerable else not says)
         out[name] = {"answered": _share(answered), "abstention": _share(abstained)}
@@ -123,9 +130,10 @@ def main(argv: list[str] | None = None) -> int:
             args.rows.write_text("\n".join(json.dumps(dataclasses.asdict(r)) for r in rows))
     weights, intercept = fit(rows)
     print(json.dumps({"weights": weights, "intercept": intercept}, indent=1))
-    for threshold in THRESHOLDS:
-        for floor in FLOORS:
-            print(threshold, floor, json.dumps(figures(rows, weights, intercept, threshold, floor)))
+    for typed in THRESHOLDS:
+        for account in THRESHOLDS:
+            for floor in FLOORS:
+                print(typed, account, floor, json.dumps(figures(rows, weights, intercept, (typed, account), floor)))
     return 0
 
 

@@ -244,7 +244,7 @@ def test_answer_quotes_sentences_verbatim_and_never_references(strategy, retenti
     # The best-ranked chunk's best sentence leads, with the short answer it gives.
     assert answer.claims[0].citations[0].quote == REVIEW_RANGE
     assert answer.claims[0].answer == "50 to 60 percent"
-    assert answer.sufficient and answer.confidence >= assessment.SUFFICIENT_CONFIDENCE
+    assert answer.sufficient and answer.confidence >= assessment.SUFFICIENT_TYPED
     assert answer.next_queries == []
 
 

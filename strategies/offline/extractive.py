@@ -129,24 +129,24 @@ class Analysis:
     weights: dict[str, float] = field(default_factory=dict)  # each term's weight in lexical relevance
 
 
-# A question term found in at least this share of the evidence's documents names the general subject
-# ("green roofs" across a library on green roofs), not what the question asks about it. Only judged
-# with at least MIN_SUBJECT_DOCUMENTS documents: a question answered from one or two documents (a
-# paper asked about by its title, a documentation page) is about them, and every term is specific,
-# however often the page repeats it.
+# A question term found in most of the evidence's documents names the general subject ("green roofs"
+# across a library on green roofs), not what the question asks about it: with MIN_SHARED_DOCUMENTS or
+# more documents, a term in at least SUBJECT_SHARE of them; with two, a term in both. A question
+# answered from one document (a paper asked about by its title) is about it, and every term is
+# specific, however often the document repeats it.
 SUBJECT_SHARE = 0.5
-MIN_SUBJECT_DOCUMENTS = 4
+MIN_SHARED_DOCUMENTS = 3
 
 
 def _focus_terms(terms: list[str], evidence: Sequence[RetrievedChunk]) -> list[str]:
-    """Question terms in less than SUBJECT_SHARE of the evidence's documents; all of them if none is."""
+    """Question terms that do not name the evidence's general subject; all of them if every one does."""
     documents: dict[str, set[str]] = {}
     for c in evidence:
         text = " ".join(b.text for b in c.blocks if b.kind not in SKIPPED_KINDS) or c.text
         documents.setdefault(c.doc_id, set()).update(content_stems(text))
-    if len(documents) < MIN_SUBJECT_DOCUMENTS:
+    if len(documents) < 2:
         return list(terms)
-    share = SUBJECT_SHARE * len(documents)
+    share = SUBJECT_SHARE * len(documents) if len(documents) >= MIN_SHARED_DOCUMENTS else len(documents)
     focus = [t for t in terms if sum(1 for stems in documents.values() if matched(t, stems)) < share]
     return focus or list(terms)
 
