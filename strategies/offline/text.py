@@ -66,6 +66,8 @@ GENERIC_WORDS = frozenset(
 )
 
 MIN_SENTENCE_WORDS = 6
+# A line this long without any punctuation and with many capitalised words is a run of headings.
+MAX_UNPUNCTUATED_WORDS = 15
 # Sentences at least this long are statements even when no verb from the list shows up.
 LONG_SENTENCE_WORDS = 20
 # A sentence with more than this share of numeric tokens is a table row, not prose.
@@ -180,6 +182,8 @@ def is_statement(sentence: str) -> bool:
     capitalised = sum(1 for t in toks if t[:1].isupper())
     if text[-1] not in ".!" and capitalised / len(toks) > 0.6:
         return False  # Title Case Heading
+    if len(toks) >= MAX_UNPUNCTUATED_WORDS and not re.search(r"[.,;:!?]", text) and capitalised / len(toks) >= 0.25:
+        return False  # a table of contents or a menu on one line: headings one after another
     return True
 
 
