@@ -12,7 +12,7 @@ answer is a *fragment* unless all of these hold:
    or a month; a quantity holds a figure or a number word; a name is at most six words, each
    capitalised, with a digit or an inner capital ("GPT-4", "SQuAD"), or a lower-case identifier
    ("word2vec", "max_tokens"), joined only by name particles ("of", "de", "van", "&"), and neither
-   starts nor ends with a particle; a category value is one to three words, none a function word;
+   starts (but for "The": "The Beatles") nor ends with a particle; a category value is one to three words, none a function word;
 3. it is a whole constituent of the sentence it leads: it occurs there between word boundaries, and
    a name is not cut out of a longer capitalised run ("Blitzen" of "Blitzen Trapper").
 
@@ -69,6 +69,8 @@ def _shape_problem(kind: AnswerType, entity: Entity | None, phrase: str) -> str 
     if entity is Entity.CATEGORY:
         ok = 1 <= len(words) <= MAX_CATEGORY_WORDS and not any(w.lower() in stopwords() for w in words)
         return None if ok else "not a category value"
+    if words[0].lower() == "the" and len(words) > 1:  # "The Beatles", "The Hague"
+        words = words[1:]
     if not 1 <= len(words) <= MAX_NAME_WORDS or words[0].lower() in _PARTICLES or words[-1].lower() in _PARTICLES:
         return "not a name"
     if all(w.lower() in _PARTICLES or _NAME_WORD.match(w.strip(",")) for w in words):

@@ -40,7 +40,7 @@ def test_two_plans_with_two_prices_are_no_disagreement_and_each_price_names_its_
             "It adds shared workspaces and an admin console for the whole organisation."
         ),
     }
-    report = _ask(make_library, tmp_path, embedder, documents, "How much does a Relay plan cost per month?")
+    report = _ask(make_library, tmp_path, embedder, documents, "What is the monthly price of a Relay plan?")
     assert report.disagreements == []
     assert "The sources disagree" not in report.markdown
     leads = _leads(report)
@@ -59,7 +59,7 @@ def test_one_plan_with_two_prices_in_two_documents_is_a_disagreement(make_librar
             "It includes unlimited projects and priority support for every workspace."
         ),
     }
-    report = _ask(make_library, tmp_path, embedder, documents, "How much does the Relay Pro plan cost per month?")
+    report = _ask(make_library, tmp_path, embedder, documents, "What is the monthly price of the Relay Pro plan?")
     (dispute,) = report.disagreements
     assert "$20" in dispute.explanation and "$35" in dispute.explanation
     (section,) = report.sections

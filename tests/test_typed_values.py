@@ -43,6 +43,7 @@ def test_questions_asking_for_an_account_get_no_short_answer_type(question):
     [
         ("When will the new console features be available?", AnswerType.DATE, None),
         ("What is the birth date of Maurice Roche?", AnswerType.DATE, None),
+        ("What is the monthly price of a Relay plan?", AnswerType.QUANTITY, None),
         ("How many images can a single API request include?", AnswerType.QUANTITY, None),
         ("Which Claude model has the fastest latency?", AnswerType.THING, Entity.PRODUCT),
         ("Which embeddings provider does the vendor recommend?", AnswerType.THING, Entity.ORGANISATION),

@@ -364,8 +364,8 @@ def _dispute(sub_question: SubQuestion, a: DocumentAnswer, b: DocumentAnswer, ex
         subject=sub_question.question,
         kind="answer",
         explanation=explanation,
-        side_a=_side(a),
-        side_b=_side(b),
+        side_a=_side(a, question=sub_question.question),
+        side_b=_side(b, question=sub_question.question),
         sub_question_id=sub_question.id,
     )
 
@@ -374,13 +374,26 @@ def _count(group: list[DocumentAnswer]) -> str:
     return "1 document" if len(group) == 1 else f"{len(group)} documents"
 
 
-def _side(item: DocumentAnswer, answer: str | None = None) -> Claim:
+def _side(item: DocumentAnswer, answer: str | None = None, *, question: str) -> Claim:
+    """A side quoted with its sentence, led by its value only when that is a short answer a reader can
+    take as one: the question asks for a typed value, and the value stands whole in the sentence (a
+    changed detail of an edited statement, "red" / "yellow", or a value assembled from several places
+    is said in the explanation, not bolded)."""
     s = item.sentence.sentence
+    shown = answer or item.answer
+    value = _LABEL.sub("", shown)
+    whole = (
+        value in ("Yes", "No") or re.search(rf"(?<!\w){re.escape(value)}(?!\w)", normalise_space(s.text)) is not None
+    )
     return Claim(
         text=normalise_space(s.text),
         citations=[CitationMarker(block_id=s.block_id, quote=s.text)],
-        answer=answer or item.answer,
+        answer=shown if question_type(question).typed and whole and "\u2026" not in value else None,
     )
+
+
+# What tells one thing of a name from another, after its value: "Blitzen Trapper (2013, Vagrant)".
+_LABEL = re.compile(r"\s+\([^()]*\)$")
 
 
 def things_answered(analysis: Analysis, vectors: Vectors) -> list[Claim]:
@@ -394,7 +407,7 @@ def things_answered(analysis: Analysis, vectors: Vectors) -> list[Claim]:
             things.append(item)
     if len(things) < 2:
         return []
-    return [_side(t, _with_subject(t, things)) for t in things]
+    return [_side(t, _with_subject(t, things), question=analysis.question) for t in things]
 
 
 def _with_subject(item: DocumentAnswer, among: list[DocumentAnswer]) -> str:

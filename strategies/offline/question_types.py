@@ -200,10 +200,10 @@ def _thing(text: str, found: re.Match[str]) -> QuestionType:
     # The head of "what political party" is "party"; of "what embeddings provider", "provider". When the
     # noun phrase runs into the verb ("what model should"), the first word is the head.
     heads = [stem(words[-1]), stem(words[0])]
-    if any(h in _DATE_STEMS for h in heads):  # "what is the birth date of"
-        return QuestionType(AnswerType.DATE)
     if any(h in _QUANTITY_STEMS for h in heads):
         return QuestionType(AnswerType.QUANTITY, noun)
+    if heads[0] in _DATE_STEMS:  # "what is the birth date of" (but "the monthly price" is a price)
+        return QuestionType(AnswerType.DATE)
     entity = next((ENTITY_OF_NOUN[h] for h in heads if h in ENTITY_OF_NOUN), None)
     if entity is None:
         # The noun of an account ("what *support* does X offer") is a word the answer contains.
