@@ -12,7 +12,8 @@ answer is a *fragment* unless all of these hold:
    or a month; a quantity holds a figure or a number word; a name is at most six words, each
    capitalised, with a digit or an inner capital ("GPT-4", "SQuAD"), or a lower-case identifier
    ("word2vec", "max_tokens"), joined only by name particles ("of", "de", "van", "&"), and neither
-   starts (but for "The": "The Beatles") nor ends with a particle; a category value is one to three words, none a function word;
+   starts (but for "The": "The Beatles") nor ends with a particle, and may end with the asked-for
+   noun ("the Standard tier" for "which tier"); a category value is one to three words, none a function word;
 3. it is a whole constituent of the sentence it leads: it occurs there between word boundaries, and
    a name is not cut out of a longer capitalised run ("Blitzen" of "Blitzen Trapper").
 
@@ -54,13 +55,13 @@ def fragment_reason(question: str, answer: str, sentence: str) -> str | None:
     phrase = _LABEL.sub("", " ".join(answer.split()))
     if asked.kind is AnswerType.YES_NO:
         return None if phrase in {"Yes", "No"} else "not yes or no"
-    shape = _shape_problem(asked.kind, asked.entity, phrase)
+    shape = _shape_problem(asked.kind, asked.entity, phrase, asked.noun)
     if shape:
         return shape
     return _cut_problem(asked.kind, phrase, " ".join(sentence.split()))
 
 
-def _shape_problem(kind: AnswerType, entity: Entity | None, phrase: str) -> str | None:
+def _shape_problem(kind: AnswerType, entity: Entity | None, phrase: str, noun: str = "") -> str | None:
     if kind is AnswerType.DATE:
         return None if _DATE_SHAPE.search(phrase) else "not a date"
     if kind is AnswerType.QUANTITY:
@@ -71,6 +72,8 @@ def _shape_problem(kind: AnswerType, entity: Entity | None, phrase: str) -> str 
         return None if ok else "not a category value"
     if words[0].lower() == "the" and len(words) > 1:  # "The Beatles", "The Hague"
         words = words[1:]
+    if noun and len(words) > 1 and words[-1].lower() == noun.split()[-1]:  # "the Standard *tier*"
+        words = words[:-1]
     if not 1 <= len(words) <= MAX_NAME_WORDS or words[0].lower() in _PARTICLES or words[-1].lower() in _PARTICLES:
         return "not a name"
     if all(w.lower() in _PARTICLES or _NAME_WORD.match(w.strip(",")) for w in words):

@@ -2,16 +2,39 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 
 from corpus.retrieval import RetrievedChunk
 from research.context import ResearchContext
 from tools.hybrid_search import hybrid_search
 
+# Evidence is for judging what the documents say, and whether they say it differently: at most this
+# share of it comes from one document while others match the query too (the search looks twice as
+# deep for them). A page that repeats its topic in every chunk would otherwise fill the evidence, and a
+# second document stating another figure would never be read.
+MAX_DOCUMENT_SHARE = 0.75
+
 
 def search(context: ResearchContext, query: str) -> list[RetrievedChunk]:
     options = context.options
-    return hybrid_search(context.library, query, options.k, options.filters, options.search_mode)
+    found = hybrid_search(context.library, query, 2 * options.k, options.filters, options.search_mode)
+    return diverse(found, options.k)
+
+
+def diverse(ranked: list[RetrievedChunk], k: int) -> list[RetrievedChunk]:
+    """The best ``k`` chunks with no document holding more than MAX_DOCUMENT_SHARE of them, unless
+    no other document is left to fill the rest; in rank order."""
+    cap = max(1, math.ceil(MAX_DOCUMENT_SHARE * k))
+    taken: list[RetrievedChunk] = []
+    per_document: dict[str, int] = {}
+    for chunk in ranked:
+        if len(taken) < k and per_document.get(chunk.doc_id, 0) < cap:
+            taken.append(chunk)
+            per_document[chunk.doc_id] = per_document.get(chunk.doc_id, 0) + 1
+    chosen = {c.chunk_id for c in taken}
+    taken += [c for c in ranked if c.chunk_id not in chosen][: k - len(taken)]
+    return sorted(taken, key=lambda c: c.rank)
 
 
 def merge_evidence(*result_lists: Iterable[RetrievedChunk]) -> list[RetrievedChunk]:

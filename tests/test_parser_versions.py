@@ -17,7 +17,7 @@ from corpus.library import Library
 from corpus.loaders import markdown
 from corpus.models import DocType, LoadedDocument
 from tools.hybrid_search import hybrid_search
-from ui.cli_output import format_summary
+from ui.cli.output import format_summary
 
 # Three sections long enough to be a chunk each (the title joins the first).
 GAMMA = """# Gamma review of green roof substrates

@@ -46,6 +46,9 @@ _NAME = re.compile(
     r"(?:[A-Z][\w'’.-]*|\d+[A-Z]\w*)(?:(?:\s+|\s*,\s+(?=[A-Z][a-z]+(?:\W|$)))(?:(?:of|de|la|le|van|von|der|du|"
     r"the|and|&)\s+)?(?:[A-Z][\w'’.-]*))*"
 )
+# Words run together where a table or a menu lost its spaces ("HaikuStrengthsLegacy"): two or more
+# lower-to-upper joins between runs of lower-case letters. "JavaScript" or "McDonald" have one.
+_GLUED = re.compile(r"[a-z]{3,}[A-Z][a-z]{2,}[A-Z]")
 # A lower-case identifier with a digit or an underscore: a model, version, parameter or file name.
 _IDENTIFIER = re.compile(r"(?<![\w.-])[a-z][\w.-]*(?:_|\d)[\w.-]*[a-z0-9](?![\w-])")
 # Dates and life events belong to date answers, never to a thing's name ("born May").
@@ -147,13 +150,20 @@ def _candidates(qtype: QuestionType, sentence: str) -> list[tuple[str, int, int]
     names = [
         (t, s, e)
         for t, s, e in _spans(_NAME, sentence)
-        if (s > 0 or _proper_at_start(t)) and not _modifier(t, sentence[e:]) and not _EVENT_WORD.match(t.split()[0])
+        if (s > 0 or _proper_at_start(t))
+        and not (s > 0 and sentence[s - 1].isalnum())  # "Legacy" out of "StrengthsLegacy" is no name
+        and not _modifier(t, sentence[e:])
+        and not _EVENT_WORD.match(t.split()[0])
     ]
     names = [(t, s, e) for t, s, e in names if len(t.split()) <= MAX_NAME_WORDS]  # a list is not one name
+    names = [(t, s, e) for t, s, e in names if not any(_GLUED.search(w) for w in t.split())]
     if qtype.kind in (AnswerType.NAME, AnswerType.PLACE):
         return names
     if qtype.entity is Entity.CATEGORY:  # "what sport": "football" is written in lower case
         return names + _noun_phrases(sentence)
+    # A name followed by the asked-for noun is named with it: "the *Standard tier*", "the *Pro plan*".
+    head = stem(qtype.noun.split()[-1]) if qtype.noun else ""
+    names = [_with_noun(sentence, t, st, e, head) for t, st, e in names]
     # Products, models and methods are often named in lower case with digits or underscores
     # ("claude-3-haiku-20240307", "word2vec", "max_tokens"); a plain lower-case word is no name.
     covered = [(s, e) for _, s, e in names]
@@ -214,6 +224,14 @@ def _modifier(text: str, after: str) -> bool:
     """ "American" in "American rock band", "Hindi" in "Hindi movie": a nationality or language before
     a noun describes the answer; it is not the name asked for."""
     return bool(_DEMONYM.match(text)) and bool(re.match(r"\s+[a-z]", after))
+
+
+def _with_noun(sentence: str, text: str, start: int, end: int, head: str) -> tuple[str, int, int]:
+    after = re.match(r"\s+([a-z][\w-]*)", sentence[end:])
+    if head and after and stem(after.group(1)) == head:
+        end += after.end()
+        return sentence[start:end], start, end
+    return text, start, end
 
 
 def _proper_at_start(text: str) -> bool:

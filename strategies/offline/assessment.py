@@ -65,7 +65,7 @@ WEIGHTS = {
 INTERCEPT = -2.389
 # The probability an answer needs: for a question asking for a typed value, and for an account.
 SUFFICIENT_TYPED = 0.55
-SUFFICIENT_ACCOUNT = 0.3
+SUFFICIENT_ACCOUNT = 0.35
 # ...and a floor on coverage = 0.35 pool + 0.35 best + 0.3 dense (the earlier, word-based rule).
 COVERAGE_WEIGHTS = (0.35, 0.35, 0.30)
 MIN_COVERAGE = 0.45

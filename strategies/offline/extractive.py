@@ -129,25 +129,34 @@ class Analysis:
     weights: dict[str, float] = field(default_factory=dict)  # each term's weight in lexical relevance
 
 
-# A question term found in most of the evidence's documents names the general subject ("green roofs"
-# across a library on green roofs), not what the question asks about it: with MIN_SHARED_DOCUMENTS or
-# more documents, a term in at least SUBJECT_SHARE of them; with two, a term in both. A question
-# answered from one document (a paper asked about by its title) is about it, and every term is
-# specific, however often the document repeats it.
+# A question term found in most of the evidence's documents (titles included) names the general
+# subject ("green roofs" across a library on green roofs), not what the question asks about it: with
+# MIN_SHARED_DOCUMENTS or more documents, a term in at least SUBJECT_SHARE of them; with two, a term in
+# both. Evidence from one document is judged by its chunks: a term in nearly all of them
+# (DOCUMENT_SUBJECT_SHARE of at least MIN_SUBJECT_CHUNKS) is what the whole document is about, while a
+# page's own topic words, frequent as they are, are what a question about the page asks.
 SUBJECT_SHARE = 0.5
 MIN_SHARED_DOCUMENTS = 3
+DOCUMENT_SUBJECT_SHARE = 0.75
+MIN_SUBJECT_CHUNKS = 5
 
 
 def _focus_terms(terms: list[str], evidence: Sequence[RetrievedChunk]) -> list[str]:
     """Question terms that do not name the evidence's general subject; all of them if every one does."""
     documents: dict[str, set[str]] = {}
+    chunks: list[set[str]] = []
     for c in evidence:
         text = " ".join(b.text for b in c.blocks if b.kind not in SKIPPED_KINDS) or c.text
-        documents.setdefault(c.doc_id, set()).update(content_stems(text))
-    if len(documents) < 2:
+        chunks.append(set(content_stems(f"{c.title} {text}")))
+        documents.setdefault(c.doc_id, set()).update(chunks[-1])
+    if len(documents) > 1:
+        groups = list(documents.values())
+        share = SUBJECT_SHARE * len(groups) if len(groups) >= MIN_SHARED_DOCUMENTS else len(groups)
+    elif len(chunks) >= MIN_SUBJECT_CHUNKS:
+        groups, share = chunks, DOCUMENT_SUBJECT_SHARE * len(chunks)
+    else:
         return list(terms)
-    share = SUBJECT_SHARE * len(documents) if len(documents) >= MIN_SHARED_DOCUMENTS else len(documents)
-    focus = [t for t in terms if sum(1 for stems in documents.values() if matched(t, stems)) < share]
+    focus = [t for t in terms if sum(1 for stems in groups if matched(t, stems)) < share]
     return focus or list(terms)
 
 

@@ -73,7 +73,8 @@ _ENTITY_NOUNS: dict[Entity, str] = {
     "channel newspaper magazine airline brand bank government ministry department committee studio operator "
     "broadcaster carrier",
     Entity.PRODUCT: "product model software tool library framework package language app application platform "
-    "device api sdk endpoint format version browser database engine compiler album film movie book novel "
+    "device api sdk endpoint format version browser database engine compiler plan tier edition album film movie "
+    "book novel "
     "song game ship car aircraft vehicle war battle award prize treaty",
     Entity.METHOD: "method algorithm technique architecture classifier baseline metric dataset corpus benchmark "
     "encoder decoder optimizer optimiser loss embedding embeddings",
@@ -99,7 +100,7 @@ _DATE_Q = re.compile(
     re.IGNORECASE,
 )
 _QUANTITY_Q = re.compile(
-    r"^(?:(?:by|to|in|for|of|at) )?how (?P<how>many|much|long|big|large|old|far|tall|high|deep|wide|heavy|fast|often)\b",
+    r"^how (?P<how>many|much|long|big|large|old|far|tall|high|deep|wide|heavy|fast|often)\b",
     re.I,
 )
 # What "how <adjective>" measures; the others ("how much", "how big") may be any quantity.
