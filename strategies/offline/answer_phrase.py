@@ -159,8 +159,8 @@ def _candidates(qtype: QuestionType, sentence: str) -> list[tuple[str, int, int]
     names = [(t, s, e) for t, s, e in names if not any(_GLUED.search(w) for w in t.split())]
     if qtype.kind in (AnswerType.NAME, AnswerType.PLACE):
         return names
-    if qtype.entity is Entity.CATEGORY:  # "what sport": "football" is written in lower case
-        return names + _noun_phrases(sentence)
+    if qtype.entity is Entity.CATEGORY:  # "what sport": "football", a common noun in lower case
+        return [(t, s, e) for t, s, e in _noun_phrases(sentence) if t.islower()]
     # A name followed by the asked-for noun is named with it: "the *Standard tier*", "the *Pro plan*".
     head = stem(qtype.noun.split()[-1]) if qtype.noun else ""
     names = [_with_noun(sentence, t, st, e, head) for t, st, e in names]

@@ -43,7 +43,7 @@ from .assessment import covered
 from .contradictions import MIN_CONFLICT_RATIO
 from .extractive import Analysis, ScoredSentence, analyse
 from .numbers import conflict_ratio, quantities
-from .question_types import AnswerType, question_type
+from .question_types import AnswerType, fits, question_type
 from .subjects import Subject, different, subject_of
 from .text import QUESTION_WORDS, content_stems, matched, normalise_space, stem, stopwords
 from .vectors import Vectors
@@ -82,7 +82,9 @@ def lead(question: str, item: ScoredSentence, vectors: Vectors, min_score: float
     if said is not None:
         return said
     phrase = answer_phrase(question, item.sentence.text, vectors)
-    return phrase.text if phrase is not None and phrase.score >= min_score else None
+    if phrase is None or phrase.score < min_score:
+        return None
+    return phrase.text if fits(question_type(question), phrase.text, normalise_space(item.sentence.text)) else None
 
 
 def document_answers(analysis: Analysis, vectors: Vectors) -> list[DocumentAnswer]:
@@ -382,13 +384,10 @@ def _side(item: DocumentAnswer, answer: str | None = None, *, question: str) -> 
     s = item.sentence.sentence
     shown = answer or item.answer
     value = _LABEL.sub("", shown)
-    whole = (
-        value in ("Yes", "No") or re.search(rf"(?<!\w){re.escape(value)}(?!\w)", normalise_space(s.text)) is not None
-    )
     return Claim(
         text=normalise_space(s.text),
         citations=[CitationMarker(block_id=s.block_id, quote=s.text)],
-        answer=shown if question_type(question).typed and whole and "\u2026" not in value else None,
+        answer=shown if fits(question_type(question), value, normalise_space(s.text)) else None,
     )
 
 

@@ -220,3 +220,52 @@ def main_clause(question: str) -> str:
         if re.match(_QUESTION_START, tail, re.I):
             text = tail
     return _SUBORDINATE.sub("", text, count=1)
+
+
+# --- what a value of each type looks like ------------------------------------------------------------
+
+_MONTH_OR_YEAR = re.compile(
+    r"(?<!\d)(?:1\d{3}|20\d{2})(?!\d)|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", re.I
+)
+_NUMBER_WORD = re.compile(
+    r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|"
+    r"thousand|million|billion|half|dozen|once|twice)\b",
+    re.I,
+)
+_NAME_PARTICLES = frozenset({"of", "de", "la", "le", "van", "von", "der", "du", "the", "and", "&", "for", "del", "da"})
+_NAME_WORD = re.compile(r"^(?:[A-Z][\w'’.-]*|\S*\d\S*|\w+[A-Z]\w*|[a-z][\w.-]*_[\w.-]*)$")
+MAX_NAME_WORDS = 6
+MAX_CATEGORY_WORDS = 3
+
+
+def fits(asked: QuestionType, phrase: str, sentence: str) -> bool:
+    """``phrase`` is a value of the asked-for type, whole in ``sentence``: what may be shown as a short
+    answer (a changed detail of two edited statements, say, often is not). The eval's fragment check
+    (``evals.typed_values``) holds every shown short answer to the same standard, independently."""
+    if not asked.typed:
+        return False
+    if asked.kind is AnswerType.YES_NO:
+        return phrase in ("Yes", "No")
+    found = re.search(rf"(?<![\w]){re.escape(phrase)}(?![\w])", sentence)
+    if found is None:
+        return False
+    if asked.kind is AnswerType.DATE:
+        return bool(_MONTH_OR_YEAR.search(phrase))
+    if asked.kind is AnswerType.QUANTITY:
+        return bool(_NUMBER_WORD.search(phrase))
+    words = phrase.split()
+    if asked.entity is Entity.CATEGORY:
+        return len(words) <= MAX_CATEGORY_WORDS and not any(w.lower() in stopwords() for w in words)
+    if words[0].lower() == "the" and len(words) > 1:
+        words = words[1:]
+    if asked.noun and len(words) > 1 and words[-1].lower() == asked.noun.split()[-1]:
+        words = words[:-1]
+    if len(words) > MAX_NAME_WORDS or words[0].lower() in _NAME_PARTICLES or words[-1].lower() in _NAME_PARTICLES:
+        return False
+    if not all(w.lower() in _NAME_PARTICLES or _NAME_WORD.match(w) for w in words):
+        return False
+    # Not cut out of a longer name: no capitalised word runs on either side (but the sentence's first).
+    before = sentence[: found.start()].split()
+    after = sentence[found.end() :].split()
+    inside = len(before) > 1 and before[-1][:1].isupper() and not before[-1].endswith((".", ":", ","))
+    return not inside and not (after and after[0][:1].isupper())
