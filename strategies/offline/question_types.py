@@ -262,10 +262,10 @@ def fits(asked: QuestionType, phrase: str, sentence: str) -> bool:
         words = words[:-1]
     if len(words) > MAX_NAME_WORDS or words[0].lower() in _NAME_PARTICLES or words[-1].lower() in _NAME_PARTICLES:
         return False
-    if not all(w.lower() in _NAME_PARTICLES or _NAME_WORD.match(w) for w in words):
+    if not all(w.lower() in _NAME_PARTICLES or _NAME_WORD.match(w) for w in words) or len(phrase) < 2:
         return False
     # Not cut out of a longer name: no capitalised word runs on either side (but the sentence's first).
     before = sentence[: found.start()].split()
     after = sentence[found.end() :].split()
     inside = len(before) > 1 and before[-1][:1].isupper() and not before[-1].endswith((".", ":", ","))
-    return not inside and not (after and after[0][:1].isupper())
+    return not inside and not (after and after[0][:1].isupper() and not phrase.endswith(","))

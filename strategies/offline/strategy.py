@@ -21,7 +21,7 @@ from .contradictions import find_contradictions
 from .document_answers import MIN_PHRASE_SCORE, answer_disputes, lead, things_answered
 from .extractive import MAX_CLAIMS, Analysis, ScoredSentence, analyse, preference, select, to_claims
 from .planning import plan_questions
-from .question_types import question_type
+from .question_types import fits, question_type
 from .text import normalise_space
 from .vectors import Vectors
 
@@ -82,13 +82,17 @@ class OfflineStrategy:
         LEAD_SEARCH sentences (by ``preference``) that gives one leads."""
         if not chosen:
             return []
-        if question_type(analysis.question).typed:
+        asked = question_type(analysis.question)
+        if asked.typed:
             ranked = sorted(analysis.scored, key=lambda c: (-preference(c), c.sentence.chunk_index, c.sentence.order))
             others = [x for x in ranked if x not in chosen][:LEAD_SEARCH]
             for item in [*chosen, *others]:
                 answer = lead(analysis.question, item, self.vectors, MIN_PHRASE_SCORE)
-                if answer:
-                    claims = to_claims(analysis, [item, *(x for x in chosen if x is not item)][:MAX_CLAIMS])
+                if not answer:
+                    continue
+                claims = to_claims(analysis, [item, *(x for x in chosen if x is not item)][:MAX_CLAIMS])
+                # The value must also stand whole in the passage it leads (a passage joins sentences).
+                if fits(asked, answer, claims[0].text.split("\n", 1)[0]):
                     return [claims[0].model_copy(update={"answer": answer}), *claims[1:]]
         return to_claims(analysis, chosen)
 
