@@ -267,5 +267,6 @@ def fits(asked: QuestionType, phrase: str, sentence: str) -> bool:
     # Not cut out of a longer name: no capitalised word runs on either side (but the sentence's first).
     before = sentence[: found.start()].split()
     after = sentence[found.end() :].split()
-    inside = len(before) > 1 and before[-1][:1].isupper() and not before[-1].endswith((".", ":", ","))
+    # One name of a list of names ("ELMo, GPT, BERT and XLNet") is cut out of it, too.
+    inside = len(before) > 1 and before[-1][:1].isupper() and not before[-1].endswith((".", ":"))
     return not inside and not (after and after[0][:1].isupper() and not phrase.endswith(","))
