@@ -9,7 +9,7 @@ its ``assessment.Signals`` are recorded with whether the question is answerable.
 fitted by gradient descent with every set weighing the same and, within the pooled data, answerable and
 unanswerable questions weighing the same (the sets differ in size by 30x and only two hold
 unanswerable questions). Then a grid of probability thresholds — one for questions asking for a typed
-value, one for those asking for an account (``Signals.lead`` 0.5) — and coverage floors is scored per
+value, one for those asking for an account (``assessment.ACCOUNT_LEAD``) — and coverage floors is scored per
 set (answered on answerable questions, abstention on unanswerable ones), and the printed weights and
 the chosen setting go into ``strategies.offline.assessment``. The graph's retries answer some questions the
 first round does not, so the eval's figures run a little higher than these.
@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import math
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -43,8 +42,6 @@ FLOORS = [round(0.3 + 0.05 * i, 2) for i in range(9)]
 L2 = 0.01
 STEPS = 4000
 LEARNING_RATE = 0.5
-# ``Signals.lead`` of a question asking for an account (no short answer is looked for).
-ACCOUNT = 0.5
 
 
 @dataclass(frozen=True)
@@ -52,7 +49,6 @@ class Row:
     dataset: str
     answerable: bool
     signals: dict[str, float]
-    coverage: float
 
 
 def collect(spec: str, library: Library, options: ResearchOptions) -> Iterator[Row]:
@@ -69,11 +65,8 @@ def collect(spec: str, library: Library, options: ResearchOptions) -> Iterator[R
             with library_for(example) as (lib, _labels):
                 evidence = hybrid_search(lib, example.prompt, options.k, options.filters, options.search_mode)
             judged = strategy.judge(example.prompt, evidence)
-            if not judged.analysis.scored:
-                found = assessment.Signals(*(0.0 for _ in FEATURES))
-            else:
-                found = assessment.signals(judged.analysis, judged.led)
-            yield Row(dataset.name, example.expected.answerable, dataclasses.asdict(found), assessment.coverage(found))
+            found = judged.signals or assessment.Signals(*(0.0 for _ in FEATURES))
+            yield Row(dataset.name, example.expected.answerable, dataclasses.asdict(found))
 
 
 def fit(rows: list[Row]) -> tuple[dict[str, float], float]:
@@ -95,7 +88,7 @@ def fit(rows: list[Row]) -> tuple[dict[str, float], float]:
     return {f: round(float(c), 3) for f, c in zip(FEATURES, coef, strict=True)}, round(intercept, 3)
 
 
-def figures(
+def per_set(
     rows: list[Row], weights: dict[str, float], intercept: float, thresholds: tuple[float, float], floor: float
 ) -> dict:
     """Per set: answered (answerable questions) and abstention (unanswerable ones) at one setting;
@@ -104,9 +97,8 @@ def figures(
     for name in sorted({r.dataset for r in rows}):
         answered, abstained = [], []
         for r in (r for r in rows if r.dataset == name):
-            z = intercept + sum(weights[f] * r.signals[f] for f in FEATURES)
-            threshold = thresholds[1] if r.signals["lead"] == ACCOUNT else thresholds[0]
-            says = 1.0 / (1.0 + math.exp(-z)) >= threshold and r.coverage >= floor
+            found = assessment.Signals(**r.signals)
+            says = assessment.sufficient(found, assessment.probability(found, weights, intercept), thresholds, floor)
             (answered if r.answerable else abstained).append(says if r.answerable else not says)
         out[name] = {"answered": _share(answered), "abstention": _share(abstained)}
     return out
@@ -133,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
     for typed in THRESHOLDS:
         for account in THRESHOLDS:
             for floor in FLOORS:
-                print(typed, account, floor, json.dumps(figures(rows, weights, intercept, (typed, account), floor)))
+                print(typed, account, floor, json.dumps(per_set(rows, weights, intercept, (typed, account), floor)))
     return 0
 
 

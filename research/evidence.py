@@ -38,6 +38,11 @@ class Claim(BaseModel):
         "None for a descriptive claim.",
     )
 
+    @property
+    def first_line(self) -> str:
+        """The claim's prose; lines after it are the items of a list it quotes."""
+        return self.text.split("\n", 1)[0]
+
 
 class FindingStatus(StrEnum):
     ANSWERED = "answered"

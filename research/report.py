@@ -41,6 +41,20 @@ STATUS_LABELS = {
 }
 
 
+def omitted_note(n: int) -> str:
+    return f"({counted(n, 'candidate disagreement')} omitted: a side could not be verified in the library.)"
+
+
+def mode_model(mode: str) -> str:
+    """The model of an LLM-mode run's ``mode`` ("llm (qwen2.5-7b)" -> "qwen2.5-7b")."""
+    return mode.removeprefix("llm").strip(" ()") or "unknown"
+
+
+def counted(n: int, noun: str) -> str:
+    """``n`` with ``noun``, plural unless one: "1 sub-question", "3 sub-questions"."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 class ClaimStatus(StrEnum):
     VERIFIED = "verified"  # every citation shown resolved to a stored block
     UNVERIFIED = "unverified"  # no quote matched a stored block: shown flagged, with no citation
@@ -143,14 +157,18 @@ class FinalReport(BaseModel):
         if self.mode == "offline":
             written = "Written in **offline mode**: deterministic extractive research, no language model."
         else:
-            written = f"Written in **LLM mode** ({self.mode.removeprefix('llm ').strip('()')})."
+            written = f"Written in **LLM mode** ({mode_model(self.mode)})."
         answered = len(self.answered_sections())
         disputed = sum(1 for s in self.sections if s.disputed)
         of_which = f" ({disputed} where the documents answer differently)" if disputed else ""
+        n = len(self.citations)
+        cited = {0: "No citations.", 1: "1 citation, resolved to the block it quotes."}.get(
+            n, f"{n} citations, each resolved to the block it quotes."
+        )
         lines = [
             written,
-            f"{len(self.sections)} sub-questions: {answered} answered{of_which}, {len(self.sections) - answered} "
-            f"not answered by the corpus. {len(self.citations)} citations, each resolved to the block it quotes.",
+            f"{counted(len(self.sections), 'sub-question')}: {answered} answered{of_which}, "
+            f"{len(self.sections) - answered} not answered by the corpus. {cited}",
         ]
         if self.policy is UnresolvedPolicy.MARK and self.unverified_claims:
             lines.append(f"{self.unverified_claims} claim(s) marked unverified: their quotes match no stored block.")
@@ -213,11 +231,7 @@ class FinalReport(BaseModel):
         if not self.disagreements:
             lines += [NO_DISAGREEMENT, ""]
         if self.omitted_disagreements:
-            lines += [
-                f"({self.omitted_disagreements} candidate disagreement(s) omitted: a side could not be "
-                "verified in the library.)",
-                "",
-            ]
+            lines += [omitted_note(self.omitted_disagreements), ""]
         return lines
 
     def _gaps_markdown(self) -> list[str]:

@@ -27,7 +27,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from corpus.loaders.line_breaks import real_breaks
-from corpus.loaders.titles import clean_heading, clean_title, is_breadcrumb, is_section_name
+from corpus.loaders.titles import clean_heading, clean_title, is_breadcrumb, is_section_name, section_key
 from corpus.models import BlockKind, CharSpan, LoadedDocument, RawBlock
 
 _PARSER = MarkdownIt("commonmark").enable(["table", "strikethrough"])
@@ -62,7 +62,6 @@ _REFERENCE_TITLES = {
     "literature cited",
     "cited literature",
 }
-_SECTION_NUMBER = re.compile(r"^(?:\d+(?:\.\d+)*|[ivx]+)[.)]?\s+")
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
 _HTML_TAG = re.compile(r"<[^>]+>")
 
@@ -94,8 +93,7 @@ def find_year(text: str) -> int | None:
 
 
 def is_references_heading(heading: str) -> bool:
-    name = _SECTION_NUMBER.sub("", heading.strip().lower()).rstrip(":. ")
-    return name in _REFERENCE_TITLES
+    return section_key(heading) in _REFERENCE_TITLES
 
 
 def load_markdown(text: str) -> LoadedDocument:

@@ -101,10 +101,14 @@ def is_breadcrumb(line: str) -> bool:
     return all(p.strip() and len(p.split()) <= MAX_CRUMB_PART_WORDS for p in parts)
 
 
+def section_key(heading: str) -> str:
+    """A heading as a section name to look up: "2. Next Steps:" -> "next steps"."""
+    return _SECTION_NUMBER.sub("", " ".join(heading.split())).casefold().rstrip(":.?! ").replace("’", "'")
+
+
 def is_section_name(text: str) -> bool:
     """A generic section name ("Introduction", "2. Overview", "Next steps:") rather than a title."""
-    name = _SECTION_NUMBER.sub("", " ".join(text.split())).casefold().rstrip(":.?! ")
-    return name.replace("’", "'") in SECTION_NAMES
+    return section_key(text) in SECTION_NAMES
 
 
 def file_title(path: Path) -> str:

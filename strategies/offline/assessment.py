@@ -70,6 +70,9 @@ SUFFICIENT_ACCOUNT = 0.35
 COVERAGE_WEIGHTS = (0.35, 0.35, 0.30)
 MIN_COVERAGE = 0.45
 AGREEMENT_RANKS = 3
+# The lead signal of a question asking for an account: between a typed question led by a short
+# answer (1) and one that found none (0).
+ACCOUNT_LEAD = 0.5
 # Best coverage is measured over this many of the top-ranked sentences.
 TOP_SENTENCES = 5
 # Pseudo-relevance feedback reads the top chunks of the evidence.
@@ -150,8 +153,9 @@ class Signals:
     joint: float  # share of the focus-term weight the chosen sentences cover together
 
 
-def signals(analysis: Analysis, led: bool | None) -> Signals:
-    """``led``: whether a top sentence gave a short answer (None: the question wants a description)."""
+def signals(analysis: Analysis, led: bool | None, chosen: list[ScoredSentence] | None = None) -> Signals:
+    """``led``: whether a top sentence gave a short answer (None: the question wants a description);
+    ``chosen``: the sentences the answer quotes (``select``'s, unless the caller has them already)."""
     scored = analysis.scored
     # The asked-for noun ("what *sport*") names the answer's kind, not a word the answer contains.
     noun = {stem(w) for w in question_type(analysis.question).noun.split()}
@@ -178,8 +182,8 @@ def signals(analysis: Analysis, led: bool | None) -> Signals:
         margin=dense[-1] - dense[len(dense) // 2],
         lexical=scored[0].lexical,
         agreement=agreement,
-        lead=0.5 if led is None else float(led),
-        joint=joint_coverage(analysis, select(analysis)),
+        lead=ACCOUNT_LEAD if led is None else float(led),
+        joint=joint_coverage(analysis, select(analysis) if chosen is None else chosen),
     )
 
 
@@ -193,12 +197,10 @@ def joint_coverage(analysis: Analysis, chosen: list[ScoredSentence]) -> float:
     return sum(analysis.weights.get(t, 0.0) for t in covered) / total if total else 0.0
 
 
-def confidence(analysis: Analysis, led: bool | None) -> float:
-    """The calibrated probability that the evidence answers the question (logistic over ``Signals``)."""
-    if not analysis.scored:
-        return 0.0
-    found = signals(analysis, led)
-    z = INTERCEPT + sum(weight * getattr(found, name) for name, weight in WEIGHTS.items())
+def probability(found: Signals, weights: dict[str, float] = WEIGHTS, intercept: float = INTERCEPT) -> float:
+    """The calibrated probability that the evidence answers the question (logistic over ``Signals``);
+    other ``weights`` and ``intercept`` are what ``evals.calibration`` tries."""
+    z = intercept + sum(weight * getattr(found, name) for name, weight in weights.items())
     return round(1.0 / (1.0 + math.exp(-z)), 4)
 
 
@@ -212,10 +214,14 @@ def covered(analysis: Analysis) -> bool:
     return bool(analysis.scored) and coverage(signals(analysis, None)) >= MIN_COVERAGE
 
 
-def sufficient(analysis: Analysis, led: bool | None, conf: float) -> bool:
-    """Confident enough, and the question's specific terms not missing from the evidence (see above)."""
-    threshold = SUFFICIENT_ACCOUNT if led is None else SUFFICIENT_TYPED
-    return conf >= threshold and covered(analysis)
+def sufficient(
+    found: Signals, conf: float, thresholds: tuple[float, float] | None = None, floor: float = MIN_COVERAGE
+) -> bool:
+    """Confident enough, and the question's specific terms not missing from the evidence (see above);
+    ``thresholds`` (typed value, account) and ``floor``: other settings ``evals.calibration`` tries."""
+    typed, account = thresholds or (SUFFICIENT_TYPED, SUFFICIENT_ACCOUNT)
+    threshold = account if found.lead == ACCOUNT_LEAD else typed
+    return conf >= threshold and coverage(found) >= floor
 
 
 def strip_question(question: str) -> str:

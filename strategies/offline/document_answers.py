@@ -44,7 +44,7 @@ from .contradictions import MIN_CONFLICT_RATIO
 from .extractive import Analysis, ScoredSentence, analyse
 from .numbers import conflict_ratio, quantities
 from .question_types import AnswerType, fits, question_type
-from .subjects import Subject, different, subject_of
+from .subjects import Subject, different, subject_of, with_label, without_label
 from .text import QUESTION_WORDS, content_stems, matched, normalise_space, stem, stopwords
 from .vectors import Vectors
 
@@ -383,16 +383,12 @@ def _side(item: DocumentAnswer, answer: str | None = None, *, question: str) -> 
     is said in the explanation, not bolded)."""
     s = item.sentence.sentence
     shown = answer or item.answer
-    value = _LABEL.sub("", shown)
+    value = without_label(shown)
     return Claim(
         text=normalise_space(s.text),
         citations=[CitationMarker(block_id=s.block_id, quote=s.text)],
         answer=shown if fits(question_type(question), value, normalise_space(s.text)) else None,
     )
-
-
-# What tells one thing of a name from another, after its value: "Blitzen Trapper (2013, Vagrant)".
-_LABEL = re.compile(r"\s+\([^()]*\)$")
 
 
 def things_answered(analysis: Analysis, vectors: Vectors) -> list[Claim]:
@@ -411,4 +407,4 @@ def things_answered(analysis: Analysis, vectors: Vectors) -> list[Claim]:
 
 def _with_subject(item: DocumentAnswer, among: list[DocumentAnswer]) -> str:
     label = item.subject.label(o.subject for o in among if o is not item)
-    return f"{item.answer} ({label})" if label else item.answer
+    return with_label(item.answer, label)

@@ -32,7 +32,8 @@ from .text import normalise_space
 # document itself, not at a sentence.
 _REFERENCE_OPENING = re.compile(
     r"^(?:(?:\w+\s+){0,3}(?:this|these|those|such)\b(?!\s+(?:paper|work|study|article|section|document|"
-    r"guide|page|chapter|report|tutorial|post)\b)|(?:it|its|they|their|both|here|the latter|the former|he|she|"
+    r"guide|page|chapter|report|tutorial|post|brief|review|survey|thesis|book|handbook|manual|memo|note|"
+    r"proposal)\b)|(?:it|its|they|their|both|here|the latter|the former|he|she|"
     r"his|her|that)\b)",
     re.I,
 )

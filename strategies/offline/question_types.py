@@ -225,7 +225,9 @@ def main_clause(question: str) -> str:
 # --- what a value of each type looks like ------------------------------------------------------------
 
 _MONTH_OR_YEAR = re.compile(
-    r"(?<!\d)(?:1\d{3}|20\d{2})(?!\d)|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", re.I
+    r"(?<!\d)(?:1\d{3}|20\d{2})(?!\d)|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b"
+    r"|\b\d{1,2}/\d{1,2}/\d{2,4}\b",
+    re.I,
 )
 _NUMBER_WORD = re.compile(
     r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|"
@@ -240,33 +242,42 @@ MAX_CATEGORY_WORDS = 3
 
 def fits(asked: QuestionType, phrase: str, sentence: str) -> bool:
     """``phrase`` is a value of the asked-for type, whole in ``sentence``: what may be shown as a short
-    answer (a changed detail of two edited statements, say, often is not). The eval's fragment check
-    (``evals.typed_values``) holds every shown short answer to the same standard, independently."""
+    answer (a changed detail of two edited statements, say, often is not)."""
+    return value_problem(asked, phrase, sentence) is None
+
+
+def value_problem(asked: QuestionType, phrase: str, sentence: str) -> str | None:
+    """Why ``phrase`` may not be shown as the short answer to ``asked`` before ``sentence``; None if it
+    is a value of the asked-for type, whole in the sentence. The one rule both the answer layer and
+    the eval's fragment rate (``evals.typed_values``) apply."""
     if not asked.typed:
-        return False
+        return "the question asks for an account, not a typed value"
     if asked.kind is AnswerType.YES_NO:
-        return phrase in ("Yes", "No")
+        return None if phrase in ("Yes", "No") else "not yes or no"
     found = re.search(rf"(?<![\w]){re.escape(phrase)}(?![\w])", sentence)
     if found is None:
-        return False
+        return "not a whole phrase of its sentence"
     if asked.kind is AnswerType.DATE:
-        return bool(_MONTH_OR_YEAR.search(phrase))
+        return None if _MONTH_OR_YEAR.search(phrase) else "not a date"
     if asked.kind is AnswerType.QUANTITY:
-        return bool(_NUMBER_WORD.search(phrase))
+        return None if _NUMBER_WORD.search(phrase) else "not a quantity"
     words = phrase.split()
     if asked.entity is Entity.CATEGORY:
-        return len(words) <= MAX_CATEGORY_WORDS and not any(w.lower() in stopwords() for w in words)
-    if words[0].lower() == "the" and len(words) > 1:
+        ok = len(words) <= MAX_CATEGORY_WORDS and not any(w.lower() in stopwords() for w in words)
+        return None if ok else "not a category value"
+    if words[0].lower() == "the" and len(words) > 1:  # "The Beatles", "The Hague"
         words = words[1:]
-    if asked.noun and len(words) > 1 and words[-1].lower() == asked.noun.split()[-1]:
+    if asked.noun and len(words) > 1 and words[-1].lower() == asked.noun.split()[-1]:  # "the Standard *tier*"
         words = words[:-1]
     if len(words) > MAX_NAME_WORDS or words[0].lower() in _NAME_PARTICLES or words[-1].lower() in _NAME_PARTICLES:
-        return False
+        return "not a name"
     if not all(w.lower() in _NAME_PARTICLES or _NAME_WORD.match(w) for w in words) or len(phrase) < 2:
-        return False
+        return "not a name"
     # Not cut out of a longer name: no capitalised word runs on either side (but the sentence's first).
+    # One name of a list of names ("ELMo, GPT, BERT and XLNet") is cut out of it, too.
     before = sentence[: found.start()].split()
     after = sentence[found.end() :].split()
-    # One name of a list of names ("ELMo, GPT, BERT and XLNet") is cut out of it, too.
     inside = len(before) > 1 and before[-1][:1].isupper() and not before[-1].endswith((".", ":"))
-    return not inside and not (after and after[0][:1].isupper() and not phrase.endswith(","))
+    if inside or (after and after[0][:1].isupper() and not phrase.endswith(",")):
+        return "cut out of a longer name"
+    return None

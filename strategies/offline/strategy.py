@@ -38,7 +38,7 @@ class Judgement:
 
     analysis: Analysis
     claims: list[Claim]
-    led: bool | None  # a short answer leads (None: the question asks for an account)
+    signals: assessment.Signals | None  # what the confidence is read from (None: no evidence sentences)
     confidence: float
     sufficient: bool
 
@@ -63,15 +63,17 @@ class OfflineStrategy:
     def judge(self, question: str, evidence: list[RetrievedChunk]) -> Judgement:
         """The claims the evidence gives for ``question`` and whether they answer it (see ``assessment``)."""
         analysis = analyse(question, evidence, self.vectors)
-        claims = self._led(analysis, select(analysis))
+        chosen = select(analysis)
+        claims = self._led(analysis, chosen)
         # Documents answering for different things of one name: each answer shown with its thing.
         things = things_answered(analysis, self.vectors)
         if things:
             quoted = {c.text for c in things}
             claims = [*things, *(c for c in claims if c.text not in quoted)][:MAX_CLAIMS]
         led = bool(claims and claims[0].answer) if question_type(question).typed else None
-        conf = assessment.confidence(analysis, led) if claims else 0.0
-        return Judgement(analysis, claims, led, conf, assessment.sufficient(analysis, led, conf))
+        found = assessment.signals(analysis, led, chosen) if analysis.scored else None
+        conf = assessment.probability(found) if claims and found else 0.0
+        return Judgement(analysis, claims, found, conf, bool(found) and assessment.sufficient(found, conf))
 
     def suggest(self, finding: Finding) -> list[str]:
         return assessment.suggestions(finding.sub_question.question, finding.evidence, finding.queries)
@@ -92,7 +94,7 @@ class OfflineStrategy:
                     continue
                 claims = to_claims(analysis, [item, *(x for x in chosen if x is not item)][:MAX_CLAIMS])
                 # The value must also stand whole in the passage it leads (a passage joins sentences).
-                if fits(asked, answer, claims[0].text.split("\n", 1)[0]):
+                if fits(asked, answer, claims[0].first_line):
                     return [claims[0].model_copy(update={"answer": answer}), *claims[1:]]
         return to_claims(analysis, chosen)
 

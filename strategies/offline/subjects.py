@@ -87,6 +87,19 @@ class Subject:
         return ", ".join(own[:MAX_SHOWN])
 
 
+# What tells one thing of a name from another, after its value: "Blitzen Trapper (2013, Vagrant)".
+_LABEL = re.compile(r"\s+\([^()]*\)$")
+
+
+def with_label(value: str, label: str) -> str:
+    return f"{value} ({label})" if label else value
+
+
+def without_label(shown: str) -> str:
+    """The value of a shown answer, without what tells its thing apart: the value the type rules judge."""
+    return _LABEL.sub("", shown)
+
+
 def subject_of(sentence: str, values: Iterable[str], question: str) -> Subject:
     """The subject of ``sentence`` beyond the ``values`` it gives and what ``question`` names."""
     asked = frozenset(content_stems(question)) | frozenset(w.lower() for w in _WORD.findall(question))

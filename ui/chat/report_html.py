@@ -30,6 +30,7 @@ from research.report import (
     ReportClaim,
     ReportSection,
     clip,
+    omitted_note,
 )
 
 CITE_PREFIX = "#prp-cite="
@@ -109,10 +110,7 @@ class _Writer:
         if not self.report.disagreements:
             lines.append(f"<p>{_e(NO_DISAGREEMENT)}</p>")
         if self.report.omitted_disagreements:
-            lines.append(
-                f"<p>({self.report.omitted_disagreements} candidate disagreement(s) omitted: a side could not "
-                "be verified in the library.)</p>"
-            )
+            lines.append(f"<p>{_e(omitted_note(self.report.omitted_disagreements))}</p>")
         return lines
 
     def gaps(self) -> list[str]:

@@ -24,6 +24,7 @@ from corpus.ingest import FileResult, IngestSummary, Outcome, discover
 from corpus.library import Library
 from corpus.registry import DocumentRecord
 from research.options import ResearchOptions
+from research.report import mode_model
 from research.strategy import ResearchStrategy
 from tools.hybrid_search import hybrid_search, named_documents
 from ui.core.conversations import Conversation, conversations
@@ -46,7 +47,7 @@ def mode_name(mode: str) -> str:
     """A strategy's (or a report's) mode as people read it: "offline mode", "LLM mode · model X"."""
     if mode == "offline":
         return "offline mode"
-    return f"LLM mode \u00b7 model {mode.removeprefix('llm').strip(' ()') or 'unknown'}"
+    return f"LLM mode \u00b7 model {mode_model(mode)}"
 
 
 class LocalPortal:

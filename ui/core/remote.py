@@ -124,10 +124,10 @@ class RemotePortal:
         return [JobView.model_validate(j) for j in self._call("GET", "/api/jobs", params=params).json()]
 
     def job(self, job_id: str) -> JobView:
-        return JobView.model_validate(self._job_call("GET", f"/api/jobs/{job_id}").json())
+        return JobView.model_validate(self._found(JobNotFoundError, "GET", f"/api/jobs/{job_id}").json())
 
     def cancel(self, job_id: str) -> JobView:
-        return JobView.model_validate(self._job_call("POST", f"/api/jobs/{job_id}/cancel").json())
+        return JobView.model_validate(self._found(JobNotFoundError, "POST", f"/api/jobs/{job_id}/cancel").json())
 
     def follow(self, job_id: str, on_event: Callable[[JobEvent], None]) -> JobOutcome:
         """A dropped stream is picked up again from the last event seen."""
@@ -149,13 +149,18 @@ class RemotePortal:
         return [Conversation.model_validate(c) for c in self._call("GET", "/api/threads").json()]
 
     def report(self, thread_id: str) -> JsonReport:
-        return JsonReport.model_validate(self._thread_call(f"/api/threads/{thread_id}").json())
+        return JsonReport.model_validate(self._found(ThreadNotFoundError, "GET", f"/api/threads/{thread_id}").json())
 
     def exports(self, thread_id: str) -> list[ExportFile]:
-        return [ExportFile.model_validate(e) for e in self._thread_call(f"/api/threads/{thread_id}/exports").json()]
+        return [
+            ExportFile.model_validate(e)
+            for e in self._found(ThreadNotFoundError, "GET", f"/api/threads/{thread_id}/exports").json()
+        ]
 
     def export(self, thread_id: str, export_format: ExportFormat) -> bytes:
-        return self._thread_call(f"/api/threads/{thread_id}/exports/{export_format.value}").content
+        return self._found(
+            ThreadNotFoundError, "GET", f"/api/threads/{thread_id}/exports/{export_format.value}"
+        ).content
 
     # --- HTTP -----------------------------------------------------------------------------------
 
@@ -172,20 +177,13 @@ class RemotePortal:
             raise ServiceError(self.url, response.status_code, str(detail))
         return response
 
-    def _thread_call(self, path: str) -> httpx.Response:
-        try:
-            return self._call("GET", path)
-        except ServiceError as exc:
-            if exc.status == 404:
-                raise ThreadNotFoundError(exc.detail) from None
-            raise
-
-    def _job_call(self, method: str, path: str) -> httpx.Response:
+    def _found(self, missing: type[Exception], method: str, path: str) -> httpx.Response:
+        """``_call``, with a 404 raised as ``missing`` (the error the in-process portal raises)."""
         try:
             return self._call(method, path)
         except ServiceError as exc:
             if exc.status == 404:
-                raise JobNotFoundError(exc.detail) from None
+                raise missing(exc.detail) from None
             raise
 
     def _events(self, url: str, after: int) -> Iterator[JobEvent]:
