@@ -152,6 +152,14 @@ def test_settings_apply_to_the_next_run(client, sample_library):
         client.predict(QUESTION, "question", year_min=2024, year_max=2020, api_name="/research")
 
 
+def test_empty_year_boxes_filter_nothing(client, sample_library):
+    # The panel's year boxes, left empty as they are shown, send "": no filter, the whole library.
+    outputs = client.predict(QUESTION, "question", year_min="", year_max="", api_name="/research")
+    with open_checkpointer(sample_library.settings) as checkpointer:
+        record = load_record(checkpointer, thread_of(outputs))
+    assert record.report.citations
+
+
 def test_upload_is_listed_and_searchable_and_a_bad_upload_loses_nothing(client, sample_library, tmp_path):
     registry = sample_library.registry
     before = {d.doc_id for d in registry.documents()}

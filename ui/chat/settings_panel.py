@@ -26,7 +26,7 @@ from ui.core.option_fields import OptionField, given_options, option_fields
 
 OPTIONS = option_fields(ResearchOptions)
 #: Controls small enough to stand side by side in one row when they follow each other.
-SIDE_BY_SIDE = (gr.Slider, gr.Number, gr.Checkbox)
+SIDE_BY_SIDE = (gr.Slider, gr.Textbox, gr.Checkbox)
 
 
 @dataclass(frozen=True)
@@ -61,7 +61,7 @@ def _control_type(field: OptionField) -> type[gr.components.Component]:
         return gr.CheckboxGroup if field.choices else gr.Dropdown
     if field.choices:
         return gr.Radio
-    return gr.Slider if None not in field.bounds else gr.Number
+    return gr.Slider if None not in field.bounds else gr.Textbox
 
 
 def _control(field: OptionField, document_choices: list[tuple[str, str]]) -> gr.components.Component:
@@ -79,7 +79,9 @@ def _control(field: OptionField, document_choices: list[tuple[str, str]]) -> gr.
             lo, hi = field.bounds
             return gr.Slider(lo, hi, value=field.default, step=1, label=label, info=info)
         case _:
-            return gr.Number(label=label, precision=0, value=None)
+            # An open-ended number that may be left empty (a year filter): a Number box would show
+            # and send 0 for "none", and filter the whole library away.
+            return gr.Textbox(label=label, value="", placeholder="any", info=info)
 
 
 def _shown(value: Any) -> Any:
@@ -91,8 +93,11 @@ def _option(field: OptionField, value: Any) -> Any:
     """A control's value as the option takes it: numbers as whole numbers, an empty choice as none."""
     if field.many:
         return list(value) if value else None
-    if field.kind is int and value is not None:
-        return int(value)
+    if field.kind is int:
+        if isinstance(value, float):  # a slider's
+            return int(value)
+        # A text box's: empty is none; the model reads the digits and says what is wrong with the rest.
+        return str(value).strip() or None if value is not None else None
     return value
 
 
