@@ -4,8 +4,10 @@ breadcrumbs, footers, cookie banners, running headers) rather than any one docum
 The rule, applied per block:
 
 - A block's **fingerprint** is a hash of its normalised text: lower-cased, punctuation and spacing
-  dropped, every run of digits read as one placeholder (so "© 2023" and "© 2024", "page 3 of 12" and
-  "page 4 of 12" match), and the document's own title masked (so "Documentation / User Guide /
+  dropped, every free-standing number read as one placeholder (so "© 2023" and "© 2024", "page 3 of
+  12" and "page 4 of 12" match) while a digit run glued to letters stays as written ("tinyword1500",
+  "ISO9001", "v2", "note_17": a name, and often the one thing telling two notes of a template
+  apart), and the document's own title masked (so "Documentation / User Guide /
   Overview" on the Overview page matches "... / Installation" on the Installation page). Text with
   no letters has no fingerprint and is never boilerplate.
 - A non-heading block is **boilerplate** when its fingerprint occurs in at least ``MIN_DOCUMENTS``
@@ -20,6 +22,11 @@ The rule, applied per block:
   three drafts of a report share thousands.
 - A **heading** is section structure and is kept, unless it is repeated too and the block right
   after it is boilerplate: a site title or a "Menu" heading over the navigation, not a section.
+- Marking never takes a document's **last body block** (any block but a heading or a reference
+  entry: the only kind certain to land in a chunk a default search sees). When every one would be
+  marked (notes written from one template, pages differing only in a free-standing number) none
+  is: the document keeps all its text. So a document an ingest reports as ok can always be found
+  by a word only it holds.
 
 Marking depends only on the set of documents in the collection, never on the order they came in;
 the registry keeps, per document, the fingerprints it holds, so counting a fingerprint's
@@ -41,17 +48,19 @@ COPY_SHARE = 0.5
 COPY_MIN_WORDS = 200
 # Bumped whenever ``fingerprint`` or the rule in ``detect`` changes: a registry written under another
 # version recomputes its fingerprints when opened and queues them all, so the next ingest re-marks.
-FINGERPRINT_VERSION = "1"
+FINGERPRINT_VERSION = "2"
 
-_WORD = re.compile(r"[^\W\d_]+|\d+")
+# Runs of letters, digits and underscores holding a letter or a digit: a digit run glued to letters
+# is part of the word, and a blank to fill in ("Name: ____") is no word.
+_WORD = re.compile(r"\w*[^\W_]\w*")
 _TITLE_MARK = "\x00"
 _HEADING_MARK = "\x01"
 
 
 def normalise(text: str) -> str:
-    """Lower-case words and digit placeholders, separated by single spaces."""
+    """Lower-case words, and a placeholder for each free-standing number, separated by single spaces."""
     words = _WORD.findall(unicodedata.normalize("NFKC", text).lower())
-    return " ".join("#" if w[0].isdigit() else w for w in words)
+    return " ".join(w if any(c.isalpha() for c in w) else "#" for w in words)
 
 
 def fingerprint(text: str, title: str = "", heading: bool = False) -> str | None:
@@ -91,14 +100,38 @@ def detect(blocks: Sequence[Block], fps: Sequence[str | None], documents: Mappin
     """
     repeated = [fp is not None and documents.get(fp, 0) >= MIN_DOCUMENTS for fp in fps]
     words = [len(b.text.split()) for b in blocks]
-    body = [b.kind is not BlockKind.HEADING for b in blocks]
-    marked = [r and is_body for r, is_body in zip(repeated, body, strict=True)]
-    long_total = sum(n for n, is_body in zip(words, body, strict=True) if n >= LONG_BLOCK_WORDS and is_body)
+    not_heading = [b.kind is not BlockKind.HEADING for b in blocks]
+    marked = [r and nh for r, nh in zip(repeated, not_heading, strict=True)]
+    long_total = sum(n for n, nh in zip(words, not_heading, strict=True) if n >= LONG_BLOCK_WORDS and nh)
     long_repeated = sum(n for i, n in enumerate(words) if n >= LONG_BLOCK_WORDS and marked[i])
     if long_repeated >= COPY_MIN_WORDS and long_repeated >= COPY_SHARE * long_total:
         marked = [m and n < LONG_BLOCK_WORDS for m, n in zip(marked, words, strict=True)]
+    marked = _keep_searchable(blocks, marked)
     # Backwards, so a repeated heading over another repeated heading over boilerplate goes too.
     for i in range(len(blocks) - 2, -1, -1):
         if blocks[i].kind is BlockKind.HEADING and repeated[i] and marked[i + 1]:
             marked[i] = True
     return marked
+
+
+def _is_body(block: Block) -> bool:
+    """Text that always lands in a chunk a default search sees: not a heading (a heading over a
+    reference list opens the references' chunk, which default searches leave out, see
+    ``corpus.chunking``), not a reference entry, not empty."""
+    return block.kind not in (BlockKind.HEADING, BlockKind.REFERENCE) and bool(block.text.strip())
+
+
+def _keep_searchable(blocks: Sequence[Block], marked: list[bool]) -> list[bool]:
+    """Unmark every body block when marking would take them all.
+
+    Repetition says a block belongs to the collection's template, but a document that is all
+    template (notes written from one form, pages differing only in a free-standing number) is
+    still a document the user added and must be able to find. Which of its blocks tells it apart
+    cannot be read from counts: keeping only the rarest would keep a line five notes share and drop
+    the "Note 1500" shared, as "note #", by all of them. So it keeps its whole text. Runs before the
+    heading rule, so the headings over that text stay with it.
+    """
+    body = [i for i, b in enumerate(blocks) if _is_body(b)]
+    if not body or not all(marked[i] for i in body):
+        return marked
+    return [m and not _is_body(b) for b, m in zip(blocks, marked, strict=True)]
