@@ -82,6 +82,7 @@ class FileResult(BaseModel):
     title: str | None = None
     pages: int = 0
     blocks: int = 0
+    # Blocks marked boilerplate (``corpus.boilerplate``): kept for citations, in no chunk.
     boilerplate_blocks: int = 0
     chunks: int = 0
     # Indexed again with unchanged bytes, because a newer loader or chunker parses it now.
@@ -108,6 +109,12 @@ class IngestSummary(BaseModel):
         return sum(f.blocks for f in self.files)
 
     @property
+    def boilerplate_blocks(self) -> int:
+        """Blocks of this ingest's documents marked boilerplate (``FileResult.boilerplate_blocks``
+        says which document holds how many)."""
+        return sum(f.boilerplate_blocks for f in self.files)
+
+    @property
     def chunks(self) -> int:
         return sum(f.chunks for f in self.files)
 
@@ -119,7 +126,7 @@ class IngestSummary(BaseModel):
         return {
             "documents": {o.value: self.count(o) for o in Outcome},
             "blocks": self.blocks,
-            "boilerplate_blocks": sum(f.boilerplate_blocks for f in self.files),
+            "boilerplate_blocks": self.boilerplate_blocks,
             "remarked_documents": len(self.remarked),
             "refreshed_documents": self.refreshed,
             "chunks": self.chunks,

@@ -37,6 +37,40 @@ def paragraph(marker: str, topic: str) -> str:
     )
 
 
+@dataclass(frozen=True)
+class TemplateNote:
+    marker: str  # a word only this note holds, so a search must find it
+    boilerplate_blocks: int  # how many of its blocks the ingest must mark as boilerplate
+
+
+MEMO_FOOTER = "Filed by the facilities office. Internal use only."
+
+
+def template_notes(folder: Path, notes: int = 40, tickets: int = 10, memos: int = 10) -> dict[str, TemplateNote]:
+    """Notes written from templates, as meeting notes, lab logs and tickets are (issue 23), by file
+    name: ``notes`` one-line notes differing only in a number, alone and glued to a word ("Tiny note
+    7 about topic tinyword7"); ``tickets`` whose every line is the template's but for a free-standing
+    number (so nothing but that number tells them apart: they keep all their text); ``memos`` with
+    a line of their own above a shared footer (the footer is boilerplate, the line is not)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    out: dict[str, TemplateNote] = {}
+    for i in range(1, notes + 1):
+        (folder / f"n{i}.txt").write_text(f"Tiny note {i} about topic tinyword{i} and green roofs.\n", encoding="utf-8")
+        out[f"n{i}.txt"] = TemplateNote(f"tinyword{i}", 0)
+    for i in range(1, tickets + 1):
+        number = 4100 + i
+        text = f"Ticket {number} was raised by the help desk.\n\nThe status is open and waits for the vendor.\n"
+        (folder / f"ticket-{i}.txt").write_text(text, encoding="utf-8")
+        out[f"ticket-{i}.txt"] = TemplateNote(str(number), 0)
+    animals = ["aardvark", "bongo", "caracal", "dhole", "eland", "fossa", "gharial", "hoatzin", "ibex", "jerboa"]
+    for i in range(memos):
+        marker = f"{animals[i % len(animals)]}{'' if i < len(animals) else i}"
+        text = f"The memo asks for a {marker} enclosure near the green roofs.\n\n{MEMO_FOOTER}\n"
+        (folder / f"memo-{i}.txt").write_text(text, encoding="utf-8")
+        out[f"memo-{i}.txt"] = TemplateNote(marker, 1)
+    return out
+
+
 def text_pdf(path: Path, pages: list[str], font_size: float = 11, page_mm: tuple[float, float] = (210, 297)) -> Path:
     pdf = FPDF(format=page_mm)
     pdf.set_font("helvetica", size=font_size)

@@ -20,9 +20,11 @@ from hypothesis import strategies as st
 
 from corpus import boilerplate
 from corpus.chunking import chunk_document
+from corpus.ingest import FileResult, IngestSummary, Outcome
 from corpus.models import Block, BlockKind, ParsedDocument
 from corpus.parsing import parse_file
 from corpus.text import word_tokens
+from ui.cli.output import format_summary
 
 # Short, so that words collide across documents as a template's do.
 WORD = st.sampled_from(
@@ -178,3 +180,18 @@ def test_marking_never_takes_the_last_body_block():
     body = [_block(2, "Our own finding")]
     fps = boilerplate.fingerprints([*refs, *body], "R")
     assert boilerplate.detect([*refs, *body], fps, {fp: 5 for fp in fps if fp}) == [True, True, False]
+
+
+def test_the_ingest_summary_names_the_boilerplate_per_document_and_is_quiet_without_it():
+    def ok(name: str, blocks: int, marked: int) -> FileResult:
+        return FileResult(path=f"/n/{name}", outcome=Outcome.OK, blocks=blocks, boilerplate_blocks=marked, chunks=1)
+
+    summary = IngestSummary(files=[ok("a.txt", 5, 2), ok("b.txt", 4, 0), ok("c.txt", 3, 1)], seconds=1, embed_seconds=1)
+    text = format_summary(summary)
+    assert "boilerplate: 3 blocks in 2 documents" in text
+    assert "  boilerplate: /n/a.txt: 2 of 5 blocks" in text and "  boilerplate: /n/c.txt: 1 of 3 blocks" in text
+    assert "b.txt" not in text
+    data = summary.as_dict()
+    assert data["boilerplate_blocks"] == 3 and [f["boilerplate_blocks"] for f in data["files"]] == [2, 0, 1]
+    quiet = IngestSummary(files=[ok("b.txt", 4, 0)], seconds=1, embed_seconds=1)
+    assert "boilerplate" not in format_summary(quiet)

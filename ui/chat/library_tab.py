@@ -137,12 +137,17 @@ def _rejected(r: RejectedUpload) -> str:
     return f'<p class="prp-bad">\u2717 <b>{html.escape(r.name)}</b>: rejected, {html.escape(r.reason)}</p>'
 
 
+def _boilerplate(result: FileResult) -> str:
+    """How many blocks repeat other documents' text (left out of search); nothing when none do."""
+    return f" ({result.boilerplate_blocks} boilerplate)" if result.boilerplate_blocks else ""
+
+
 def _result(result: FileResult, upload: StoredUpload | None) -> str:
     name = html.escape(upload.name if upload else Path(result.path).name)
     if result.outcome is Outcome.OK:
         return (
             f'<p class="prp-ok">\u2713 <b>{name}</b>: {html.escape(result.title or "")} \u00b7 '
-            f"{result.pages} page(s), {result.blocks} blocks, {result.chunks} chunks</p>"
+            f"{result.pages} page(s), {result.blocks} blocks{_boilerplate(result)}, {result.chunks} chunks</p>"
         )
     if result.outcome is Outcome.SKIPPED:
         return f"<p>\u2022 <b>{name}</b>: skipped, {html.escape(result.reason)}</p>"

@@ -49,6 +49,13 @@ def format_summary(summary: IngestSummary) -> str:
         f"{summary.count(Outcome.FAILED)} failed{refreshed}",
         f"pages: {summary.pages}  blocks: {summary.blocks}  chunks: {summary.chunks}  time: {summary.seconds:.1f}s",
     ]
+    marked = [f for f in summary.files if f.outcome is Outcome.OK and f.boilerplate_blocks]
+    if marked:
+        lines.append(
+            f"boilerplate: {summary.boilerplate_blocks} blocks in {len(marked)} documents "
+            "(text repeated across 3 or more documents: kept for citations, left out of search)"
+        )
+        lines.extend(f"  boilerplate: {f.path}: {f.boilerplate_blocks} of {f.blocks} blocks" for f in marked)
     for f in summary.files:
         if f.outcome is not Outcome.OK:
             lines.append(f"  {f.outcome.value}: {f.path}: {f.reason}")
