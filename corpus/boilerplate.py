@@ -7,9 +7,9 @@ The rule, applied per block:
   dropped, every free-standing number read as one placeholder (so "© 2023" and "© 2024", "page 3 of
   12" and "page 4 of 12" match) while a digit run glued to letters stays as written ("tinyword1500",
   "ISO9001", "v2", "note_17": a name, and often the one thing telling two notes of a template
-  apart), and the document's own title masked (so "Documentation / User Guide /
-  Overview" on the Overview page matches "... / Installation" on the Installation page). Text with
-  no letters has no fingerprint and is never boilerplate.
+  apart), and the document's own title masked (so "Documentation / User Guide / Overview" on the
+  Overview page matches "... / Installation" on the Installation page). Text with no letters has no
+  fingerprint and is never boilerplate.
 - A non-heading block is **boilerplate** when its fingerprint occurs in at least ``MIN_DOCUMENTS``
   (3) distinct documents of the collection. Two is not enough: two versions of one report, or a
   paper and its preprint, share their paragraphs, and those are content. There is no share-of-the-
@@ -25,8 +25,9 @@ The rule, applied per block:
 - Marking never takes a document's **last body block** (any block but a heading or a reference
   entry: the only kind certain to land in a chunk a default search sees). When every one would be
   marked (notes written from one template, pages differing only in a free-standing number) none
-  is: the document keeps all its text. So a document an ingest reports as ok can always be found
-  by a word only it holds.
+  is: the document keeps all its text. So a document an ingest reports as ok can be found by a
+  word only it holds, if it holds one (a free-standing number counts as the template's when the
+  document has text of its own besides).
 
 Marking depends only on the set of documents in the collection, never on the order they came in;
 the registry keeps, per document, the fingerprints it holds, so counting a fingerprint's
@@ -60,7 +61,7 @@ _HEADING_MARK = "\x01"
 def normalise(text: str) -> str:
     """Lower-case words, and a placeholder for each free-standing number, separated by single spaces."""
     words = _WORD.findall(unicodedata.normalize("NFKC", text).lower())
-    return " ".join(w if any(c.isalpha() for c in w) else "#" for w in words)
+    return " ".join("#" if w.isdigit() else w for w in words)
 
 
 def fingerprint(text: str, title: str = "", heading: bool = False) -> str | None:

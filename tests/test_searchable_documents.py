@@ -193,5 +193,7 @@ def test_the_ingest_summary_names_the_boilerplate_per_document_and_is_quiet_with
     assert "b.txt" not in text
     data = summary.as_dict()
     assert data["boilerplate_blocks"] == 3 and [f["boilerplate_blocks"] for f in data["files"]] == [2, 0, 1]
+    remarked = IngestSummary(files=[], seconds=1, embed_seconds=1, remarked=["d1", "d2"])
+    assert "boilerplate marked again in 2 earlier document(s)" in format_summary(remarked)
     quiet = IngestSummary(files=[ok("b.txt", 4, 0)], seconds=1, embed_seconds=1)
     assert "boilerplate" not in format_summary(quiet)

@@ -56,6 +56,8 @@ def format_summary(summary: IngestSummary) -> str:
             "(text repeated across 3 or more documents: kept for citations, left out of search)"
         )
         lines.extend(f"  boilerplate: {f.path}: {f.boilerplate_blocks} of {f.blocks} blocks" for f in marked)
+    if summary.remarked:  # what other documents share changed: their marks and chunks were redone
+        lines.append(f"boilerplate marked again in {len(summary.remarked)} earlier document(s)")
     for f in summary.files:
         if f.outcome is not Outcome.OK:
             lines.append(f"  {f.outcome.value}: {f.path}: {f.reason}")
