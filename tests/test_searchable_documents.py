@@ -23,7 +23,9 @@ from corpus.chunking import chunk_document
 from corpus.ingest import FileResult, IngestSummary, Outcome
 from corpus.models import Block, BlockKind, ParsedDocument
 from corpus.parsing import parse_file
+from corpus.retrieval import SearchMode
 from corpus.text import word_tokens
+from tools.hybrid_search import hybrid_search
 from ui.cli.output import format_summary
 
 # Short, so that words collide across documents as a template's do.
@@ -197,3 +199,23 @@ def test_the_ingest_summary_names_the_boilerplate_per_document_and_is_quiet_with
     assert "boilerplate marked again in 2 earlier document(s)" in format_summary(remarked)
     quiet = IngestSummary(files=[ok("b.txt", 4, 0)], seconds=1, embed_seconds=1)
     assert "boilerplate" not in format_summary(quiet)
+
+
+def test_a_library_marked_by_the_old_rule_is_marked_again_and_found(make_library, tmp_path: Path, monkeypatch):
+    """A registry written under FINGERPRINT_VERSION 1 (every templated note marked, no chunk): the
+    next ingest, even of nothing, marks it again by today's rule and its notes are found."""
+    folder = tmp_path / "tiny"
+    folder.mkdir()
+    for i in range(1, 5):
+        (folder / f"n{i}.txt").write_text(f"Tiny note {i} about topic tinyword{i} and green roofs.\n", encoding="utf-8")
+    monkeypatch.setattr(boilerplate, "FINGERPRINT_VERSION", "1")
+    monkeypatch.setattr(boilerplate, "detect", lambda blocks, fps, counts: [True] * len(blocks))
+    old = make_library("v1")
+    assert old.ingest([folder]).chunks == 0
+    old.close()
+    monkeypatch.undo()
+    library = make_library("v1")
+    summary = library.ingest([folder])
+    assert summary.count(Outcome.SKIPPED) == 4 and len(summary.remarked) == 4
+    hits = hybrid_search(library, "tinyword3", 1, mode=SearchMode.SPARSE)
+    assert hits and "tinyword3" in hits[0].text
