@@ -18,8 +18,8 @@ from fastapi.testclient import TestClient
 from strategies.offline.strategy import OfflineStrategy
 from ui.chat.app import banner
 from ui.cli.main import main
-from ui.core.query_limit import MAX_QUERY_CHARS
 from ui.core.local import LocalPortal
+from ui.core.query_limit import MAX_QUERY_CHARS
 from ui.service.app import create_app
 
 from .paths import SAMPLE_DOCS

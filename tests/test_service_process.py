@@ -159,6 +159,24 @@ def test_a_langgraph_sdk_client_runs_the_research_graph_on_the_served_library(se
     assert [c["number"] for c in fetched["citations"]] == [c["number"] for c in report["citations"]]
 
 
+def test_studio_reaches_the_langgraph_api_only_and_pages_without_an_origin_change_nothing(served):
+    studio = {"Origin": "https://smith.langchain.com"}
+    preflight = {"Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type"}
+    langgraph = httpx.post(f"{served.url}/assistants/search", json={}, headers=studio)
+    assert langgraph.status_code == 200 and langgraph.headers["access-control-allow-origin"] == studio["Origin"]
+    assert httpx.options(f"{served.url}/assistants/search", headers={**studio, **preflight}).status_code == 200
+    nowhere = {"paths": [str(served.data_dir / "no-such-folder")]}  # refused by its origin before its path
+    for headers in (studio, {"Origin": "null"}):
+        refused = httpx.post(f"{served.url}/api/ingest", json=nowhere, headers=headers)
+        assert refused.status_code == 403 and "access-control-allow-origin" not in refused.headers
+    cors = httpx.options(f"{served.url}/api/ingest", headers={**studio, **preflight})
+    assert "access-control-allow-origin" not in cors.headers  # the browser does not even send it
+    upload = httpx.post(
+        f"{served.url}/chat/gradio_api/upload", files={"files": ("x.md", b"# X")}, headers={"Origin": "null"}
+    )
+    assert upload.status_code == 403
+
+
 def test_a_second_service_on_the_same_data_directory_is_refused(served, models_dir):
     second = run_prp(["serve", "--port", str(free_port())], served.env, timeout=120)
     assert second.returncode == 2 and "already serves" in second.stderr
