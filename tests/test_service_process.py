@@ -22,6 +22,8 @@ from corpus.library import Library
 from corpus.registry import Registry
 from ui.core import discovery
 from ui.core.discovery import ServiceRecord
+from ui.core.errors import JobFinishedError
+from ui.core.remote import RemotePortal
 
 from .cli_process import PRP, prp_env, run_prp
 from .paths import ROOT, SAMPLE_DOCS
@@ -238,6 +240,8 @@ def test_after_kill_9_the_next_start_replaces_the_stale_record_and_ingests_the_u
             assert [data for name, data in events if name == "result"][0]["job"]["state"] == "done"
             titles = {d["title"] for d in httpx.get(f"{url}/api/documents").json()}
             assert {"Rooftop Apiaries in Lowmoor", "Moss Walls in Eastgate"} <= titles
+            with RemotePortal(url) as portal, pytest.raises(JobFinishedError, match="already finished"):
+                portal.cancel(job["job_id"])  # the CLI's portal gets the core's error, not a bare 409
         finally:
             out = stop(restarted)
     finally:
