@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import signal
 import subprocess
 import time
@@ -26,6 +28,9 @@ def start(data_dir: Path, models_dir: Path, *args: str, **extra: str) -> tuple[s
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
+        # Its own process group, so a test that kills it as kill -9 does (the process alone) can then
+        # end the parse workers it leaves behind (``kill_group``).
+        start_new_session=True,
     )
     url = f"http://127.0.0.1:{port}"
     token = extra.get("PRP_API_TOKEN")
@@ -53,3 +58,9 @@ def stop(process: subprocess.Popen) -> str:
         out, _ = process.communicate()
         raise AssertionError(f"prp serve did not stop on Ctrl-C: {out[-3000:]}") from None
     return out
+
+
+def kill_group(process: subprocess.Popen) -> None:
+    """Kill -9 what is left of the service's process group (after ``process`` itself was killed)."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)

@@ -9,13 +9,17 @@ import shutil
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
+import gradio as gr
 import pytest
 from fastapi.testclient import TestClient
 
 from strategies.offline.strategy import OfflineStrategy
 from ui.chat.app import banner
+from ui.cli.main import main
 from ui.core.local import LocalPortal
+from ui.core.query_limit import MAX_QUERY_CHARS
 from ui.service.app import create_app
 
 from .paths import SAMPLE_DOCS
@@ -254,7 +258,6 @@ def test_without_a_token_only_this_machine_is_served(sample_library):
         # Another website's page calling the loopback API from the browser.
         assert local.get("/api/health", headers={"Origin": "https://attacker.example"}).status_code == 403
         assert local.get("/api/health", headers={"Origin": "http://127.0.0.1:8400"}).status_code == 200
-        assert local.get("/api/health", headers={"Origin": "https://smith.langchain.com"}).status_code == 200
 
 
 def test_with_a_token_every_route_needs_it(sample_library):
@@ -328,3 +331,154 @@ def test_a_cancelled_ingest_stops_between_files_with_what_it_finished_searchable
     summary = sse(writable, again["events"])[-1][1]["summary"]
     outcomes = [f["outcome"] for f in summary["files"]]
     assert "failed" not in outcomes and outcomes.count("skipped") >= len([f for f in done if f["outcome"] == "ok"])
+
+
+@pytest.fixture
+def empty(make_library) -> Iterator[TestClient]:
+    """The API over an empty library of its own (cheap: nothing to embed until a test adds it)."""
+    library = make_library("empty")
+    with TestClient(create_app(LocalPortal(library, OfflineStrategy(library.embedder)), chat=False), **LOCAL) as client:
+        yield client
+
+
+def finished(client: TestClient, started: dict) -> dict:
+    """The ``result`` event of a started job, once it has finished."""
+    return sse(client, started["events"])[-1][1]
+
+
+def test_ingest_by_path_refuses_the_library_s_own_folders(empty, models_dir, make_settings, monkeypatch, capsys):
+    writable = empty
+    health = writable.get("/api/health").json()
+    data_dir, before = Path(health["data_dir"]), health["documents"]
+    for path, words in (
+        ("", "not an absolute path"),
+        (".", "not an absolute path"),
+        (str(data_dir), "is the library's data directory"),
+        (str(data_dir / "uploads" / "notes.md"), "is inside the library's data directory"),
+        (str(data_dir.parent), "holds the library's data directory"),
+        (str(models_dir), "is the library's models directory"),
+    ):
+        refused = writable.post("/api/ingest", json={"paths": [path]})
+        assert refused.status_code == 422 and words in json.dumps(refused.json()["detail"]), (path, refused.text)
+    assert writable.get("/api/jobs", params={"kind": "ingest"}).json() == []
+    assert writable.get("/api/health").json()["documents"] == before
+    # The command line, with the library opened directly, refuses the data directory in the same words.
+    own = make_settings("cli")
+    monkeypatch.setenv("PRP_DATA_DIR", str(own.data_dir))
+    monkeypatch.setenv("PRP_MODELS_DIR", str(own.models_dir))
+    assert main(["ingest", str(own.data_dir)]) == 2
+    assert "is the library's data directory" in capsys.readouterr().err
+
+
+def test_a_duplicate_upload_is_not_kept_and_names_the_document_it_duplicates(empty):
+    first = empty.put("/api/uploads/a.md", content=APIARY)
+    assert first.status_code == 202 and finished(empty, first.json())["job"]["state"] == "done"
+    (document,) = empty.get("/api/documents").json()
+    for name in ("b.md", "a.md"):  # the same bytes under another name, or again under the same one
+        again = empty.put(f"/api/uploads/{name}", content=APIARY)
+        assert again.status_code == 409, again.text
+        detail = again.json()["detail"]
+        assert document["doc_id"] in detail and document["title"] in detail and "not stored again" in detail
+    uploads = Path(empty.get("/api/health").json()["data_dir"]) / "uploads"
+    assert [p.name for p in uploads.iterdir()] == ["a.md"]
+    assert len(empty.get("/api/jobs", params={"kind": "ingest"}).json()) == 1
+    assert [d["doc_id"] for d in empty.get("/api/documents").json()] == [document["doc_id"]]
+
+
+def test_uploads_a_stopped_service_left_unindexed_are_ingested_as_it_starts(make_library, tmp_path):
+    library = make_library("stray")
+    kept = tmp_path / "kept.md"
+    kept.write_text("# Sedum Trays\n\nSedum trays retained 41% of the rain.\n")
+    library.ingest([kept])
+    uploads = library.settings.uploads_dir
+    uploads.mkdir(parents=True)
+    (uploads / "apiary.md").write_bytes(APIARY)  # accepted, its ingest never ran
+    (uploads / "kept-copy.md").write_bytes(kept.read_bytes())  # a second copy, as earlier versions kept
+    (uploads / "broken.pdf").write_bytes(b"%PDF-1.4 not really")  # cannot be ingested: reported, removed
+    portal = LocalPortal(library, OfflineStrategy(library.embedder))
+    with TestClient(create_app(portal, chat=False), **LOCAL) as client:
+        (job,) = client.get("/api/jobs", params={"kind": "ingest"}).json()
+        assert "left unindexed" in job["title"]
+        assert "left unindexed" in banner(portal) or job["state"] != "running"
+        result = finished(client, {"events": f"/api/jobs/{job['job_id']}/events"})
+        outcomes = {Path(f["path"]).name: (f["outcome"], f["reason"]) for f in result["summary"]["files"]}
+        assert outcomes["apiary.md"][0] == "ok"
+        assert outcomes["kept-copy.md"][0] == "skipped" and "same content" in outcomes["kept-copy.md"][1]
+        assert outcomes["broken.pdf"][0] == "failed" and outcomes["broken.pdf"][1]
+        titles = {d["title"] for d in client.get("/api/documents").json()}
+        assert any(t.startswith("Rooftop Apiaries") for t in titles)
+    assert sorted(p.name for p in uploads.iterdir()) == ["apiary.md"]  # only what the library holds
+    with TestClient(create_app(LocalPortal(library, OfflineStrategy(library.embedder)), chat=False), **LOCAL) as again:
+        assert again.get("/api/jobs").json() == []  # nothing left over: no job at the next start
+
+
+def test_cancelling_a_finished_job_is_a_conflict_and_changes_nothing(empty):
+    started = empty.put("/api/uploads/apiary.md", content=APIARY).json()
+    finished(empty, started)
+    job_id = started["job"]["job_id"]
+    refused = empty.post(f"/api/jobs/{job_id}/cancel")
+    assert refused.status_code == 409 and "already finished" in refused.json()["detail"]
+    job = empty.get(f"/api/jobs/{job_id}").json()
+    assert job["state"] == "done" and job["cancel_requested"] is False
+    assert empty.post("/api/jobs/no-such-job/cancel").status_code == 404
+
+
+def test_an_over_long_query_is_refused_in_the_same_words_by_the_api_the_cli_and_the_chat(
+    empty, make_library, monkeypatch, capsys
+):
+    from ui.chat.chat_tab import research
+
+    huge = "rainfall " * 120_000  # about 1 MB
+    long = "x" * (MAX_QUERY_CHARS + 1)
+    for path, body in (
+        ("/api/search", {"query": huge}),
+        ("/api/search", {"query": long}),
+        ("/api/ask", {"topic": long}),
+        ("/api/report", {"topic": huge}),
+    ):
+        refused = empty.post(path, json=body)
+        assert refused.status_code == 422, (path, refused.status_code)
+        assert "over the limit of 4,000" in refused.json()["detail"] and len(refused.text) < 1000  # not echoed
+    assert empty.post("/api/search", json={"query": "x" * MAX_QUERY_CHARS}).status_code == 200
+    assert empty.get("/api/jobs").json() == []
+    library = make_library("cli")
+    monkeypatch.setenv("PRP_DATA_DIR", str(library.settings.data_dir))
+    monkeypatch.setenv("PRP_MODELS_DIR", str(library.settings.models_dir))
+    library.close()  # the command opens it itself
+    for argv in (["search", long], ["ask", long], ["report", huge]):
+        assert main(argv) == 2
+        assert "over the limit of 4,000" in capsys.readouterr().err
+    chat = make_library("chat")
+    with pytest.raises(gr.Error, match="over the limit of 4,000"):
+        list(research(LocalPortal(chat, OfflineStrategy(chat.embedder)), long, "question"))
+
+
+def test_pages_without_an_origin_change_nothing_and_studio_reaches_only_the_langgraph_api(make_library, tmp_path):
+    library = make_library("origins")
+    doc = tmp_path / "notes.md"
+    doc.write_text("# Notes\n\nA short note.\n")
+    null, studio = {"Origin": "null"}, {"Origin": "https://smith.langchain.com"}
+    with TestClient(create_app(LocalPortal(library, OfflineStrategy(library.embedder))), **LOCAL) as local:
+        # A sandboxed iframe or a file:// page (Origin: null) may not ingest, upload, delete or research...
+        for method, path, kw in (
+            ("POST", "/api/ingest", {"json": {"paths": [str(doc)]}}),
+            ("PUT", "/api/uploads/notes.md", {"content": b"# Notes"}),
+            ("DELETE", "/api/documents/abc", {}),
+            ("POST", "/api/ask", {"json": {"topic": QUESTION}}),
+            ("POST", "/chat/gradio_api/upload", {"files": {"files": ("notes.md", b"# Notes")}}),
+        ):
+            refused = local.request(method, path, headers=null, **kw)
+            assert refused.status_code == 403 and "Origin: null" in refused.json()["detail"], (method, path)
+        assert local.get("/api/jobs").json() == [] and library.registry.documents() == []
+        # ...and may read (CORS keeps the answer from the page); the chat's own page may upload.
+        assert local.get("/api/health", headers=null).status_code == 200
+        own = local.post(
+            "/chat/gradio_api/upload", headers={"Origin": "http://127.0.0.1:8400"}, files={"files": ("n.md", b"# N")}
+        )
+        assert own.status_code == 200, own.text
+        # Studio's origin: none of the service's own routes, read or write; the LangGraph API's are
+        # LangGraph's server's (absent from this app, so past the guard they are not found).
+        for method, path in (("GET", "/api/health"), ("POST", "/api/ingest"), ("DELETE", "/api/documents/a")):
+            assert local.request(method, path, headers=studio).status_code == 403, path
+        assert local.get("/chat/", headers=studio).status_code == 403
+        assert local.post("/assistants/search", headers=studio, json={}).status_code == 404

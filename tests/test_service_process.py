@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import shutil
 import subprocess
 import time
 from collections.abc import Iterator
@@ -17,10 +19,15 @@ import pytest
 
 from corpus.config import Settings
 from corpus.library import Library
+from corpus.registry import Registry
+from ui.core import discovery
+from ui.core.discovery import ServiceRecord
+from ui.core.errors import JobFinishedError
+from ui.core.remote import RemotePortal
 
 from .cli_process import PRP, prp_env, run_prp
 from .paths import ROOT, SAMPLE_DOCS
-from .served import start, stop
+from .served import kill_group, start, stop
 from .ui_server import free_port
 
 DOCS = ("test_rig_retention_report_2018.txt", "hydrology_review_2019.pdf", "green_roof_faq_2021.html")
@@ -154,6 +161,24 @@ def test_a_langgraph_sdk_client_runs_the_research_graph_on_the_served_library(se
     assert [c["number"] for c in fetched["citations"]] == [c["number"] for c in report["citations"]]
 
 
+def test_studio_reaches_the_langgraph_api_only_and_pages_without_an_origin_change_nothing(served):
+    studio = {"Origin": "https://smith.langchain.com"}
+    preflight = {"Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type"}
+    langgraph = httpx.post(f"{served.url}/assistants/search", json={}, headers=studio)
+    assert langgraph.status_code == 200 and langgraph.headers["access-control-allow-origin"] == studio["Origin"]
+    assert httpx.options(f"{served.url}/assistants/search", headers={**studio, **preflight}).status_code == 200
+    nowhere = {"paths": [str(served.data_dir / "no-such-folder")]}  # refused by its origin before its path
+    for headers in (studio, {"Origin": "null"}):
+        refused = httpx.post(f"{served.url}/api/ingest", json=nowhere, headers=headers)
+        assert refused.status_code == 403 and "access-control-allow-origin" not in refused.headers
+    cors = httpx.options(f"{served.url}/api/ingest", headers={**studio, **preflight})
+    assert "access-control-allow-origin" not in cors.headers  # the browser does not even send it
+    upload = httpx.post(
+        f"{served.url}/chat/gradio_api/upload", files={"files": ("x.md", b"# X")}, headers={"Origin": "null"}
+    )
+    assert upload.status_code == 403
+
+
 def test_a_second_service_on_the_same_data_directory_is_refused(served, models_dir):
     second = run_prp(["serve", "--port", str(free_port())], served.env, timeout=120)
     assert second.returncode == 2 and "already serves" in second.stderr
@@ -177,3 +202,77 @@ def test_beyond_loopback_a_token_is_required(tmp_path, models_dir, embedder):
         assert docs.returncode == 0 and "1 documents" in docs.stdout
     finally:
         stop(process)
+
+
+def test_after_kill_9_the_next_start_replaces_the_stale_record_and_ingests_the_uploads_left_waiting(
+    tmp_path, models_dir, embedder
+):
+    data_dir = tmp_path / "killed"
+    with Library(Settings(PRP_DATA_DIR=data_dir, PRP_MODELS_DIR=models_dir), embedder=embedder) as library:
+        library.ingest([SAMPLE_DOCS / DOCS[0]])
+    folder = tmp_path / "many"
+    shutil.copytree(SAMPLE_DOCS, folder)
+    uploads = {
+        "apiary.md": "# Rooftop Apiaries in Lowmoor\n\nEach rooftop hive produced 14.5 kg of honey in 2023.\n",
+        "moss.md": "# Moss Walls in Eastgate\n\nThe moss wall cut the street noise by 4 dB.\n",
+    }
+    process, url, _ = start(data_dir, models_dir)
+    try:
+        # A long ingest holds the one writer, so the uploads are stored and queue behind it...
+        assert httpx.post(f"{url}/api/ingest", json={"paths": [str(folder)]}).status_code == 202
+        for name, text in uploads.items():
+            assert httpx.put(f"{url}/api/uploads/{name}", content=text.encode()).status_code == 202
+    finally:
+        process.kill()  # ...when the service is killed: kill -9, the process alone
+        process.wait()
+        process.stdout.close()  # its parse workers outlive it, holding the pipe: not read to the end
+    stale = json.loads((data_dir / "service.json").read_text())
+    assert stale["pid"] == process.pid
+    held = {Path(d.path).name for d in Registry(data_dir / "registry.sqlite").documents()}
+    assert set(uploads) - held, "the uploads were ingested before the kill: nothing to test"
+    try:  # the killed service's parse workers still run meanwhile, as they would
+        restarted, url, _ = start(data_dir, models_dir)
+        try:
+            assert json.loads((data_dir / "service.json").read_text())["pid"] == restarted.pid
+            (job,) = httpx.get(f"{url}/api/jobs", params={"kind": "ingest"}).json()
+            assert "left unindexed" in job["title"]
+            events = sse_events(f"{url}/api/jobs/{job['job_id']}/events")
+            assert [data for name, data in events if name == "result"][0]["job"]["state"] == "done"
+            titles = {d["title"] for d in httpx.get(f"{url}/api/documents").json()}
+            assert {"Rooftop Apiaries in Lowmoor", "Moss Walls in Eastgate"} <= titles
+            with RemotePortal(url) as portal, pytest.raises(JobFinishedError, match="already finished"):
+                portal.cancel(job["job_id"])  # the CLI's portal gets the core's error, not a bare 409
+        finally:
+            out = stop(restarted)
+    finally:
+        kill_group(process)
+    assert "Traceback" not in out, out[-3000:]
+    assert "left unindexed by the last run" in out
+
+
+def test_a_record_left_by_a_dead_process_counts_as_no_service(make_settings):
+    settings = make_settings()
+    settings.data_dir.mkdir(parents=True)
+    url = "http://127.0.0.1:8400"
+    zombie = subprocess.Popen(["true"])
+    deadline = time.monotonic() + 10
+    while Path(f"/proc/{zombie.pid}/stat").read_text().rpartition(")")[2].split()[0] != "Z":
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    try:
+        for pid in (zombie.pid, os.getpid()):  # dead, not reaped; this process (its pid used again)
+            settings.service_file.write_text(
+                ServiceRecord(url=url, pid=pid, data_dir="x", started_at="t").model_dump_json()
+            )
+            assert discovery.running(settings) is None, pid
+        live = subprocess.Popen(["sleep", "30"])
+        try:
+            settings.service_file.write_text(
+                ServiceRecord(url=url, pid=live.pid, data_dir="x", started_at="t").model_dump_json()
+            )
+            assert discovery.running(settings).pid == live.pid
+        finally:
+            live.kill()
+            live.wait()
+    finally:
+        zombie.wait()

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from corpus.registry import Registry
 from ui.core.uploads import discard, sanitize_filename, store_uploads
 
 
@@ -50,7 +51,7 @@ def test_each_bad_file_is_rejected_with_its_reason_and_the_rest_are_stored(make_
         ("huge.txt", _file(incoming, "d/huge.txt", b"x" * 5000)),
         ("../../escape.txt", _file(incoming, "e/escape.txt", b"escaped?")),
     ]
-    stored, rejected = store_uploads(files, settings)
+    stored, rejected = store_uploads(files, settings, Registry(settings.registry_path))
     reasons = {r.name: r.reason for r in rejected}
     assert set(reasons) == {"tool.exe", "empty.txt", "huge.txt"}
     assert "not supported" in reasons["tool.exe"] and ".pdf" in reasons["tool.exe"]
@@ -64,14 +65,38 @@ def test_each_bad_file_is_rejected_with_its_reason_and_the_rest_are_stored(make_
 
 def test_same_name_other_content_gets_a_new_name_and_identical_files_are_reused(make_settings, tmp_path):
     settings = make_settings()
+    registry = Registry(settings.registry_path)
     one = _file(tmp_path / "1", "notes.md", b"first version")
     two = _file(tmp_path / "2", "notes.md", b"second version")
-    (first,), _ = store_uploads([("notes.md", one)], settings)
-    (again,), _ = store_uploads([("notes.md", one)], settings)
-    (other,), _ = store_uploads([("notes.md", two)], settings)
+    (first,), _ = store_uploads([("notes.md", one)], settings, registry)
+    (again,), _ = store_uploads([("notes.md", one)], settings, registry)
+    (other,), _ = store_uploads([("notes.md", two)], settings, registry)
     assert first.new and not again.new and again.path == first.path
     assert other.new and other.path.name == "notes-2.md"
     discard(again)  # not created by that upload: the earlier copy stays
     assert first.path.exists()
     discard(other)
     assert not other.path.exists()
+
+
+def test_the_same_bytes_under_other_names_are_stored_once(make_settings, tmp_path):
+    settings = make_settings()
+    registry = Registry(settings.registry_path)
+    data = b"# Field notes\n\nThe same bytes, uploaded under three names.\n"
+    files = [(name, _file(tmp_path / name, name, data)) for name in ("a.md", "b.md", "c.txt")]
+    stored, rejected = store_uploads(files, settings, registry)
+    assert not rejected and [s.name for s in stored] == ["a.md", "b.md", "c.txt"]
+    assert {s.path for s in stored} == {settings.uploads_dir.resolve() / "a.md"}  # one copy, not three
+    assert [s.new for s in stored] == [True, False, False]
+    assert [p.name for p in settings.uploads_dir.iterdir()] == ["a.md"]
+
+
+def test_an_upload_the_library_holds_is_not_stored_and_names_the_document(make_library, tmp_path):
+    library = make_library()
+    original = _file(tmp_path / "kept", "apiary.md", b"# Rooftop Apiaries\n\nEach hive made 14.5 kg of honey.\n")
+    (document,) = [f for f in library.ingest([original]).files]
+    copy = _file(tmp_path / "elsewhere", "renamed.md", original.read_bytes())
+    stored, (rejected,) = store_uploads([("renamed.md", copy)], library.settings, library.registry)
+    assert stored == [] and rejected.duplicate_of.doc_id == document.doc_id
+    assert "Rooftop Apiaries" in rejected.reason and document.doc_id in rejected.reason
+    assert not any(library.settings.uploads_dir.iterdir())

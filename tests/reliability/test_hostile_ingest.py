@@ -16,6 +16,7 @@ import pytest
 
 from corpus.ingest import PARSER_DIED, IngestSummary
 from corpus.library import Library
+from corpus.registry import Registry
 from testing_support.hostile_corpus import Expected, build, paragraph, text_pdf
 from tools.hybrid_search import hybrid_search
 from ui.core.uploads import store_uploads
@@ -195,7 +196,7 @@ def test_hostile_uploads_land_inside_the_library_or_are_refused(hostile, make_li
     big = folder.parent / "huge.txt"
     big.write_bytes(b"a" * 600_000)
     files.append(("huge.txt", big))
-    stored, rejected = store_uploads(files, settings)
+    stored, rejected = store_uploads(files, settings, Registry(settings.registry_path))
     uploads = settings.uploads_dir.resolve()
     assert all(s.path.resolve().parent == uploads for s in stored)
     assert {s.path.name for s in stored} >= {"escape.md", "evil.txt", "passwd.html", "photo.md"}

@@ -20,7 +20,14 @@ from fastapi.responses import FileResponse, JSONResponse, StreamingResponse
 from corpus.registry import DocumentRecord
 from ui.api.security import is_loopback_client
 from ui.core.conversations import Conversation
-from ui.core.errors import JobFailed, JobNotFoundError, ThreadNotFoundError
+from ui.core.errors import (
+    JobFailed,
+    JobFinishedError,
+    JobNotFoundError,
+    QueryTooLongError,
+    RefusedPathError,
+    ThreadNotFoundError,
+)
 from ui.core.exports.formats import ExportFormat
 from ui.core.jobs import Job, JobKind, JobView
 from ui.core.local import LocalPortal
@@ -40,15 +47,24 @@ from ui.core.report_json import JsonReport
 
 #: Seconds an event stream waits for news before sending a keep-alive comment (proxies close idle streams).
 KEEP_ALIVE = 15.0
+#: Where the REST API's routes are.
+API_PATH = "/api"
 
 
 def add_api(app: FastAPI, portal: LocalPortal) -> None:
     """The routes under ``/api``, and the core's errors as HTTP statuses."""
-    api = APIRouter(prefix="/api")
+    api = APIRouter(prefix=API_PATH)
     for add_routes in (_health, _documents, _search, _research, _jobs, _threads):
         add_routes(api, portal)
     app.include_router(api)
-    for error, status in ((ThreadNotFoundError, 404), (JobNotFoundError, 404), (JobFailed, 500)):
+    for error, status in (
+        (ThreadNotFoundError, 404),
+        (JobNotFoundError, 404),
+        (JobFinishedError, 409),
+        (QueryTooLongError, 422),
+        (RefusedPathError, 422),
+        (JobFailed, 500),
+    ):
         app.add_exception_handler(error, _answer(status))
 
 
@@ -90,7 +106,9 @@ def _documents(api: APIRouter, portal: LocalPortal) -> None:
     @api.put("/uploads/{filename}", response_model=IngestStarted, status_code=202, tags=["documents"])
     async def upload(filename: str, request: Request) -> IngestStarted:
         """Upload one file as the request body (``curl -T paper.pdf``); it is stored under the
-        library's ``uploads/`` and ingested in the background. Larger than PRP_UPLOAD_MAX_MB: 413."""
+        library's ``uploads/`` and ingested in the background. Larger than PRP_UPLOAD_MAX_MB: 413.
+        Content the library already holds (under any name): 409, naming the document; it is not
+        stored again."""
         limit = int(portal.settings.upload_max_mb * 1_000_000)
         declared = request.headers.get("content-length")
         if declared and declared.isdigit() and int(declared) > limit:
@@ -110,16 +128,17 @@ def _documents(api: APIRouter, portal: LocalPortal) -> None:
         finally:
             partial.unlink(missing_ok=True)
         if job is None:
-            raise HTTPException(422, f"{rejected[0].name}: {rejected[0].reason}")
+            raise HTTPException(409 if rejected[0].duplicate_of else 422, f"{rejected[0].name}: {rejected[0].reason}")
         return IngestStarted(job=job.view(), events=_events_url(job.id), stored_as=str(stored[0].path))
 
     @api.post("/ingest", response_model=IngestStarted, status_code=202, tags=["documents"])
     def ingest(body: IngestRequest, request: Request) -> IngestStarted:
-        """Ingest files or folders already on this machine (what ``prp ingest`` sends). Only a client on
-        this machine may name paths: anyone else uploads."""
+        """Ingest files or folders already on this machine (what ``prp ingest`` sends), by absolute
+        path. Only a client on this machine may name paths: anyone else uploads. The library's own
+        data and models directories (or a folder holding them) are refused: 422."""
         if not is_loopback_client(request):
             raise HTTPException(403, "ingest by path is only for clients on this machine; upload the files instead")
-        job = portal.ingest([Path(p).expanduser().resolve() for p in body.paths])
+        job = portal.ingest([Path(p).resolve() for p in body.paths])
         return IngestStarted(job=job, events=_events_url(job.job_id))
 
 
@@ -166,7 +185,7 @@ def _jobs(api: APIRouter, portal: LocalPortal) -> None:
     @api.post("/jobs/{job_id}/cancel", response_model=JobView, tags=["jobs"])
     def cancel(job_id: str) -> JobView:
         """Stop a job at its next step: a research run keeps its checkpoints (resume it with its
-        thread id), an ingest stops between files."""
+        thread id), an ingest stops between files. A job that has already finished: 409."""
         return portal.cancel(job_id)
 
     @api.get(

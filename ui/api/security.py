@@ -9,6 +9,11 @@ its uploads, and the LangGraph API alike.
 - **Other websites.** A page on another site can make your browser send requests to a loopback
   port. Requests whose ``Origin`` is neither this service nor an allowed origin (LangGraph Studio's)
   are refused, and without a token the ``Host`` must be a loopback name, which defeats DNS rebinding.
+  Studio's origin is allowed on the LangGraph API only, not on the service's own routes (the REST
+  API, the chat): Studio needs nothing else, and a page there could otherwise ingest or delete.
+- **Opaque origins.** Sandboxed iframes and ``file://`` pages send ``Origin: null``, which names no
+  site to check: such a request may read (CORS keeps the answer from the page) but not change
+  anything, so a state-changing method or a websocket with ``Origin: null`` is refused.
 """
 
 from __future__ import annotations
@@ -29,6 +34,8 @@ TOKEN_HEADER = "x-prp-token"
 #: Where LangGraph Studio runs: it calls the LangGraph API of a local server from the browser.
 STUDIO_ORIGINS = ("https://smith.langchain.com",)
 LOGIN_PATH = "/login"
+#: Methods that only read: every other method (and a websocket) may change the library.
+READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
 def is_loopback_host(host: str) -> bool:
@@ -50,12 +57,27 @@ def _host_name(host_header: str) -> str:
     return urlsplit(f"//{host_header}").hostname or ""
 
 
-class AccessGuard:
-    """ASGI middleware checking origin, host and token on every HTTP and websocket request."""
+def _under(path: str, prefixes: tuple[str, ...]) -> bool:
+    return path == "/" or any(path == p or path.startswith(f"{p}/") for p in prefixes)
 
-    def __init__(self, app: ASGIApp, token: str | None, allowed_origins: tuple[str, ...] = STUDIO_ORIGINS):
+
+class AccessGuard:
+    """ASGI middleware checking origin, host and token on every HTTP and websocket request.
+
+    ``own_paths``: the prefixes of the service's own routes (``/`` is always one), where only the
+    service's own origin is allowed; ``allowed_origins`` apply to every other route, the LangGraph
+    API that LangGraph's server adds beside them."""
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        token: str | None,
+        own_paths: tuple[str, ...],
+        allowed_origins: tuple[str, ...] = STUDIO_ORIGINS,
+    ):
         self.app = app
         self.token = token or None
+        self.own_paths = own_paths
         self.allowed_origins = set(allowed_origins)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -70,9 +92,9 @@ class AccessGuard:
         ):
             await _refuse(scope, send, 403, "without PRP_API_TOKEN this service serves this machine only")
             return
-        origin = headers.get("origin")
-        if origin and origin != "null" and urlsplit(origin).netloc != host and origin not in self.allowed_origins:
-            await _refuse(scope, send, 403, f"requests from {origin} are not allowed")
+        refusal = self._origin_refusal(scope, headers.get("origin"), host)
+        if refusal:
+            await _refuse(scope, send, 403, refusal)
             return
         if self.token is None:
             await self.app(scope, receive, send)
@@ -87,6 +109,20 @@ class AccessGuard:
             await _send(send, 303, b"", [(b"location", LOGIN_PATH.encode())])  # a browser: sign in first
             return
         await _refuse(scope, send, 401, f"an API token is required: Authorization: Bearer <token> or {TOKEN_HEADER}")
+
+    def _origin_refusal(self, scope: Scope, origin: str | None, host: str) -> str | None:
+        """Why a request from this ``Origin`` is refused, or ``None`` (no origin: not a browser page's)."""
+        if not origin:
+            return None
+        if origin == "null":
+            if scope["type"] == "websocket" or scope["method"] not in READ_METHODS:
+                return "requests that change anything are not accepted from pages without an origin (Origin: null)"
+            return None
+        if urlsplit(origin).netloc == host:
+            return None
+        if origin in self.allowed_origins and not _under(scope["path"], self.own_paths):
+            return None
+        return f"requests from {origin} are not allowed here"
 
     def _presented(self, headers: dict[str, str]) -> bool:
         auth = headers.get("authorization", "")

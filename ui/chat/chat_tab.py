@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Iterator
+from contextlib import suppress
 from dataclasses import dataclass, field
 
 import gradio as gr
@@ -18,7 +19,7 @@ from ui.chat.report_html import parse_cite_ref, report_html
 from ui.chat.research_stream import Failed, Finished, Progress, stream_research
 from ui.chat.settings_panel import SettingsPanel, build_settings_panel, with_options
 from ui.core.conversations import new_conversation_id, run_thread_id, turn_of
-from ui.core.errors import ThreadNotFoundError
+from ui.core.errors import JobFinishedError, QueryTooLongError, ThreadNotFoundError
 from ui.core.exports.record import ReportRecord
 from ui.core.local import LocalPortal, mode_name
 
@@ -256,15 +257,17 @@ def run_turn(
     options: ResearchOptions,
     thread_id: str,
 ) -> Iterator[list]:
-    """Stream one run into the chat. Yields ``[history, session, *panel]`` updates."""
+    """Stream one run into the chat. Yields ``[history, session, *panel]`` updates; what the core
+    refuses to start (``QueryTooLongError``) is raised before the first."""
     mode = mode_name(portal.strategy.mode)
+    events = stream_research(portal, topic, single_question=single, options=options, thread_id=thread_id)
     if thread_id not in session.turns:
         session.turns.append(thread_id)
     history = [*history, user_message(topic, single), steps_message([], mode, done=False)]
     unchanged = [gr.skip()] * PANEL_OUTPUTS
     yield [history, session, *unchanged]
     lines: list[tuple[str, str]] = []
-    for event in stream_research(portal, topic, single_question=single, options=options, thread_id=thread_id):
+    for event in events:
         if isinstance(event, Progress):
             lines.append((event.node, event.line))
             history[-1] = steps_message(lines, mode, done=False)
@@ -297,9 +300,12 @@ def research(
     if not topic:
         raise gr.Error("Type a question or a topic first.")
     session = session or ChatSession()
-    for update in run_turn(portal, session, history or [], topic, kind != TOPIC, options, session.next_thread_id()):
-        history_value, session_value, *panel = update
-        yield [history_value, "", session_value, *panel]
+    try:
+        for update in run_turn(portal, session, history or [], topic, kind != TOPIC, options, session.next_thread_id()):
+            history_value, session_value, *panel = update
+            yield [history_value, "", session_value, *panel]
+    except QueryTooLongError as exc:  # the message box keeps the text, to be shortened
+        raise gr.Error(str(exc)) from None
 
 
 def stop_research(portal: LocalPortal, session: ChatSession | None) -> None:
@@ -308,7 +314,8 @@ def stop_research(portal: LocalPortal, session: ChatSession | None) -> None:
     turns = session.turns if session else []
     running = [job for job in portal.jobs("research", active=True) if job.info.get("thread_id") in turns]
     for job in running:
-        portal.cancel(job.job_id)
+        with suppress(JobFinishedError):  # it finished meanwhile: nothing left to stop
+            portal.cancel(job.job_id)
     if not running:
         gr.Info("Nothing is running in this conversation.")
 

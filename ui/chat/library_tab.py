@@ -85,6 +85,7 @@ def ingest_uploads(portal: LocalPortal, files: list[str] | None) -> Iterator[tup
         return
     job, stored, rejected = portal.upload([(Path(f).name, Path(f)) for f in files])
     lines = [_rejected(r) for r in rejected]
+    duplicates = sum(1 for r in rejected if r.duplicate_of is not None)
     if job is None:
         yield _log(lines + ["<p>Nothing to ingest.</p>"]), None
         return
@@ -102,8 +103,8 @@ def ingest_uploads(portal: LocalPortal, files: list[str] | None) -> Iterator[tup
     if job.state is JobState.DONE and summary is not None:
         lines.append(
             f"<p><b>Done in {job.view().seconds or 0:.1f} s:</b> {summary.count(Outcome.OK)} added, "
-            f"{summary.count(Outcome.SKIPPED)} already there, "
-            f"{summary.count(Outcome.FAILED) + len(rejected)} rejected or failed.</p>"
+            f"{summary.count(Outcome.SKIPPED) + duplicates} already there, "
+            f"{summary.count(Outcome.FAILED) + len(rejected) - duplicates} rejected or failed.</p>"
         )
     else:
         reason = "stopped on request" if job.state is JobState.CANCELLED else job.error
@@ -134,6 +135,8 @@ def _log(lines: list[str]) -> str:
 
 
 def _rejected(r: RejectedUpload) -> str:
+    if r.duplicate_of is not None:  # not an error: the library has it already
+        return f"<p>\u2022 <b>{html.escape(r.name)}</b>: {html.escape(r.reason)}</p>"
     return f'<p class="prp-bad">\u2717 <b>{html.escape(r.name)}</b>: rejected, {html.escape(r.reason)}</p>'
 
 

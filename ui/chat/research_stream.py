@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from research.options import ResearchOptions
 from ui.core.exports.record import ReportRecord
-from ui.core.jobs import JobState
+from ui.core.jobs import Job, JobState
 from ui.core.local import LocalPortal
 
 #: Seconds between checks on a quiet run (a reader also wakes at once on every event).
@@ -47,8 +47,14 @@ def stream_research(
 ) -> Iterator[Progress | Finished | Failed]:
     """Progress lines as the graph produces them, then one ``Finished`` or ``Failed``.
 
-    Given the id of an interrupted run, the run resumes from its last checkpoint."""
+    The run starts at the call, so what the core refuses (``QueryTooLongError``) is raised there,
+    before anything is read. Given the id of an interrupted run, the run resumes from its last
+    checkpoint."""
     job = portal.start_research(topic, single_question=single_question, options=options, thread_id=thread_id)
+    return _read(job)
+
+
+def _read(job: Job) -> Iterator[Progress | Finished | Failed]:
     for event in job.follow(POLL):
         if event.event == "progress":
             yield Progress(event.data["node"], event.data["line"])

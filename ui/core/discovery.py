@@ -1,6 +1,9 @@
 """How the CLI finds the service serving its data directory: ``prp serve`` writes ``service.json``
 there when it starts listening and removes it when it stops. A file left by a process that no longer
-runs, or a service that does not answer, counts as no service.
+runs (a service killed with kill -9, or stopped by a crash or a power cut), or a service that does not
+answer, counts as no service, and the next ``prp serve`` replaces it. A process "no longer runs" when
+its pid is gone, is a zombie (dead, not yet reaped by its parent), or is this very process (a pid used
+again: a container's service is pid 1 at every start), so a stale file never blocks a restart.
 
 The file holds the API token when one is set (readable by its owner only): whoever can read the data
 directory can read the library anyway.
@@ -10,6 +13,7 @@ from __future__ import annotations
 
 import os
 from datetime import UTC, datetime
+from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 from pydantic import BaseModel, ValidationError
@@ -71,7 +75,7 @@ def read(settings: Settings) -> ServiceRecord | None:
 def running(settings: Settings) -> ServiceRecord | None:
     """The record of a service whose process is alive (whether it answers is the client's to find out)."""
     record = read(settings)
-    if record is None or not _alive(record.pid):
+    if record is None or record.pid == os.getpid() or not _alive(record.pid):
         return None
     return record
 
@@ -83,4 +87,13 @@ def _alive(pid: int) -> bool:
         return False
     except PermissionError:  # alive, someone else's
         return True
-    return True
+    return not _zombie(pid)
+
+
+def _zombie(pid: int) -> bool:
+    """Dead but not reaped (signals still reach the pid). Known where ``/proc`` tells: Linux."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rpartition(")")[2].split()[:1] == ["Z"]  # the state follows the name, which may hold ")"

@@ -15,3 +15,15 @@ class JobNotFoundError(PrpError):
 
 class JobFailed(PrpError):
     """A job the caller waited for failed; the message is the job's error."""
+
+
+class JobFinishedError(PrpError):
+    """The job asked to be cancelled had already finished; nothing was changed."""
+
+
+class QueryTooLongError(PrpError):
+    """A question, topic or search query over ``ui.core.query_limit.MAX_QUERY_CHARS``."""
+
+
+class RefusedPathError(PrpError):
+    """A path an ingest may not be given: the library's own data or models directory."""

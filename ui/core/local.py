@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from corpus.config import Settings
-from corpus.ingest import FileResult, IngestSummary, Outcome, discover
+from corpus.ingest import FileResult, IngestSummary, discover
 from corpus.library import Library
 from corpus.registry import DocumentRecord
 from research.options import ResearchOptions
@@ -28,11 +28,13 @@ from research.report import mode_model
 from research.strategy import ResearchStrategy
 from tools.hybrid_search import hybrid_search, named_documents
 from ui.core.conversations import Conversation, conversations
-from ui.core.errors import JobFailed, JobNotFoundError
+from ui.core.errors import JobFailed, JobFinishedError, JobNotFoundError
 from ui.core.exports.formats import ExportFormat
+from ui.core.ingest_paths import check_ingest_paths
 from ui.core.jobs import Job, JobEvent, JobKind, Jobs, JobState, JobView
 from ui.core.models import ExportFile, Health, JobOutcome, RunRequest, SearchRequest, SearchResponse
 from ui.core.portal import RunKind
+from ui.core.query_limit import check_query
 from ui.core.report_json import JsonReport
 from ui.core.uploads import RejectedUpload, StoredUpload, discard, store_uploads
 
@@ -143,6 +145,7 @@ class LocalPortal:
 
     def search(self, request: SearchRequest) -> SearchResponse:
         """Ranked chunks, and the documents the query named by title if it was scoped to them."""
+        check_query(request.query, "search query")
         filters = request.filters
         results = hybrid_search(self.library, request.query, request.k, filters, request.search_mode)
         return SearchResponse(
@@ -150,20 +153,45 @@ class LocalPortal:
         )
 
     def ingest(self, paths: Sequence[Path]) -> JobView:
+        """Never the library's own folders (``RefusedPathError``)."""
+        check_ingest_paths(paths, self.settings)
         return self.start_ingest(paths).view()
 
     def upload(self, files: Iterable[tuple[str, Path]]) -> tuple[Job | None, list[StoredUpload], list[RejectedUpload]]:
         """Store each acceptable ``(name, temporary file)`` under the library's uploads and ingest
-        them (no job if none was accepted)."""
-        stored, rejected = store_uploads(files, self.settings)
+        them (no job if none was accepted). Content the library already holds is not stored again:
+        it is rejected, naming the document (``RejectedUpload.duplicate_of``)."""
+        stored, rejected = store_uploads(files, self.settings, self.library.registry)
         return (self.start_ingest([], stored) if stored else None), stored, rejected
 
-    def start_ingest(self, paths: Sequence[Path], uploads: Sequence[StoredUpload] = ()) -> Job:
+    def ingest_stray_uploads(self) -> Job | None:
+        """Ingest the files in the uploads folder that the library does not hold: uploads whose
+        ingest never ran (a service killed while they waited). They are ingested as any upload is, so
+        one that cannot be is reported in the job with its reason and removed. None if there are none."""
+        folder = self.settings.uploads_dir
+        if not folder.is_dir():
+            return None
+        held = {d.path for d in self.library.registry.documents()}
+        stray = [
+            StoredUpload(path.name, path.resolve(), new=True)
+            for path in sorted(folder.iterdir())
+            if path.is_file() and str(path.resolve()) not in held
+        ]
+        if not stray:
+            return None
+        return self.start_ingest([], stray, title=f"ingest {len(stray)} upload(s) left unindexed by the last run")
+
+    def start_ingest(self, paths: Sequence[Path], uploads: Sequence[StoredUpload] = (), title: str = "") -> Job:
         """An ingest job: one ``file`` event per file as it is done (each document searchable from
-        then on), the ``IngestSummary`` as its result. Uploaded copies that fail to ingest are removed,
-        so the uploads folder holds only what the library holds."""
+        then on), the ``IngestSummary`` as its result. Uploaded copies the library does not hold
+        afterwards (failed, or copies of another document) are removed, so the uploads folder holds
+        only what the library holds. ``title``: the job's, else one naming the files."""
         paths = [*paths, *(u.path for u in uploads)]
-        by_path = {str(u.path.resolve()): u for u in uploads}
+
+        def drop_unheld_uploads() -> None:
+            for upload in uploads:
+                if self.library.registry.ready_document_at(str(upload.path.resolve())) is None:
+                    discard(upload)
 
         def work(job: Job) -> IngestSummary:
             total = len(discover(paths))
@@ -173,27 +201,24 @@ class LocalPortal:
             def progress(result: FileResult) -> None:
                 nonlocal done
                 done += 1
-                upload = by_path.get(str(Path(result.path).resolve()))
-                if result.outcome is Outcome.FAILED and upload is not None:
-                    discard(upload)
                 job.emit("file", {"done": done, "total": total, **result.model_dump(mode="json", exclude_none=True)})
 
             try:
-                return self.library.ingest(paths, progress)
+                summary = self.library.ingest(paths, progress)
             except BaseException:  # cancelled between files, or failed
-                for upload in uploads:  # nothing in uploads/ that the library does not hold
-                    if self.library.registry.ready_document_at(str(upload.path.resolve())) is None:
-                        discard(upload)
+                drop_unheld_uploads()
                 # What it did ingest is indexed as after a whole ingest, if the index can be had: the
                 # failure that stopped the ingest (a full disk, the index held elsewhere) is the one told.
                 with suppress(Exception):
                     self.library.store.optimize()
                 raise
+            drop_unheld_uploads()
+            return summary
 
         names = ", ".join(Path(p).name for p in paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
         return self.runner.submit(
             "ingest",
-            f"ingest {names}",
+            title or f"ingest {names}",
             work,
             info={"paths": [str(p) for p in paths]},
             finish=lambda job: {"summary": job.result.as_dict()} if job.result is not None else {},
@@ -231,7 +256,8 @@ class LocalPortal:
     def start_research(
         self, topic: str, *, single_question: bool, options: ResearchOptions, thread_id: str | None = None
     ) -> Job:
-        """See ``Runs.start``."""
+        """See ``Runs.start``. An over-long topic is refused (``QueryTooLongError``)."""
+        check_query(topic, "question" if single_question else "topic")
         return self.runs.start(
             self.strategy, topic, single_question=single_question, options=options, thread_id=thread_id
         )
@@ -276,7 +302,10 @@ class LocalPortal:
         return self.handle(job_id).view()
 
     def cancel(self, job_id: str) -> JobView:
+        """``JobFinishedError`` (and nothing changed) if the job had already finished."""
         job = self.handle(job_id)
+        if job.state.finished:
+            raise JobFinishedError(f"job {job_id} already finished ({job.state.value}): there is nothing to cancel")
         job.cancel()
         return job.view()
 

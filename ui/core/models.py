@@ -4,7 +4,10 @@ running service the same objects the core gives it in process."""
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field, model_serializer
+from pathlib import Path
+from typing import Annotated
+
+from pydantic import AfterValidator, BaseModel, Field, model_serializer
 
 from corpus.ingest import IngestSummary
 from corpus.registry import DocumentRecord
@@ -12,6 +15,7 @@ from corpus.retrieval import RetrievalOptions, RetrievedChunk
 from research.options import ResearchOptions
 from tools.title_scope import TitleScope
 from ui.core.jobs import JobView
+from ui.core.query_limit import MAX_QUERY_CHARS
 from ui.core.report_json import JsonReport
 
 
@@ -28,7 +32,7 @@ class Health(BaseModel):
 
 
 class SearchRequest(RetrievalOptions):
-    query: str = Field(min_length=1)
+    query: str = Field(min_length=1, description=f"At most {MAX_QUERY_CHARS:,} characters.")
 
 
 class SearchResponse(BaseModel):
@@ -38,7 +42,9 @@ class SearchResponse(BaseModel):
 
 
 class RunRequest(BaseModel):
-    topic: str = Field(min_length=1, description="The question (ask) or topic (report).")
+    topic: str = Field(
+        min_length=1, description=f"The question (ask) or topic (report), at most {MAX_QUERY_CHARS:,} characters."
+    )
     options: ResearchOptions = Field(default_factory=ResearchOptions)
     thread_id: str | None = Field(
         default=None,
@@ -54,9 +60,18 @@ class RunStarted(BaseModel):
     report: str = Field(description="The finished report (404 until the run has finished).")
 
 
+def _absolute(path: str) -> str:
+    # The service's working directory is its data directory: a relative path ("", ".") would name
+    # the library's own files. A client resolves its paths where it runs (``prp ingest`` does).
+    expanded = Path(path).expanduser()
+    if not path.strip() or not expanded.is_absolute():
+        raise ValueError(f"{path!r} is not an absolute path: name files and folders by their absolute paths")
+    return str(expanded)
+
+
 class IngestRequest(BaseModel):
-    paths: list[str] = Field(
-        min_length=1, description="Files or folders on the service's machine (loopback clients only)."
+    paths: list[Annotated[str, AfterValidator(_absolute)]] = Field(
+        min_length=1, description="Files or folders on the service's machine, absolute paths (loopback clients only)."
     )
 
 

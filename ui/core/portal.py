@@ -47,16 +47,18 @@ class Portal(Protocol):
         """Remove a document, its blocks and its chunks (after any ingest in progress); None if there
         was no such document; ``JobFailed`` if the deletion failed."""
 
-    def search(self, request: SearchRequest) -> SearchResponse: ...
+    def search(self, request: SearchRequest) -> SearchResponse:
+        """``QueryTooLongError`` for a query over ``ui.core.query_limit.MAX_QUERY_CHARS``."""
 
     def ingest(self, paths: Sequence[Path]) -> JobView:
         """Start ingesting files or folders: a ``started`` event with the number of files, then one
-        ``file`` event per file as it is done; the outcome carries the summary."""
+        ``file`` event per file as it is done; the outcome carries the summary. The library's own
+        data or models directory (or a folder holding one) is refused: ``RefusedPathError``."""
 
     def research(self, kind: RunKind, request: RunRequest) -> JobView:
         """Start (or resume, given the thread id of an interrupted run) a research run; its info
         holds the thread id and the mode. ``progress`` events as the graph works; the outcome
-        carries the report."""
+        carries the report. An over-long topic is refused: ``QueryTooLongError``."""
 
     def jobs(self, kind: JobKind | None = None, active: bool = False) -> list[JobView]:
         """Newest first."""
@@ -64,7 +66,8 @@ class Portal(Protocol):
     def job(self, job_id: str) -> JobView: ...
 
     def cancel(self, job_id: str) -> JobView:
-        """Stop a job at its next step (a research run keeps its checkpoints)."""
+        """Stop a job at its next step (a research run keeps its checkpoints); ``JobFinishedError``
+        if it had already finished."""
 
     def follow(self, job_id: str, on_event: Callable[[JobEvent], None]) -> JobOutcome:
         """Hand the job's events to ``on_event`` as they come, until it has finished."""

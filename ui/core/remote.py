@@ -21,7 +21,7 @@ from corpus.errors import PrpError
 from corpus.registry import DocumentRecord
 from ui.core import discovery
 from ui.core.conversations import Conversation
-from ui.core.errors import JobFailed, JobNotFoundError, ThreadNotFoundError
+from ui.core.errors import JobFailed, JobFinishedError, JobNotFoundError, ThreadNotFoundError
 from ui.core.exports.formats import ExportFormat
 from ui.core.jobs import JobEvent, JobKind, JobView
 from ui.core.models import (
@@ -127,7 +127,12 @@ class RemotePortal:
         return JobView.model_validate(self._found(JobNotFoundError, "GET", f"/api/jobs/{job_id}").json())
 
     def cancel(self, job_id: str) -> JobView:
-        return JobView.model_validate(self._found(JobNotFoundError, "POST", f"/api/jobs/{job_id}/cancel").json())
+        try:
+            return JobView.model_validate(self._found(JobNotFoundError, "POST", f"/api/jobs/{job_id}/cancel").json())
+        except ServiceError as exc:
+            if exc.status == 409:
+                raise JobFinishedError(exc.detail) from None
+            raise
 
     def follow(self, job_id: str, on_event: Callable[[JobEvent], None]) -> JobOutcome:
         """A dropped stream is picked up again from the last event seen."""

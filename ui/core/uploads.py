@@ -7,6 +7,11 @@ called ``../../x.pdf`` or ``C:\\evil\\x.pdf`` lands as ``x.pdf`` inside ``upload
 else; a different file with a name already taken gets ``-2``, ``-3``... The library indexes the
 stored copies in place, so citations and page images keep working after the browser's temporary
 upload is gone.
+
+Content is stored once, whatever it is called: an upload whose bytes are already a document of the
+library is not stored but answered with that document, and one whose bytes are already stored under
+``uploads/`` (waiting for its ingest) is that stored file. So N uploads of one file under N names
+leave one copy, not N copies of which the library indexes one.
 """
 
 from __future__ import annotations
@@ -20,7 +25,8 @@ from pathlib import Path, PurePosixPath, PureWindowsPath
 
 from corpus.config import Settings
 from corpus.ingest import sha256_of
-from corpus.parsing import SUFFIX_TYPES
+from corpus.parsing import SUFFIX_TYPES, doc_id_for
+from corpus.registry import DocumentRecord, Registry
 
 MAX_NAME_CHARS = 120
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
@@ -30,13 +36,14 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 class StoredUpload:
     name: str  # as the user named it
     path: Path  # the stored copy, under ``settings.uploads_dir``
-    new: bool  # False when an identical file was already stored under this name
+    new: bool  # False when an identical file was already stored (under this name or another)
 
 
 @dataclass(frozen=True)
 class RejectedUpload:
     name: str
     reason: str
+    duplicate_of: DocumentRecord | None = None  # not stored because the library holds the same bytes
 
 
 def allowed_suffixes() -> list[str]:
@@ -73,9 +80,10 @@ def check_upload(name: str, path: Path, max_bytes: int) -> str | None:
 
 
 def store_uploads(
-    files: Iterable[tuple[str, Path]], settings: Settings
+    files: Iterable[tuple[str, Path]], settings: Settings, registry: Registry
 ) -> tuple[list[StoredUpload], list[RejectedUpload]]:
-    """Copy each acceptable ``(original name, temporary path)`` into the uploads folder."""
+    """Copy each acceptable ``(original name, temporary path)`` into the uploads folder, unless
+    ``registry`` already holds its content as a ready document (then it is rejected, naming it)."""
     folder = settings.uploads_dir.resolve()
     folder.mkdir(parents=True, exist_ok=True)
     max_bytes = int(settings.upload_max_mb * 1_000_000)
@@ -86,26 +94,42 @@ def store_uploads(
         if problem:
             rejected.append(RejectedUpload(name, problem))
             continue
-        target, exists = _target(folder, sanitize_filename(name), sha256_of(source))
+        sha = sha256_of(source)
+        held = registry.document(doc_id_for(sha))
+        if held is not None and held.status == "ready":
+            reason = (
+                f"same content as '{held.title}' (document {held.doc_id}), already in the library: not stored again"
+            )
+            rejected.append(RejectedUpload(name, reason, duplicate_of=held))
+            continue
+        existing = _stored_copy(folder, sha, source.stat().st_size)
+        if existing is not None:
+            stored.append(StoredUpload(name, existing, new=False))
+            continue
+        target = _free_name(folder, sanitize_filename(name))
         if not target.resolve().is_relative_to(folder):  # cannot happen after sanitising; never trust it
             rejected.append(RejectedUpload(name, "unsafe file name"))
             continue
-        if not exists:
-            shutil.copyfile(source, target)
-        stored.append(StoredUpload(name, target, new=not exists))
+        shutil.copyfile(source, target)
+        stored.append(StoredUpload(name, target, new=True))
     return stored, rejected
 
 
-def _target(folder: Path, safe_name: str, sha: str) -> tuple[Path, bool]:
-    """The stored path for this content: an identical file already there, or a free name."""
+def _stored_copy(folder: Path, sha: str, size: int) -> Path | None:
+    """A file already stored with these bytes (only files of the same size are read)."""
+    for path in sorted(folder.iterdir()):
+        if path.is_file() and path.stat().st_size == size and sha256_of(path) == sha:
+            return path
+    return None
+
+
+def _free_name(folder: Path, safe_name: str) -> Path:
     stem, suffix = Path(safe_name).stem, Path(safe_name).suffix
     candidate, n = folder / safe_name, 1
     while candidate.exists():
-        if candidate.is_file() and sha256_of(candidate) == sha:
-            return candidate, True
         n += 1
         candidate = folder / f"{stem}-{n}{suffix}"
-    return candidate, False
+    return candidate
 
 
 def discard(upload: StoredUpload) -> None:

@@ -6,13 +6,14 @@ use it alone with FastAPI's test client."""
 
 from __future__ import annotations
 
+import sys
 from contextlib import asynccontextmanager, nullcontext
 
 from fastapi import FastAPI
 from fastapi.responses import RedirectResponse
 
-from ui.api.routes import add_api
-from ui.api.security import AccessGuard
+from ui.api.routes import API_PATH, add_api
+from ui.api.security import LOGIN_PATH, AccessGuard
 from ui.core import discovery
 from ui.core.local import LocalPortal
 from ui.service.chat_mount import PATH as CHAT_PATH
@@ -24,7 +25,10 @@ API_TITLE = "prp research service"
 def create_app(portal: LocalPortal, token: str | None = None, *, url: str | None = None, chat: bool = True) -> FastAPI:
     """``token``: required on every request (else only loopback clients, by loopback names, are
     served). ``url``: where the app is served; given, the app publishes it for the CLI
-    (``ui.core.discovery``) while it runs. ``chat=False`` leaves the Gradio chat out."""
+    (``ui.core.discovery``) while it runs. ``chat=False`` leaves the Gradio chat out.
+
+    As it starts, the app ingests the uploads a killed service left unindexed (an ingest job like
+    any other, in the jobs list and the chat's banner)."""
 
     chat_mount = ChatMount(portal) if chat else None
 
@@ -32,6 +36,9 @@ def create_app(portal: LocalPortal, token: str | None = None, *, url: str | None
     async def lifespan(_app: FastAPI):
         if url:
             discovery.publish(portal.settings, url, token)
+        stray = portal.ingest_stray_uploads()
+        if stray is not None:
+            print(f"prp serve: {stray.title} (job {stray.id})", file=sys.stderr, flush=True)
         try:
             async with chat_mount.serving() if chat_mount else nullcontext():
                 yield
@@ -57,5 +64,6 @@ def create_app(portal: LocalPortal, token: str | None = None, *, url: str | None
 
     if chat_mount:
         app.mount(CHAT_PATH, chat_mount)
-    app.add_middleware(AccessGuard, token=token)
+    # Studio's origin is allowed on the LangGraph API only, never on these routes of the service's own.
+    app.add_middleware(AccessGuard, token=token, own_paths=(API_PATH, CHAT_PATH, LOGIN_PATH))
     return app

@@ -1,0 +1,39 @@
+"""Which paths an ingest by path may be given: never the library's own folders.
+
+The data directory holds the library's uploads, exports, caches and index, and the models directory
+the embedding models; ingesting either (or a folder whose walk would reach one) would make the
+library's own files documents of it. A folder that holds one only as a hidden folder (the default
+``.prp``) is fine: an ingest never walks into hidden folders (``corpus.ingest.discover``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from corpus.config import Settings
+from ui.core.errors import RefusedPathError
+
+
+def check_ingest_paths(paths: Sequence[Path], settings: Settings) -> None:
+    """Raise ``RefusedPathError`` for the first path that is, is inside or would walk into the data
+    or the models directory."""
+    protected = {"data directory": settings.data_dir.resolve(), "models directory": settings.models_dir.resolve()}
+    for path in paths:
+        resolved = Path(path).expanduser().resolve()
+        for what, folder in protected.items():
+            if resolved == folder or resolved.is_relative_to(folder):
+                where = "is" if resolved == folder else "is inside"
+                raise RefusedPathError(
+                    f"{path} {where} the library's {what} ({folder}), whose files are the library's own, "
+                    "not documents to ingest"
+                )
+            if folder.is_relative_to(resolved) and resolved.is_dir() and not _hidden(folder.relative_to(resolved)):
+                raise RefusedPathError(
+                    f"{path} holds the library's {what} ({folder}), whose files are the library's own: "
+                    "ingest the folders beside it instead"
+                )
+
+
+def _hidden(relative: Path) -> bool:
+    return any(part.startswith(".") for part in relative.parts)
