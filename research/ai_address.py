@@ -22,18 +22,19 @@ A text that is wholly one quotation is still read as it stands.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _ROLES = r"(?:SYSTEM|System|ASSISTANT|Assistant|USER|User|HUMAN|Human|AI|DEVELOPER|Developer)"
-# Where an imperative starts: a line, a sentence, a clause, a quotation, or after "please", "and"...
-_OPENING = r"(?:^|(?<=[\n.!?;:,(\[\"\u201c'])\s*|\b(?:please|now|and|then|so)\s+)"
+# "Ignore all previous instructions", "disregard the above prompt", "forget your rules"...
+_OVERRIDE = re.compile(
+    r"\b(?:ignore|disregard|forget|override|bypass)\s+(?:\w+\s+){0,3}?"
+    r"(?:previous|prior|above|earlier|preceding|foregoing|original|all|any|your|system)\s+(?:\w+\s+){0,2}?"
+    r"(?:instructions?|prompts?|directives?|rules|guidelines|guidance|context|messages?|commands?)\b",
+    re.I,
+)
+# ... as an imperative: opening a line, a sentence, a clause or a quotation, or after "please", "and"...
+_IMPERATIVE_BEFORE = re.compile(r"(?:^|[\n.!?;:,(\[\"\u201c']|\b(?:please|now|and|then|so))\s*$", re.I)
 _STRONG = [
-    # "Ignore all previous instructions", "disregard the above prompt", "forget your rules".
-    re.compile(
-        _OPENING + r"(?:ignore|disregard|forget|override|bypass)\s+(?:\w+\s+){0,3}?"
-        r"(?:previous|prior|above|earlier|preceding|foregoing|original|all|any|your|system)\s+(?:\w+\s+){0,2}?"
-        r"(?:instructions?|prompts?|directives?|rules|guidelines|guidance|context|messages?|commands?)\b",
-        re.I | re.M,
-    ),
     re.compile(r"<\|(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id|begin_of_text)\|>"),
     re.compile(r"\[/?INST\]|<</?SYS>>"),
     re.compile(r"^\s*#{2,}\s*(?:instructions?|system(?: prompt)?)\s*:?\s*$", re.I | re.M),
@@ -67,11 +68,15 @@ _QUOTED = re.compile(r"\"[^\"\n]{1,400}\"|\u201c[^\u201d]{1,400}\u201d|`[^`]{1,4
 _WORD = re.compile(r"\w+")
 
 
+# Evidence blocks are read by several steps of one answer: each text is judged once (a pure function).
+@lru_cache(maxsize=4096)
 def addresses_ai(text: str) -> bool:
     """Whether ``text`` (a sentence or a block) speaks to an AI model rather than about its subject."""
     unquoted = _QUOTED.sub(" ", text)
     if len(_WORD.findall(unquoted)) >= 3:
         text = unquoted
+    if any(_IMPERATIVE_BEFORE.search(text, 0, m.start()) for m in _OVERRIDE.finditer(text)):
+        return True
     if any(p.search(text) for p in _STRONG):
         return True
     # Each kind counts once: two role markers are a transcript ("User: ... Support: ..."), not an address.
