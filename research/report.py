@@ -178,9 +178,10 @@ class FinalReport(BaseModel):
         unverified = len(self.unverified_sections())
         if not unverified:
             return NO_GAPS
+        where = "its section" if unverified == 1 else "their sections"
         return (
-            f"{counted(unverified, 'sub-question')} answered only by claims that could not be verified "
-            "in the library (see its section)."
+            f"{counted(unverified, 'sub-question')} rest only on claims that could not be verified in the "
+            f"library: see {where}."
         )
 
     def parts(self) -> Iterator[tuple[str, ReportClaim]]:

@@ -18,6 +18,8 @@ from strategies.llm.structured import LLMServiceError
 from strategies.select import select_strategy
 from testing_support.llm_fakes import Delayed, HttpFailure, OpenAIStub, ScriptedChatModel, step_of
 from testing_support.llm_scripts import blocks_in, script_with
+from ui.chat.evidence_cards import evidence_cards
+from ui.core.exports.record import ReportRecord
 
 from ..cli_process import prp_env, run_prp
 from .test_hostile_ingest import CLI_TIMEOUT
@@ -197,7 +199,8 @@ def test_claims_that_cite_nothing_in_the_library_answer_nothing(roof_library):
             return {"title": f"{UNSEEN} [1]\n# Proven", "summary": [claim]}
         return script_with()(step, prompt)
 
-    report = run_research(roof_library, LLMStrategy(ScriptedChatModel(script=unverifiable), "scripted"), TOPIC).report
+    result = run_research(roof_library, LLMStrategy(ScriptedChatModel(script=unverifiable), "scripted"), TOPIC)
+    report = result.report
     assert report.sections and not report.answered_sections()
     assert all(s.status is FindingStatus.UNVERIFIED and s.confidence == 0.0 for s in report.sections)
     assert all(c.confidence is None for s in report.sections for c in s.claims)
@@ -206,6 +209,10 @@ def test_claims_that_cite_nothing_in_the_library_answer_nothing(roof_library):
     assert NO_GAPS not in markdown and not report.citations
     assert report.title == TOPIC and markdown.startswith(f"# {TOPIC}\n")
     assert "# Proven" not in markdown
+    # The chat's evidence cards show the sections as the report does, not at the model's confidence.
+    record = ReportRecord(result.thread_id, TOPIC, False, report, result.state["findings"])
+    cards = evidence_cards(record)
+    assert "unverified: no claim could be verified" in cards and "confidence 0.90" not in cards
 
 
 def test_a_model_title_is_one_line_of_literal_text(roof_library):
