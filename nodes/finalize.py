@@ -11,6 +11,9 @@ from research.state import ResearchState
 
 def finalize(state: ResearchState, runtime: Runtime[ResearchContext]) -> dict:
     context = runtime.context
-    report = render_report(state["draft"], state["citations"], context.strategy.mode, context.options.unresolved)
+    evidence = [c for f in state.get("findings", []) for c in f.evidence]
+    report = render_report(
+        state["draft"], state["citations"], context.strategy.mode, context.options.unresolved, state["topic"], evidence
+    )
     note = f"finalize: {len(report.citations)} citation(s), {report.unverified_claims} unverified, {report.dropped_claims} dropped"
     return {"report": report, "progress": [note]}

@@ -4,14 +4,20 @@ This is the one place citations are numbered (by first appearance), the one plac
 markers all failed to resolve is flagged "unverified" or dropped per the run's policy, and the one
 place the rule for showing a disagreement is applied: both sides verified, from two documents. A claim
 whose citations resolve but whose cited blocks do not state it (``tools.citations.support``) is shown
-with its citations and flagged unsupported.
+with its citations and flagged unsupported. A claim or a disagreement's side that cites only text
+addressed to an AI (``research.ai_address``) is left out, and every evidence document holding such
+text gets a caution. A section whose claims all failed to resolve is not counted as answered, and a
+writer's title stands only when some claim of the report resolved.
 """
 
 from __future__ import annotations
 
-from research.evidence import Claim, Contradiction, DraftReport, DraftSection, marker_key
+from corpus.retrieval import RetrievedChunk
+from research.ai_address import addresses_ai
+from research.evidence import Claim, Contradiction, DraftReport, DraftSection, FindingStatus, marker_key
 from research.options import UnresolvedPolicy
 from research.report import (
+    Caution,
     ClaimStatus,
     Disagreement,
     FinalReport,
@@ -32,6 +38,7 @@ class _Renderer:
         self.unverified = 0
         self.dropped = 0
         self.unsupported = 0
+        self.addressed = 0
         # Summary and disagreement claims reuse section evidence; they inherit that confidence.
         self.confidence_by_marker: dict[str, float] = {}
         for section in draft.sections:
@@ -42,6 +49,13 @@ class _Renderer:
     def resolutions(self, claim: Claim) -> list[Resolution]:
         found = (self.resolved.get(marker_key(m)) for m in claim.citations)
         return [r for r in found if r is not None]
+
+    def evidence(self, claim: Claim) -> list[Resolution] | None:
+        """The claim's resolutions that may stand as evidence; None when every one it has quotes text
+        addressed to an AI (a planted instruction obeyed is no answer, even when found verbatim)."""
+        resolutions = self.resolutions(claim)
+        usable = [r for r in resolutions if not addresses_ai(r.block_text)]
+        return None if resolutions and not usable else usable
 
     def number(self, resolution: Resolution) -> int:
         key = (tuple(resolution.block_ids), resolution.quote)
@@ -56,7 +70,10 @@ class _Renderer:
         )
 
     def claim(self, claim: Claim, confidence: float | None) -> ReportClaim | None:
-        resolutions = self.resolutions(claim)
+        resolutions = self.evidence(claim)
+        if resolutions is None:
+            self.addressed += 1
+            return None
         text = claim.text.strip()
         if resolutions:
             numbers = [self.number(r) for r in resolutions]
@@ -76,17 +93,23 @@ class _Renderer:
         return [c for c in rendered if c is not None]
 
     def section(self, number: int, section: DraftSection) -> ReportSection:
+        claims = self.claims(section.claims, section.confidence)
+        status, confidence = section.status, section.confidence
+        # Claims none of which resolved answer nothing: the writer's confidence was in its own words.
+        if section.claims and not any(c.status is not ClaimStatus.UNVERIFIED for c in claims):
+            status, confidence = FindingStatus.UNVERIFIED, 0.0
+            claims = [c.model_copy(update={"confidence": None}) for c in claims]
         return ReportSection(
             number=number,
             sub_question=section.sub_question,
-            status=section.status,
-            confidence=section.confidence,
-            claims=self.claims(section.claims, section.confidence),
+            status=status,
+            confidence=confidence,
+            claims=claims,
             disputed=section.disputed,
         )
 
     def disagreement(self, item: Contradiction) -> Disagreement | None:
-        a, b = self.resolutions(item.side_a), self.resolutions(item.side_b)
+        a, b = self.evidence(item.side_a) or [], self.evidence(item.side_b) or []
         # A disagreement is only shown with both sides verified, from two different documents.
         if not a or not b or a[0].doc_id == b[0].doc_id:
             return None
@@ -103,20 +126,41 @@ class _Renderer:
         return Disagreement(subject=item.subject, kind=item.kind, explanation=item.explanation, sides=sides)
 
 
+def cautions(evidence: list[RetrievedChunk], resolved: list[Resolution]) -> list[Caution]:
+    """Each document of the evidence (or cited) holding text addressed to an AI, with the pages it is on."""
+    found: dict[str, Caution] = {}
+    blocks = [(c.doc_id, c.title, b.page, b.text) for c in evidence for b in c.blocks]
+    blocks += [(r.doc_id, r.title, r.page, r.block_text) for r in resolved]
+    for doc_id, title, page, text in blocks:
+        if not addresses_ai(text):
+            continue
+        caution = found.setdefault(doc_id, Caution(doc_id=doc_id, title=title, pages=[], text=text))
+        if page not in caution.pages:
+            caution.pages = sorted([*caution.pages, page])
+    return list(found.values())
+
+
 def render_report(
     draft: DraftReport,
     resolved: dict[str, Resolution | None],
     mode: str,
     policy: UnresolvedPolicy,
+    topic: str,
+    evidence: list[RetrievedChunk],
 ) -> FinalReport:
+    """``topic``: the title when the writer's claims all failed to resolve; ``evidence``: what the
+    research read, for the cautions."""
     renderer = _Renderer(draft, resolved, policy)
     # Numbers are given in reading order: summary, sections, then disagreements.
     summary = renderer.claims(draft.summary)
     sections = [renderer.section(i, s) for i, s in enumerate(draft.sections, start=1)]
     candidates = [renderer.disagreement(item) for item in draft.disagreements]
     disagreements = [d for d in candidates if d is not None]
+    shown = [*summary, *(c for s in sections for c in s.claims)]
+    # A writer's title is its own words; it stands only beside a claim the library confirms.
+    vouched = not any(draft.claims()) or any(c.status is not ClaimStatus.UNVERIFIED for c in shown)
     return FinalReport(
-        title=draft.title,
+        title=draft.title if vouched else topic,
         mode=mode,
         policy=policy,
         summary=summary,
@@ -128,4 +172,6 @@ def render_report(
         unverified_claims=renderer.unverified,
         unsupported_claims=renderer.unsupported,
         dropped_claims=renderer.dropped,
+        addressed_claims=renderer.addressed,
+        cautions=cautions(evidence, [r for r in resolved.values() if r is not None]),
     )

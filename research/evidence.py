@@ -50,6 +50,9 @@ class FindingStatus(StrEnum):
     GAP = "gap"
     # Not answered as one fact, but its documents give different answers: a report section only.
     DISPUTED = "disputed"
+    # The writer answered it, but no claim's quote is in the library: a report section only, never
+    # counted as answered (a model's word is no evidence).
+    UNVERIFIED = "unverified"
 
 
 class Finding(BaseModel):

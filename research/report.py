@@ -31,6 +31,7 @@ SECTION_DISPUTED = (
 )
 NO_DISAGREEMENT = "No disagreement between sources was found in the evidence gathered."
 NO_GAPS = "Every sub-question found supporting evidence in the library."
+ADDRESSED_NOTE = "contains text addressed to an AI assistant, not used as evidence"
 DISAGREEMENTS_HEADING = "Where sources disagree"
 GAPS_HEADING = "What the corpus does not answer"
 STATUS_LABELS = {
@@ -38,7 +39,16 @@ STATUS_LABELS = {
     FindingStatus.ANSWERED_AFTER_RETRY: "answered after retrying the search",
     FindingStatus.GAP: "not answered by the corpus",
     FindingStatus.DISPUTED: "the documents answer it differently",
+    FindingStatus.UNVERIFIED: "not answered: no claim could be verified in the library",
 }
+# Characters that would make text from a document or a model Markdown (emphasis, links, headings, HTML).
+_MARKDOWN_SPECIAL = str.maketrans({c: f"\\{c}" for c in "\\`*_[]<>#|"})
+
+
+def markdown_text(text: str) -> str:
+    """``text`` as literal Markdown on one line: a model's title or a document's words may not open a
+    heading, a link or a citation marker of their own."""
+    return " ".join(text.split()).translate(_MARKDOWN_SPECIAL)
 
 
 def omitted_note(n: int) -> str:
@@ -59,6 +69,21 @@ class ClaimStatus(StrEnum):
     VERIFIED = "verified"  # every citation shown resolved to a stored block
     UNVERIFIED = "unverified"  # no quote matched a stored block: shown flagged, with no citation
     UNSUPPORTED = "unsupported"  # the quote resolved, but does not state the claim: shown flagged, cited
+
+
+class Caution(BaseModel):
+    """A document among the evidence holding text addressed to an AI (``research.ai_address``):
+    that text is never a claim, a lead or a side; the reader is told it is there, quoted."""
+
+    doc_id: str
+    title: str
+    pages: list[int]
+    text: str = Field(description="The first such block's text, as the document has it.")
+
+    @property
+    def markdown(self) -> str:
+        where = f"**{markdown_text(self.title)}** ({page_label(self.pages)})"
+        return f"\u26a0 Caution: {where} {ADDRESSED_NOTE}: \u201c{markdown_text(clip(self.text))}\u201d"
 
 
 class NumberedCitation(BaseModel):
@@ -132,12 +157,32 @@ class FinalReport(BaseModel):
     unverified_claims: int = Field(default=0, description="Claims kept but flagged: their quote matched no block.")
     dropped_claims: int = Field(default=0, description="Claims removed because their quote matched no block.")
     unsupported_claims: int = Field(default=0, description="Claims flagged: their quote does not state them.")
+    addressed_claims: int = Field(default=0, description="Claims left out: they cite only text addressed to an AI.")
+    cautions: list[Caution] = Field(
+        default_factory=list, description="Evidence documents with text addressed to an AI."
+    )
 
     def citation(self, number: int) -> Resolution:
         return self.citations[number - 1].resolution
 
     def answered_sections(self) -> list[ReportSection]:
-        return [s for s in self.sections if s.status is not FindingStatus.GAP]
+        return [s for s in self.sections if s.status not in (FindingStatus.GAP, FindingStatus.UNVERIFIED)]
+
+    def unverified_sections(self) -> list[ReportSection]:
+        return [s for s in self.sections if s.status is FindingStatus.UNVERIFIED]
+
+    @property
+    def no_gaps_note(self) -> str:
+        """What the gaps part says when no search came up empty: that every sub-question found
+        evidence, unless some were answered only by claims the library does not confirm."""
+        unverified = len(self.unverified_sections())
+        if not unverified:
+            return NO_GAPS
+        where = "its section" if unverified == 1 else "their sections"
+        return (
+            f"{counted(unverified, 'sub-question')} rest only on claims that could not be verified in the "
+            f"library: see {where}."
+        )
 
     def parts(self) -> Iterator[tuple[str, ReportClaim]]:
         """Every claim shown, in reading order, with the part of the report it stands in."""
@@ -157,10 +202,16 @@ class FinalReport(BaseModel):
         if self.mode == "offline":
             written = "Written in **offline mode**: deterministic extractive research, no language model."
         else:
-            written = f"Written in **LLM mode** ({mode_model(self.mode)})."
+            written = (
+                f"Written in **LLM mode** ({markdown_text(mode_model(self.mode))}); the title and the "
+                "sub-questions are the model's wording."
+            )
         answered = len(self.answered_sections())
         disputed = sum(1 for s in self.sections if s.disputed)
+        unverified = len(self.unverified_sections())
         of_which = f" ({disputed} where the documents answer differently)" if disputed else ""
+        if unverified:
+            of_which += f", {unverified} with unverified claims only"
         n = len(self.citations)
         cited = {0: "No citations.", 1: "1 citation, resolved to the block it quotes."}.get(
             n, f"{n} citations, each resolved to the block it quotes."
@@ -168,7 +219,7 @@ class FinalReport(BaseModel):
         lines = [
             written,
             f"{counted(len(self.sections), 'sub-question')}: {answered} answered{of_which}, "
-            f"{len(self.sections) - answered} not answered by the corpus. {cited}",
+            f"{len(self.sections) - answered - unverified} not answered by the corpus. {cited}",
         ]
         if self.policy is UnresolvedPolicy.MARK and self.unverified_claims:
             lines.append(f"{self.unverified_claims} claim(s) marked unverified: their quotes match no stored block.")
@@ -178,7 +229,11 @@ class FinalReport(BaseModel):
             )
         if self.policy is UnresolvedPolicy.DROP and self.dropped_claims:
             lines.append(f"{self.dropped_claims} claim(s) dropped: their quotes match no stored block.")
-        return lines
+        if self.addressed_claims:
+            lines.append(
+                f"{self.addressed_claims} claim(s) left out: they cite only text addressed to an AI assistant."
+            )
+        return lines + [c.markdown for c in self.cautions]
 
     def reference_label(self, citation: NumberedCitation) -> str:
         """ "Title, p. 3, block b1": where a citation points, without its quote."""
@@ -187,7 +242,7 @@ class FinalReport(BaseModel):
 
     @property
     def markdown(self) -> str:
-        lines = [f"# {self.title}", "", *(f"> {line}" for line in self.header_lines()), ""]
+        lines = [f"# {markdown_text(self.title)}", "", *(f"> {line}" for line in self.header_lines()), ""]
         lines += self._summary_markdown()
         for section in self.sections:
             lines += self._section_markdown(section)
@@ -209,7 +264,7 @@ class FinalReport(BaseModel):
     def _section_markdown(self, section: ReportSection) -> list[str]:
         q = section.sub_question
         lines = [
-            f"## {section.number}. {q.question}",
+            f"## {section.number}. {markdown_text(q.question)}",
             "",
             f"*Why it matters: {q.rationale}* ({section.status_label}; confidence {section.confidence:.2f})",
             "",
@@ -222,7 +277,7 @@ class FinalReport(BaseModel):
     def _disagreements_markdown(self) -> list[str]:
         lines = [f"## {DISAGREEMENTS_HEADING}", ""]
         for item in self.disagreements:
-            lines += [f"### {item.subject}", ""]
+            lines += [f"### {markdown_text(item.subject)}", ""]
             for side in item.sides:
                 (number,) = side.citations
                 r = self.citation(number)
@@ -237,10 +292,10 @@ class FinalReport(BaseModel):
     def _gaps_markdown(self) -> list[str]:
         lines = [f"## {GAPS_HEADING}", ""]
         if not self.gaps:
-            return lines + [NO_GAPS, ""]
+            return lines + [self.no_gaps_note, ""]
         for gap in self.gaps:
             tried = "; ".join(f"\u201c{q}\u201d" for q in gap.queries_tried)
-            lines += [f"### {gap.sub_question.question}", "", f"- Searches tried: {tried}"]
+            lines += [f"### {markdown_text(gap.sub_question.question)}", "", f"- Searches tried: {tried}"]
             lines += [f"- Next step: {s}" for s in gap.suggestions]
             lines.append("")
         return lines

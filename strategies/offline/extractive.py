@@ -1,7 +1,8 @@
 """Extractive answers: the most relevant, non-redundant sentences of the evidence, quoted verbatim.
 
 Candidates are the statement sentences of the retrieved blocks (never reference entries, headings,
-captions or tables; fragments and table dumps are filtered by ``text.is_statement``). Each is scored
+captions or tables, nor a block that addresses an AI model, ``research.ai_address``; fragments and
+table dumps are filtered by ``text.is_statement``). Each is scored
 by a blend of
 
 - lexical overlap with the question's content words, stem-matched and idf-weighted over the
@@ -25,9 +26,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from corpus.chunking import split_sentences
-from corpus.models import BlockKind
+from corpus.models import Block, BlockKind
 from corpus.retrieval import RetrievedChunk
 from corpus.text import word_tokens
+from research.ai_address import addresses_ai
 from research.evidence import Claim
 
 from .numbers import quantities
@@ -37,6 +39,21 @@ from .vectors import Vectors, cosine_matrix
 
 # Blocks whose text is never an answer: bibliography entries, headings, captions and tables.
 SKIPPED_KINDS = frozenset({BlockKind.REFERENCE, BlockKind.HEADING, BlockKind.CAPTION, BlockKind.TABLE})
+
+
+def is_evidence(block: Block) -> bool:
+    """A block whose sentences may be quoted: not of a skipped kind, and not text planted for the
+    model that reads it (every sentence of such a block is suspect, not only the one with the cue)."""
+    return block.kind not in SKIPPED_KINDS and not addresses_ai(block.text)
+
+
+def planted(chunk: RetrievedChunk) -> bool:
+    """A chunk whose statements all stand in text addressed to an AI (a title line aside): it takes no
+    place in the evidence, so its rank does not push the passages below it down (``preference``)."""
+    body = [b for b in chunk.blocks if any(is_statement(s) for s in split_sentences(b.text))]
+    return bool(body) and all(addresses_ai(b.text) for b in body)
+
+
 # Only this many sentences are embedded per answer (the best by lexical overlap, then by rank):
 # embedding costs ~35 ms a sentence on a laptop CPU.
 MAX_CANDIDATES = 40
@@ -146,7 +163,7 @@ def _focus_terms(terms: list[str], evidence: Sequence[RetrievedChunk]) -> list[s
     documents: dict[str, set[str]] = {}
     chunks: list[set[str]] = []
     for c in evidence:
-        text = " ".join(b.text for b in c.blocks if b.kind not in SKIPPED_KINDS) or c.text
+        text = " ".join(b.text for b in c.blocks if is_evidence(b)) or c.text
         chunks.append(set(content_stems(f"{c.title} {text}")))
         documents.setdefault(c.doc_id, set()).update(chunks[-1])
     if len(documents) > 1:
@@ -167,7 +184,7 @@ def evidence_sentences(evidence: Sequence[RetrievedChunk], layout: Layout | None
     seen_blocks: set[str] = set()
     for chunk_index, chunk in enumerate(evidence):
         for block in chunk.blocks:
-            if block.kind in SKIPPED_KINDS or block.block_id in seen_blocks:
+            if block.block_id in seen_blocks or not is_evidence(block):
                 continue
             seen_blocks.add(block.block_id)
             for piece in layout.pieces(block):
@@ -193,11 +210,7 @@ def evidence_sentences(evidence: Sequence[RetrievedChunk], layout: Layout | None
 def prose(chunk: RetrievedChunk) -> str:
     """A chunk's statement sentences only: no headings, running headers, tables or references."""
     return " ".join(
-        piece
-        for b in chunk.blocks
-        if b.kind not in SKIPPED_KINDS
-        for piece in split_sentences(b.text)
-        if is_statement(piece)
+        piece for b in chunk.blocks if is_evidence(b) for piece in split_sentences(b.text) if is_statement(piece)
     )
 
 
@@ -224,6 +237,7 @@ def asked_of(question: str, evidence: Sequence[RetrievedChunk]) -> str:
 
 
 def analyse(question: str, evidence: Sequence[RetrievedChunk], vectors: Vectors) -> Analysis:
+    evidence = [c for c in evidence if not planted(c)]
     question = asked_of(question, evidence)
     terms = list(dict.fromkeys(stem(w) for w in question_terms(question)))
     layout = Layout(evidence)

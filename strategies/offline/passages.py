@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from corpus.chunking import split_sentences
 from corpus.models import Block, BlockKind
 from corpus.retrieval import RetrievedChunk
+from research.ai_address import addresses_ai
 from research.evidence import CitationMarker, Claim
 
 from .text import normalise_space
@@ -114,7 +115,9 @@ class Layout:
 
     def neighbour(self, block: Block, step: int) -> Block | None:
         found = self.blocks.get((block.doc_id, block.seq + step))
-        return found if found is not None and found.kind in _PROSE_KINDS else None
+        # Text planted for an AI never joins a passage as a sentence's antecedent or list.
+        usable = found is not None and found.kind in _PROSE_KINDS and not addresses_ai(found.text)
+        return found if usable else None
 
     def locate(self, block: Block, start: int) -> int | None:
         """The index of the piece of ``block`` that starts at ``start`` (a sentence's offset)."""

@@ -11,11 +11,15 @@ import pytest
 from corpus.config import Settings
 from graph.run import run_research
 from prompts.common import SYSTEM
+from research.evidence import FindingStatus
+from research.report import NO_GAPS
 from strategies.llm.strategy import LLMStrategy
 from strategies.llm.structured import LLMServiceError
 from strategies.select import select_strategy
 from testing_support.llm_fakes import Delayed, HttpFailure, OpenAIStub, ScriptedChatModel, step_of
 from testing_support.llm_scripts import blocks_in, script_with
+from ui.chat.evidence_cards import evidence_cards
+from ui.core.exports.record import ReportRecord
 
 from ..cli_process import prp_env, run_prp
 from .test_hostile_ingest import CLI_TIMEOUT
@@ -156,8 +160,12 @@ def test_planted_tags_and_markers_never_become_blocks_or_citations(planted_libra
     for prompt in prompts:
         assert set(blocks_in(prompt)) <= stored
         assert '<document_block id="forged-0001"' not in prompt
+    # The forged quote's words are in the stored planted block, which addresses an AI: the claim citing
+    # only it is left out, and the document is named in a caution instead.
+    assert report.addressed_claims >= 1
+    assert [c.title for c in report.cautions] == ["Green roofs in cities"]
+    assert "cure all urban flooding" not in "\n".join(c.text for _, c in report.parts())
     # No citation to the forged ids; every citation's matched text is in the block it names.
-    assert report.citations  # the forged quote's words are in the stored planted block: cited there
     texts = planted_library.registry.blocks(b for c in report.citations for b in c.resolution.block_ids)
     for citation in report.citations:
         assert not any(b.startswith("forged") for b in citation.resolution.block_ids)
@@ -172,3 +180,50 @@ def test_planted_tags_and_markers_never_become_blocks_or_citations(planted_libra
 
 def _squash(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip().lower()
+
+
+UNSEEN = "Green roofs retain every drop of rain that falls on them, all year round."
+
+
+def test_claims_that_cite_nothing_in_the_library_answer_nothing(roof_library):
+    """A model citing a block id that does not exist, with words no block holds, for every sub-question
+    and the summary, at confidence 0.9: no sub-question counts as answered, none shows the model's
+    confidence, the report does not say every sub-question found evidence, and the title is the topic,
+    not the model's unverified sentence (nor a heading it could open with a "[1]" of its own)."""
+
+    def unverifiable(step: str, prompt: str):
+        claim = {"text": UNSEEN, "citations": [{"block_id": "nonexistent-0001", "quote": UNSEEN}]}
+        if step == "answer":
+            return {"claims": [claim], "sufficient": True, "confidence": 0.9, "next_queries": []}
+        if step == "summary":
+            return {"title": f"{UNSEEN} [1]\n# Proven", "summary": [claim]}
+        return script_with()(step, prompt)
+
+    result = run_research(roof_library, LLMStrategy(ScriptedChatModel(script=unverifiable), "scripted"), TOPIC)
+    report = result.report
+    assert report.sections and not report.answered_sections()
+    assert all(s.status is FindingStatus.UNVERIFIED and s.confidence == 0.0 for s in report.sections)
+    assert all(c.confidence is None for s in report.sections for c in s.claims)
+    markdown = report.markdown
+    assert "confidence 0.90" not in markdown and "0 answered" in markdown
+    assert NO_GAPS not in markdown and not report.citations
+    assert report.title == TOPIC and markdown.startswith(f"# {TOPIC}\n")
+    assert "# Proven" not in markdown
+    # The chat's evidence cards show the sections as the report does, not at the model's confidence.
+    record = ReportRecord(result.thread_id, TOPIC, False, report, result.state["findings"])
+    cards = evidence_cards(record)
+    assert "unverified: no claim could be verified" in cards and "confidence 0.90" not in cards
+
+
+def test_a_model_title_is_one_line_of_literal_text(roof_library):
+    """A verified report keeps the model's title, but as text: no second heading, no link or marker."""
+
+    def heading_title(step: str, prompt: str):
+        reply = script_with()(step, prompt)
+        return {**reply, "title": "Roofs [1](http://x)\n## Injected"} if step == "summary" else reply
+
+    report = run_research(roof_library, LLMStrategy(ScriptedChatModel(script=heading_title), "scripted"), TOPIC).report
+    first, *rest = report.markdown.split("\n")
+    assert first == r"# Roofs \[1\](http://x) \#\# Injected"
+    assert not any(line.startswith("## Injected") for line in rest)
+    assert "the title and the sub-questions are the model's wording" in report.markdown

@@ -19,6 +19,7 @@ STATUS_LABELS = {
     FindingStatus.ANSWERED_AFTER_RETRY: "answered after retry",
     FindingStatus.GAP: "gap: not answered by the corpus",
     FindingStatus.DISPUTED: "disputed: the documents answer it differently",
+    FindingStatus.UNVERIFIED: "unverified: no claim could be verified in the library",
 }
 
 
@@ -36,16 +37,17 @@ def evidence_cards(record: ReportRecord, active: int | None = None) -> str:
         f"{len(record.findings)} sub-question(s). Scores are the retriever's: RRF fusion in hybrid mode, cosine "
         "in dense, BM25 in sparse; higher is better.</p>"
     ]
-    # A section's status: a gap whose documents answer differently is shown disputed, as in the report.
-    shown = {s.sub_question.id: s.status for s in record.report.sections}
+    # A section's status and confidence, as in the report: a gap whose documents answer differently is
+    # disputed, and an answer whose claims all failed to resolve is unverified, at confidence 0.
+    shown = {s.sub_question.id: (s.status, s.confidence) for s in record.report.sections}
     for finding in record.findings:
         q = finding.sub_question
-        status = shown.get(q.id, finding.status)
+        status, confidence = shown.get(q.id, (finding.status, finding.confidence))
         queries = "; ".join(f"\u201c{html.escape(x)}\u201d" for x in finding.queries)
         parts.append(
             f'<details class="prp-finding" open><summary><b>{html.escape(q.id)}</b> {html.escape(q.question)} '
             f'<span class="prp-status prp-{status.value}">{STATUS_LABELS[status]}, '
-            f"confidence {finding.confidence:.2f}</span></summary>"
+            f"confidence {confidence:.2f}</span></summary>"
             f'<div class="prp-queries">searched: {queries}</div>'
         )
         for chunk in finding.evidence:

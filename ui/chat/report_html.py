@@ -20,7 +20,6 @@ from research.report import (
     DISAGREEMENTS_HEADING,
     GAPS_HEADING,
     NO_DISAGREEMENT,
-    NO_GAPS,
     SECTION_DISPUTED,
     SECTION_NOT_ANSWERED,
     UNSUPPORTED_NOTE,
@@ -116,7 +115,7 @@ class _Writer:
     def gaps(self) -> list[str]:
         lines = [f"<h2>{_e(GAPS_HEADING)}</h2>"]
         if not self.report.gaps:
-            return [*lines, f"<p>{_e(NO_GAPS)}</p>"]
+            return [*lines, f"<p>{_e(self.report.no_gaps_note)}</p>"]
         for gap in self.report.gaps:
             tried = "; ".join(f"\u201c{_e(q)}\u201d" for q in gap.queries_tried)
             lines += [f"<h3>{_e(gap.sub_question.question)}</h3>", "<ul>", f"<li>Searches tried: {tried}</li>"]
