@@ -40,7 +40,7 @@ Each rooftop hive in the Lowmoor pilot produced 14.5 kg of honey over the 2023 s
 on the sedum roofs foraged mainly on lime trees and clover in the surrounding streets.
 """
 # Output positions of the /research endpoint.
-CHAT, MESSAGE, CITATION, HEADER, PASSAGE, IMAGE, NOTE, CARDS, EXPORTS = range(9)
+CHAT, MESSAGE, CITATION, HEADER, PASSAGE, ZOOM, IMAGE, NOTE, CARDS, EXPORTS = range(10)
 
 
 @pytest.fixture(scope="module")
@@ -113,6 +113,7 @@ def test_answer_has_clickable_resolved_citations(answered, sample_library):
     marked = re.search(r"<mark>(.*?)</mark>", final[PASSAGE], flags=re.S).group(1)
     assert normalize(marked) == normalize(first.matched_text)
     assert final[IMAGE]["visible"] and orange_pixels(final[IMAGE]["value"]) > 500
+    assert final[ZOOM]["visible"] and orange_pixels(final[ZOOM]["value"]) > 500
     assert "framed" in final[NOTE]
     assert "prp-card-active" in final[CARDS] and "score" in final[CARDS]
     names = sorted(Path(p).name for p in final[EXPORTS])
@@ -175,7 +176,7 @@ def test_upload_is_listed_and_searchable_and_a_bad_upload_loses_nothing(client, 
         assert "rooftop_apiary_2023.md" in log and "\u2713" in log
         titles = [row[0] for row in table["data"]]
         assert "Rooftop Apiaries in Lowmoor: Honey Yields from Twelve Hives" in titles
-        assert f"{len(before) + 1} document(s)" in banner
+        assert f"{len(before) + 1} documents" in banner
 
         outputs = client.predict("How much honey did each rooftop hive produce?", "question", api_name="/research")
         assert "Rooftop Apiaries in Lowmoor" in outputs[HEADER]
@@ -190,7 +191,7 @@ def test_upload_is_listed_and_searchable_and_a_bad_upload_loses_nothing(client, 
         assert re.search(r"empty\.pdf</b>: rejected, the file is empty", log)
         assert re.search(r"corrupt\.pdf</b>: failed, ", log)
         assert re.search(r"\u2713 <b>lime blossom notes\.txt</b>", log)
-        assert f"{len(before) + 2} document(s)" in banner
+        assert f"{len(before) + 2} documents" in banner
         now = {d.doc_id for d in registry.documents()}
         assert before < now  # nothing that was there is lost
         stored = sorted(p.name for p in sample_library.settings.uploads_dir.iterdir())

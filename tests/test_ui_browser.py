@@ -2,7 +2,9 @@
 chat a real ``prp serve`` process serves.
 
 Asks a question, clicks a citation marker in the answer and checks that the evidence panel shows
-the quoted span highlighted and the PDF page with the cited block framed. Screenshots are saved
+the quoted span highlighted and the PDF page with the cited block framed, zoomed to read; then
+the walkthrough's rough edges: nothing over the empty chat's hint, an icon, downloads that cannot be
+removed, table headers whole, a Threads row that picks its conversation. Screenshots are saved
 under ``test-artifacts/ui/``. Every request the page makes must stay on the loopback address.
 Skips when /usr/bin/chromium is absent (``.ci/run`` installs it); Playwright's own browser
 download is never used.
@@ -20,7 +22,7 @@ from PIL import Image
 
 from corpus.config import Settings
 from corpus.library import Library
-from ui.chat.page_image import STROKE
+from ui.chat.page_image import STROKE, ZOOM_RESOLUTION
 
 from .paths import ROOT, SAMPLE_DOCS
 from .served import start, stop
@@ -84,17 +86,24 @@ def test_ask_click_a_citation_and_see_it_on_the_page(page):
     assert "offline mode" in page.locator("#prp-mode").inner_text()
     page.locator("#prp-message textarea").fill(QUESTION)
     page.locator("#prp-run").click()
+    hint = page.locator("#prp-chat").get_by_text("Ask a question about your documents")
+    assert hint.is_visible()
+    assert page.locator("#prp-chat [data-testid=block-label]").count() == 0  # no badge over the hint's first letter
     marker = page.locator("#prp-chat a.prp-cite", has_text="[2]").first
     marker.wait_for(timeout=120_000)
+    assert page.request.get(page.url.split("/chat/")[0] + "/favicon.ico").ok
+    assert "Remove this file" not in [
+        b.get_attribute("aria-label") for b in page.locator("#prp-exports button").all() if b.is_visible()
+    ]
     page.screenshot(path=str(ARTIFACTS / "1-answer.png"))
 
     marker.click()
     header = page.locator("#prp-ev-header")
     header.filter(has_text="[2]").wait_for(timeout=30_000)
-    image = page.locator("#prp-page-image img")
-    image.wait_for(state="visible", timeout=30_000)
+    zoom = page.locator("#prp-zoom-image img")
+    zoom.wait_for(state="visible", timeout=30_000)
     page.wait_for_function(
-        "() => { const i = document.querySelector('#prp-page-image img'); return i && i.complete && i.naturalWidth > 300; }",
+        "() => { const i = document.querySelector('#prp-zoom-image img'); return i && i.complete && i.naturalWidth > 300; }",
         timeout=30_000,
     )
     assert "How Much Do Green Roofs Cool the Street?" in header.inner_text()
@@ -103,13 +112,31 @@ def test_ask_click_a_citation_and_see_it_on_the_page(page):
     assert len(highlighted.split()) >= 5
 
     page.locator("#prp-evidence").scroll_into_view_if_needed()
-    image.screenshot(path=str(ARTIFACTS / "3-page-image.png"))
-    pixels = np.asarray(Image.open(ARTIFACTS / "3-page-image.png").convert("RGB"), dtype=np.int16)
+    zoom.screenshot(path=str(ARTIFACTS / "3-zoom.png"))
+    pixels = np.asarray(Image.open(ARTIFACTS / "3-zoom.png").convert("RGB"), dtype=np.int16)
     framed = int((np.abs(pixels - np.array(STROKE)).max(axis=2) < 50).sum())
-    assert framed > 200, "the cited block's frame is not visible on the page image"
+    assert framed > 200, "the cited block's frame is not visible in the zoom"
+    # Shown at 1.15 pixels a point or more (the whole page fitted to the panel was 0.75): 9 pt reads.
+    shown, natural = zoom.evaluate("i => [i.clientWidth, i.naturalWidth]")
+    assert shown / natural * ZOOM_RESOLUTION / 72 >= 1.15, f"the zoom is shown at {shown} of {natural} pixels"
+    page.get_by_role("button", name="The whole page").click()
+    whole = page.locator("#prp-page-image img")
+    whole.wait_for(state="visible", timeout=30_000)
     page.screenshot(path=str(ARTIFACTS / "2-citation.png"), full_page=True)
 
     page.get_by_role("tab", name="Library").click()
     page.locator("#prp-library-table").get_by_text("Policy Brief 2023-04").wait_for(timeout=10_000)
     page.screenshot(path=str(ARTIFACTS / "4-library.png"))
+    for table in ("#prp-library-table", "#prp-threads-table"):
+        if table == "#prp-threads-table":
+            page.get_by_role("tab", name="Threads").click()
+            page.locator(table).get_by_text(QUESTION).filter(visible=True).first.wait_for(timeout=10_000)
+        heights = page.locator(f"{table} th .header").evaluate_all(
+            "hs => hs.map(h => h.getBoundingClientRect().height)"
+        )
+        assert max(heights) < 1.6 * min(heights), f"a header of {table} breaks onto a second line: {heights}"
+    page.locator("#prp-threads-table").get_by_text(QUESTION).filter(visible=True).first.click()
+    choice = page.get_by_role("combobox", name="Conversation")
+    page.wait_for_function("c => c.value.includes('run')", arg=choice.element_handle(), timeout=10_000)
+    assert QUESTION in choice.input_value()
     print(f"screenshots: {ARTIFACTS}")

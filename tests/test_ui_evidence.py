@@ -16,7 +16,7 @@ from research.report import ClaimStatus, FinalReport, NumberedCitation, ReportCl
 from tools.citations.index import BlockIndex
 from tools.citations.resolve import resolve_citation
 from ui.chat.evidence import citation_view
-from ui.chat.page_image import QUOTE_FILL, STROKE, quoted_lines
+from ui.chat.page_image import PAD, QUOTE_FILL, STROKE, ZOOM_MARGIN, ZOOM_RESOLUTION, quoted_lines
 from ui.chat.report_html import parse_cite_ref, report_html
 
 MODEL_PDF = "harborview_cooling_model_2022.pdf"
@@ -42,9 +42,15 @@ def test_pdf_citation_shows_the_page_with_frame_and_quoted_lines(sample_library,
     marked = re.search(r"<mark>(.*?)</mark>", view.passage, flags=re.S).group(1)
     assert normalize(marked) == normalize(HYPHENATED)
     assert view.passage.count('class="prp-block prp-context"') == 2  # the blocks before and after
-    assert view.image is not None and "framed" in view.image_note
-    assert pixels_like(view.image, STROKE) > 500  # the block's frame
-    assert pixels_like(view.image, (255, 226, 110), tolerance=30) > 1000  # the quoted lines' fill over white
+    assert view.image is not None and view.zoom is not None and "framed" in view.image_note
+    for picture in (view.zoom, view.image):
+        assert pixels_like(picture, STROKE) > 500  # the block's frame
+        assert pixels_like(picture, (255, 226, 110), tolerance=30) > 1000  # the quoted lines' fill over white
+    # The zoom is the block and a margin, at a resolution that reads without fullscreen.
+    box = next(c.bbox for c in resolution.bboxes if c.bbox is not None)
+    points = box.x1 - box.x0 + 2 * (PAD + ZOOM_MARGIN)
+    assert view.zoom.width >= 0.95 * points * ZOOM_RESOLUTION / 72
+    assert view.zoom.height < view.image.height / 2
 
 
 def test_a_moved_or_edited_pdf_gets_no_page_image(sample_library, tmp_path):

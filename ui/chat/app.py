@@ -16,6 +16,7 @@ from functools import partial
 import gradio as gr
 
 from corpus.config import Settings
+from research.report import counted
 from ui.chat.assets import CSS
 from ui.chat.chat_tab import (
     PANEL_OUTPUTS,
@@ -27,7 +28,13 @@ from ui.chat.chat_tab import (
     stop_research,
 )
 from ui.chat.library_tab import build_library_tab, delete_document, documents_table, ingest_uploads
-from ui.chat.threads_tab import build_threads_tab, open_conversation, refresh_threads, resume_conversation
+from ui.chat.threads_tab import (
+    build_threads_tab,
+    conversation_of_row,
+    open_conversation,
+    refresh_threads,
+    resume_conversation,
+)
 from ui.core.local import LocalPortal
 
 #: The chat's research handlers only follow jobs; the service's job runner bounds the work itself.
@@ -51,7 +58,7 @@ def banner(portal: LocalPortal) -> str:
         '<div class="prp-banner" id="prp-banner"><span class="prp-name">prp \u00b7 Personal Research Portal</span>'
         f'<span class="prp-pill {mode_class}" id="prp-mode">{html.escape(mode)}</span>'
         f'<span class="prp-pill">{html.escape(portal.settings.describe_store())}</span>'
-        f'<span class="prp-pill" id="prp-doc-count">{n_docs} document(s)</span>{activity(portal)}</div>'
+        f'<span class="prp-pill" id="prp-doc-count">{counted(n_docs, "document")}</span>{activity(portal)}</div>'
     )
 
 
@@ -72,7 +79,7 @@ def activity(portal: LocalPortal) -> str:
         pills.append(f'<span class="prp-pill prp-busy">{html.escape(state + job.title)}{count}</span>')
     runs = len(portal.jobs("research", active=True))
     if runs:
-        pills.append(f'<span class="prp-pill prp-busy">{runs} research run(s) in progress</span>')
+        pills.append(f'<span class="prp-pill prp-busy">{counted(runs, "research run")} in progress</span>')
     return "".join(pills)
 
 
@@ -87,7 +94,7 @@ def build_app(portal: LocalPortal) -> gr.Blocks:
                 chat = build_chat_tab(portal)
             with gr.Tab("Library", id="library"):
                 lib = build_library_tab(portal)
-            with gr.Tab("Threads", id="threads"):
+            with gr.Tab("Threads", id="threads") as threads_tab:
                 threads = build_threads_tab()
 
         # --- research -----------------------------------------------------------------------
@@ -148,6 +155,9 @@ def build_app(portal: LocalPortal) -> gr.Blocks:
         # --- threads ------------------------------------------------------------------------
         threads.refresh.click(partial(refresh_threads, portal), None, threads_outputs, api_name="threads")
         app.load(partial(refresh_threads, portal), None, threads_outputs, api_visibility="private")
+        # Opening the tab shows the runs made since the page loaded, this chat's included.
+        threads_tab.select(partial(refresh_threads, portal), None, threads_outputs, api_visibility="private")
+        threads.table.select(conversation_of_row, None, threads.choice, api_visibility="private")
         threads.open.click(
             partial(open_conversation, portal),
             threads.choice,

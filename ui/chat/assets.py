@@ -1,4 +1,4 @@
-"""The research chat's stylesheet and its one piece of page script (the citation-click bridge)."""
+"""The research chat's stylesheet, its icon and its one piece of page script (the citation-click bridge)."""
 
 from __future__ import annotations
 
@@ -52,7 +52,25 @@ a.prp-cite:hover { background: #ffd966; }
 .prp-snippet { color: #2e3640; margin-top: .15rem; }
 .prp-log p { margin: .15rem 0; }
 .prp-ok { color: #185c30; } .prp-bad { color: #b3261e; }
+/* Gradio draws a remove button on each row of a multi-file File even when it is not interactive:
+   a download list has nothing to remove. */
+#prp-exports .label-clear-button { display: none; }
+/* Its scroll-to-bottom button sits over the report's last lines: the chat scrolls by itself. */
+#prp-chat .scroll-down-button-container { display: none; }
+/* Table headers break between words, never inside one ("Pages", not "Page / s"). */
+#prp-library-table th .header, #prp-threads-table th .header { word-break: normal; overflow-wrap: normal; }
+/* A table longer than its box shows its scroll bar, not a clean cut after the last row that fits. */
+#prp-library-table .virtual-table-viewport, #prp-threads-table .virtual-table-viewport { scrollbar-width: auto; scrollbar-color: #a9b0b8 #eef0f3; }
 """
+
+#: The tab's icon (served at ``/favicon.ico``, where browsers ask for it): a page with a marked line.
+FAVICON_SVG = (
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">'
+    '<rect x="5" y="2" width="22" height="28" rx="3" fill="#fff" stroke="#e0701a" stroke-width="2.5"/>'
+    '<rect x="9" y="8" width="14" height="2.5" fill="#8a94a0"/>'
+    '<rect x="8" y="14" width="16" height="5" rx="1" fill="#ffd54a" stroke="#e0701a" stroke-width="1.5"/>'
+    '<rect x="9" y="23" width="11" height="2.5" fill="#8a94a0"/></svg>'
+)
 
 #: Installed by the evidence panel's bridge component (``gr.HTML(js_on_load=...)``). One capturing
 #: listener on the document turns a click on any citation marker, wherever the chat renders it,

@@ -7,6 +7,7 @@ import html
 from collections.abc import Iterator
 from contextlib import suppress
 from dataclasses import dataclass, field
+from textwrap import shorten
 
 import gradio as gr
 
@@ -24,8 +25,9 @@ from ui.core.exports.record import ReportRecord
 from ui.core.local import LocalPortal, mode_name
 
 QUESTION, TOPIC = "question", "topic"
+ELLIPSIS = " \u2026"  # where a long title is cut, between words
 #: How many outputs ``ChatTab.panel`` has (updates that leave the panel as it is skip each one).
-PANEL_OUTPUTS = 7
+PANEL_OUTPUTS = 8
 EVIDENCE_HINT = (
     '<p class="prp-note">Click a citation marker such as <a class="prp-cite">[1]</a> in an answer, or pick '
     "one below, to see the quoted span in its block and, for PDFs, on the page.</p>"
@@ -57,6 +59,7 @@ class ChatTab:
     citation: gr.Dropdown
     header: gr.HTML
     passage: gr.HTML
+    zoom: gr.Image
     image: gr.Image
     image_note: gr.Markdown
     cards: gr.HTML
@@ -65,7 +68,16 @@ class ChatTab:
     @property
     def panel(self) -> list:
         """The outputs ``panel_updates`` fills, in its order (``PANEL_OUTPUTS`` of them)."""
-        return [self.citation, self.header, self.passage, self.image, self.image_note, self.cards, self.exports]
+        return [
+            self.citation,
+            self.header,
+            self.passage,
+            self.zoom,
+            self.image,
+            self.image_note,
+            self.cards,
+            self.exports,
+        ]
 
 
 def build_chat_tab(portal: LocalPortal) -> ChatTab:
@@ -74,6 +86,7 @@ def build_chat_tab(portal: LocalPortal) -> ChatTab:
         with gr.Column(scale=11, min_width=480):
             chatbot = gr.Chatbot(
                 label="Research chat",
+                show_label=False,  # its badge would sit over the first line of the chat
                 height=640,
                 elem_id="prp-chat",
                 layout="panel",
@@ -121,17 +134,27 @@ def build_chat_tab(portal: LocalPortal) -> ChatTab:
                 [], label="Citation", elem_id="prp-citation", interactive=True, allow_custom_value=True
             )
             header = gr.HTML(label="Cited source", elem_id="prp-ev-header")
-            # The whole page fits the panel, so the frame shows at a glance; fullscreen reads it.
-            image = gr.Image(
-                label="Page with the cited block framed",
+            # The zoom reads at its natural size in the panel; the whole page shows where it is.
+            zoom = gr.Image(
+                label="The cited block on its page",
                 type="pil",
                 interactive=False,
                 visible=False,
-                elem_id="prp-page-image",
+                elem_id="prp-zoom-image",
                 buttons=["fullscreen", "download"],
                 format="png",
-                height=600,
             )
+            with gr.Accordion("The whole page", open=False, elem_id="prp-page-accordion"):
+                image = gr.Image(
+                    label="Page with the cited block framed",
+                    type="pil",
+                    interactive=False,
+                    visible=False,
+                    elem_id="prp-page-image",
+                    buttons=["fullscreen", "download"],
+                    format="png",
+                    height=600,
+                )
             image_note = gr.Markdown(label="Page note", elem_classes="prp-note")
             passage = gr.HTML(label="Cited passage", elem_id="prp-passage", elem_classes="prp-passage")
             with gr.Accordion("Evidence cards: every retrieved chunk, with score and document", open=False):
@@ -149,6 +172,7 @@ def build_chat_tab(portal: LocalPortal) -> ChatTab:
         citation,
         header,
         passage,
+        zoom,
         image,
         image_note,
         cards,
@@ -199,22 +223,25 @@ def interrupted_message(thread_id: str, error: str | None = None) -> dict:
 def panel_updates(portal: LocalPortal, record: ReportRecord | None, number: int | None) -> list:
     """Values for ``ChatTab.panel``: the citation picker, the open citation, cards and downloads."""
     if record is None:
-        return [gr.update(choices=[], value=None), "", "", gr.update(value=None, visible=False), "", "", None]
+        hidden = gr.update(value=None, visible=False)
+        return [gr.update(choices=[], value=None), "", "", hidden, hidden, "", "", None]
     choices = [
         (
-            f"[{c.number}] {c.resolution.title[:70]} \u2014 {page_label(c.resolution.pages)}",
+            f"[{c.number}] {shorten(c.resolution.title, 70, placeholder=ELLIPSIS)} \u2014 {page_label(c.resolution.pages)}",
             f"{record.thread_id}:{c.number}",
         )
         for c in record.report.citations
     ]
     cited = {c.number: c.resolution for c in record.report.citations}
-    exports = [str(p) for p in portal.runs.export_files(record).values()]
+    # A report without citations has an empty bibliography: nothing to download.
+    exports = [str(p) for p in portal.runs.export_files(record).values() if p.stat().st_size]
     if number not in cited:
         note = "This report has no resolved citations." if not cited else ""
         return [
             gr.update(choices=choices, value=None),
             "",
             note and f'<p class="prp-note">{note}</p>',
+            gr.update(value=None, visible=False),
             gr.update(value=None, visible=False),
             "",
             evidence_cards(record),
@@ -225,6 +252,7 @@ def panel_updates(portal: LocalPortal, record: ReportRecord | None, number: int 
         gr.update(choices=choices, value=f"{record.thread_id}:{number}"),
         view.header,
         view.passage,
+        gr.update(value=view.zoom, visible=view.zoom is not None),
         gr.update(value=view.image, visible=view.image is not None),
         view.image_note,
         evidence_cards(record, active=number),

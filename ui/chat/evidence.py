@@ -18,7 +18,7 @@ from corpus.ingest import sha256_of
 from corpus.models import Block, DocType
 from corpus.registry import DocumentRecord, Registry
 from tools.citations.resolve import CitedBlock, Resolution
-from ui.chat.page_image import CitedArea, render_pages
+from ui.chat.page_image import CitedArea, RenderedCitation, render_pages
 
 #: Blocks of context shown before and after the cited block(s).
 CONTEXT_BLOCKS = 1
@@ -36,8 +36,9 @@ class CitationView:
     number: int
     header: str  # HTML
     passage: str  # HTML: neighbouring blocks, the cited block(s) with the matched span in <mark>
-    image: Image.Image | None
-    image_note: str  # why there is no page image, or what the image shows
+    zoom: Image.Image | None  # the cited blocks on their page, large enough to read
+    image: Image.Image | None  # the whole page(s)
+    image_note: str  # why there is no page image, or what the images show
 
 
 def citation_view(registry: Registry, number: int, resolution: Resolution) -> CitationView:
@@ -47,10 +48,12 @@ def citation_view(registry: Registry, number: int, resolution: Resolution) -> Ci
         passage = _note("This document is no longer in the library; the text stored with the citation:")
         text = resolution.matched_text
         passage += f'<div class="prp-block prp-cited">{_highlight(text, 0, len(text))}</div>'
-        return CitationView(number, header, passage, None, "The document was removed from the library.")
+        return CitationView(number, header, passage, None, None, "The document was removed from the library.")
     passage = _passage(registry.blocks_of(resolution.doc_id), resolution.bboxes)
-    image, note = _page_image(document, resolution)
-    return CitationView(number, header, passage, image, note)
+    rendered, note = _page_image(document, resolution)
+    if rendered is None:
+        return CitationView(number, header, passage, None, None, note)
+    return CitationView(number, header, passage, rendered.zoom, rendered.pages, note)
 
 
 def _header(number: int, r: Resolution, document: DocumentRecord | None) -> str:
@@ -103,7 +106,7 @@ def _note(text: str) -> str:
     return f'<p class="prp-note">{html.escape(text)}</p>'
 
 
-def _page_image(document: DocumentRecord, r: Resolution) -> tuple[Image.Image | None, str]:
+def _page_image(document: DocumentRecord, r: Resolution) -> tuple[RenderedCitation | None, str]:
     if document.type is not DocType.PDF:
         return None, "Text document: the passage is shown with the quoted span highlighted."
     path = Path(document.path)
@@ -117,5 +120,6 @@ def _page_image(document: DocumentRecord, r: Resolution) -> tuple[Image.Image | 
     pages = sorted({a.page for a in areas})
     shown = f"page {pages[0]}" if len(pages) == 1 else f"pages {', '.join(map(str, pages))}"
     return render_pages(path, areas), (
-        f"{path.name}, {shown}: the cited block is framed in orange, the quoted lines are filled in yellow."
+        f"{path.name}, {shown}: the cited block is framed in orange, the quoted lines are filled in yellow; "
+        "open \u201cThe whole page\u201d to see where it is."
     )

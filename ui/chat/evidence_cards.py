@@ -11,6 +11,7 @@ import html
 
 from corpus.text import page_label
 from research.evidence import FindingStatus
+from research.report import counted
 from ui.core.exports.record import ReportRecord
 
 SNIPPET_CHARS = 420
@@ -33,8 +34,8 @@ def evidence_cards(record: ReportRecord, active: int | None = None) -> str:
         active_blocks = {b for c in record.report.citations if c.number == active for b in c.resolution.block_ids}
     total = sum(len(f.evidence) for f in record.findings)
     parts = [
-        f'<div class="prp-cards"><p class="prp-note">{total} retrieved chunk(s) across '
-        f"{len(record.findings)} sub-question(s). Scores are the retriever's: RRF fusion in hybrid mode, cosine "
+        f'<div class="prp-cards"><p class="prp-note">{counted(total, "retrieved chunk")} across '
+        f"{counted(len(record.findings), 'sub-question')}. Scores are the retriever's: RRF fusion in hybrid mode, cosine "
         "in dense, BM25 in sparse; higher is better.</p>"
     ]
     # A section's status and confidence, as in the report: a gap whose documents answer differently is

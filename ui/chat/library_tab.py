@@ -10,6 +10,7 @@ from pathlib import Path
 import gradio as gr
 
 from corpus.ingest import FileResult, IngestSummary, Outcome
+from research.report import counted
 from ui.core.errors import JobFailed
 from ui.core.jobs import JobState
 from ui.core.local import LocalPortal
@@ -46,34 +47,38 @@ def documents_table(portal: LocalPortal) -> list[list]:
 
 
 def build_library_tab(portal: LocalPortal) -> LibraryTab:
+    """Adding and removing documents above; the table below, the page's whole width, so titles
+    wrap to a line or two and a screen shows a dozen documents."""
     limit = portal.settings.upload_max_mb
-    with gr.Row():
-        with gr.Column(scale=5):
-            table = gr.Dataframe(
-                value=documents_table(portal),
-                headers=COLUMNS,
-                interactive=False,
-                wrap=True,
-                label="Documents in the library",
-                elem_id="prp-library-table",
-                column_widths=["36%", "7%", "6%", "7%", "6%", "12%", "12%", "14%"],
-                max_height=640,
-            )
-        with gr.Column(scale=2, min_width=300):
-            upload = gr.File(
-                file_count="multiple",
-                type="filepath",
-                elem_id="prp-upload",
-                label=f"Add documents: {', '.join(allowed_suffixes())}; up to {limit:g} MB each",
-            )
+    with gr.Row(equal_height=False):
+        upload = gr.File(
+            file_count="multiple",
+            type="filepath",
+            elem_id="prp-upload",
+            label=f"Add documents: {', '.join(allowed_suffixes())}; up to {limit:g} MB each",
+            height=150,
+            scale=3,
+        )
+        with gr.Column(scale=3, min_width=260):
             ingest = gr.Button("Ingest uploaded files", variant="primary")
             log = gr.HTML(elem_id="prp-ingest-log")
-            gr.Markdown("---")
+        with gr.Column(scale=3, min_width=260):
             delete_choice = gr.Dropdown(
                 portal.document_choices(), label="Remove a document (its blocks and chunks go too)"
             )
             delete = gr.Button("Delete document", variant="stop")
             delete_log = gr.HTML()
+    table = gr.Dataframe(
+        value=documents_table(portal),
+        headers=COLUMNS,
+        interactive=False,
+        wrap=True,
+        label="Documents in the library (their number is in the banner above)",
+        elem_id="prp-library-table",
+        # Wide enough for each header word at a laptop's width; the title takes the most.
+        column_widths=["38%", "7%", "6%", "7%", "5%", "12%", "11%", "14%"],
+        max_height=720,
+    )
     return LibraryTab(table, upload, ingest, log, delete_choice, delete, delete_log)
 
 
@@ -126,8 +131,10 @@ def delete_document(portal: LocalPortal, doc_id: str | None) -> str:
 
 
 def _progress(done: int, total: int) -> str:
-    state = "done" if done == total else "\u2026"
-    return f'<p><progress value="{done}" max="{total}"></progress> {done} of {total} file(s) ingested {state}</p>'
+    state = "" if done == total else " \u2026"
+    return (
+        f'<p><progress value="{done}" max="{total}"></progress> {done} of {counted(total, "file")} ingested{state}</p>'
+    )
 
 
 def _log(lines: list[str]) -> str:
@@ -150,7 +157,8 @@ def _result(result: FileResult, upload: StoredUpload | None) -> str:
     if result.outcome is Outcome.OK:
         return (
             f'<p class="prp-ok">\u2713 <b>{name}</b>: {html.escape(result.title or "")} \u00b7 '
-            f"{result.pages} page(s), {result.blocks} blocks{_boilerplate(result)}, {result.chunks} chunks</p>"
+            f"{counted(result.pages, 'page')}, {counted(result.blocks, 'block')}{_boilerplate(result)}, "
+            f"{counted(result.chunks, 'chunk')}</p>"
         )
     if result.outcome is Outcome.SKIPPED:
         return f"<p>\u2022 <b>{name}</b>: skipped, {html.escape(result.reason)}</p>"

@@ -4,16 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from textwrap import shorten
 
 import gradio as gr
 
 from research.options import ResearchOptions
-from ui.chat.chat_tab import ChatSession, conversation_history, panel_updates, run_turn
+from research.report import counted
+from ui.chat.chat_tab import ELLIPSIS, ChatSession, conversation_history, panel_updates, run_turn
 from ui.chat.settings_panel import with_options
 from ui.core.conversations import Conversation
 from ui.core.local import LocalPortal
 
 COLUMNS = ["Started (UTC)", "Conversation", "Runs", "First question or topic", "Status", "Mode", "Citations"]
+CONVERSATION = COLUMNS.index("Conversation")
 
 
 @dataclass(frozen=True)
@@ -48,7 +51,8 @@ def threads_rows(conversations: list[Conversation]) -> list[list]:
 def threads_choices(conversations: list[Conversation]) -> list[tuple[str, str]]:
     return [
         (
-            f"{c.started[:16].replace('T', ' ')} \u00b7 {c.title[:80]} ({len(c.runs)} run(s), {_status(c)})",
+            f"{c.started[:16].replace('T', ' ')} \u00b7 {shorten(c.title, 80, placeholder=ELLIPSIS)} "
+            f"({counted(len(c.runs), 'run')}, {_status(c)})",
             c.conversation,
         )
         for c in conversations
@@ -63,7 +67,15 @@ def build_threads_tab() -> ThreadsTab:
         "from `prp ask` / `prp report`. Open a conversation to read it again with its evidence, or "
         "resume a run that was interrupted."
     )
-    table = gr.Dataframe(value=[], headers=COLUMNS, interactive=False, wrap=True, elem_id="prp-threads-table")
+    table = gr.Dataframe(
+        value=[],
+        headers=COLUMNS,
+        interactive=False,
+        wrap=True,
+        elem_id="prp-threads-table",
+        column_widths=["14%", "12%", "5%", "45%", "10%", "7%", "7%"],
+        label="Conversations: click a row to choose it",
+    )
     with gr.Row(equal_height=True):
         choice = gr.Dropdown([], label="Conversation", scale=4)
         open_button = gr.Button("Open in chat", variant="primary", scale=1)
@@ -75,6 +87,12 @@ def build_threads_tab() -> ThreadsTab:
 def refresh_threads(portal: LocalPortal) -> list:
     conversations = portal.threads()
     return [threads_rows(conversations), gr.update(choices=threads_choices(conversations))]
+
+
+def conversation_of_row(event: gr.SelectData) -> str | None:
+    """A click anywhere in a table row picks that row's conversation."""
+    row = event.row_value or []
+    return row[CONVERSATION] if len(row) > CONVERSATION else None
 
 
 def _runs(portal: LocalPortal, conversation: str | None) -> list[str]:

@@ -134,6 +134,9 @@ def _server_environment(settings: Settings, stack: ExitStack) -> dict[str, str]:
 def _port_free(host: str, port: int) -> bool:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     with socket.socket(family) as probe:
+        # As the server binds (uvicorn sets it too): a port whose last connections linger in
+        # TIME_WAIT after a restart is free; one with a listener is still refused.
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             probe.bind((host, port))
         except OSError:

@@ -10,10 +10,11 @@ import sys
 from contextlib import asynccontextmanager, nullcontext
 
 from fastapi import FastAPI
-from fastapi.responses import RedirectResponse
+from fastapi.responses import RedirectResponse, Response
 
 from ui.api.routes import API_PATH, add_api
 from ui.api.security import LOGIN_PATH, AccessGuard
+from ui.chat.assets import FAVICON_SVG
 from ui.core import discovery
 from ui.core.local import LocalPortal
 from ui.service.chat_mount import PATH as CHAT_PATH
@@ -62,7 +63,16 @@ def create_app(portal: LocalPortal, token: str | None = None, *, url: str | None
     def home() -> RedirectResponse:
         return RedirectResponse(f"{CHAT_PATH}/" if chat_mount else "/api/docs")
 
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> Response:
+        return Response(FAVICON_SVG, media_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"})
+
     if chat_mount:
+        # Gradio links its manifest at the site's root even when mounted under a path.
+        @app.get("/manifest.json", include_in_schema=False)
+        def manifest() -> RedirectResponse:
+            return RedirectResponse(f"{CHAT_PATH}/manifest.json")
+
         app.mount(CHAT_PATH, chat_mount)
     # Studio's origin is allowed on the LangGraph API only, never on these routes of the service's own.
     app.add_middleware(AccessGuard, token=token, own_paths=(API_PATH, CHAT_PATH, LOGIN_PATH))

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from corpus.models import Document
 from corpus.text import page_label
-from research.report import clip
+from research.report import clip, counted
 from tools.citations.resolve import Resolution
 from ui.core.exports.record import ReportRecord
 
@@ -129,7 +129,7 @@ def bibliography_markdown(record: ReportRecord, documents: Mapping[str, Document
         "# Annotated bibliography",
         "",
         f"For the report \u201c{record.report.title}\u201d (thread `{record.thread_id}`, {record.report.mode} mode): "
-        f"{len(entries)} document(s), {len(record.report.citations)} citation(s).",
+        f"{counted(len(entries), 'document')}, {counted(len(record.report.citations), 'citation')}.",
         "",
     ]
     for i, entry in enumerate(entries, start=1):
