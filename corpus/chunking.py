@@ -254,6 +254,8 @@ def chunk_document(
         (header_tokens,) = _token_counts([header], count, MAX_HEADER_TOKENS * MAX_CHARS_PER_TOKEN)
         if header_tokens > MAX_HEADER_TOKENS:
             header, header_tokens = document.title[:120], MAX_HEADER_TOKENS
+            if _token_counts([header], count, max_chars)[0] > MAX_HEADER_TOKENS:  # symbols, a token each
+                header = document.title[:MAX_HEADER_TOKENS]  # a token covers a character at least
         # The header and the blank line after it come out of the same window as the passage.
         budget = max_tokens - SPECIAL_TOKENS - header_tokens - 1
         for units in _pack_run(_fit(run, budget, count, max_chars), budget, max_chars):

@@ -74,7 +74,8 @@ class LocalPortal:
 
     def close(self) -> None:
         """Ask running jobs to stop at their next step and wait for them (a run keeps its
-        checkpoints, an ingest ends between files); then close what the portal opened."""
+        checkpoints, an ingest ends between files or embedding batches); then close what the portal
+        opened."""
         self.runner.shutdown(cancel=True)
         self._opened.close()
 
@@ -179,8 +180,8 @@ class LocalPortal:
                 job.emit("file", {"done": done, "total": total, **result.model_dump(mode="json", exclude_none=True)})
 
             try:
-                return self.library.ingest(paths, progress)
-            except BaseException:  # cancelled between files, or failed
+                return self.library.ingest(paths, progress, job.check)
+            except BaseException:  # cancelled (between files or embedding batches), or failed
                 for upload in uploads:  # nothing in uploads/ that the library does not hold
                     if self.library.registry.ready_document_at(str(upload.path.resolve())) is None:
                         discard(upload)
