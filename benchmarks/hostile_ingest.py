@@ -4,6 +4,11 @@ documents lost, wall time and peak memory, for the reliability suite's hostile f
 256 MB stream bomb, ...) and for a 500-page PDF.
 
     python benchmarks/hostile_ingest.py [--scale 35] [--pages 500]
+    python benchmarks/hostile_ingest.py --growth 0.25,0.5,1
+
+``--growth`` instead ingests one file of each size (in MB) of base64 (as the ``base64`` command
+writes it), one line of a single endless word, and ordinary prose, each into a fresh library, and
+prints seconds and peak RSS per MB: work that grows linearly keeps s/MB flat across the sizes.
 
 A crash is an exit code other than 0 (all ingested) or 1 (some files refused), or a traceback on
 stderr; a hang is the CLI still running after ``--timeout`` seconds. Peak RSS is the largest of the
@@ -25,7 +30,7 @@ from pathlib import Path
 from common import ROOT, save
 
 sys.path.insert(0, str(ROOT))
-from testing_support.hostile_corpus import build, paragraph, text_pdf  # noqa: E402
+from testing_support.hostile_corpus import base64_text, build, one_token_line, paragraph, prose, text_pdf  # noqa: E402
 
 TOPICS = ("estuaries", "glaciers", "peat bogs", "coral reefs", "salt marshes", "cloud forests", "tundra")
 
@@ -75,13 +80,50 @@ def summarise(name: str, result: dict, expected_ok: set[str], root: Path) -> dic
     }
 
 
+GROWTH_KINDS = {"base64": base64_text, "one-line": one_token_line, "prose": prose}
+
+
+def growth(sizes: list[float], models_dir: Path, timeout: float) -> list[dict]:
+    """Seconds and peak RSS per MB of each kind of text at each size, one fresh library each."""
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="prp-growth-") as tmp:
+        for kind, make in GROWTH_KINDS.items():
+            for mb in sizes:
+                folder = Path(tmp) / f"{kind}-{mb}"
+                folder.mkdir()
+                (folder / f"{kind}.txt").write_text(make(int(mb * 1_000_000)), encoding="utf-8")
+                result = run_cli(folder, Path(tmp) / f"data-{kind}-{mb}", models_dir, timeout)
+                if result["hang"]:
+                    rows.append({"kind": kind, "mb": mb, "hang": True})
+                    continue
+                report = json.loads(result["out"])
+                rows.append(
+                    {
+                        "kind": kind,
+                        "mb": mb,
+                        "outcome": report["files"][0]["outcome"],
+                        "chunks": report["chunks"],
+                        "seconds": round(result["seconds"], 1),
+                        "s_per_mb": round(result["seconds"] / mb, 1),
+                        "peak_rss_mb": round(result["rss_kb"] / 1024),
+                    }
+                )
+                print(json.dumps(rows[-1]), flush=True)
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--scale", type=int, default=35)
     parser.add_argument("--pages", type=int, default=500)
     parser.add_argument("--timeout", type=float, default=1800)
+    parser.add_argument("--growth", help="comma-separated sizes in MB: seconds and memory per MB instead")
     args = parser.parse_args()
     models_dir = ROOT / "benchmarks" / ".data" / "models"
+    if args.growth:
+        rows = growth([float(mb) for mb in args.growth.split(",")], models_dir, args.timeout)
+        print(f"saved {save('hostile_ingest_growth', {'rows': rows})}")
+        return
     rows = []
     with tempfile.TemporaryDirectory(prefix="prp-hostile-") as tmp:
         base = Path(tmp)

@@ -7,6 +7,12 @@ to place a passage ("the proposed method" means little without knowing whose); t
 is the blocks' text only. A block longer than the window is split at sentence boundaries, and every
 part keeps the block's id, so a citation of either part resolves to the same block. Boilerplate
 blocks (``corpus.boilerplate``) are in no chunk.
+
+The work is linear in the text whatever it holds (one line of base64, a word of a million letters,
+a page of full stops): nothing longer than a window's worth of characters (``max_chars``) is ever
+tokenized whole, a "word" longer than the window is cut into pieces, and no chunk holds more than
+``max_chars`` characters (a word the tokenizer reads as one unknown token could otherwise fill a
+chunk with a megabyte).
 """
 
 from __future__ import annotations
@@ -25,6 +31,10 @@ SPECIAL_TOKENS = 2
 MAX_HEADER_TOKENS = 48
 # A section with fewer tokens than this is chunked together with the section after it.
 MIN_RUN_TOKENS = 32
+# Characters a window of N tokens may hold: N times this. English averages 4-5 characters a token
+# and long technical words 6-7, so only text the model cannot read anyway (hashes, words the
+# tokenizer makes one unknown token of) reaches it.
+MAX_CHARS_PER_TOKEN = 8
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[\"'(\[]?[A-Z0-9])")
 _ABBREVIATIONS = (
@@ -74,50 +84,78 @@ def split_sentences(text: str) -> list[str]:
 
 
 def _line_sentences(text: str) -> list[str]:
-    pieces = _SENTENCE_END.split(text)
-    sentences: list[str] = []
-    for piece in pieces:
-        # Re-join splits made right after an abbreviation ("et al. 2020" is one sentence).
-        if sentences and (sentences[-1].endswith(_ABBREVIATIONS) or _INITIAL.search(sentences[-1])):
-            sentences[-1] = f"{sentences[-1]} {piece}"
+    sentences: list[list[str]] = []
+    for piece in _SENTENCE_END.split(text):
+        # Re-join splits made right after an abbreviation ("et al. 2020" is one sentence). A sentence
+        # is kept as its pieces and joined once: re-joining strings, and searching the whole sentence
+        # for an initial, made "A. A. A. ..." quadratic (60 KB of it took 50 s).
+        last = sentences[-1][-1] if sentences else ""
+        if last.endswith(_ABBREVIATIONS) or _INITIAL.search(last[-3:]):
+            sentences[-1].append(piece)
         else:
-            sentences.append(piece)
-    return [s.strip() for s in sentences if s.strip()]
+            sentences.append([piece])
+    joined = (" ".join(pieces).strip() for pieces in sentences)
+    return [s for s in joined if s]
 
 
-def _pack(pieces: list[str], counts: list[int], budget: int, separators: Sequence[str]) -> list[str]:
-    """Greedily pack consecutive pieces into groups of at most ``budget`` tokens; ``separators[i]``
-    joins piece ``i`` to the piece before it in its group."""
+def _pack(pieces: list[str], counts: list[int], budget: int, max_chars: int, separators: Sequence[str]) -> list[str]:
+    """Greedily pack consecutive pieces into groups of at most ``budget`` tokens and ``max_chars``
+    characters; ``separators[i]`` joins piece ``i`` to the piece before it in its group."""
     groups: list[str] = []
-    current = ""
-    used = 0
+    current: list[str] = []
+    used = chars = 0
     for piece, n, separator in zip(pieces, counts, separators, strict=True):
-        if current and used + n > budget:
-            groups.append(current)
-            current, used = "", 0
-        current = f"{current}{separator}{piece}" if current else piece
+        if current and (used + n > budget or chars + len(separator) + len(piece) > max_chars):
+            groups.append("".join(current))
+            current, used, chars = [], 0, 0
+        if current:
+            current.append(separator)
+            chars += len(separator)
+        current.append(piece)
         used += n
+        chars += len(piece)
     if current:
-        groups.append(current)
+        groups.append("".join(current))
     return groups
 
 
-def _split_long(text: str, budget: int, count: TokenCounter) -> list[str]:
+def _token_counts(texts: Sequence[str], count: TokenCounter, max_chars: int) -> list[int]:
+    """Tokens in each text (without the special tokens). A text longer than ``max_chars`` is not
+    tokenized: no window holds it, so it is split whatever its count, and its length stands in
+    (never fewer than its tokens, each of which covers a character at least)."""
+    counted = iter(count([t for t in texts if len(t) <= max_chars]))
+    return [next(counted) - SPECIAL_TOKENS if len(t) <= max_chars else len(t) for t in texts]
+
+
+def _split_long(text: str, budget: int, count: TokenCounter, max_chars: int) -> list[str]:
     # Each sentence, and whether it opens a line of the text: that line break is kept in the parts.
     sentences = [(s, i == 0) for line in text.split("\n") for i, s in enumerate(_line_sentences(line))]
-    counts = [n - SPECIAL_TOKENS for n in count([s for s, _ in sentences])]
+    counts = _token_counts([s for s, _ in sentences], count, max_chars)
     parts: list[tuple[str, bool]] = []
     for (sentence, opens_line), n in zip(sentences, counts, strict=True):
-        if n <= budget:
+        if n <= budget and len(sentence) <= max_chars:
             parts.append((sentence, opens_line))
             continue
         # A single "sentence" longer than the window (a table row dump, a run-on list): cut by words.
-        words = sentence.split()
-        word_counts = [n - SPECIAL_TOKENS for n in count(words)]
-        pieces = _pack(words, word_counts, budget, [" "] * len(words))
+        words, separators = _words(sentence, budget)
+        pieces = _pack(words, _token_counts(words, count, max_chars), budget, max_chars, separators)
         parts.extend((piece, opens_line and k == 0) for k, piece in enumerate(pieces))
-    part_counts = [n - SPECIAL_TOKENS for n in count([p for p, _ in parts])]
-    return _pack([p for p, _ in parts], part_counts, budget, ["\n" if opens else " " for _, opens in parts])
+    part_counts = _token_counts([p for p, _ in parts], count, max_chars)
+    separators = ["\n" if opens else " " for _, opens in parts]
+    return _pack([p for p, _ in parts], part_counts, budget, max_chars, separators)
+
+
+def _words(sentence: str, budget: int) -> tuple[list[str], list[str]]:
+    """The words of a sentence, and what joins each to the one before: a space, or nothing for the
+    pieces of a word longer than ``budget`` characters (a line of base64, a hash), cut so that each
+    piece fits a window, since a token covers at least a character."""
+    words: list[str] = []
+    separators: list[str] = []
+    for word in sentence.split():
+        for start in range(0, len(word), budget):
+            words.append(word[start : start + budget])
+            separators.append(" " if start == 0 else "")
+    return words, separators
 
 
 def header_for(document: Document, section: str) -> str:
@@ -132,9 +170,9 @@ def _key(text: str) -> str:
     return " ".join(text.casefold().split())
 
 
-def _units(blocks: Sequence[Block], count: TokenCounter) -> list[Unit]:
-    counts = count([b.text for b in blocks])
-    return [Unit(b, b.text, n - SPECIAL_TOKENS) for b, n in zip(blocks, counts, strict=True)]
+def _units(blocks: Sequence[Block], count: TokenCounter, max_chars: int) -> list[Unit]:
+    counts = _token_counts([b.text for b in blocks], count, max_chars)
+    return [Unit(b, b.text, n) for b, n in zip(blocks, counts, strict=True)]
 
 
 def _section_runs(units: list[Unit]) -> list[list[Unit]]:
@@ -177,15 +215,18 @@ def _is_headings(run: list[Unit]) -> bool:
     return all(u.block.kind is BlockKind.HEADING for u in run)
 
 
-def _pack_run(run: list[Unit], budget: int) -> list[list[Unit]]:
+def _pack_run(run: list[Unit], budget: int, max_chars: int) -> list[list[Unit]]:
+    def fits(units: list[Unit]) -> bool:
+        return sum(u.tokens for u in units) <= budget and sum(len(u.text) + 2 for u in units) - 2 <= max_chars
+
     chunks: list[list[Unit]] = []
     current: list[Unit] = []
     for unit in run:
-        if current and sum(u.tokens for u in current) + unit.tokens > budget:
+        if current and not fits([*current, unit]):
             chunks.append(current)
             last = current[-1]
             # One block of overlap, unless it would not fit or would repeat a one-block chunk.
-            keep = len(current) > 1 and last.tokens + unit.tokens <= budget
+            keep = len(current) > 1 and fits([last, unit])
             current = [last] if keep else []
         current.append(unit)
     if current:
@@ -203,18 +244,21 @@ def chunk_document(
     blocks = [b for b in blocks if not b.boilerplate]
     if not blocks:
         return []
+    max_chars = max_tokens * MAX_CHARS_PER_TOKEN
     out: list[ChunkedText] = []
-    for run in _section_runs(_units(blocks, count)):
+    for run in _section_runs(_units(blocks, count, max_chars)):
         # A merged run is named for its main section (the last one: stubs come first).
         section = run[-1].block.section
         is_reference = _is_reference(run)
         header = header_for(document, section)
-        header_tokens = count([header])[0] - SPECIAL_TOKENS
+        (header_tokens,) = _token_counts([header], count, MAX_HEADER_TOKENS * MAX_CHARS_PER_TOKEN)
         if header_tokens > MAX_HEADER_TOKENS:
             header, header_tokens = document.title[:120], MAX_HEADER_TOKENS
+            if _token_counts([header], count, max_chars)[0] > MAX_HEADER_TOKENS:  # symbols, a token each
+                header = document.title[:MAX_HEADER_TOKENS]  # a token covers a character at least
         # The header and the blank line after it come out of the same window as the passage.
         budget = max_tokens - SPECIAL_TOKENS - header_tokens - 1
-        for units in _pack_run(_fit(run, budget, count), budget):
+        for units in _pack_run(_fit(run, budget, count, max_chars), budget, max_chars):
             text = "\n\n".join(u.text for u in units)
             block_ids = list(dict.fromkeys(u.block.block_id for u in units))
             pages = [u.block.page for u in units]
@@ -234,13 +278,14 @@ def chunk_document(
     return out
 
 
-def _fit(run: list[Unit], budget: int, count: TokenCounter) -> list[Unit]:
+def _fit(run: list[Unit], budget: int, count: TokenCounter, max_chars: int) -> list[Unit]:
     """Split the units longer than the window left after the header at sentence boundaries."""
     out: list[Unit] = []
     for unit in run:
-        if unit.tokens <= budget:
+        if unit.tokens <= budget and len(unit.text) <= max_chars:
             out.append(unit)
             continue
-        parts = _split_long(unit.text, budget, count)
-        out.extend(Unit(unit.block, p, n - SPECIAL_TOKENS) for p, n in zip(parts, count(parts), strict=True))
+        parts = _split_long(unit.text, budget, count, max_chars)
+        counts = _token_counts(parts, count, max_chars)
+        out.extend(Unit(unit.block, p, n) for p, n in zip(parts, counts, strict=True))
     return out

@@ -29,6 +29,10 @@ class Settings(BaseSettings):
     embed_batch_size: int = Field(default=16, validation_alias="PRP_EMBED_BATCH_SIZE")
     # Parsing workers run beside the embedding model; one is enough to keep 2 cores busy.
     parse_workers: int = Field(default=1, validation_alias="PRP_PARSE_WORKERS")
+    # Chunks one file may make (each embedded, ~0.05 s on a laptop core): a file with more is refused
+    # before anything is embedded. A 500-page book makes ~2,500 and 2 MB of Markdown prose ~2,000;
+    # 1 MB of base64 makes ~3,300 (the tokenizer reads it a few characters a token).
+    max_file_chunks: int = Field(default=10_000, gt=0, validation_alias="PRP_MAX_FILE_CHUNKS")
     # Uploads (the chat and the API of `prp serve`): largest file accepted, in megabytes.
     upload_max_mb: float = Field(default=50.0, gt=0, validation_alias="PRP_UPLOAD_MAX_MB")
     # The research service (`prp serve`): required on every request when set, and required to set

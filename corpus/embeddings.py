@@ -33,6 +33,8 @@ MINILM_TOKENIZER_FILES = (
     "vocab.txt",
 )
 BM25_MODEL = "Qdrant/bm25"
+# Texts tokenized per call when counting tokens.
+COUNT_BATCH = 512
 
 
 def _package_dir(package: str) -> Path:
@@ -134,7 +136,13 @@ class Embedder:
         return len(self._counter.encode(text).ids)
 
     def count_tokens_batch(self, texts: Sequence[str]) -> list[int]:
-        return [len(e.ids) for e in self._counter.encode_batch(list(texts))]
+        # A few hundred at a time: a call's encodings are all held until it returns, and a page of
+        # one-character "words" made a gigabyte of them.
+        return [
+            len(e.ids)
+            for start in range(0, len(texts), COUNT_BATCH)
+            for e in self._counter.encode_batch(list(texts[start : start + COUNT_BATCH]))
+        ]
 
     def embed_passages(self, texts: Sequence[str]) -> list[list[float]]:
         return [v.tolist() for v in self.dense.passage_embed(list(texts), batch_size=self.batch_size)]

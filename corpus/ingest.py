@@ -18,6 +18,13 @@ produced it (``corpus.parser_versions``): it keeps its document id, so its point
 place while it is pending, and the chunks the new parse no longer has are deleted before it is ready
 again. Whenever a document's chunks are written anew (a refresh, a changed file, new boilerplate
 marks), a chunk whose embedded text is unchanged keeps its vectors (``corpus.chunk_vectors``).
+
+Work per file is bounded: a file that makes more than ``max_chunks`` chunks is refused before any
+of it is embedded, and a document's chunks are embedded and written ``WRITE_BATCH`` at a time, so
+memory does not grow with the file. Before each batch (and while waiting for a parse worker) the
+ingest calls its ``checkpoint``, which may raise to stop it (a cancelled job, Ctrl-C): the document
+being indexed is then retired whole, pending rows and written vectors alike, so it is either
+indexed or absent, and the next ingest takes it up again.
 """
 
 from __future__ import annotations
@@ -29,7 +36,7 @@ import multiprocessing
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from enum import StrEnum
@@ -66,6 +73,11 @@ POOL_MIN_FILES = 16
 PARSE_NICENESS = 19
 # Address space a parse worker may use (the 500-page benchmark PDF peaks at well under half of it).
 PARSE_MEMORY_LIMIT = 6 << 30
+# Chunks embedded and written at a time: what a document holds in memory besides its text, and how
+# often a long file checks whether to stop (a batch takes a few seconds on a busy machine).
+WRITE_BATCH = 64
+# How often a wait for a parse worker checks whether to stop, in seconds.
+PARSE_POLL = 0.5
 
 
 class Outcome(StrEnum):
@@ -138,6 +150,12 @@ class IngestSummary(BaseModel):
 
 
 ProgressCallback = Callable[[FileResult], None]
+# Called between steps of an ingest; raises to stop it (whatever it raises reaches the caller).
+Checkpoint = Callable[[], None]
+
+
+def carry_on() -> None:
+    """The checkpoint of an ingest nobody stops."""
 
 
 @dataclass(frozen=True)
@@ -260,11 +278,21 @@ def _parse_alone(path: Path) -> ParsedDocument | str:
 
 
 class Ingestor:
-    def __init__(self, embedder: Embedder, store: ChunkStore, registry: Registry, parse_workers: int = 1):
+    def __init__(
+        self,
+        embedder: Embedder,
+        store: ChunkStore,
+        registry: Registry,
+        parse_workers: int = 1,
+        max_chunks: int | None = None,
+    ):
+        """``max_chunks``: the most chunks one file may make (``Settings.max_file_chunks``); None, no
+        limit (documents already in the library are chunked again without one)."""
         self.embedder = embedder
         self.store = store
         self.registry = registry
         self.parse_workers = parse_workers
+        self.max_chunks = max_chunks
 
     def recover(self) -> dict[str, tuple[int, int]]:
         """Finish what an interrupted ingest left: drop pending documents and retired vectors, and
@@ -322,7 +350,11 @@ class Ingestor:
         self.registry.clear_remark_queue(queued)
         return changed
 
-    def ingest(self, paths: Iterable[Path], progress: ProgressCallback | None = None) -> IngestSummary:
+    def ingest(
+        self, paths: Iterable[Path], progress: ProgressCallback | None = None, checkpoint: Checkpoint = carry_on
+    ) -> IngestSummary:
+        """Ingest files and folders; ``progress`` hears of each file as it is done, ``checkpoint``
+        is called between steps and may raise to stop (see the module's docstring)."""
         started = time.perf_counter()
         recovered = self.recover()
         results: list[FileResult] = []
@@ -342,12 +374,12 @@ class Ingestor:
             else:
                 todo.append((path, replaces))
         embed_seconds = 0.0
-        for (path, replaces), parsed in self._parse_all(todo):
+        for (path, replaces), parsed in self._parse_all(todo, checkpoint):
             if isinstance(parsed, str):
                 result = FileResult(path=str(path), outcome=Outcome.FAILED, reason=parsed)
             else:
                 t0 = time.perf_counter()
-                result = self._index(parsed, replaces)
+                result = self._index(parsed, replaces, checkpoint)
                 embed_seconds += time.perf_counter() - t0
             results.append(result)
             if progress:
@@ -395,7 +427,7 @@ class Ingestor:
         return None, current.doc_id if current else None
 
     def _parse_all(
-        self, todo: list[tuple[Path, str | None]]
+        self, todo: list[tuple[Path, str | None]], checkpoint: Checkpoint
     ) -> Iterator[tuple[tuple[Path, str | None], ParsedDocument | str]]:
         """Parse in worker processes, a few files ahead of the embedding loop, in input order.
 
@@ -412,6 +444,7 @@ class Ingestor:
             return
         window = max(2, 2 * self.parse_workers)
         pool = _parse_pool(self.parse_workers)
+        wait = True
         try:
             first, *rest = todo
             queue = iter(rest)
@@ -422,7 +455,7 @@ class Ingestor:
             while pending:
                 item, future = pending.pop(0)
                 try:
-                    parsed = future.result()
+                    parsed = _result(future, checkpoint)
                 except BrokenProcessPool:
                     # A worker died (the kernel's out-of-memory killer, a crash in a native parser):
                     # every file in flight failed with it. Find the culprit by parsing this file alone,
@@ -435,10 +468,13 @@ class Ingestor:
                 if nxt is not None:
                     pending.append((nxt, pool.submit(_parse_or_error, nxt[0])))
                 yield item, parsed
+        except BaseException:
+            wait = False  # stopped: a file a worker is parsing is not waited for
+            raise
         finally:
-            pool.shutdown(wait=True, cancel_futures=True)
+            pool.shutdown(wait=wait, cancel_futures=True)
 
-    def _index(self, parsed: ParsedDocument, replaces: str | None) -> FileResult:
+    def _index(self, parsed: ParsedDocument, replaces: str | None, checkpoint: Checkpoint) -> FileResult:
         doc = parsed.document
         earlier_doc = self.registry.document(replaces) if replaces else None
         earlier = EarlierVectors.of(self.store, earlier_doc) if earlier_doc else EarlierVectors.none()
@@ -451,9 +487,20 @@ class Ingestor:
         marked = boilerplate.detect(parsed.blocks, fps, counts)
         blocks = [b.model_copy(update={"boilerplate": m}) for b, m in zip(parsed.blocks, marked, strict=True)]
         chunked = self._chunk(doc, blocks)
+        if self.max_chunks is not None and len(chunked) > self.max_chunks:
+            reason = (
+                f"too much text to index: {len(chunked):,} chunks, over the limit of {self.max_chunks:,} "
+                "per file (PRP_MAX_FILE_CHUNKS)"
+            )
+            return FileResult(path=doc.path, outcome=Outcome.FAILED, reason=reason, doc_id=doc.doc_id, title=doc.title)
         chunks = [c.chunk for c in chunked]
         self.registry.add_pending(doc, blocks, chunks, fps, parser_versions.current(doc.type))
-        self._embed(doc, chunked, earlier)
+        try:
+            self._embed(doc, chunked, earlier, checkpoint)
+        except BaseException:
+            # Stopped (or failed) half-way: the document goes whole, as ``recover`` would retire it.
+            self._retire(doc.doc_id)
+            raise
         if refreshed:
             # Its points were overwritten in place; those the new parse no longer has go while the
             # document is pending (a crash now retires it whole, see ``recover``).
@@ -476,11 +523,14 @@ class Ingestor:
     def _chunk(self, doc: Document, blocks: list[Block]) -> list[ChunkedText]:
         return chunk_document(doc, blocks, self.embedder.max_tokens, self.embedder.count_tokens_batch)
 
-    def _embed(self, doc: Document, chunked: list[ChunkedText], earlier: EarlierVectors) -> None:
-        if not chunked:  # every block of the document is boilerplate
-            return
-        dense, sparse = vectors_for(chunked, earlier, self.embedder)
-        self.store.upsert(doc, chunked, dense, sparse)
+    def _embed(
+        self, doc: Document, chunked: list[ChunkedText], earlier: EarlierVectors, checkpoint: Checkpoint = carry_on
+    ) -> None:
+        for start in range(0, len(chunked), WRITE_BATCH):  # none if every block is boilerplate
+            checkpoint()
+            batch = chunked[start : start + WRITE_BATCH]
+            dense, sparse = vectors_for(batch, earlier, self.embedder)
+            self.store.upsert(doc, batch, dense, sparse)
 
     def _embed_and_store(self, doc: Document, blocks: list[Block]) -> list:
         """Chunk a ready document again and write its chunks, reusing the vectors it has."""
@@ -496,6 +546,15 @@ class Ingestor:
         """Delete a retired document's vectors, then its tombstone (in that order, for recovery)."""
         self.store.delete_document(doc_id)
         self.registry.clear_tombstone(doc_id)
+
+
+def _result(future: Future, checkpoint: Checkpoint) -> ParsedDocument | str:
+    """A parse worker's result, checking between waits whether to stop."""
+    while True:
+        try:
+            return future.result(timeout=PARSE_POLL)
+        except TimeoutError:
+            checkpoint()
 
 
 def _skipped(path: Path, doc_id: str, title: str | None, reason: str) -> FileResult:

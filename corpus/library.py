@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from corpus.config import Settings
-from corpus.ingest import Ingestor, IngestSummary, ProgressCallback
+from corpus.ingest import Checkpoint, Ingestor, IngestSummary, ProgressCallback, carry_on
 from corpus.registry import Registry
 
 if TYPE_CHECKING:
@@ -89,14 +89,19 @@ class Library:
                 cached = self._derived[name] = (fingerprint, build(self.registry))
             return cached[1]  # type: ignore[return-value]
 
-    def ingest(self, paths: Iterable[Path], progress: ProgressCallback | None = None) -> IngestSummary:
-        return self._ingestor().ingest(paths, progress)
+    def ingest(
+        self, paths: Iterable[Path], progress: ProgressCallback | None = None, checkpoint: Checkpoint = carry_on
+    ) -> IngestSummary:
+        """See ``Ingestor.ingest``; ``checkpoint`` may raise to stop it (a cancelled job)."""
+        return self._ingestor().ingest(paths, progress, checkpoint)
 
     def delete(self, doc_id: str) -> bool:
         return self._ingestor().delete(doc_id)
 
     def _ingestor(self) -> Ingestor:
-        return Ingestor(self.embedder, self.store, self.registry, self.settings.parse_workers)
+        return Ingestor(
+            self.embedder, self.store, self.registry, self.settings.parse_workers, self.settings.max_file_chunks
+        )
 
     def close(self) -> None:
         if "store" in self.__dict__:

@@ -21,7 +21,7 @@ PDF = 1
 MARKDOWN = 1
 TEXT = 1
 HTML = 1
-CHUNKER = 1
+CHUNKER = 2
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ line, 40,000 words on a page, 10,500-deep nesting in 4 MB of markup).
 
 from __future__ import annotations
 
+import base64
 import gzip
 import io
 import os
@@ -69,6 +70,29 @@ def template_notes(folder: Path, notes: int = 40, tickets: int = 10, memos: int 
         (folder / f"memo-{i}.txt").write_text(text, encoding="utf-8")
         out[f"memo-{i}.txt"] = TemplateNote(marker, 1)
     return out
+
+
+def base64_text(size: int, seed: int = 7) -> str:
+    """``size`` characters of random bytes as the ``base64`` command writes them: 76 to a line."""
+    data = random.Random(seed).randbytes(size * 3 // 4 + 3)
+    return base64.encodebytes(data).decode("ascii")[:size]
+
+
+def one_token_line(size: int) -> str:
+    """One "word" of ``size`` letters and digits: no space, no punctuation, no line break."""
+    alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
+    return "".join(alphabet[i * 7 % len(alphabet)] for i in range(size))
+
+
+def prose(size: int, seed: int = 7) -> str:
+    """About ``size`` characters of ordinary paragraphs (a marker word in none of them)."""
+    rng = random.Random(seed)
+    paragraphs, length = [], 0
+    while length < size:
+        topic = rng.choice(("tidal flats", "river deltas", "ice shelves", "cloud forests", "salt marshes"))
+        paragraphs.append(paragraph(rng.choice(("annual", "winter", "coastal", "upland")), topic))
+        length += len(paragraphs[-1]) + 2
+    return "\n\n".join(paragraphs)
 
 
 def text_pdf(path: Path, pages: list[str], font_size: float = 11, page_mm: tuple[float, float] = (210, 297)) -> Path:

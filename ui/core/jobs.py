@@ -9,7 +9,8 @@ searches only read the library, so they run beside a write, on a small pool of t
 
 Cancelling is cooperative: the job's work calls ``Job.emit`` at each step and that raises
 ``JobCancelled`` once a cancel was asked for. A research run stopped this way keeps its checkpoints
-(it can be resumed with its thread id); an ingest stops between files, each file whole or absent.
+(it can be resumed with its thread id); an ingest stops between files and inside a long one between
+embedding batches (``Job.check``), each file whole or absent.
 
 A command that opens the library itself (no service running) runs the same jobs in the foreground:
 each one in the thread that follows it, so Ctrl-C and the failures of the process's own making (a
@@ -100,6 +101,10 @@ class Job:
     def emit(self, event: str, data: dict[str, Any] | None = None) -> None:
         """Record one step; raises ``JobCancelled`` if a cancel was asked for meanwhile."""
         self._record(event, data or {})
+        self.check()
+
+    def check(self) -> None:
+        """Raise ``JobCancelled`` if a cancel was asked for: for steps too small to report."""
         if self._cancel.is_set():
             raise JobCancelled
 

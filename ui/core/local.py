@@ -76,7 +76,8 @@ class LocalPortal:
 
     def close(self) -> None:
         """Ask running jobs to stop at their next step and wait for them (a run keeps its
-        checkpoints, an ingest ends between files); then close what the portal opened."""
+        checkpoints, an ingest ends between files or embedding batches); then close what the portal
+        opened."""
         self.runner.shutdown(cancel=True)
         self._opened.close()
 
@@ -204,8 +205,8 @@ class LocalPortal:
                 job.emit("file", {"done": done, "total": total, **result.model_dump(mode="json", exclude_none=True)})
 
             try:
-                summary = self.library.ingest(paths, progress)
-            except BaseException:  # cancelled between files, or failed
+                summary = self.library.ingest(paths, progress, job.check)
+            except BaseException:  # cancelled (between files or embedding batches), or failed
                 drop_unheld_uploads()
                 # What it did ingest is indexed as after a whole ingest, if the index can be had: the
                 # failure that stopped the ingest (a full disk, the index held elsewhere) is the one told.
