@@ -27,10 +27,14 @@ NON_NAME_WORDS = frozenset(
     programme division unit office museum library clinic campus street road avenue usa uk
     microsoft office user owner admin administrator windows adobe acrobat word latex tex pdf author
     authors unknown default anonymous editor staff team abstract introduction keywords summary
-    proceedings journal conference workshop preprint vol volume pages copyright""".split()
+    proceedings journal conference workshop preprint vol volume pages copyright committee board
+    network association press news city county government service services partners publishing
+    media""".split()
 )
 _INITIAL = re.compile(r"^(?:[^\W\d_]\.)+(?:-[^\W\d_]\.)*$")
 _SEPARATORS = re.compile(r"\s*(?:;|,\s*(?:and|&)\s+|\s+(?:and|&)\s+|,)\s*")
+_BYLINE = re.compile(r"^[\W_]*(?:by|written by|authors?)\b\s*:?\s+(.+?)[\W_]*$", re.IGNORECASE)
+MAX_BYLINE_CHARS = 200
 # Footnote and affiliation marks around a name: symbols, digits, stray punctuation.
 _MARKS = re.compile(r"^[^\w(]+|[^\w.)]+$")
 
@@ -63,10 +67,11 @@ def is_person_name(text: str) -> bool:
         return False
     if not all(_is_name_word(w) for w in words):
         return False
+    if any(ch.islower() for ch in text) and any(len(w) > 1 and w.isupper() and w.isalpha() for w in words):
+        return False  # an acronym beside mixed-case words names an organisation ("GRPN Technical Group")
+    # The family name comes last ("A. Chang" is a name, "Chang A." is not).
     last = words[-1]
-    if last.lower() in PARTICLES or _INITIAL.match(last) or words[0].lower() in PARTICLES:
-        return False
-    return sum(len(w.rstrip(".")) >= 2 and w.lower() not in PARTICLES for w in words) >= 2
+    return not (last.lower() in PARTICLES or _INITIAL.match(last) or words[0].lower() in PARTICLES)
 
 
 def name_case(name: str) -> str:
@@ -82,8 +87,8 @@ def _turned(part: str) -> str:
     return f"{given.strip()} {family.strip()}" if given.strip() else family.strip()
 
 
-def split_names(text: str) -> list[str]:
-    """The personal names in an author list, in order and without repeats.
+def _entries(text: str) -> list[str]:
+    """The entries of an author list as "Given Family", names or not.
 
     Lists are separated by ";", ",", "and" or "&". "Lo, Kyle; Wang, Lucy Lu" and "Lo, Kyle and
     Wang, Lucy Lu" (a comma inside every entry) are read as "Family, Given" entries.
@@ -91,29 +96,46 @@ def split_names(text: str) -> list[str]:
     text = " ".join(text.split())
     entries = re.split(r"\s*;\s*|\s+and\s+", text)
     if len(entries) > 1 and all(entry.count(",") == 1 for entry in entries):
-        parts = [_turned(entry) for entry in entries]
-    elif len(entries) == 1 and text.count(",") == 1 and len(text.split(",")[0].split()) == 1:
-        parts = [_turned(text)]  # a single "Family, Given"
-    else:
-        parts = _SEPARATORS.split(text)
+        return [_turned(entry) for entry in entries]
+    if len(entries) == 1 and text.count(",") == 1 and len(text.split(",")[0].split()) == 1:
+        return [_turned(text)]  # a single "Family, Given"
+    return [p for p in _SEPARATORS.split(text) if p.strip()]
+
+
+def split_names(text: str) -> list[str]:
+    """The personal names in an author list, in order and without repeats; other entries are skipped."""
     names: list[str] = []
-    for part in parts:
-        name = name_case(strip_marks(part))
+    for entry in _entries(text):
+        name = name_case(strip_marks(entry))
         if is_person_name(name) and name not in names:
             names.append(name)
     return names
 
 
 def metadata_authors(raw: str) -> list[str]:
-    """The names in a PDF's /Author field, or none when any part of it is not a personal name:
-    "Microsoft Office User", "admin", a company, a program's name, or a list that holds one of them."""
-    text = " ".join(raw.split())
-    if not text:
+    """The names in ``raw`` (a PDF's /Author field, a byline), or none when any part of it is not a
+    personal name: "Microsoft Office User", "admin", a company, a program's name, a date, or a list
+    that holds one of them."""
+    if re.search(r"\d", raw):
         return []
-    names = split_names(text)
-    parts = [p for p in _SEPARATORS.split(text) if p.strip()]
-    # A "Family, Given" list splits into twice as many parts as names: still all names.
-    return names if names and len(names) in (len(parts), len(parts) // 2) else []
+    entries = _entries(raw)
+    names = [name_case(strip_marks(entry)) for entry in entries]
+    if not names or not all(is_person_name(name) for name in names):
+        return []
+    return list(dict.fromkeys(names))
+
+
+def byline_authors(lines: list[str]) -> list[str]:
+    """The names on the first byline among ``lines``: "By Jane Doe and John Roe", "*Authors: A, B*",
+    or a line that is nothing but names ("Clara M. Oduya (1) and Peter J. Lindqvist (2)")."""
+    for line in lines:
+        if len(line) > MAX_BYLINE_CHARS:
+            continue
+        match = _BYLINE.match(line)
+        names = split_names(match.group(1)) if match else metadata_authors(re.sub(r"\(\w{1,3}\)", " ", line))
+        if names:
+            return names
+    return []
 
 
 def family_name(name: str) -> str:

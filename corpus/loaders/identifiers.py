@@ -22,6 +22,7 @@ _PAIRS = {")": "(", "]": "[", "}": "{"}
 
 _NEW_ARXIV = r"\d{4}\.\d{4,5}(?:v\d+)?"
 _OLD_ARXIV = r"[a-z]+(?:-[a-z]+)*(?:\.[A-Z]{2})?/\d{7}(?:v\d+)?"
+_BARE_ARXIV = re.compile(rf"^(?:arXiv\s*:\s*)?({_NEW_ARXIV}|{_OLD_ARXIV})$", re.IGNORECASE)
 ARXIV = re.compile(rf"(?:\barXiv\s*:\s*|arxiv\.org/(?:abs|pdf)/)({_NEW_ARXIV}|{_OLD_ARXIV})(?![\d/])", re.IGNORECASE)
 
 
@@ -50,6 +51,13 @@ def find_doi(texts: list[str]) -> str | None:
         if doi := normalise_doi(text):
             return doi
     return None
+
+
+def normalise_arxiv_id(raw: str) -> str | None:
+    """The arXiv id a field declares, bare ("2101.01234") or marked ("arXiv:2101.01234", a URL)."""
+    raw = raw.strip()
+    match = _BARE_ARXIV.match(raw)
+    return match.group(1) if match else find_arxiv_id([raw])
 
 
 def find_arxiv_id(texts: list[str]) -> str | None:
