@@ -79,6 +79,7 @@ def test_person_names(text: str) -> None:
         "GRPN Technical Group",
         "Kyle",
         "X. Zhang S.",
+        "Smith J",
         "Proceedings of ACL",
         "kyle lo",
         "Kyle Lo 2020",

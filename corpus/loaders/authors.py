@@ -69,9 +69,9 @@ def is_person_name(text: str) -> bool:
         return False
     if any(ch.islower() for ch in text) and any(len(w) > 1 and w.isupper() and w.isalpha() for w in words):
         return False  # an acronym beside mixed-case words names an organisation ("GRPN Technical Group")
-    # The family name comes last ("A. Chang" is a name, "Chang A." is not).
+    # The family name comes last and is a word ("A. Chang" is a name, "Chang A." and "Smith J" are not).
     last = words[-1]
-    return not (last.lower() in PARTICLES or _INITIAL.match(last) or words[0].lower() in PARTICLES)
+    return len(last) > 1 and not (last.lower() in PARTICLES or _INITIAL.match(last) or words[0].lower() in PARTICLES)
 
 
 def name_case(name: str) -> str:

@@ -27,6 +27,7 @@ from corpus.loaders.authors import has_latin_letter, is_person_name, metadata_au
 from corpus.loaders.identifiers import find_arxiv_id, find_doi
 from corpus.loaders.pdf.elements import Line, PageData, Word, base_font
 from corpus.loaders.pdf.headings import KNOWN_HEADINGS, NUMBERED_HEADING
+from corpus.loaders.pdf.metadata import meta_text
 from corpus.loaders.venues import find_venue
 from corpus.models import Bibliography
 
@@ -51,8 +52,8 @@ def pdf_bibliography(
 ) -> Bibliography:
     """``page`` is page 1 with its lines built; ``page_texts`` its text outside the reference list,
     running headers and footers first (a journal prints its name there)."""
-    subject = _meta_text(meta, "Subject")
-    metadata_texts = [_meta_text(meta, key) for key in sorted(meta) if isinstance(meta[key], str | bytes)]
+    subject = meta_text(meta, "Subject")
+    metadata_texts = [meta_text(meta, key) for key in sorted(meta) if isinstance(meta[key], str | bytes)]
     arxiv_id = find_arxiv_id([stamp]) or find_arxiv_id(page_texts) or find_arxiv_id(metadata_texts)
     venue = find_venue(page_texts + [subject])
     if venue is None and find_arxiv_id([stamp]):
@@ -65,15 +66,8 @@ def pdf_bibliography(
     )
 
 
-def _meta_text(meta: dict, field: str) -> str:
-    raw = meta.get(field)
-    if isinstance(raw, bytes):
-        raw = raw.decode("utf-8", "ignore")
-    return " ".join(raw.replace("\x00", "").split()) if isinstance(raw, str) else ""
-
-
 def _authors(meta: dict, page: PageData | None, title_ids: set[int], page_texts: list[str]) -> list[str]:
-    if names := metadata_authors(_meta_text(meta, "Author")):
+    if names := metadata_authors(meta_text(meta, "Author")):
         return names
     for text in page_texts:
         match = _SELF_CITATION.search(" ".join(text.split()))
