@@ -12,6 +12,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from fpdf import FPDF
 
 from corpus.loaders.authors import (
     byline_authors,
@@ -80,6 +81,7 @@ def test_person_names(text: str) -> None:
         "Kyle",
         "X. Zhang S.",
         "Smith J",
+        "A Systematic Review",
         "Proceedings of ACL",
         "kyle lo",
         "Kyle Lo 2020",
@@ -191,6 +193,7 @@ def test_declared_arxiv_id() -> None:
         ),
         ("Building Retrofit Technical Notes - TN-14 (2024)", "Building Retrofit Technical Notes"),
         ("Page 1 of 2", None),
+        ("A Systematic Review of Roof Greening", None),
         ("We thank the reviewers of the conference for their comments.", None),
     ],
 )
@@ -414,3 +417,50 @@ def test_pdf_targets() -> None:
     years_right = sum(d.year == e.year for e, d in loaded)
     assert authors_right >= 11, f"authors right on {authors_right}/13"
     assert years_right >= 12, f"year right on {years_right}/13"
+
+
+def _paper(path: Path, author_field: str) -> Path:
+    """A one-page paper: title, a title-case subtitle, author and affiliation lines, abstract, and a
+    footer with its DOI."""
+    pdf = FPDF(format="letter", unit="pt")
+    pdf.set_author(author_field)
+    pdf.set_auto_page_break(False)
+    pdf.add_page()
+    pdf.set_font("Helvetica", "B", 20)
+    pdf.set_xy(72, 72)
+    pdf.cell(0, 24, "Rooftop Meadows and Summer Runoff")
+    pdf.set_font("Helvetica", "", 14)
+    pdf.set_xy(72, 104)
+    pdf.cell(0, 18, "A Systematic Review of Roof Greening")
+    pdf.set_font("Times", "", 12)
+    pdf.set_xy(72, 136)
+    pdf.cell(0, 14, "Jane Q. Doe*, John Roe and Ana de la Cruz")
+    pdf.set_font("Times", "I", 10)
+    pdf.set_xy(72, 152)
+    pdf.cell(0, 12, "Department of Ecology, University of Eastmere, New Harbour")
+    pdf.set_xy(72, 166)
+    pdf.cell(0, 12, "jane.doe@eastmere.example.edu")
+    pdf.set_font("Times", "B", 11)
+    pdf.set_xy(72, 200)
+    pdf.cell(0, 14, "Abstract")
+    pdf.set_font("Times", "", 10)
+    for i in range(12):
+        pdf.set_xy(72, 220 + 13 * i)
+        pdf.cell(0, 12, "Green roofs hold back part of the rain that falls on them and release it over the next days.")
+    pdf.set_font("Times", "", 8)
+    pdf.set_xy(72, 740)
+    pdf.cell(0, 10, "* Corresponding author. Published under https://doi.org/10.5555/Roof.2024.7.")
+    pdf.output(str(path))
+    return path
+
+
+def test_pdf_layout_authors_when_the_metadata_holds_a_placeholder(tmp_path: Path) -> None:
+    bib = load_pdf(_paper(tmp_path / "paper.pdf", "Microsoft Office User")).bibliography
+    assert bib.authors == ["Jane Q. Doe", "John Roe", "Ana de la Cruz"]
+    assert bib.doi == "10.5555/roof.2024.7"
+    assert bib.arxiv_id is None and bib.venue is None
+
+
+def test_pdf_metadata_authors_come_first(tmp_path: Path) -> None:
+    bib = load_pdf(_paper(tmp_path / "paper.pdf", "Doe, Jane Q.; Roe, John; de la Cruz, Ana")).bibliography
+    assert bib.authors == ["Jane Q. Doe", "John Roe", "Ana de la Cruz"]

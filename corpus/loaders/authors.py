@@ -18,7 +18,8 @@ import unicodedata
 PARTICLES = frozenset("van von der den de del della di da du dos das la le ter ten bin ibn al el".split())
 _SUFFIXES = frozenset("jr jr. sr sr. ii iii iv".split())
 # Words that put a piece of text outside personal names: institutions and their parts, places that
-# head an address, and what programs and templates write into a PDF's author field.
+# head an address, what programs and templates write into a PDF's author field, and the function
+# words and nouns of a title-case subtitle ("A Systematic Review of Roof Greening").
 NON_NAME_WORDS = frozenset(
     """university universität université universidad università universiteit institute institut
     instituto department dept school college laboratory laboratories lab labs centre center faculty
@@ -29,7 +30,10 @@ NON_NAME_WORDS = frozenset(
     authors unknown default anonymous editor staff team abstract introduction keywords summary
     proceedings journal conference workshop preprint vol volume pages copyright committee board
     network association press news city county government service services partners publishing
-    media""".split()
+    media the an of for in on to with from at via towards using review study studies analysis
+    report guide guidelines survey systematic approach method methods model models evidence overview
+    handbook manual policy paper note notes chapter part section appendix edition series data
+    dataset results""".split()
 )
 _INITIAL = re.compile(r"^(?:[^\W\d_]\.)+(?:-[^\W\d_]\.)*$")
 _SEPARATORS = re.compile(r"\s*(?:;|,\s*(?:and|&)\s+|\s+(?:and|&)\s+|,)\s*")

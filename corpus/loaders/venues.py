@@ -4,7 +4,8 @@ Papers name their venue in a few stock forms: a proceedings line ("Proceedings o
 Meeting of the ACL, pages 4969–4983"; "In Proceedings of the 2023 CHI Conference on ... (CHI '23)"),
 a journal's running header that names the publication and then its volume, pages or year ("Urban
 Hydrology - Vol. 11, No. 3 (2019), pp. 214-229"), or a "Journal of ..." / "Transactions on ..."
-name. The venue is the name alone: page ranges, volumes and dates are cut off.
+name ("Review of" is not taken: "A Review of ..." is how many titles begin). The venue is the name
+alone: page ranges, volumes and dates are cut off.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import re
 _END = r"(?=\s*(?:[,;(]|\.(?:\s|$)|\s[-–—|]\s|$))"
 _PROCEEDINGS = re.compile(rf"\b(Proceedings of (?:the )?[A-Z0-9][^,;()|]*?){_END}")
 _NAMED = re.compile(
-    rf"\b((?:[A-Z][\w&’'-]*\s+)*(?:Journal|Transactions|Annals|Letters|Bulletin|Review) (?:of|on) [A-Z][^,;()|\d]*?){_END}"
+    rf"\b((?:[A-Z][\w&’'-]*\s+)*(?:Journal|Transactions|Annals|Bulletin) (?:of|on) [A-Z][^,;()|\d]*?){_END}"
 )
 # "<Name> - Vol. 8 (2022), pp. 45-58", "<Name>, Volume 3", "<Name> - TN-14 (2024)": a header line.
 _HEADER = re.compile(

@@ -114,8 +114,11 @@ def _ends_author_lines(text: str) -> bool:
     key = text.lower().rstrip(":.")
     if key in KNOWN_HEADINGS or key.split(" ")[0] in {"abstract", "summary", "keywords"}:
         return True
-    if NUMBERED_HEADING.match(text) and len(text.split()) <= 8 and not any(ch in text for ch in "@,"):
-        return True
+    numbered = NUMBERED_HEADING.match(text)
+    if numbered and numbered.group(1).lower().rstrip(":.") in KNOWN_HEADINGS:
+        return True  # "1 Introduction", "I. INTRODUCTION"
+    if numbered and text[0].isdigit() and len(text.split()) <= 8 and not any(ch in text for ch in "@,"):
+        return True  # "2 Green Roofs in Cities"; a letter may open a subtitle ("A Review of ...")
     return sum(1 for w in text.split() if w[:1].islower() and w.isalpha()) >= PROSE_WORDS
 
 
