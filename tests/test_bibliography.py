@@ -7,6 +7,7 @@ The expected values for the PDFs were read by hand off each first page (pdfplumb
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -25,7 +26,7 @@ from corpus.loaders.authors import (
 )
 from corpus.loaders.front_matter import parse_fields
 from corpus.loaders.html import load_html
-from corpus.loaders.identifiers import find_arxiv_id, normalise_arxiv_id, normalise_doi
+from corpus.loaders.identifiers import find_arxiv_id, find_doi, normalise_arxiv_id, normalise_doi
 from corpus.loaders.markdown import load_markdown
 from corpus.loaders.pdf import load_pdf
 from corpus.loaders.text import load_text
@@ -199,6 +200,15 @@ def test_declared_arxiv_id() -> None:
 )
 def test_venue(text: str, venue: str | None) -> None:
     assert find_venue([text]) == venue
+
+
+def test_long_text_is_searched_in_linear_time() -> None:
+    """Page 1 of a hostile PDF can be one block of many thousand capitalised words."""
+    started = time.monotonic()
+    assert find_venue(["A " * 20000, "Journal " * 20000]) is None
+    assert split_names("Kyle Lo, " * 5000) == ["Kyle Lo"]
+    assert find_doi(["10." * 20000]) is None
+    assert time.monotonic() - started < 2
 
 
 # ---------------------------------------------------------------------------------------------

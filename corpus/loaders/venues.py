@@ -15,7 +15,8 @@ import re
 _END = r"(?=\s*(?:[,;(]|\.(?:\s|$)|\s[-–—|]\s|$))"
 _PROCEEDINGS = re.compile(rf"\b(Proceedings of (?:the )?[A-Z0-9][^,;()|]*?){_END}")
 _NAMED = re.compile(
-    rf"\b((?:[A-Z][\w&’'-]*\s+)*(?:Journal|Transactions|Annals|Bulletin) (?:of|on) [A-Z][^,;()|\d]*?){_END}"
+    # At most six words before "Journal": an unbounded run would make the search quadratic in the text.
+    rf"\b((?:[A-Z][\w&’'-]*\s+){{0,6}}(?:Journal|Transactions|Annals|Bulletin) (?:of|on) [A-Z][^,;()|\d]*?){_END}"
 )
 # "<Name> - Vol. 8 (2022), pp. 45-58", "<Name>, Volume 3", "<Name> - TN-14 (2024)": a header line.
 _HEADER = re.compile(
