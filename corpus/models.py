@@ -65,12 +65,23 @@ class RawBlock(BaseModel):
     text: str
 
 
+class Bibliography(BaseModel):
+    """Who wrote a document and where it appeared, as far as the document states it (see
+    ``corpus.loaders.pdf.bibliography``); the year is ``year`` on the document itself."""
+
+    authors: list[str] = Field(default_factory=list, description='Names as written, "Given Family".')
+    venue: str | None = Field(default=None, description="Journal, proceedings or publisher.")
+    doi: str | None = Field(default=None, description="Lower-cased, without a doi: or URL prefix.")
+    arxiv_id: str | None = Field(default=None, description='"2101.01234v2" or "hep-th/9901001".')
+
+
 class LoadedDocument(BaseModel):
     """What a format loader returns: metadata it could find plus blocks in reading order."""
 
     title: str | None = None
     page_count: int = 1
     year: int | None = None
+    bibliography: Bibliography = Field(default_factory=Bibliography)
     blocks: list[RawBlock]
 
 
@@ -82,6 +93,7 @@ class Document(BaseModel):
     page_count: int
     year: int | None = None
     sha256: str
+    bibliography: Bibliography = Field(default_factory=Bibliography)
 
 
 class Block(BaseModel):
