@@ -4,7 +4,7 @@ family name (``corpus.loaders.authors.family_name``)."""
 
 from __future__ import annotations
 
-from corpus.loaders.authors import family_names
+from corpus.loaders.authors import family_name, family_names
 
 
 def short_authors(authors: list[str]) -> str:
@@ -13,6 +13,18 @@ def short_authors(authors: list[str]) -> str:
     if len(families) >= 3:
         return f"{families[0]} et al."
     return " and ".join(families)
+
+
+def inverted_parts(name: str) -> list[str]:
+    """ "Given Family" as reference managers order it: ["Family", "Given"], ["de la Cruz", "Ana"],
+    ["Roe", "Jr.", "John"] (the generational suffix between); [name] for a single word."""
+    words = name.split()
+    family = family_name(name).split()
+    for start in range(len(words) - len(family), -1, -1):
+        if words[start : start + len(family)] == family:
+            given, suffix = words[:start], words[start + len(family) :]
+            return [" ".join(family), *([" ".join(suffix)] if suffix else []), *([" ".join(given)] if given else [])]
+    return [" ".join(words)]
 
 
 def all_authors(authors: list[str]) -> str:
