@@ -278,7 +278,7 @@ class Ingestor:
     def delete(self, doc_id: str) -> bool:
         if self.registry.document(doc_id) is None:
             return False
-        self._retire(doc_id)
+        self._retire(doc_id, forget_edits=True)
         self.remark()  # text it shared with two others is content again in those two
         return True
 
@@ -488,8 +488,8 @@ class Ingestor:
         self._embed(doc, chunked, EarlierVectors.of(self.store, doc))
         return [c.chunk for c in chunked]
 
-    def _retire(self, doc_id: str) -> None:
-        self.registry.retire(doc_id)
+    def _retire(self, doc_id: str, forget_edits: bool = False) -> None:
+        self.registry.retire(doc_id, forget_edits)
         self._drop_vectors(doc_id)
 
     def _drop_vectors(self, doc_id: str) -> None:

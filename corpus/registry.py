@@ -303,17 +303,22 @@ class Registry:
                     (doc_id, replaces),
                 )
                 self._retire(db, replaces)
+                db.execute("DELETE FROM metadata_overrides WHERE doc_id = ?", (replaces,))
 
-    def retire(self, doc_id: str) -> None:
-        """Remove a document from the registry and tombstone it until its vectors are deleted."""
+    def retire(self, doc_id: str, forget_edits: bool = False) -> None:
+        """Remove a document from the registry and tombstone it until its vectors are deleted.
+
+        What a person set on it is kept unless ``forget_edits`` (the user deleted it): a document
+        retired by ``recover`` (a re-parse a crash interrupted) gets it back when ingested again."""
         with self._connect() as db:
             self._retire(db, doc_id)
+            if forget_edits:
+                db.execute("DELETE FROM metadata_overrides WHERE doc_id = ?", (doc_id,))
 
     @staticmethod
     def _retire(db: sqlite3.Connection, doc_id: str) -> None:
         _queue_remark(db, doc_id)
         db.execute("DELETE FROM documents WHERE doc_id = ?", (doc_id,))
-        db.execute("DELETE FROM metadata_overrides WHERE doc_id = ?", (doc_id,))
         db.execute("INSERT OR IGNORE INTO tombstones VALUES (?)", (doc_id,))
 
     def tombstones(self) -> list[str]:

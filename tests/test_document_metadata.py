@@ -76,6 +76,12 @@ def test_fields_set_by_a_person_win_over_extraction_on_every_later_parse(
     assert changed.doc_id != doc.doc_id
     assert changed.year == 2020 and changed.overridden == ["year", "authors", "doi"]
 
+    # A re-parse a crash interrupted is retired by recovery (as here); ingested again, it has its edits.
+    library.registry.retire(changed.doc_id)
+    assert library.ingest([paper]).count(Outcome.OK) == 1
+    (recovered,) = library.registry.documents()
+    assert recovered.doc_id == changed.doc_id and recovered.overridden == ["year", "authors", "doi"]
+
     # Deleted, its edits go with it.
     library.delete(changed.doc_id)
     with sqlite3.connect(library.settings.registry_path) as db:
