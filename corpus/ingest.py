@@ -453,7 +453,9 @@ class Ingestor:
         chunked = self._chunk(doc, blocks)
         chunks = [c.chunk for c in chunked]
         self.registry.add_pending(doc, blocks, chunks, fps, parser_versions.current(doc.type))
-        self._embed(doc, chunked, earlier)
+        # The points carry the year and title as they read, a person's edits included (the chunks
+        # were made from the document's own title: an edit must not change what was embedded).
+        self._embed(self.registry.document(doc.doc_id) or doc, chunked, earlier)
         if refreshed:
             # Its points were overwritten in place; those the new parse no longer has go while the
             # document is pending (a crash now retires it whole, see ``recover``).

@@ -14,6 +14,8 @@ from pydantic import ValidationError
 from corpus import parser_versions
 from corpus.ingest import Outcome
 from corpus.models import MetadataOverride
+from corpus.retrieval import SearchFilters
+from tools.hybrid_search import hybrid_search
 from ui.chat.library_tab import COLUMNS, documents_table
 from ui.cli.main import main as cli_main
 from ui.core.local import LocalPortal
@@ -22,6 +24,7 @@ PAPER = """---
 authors: [Lucia Fernhill, Gregor Abernathy]
 journal: Journal of Urban Ecology
 doi: 10.1234/jue.2019.77
+year: 2019
 ---
 
 # Rooftop Sedum Under Drought
@@ -57,10 +60,11 @@ def test_fields_set_by_a_person_win_over_extraction_on_every_later_parse(
     library.ingest([paper])
     (doc,) = library.registry.documents()
     edit = MetadataOverride(authors=["Lucia Fernhill", "Gregor Abernathy", "Ana de la Cruz"], year=2020, doi=None)
-    edited = library.registry.override_metadata(doc.doc_id, edit)
+    edited = library.edit_metadata(doc.doc_id, edit)
     assert edited is not None and edited.year == 2020 and edited.bibliography.doi is None
     assert edited.overridden == ["year", "authors", "doi"]
     assert edited.title == doc.title  # a field not given is left as extracted
+    assert _found_in(library, 2020) and not _found_in(library, 2019)  # the year filter sees the edit
 
     # A newer loader parses the same bytes again: the edit stays.
     monkeypatch.setattr(parser_versions, "MARKDOWN", parser_versions.MARKDOWN + 1)
@@ -68,6 +72,7 @@ def test_fields_set_by_a_person_win_over_extraction_on_every_later_parse(
     (refreshed,) = library.registry.documents()
     assert refreshed.bibliography.authors[-1] == "Ana de la Cruz" and refreshed.year == 2020
     assert refreshed.bibliography.doi is None
+    assert _found_in(library, 2020) and not _found_in(library, 2019)
 
     # The file changes: its new version (a new document id) keeps the edit too.
     paper.write_text(PAPER + "\nA later note on irrigation.\n")
@@ -86,6 +91,11 @@ def test_fields_set_by_a_person_win_over_extraction_on_every_later_parse(
     library.delete(changed.doc_id)
     with sqlite3.connect(library.settings.registry_path) as db:
         assert db.execute("SELECT COUNT(*) FROM metadata_overrides").fetchone()[0] == 0
+
+
+def _found_in(library, year: int) -> bool:
+    filters = SearchFilters(year_min=year, year_max=year)
+    return bool(hybrid_search(library, "sedum cover in dry summers", k=3, filters=filters))
 
 
 def test_bad_metadata_is_refused_and_changes_nothing(make_library, paper: Path):
@@ -123,6 +133,8 @@ def test_prp_docs_edit_and_the_library_table_show_the_authors(make_library, pape
     library = make_library()
     library.ingest([paper])
     (doc,) = library.registry.documents()
+    library.close()  # the embedded index admits one process, or one opening, at a time: the CLI's now
+    del library.__dict__["store"]
     monkeypatch.setenv("PRP_DATA_DIR", str(library.settings.data_dir))
     monkeypatch.setenv("PRP_MODELS_DIR", str(library.settings.models_dir))
     authors = ["--author", "Lucia Fernhill", "--author", "Gregor Abernathy", "--author", "Ana de la Cruz"]

@@ -140,7 +140,7 @@ class LocalPortal:
     def edit_document(self, doc_id: str, edit: MetadataOverride) -> DocumentRecord:
         if self.document(doc_id) is None:
             raise DocumentNotFoundError(f"no document {doc_id}")
-        record = self.library.registry.override_metadata(doc_id, edit)
+        record = self.library.edit_metadata(doc_id, edit)
         if record is None:  # deleted in between
             raise DocumentNotFoundError(f"no document {doc_id}")
         return record
