@@ -306,7 +306,7 @@ class Ingestor:
     def delete(self, doc_id: str) -> bool:
         if self.registry.document(doc_id) is None:
             return False
-        self._retire(doc_id)
+        self._retire(doc_id, forget_edits=True)
         self.remark()  # text it shared with two others is content again in those two
         return True
 
@@ -496,7 +496,9 @@ class Ingestor:
         chunks = [c.chunk for c in chunked]
         self.registry.add_pending(doc, blocks, chunks, fps, parser_versions.current(doc.type))
         try:
-            self._embed(doc, chunked, earlier, checkpoint)
+            # The points carry the year and title as they read, a person's edits included (the chunks
+            # were made from the document's own title: an edit must not change what was embedded).
+            self._embed(self.registry.document(doc.doc_id) or doc, chunked, earlier, checkpoint)
         except BaseException:
             # Stopped (or failed) half-way: the document goes whole, as ``recover`` would retire it.
             self._retire(doc.doc_id)
@@ -538,8 +540,8 @@ class Ingestor:
         self._embed(doc, chunked, EarlierVectors.of(self.store, doc))
         return [c.chunk for c in chunked]
 
-    def _retire(self, doc_id: str) -> None:
-        self.registry.retire(doc_id)
+    def _retire(self, doc_id: str, forget_edits: bool = False) -> None:
+        self.registry.retire(doc_id, forget_edits)
         self._drop_vectors(doc_id)
 
     def _drop_vectors(self, doc_id: str) -> None:

@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, TypeVar
 
 from corpus.config import Settings
 from corpus.ingest import Checkpoint, Ingestor, IngestSummary, ProgressCallback, carry_on
-from corpus.registry import Registry
+from corpus.models import MetadataOverride
+from corpus.registry import DocumentRecord, Registry
 
 if TYPE_CHECKING:
     from corpus.embeddings import Embedder
@@ -97,6 +98,15 @@ class Library:
 
     def delete(self, doc_id: str) -> bool:
         return self._ingestor().delete(doc_id)
+
+    def edit_metadata(self, doc_id: str, override: MetadataOverride) -> DocumentRecord | None:
+        """Set the fields a person gave (``Registry.override_metadata``). The year and title are in
+        the points' payloads too (the year filters searches), so an edit of either is written there;
+        other fields live in the registry alone, and their edit opens neither the index nor a model."""
+        record = self.registry.override_metadata(doc_id, override)
+        if record is not None and {"year", "title"} & override.model_fields_set:
+            self.store.restate_document(record)
+        return record
 
     def _ingestor(self) -> Ingestor:
         return Ingestor(

@@ -143,6 +143,7 @@ def parse_file(path: Path) -> ParsedDocument:
         page_count=loaded.page_count,
         year=loaded.year,
         sha256=sha256,
+        bibliography=loaded.bibliography,
     )
     blocks = [
         Block(block_id=block_id_for(doc_id, seq), doc_id=doc_id, seq=seq, **raw.model_dump())

@@ -70,6 +70,14 @@ class ChunkStore:
     def upsert_points(self, points: Sequence[models.PointStruct]) -> None:
         self.backend.upsert(points)
 
+    def restate_document(self, document: Document) -> None:
+        """Write a document's own fields (year, type, title) into its points' payloads again, vectors
+        unchanged: after its metadata was edited, so a search filtered by year sees the new one."""
+        points = list(self.points(schema.document_filter(document.doc_id), with_vectors=True))
+        fields = {"year": document.year, "type": document.type.value, "title": document.title}
+        if points:  # none when every block of the document is boilerplate
+            self.backend.upsert([StoredPoint(p.id, {**p.payload, **fields}, p.vectors).as_point() for p in points])
+
     def delete_document(self, doc_id: str) -> None:
         self.backend.delete(schema.document_filter(doc_id))
 

@@ -7,6 +7,9 @@ deterministic: it works on the string it is given, never fetches anything (no UR
 string is never treated as one), keeps no state between calls (no deduplication cache), and the date
 search has a fixed upper bound instead of "today".
 
+The page's ``<meta>`` tags declare its authors, DOI and venue (``corpus.loaders.meta_tags``); a
+field they leave empty comes from the content, as for Markdown (a byline under the title).
+
 When trafilatura finds no main content, the visible text of ``<body>`` goes to the plain-text
 loader instead, with the same span convention (offsets into that text).
 """
@@ -22,9 +25,10 @@ from lxml import etree
 
 from corpus.errors import LoadError
 from corpus.loaders.markdown import load_markdown
+from corpus.loaders.meta_tags import meta_tag_bibliography, meta_tags
 from corpus.loaders.text import load_text
 from corpus.loaders.titles import page_title
-from corpus.models import LoadedDocument
+from corpus.models import Bibliography, LoadedDocument
 
 # htmldate otherwise rejects dates after the current day, which makes the result depend on the clock.
 _DATE_CONFIG = {"original_date": True, "extensive_search": True, "max_date": "2099-12-31"}
@@ -81,13 +85,30 @@ def load_html(html: str) -> LoadedDocument:
     # name from a <title> but not from og:title, so page_title does it for every source.
     metadata = trafilatura.extract_metadata(html, date_config=_DATE_CONFIG)
     year = _ISO_YEAR.match(metadata.date or "")
-    title = page_title(metadata.title or loaded.title, metadata.sitename, _single_h1(html))
-    return loaded.model_copy(update={"title": title or None, "year": int(year.group(0)) if year else loaded.year})
-
-
-def _single_h1(html: str) -> str | None:
-    """The text of the page's only ``<h1>``, if it has exactly one."""
     root = _parse(html)
+    title = page_title(metadata.title or loaded.title, metadata.sitename, _single_h1(root))
+    return loaded.model_copy(
+        update={
+            "title": title or None,
+            "year": int(year.group(0)) if year else loaded.year,
+            "bibliography": _bibliography(meta_tags(root), loaded.bibliography),
+        }
+    )
+
+
+def _bibliography(tags: dict[str, list[str]], from_text: Bibliography) -> Bibliography:
+    """The meta tags' fields, each one they leave empty from the main content (a byline)."""
+    declared = meta_tag_bibliography(tags)
+    return Bibliography(
+        authors=declared.authors or from_text.authors,
+        venue=declared.venue or from_text.venue,
+        doi=declared.doi or from_text.doi,
+        arxiv_id=declared.arxiv_id or from_text.arxiv_id,
+    )
+
+
+def _single_h1(root: lxml.html.HtmlElement | None) -> str | None:
+    """The text of the page's only ``<h1>``, if it has exactly one."""
     headings = root.xpath("//h1") if root is not None else []
     return " ".join(headings[0].text_content().split()) if len(headings) == 1 else None
 

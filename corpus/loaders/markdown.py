@@ -6,7 +6,8 @@ highlight exactly what the author wrote; its ``text`` is that content with the m
 paragraph a line break that only wraps prose becomes a space, and a real one (an item or a statement
 per line) stays "\n" (``corpus.loaders.line_breaks``).
 
-YAML front matter is not content, but its ``title``, ``date`` and ``year`` fields are used.
+YAML front matter is not content, but its ``title``, ``date`` and ``year`` fields are used, and its
+author, DOI and venue fields (``corpus.loaders.front_matter``).
 The helpers for years, spans and reference sections are shared with the plain-text loader.
 
 The title is the front matter's ``title``; else a heading that opens the document: among the
@@ -26,6 +27,7 @@ from collections.abc import Iterator
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
+from corpus.loaders.front_matter import parse_fields, text_bibliography
 from corpus.loaders.line_breaks import real_breaks
 from corpus.loaders.titles import clean_heading, clean_title, is_breadcrumb, is_section_name, section_key
 from corpus.models import BlockKind, CharSpan, LoadedDocument, RawBlock
@@ -36,7 +38,6 @@ _PARSER = MarkdownIt("commonmark").enable(["table", "strikethrough"])
 # so its line numbers index this split of the original text.
 _NEWLINE = re.compile(r"\r\n?|\n")
 _FRONT_MATTER = re.compile(r"\A---[ \t]*(?:\r\n?|\n)(.*?)^(?:---|\.\.\.)[ \t]*(?:\r\n?|\n|\Z)", re.S | re.M)
-_FIELD = re.compile(r"^(\w+)[ \t]*:[ \t]*(.*?)[ \t]*$", re.M)
 
 _YEAR = r"(?<!\d)(?P<year>(?:19|20)\d\d)(?!\d)"
 _MONTH = (
@@ -132,7 +133,12 @@ def load_markdown(text: str) -> LoadedDocument:
         span = trimmed_span(text, lines[first][0], lines[last - 1][1])
         blocks.append(RawBlock(span=span, section=section, kind=kind, text=block_text))
     year = _front_matter_year(fields) or find_year(body[:YEAR_SCAN_CHARS])
-    return LoadedDocument(title=clean_title(fields.get("title")) or _title(opening), year=year, blocks=blocks)
+    return LoadedDocument(
+        title=clean_title(fields.get("title")) or _title(opening),
+        year=year,
+        bibliography=text_bibliography(fields, body.lstrip("\n")),
+        blocks=blocks,
+    )
 
 
 def _leading_breadcrumb(group: list[Token]) -> tuple[str, str] | None:
@@ -175,7 +181,7 @@ def _split_front_matter(text: str) -> tuple[dict[str, str], str]:
     match = _FRONT_MATTER.match(text)
     if match is None:
         return {}, text
-    fields = {key.lower(): value.strip().strip("'\"") for key, value in _FIELD.findall(match.group(1))}
+    fields = parse_fields(match.group(1))
     blank = "\n" * len(_NEWLINE.findall(match.group(0)))
     return fields, blank + text[match.end() :]
 

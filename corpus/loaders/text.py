@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import re
 
+from corpus.loaders.authors import byline_authors
+from corpus.loaders.front_matter import opening_lines
 from corpus.loaders.line_breaks import join_lines
 from corpus.loaders.markdown import (
     YEAR_SCAN_CHARS,
@@ -31,7 +33,7 @@ from corpus.loaders.markdown import (
     trimmed_span,
 )
 from corpus.loaders.titles import clean_heading, is_breadcrumb, is_section_name
-from corpus.models import BlockKind, LoadedDocument, RawBlock
+from corpus.models import Bibliography, BlockKind, LoadedDocument, RawBlock
 
 _MARKDOWN_HEADING = re.compile(r"^#{1,6}[ \t]+\S", re.M)
 _UNDERLINE = re.compile(r"^[ \t]*(?:={3,}|-{3,})[ \t]*$")
@@ -73,7 +75,13 @@ def load_text(text: str) -> LoadedDocument:
             kind = BlockKind.REFERENCE if in_references else kind
             span = trimmed_span(text, lines[0][0], lines[-1][1])
             blocks.append(RawBlock(span=span, section=section, kind=kind, text=body))
-    return LoadedDocument(title=_title(blocks), year=find_year(text[:YEAR_SCAN_CHARS]), blocks=blocks)
+    return LoadedDocument(
+        title=_title(blocks),
+        year=find_year(text[:YEAR_SCAN_CHARS]),
+        # The first line is the title, which may be a person's name.
+        bibliography=Bibliography(authors=byline_authors(opening_lines(text)[1:])),
+        blocks=blocks,
+    )
 
 
 def _groups(text: str) -> list[list[Line]]:

@@ -29,7 +29,7 @@ The package follows the two passes. Pass 1: ``page_objects`` (pdfminer's charact
 shading), ``words`` (words, segments, rows), ``captions`` and ``tables`` (table detection),
 ``page_extraction`` (one page). Pass 2: ``headers_footers``, ``reading_order`` (columns, lines),
 ``doc_stats``, ``headings``, ``blocks``, ``dehyphenation`` (block text), ``metadata`` (title and
-year). ``document`` opens the file and runs both; ``elements`` holds the data classes they share.
+year), ``bibliography`` (authors, venue, DOI, arXiv id). ``document`` opens the file and runs both; ``elements`` holds the data classes they share.
 """
 
 from corpus.loaders.pdf.document import load_pdf

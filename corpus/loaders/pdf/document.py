@@ -16,6 +16,7 @@ from pdfplumber.utils.exceptions import PdfminerException
 from pdfplumber.utils.text import WordExtractor
 
 from corpus.errors import LoadError
+from corpus.loaders.pdf.bibliography import pdf_bibliography
 from corpus.loaders.pdf.blocks import BlockDraft, build_blocks
 from corpus.loaders.pdf.dehyphenation import dehyphenated_text
 from corpus.loaders.pdf.doc_stats import DocStats
@@ -185,9 +186,13 @@ def _check_extracted(path: Path, pages: list[PageData], errors: list[str], page_
 
 
 def _layout(pages: list[PageData], vocab: Counter[str], meta: dict, stamp: str, page_count: int) -> LoadedDocument:
-    """Pass 2: headers and footers, reading order, lines, blocks, title and year."""
+    """Pass 2: headers and footers, reading order, lines, blocks, title, year and bibliography."""
     body_size = _body_size(pages)
+    first_segments = list(pages[0].segments) if pages else []
     running = strip_headers_footers(pages, metadata_title(meta), body_size)
+    # A journal prints its name in page 1's running header, which is no block: keep its text.
+    kept = {id(s) for s in pages[0].segments} if pages else set()
+    margin_texts = [s.text for s in first_segments if id(s) not in kept]
     for p in pages:
         build_lines(p, body_size)
     doc = DocStats(pages, vocab)
@@ -199,10 +204,12 @@ def _layout(pages: list[PageData], vocab: Counter[str], meta: dict, stamp: str, 
         if raw is not None:
             raw_blocks.append(raw)
     first_page_text = " ".join(ln.text for ln in pages[0].lines) if pages else ""
+    page_texts = margin_texts + [b.text for b in raw_blocks if b.page == 1 and b.kind is not BlockKind.REFERENCE]
     return LoadedDocument(
         title=document_title(meta, visual_title, running),
         page_count=page_count,
         year=publication_year(meta, stamp, first_page_text),
+        bibliography=pdf_bibliography(meta, pages[0] if pages else None, title_ids, stamp, page_texts),
         blocks=raw_blocks,
     )
 

@@ -92,17 +92,18 @@ def _first_run(lines: list[Line], candidate_ids: set[int], biggest: float) -> li
 
 
 def metadata_title(meta: dict) -> str | None:
-    title = _meta_text(meta, "Title")
+    title = meta_text(meta, "Title")
     if len(title) < 4 or sum(c.isalpha() for c in title) < 3 or JUNK_TITLE.match(title):
         return None
     if " " not in title and (re.search(r"[\d_.]", title) or title.islower() or len(title) > 25):
         return None  # a file name or identifier, not a title
-    if text_key(title) == text_key(_meta_text(meta, "Author")):
+    if text_key(title) == text_key(meta_text(meta, "Author")):
         return None  # a template's or a company's name filled into both fields
     return title
 
 
-def _meta_text(meta: dict, field: str) -> str:
+def meta_text(meta: dict, field: str) -> str:
+    """A metadata field as one line of text ("" when absent or not text)."""
     raw = meta.get(field)
     if isinstance(raw, bytes):
         raw = raw.decode("utf-8", "ignore")

@@ -1,0 +1,160 @@
+"""Personal names: telling a name from an affiliation or a placeholder, splitting author lists, and
+family names.
+
+Names are kept as the document writes them, "Given Family" ("Daniel S. Weld"), except that a name
+set in capitals ("MARTI A. HEARST") is written in mixed case, and "Family, Given" (BibTeX, library
+catalogues) is turned round. ``is_person_name`` is deliberately strict (two to five words, each a
+capitalised word, an initial or a particle such as "van", no word that names an institution, a
+place or a role): a name it misses costs one author, whereas an affiliation taken for a name puts a
+university among the authors.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+# Lower-case words that belong to family names ("Ludwig van Beethoven", "Ana de la Cruz").
+PARTICLES = frozenset("van von der den de del della di da du dos das la le ter ten bin ibn al el".split())
+_SUFFIXES = frozenset("jr jr. sr sr. ii iii iv".split())
+# Words that put a piece of text outside personal names: institutions and their parts, places that
+# head an address, what programs and templates write into a PDF's author field, and the function
+# words and nouns of a title-case subtitle ("A Systematic Review of Roof Greening").
+NON_NAME_WORDS = frozenset(
+    """university universität université universidad università universiteit institute institut
+    instituto department dept school college laboratory laboratories lab labs centre center faculty
+    hospital academy foundation inc corp corporation ltd llc gmbh company group research ai
+    technology technologies sciences science polytechnic ministry agency council society program
+    programme division unit office museum library clinic campus street road avenue usa uk
+    microsoft office user owner admin administrator windows adobe acrobat word latex tex pdf author
+    authors unknown default anonymous editor staff team abstract introduction keywords summary
+    proceedings journal conference workshop preprint vol volume pages copyright committee board
+    network association press news city county government service services partners publishing
+    media the an of for in on to with from at via towards using review study studies analysis
+    report guide guidelines survey systematic approach method methods model models evidence overview
+    handbook manual policy paper note notes chapter part section appendix edition series data
+    dataset results""".split()
+)
+_INITIAL = re.compile(r"^(?:[^\W\d_]\.)+(?:-[^\W\d_]\.)*$")
+_SEPARATORS = re.compile(r"\s*(?:;|,\s*(?:and|&)\s+|\s+(?:and|&)\s+|,)\s*")
+_BYLINE = re.compile(r"^[\W_]*(?:by|written by|authors?)\b\s*:?\s+(.+?)[\W_]*$", re.IGNORECASE)
+MAX_BYLINE_CHARS = 200
+# Footnote and affiliation marks around a name: symbols, digits, stray punctuation.
+_MARKS = re.compile(r"^[^\w(]+|[^\w.)]+$")
+
+
+def _is_latin_letter(ch: str) -> bool:
+    return ch.isalpha() and unicodedata.name(ch, "").startswith("LATIN")
+
+
+def has_latin_letter(text: str) -> bool:
+    return any(_is_latin_letter(ch) for ch in text)
+
+
+def strip_marks(text: str) -> str:
+    """``text`` without the footnote marks, asterisks and digits around it ("Whitcombe*" -> "Whitcombe")."""
+    words = [_MARKS.sub("", w) for w in text.split()]
+    return " ".join(w for w in words if w and has_latin_letter(w))
+
+
+def _is_name_word(word: str) -> bool:
+    if word.lower() in PARTICLES or _INITIAL.match(word):
+        return True
+    core = word.rstrip(".")
+    return bool(core) and core[0].isupper() and all(ch.isalpha() or ch in "-'’" for ch in core)
+
+
+def is_person_name(text: str) -> bool:
+    """Whether ``text`` reads as one person's name: "Amy X. Zhang", "LUCY LU WANG", "Hui Lin Tan"."""
+    words = text.split()
+    if not 2 <= len(words) <= 5 or any(w.lower().strip(".,") in NON_NAME_WORDS for w in words):
+        return False
+    if not all(_is_name_word(w) for w in words):
+        return False
+    if any(ch.islower() for ch in text) and any(len(w) > 1 and w.isupper() and w.isalpha() for w in words):
+        return False  # an acronym beside mixed-case words names an organisation ("GRPN Technical Group")
+    # The family name comes last and is a word ("A. Chang" is a name, "Chang A." and "Smith J" are not).
+    last = words[-1]
+    return len(last) > 1 and not (last.lower() in PARTICLES or _INITIAL.match(last) or words[0].lower() in PARTICLES)
+
+
+def name_case(name: str) -> str:
+    """A name set in capitals in mixed case ("MARTI A. HEARST" -> "Marti A. Hearst"); others as written."""
+    if not any(ch.islower() for ch in name):
+        return " ".join(w if _INITIAL.match(w) else w.capitalize() for w in name.split())
+    return name
+
+
+def _turned(part: str) -> str:
+    """ "Family, Given" as "Given Family"."""
+    family, _, given = part.partition(",")
+    return f"{given.strip()} {family.strip()}" if given.strip() else family.strip()
+
+
+def _entries(text: str) -> list[str]:
+    """The entries of an author list as "Given Family", names or not.
+
+    Lists are separated by ";", ",", "and" or "&". "Lo, Kyle; Wang, Lucy Lu" and "Lo, Kyle and
+    Wang, Lucy Lu" (a comma inside every entry) are read as "Family, Given" entries.
+    """
+    text = " ".join(text.split())
+    entries = re.split(r"\s*;\s*|\s+and\s+", text)
+    if len(entries) > 1 and all(entry.count(",") == 1 for entry in entries):
+        return [_turned(entry) for entry in entries]
+    if len(entries) == 1 and text.count(",") == 1 and len(text.split(",")[0].split()) == 1:
+        return [_turned(text)]  # a single "Family, Given"
+    return [p for p in _SEPARATORS.split(text) if p.strip()]
+
+
+def split_names(text: str) -> list[str]:
+    """The personal names in an author list, in order and without repeats; other entries are skipped."""
+    names: list[str] = []
+    for entry in _entries(text):
+        name = name_case(strip_marks(entry))
+        if is_person_name(name) and name not in names:
+            names.append(name)
+    return names
+
+
+def metadata_authors(raw: str) -> list[str]:
+    """The names in ``raw`` (a PDF's /Author field, a byline), or none when any part of it is not a
+    personal name: "Microsoft Office User", "admin", a company, a program's name, a date, or a list
+    that holds one of them."""
+    if re.search(r"\d", raw):
+        return []
+    entries = _entries(raw)
+    names = [name_case(strip_marks(entry)) for entry in entries]
+    if not names or not all(is_person_name(name) for name in names):
+        return []
+    return list(dict.fromkeys(names))
+
+
+def byline_authors(lines: list[str]) -> list[str]:
+    """The names on the first byline among ``lines``: "By Jane Doe and John Roe", "*Authors: A, B*",
+    or a line that is nothing but names ("Clara M. Oduya (1) and Peter J. Lindqvist (2)")."""
+    for line in lines:
+        if len(line) > MAX_BYLINE_CHARS:
+            continue
+        match = _BYLINE.match(line)
+        names = split_names(match.group(1)) if match else metadata_authors(re.sub(r"\(\w{1,3}\)", " ", line))
+        if names:
+            return names
+    return []
+
+
+def family_name(name: str) -> str:
+    """The family name of "Given Family": the last word with the particles before it ("Ludwig van
+    Beethoven" -> "van Beethoven"), a generational suffix ("Jr.") left out."""
+    if "," in name:
+        return name.split(",")[0].strip()
+    words = [w for w in name.split() if w.lower() not in _SUFFIXES]
+    if not words:
+        return name
+    i = len(words) - 1
+    while i > 1 and words[i - 1].lower() in PARTICLES:
+        i -= 1
+    return " ".join(words[i:])
+
+
+def family_names(authors: list[str]) -> list[str]:
+    return [family_name(a) for a in authors]

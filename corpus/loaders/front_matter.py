@@ -1,0 +1,61 @@
+"""The fields of a Markdown file's YAML front matter, and the bibliography they declare.
+
+Only the simple YAML that front matter uses is read: ``key: value`` lines, inline lists
+(``authors: [Jane Doe, John Roe]``) and block lists (``authors:`` followed by ``- Jane Doe`` lines),
+a list's items joined with "; ". A document without an author field may still name its authors on
+a byline near the top ("By Jane Doe", "*Authors: Jane Doe and John Roe*", or a line of names alone).
+"""
+
+from __future__ import annotations
+
+import re
+
+from corpus.loaders.authors import byline_authors, split_names
+from corpus.loaders.identifiers import normalise_arxiv_id, normalise_doi
+from corpus.models import Bibliography
+
+_FIELD = re.compile(r"^(\w+)[ \t]*:[ \t]*(.*?)[ \t]*$")
+_ITEM = re.compile(r"^[ \t]+-[ \t]+(.*?)[ \t]*$|^-[ \t]+(.*?)[ \t]*$")
+_AUTHOR_KEYS = ("authors", "author", "creator")
+_VENUE_KEYS = ("venue", "journal", "booktitle", "conference", "publisher")
+_ARXIV_KEYS = ("arxiv", "arxiv_id", "eprint")
+# The byline sits under the title, before the body proper.
+BYLINE_SCAN_CHARS = 600
+
+
+def parse_fields(front_matter: str) -> dict[str, str]:
+    """``key: value`` pairs (keys lower-cased, quotes stripped); list values joined with "; "."""
+    fields: dict[str, str] = {}
+    key = None
+    for line in front_matter.splitlines():
+        if (field := _FIELD.match(line)) is not None:
+            key, value = field.group(1).lower(), _unquote(field.group(2))
+            if value.startswith("[") and value.endswith("]"):
+                value = "; ".join(_unquote(v) for v in value[1:-1].split(",") if v.strip())
+            fields[key] = value
+        elif key is not None and (item := _ITEM.match(line)) is not None:
+            value = _unquote(item.group(1) or item.group(2) or "")
+            fields[key] = f"{fields[key]}; {value}" if fields[key] else value
+    return fields
+
+
+def _unquote(value: str) -> str:
+    return value.strip().strip("'\"").strip()
+
+
+def opening_lines(text: str) -> list[str]:
+    """The lines at the top of ``text`` that may be a byline: not a Markdown heading (a title
+    may be a person's name), stripped of emphasis marks."""
+    lines = (line.strip().strip("*_").strip() for line in text[:BYLINE_SCAN_CHARS].splitlines())
+    return [line for line in lines if line and not line.startswith("#")]
+
+
+def text_bibliography(fields: dict[str, str], body: str) -> Bibliography:
+    """What the front matter ``fields`` declare, the authors else from a byline at the top of ``body``."""
+    authors = next((names for key in _AUTHOR_KEYS if (names := split_names(fields.get(key, "")))), [])
+    return Bibliography(
+        authors=authors or byline_authors(opening_lines(body)),
+        venue=next((fields[key] for key in _VENUE_KEYS if fields.get(key)), None),
+        doi=normalise_doi(fields.get("doi", "")),
+        arxiv_id=next((found for key in _ARXIV_KEYS if (found := normalise_arxiv_id(fields.get(key, "")))), None),
+    )

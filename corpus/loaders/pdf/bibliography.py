@@ -1,0 +1,166 @@
+"""A PDF's authors, venue, DOI and arXiv id, from its metadata and the layout of its first page.
+
+Authors come from the first of these sources that gives any, in order of trust:
+
+1. The metadata's /Author, when every part of it is a personal name (templates and programs fill it
+   with "Microsoft Office User", "admin" or a company's name, and then it is ignored).
+2. The citation the paper suggests for itself on page 1 ("ACM Reference Format: A, B, and C. 2023.
+   Title ..."): the authors' own list, in their order.
+3. The author lines of page 1: the lines between the title and the first heading or paragraph of
+   prose. They are cut into pieces at commas, "and", footnote and affiliation marks (†, ∗, α, ¹)
+   and wide gaps (authors set side by side in a grid), and a piece is a name when it reads as one
+   (``corpus.loaders.authors.is_person_name``) and is set in the type of the first name found:
+   affiliations and e-mail addresses, which often share the names' lines, are set smaller or in
+   another font, and name institutions.
+
+The venue is a proceedings line, a journal's header or name on page 1 (running headers included)
+or in the metadata's /Subject, else "arXiv preprint" for a paper that carries arXiv's side stamp.
+The DOI is the first in the metadata or on page 1 (its reference list excluded); the arXiv id is
+the side stamp's, else the first one page 1 or the metadata names.
+"""
+
+from __future__ import annotations
+
+import re
+
+from corpus.loaders.authors import has_latin_letter, is_person_name, metadata_authors, name_case, split_names
+from corpus.loaders.identifiers import find_arxiv_id, find_doi
+from corpus.loaders.pdf.elements import Line, PageData, Word, base_font
+from corpus.loaders.pdf.headings import KNOWN_HEADINGS, NUMBERED_HEADING
+from corpus.loaders.pdf.metadata import meta_text
+from corpus.loaders.venues import find_venue
+from corpus.models import Bibliography
+
+# "ACM Reference Format: Names. 2023. Title." and the like: the names run up to ". <year>.".
+_SELF_CITATION = re.compile(
+    r"(?:Reference Format|Cite (?:this|as)|To cite this (?:article|paper|chapter)|How to cite|Citation)\s*:?\s+"
+    r"(?P<names>[^.]+(?:\.[^.\d][^.]*?)*?)\.?\s+\(?(?:19|20)\d\d[a-z]?\)?\.",
+    re.IGNORECASE,
+)
+# Author lines end where prose starts: a line with this many words in lower case is a sentence.
+PROSE_WORDS = 6
+# Words further apart than this many ems belong to different names (authors set in a grid).
+NAME_GAP_EMS = 0.8
+# A word this much smaller than the line's type is a raised mark ("Kyle Lo a", "Lo 1").
+MARK_SIZE_RATIO = 0.85
+# Author lines sit in the top half of page 1.
+MAX_ZONE_REL = 0.5
+
+
+def pdf_bibliography(
+    meta: dict, page: PageData | None, title_ids: set[int], stamp: str, page_texts: list[str]
+) -> Bibliography:
+    """``page`` is page 1 with its lines built; ``page_texts`` its text outside the reference list,
+    running headers and footers first (a journal prints its name there)."""
+    subject = meta_text(meta, "Subject")
+    metadata_texts = [meta_text(meta, key) for key in sorted(meta) if isinstance(meta[key], str | bytes)]
+    arxiv_id = find_arxiv_id([stamp]) or find_arxiv_id(page_texts) or find_arxiv_id(metadata_texts)
+    venue = find_venue(page_texts + [subject])
+    if venue is None and find_arxiv_id([stamp]):
+        venue = "arXiv preprint"
+    return Bibliography(
+        authors=_authors(meta, page, title_ids, page_texts),
+        venue=venue,
+        doi=find_doi(metadata_texts) or find_doi(page_texts),
+        arxiv_id=arxiv_id,
+    )
+
+
+def _authors(meta: dict, page: PageData | None, title_ids: set[int], page_texts: list[str]) -> list[str]:
+    if names := metadata_authors(meta_text(meta, "Author")):
+        return names
+    for text in page_texts:
+        match = _SELF_CITATION.search(" ".join(text.split()))
+        if match and (names := split_names(match.group("names"))):
+            return names
+    return layout_authors(page, title_ids) if page is not None else []
+
+
+# ---------------------------------------------------------------------------------------------
+# Author lines by layout
+
+
+def layout_authors(page: PageData, title_ids: set[int]) -> list[str]:
+    """The names on the lines between page 1's title (``title_ids``) and its first heading or prose."""
+    title = [ln for ln in page.lines if id(ln) in title_ids]
+    if not title:
+        return []  # without a title there is no telling author lines from a page of text
+    below = max(ln.bottom for ln in title)
+    lines = sorted(
+        (ln for ln in page.lines if id(ln) not in title_ids and ln.table is None and ln.top >= below - 1),
+        key=lambda ln: (ln.top, ln.x0),
+    )
+    names: list[tuple[str, tuple[float, str]]] = []
+    for ln in lines:
+        if page.rel(ln.top) > MAX_ZONE_REL or _ends_author_lines(ln.text):
+            break
+        for words in _pieces(ln):
+            text = " ".join(_strip_word(w.text) for w in words)
+            if is_person_name(text):
+                names.append((name_case(text), _style(words)))
+    if not names:
+        return []
+    style = names[0][1]
+    kept: list[str] = []
+    for name, name_style in names:
+        if _same_style(name_style, style) and name not in kept:
+            kept.append(name)
+    return kept
+
+
+def _ends_author_lines(text: str) -> bool:
+    """A heading ("Abstract", "1 Introduction", "KEYWORDS") or a line of prose."""
+    text = " ".join(text.split())
+    key = text.lower().rstrip(":.")
+    if key in KNOWN_HEADINGS or key.split(" ")[0] in {"abstract", "summary", "keywords"}:
+        return True
+    numbered = NUMBERED_HEADING.match(text)
+    if numbered and numbered.group(1).lower().rstrip(":.") in KNOWN_HEADINGS:
+        return True  # "1 Introduction", "I. INTRODUCTION"
+    if numbered and text[0].isdigit() and len(text.split()) <= 8 and not any(ch in text for ch in "@,"):
+        return True  # "2 Green Roofs in Cities"; a letter may open a subtitle ("A Review of ...")
+    return sum(1 for w in text.split() if w[:1].islower() and w.isalpha()) >= PROSE_WORDS
+
+
+def _strip_word(word: str) -> str:
+    """A word without the marks glued to it ("Whitcombe*," -> "Whitcombe"; "S." stays)."""
+    return re.sub(r"^[^\w]+|[^\w.]+$", "", word)
+
+
+def _is_separator(w: Word, line_size: float) -> bool:
+    """A word that ends a name: a footnote or affiliation mark (no Latin letter, or raised and small),
+    "and", or one ending in a comma or semicolon (it belongs to the name before)."""
+    if not has_latin_letter(w.text) or w.text.lower() in ("and", "&"):
+        return True
+    return w.size < MARK_SIZE_RATIO * line_size and len(w.text) <= 2
+
+
+def _pieces(ln: Line) -> list[list[Word]]:
+    """The line's words cut at separators, wide gaps and changes of type."""
+    pieces: list[list[Word]] = []
+    current: list[Word] = []
+    for w in sorted(ln.words, key=lambda w: w.x0):
+        if _is_separator(w, ln.size):
+            pieces.append(current)
+            current = []
+            continue
+        if current:
+            prev = current[-1]
+            wide = w.x0 - prev.x1 > NAME_GAP_EMS * max(w.size, prev.size)
+            if wide or not _same_style(_style([w]), _style([prev])):
+                pieces.append(current)
+                current = []
+        current.append(w)
+        if re.search(r"[,;][^\w]*$", w.text):
+            pieces.append(current)
+            current = []
+    pieces.append(current)
+    return [p for p in pieces if p]
+
+
+def _style(words: list[Word]) -> tuple[float, str]:
+    return max(w.size for w in words), base_font(words[0].font)
+
+
+def _same_style(a: tuple[float, str], b: tuple[float, str]) -> bool:
+    return abs(a[0] - b[0]) < 0.3 and a[1] == b[1]

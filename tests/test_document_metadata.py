@@ -1,0 +1,161 @@
+"""A document's bibliography in the registry: stored from the loaders, and the fields a person or an
+import set kept over extraction through every later parse; shown and edited through the core
+(``prp docs``, ``prp docs edit``, the chat's Library table)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from corpus import parser_versions
+from corpus.ingest import Outcome
+from corpus.models import MetadataOverride
+from corpus.retrieval import SearchFilters
+from tools.hybrid_search import hybrid_search
+from ui.chat.library_tab import COLUMNS, documents_table
+from ui.cli.main import main as cli_main
+from ui.core.local import LocalPortal
+
+PAPER = """---
+authors: [Lucia Fernhill, Gregor Abernathy]
+journal: Journal of Urban Ecology
+doi: 10.1234/jue.2019.77
+year: 2019
+---
+
+# Rooftop Sedum Under Drought
+
+## Findings
+
+Sedum mats on shallow substrates lost most of their cover in the second dry summer of the trial,
+while mats on deeper substrates kept their cover and recovered within weeks of the first autumn rain.
+"""
+
+
+@pytest.fixture
+def paper(tmp_path: Path) -> Path:
+    path = tmp_path / "docs" / "sedum.md"
+    path.parent.mkdir()
+    path.write_text(PAPER)
+    return path
+
+
+def test_the_registry_keeps_what_the_loaders_extract(make_library, paper: Path):
+    library = make_library()
+    library.ingest([paper])
+    (doc,) = library.registry.documents()
+    assert doc.bibliography.authors == ["Lucia Fernhill", "Gregor Abernathy"]
+    assert doc.bibliography.doi == "10.1234/jue.2019.77"
+    assert doc.overridden == []
+
+
+def test_fields_set_by_a_person_win_over_extraction_on_every_later_parse(
+    make_library, paper: Path, monkeypatch: pytest.MonkeyPatch
+):
+    library = make_library()
+    library.ingest([paper])
+    (doc,) = library.registry.documents()
+    edit = MetadataOverride(authors=["Lucia Fernhill", "Gregor Abernathy", "Ana de la Cruz"], year=2020, doi=None)
+    edited = library.edit_metadata(doc.doc_id, edit)
+    assert edited is not None and edited.year == 2020 and edited.bibliography.doi is None
+    assert edited.overridden == ["year", "authors", "doi"]
+    assert edited.title == doc.title  # a field not given is left as extracted
+    assert _found_in(library, 2020) and not _found_in(library, 2019)  # the year filter sees the edit
+
+    # A newer loader parses the same bytes again: the edit stays.
+    monkeypatch.setattr(parser_versions, "MARKDOWN", parser_versions.MARKDOWN + 1)
+    assert library.ingest([paper]).refreshed == 1
+    (refreshed,) = library.registry.documents()
+    assert refreshed.bibliography.authors[-1] == "Ana de la Cruz" and refreshed.year == 2020
+    assert refreshed.bibliography.doi is None
+    assert _found_in(library, 2020) and not _found_in(library, 2019)
+
+    # The file changes: its new version (a new document id) keeps the edit too.
+    paper.write_text(PAPER + "\nA later note on irrigation.\n")
+    assert library.ingest([paper]).count(Outcome.OK) == 1
+    (changed,) = library.registry.documents()
+    assert changed.doc_id != doc.doc_id
+    assert changed.year == 2020 and changed.overridden == ["year", "authors", "doi"]
+
+    # A re-parse a crash interrupted is retired by recovery (as here); ingested again, it has its edits.
+    library.registry.retire(changed.doc_id)
+    assert library.ingest([paper]).count(Outcome.OK) == 1
+    (recovered,) = library.registry.documents()
+    assert recovered.doc_id == changed.doc_id and recovered.overridden == ["year", "authors", "doi"]
+
+    # Deleted, its edits go with it.
+    library.delete(changed.doc_id)
+    with sqlite3.connect(library.settings.registry_path) as db:
+        assert db.execute("SELECT COUNT(*) FROM metadata_overrides").fetchone()[0] == 0
+
+
+def _found_in(library, year: int) -> bool:
+    filters = SearchFilters(year_min=year, year_max=year)
+    return bool(hybrid_search(library, "sedum cover in dry summers", k=3, filters=filters))
+
+
+def test_bad_metadata_is_refused_and_changes_nothing(make_library, paper: Path):
+    library = make_library()
+    library.ingest([paper])
+    (doc,) = library.registry.documents()
+    with pytest.raises(ValueError, match="not a DOI"):
+        library.registry.override_metadata(doc.doc_id, MetadataOverride(year=2001, doi="see the journal"))
+    with pytest.raises(ValidationError):
+        MetadataOverride(title="  ")
+    with pytest.raises(ValidationError):
+        MetadataOverride(year=19)
+    assert library.registry.documents() == [doc]
+    assert library.registry.override_metadata("no-such-doc", MetadataOverride(year=2001)) is None
+    normalised = library.registry.override_metadata(doc.doc_id, MetadataOverride(doi="https://doi.org/10.5555/ABC"))
+    assert normalised is not None and normalised.bibliography.doi == "10.5555/abc"
+
+
+def test_a_registry_from_before_bibliographies_gains_them_on_the_next_ingest(make_library, paper: Path):
+    library = make_library()
+    library.ingest([paper])
+    library.close()
+    with sqlite3.connect(library.settings.registry_path) as db:
+        db.execute("ALTER TABLE documents DROP COLUMN bibliography")
+        db.execute("UPDATE documents SET loader_version = 1")
+    reopened = make_library()
+    (doc,) = reopened.registry.documents()
+    assert doc.bibliography.authors == []
+    assert reopened.ingest([paper]).refreshed == 1
+    (doc,) = reopened.registry.documents()
+    assert doc.bibliography.authors == ["Lucia Fernhill", "Gregor Abernathy"]
+
+
+def test_prp_docs_edit_and_the_library_table_show_the_authors(make_library, paper: Path, monkeypatch, capsys):
+    library = make_library()
+    library.ingest([paper])
+    (doc,) = library.registry.documents()
+    library.close()  # the embedded index admits one process, or one opening, at a time: the CLI's now
+    del library.__dict__["store"]
+    monkeypatch.setenv("PRP_DATA_DIR", str(library.settings.data_dir))
+    monkeypatch.setenv("PRP_MODELS_DIR", str(library.settings.models_dir))
+    authors = ["--author", "Lucia Fernhill", "--author", "Gregor Abernathy", "--author", "Ana de la Cruz"]
+    assert cli_main(["docs", "edit", doc.doc_id, *authors, "--year", "2021", "--venue", ""]) == 0
+    shown = capsys.readouterr().out
+    assert "Lucia Fernhill; Gregor Abernathy; Ana de la Cruz" in shown and "2021" in shown
+    assert "set by hand (kept over extraction): year, authors, venue" in shown
+    assert cli_main(["docs"]) == 0
+    assert "2021  Rooftop Sedum Under Drought  \u00b7 Fernhill et al." in capsys.readouterr().out
+    assert cli_main(["docs", "--json"]) == 0
+    (listed,) = json.loads(capsys.readouterr().out)
+    assert listed["bibliography"]["venue"] is None and listed["overridden"] == ["year", "authors", "venue"]
+    with LocalPortal(library) as portal:
+        (row,) = documents_table(portal)
+    assert row[COLUMNS.index("Authors")] == "Fernhill et al."
+
+    # Bad input: a clear error, exit 2, nothing changed.
+    before = library.registry.documents()
+    for bad in (["--year", "20x1"], ["--doi", "see the journal"], ["--title", " "], []):
+        assert cli_main(["docs", "edit", doc.doc_id, *bad]) == 2
+        assert capsys.readouterr().err.startswith("prp: error: ")
+    assert cli_main(["docs", "edit", "no-such-doc", "--year", "2001"]) == 2
+    assert "no document no-such-doc" in capsys.readouterr().err
+    assert library.registry.documents() == before
