@@ -9,8 +9,9 @@ found, because the flag depends on the other documents and can come and go with 
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import ClassVar
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator, model_validator
 
 
 class BlockKind(StrEnum):
@@ -73,6 +74,46 @@ class Bibliography(BaseModel):
     venue: str | None = Field(default=None, description="Journal, proceedings or publisher.")
     doi: str | None = Field(default=None, description="Lower-cased, without a doi: or URL prefix.")
     arxiv_id: str | None = Field(default=None, description='"2101.01234v2" or "hep-th/9901001".')
+
+
+class MetadataOverride(BaseModel):
+    """Bibliographic fields a person (``prp docs edit``, the API) or an import from a reference
+    manager set on a document. Only the fields given are set (``model_fields_set``); they win over
+    what the loaders extract, on this parse and every later one (``Registry.override_metadata``).
+    A field given as None (or an empty list of authors) clears it."""
+
+    FIELDS: ClassVar[tuple[str, ...]] = ("title", "year", "authors", "venue", "doi", "arxiv_id")
+
+    title: str | None = None
+    year: int | None = Field(default=None, ge=1000, le=2999)
+    authors: list[str] | None = None
+    venue: str | None = None
+    doi: str | None = None
+    arxiv_id: str | None = None
+
+    @field_validator("title", "venue", "doi", "arxiv_id")
+    @classmethod
+    def _strip(cls, value: str | None) -> str | None:
+        value = " ".join(value.split()) if value is not None else None
+        return value or None
+
+    @field_validator("authors")
+    @classmethod
+    def _names(cls, value: list[str] | None) -> list[str] | None:
+        if value is None:
+            return None
+        return list(dict.fromkeys(" ".join(a.split()) for a in value if a.strip()))
+
+    @model_validator(mode="after")
+    def _title_kept(self) -> MetadataOverride:
+        # Every document has a title; an edit may change it but not remove it.
+        if "title" in self.model_fields_set and self.title is None:
+            raise ValueError("a title cannot be empty")
+        return self
+
+    def values(self) -> dict[str, object]:
+        """The fields this override sets, by name."""
+        return {name: getattr(self, name) for name in self.FIELDS if name in self.model_fields_set}
 
 
 class LoadedDocument(BaseModel):

@@ -17,10 +17,10 @@ from dataclasses import dataclass
 
 from corpus.models import DocType
 
-PDF = 1
-MARKDOWN = 1
-TEXT = 1
-HTML = 1
+PDF = 2
+MARKDOWN = 2
+TEXT = 2
+HTML = 2
 CHUNKER = 1
 
 

@@ -17,8 +17,21 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
+from pydantic import Field
+
 from corpus import boilerplate
-from corpus.models import BBox, Block, BlockKind, CharSpan, Chunk, DocType, Document
+from corpus.loaders.identifiers import normalise_arxiv_id, normalise_doi
+from corpus.models import (
+    BBox,
+    Bibliography,
+    Block,
+    BlockKind,
+    CharSpan,
+    Chunk,
+    DocType,
+    Document,
+    MetadataOverride,
+)
 from corpus.parser_versions import ParserVersion
 
 SCHEMA = """
@@ -36,7 +49,8 @@ CREATE TABLE IF NOT EXISTS documents (
     n_chunks INTEGER NOT NULL,
     -- The parser that produced the document (corpus.parser_versions); 0 before versions were kept.
     loader_version INTEGER NOT NULL DEFAULT 0,
-    chunker_version INTEGER NOT NULL DEFAULT 0
+    chunker_version INTEGER NOT NULL DEFAULT 0,
+    bibliography TEXT NOT NULL DEFAULT '{}'  -- corpus.models.Bibliography as JSON, as extracted
 );
 CREATE INDEX IF NOT EXISTS documents_path ON documents(path);
 CREATE TABLE IF NOT EXISTS blocks (
@@ -79,6 +93,14 @@ CREATE INDEX IF NOT EXISTS fingerprints_doc ON fingerprints(doc_id);
 -- holding them were last re-marked; written in the transaction that changes them.
 CREATE TABLE IF NOT EXISTS remark_queue (fp TEXT PRIMARY KEY) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+-- Fields a person or an import set (corpus.models.MetadataOverride), one row per field, the value
+-- as JSON. Kept apart from the documents row, which every parse rewrites, so they outlive it.
+CREATE TABLE IF NOT EXISTS metadata_overrides (
+    doc_id TEXT NOT NULL,
+    field TEXT NOT NULL,
+    value TEXT NOT NULL,
+    PRIMARY KEY (doc_id, field)
+) WITHOUT ROWID;
 """
 
 _BLOCK_COLUMNS = (
@@ -93,6 +115,10 @@ class DocumentRecord(Document):
     n_chunks: int
     loader_version: int = 0
     chunker_version: int = 0
+    overridden: list[str] = Field(
+        default_factory=list,
+        description="The metadata fields a person or an import set; extraction does not change them.",
+    )
 
     @property
     def parser_version(self) -> ParserVersion:
@@ -114,12 +140,14 @@ class Registry:
     def _migrate(db: sqlite3.Connection) -> None:
         """Registries written before boilerplate detection: add the block columns it needs; before
         parser versions: add the document columns, 0 for every existing document (an unknown
-        version, older than any), so the next ingest parses them again."""
+        version, older than any), so the next ingest parses them again; before bibliographies: an
+        empty one each, filled when a newer loader parses the document again."""
         added = (
             ("blocks", "fp", "TEXT"),
             ("blocks", "boilerplate", "INTEGER NOT NULL DEFAULT 0"),
             ("documents", "loader_version", "INTEGER NOT NULL DEFAULT 0"),
             ("documents", "chunker_version", "INTEGER NOT NULL DEFAULT 0"),
+            ("documents", "bibliography", "TEXT NOT NULL DEFAULT '{}'"),
         )
         for table, column, kind in added:
             columns = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
@@ -168,26 +196,48 @@ class Registry:
 
     def document(self, doc_id: str) -> DocumentRecord | None:
         with self._connect() as db:
-            row = db.execute("SELECT * FROM documents WHERE doc_id = ?", (doc_id,)).fetchone()
-        return _document(row) if row else None
+            rows = db.execute("SELECT * FROM documents WHERE doc_id = ?", (doc_id,)).fetchall()
+            records = _documents(db, rows)
+        return records[0] if records else None
 
     def ready_document_at(self, path: str) -> DocumentRecord | None:
         with self._connect() as db:
-            row = db.execute("SELECT * FROM documents WHERE path = ? AND status = 'ready'", (path,)).fetchone()
-        return _document(row) if row else None
+            rows = db.execute("SELECT * FROM documents WHERE path = ? AND status = 'ready'", (path,)).fetchall()
+            records = _documents(db, rows[:1])
+        return records[0] if records else None
 
     def documents(self, status: str = "ready") -> list[DocumentRecord]:
         with self._connect() as db:
             rows = db.execute(
                 "SELECT * FROM documents WHERE status = ? ORDER BY added_at, doc_id", (status,)
             ).fetchall()
-        return [_document(r) for r in rows]
+            return _documents(db, rows)
 
     def documents_by_id(self, doc_ids: Iterable[str]) -> dict[str, DocumentRecord]:
         ids = list(dict.fromkeys(doc_ids))
         with self._connect() as db:
-            rows = _select_in(db, "SELECT * FROM documents WHERE doc_id IN ({})", ids)
-        return {r["doc_id"]: _document(r) for r in rows}
+            records = _documents(db, _select_in(db, "SELECT * FROM documents WHERE doc_id IN ({})", ids))
+        return {r.doc_id: r for r in records}
+
+    def override_metadata(self, doc_id: str, override: MetadataOverride) -> DocumentRecord | None:
+        """Set the fields ``override`` gives on a document (any status), as set by a person or an
+        import: every read shows them instead of the extracted values, and they stay through every
+        later parse of the document and pass to the version of it that replaces it (the file at the
+        same path changed). The DOI and arXiv id are normalised; one that is not an identifier is a
+        ValueError. Returns the document as it now reads, None when there is no such document."""
+        values = override.values()
+        if values.get("doi") is not None:
+            values["doi"] = _identifier(normalise_doi(values["doi"]), "DOI", values["doi"])
+        if values.get("arxiv_id") is not None:
+            values["arxiv_id"] = _identifier(normalise_arxiv_id(values["arxiv_id"]), "arXiv id", values["arxiv_id"])
+        with self._connect() as db:
+            if db.execute("SELECT 1 FROM documents WHERE doc_id = ?", (doc_id,)).fetchone() is None:
+                return None
+            db.executemany(
+                "INSERT OR REPLACE INTO metadata_overrides VALUES (?,?,?)",
+                [(doc_id, field, json.dumps(value)) for field, value in values.items()],
+            )
+        return self.document(doc_id)
 
     def add_pending(
         self,
@@ -214,7 +264,8 @@ class Registry:
             db.execute("DELETE FROM documents WHERE doc_id = ?", (document.doc_id,))
             db.execute(
                 "INSERT INTO documents (doc_id, path, title, type, page_count, year, sha256, status, added_at, "
-                "n_blocks, n_chunks, loader_version, chunker_version) VALUES (?,?,?,?,?,?,?, 'pending', ?,?,?,?,?)",
+                "n_blocks, n_chunks, loader_version, chunker_version, bibliography) "
+                "VALUES (?,?,?,?,?,?,?, 'pending', ?,?,?,?,?,?)",
                 (
                     document.doc_id,
                     document.path,
@@ -228,6 +279,7 @@ class Registry:
                     len(chunks),
                     version.loader,
                     version.chunker,
+                    document.bibliography.model_dump_json(),
                 ),
             )
             db.executemany(
@@ -243,6 +295,13 @@ class Registry:
             db.execute("UPDATE documents SET status = 'ready' WHERE doc_id = ?", (doc_id,))
             _queue_remark(db, doc_id)
             if replaces and replaces != doc_id:
+                # The file at the same path changed: what a person set on it still holds, except
+                # where the new version already has its own (an import's, say).
+                db.execute(
+                    "INSERT OR IGNORE INTO metadata_overrides SELECT ?, field, value FROM metadata_overrides "
+                    "WHERE doc_id = ?",
+                    (doc_id, replaces),
+                )
                 self._retire(db, replaces)
 
     def retire(self, doc_id: str) -> None:
@@ -254,6 +313,7 @@ class Registry:
     def _retire(db: sqlite3.Connection, doc_id: str) -> None:
         _queue_remark(db, doc_id)
         db.execute("DELETE FROM documents WHERE doc_id = ?", (doc_id,))
+        db.execute("DELETE FROM metadata_overrides WHERE doc_id = ?", (doc_id,))
         db.execute("INSERT OR IGNORE INTO tombstones VALUES (?)", (doc_id,))
 
     def tombstones(self) -> list[str]:
@@ -377,10 +437,32 @@ def _select_in(db: sqlite3.Connection, sql: str, ids: list[str]) -> list[sqlite3
     return rows
 
 
-def _document(row: sqlite3.Row) -> DocumentRecord:
+def _documents(db: sqlite3.Connection, rows: list[sqlite3.Row]) -> list[DocumentRecord]:
+    """The records of ``rows``, with the fields a person or an import set in place of the extracted ones."""
+    overrides: dict[str, dict[str, object]] = {}
+    for row in _select_in(db, "SELECT * FROM metadata_overrides WHERE doc_id IN ({})", [r["doc_id"] for r in rows]):
+        overrides.setdefault(row["doc_id"], {})[row["field"]] = json.loads(row["value"])
+    return [_document(r, overrides.get(r["doc_id"], {})) for r in rows]
+
+
+def _document(row: sqlite3.Row, overrides: dict[str, object]) -> DocumentRecord:
     data = dict(row)
     data["type"] = DocType(data["type"])
+    bibliography = Bibliography.model_validate_json(data.pop("bibliography") or "{}")
+    known = {k: v for k, v in overrides.items() if k in MetadataOverride.FIELDS}
+    for field in ("title", "year"):
+        if field in known:
+            data[field] = known[field]
+    bib_fields = {k: (v or []) if k == "authors" else v for k, v in known.items() if k in Bibliography.model_fields}
+    data["bibliography"] = bibliography.model_copy(update=bib_fields)
+    data["overridden"] = [f for f in MetadataOverride.FIELDS if f in known]
     return DocumentRecord(**data)
+
+
+def _identifier(normalised: str | None, kind: str, raw: str) -> str:
+    if normalised is None:
+        raise ValueError(f"not a {kind}: {raw!r}")
+    return normalised
 
 
 def _insert_chunks(db: sqlite3.Connection, chunks: Sequence[Chunk]) -> None:

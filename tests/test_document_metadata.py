@@ -1,0 +1,108 @@
+"""A document's bibliography in the registry: stored from the loaders, and the fields a person or an
+import set kept over extraction through every later parse."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from corpus import parser_versions
+from corpus.ingest import Outcome
+from corpus.models import MetadataOverride
+
+PAPER = """---
+authors: [Lucia Fernhill, Gregor Abernathy]
+journal: Journal of Urban Ecology
+doi: 10.1234/jue.2019.77
+---
+
+# Rooftop Sedum Under Drought
+
+## Findings
+
+Sedum mats on shallow substrates lost most of their cover in the second dry summer of the trial,
+while mats on deeper substrates kept their cover and recovered within weeks of the first autumn rain.
+"""
+
+
+@pytest.fixture
+def paper(tmp_path: Path) -> Path:
+    path = tmp_path / "docs" / "sedum.md"
+    path.parent.mkdir()
+    path.write_text(PAPER)
+    return path
+
+
+def test_the_registry_keeps_what_the_loaders_extract(make_library, paper: Path):
+    library = make_library()
+    library.ingest([paper])
+    (doc,) = library.registry.documents()
+    assert doc.bibliography.authors == ["Lucia Fernhill", "Gregor Abernathy"]
+    assert doc.bibliography.doi == "10.1234/jue.2019.77"
+    assert doc.overridden == []
+
+
+def test_fields_set_by_a_person_win_over_extraction_on_every_later_parse(
+    make_library, paper: Path, monkeypatch: pytest.MonkeyPatch
+):
+    library = make_library()
+    library.ingest([paper])
+    (doc,) = library.registry.documents()
+    edit = MetadataOverride(authors=["Lucia Fernhill", "Gregor Abernathy", "Ana de la Cruz"], year=2020, doi=None)
+    edited = library.registry.override_metadata(doc.doc_id, edit)
+    assert edited is not None and edited.year == 2020 and edited.bibliography.doi is None
+    assert edited.overridden == ["year", "authors", "doi"]
+    assert edited.title == doc.title  # a field not given is left as extracted
+
+    # A newer loader parses the same bytes again: the edit stays.
+    monkeypatch.setattr(parser_versions, "MARKDOWN", parser_versions.MARKDOWN + 1)
+    assert library.ingest([paper]).refreshed == 1
+    (refreshed,) = library.registry.documents()
+    assert refreshed.bibliography.authors[-1] == "Ana de la Cruz" and refreshed.year == 2020
+    assert refreshed.bibliography.doi is None
+
+    # The file changes: its new version (a new document id) keeps the edit too.
+    paper.write_text(PAPER + "\nA later note on irrigation.\n")
+    assert library.ingest([paper]).count(Outcome.OK) == 1
+    (changed,) = library.registry.documents()
+    assert changed.doc_id != doc.doc_id
+    assert changed.year == 2020 and changed.overridden == ["year", "authors", "doi"]
+
+    # Deleted, its edits go with it.
+    library.delete(changed.doc_id)
+    with sqlite3.connect(library.settings.registry_path) as db:
+        assert db.execute("SELECT COUNT(*) FROM metadata_overrides").fetchone()[0] == 0
+
+
+def test_bad_metadata_is_refused_and_changes_nothing(make_library, paper: Path):
+    library = make_library()
+    library.ingest([paper])
+    (doc,) = library.registry.documents()
+    with pytest.raises(ValueError, match="not a DOI"):
+        library.registry.override_metadata(doc.doc_id, MetadataOverride(year=2001, doi="see the journal"))
+    with pytest.raises(ValidationError):
+        MetadataOverride(title="  ")
+    with pytest.raises(ValidationError):
+        MetadataOverride(year=19)
+    assert library.registry.documents() == [doc]
+    assert library.registry.override_metadata("no-such-doc", MetadataOverride(year=2001)) is None
+    normalised = library.registry.override_metadata(doc.doc_id, MetadataOverride(doi="https://doi.org/10.5555/ABC"))
+    assert normalised is not None and normalised.bibliography.doi == "10.5555/abc"
+
+
+def test_a_registry_from_before_bibliographies_gains_them_on_the_next_ingest(make_library, paper: Path):
+    library = make_library()
+    library.ingest([paper])
+    library.close()
+    with sqlite3.connect(library.settings.registry_path) as db:
+        db.execute("ALTER TABLE documents DROP COLUMN bibliography")
+        db.execute("UPDATE documents SET loader_version = 1")
+    reopened = make_library()
+    (doc,) = reopened.registry.documents()
+    assert doc.bibliography.authors == []
+    assert reopened.ingest([paper]).refreshed == 1
+    (doc,) = reopened.registry.documents()
+    assert doc.bibliography.authors == ["Lucia Fernhill", "Gregor Abernathy"]
