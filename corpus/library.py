@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from corpus.config import Settings
 from corpus.ingest import Ingestor, IngestSummary, ProgressCallback
+from corpus.references.plan import ImportPlan
 from corpus.registry import Registry
 
 if TYPE_CHECKING:
@@ -89,8 +90,10 @@ class Library:
                 cached = self._derived[name] = (fingerprint, build(self.registry))
             return cached[1]  # type: ignore[return-value]
 
-    def ingest(self, paths: Iterable[Path], progress: ProgressCallback | None = None) -> IngestSummary:
-        return self._ingestor().ingest(paths, progress)
+    def ingest(
+        self, paths: Iterable[Path], progress: ProgressCallback | None = None, imported: ImportPlan | None = None
+    ) -> IngestSummary:
+        return self._ingestor().ingest(paths, progress, imported)
 
     def delete(self, doc_id: str) -> bool:
         return self._ingestor().delete(doc_id)

@@ -181,3 +181,92 @@ def test_entry_metadata_wins_over_extraction_field_by_field():
         authors=["Ayşe Öztürk"], venue="Extracted venue", doi="10.1/x", arxiv_id="2101.01234"
     )
     assert entry.fields() == ["title", "year", "authors", "arxiv_id"]
+
+
+ZOTERO_SCHEMA = """
+CREATE TABLE itemTypes (itemTypeID INTEGER PRIMARY KEY, typeName TEXT);
+CREATE TABLE items (itemID INTEGER PRIMARY KEY, itemTypeID INT, key TEXT);
+CREATE TABLE fields (fieldID INTEGER PRIMARY KEY, fieldName TEXT);
+CREATE TABLE itemDataValues (valueID INTEGER PRIMARY KEY, value);
+CREATE TABLE itemData (itemID INT, fieldID INT, valueID INT);
+CREATE TABLE creatorTypes (creatorTypeID INTEGER PRIMARY KEY, creatorType TEXT);
+CREATE TABLE creators (creatorID INTEGER PRIMARY KEY, firstName TEXT, lastName TEXT, fieldMode INT);
+CREATE TABLE itemCreators (itemID INT, creatorID INT, creatorTypeID INT, orderIndex INT);
+CREATE TABLE itemAttachments (itemID INTEGER PRIMARY KEY, parentItemID INT, linkMode INT, contentType TEXT, path TEXT);
+CREATE TABLE deletedItems (itemID INTEGER PRIMARY KEY);
+INSERT INTO itemTypes VALUES (1, 'journalArticle'), (2, 'attachment'), (3, 'note'), (4, 'preprint');
+INSERT INTO creatorTypes VALUES (1, 'author'), (2, 'editor');
+"""
+
+
+def zotero_folder(folder: Path) -> Path:
+    """A Zotero data folder with the tables prp reads, as Zotero 7 lays them out."""
+    import sqlite3
+
+    db = sqlite3.connect(folder / "zotero.sqlite")
+    db.executescript(ZOTERO_SCHEMA)
+    values: dict[str, int] = {}
+
+    def item(item_id: int, type_id: int, key: str, **data: str) -> None:
+        db.execute("INSERT INTO items VALUES (?,?,?)", (item_id, type_id, key))
+        for name, value in data.items():
+            field_id = values.setdefault(f"field:{name}", len(values) + 1)
+            db.execute("INSERT OR IGNORE INTO fields VALUES (?,?)", (field_id, name))
+            value_id = len(values) + 1
+            values[f"value:{item_id}:{name}"] = value_id
+            db.execute("INSERT INTO itemDataValues VALUES (?,?)", (value_id, value))
+            db.execute("INSERT INTO itemData VALUES (?,?,?)", (item_id, field_id, value_id))
+
+    item(1, 1, "AAAA1111", title="Sedum Roofs", date="2021-05-03 May 3, 2021", publicationTitle="Urban Ecology",
+         DOI="10.1234/JUE.7", extra="tex.note: x\nCitation Key: ozturk2021")  # fmt: skip
+    db.executemany("INSERT INTO creators VALUES (?,?,?,?)", [(1, "Ayşe", "Öztürk", 0), (2, "", "Parks Lab", 1)])
+    db.executemany("INSERT INTO itemCreators VALUES (?,?,?,?)", [(1, 2, 1, 1), (1, 1, 1, 0)])
+    item(2, 2, "BBBB2222", title="Full Text PDF")
+    db.execute("INSERT INTO itemAttachments VALUES (2, 1, 0, 'application/pdf', 'storage:roofs.pdf')")
+    (folder / "storage" / "BBBB2222").mkdir(parents=True)
+    (folder / "storage" / "BBBB2222" / "roofs.pdf").write_bytes(b"%PDF-1.4")
+    item(3, 4, "CCCC3333", title="A Preprint", date="2020-00-00 2020", archiveID="arXiv:2101.01234")
+    item(4, 2, "DDDD4444")
+    db.execute(f"INSERT INTO itemAttachments VALUES (4, 3, 2, 'application/pdf', '{folder}/linked/gone.pdf')")
+    item(5, 1, "EEEE5555", title="In the trash")
+    db.execute("INSERT INTO deletedItems VALUES (5)")
+    item(6, 3, "FFFF6666")  # a note
+    db.commit()
+    db.close()
+    return folder
+
+
+def test_zotero_data_folder_read_from_a_copy_while_zotero_holds_it(tmp_path: Path):
+    import sqlite3
+
+    folder = zotero_folder(tmp_path)
+    database = folder / "zotero.sqlite"
+    # Zotero keeps its database locked while it runs.
+    zotero = sqlite3.connect(database)
+    zotero.execute("PRAGMA locking_mode = EXCLUSIVE")
+    zotero.execute("INSERT INTO deletedItems VALUES (99)")
+    zotero.commit()
+    held = database.read_bytes()
+    try:
+        plan = plan_import([folder])
+    finally:
+        zotero.close()
+    (path, entry), = plan.attached.items()  # fmt: skip
+    assert path == (folder / "storage" / "BBBB2222" / "roofs.pdf").resolve()
+    assert (entry.key, entry.title, entry.year, entry.venue, entry.doi) == (
+        "ozturk2021",
+        "Sedum Roofs",
+        2021,
+        "Urban Ecology",
+        "10.1234/jue.7",
+    )
+    assert entry.authors == ["Ayşe Öztürk", "Parks Lab"]
+    assert [(p.key, p.failed) for p in plan.problems] == [("CCCC3333", True)]
+    assert "gone.pdf does not exist" in plan.problems[0].reason
+    assert plan_import([database]).attached == plan.attached  # the database file named itself
+    assert database.read_bytes() == held and sorted(p.name for p in folder.iterdir()) == ["storage", "zotero.sqlite"]
+
+
+def test_a_folder_that_is_not_zotero_is_refused(tmp_path: Path):
+    with pytest.raises(ReferenceImportError, match="not Zotero's data folder"):
+        plan_import([tmp_path])

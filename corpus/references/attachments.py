@@ -19,12 +19,14 @@ def attachment(entry: ReferenceEntry, folder: Path) -> Path | EntryProblem:
     """The resolved file ``entry`` attaches, relative paths taken from ``folder``."""
     paths = [_resolve(p, folder) for spec in entry.files for p in attached_paths(spec)]
     if not paths:
-        return EntryProblem(key=entry.key, reason="no attached file (the entry has no file field)")
+        return EntryProblem(key=entry.key, reason="no attached file (the entry has no file field)", failed=False)
     supported = [p for p in paths if p.suffix.lower() in SUFFIX_TYPES]
     if not supported:
         kinds = ", ".join(sorted(SUFFIX_TYPES))
         names = ", ".join(p.name for p in paths)
-        return EntryProblem(key=entry.key, reason=f"no attached file of a supported type ({names}; supported: {kinds})")
+        return EntryProblem(
+            key=entry.key, reason=f"no attached file of a supported type ({names}; supported: {kinds})", failed=False
+        )
     found = next((p for p in supported if p.is_file()), None)
     if found is None:
         return EntryProblem(key=entry.key, reason=f"the attached file {supported[0]} does not exist")
@@ -45,6 +47,11 @@ def attached_paths(spec: str) -> list[str]:
         if path := _unescape(path).strip():
             paths.append(path)
     return paths
+
+
+def file_spec(path: Path) -> str:
+    """``path`` as a ``file`` field names it (escaped, so a colon or semicolon in it stays in it)."""
+    return "".join("\\" + ch if ch in "\\:;" else ch for ch in str(path))
 
 
 def _split(text: str, separator: str) -> list[str]:

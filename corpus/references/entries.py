@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from corpus.models import Bibliography, Document
+from corpus.models import Bibliography, Document, MetadataOverride
 
 
 class ReferenceEntry(BaseModel):
@@ -37,6 +37,11 @@ class ReferenceEntry(BaseModel):
         }
         return [name for name, value in values.items() if value]
 
+    def override(self) -> MetadataOverride:
+        """The fields this entry sets, as the registry keeps them (set by an import: a later parse
+        of the file does not change them)."""
+        return MetadataOverride(**{name: getattr(self, name) for name in self.fields()})
+
     def apply(self, document: Document) -> Document:
         """``document`` with every field this entry has replaced by the entry's."""
         extracted = document.bibliography
@@ -60,6 +65,11 @@ class EntryProblem(BaseModel):
 
     key: str
     reason: str
+    failed: bool = Field(
+        default=True,
+        description="An error (a file that is not there, an unreadable entry); else the entry simply has "
+        "nothing prp reads (no file, only files of other types) and is skipped.",
+    )
 
 
 class ReadEntries(BaseModel):
