@@ -5,12 +5,19 @@ a second run changing nothing, and the metadata kept when the file is ingested a
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
 
+from strategies.offline.strategy import OfflineStrategy
 from testing_support.hostile_corpus import text_pdf
 from ui.cli.main import main as cli_main
+from ui.core.local import LocalPortal
+from ui.service.app import create_app
+
+from .test_references import zotero_folder
 
 # Each PDF's first line is a title extraction would take; the entry's must win over it.
 ROOFS = ["Draft notes\n\nSedum mats on the depot roof cooled the membrane by nineteen degrees in July."]
@@ -148,3 +155,47 @@ def test_an_unreadable_export_is_an_error_and_ingests_nothing(cli, tmp_path: Pat
     assert docs_by_file(cli) == {}
     assert cli_main(["ingest"]) == 2
     assert "--bib" in capsys.readouterr().err
+
+
+def test_zotero_data_folder_through_the_cli(cli, tmp_path: Path):
+    folder = zotero_folder(tmp_path / "Zotero")
+    text_pdf(folder / "storage" / "BBBB2222" / "roofs.pdf", ROOFS)
+    code, out = cli("ingest", "--zotero", str(folder), "--json")
+    assert code == 1  # the preprint's linked file is gone
+    files = {f["entry"]: f["outcome"] for f in json.loads(out)["files"]}
+    assert files == {"ozturk2021": "ok", "CCCC3333": "failed"}
+    roofs = docs_by_file(cli)["roofs.pdf"]
+    assert (roofs["title"], roofs["year"], roofs["bibliography"]["authors"]) == (
+        "Sedum Roofs",
+        2021,
+        ["Ayşe Öztürk", "Parks Lab"],
+    )
+
+
+def test_the_api_ingests_an_export_and_refuses_an_unreadable_one(make_library, tmp_path: Path):
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "meadow.md").write_text("# Untitled\n\nMoisture meters under the meadow read dry.\n")
+    bib = tmp_path / "lib.bib"
+    bib.write_text(
+        "@misc{lee2019, author = {Lee, Ann}, title = {Meadow Moisture}, year = 2019, file = {notes/meadow.md}}"
+    )
+    broken = tmp_path / "broken.json"
+    broken.write_text("[{")
+    library = make_library("api")
+    app = create_app(LocalPortal(library, OfflineStrategy(library.embedder)), chat=False)
+    with TestClient(app, base_url="http://127.0.0.1:8400", client=("127.0.0.1", 50000)) as api:
+        for body, words in (({}, "at least one"), ({"imports": [str(broken)]}, "is not valid JSON")):
+            refused = api.post("/api/ingest", json=body)
+            assert refused.status_code == 422 and words in refused.text, refused.text
+        started = api.post("/api/ingest", json={"imports": [str(bib)]})
+        assert started.status_code == 202
+        job = started.json()["job"]["job_id"]
+        deadline = time.monotonic() + 60
+        while api.get(f"/api/jobs/{job}").json()["state"] != "done" and time.monotonic() < deadline:
+            time.sleep(0.1)
+        (document,) = api.get("/api/documents").json()
+    assert (document["title"], document["year"], document["bibliography"]["authors"]) == (
+        "Meadow Moisture",
+        2019,
+        ["Ann Lee"],
+    )

@@ -203,6 +203,7 @@ def zotero_folder(folder: Path) -> Path:
     """A Zotero data folder with the tables prp reads, as Zotero 7 lays them out."""
     import sqlite3
 
+    folder.mkdir(exist_ok=True)
     db = sqlite3.connect(folder / "zotero.sqlite")
     db.executescript(ZOTERO_SCHEMA)
     values: dict[str, int] = {}

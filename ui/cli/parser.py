@@ -43,6 +43,15 @@ def _ingest(sub: argparse._SubParsersAction) -> None:
         "ingested with the entry's title, authors, year, venue, DOI and arXiv id, which win over what is "
         "extracted (repeatable)",
     )
+    ingest.add_argument(
+        "--zotero",
+        action="append",
+        type=Path,
+        dest="bib",
+        metavar="FOLDER",
+        help="Zotero's data folder (~/Zotero): its items' stored and linked files, with their metadata, as "
+        "for --bib; zotero.sqlite is read from a copy, never written (repeatable)",
+    )
     ingest.add_argument("--json", action="store_true", help="print the summary as JSON")
 
 
