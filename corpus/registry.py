@@ -414,11 +414,16 @@ class Registry:
         return [_chunk(r) for r in rows]
 
     def fingerprint(self) -> str:
-        """Identifies the set of ready documents: it changes whenever one is added, replaced or
-        removed (doc ids are content hashes), so values derived from the corpus know when to rebuild."""
+        """Identifies the set of ready documents and what they read as: it changes whenever one is
+        added, replaced or removed (doc ids are content hashes) or a person edits one's metadata (a
+        new title), so values derived from the corpus know when to rebuild."""
         with self._connect() as db:
             ids = [r[0] for r in db.execute("SELECT doc_id FROM documents WHERE status = 'ready' ORDER BY doc_id")]
-        return hashlib.sha1("\n".join(ids).encode()).hexdigest()
+            edits = [
+                "\t".join(r)
+                for r in db.execute("SELECT doc_id, field, value FROM metadata_overrides ORDER BY doc_id, field")
+            ]
+        return hashlib.sha1("\n".join([*ids, "", *edits]).encode()).hexdigest()
 
     def counts(self) -> dict[str, int]:
         with self._connect() as db:

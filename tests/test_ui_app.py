@@ -121,6 +121,7 @@ def test_answer_has_clickable_resolved_citations(answered, sample_library):
         [
             "evidence.csv",
             "bibliography.bib",
+            "bibliography.ris",
             "bibliography.md",
             "report.md",
             "report.pdf",

@@ -1,4 +1,4 @@
-"""Exports of a real offline report on the sample corpus: evidence CSV, BibTeX and Markdown
+"""Exports of a real offline report on the sample corpus: evidence CSV, BibTeX, RIS and Markdown
 bibliography, report Markdown and PDF, contradiction map; and ``prp export`` on the same thread."""
 
 from __future__ import annotations
@@ -8,21 +8,28 @@ import io
 import re
 from pathlib import Path
 
+import bibtexparser
 import pdfplumber
 import pytest
+from bibtexparser.middlewares import LatexDecodingMiddleware, SeparateCoAuthors
 
+from corpus.author_names import all_authors, inverted_parts
+from corpus.models import Bibliography, DocType, Document
 from evals.metrics import normalize
 from graph.checkpoints import open_checkpointer
 from graph.run import run_research
 from strategies.offline.strategy import OfflineStrategy
 from ui.cli.main import main as cli_main
 from ui.core.errors import ThreadNotFoundError
-from ui.core.exports.bibliography import bibliography_markdown, bibtex, bibtex_escape
+from ui.core.exports.bibliography import BibEntry, bibliography_markdown
+from ui.core.exports.bibtex import bibtex, bibtex_escape
+from ui.core.exports.citation_keys import citation_keys
 from ui.core.exports.contradictions import contradiction_rows, contradictions_csv, contradictions_markdown
 from ui.core.exports.evidence_table import COLUMNS, evidence_csv
 from ui.core.exports.formats import FILE_NAMES, ExportFormat, folder_name
 from ui.core.exports.record import ReportRecord, load_record
 from ui.core.exports.report_pdf import find_font, report_pdf
+from ui.core.exports.ris import ris
 from ui.core.exports.writer import write_exports
 
 TOPIC = "Green roofs in cities: street-level cooling, stormwater retention and installation costs"
@@ -63,16 +70,76 @@ def test_evidence_csv_rows_quote_their_resolved_blocks(record, sample_library):
 
 def test_bibtex_has_one_escaped_entry_per_cited_document(record, documents):
     text = bibtex(record, documents)
-    keys = re.findall(r"@misc\{([^,]+),", text)
+    keys = re.findall(r"@\w+\{([^,]+),", text)
     assert len(keys) == len(set(keys)) == len({c.resolution.doc_id for c in record.report.citations})
-    unescaped = text.replace(r"\{", "").replace(r"\}", "")
-    assert unescaped.count("{") == unescaped.count("}")
-    assert r"harborview\_policy\_brief\_2023.md" in text  # underscores escaped
+    assert text.count("{") == text.count("}")  # BibTeX counts every brace, escaped or not
+    assert "harborview_policy_brief_2023.md}" in text  # a file path as written, for reference managers
     assert "annote = {Cited as [" in text and "year = {2022}" in text
+    assert bibtex(record, documents) == text  # the same keys on every export
     assert (
         bibtex_escape("50% & $5 #1 a_b {x} ~^\\")
-        == r"50\% \& \$5 \#1 a\_b \{x\} \textasciitilde{}\textasciicircum{}\textbackslash{}"
+        == r"50\% \& \$5 \#1 a\_b \textbraceleft{}x\textbraceright{} \textasciitilde{}\textasciicircum{}\textbackslash{}"
     )
+
+
+def test_a_bibtex_parser_reads_every_cited_document_back(record, documents):
+    library = bibtexparser.parse_string(
+        bibtex(record, documents), append_middleware=[LatexDecodingMiddleware(), SeparateCoAuthors()]
+    )
+    assert not library.failed_blocks
+    cited = {c.resolution.doc_id for c in record.report.citations}
+    by_note = {e.fields_dict["note"].value.removeprefix("prp document "): e for e in library.entries}
+    assert set(by_note) == cited
+    with_authors = 0
+    for doc_id, entry in by_note.items():
+        doc = documents[doc_id]
+        fields = {name: f.value for name, f in entry.fields_dict.items()}
+        assert fields["title"] == doc.title and fields["year"] == str(doc.year)
+        assert fields.get("author", []) == [", ".join(inverted_parts(a)) for a in doc.bibliography.authors]
+        assert fields.get("doi") == doc.bibliography.doi
+        assert fields["file"] == doc.path
+        with_authors += bool(doc.bibliography.authors)
+        # The key: the first author's family name, the year, a word of the title.
+        assert re.fullmatch(r"[a-z]+\d{4}[a-z]*", entry.key)
+    assert with_authors >= len(cited) // 2  # the sample papers name their authors
+
+
+def test_entry_types_and_keys_follow_general_rules():
+    def entry(doc_id: str, title: str, authors: list[str], venue: str | None = None, **ids: str) -> BibEntry:
+        bib = Bibliography(authors=authors, venue=venue, **ids)
+        doc = Document(
+            doc_id=doc_id, title=title, path=f"/papers/{doc_id}.pdf", type=DocType.PDF, page_count=3, year=2019,
+            sha256=doc_id, bibliography=bib,
+        )  # fmt: skip
+        return BibEntry(doc_id, title, doc)
+
+    entries = [
+        entry("b2", "The Green Roof & Its {Costs}", ["Søren Øvergård", "Ana de la Cruz"], "Journal of Urban Ecology"),
+        entry(
+            "a1", "Green roofs revisited", ["Søren Øvergård"], "Proceedings of the 2019 CHI Conference", doi="10.1/x"
+        ),
+        entry("c3", "On the Rooftops", [], "Riverton Council", arxiv_id="1901.00001"),
+    ]
+    keys = citation_keys(entries)
+    assert keys == {"a1": "overgard2019greena", "b2": "overgard2019greenb", "c3": "rooftops2019"}
+    assert citation_keys(list(reversed(entries))) == keys  # stable whatever the order
+
+
+def test_ris_has_a_record_per_cited_document(record, documents):
+    text = ris(record, documents)
+    records = [r for r in text.split("ER  - ") if r.strip()]
+    cited = {c.resolution.doc_id for c in record.report.citations}
+    assert len(records) == len(cited) and text.rstrip().endswith("ER  -")
+    for rec in records:
+        tags = dict(re.findall(r"^([A-Z][A-Z0-9])  - (.*)$", rec, flags=re.M))
+        assert {"TY", "TI", "PY", "N1"} <= tags.keys()
+        title = tags["TI"]
+        (doc,) = [documents[d] for d in cited if documents[d].title == title]
+        assert tags["PY"] == str(doc.year)
+        assert re.findall(r"^AU  - (.*)$", rec, flags=re.M) == [
+            ", ".join(inverted_parts(a)) for a in doc.bibliography.authors
+        ]
+    assert sum("AU  - " in r for r in records) >= len(cited) // 2
 
 
 def test_markdown_bibliography_annotates_each_document(record, documents):
@@ -80,6 +147,9 @@ def test_markdown_bibliography_annotates_each_document(record, documents):
     entries = re.findall(r"^## \d+\. ", text, flags=re.M)
     assert len(entries) == len({c.resolution.doc_id for c in record.report.citations})
     assert BRIEF in text and MODEL in text
+    for doc in documents.values():  # each entry opens with its authors and year
+        if doc.bibliography.authors:
+            assert f". {all_authors(doc.bibliography.authors)} ({doc.year}). " in text
     assert "disagrees with" in text  # the planted disagreement is part of both annotations
     for c in record.report.citations:
         assert f"- [{c.number}] p. " in text

@@ -18,10 +18,12 @@ from fastapi import APIRouter, FastAPI, HTTPException, Query, Request
 from fastapi.responses import FileResponse, JSONResponse, StreamingResponse
 
 from corpus.errors import ReferenceImportError
+from corpus.models import MetadataOverride
 from corpus.registry import DocumentRecord
 from ui.api.security import is_loopback_client
 from ui.core.conversations import Conversation
 from ui.core.errors import (
+    DocumentNotFoundError,
     JobFailed,
     JobFinishedError,
     JobNotFoundError,
@@ -60,6 +62,7 @@ def add_api(app: FastAPI, portal: LocalPortal) -> None:
     app.include_router(api)
     for error, status in (
         (ThreadNotFoundError, 404),
+        (DocumentNotFoundError, 404),
         (JobNotFoundError, 404),
         (JobFinishedError, 409),
         (QueryTooLongError, 422),
@@ -96,6 +99,16 @@ def _documents(api: APIRouter, portal: LocalPortal) -> None:
         if record is None:
             raise HTTPException(404, f"no document {doc_id}")
         return record
+
+    @api.patch("/documents/{doc_id}", response_model=DocumentRecord, tags=["documents"])
+    def edit_document(doc_id: str, edit: MetadataOverride) -> DocumentRecord:
+        """Sets the fields the body gives (title, year, authors, venue, doi, arxiv_id; null clears
+        one): they win over what extraction finds, on every later ingest. A DOI or arXiv id that is
+        not one: 422, nothing changed."""
+        try:
+            return portal.edit_document(doc_id, edit)
+        except ValueError as exc:
+            raise HTTPException(422, str(exc)) from None
 
     @api.delete("/documents/{doc_id}", response_model=DeleteResult, tags=["documents"])
     def delete_document(doc_id: str) -> DeleteResult:

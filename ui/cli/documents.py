@@ -5,11 +5,14 @@ from __future__ import annotations
 import argparse
 from contextlib import ExitStack
 
+from pydantic import ValidationError
+
 from corpus.config import Settings
 from corpus.errors import PrpError
 from corpus.ingest import FileResult
+from corpus.models import MetadataOverride
 from ui.cli.follow import follow
-from ui.cli.output import ingest_progress, print_deleted, print_docs, print_ingest, print_search
+from ui.cli.output import ingest_progress, print_deleted, print_docs, print_document, print_ingest, print_search
 from ui.core.connect import open_portal
 from ui.core.jobs import JobEvent
 from ui.core.models import SearchRequest
@@ -47,7 +50,31 @@ def search(portal: Portal, args: argparse.Namespace) -> int:
 
 
 def docs(portal: Portal, args: argparse.Namespace) -> int:
+    if args.docs_command == "edit":
+        return edit(portal, args)
     return print_docs(portal.documents(), args.json)
+
+
+def edit(portal: Portal, args: argparse.Namespace) -> int:
+    given = {f: getattr(args, f) for f in ("title", "year", "authors", "venue", "doi", "arxiv_id")}
+    given = {f: v for f, v in given.items() if v is not None}
+    if not given:
+        raise PrpError("prp docs edit: give at least one of --author, --year, --title, --venue, --doi, --arxiv")
+    if "year" in given:
+        given["year"] = given["year"].strip() or None
+    try:
+        record = portal.edit_document(args.doc_id, MetadataOverride(**given))
+    except ValidationError as exc:
+        raise PrpError("; ".join(f"--{_flag(e['loc'])}: {e['msg']}" for e in exc.errors())) from None
+    except ValueError as exc:  # a DOI or arXiv id that is not one
+        raise PrpError(str(exc)) from None
+    return print_document(record, args.json)
+
+
+def _flag(loc: tuple) -> str:
+    """The option a validation error is about (a model-level error is the title's)."""
+    field = str(loc[0]) if loc else "title"
+    return {"authors": "author", "arxiv_id": "arxiv"}.get(field, field)
 
 
 def delete(portal: Portal, args: argparse.Namespace) -> int:

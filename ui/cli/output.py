@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
+from corpus.author_names import short_authors
 from corpus.ingest import FileResult, IngestSummary, Outcome
 from corpus.registry import DocumentRecord
 from corpus.retrieval import RetrievedChunk
@@ -101,8 +102,33 @@ def print_docs(docs: list[DocumentRecord], as_json: bool) -> int:
         print(json.dumps([d.model_dump(mode="json") for d in docs], indent=2))
         return 0
     for d in docs:
-        print(f"{d.doc_id}  {d.type.value:8} {d.page_count:3}p {d.n_chunks:4} chunks  {d.year or '    '}  {d.title}")
+        authors = short_authors(d.bibliography.authors)
+        by = f"  · {authors}" if authors else ""
+        print(
+            f"{d.doc_id}  {d.type.value:8} {d.page_count:3}p {d.n_chunks:4} chunks  {d.year or '    '}  {d.title}{by}"
+        )
     print(f"{len(docs)} documents")
+    return 0
+
+
+def print_document(d: DocumentRecord, as_json: bool) -> int:
+    """One document's bibliographic fields, and which of them a person or an import set."""
+    if as_json:
+        print(json.dumps(d.model_dump(mode="json"), indent=2))
+        return 0
+    bib = d.bibliography
+    fields = [
+        ("title", d.title),
+        ("authors", "; ".join(bib.authors)),
+        ("year", d.year),
+        ("venue", bib.venue),
+        ("doi", bib.doi),
+        ("arxiv", bib.arxiv_id),
+    ]
+    print(f"{d.doc_id}  {d.path}")
+    for name, value in fields:
+        print(f"  {name:8} {value if value not in (None, '') else '-'}")
+    print(f"  set by hand (kept over extraction): {', '.join(d.overridden) or 'none'}")
     return 0
 
 

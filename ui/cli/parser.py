@@ -63,8 +63,28 @@ def _search(sub: argparse._SubParsersAction) -> None:
 
 
 def _docs(sub: argparse._SubParsersAction) -> None:
-    docs = sub.add_parser("docs", help="list the documents in the library")
+    docs = sub.add_parser("docs", help="list the documents in the library (or edit one: prp docs edit)")
     docs.add_argument("--json", action="store_true")
+    actions = docs.add_subparsers(dest="docs_command")
+    edit = actions.add_parser(
+        "edit",
+        help="set a document's bibliographic fields; they win over extraction on every later ingest",
+        description="Set the fields given (an empty value clears one); the others stay as they are.",
+    )
+    edit.add_argument("doc_id")
+    edit.add_argument(
+        "--author",
+        action="append",
+        dest="authors",
+        metavar="NAME",
+        help='"Given Family", once per author in order; replaces the author list (--author "" clears it)',
+    )
+    edit.add_argument("--year", help="year of publication (an empty value clears it)")
+    edit.add_argument("--title")
+    edit.add_argument("--venue", help="journal, proceedings or publisher")
+    edit.add_argument("--doi")
+    edit.add_argument("--arxiv", dest="arxiv_id", metavar="ID", help='arXiv identifier, e.g. "2101.01234"')
+    edit.add_argument("--json", action="store_true", help="print the edited document as JSON")
 
 
 def _delete(sub: argparse._SubParsersAction) -> None:

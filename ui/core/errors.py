@@ -25,5 +25,9 @@ class QueryTooLongError(PrpError):
     """A question, topic or search query over ``ui.core.query_limit.MAX_QUERY_CHARS``."""
 
 
+class DocumentNotFoundError(PrpError):
+    """No document ready in the library has this id."""
+
+
 class RefusedPathError(PrpError):
     """A path an ingest may not be given: the library's own data or models directory."""

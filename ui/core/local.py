@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from corpus.config import Settings
 from corpus.ingest import FileResult, IngestSummary, discover
 from corpus.library import Library
+from corpus.models import MetadataOverride
 from corpus.references.plan import ImportPlan, plan_import
 from corpus.registry import DocumentRecord
 from research.options import ResearchOptions
@@ -29,7 +30,7 @@ from research.report import mode_model
 from research.strategy import ResearchStrategy
 from tools.hybrid_search import hybrid_search, named_documents
 from ui.core.conversations import Conversation, conversations
-from ui.core.errors import JobFailed, JobFinishedError, JobNotFoundError
+from ui.core.errors import DocumentNotFoundError, JobFailed, JobFinishedError, JobNotFoundError
 from ui.core.exports.formats import ExportFormat
 from ui.core.ingest_paths import check_ingest_paths
 from ui.core.jobs import Job, JobEvent, JobKind, Jobs, JobState, JobView
@@ -136,6 +137,14 @@ class LocalPortal:
     def document(self, doc_id: str) -> DocumentRecord | None:
         record = self.library.registry.document(doc_id)
         return record if record is not None and record.status == "ready" else None
+
+    def edit_document(self, doc_id: str, edit: MetadataOverride) -> DocumentRecord:
+        if self.document(doc_id) is None:
+            raise DocumentNotFoundError(f"no document {doc_id}")
+        record = self.library.registry.override_metadata(doc_id, edit)
+        if record is None:  # deleted in between
+            raise DocumentNotFoundError(f"no document {doc_id}")
+        return record
 
     def document_choices(self) -> list[tuple[str, str]]:
         """(label, doc_id) for every document, for filters and the delete picker."""

@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Literal, Protocol
 
+from corpus.models import MetadataOverride
 from corpus.registry import DocumentRecord
 from ui.core.conversations import Conversation
 from ui.core.exports.formats import ExportFormat
@@ -42,6 +43,11 @@ class Portal(Protocol):
 
     def documents(self) -> list[DocumentRecord]:
         """Every document ready in the library."""
+
+    def edit_document(self, doc_id: str, edit: MetadataOverride) -> DocumentRecord:
+        """Set a document's title, year, authors, venue, DOI or arXiv id (those ``edit`` gives): they
+        win over extraction on every later ingest. ``DocumentNotFoundError`` for no such document,
+        ``ValueError`` for a DOI or arXiv id that is not one (nothing is changed)."""
 
     def delete(self, doc_id: str) -> DocumentRecord | None:
         """Remove a document, its blocks and its chunks (after any ingest in progress); None if there

@@ -18,10 +18,17 @@ import httpx
 
 from corpus.config import Settings
 from corpus.errors import PrpError
+from corpus.models import MetadataOverride
 from corpus.registry import DocumentRecord
 from ui.core import discovery
 from ui.core.conversations import Conversation
-from ui.core.errors import JobFailed, JobFinishedError, JobNotFoundError, ThreadNotFoundError
+from ui.core.errors import (
+    DocumentNotFoundError,
+    JobFailed,
+    JobFinishedError,
+    JobNotFoundError,
+    ThreadNotFoundError,
+)
 from ui.core.exports.formats import ExportFormat
 from ui.core.jobs import JobEvent, JobKind, JobView
 from ui.core.models import (
@@ -97,6 +104,18 @@ class RemotePortal:
 
     def documents(self) -> list[DocumentRecord]:
         return [DocumentRecord.model_validate(d) for d in self._call("GET", "/api/documents").json()]
+
+    def edit_document(self, doc_id: str, edit: MetadataOverride) -> DocumentRecord:
+        body = edit.model_dump(mode="json", exclude_unset=True)
+        try:
+            response = self._call("PATCH", f"/api/documents/{doc_id}", json=body)
+        except ServiceError as exc:
+            if exc.status == 404:
+                raise DocumentNotFoundError(exc.detail) from None
+            if exc.status == 422:
+                raise ValueError(exc.detail) from None
+            raise
+        return DocumentRecord.model_validate(response.json())
 
     def delete(self, doc_id: str) -> DocumentRecord | None:
         try:

@@ -1,24 +1,48 @@
 """The annotated bibliography of a report: every cited document, what it was cited for, its quotes.
 
-Written as BibTeX (``annote`` holds the annotation) and as Markdown. The registry does not record
-authors, so entries carry title, year, format and the local file instead.
+Written as Markdown here, and for reference managers as BibTeX (``ui.core.exports.bibtex``) and RIS
+(``ui.core.exports.ris``), each entry with the document's authors, year, title, venue and identifiers
+as the registry holds them (extracted at ingest, or set by the user: ``prp docs edit``).
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 
-from corpus.models import Document
+from corpus.author_names import all_authors
+from corpus.models import Bibliography, Document
 from corpus.text import page_label
 from research.report import clip, counted
 from tools.citations.resolve import Resolution
 from ui.core.exports.record import ReportRecord
 
 FORMAT_NAMES = {"pdf": "PDF", "markdown": "Markdown", "text": "plain text", "html": "HTML"}
+
+# A venue's kind, by the words that name one: "Proceedings of ...", "... Conference on ...";
+# "Journal of ...", "... Transactions on ...", "... Letters". Anything else (a publisher, a council,
+# a newspaper) is only named.
+_PROCEEDINGS = re.compile(r"\b(proceedings|proc\.|conference|symposium|workshop|congress)\b", re.IGNORECASE)
+_JOURNAL = re.compile(r"\b(journal|transactions|annals|bulletin|letters|review|quarterly|magazine)\b", re.IGNORECASE)
+
+
+class VenueKind(StrEnum):
+    JOURNAL = "journal"
+    PROCEEDINGS = "proceedings"
+    OTHER = "other"
+
+
+def venue_kind(venue: str | None) -> VenueKind:
+    if not venue:
+        return VenueKind.OTHER
+    if _PROCEEDINGS.search(venue):
+        return VenueKind.PROCEEDINGS
+    if _JOURNAL.search(venue):
+        return VenueKind.JOURNAL
+    return VenueKind.OTHER
 
 
 @dataclass
@@ -33,6 +57,25 @@ class BibEntry:
     @property
     def year(self) -> int | None:
         return self.document.year if self.document else None
+
+    @property
+    def bib(self) -> Bibliography:
+        return self.document.bibliography if self.document else Bibliography()
+
+    @property
+    def url(self) -> str | None:
+        """Where the document is online, from its identifiers."""
+        if self.bib.doi:
+            return f"https://doi.org/{self.bib.doi}"
+        if self.bib.arxiv_id:
+            return f"https://arxiv.org/abs/{self.bib.arxiv_id}"
+        return None
+
+    def byline(self) -> str:
+        """ "Halvorsen, Alcaraz and Venkataraman (2019)"; the year alone, or nothing, without authors."""
+        names = all_authors(self.bib.authors)
+        year = f"({self.year})" if self.year else ""
+        return " ".join(p for p in (names, year) if p)
 
     def describe(self) -> str:
         if self.document is None:
@@ -60,38 +103,8 @@ def bibliography(record: ReportRecord, documents: Mapping[str, Document]) -> lis
     return list(entries.values())
 
 
-# --- BibTeX -------------------------------------------------------------------------------------
-
-_BIBTEX_ESCAPES = {
-    "\\": r"\textbackslash{}",
-    "{": r"\{",
-    "}": r"\}",
-    "&": r"\&",
-    "%": r"\%",
-    "$": r"\$",
-    "#": r"\#",
-    "_": r"\_",
-    "~": r"\textasciitilde{}",
-    "^": r"\textasciicircum{}",
-}
-
-
-def bibtex_escape(text: str) -> str:
-    return "".join(_BIBTEX_ESCAPES.get(ch, ch) for ch in " ".join(text.split()))
-
-
-def _key_word(title: str) -> str:
-    ascii_title = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode()
-    words = [w.lower() for w in re.findall(r"[A-Za-z]+", ascii_title)]
-    skip = {"a", "an", "the", "of", "on", "in", "for", "and", "to", "how"}
-    return next((w for w in words if w not in skip), words[0] if words else "doc")
-
-
-def bibtex_key(entry: BibEntry) -> str:
-    return f"{_key_word(entry.title)}{entry.year or 'nd'}{entry.doc_id[:4]}"
-
-
 def annotation(entry: BibEntry, report_title: str) -> str:
+    """What the report cited the document for, with its quotes: BibTeX's ``annote``, RIS's ``N1``."""
     numbers = ", ".join(f"[{n}]" for n, _ in entry.citations)
     parts = "; ".join(entry.parts) if entry.parts else "the report"
     text = f"Cited as {numbers} in \u201c{report_title}\u201d for: {parts}."
@@ -102,22 +115,6 @@ def annotation(entry: BibEntry, report_title: str) -> str:
     if entry.disagreements:
         text += " Note: " + "; ".join(entry.disagreements) + "."
     return text
-
-
-def bibtex(record: ReportRecord, documents: Mapping[str, Document]) -> str:
-    blocks = []
-    for entry in bibliography(record, documents):
-        fields = [("title", "{" + bibtex_escape(entry.title) + "}")]
-        if entry.year:
-            fields.append(("year", str(entry.year)))
-        fields.append(("howpublished", bibtex_escape(entry.describe())))
-        if entry.document is not None:
-            note = f"Local file {Path(entry.document.path).name}; prp document {entry.doc_id}"
-            fields.append(("note", bibtex_escape(note)))
-        fields.append(("annote", bibtex_escape(annotation(entry, record.report.title))))
-        body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields)
-        blocks.append(f"@misc{{{bibtex_key(entry)},\n{body}\n}}\n")
-    return "\n".join(blocks)
 
 
 # --- Markdown -----------------------------------------------------------------------------------
@@ -133,9 +130,16 @@ def bibliography_markdown(record: ReportRecord, documents: Mapping[str, Document
         "",
     ]
     for i, entry in enumerate(entries, start=1):
-        year = f" ({entry.year})" if entry.year else ""
+        byline = f"{entry.byline()}. " if entry.byline() else ""
         where = f" \u00b7 `{Path(entry.document.path).name}`" if entry.document else ""
-        lines += [f"## {i}. {entry.title}{year}", "", f"{entry.describe()}{where} \u00b7 document `{entry.doc_id}`", ""]
+        venue = f"*{entry.bib.venue}* \u00b7 " if entry.bib.venue else ""
+        ids = "".join(f" \u00b7 {u}" for u in [entry.url] if u)
+        lines += [
+            f"## {i}. {byline}{entry.title}",
+            "",
+            f"{venue}{entry.describe()}{where} \u00b7 document `{entry.doc_id}`{ids}",
+            "",
+        ]
         numbers = ", ".join(f"[{n}]" for n, _ in entry.citations)
         lines += [f"Cited as {numbers} for: " + "; ".join(f"*{p}*" for p in entry.parts or ["the report"]), ""]
         lines += [

@@ -10,6 +10,7 @@ from enum import StrEnum
 class ExportFormat(StrEnum):
     EVIDENCE_CSV = "evidence-csv"
     BIBTEX = "bibtex"
+    RIS = "ris"
     BIBLIOGRAPHY_MD = "bibliography-md"
     REPORT_MD = "report-md"
     REPORT_PDF = "report-pdf"
@@ -20,6 +21,7 @@ class ExportFormat(StrEnum):
 FILE_NAMES = {
     ExportFormat.EVIDENCE_CSV: "evidence.csv",
     ExportFormat.BIBTEX: "bibliography.bib",
+    ExportFormat.RIS: "bibliography.ris",
     ExportFormat.BIBLIOGRAPHY_MD: "bibliography.md",
     ExportFormat.REPORT_MD: "report.md",
     ExportFormat.REPORT_PDF: "report.pdf",

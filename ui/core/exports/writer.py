@@ -6,12 +6,14 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from corpus.models import Document
-from ui.core.exports.bibliography import bibliography_markdown, bibtex
+from ui.core.exports.bibliography import bibliography_markdown
+from ui.core.exports.bibtex import bibtex
 from ui.core.exports.contradictions import contradictions_csv, contradictions_markdown
 from ui.core.exports.evidence_table import evidence_csv
 from ui.core.exports.formats import FILE_NAMES, ExportFormat
 from ui.core.exports.record import ReportRecord
 from ui.core.exports.report_pdf import report_pdf
+from ui.core.exports.ris import ris
 
 
 def render_export(
@@ -22,6 +24,7 @@ def render_export(
     text = {
         ExportFormat.EVIDENCE_CSV: lambda: evidence_csv(record),
         ExportFormat.BIBTEX: lambda: bibtex(record, documents),
+        ExportFormat.RIS: lambda: ris(record, documents),
         ExportFormat.BIBLIOGRAPHY_MD: lambda: bibliography_markdown(record, documents),
         ExportFormat.REPORT_MD: lambda: record.report.markdown,
         ExportFormat.CONTRADICTIONS_CSV: lambda: contradictions_csv(record),

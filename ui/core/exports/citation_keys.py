@@ -1,0 +1,65 @@
+"""Citation keys a LaTeX paper cites by: ``lastnameYEARword`` (the first author's family name folded
+to ASCII, the year, the first significant word of the title), as reference managers make them.
+
+A key depends only on the document's own metadata, so it is the same in every export of every run;
+documents whose keys clash get "a", "b", ... in the order of their document ids, which are stable too.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import defaultdict
+
+from corpus.loaders.authors import family_name
+from ui.core.exports.bibliography import BibEntry
+
+# Letters Unicode does not decompose into an ASCII letter and a mark.
+_FOLDS = str.maketrans({"ø": "o", "Ø": "O", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "ß": "ss", "ł": "l"})
+_FOLDS.update(str.maketrans({"Ł": "L", "đ": "d", "Đ": "D", "þ": "th", "Þ": "Th", "ı": "i"}))
+# Words too common to tell titles apart.
+_STOP_WORDS = frozenset(
+    "a an the of on in at for and or to how what why when is are does do from with by towards toward".split()
+)
+
+
+def ascii_letters(text: str) -> str:
+    """``text``'s letters folded to lower-case ASCII ("Øvergård" -> "overgard"); other characters go."""
+    folded = unicodedata.normalize("NFKD", text.translate(_FOLDS)).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z]", "", folded.lower())
+
+
+def _title_word(title: str) -> str:
+    words = [ascii_letters(w) for w in title.split()]
+    words = [w for w in words if w]
+    return next((w for w in words if w not in _STOP_WORDS), words[0] if words else "untitled")
+
+
+def base_key(entry: BibEntry) -> str:
+    """The key before clashes are told apart; without authors, the title word leads ("rooftops2019")."""
+    authors = entry.bib.authors
+    family = ascii_letters(family_name(authors[0])) if authors else ""
+    word = _title_word(entry.title)
+    year = entry.year or "nd"
+    return f"{family}{year}{word}" if family else f"{word}{year}"
+
+
+def citation_keys(entries: list[BibEntry]) -> dict[str, str]:
+    """doc_id -> citation key, unique among ``entries``."""
+    by_key: dict[str, list[str]] = defaultdict(list)
+    for entry in entries:
+        by_key[base_key(entry)].append(entry.doc_id)
+    keys: dict[str, str] = {}
+    for key, doc_ids in by_key.items():
+        if len(doc_ids) == 1:
+            keys[doc_ids[0]] = key
+            continue
+        for i, doc_id in enumerate(sorted(doc_ids)):
+            keys[doc_id] = f"{key}{_suffix(i)}"
+    return keys
+
+
+def _suffix(i: int) -> str:
+    """a, b, ..., z, aa, ab, ...: a letter after the word keeps the key one identifier."""
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    return letters[i] if i < 26 else _suffix(i // 26 - 1) + letters[i % 26]
