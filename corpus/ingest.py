@@ -54,7 +54,7 @@ from corpus import boilerplate, parser_versions
 from corpus.chunk_vectors import EarlierVectors, vectors_for
 from corpus.chunking import ChunkedText, chunk_document
 from corpus.errors import LoadError
-from corpus.models import Bibliography, Block, DocType, Document, ParsedDocument
+from corpus.models import Block, DocType, Document, MetadataOverride, ParsedDocument
 from corpus.parsing import SUFFIX_TYPES, doc_id_for, parse_file
 from corpus.references.entries import ReferenceEntry
 from corpus.references.plan import ImportPlan
@@ -478,7 +478,7 @@ class Ingestor:
     def _index(self, parsed: ParsedDocument, replaces: str | None, entry: ReferenceEntry | None = None) -> FileResult:
         earlier_doc = self.registry.document(replaces) if replaces else None
         doc = _keep_overridden(parsed.document, earlier_doc)
-        doc = entry.apply(doc) if entry else doc
+        doc = entry.override().apply(doc) if entry else doc
         earlier = EarlierVectors.of(self.store, earlier_doc) if earlier_doc else EarlierVectors.none()
         # The same bytes parsed again: the same document id, so the same chunk and point ids.
         refreshed = replaces == doc.doc_id
@@ -545,9 +545,8 @@ def _keep_overridden(doc: Document, earlier: DocumentRecord | None) -> Document:
     must say the same."""
     if earlier is None or not earlier.overridden:
         return doc
-    top = {f: getattr(earlier, f) for f in earlier.overridden if f in ("title", "year")}
-    bibliography = {f: getattr(earlier.bibliography, f) for f in earlier.overridden if f in Bibliography.model_fields}
-    return doc.model_copy(update={**top, "bibliography": doc.bibliography.model_copy(update=bibliography)})
+    shown = {**earlier.model_dump(include={"title", "year"}), **earlier.bibliography.model_dump()}
+    return MetadataOverride(**{f: shown[f] for f in earlier.overridden}).apply(doc)
 
 
 def _metadata(document: Document) -> tuple:

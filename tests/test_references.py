@@ -14,7 +14,7 @@ from corpus.models import Bibliography, DocType, Document
 from corpus.references.attachments import attached_paths, attachment
 from corpus.references.bibtex import read_bibtex
 from corpus.references.csl_json import read_csl_json
-from corpus.references.entries import EntryProblem, ReferenceEntry
+from corpus.references.entries import EntryProblem, ReferenceEntry, year_of
 from corpus.references.plan import plan_import
 
 BIB = r"""
@@ -175,12 +175,12 @@ def test_entry_metadata_wins_over_extraction_field_by_field():
         bibliography=Bibliography(authors=["Wrong Person"], venue="Extracted venue", doi="10.1/x"),
     )
     entry = ReferenceEntry(key="k", title="Curated", authors=["Ayşe Öztürk"], year=2021, arxiv_id="2101.01234")
-    applied = entry.apply(extracted)
+    applied = entry.override().apply(extracted)
     assert (applied.title, applied.year) == ("Curated", 2021)
     assert applied.bibliography == Bibliography(
         authors=["Ayşe Öztürk"], venue="Extracted venue", doi="10.1/x", arxiv_id="2101.01234"
     )
-    assert entry.fields() == ["title", "year", "authors", "arxiv_id"]
+    assert list(entry.override().values()) == ["title", "year", "authors", "arxiv_id"]
 
 
 ZOTERO_SCHEMA = """
@@ -271,3 +271,11 @@ def test_zotero_data_folder_read_from_a_copy_while_zotero_holds_it(tmp_path: Pat
 def test_a_folder_that_is_not_zotero_is_refused(tmp_path: Path):
     with pytest.raises(ReferenceImportError, match="not Zotero's data folder"):
         plan_import([tmp_path])
+
+
+@pytest.mark.parametrize(
+    ("raw", "year"),
+    [("2021", 2021), ("2021-05-03 May 3, 2021", 2021), ("0000-00-00 spring", None), ("0999", None), ("n.d.", None)],
+)
+def test_year_of_a_date_field(raw: str, year: int | None):
+    assert year_of(raw) == year

@@ -1,19 +1,23 @@
-"""One entry of a reference manager's library, whatever format it came in, and how its metadata is
-laid over a document's own.
+"""One entry of a reference manager's library, whatever format it came in, and the metadata it sets.
 
 The entry is the researcher's curated record of the work, so each field it has wins over what the
-loaders extracted from the file; a field it lacks leaves the extracted one in place.
+loaders extracted from the file (``override``); a field it lacks leaves the extracted one in place.
 """
 
 from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from corpus.models import Bibliography, Document, MetadataOverride
+from corpus.models import MetadataOverride
+
+# The years a document's year may be (``MetadataOverride.year``).
+MIN_YEAR, MAX_YEAR = 1000, 2999
 
 
 class ReferenceEntry(BaseModel):
-    key: str = Field(description="The entry's citation key (BibTeX) or id (CSL-JSON).")
+    key: str = Field(
+        description="The citation key (BibTeX, Zotero's Better BibTeX), id (CSL-JSON) or Zotero's item key."
+    )
     title: str | None = None
     authors: list[str] = Field(default_factory=list, description='"Given Family", in order.')
     year: int | None = None
@@ -25,38 +29,11 @@ class ReferenceEntry(BaseModel):
         description="Attached files as the export names them (absolute, or relative to the export's folder).",
     )
 
-    def fields(self) -> list[str]:
-        """The document fields this entry sets (``title``, ``year``, ``authors``, ``venue``, ``doi``, ``arxiv_id``)."""
-        values = {
-            "title": self.title,
-            "year": self.year,
-            "authors": self.authors,
-            "venue": self.venue,
-            "doi": self.doi,
-            "arxiv_id": self.arxiv_id,
-        }
-        return [name for name, value in values.items() if value]
-
     def override(self) -> MetadataOverride:
         """The fields this entry sets, as the registry keeps them (set by an import: a later parse
         of the file does not change them)."""
-        return MetadataOverride(**{name: getattr(self, name) for name in self.fields()})
-
-    def apply(self, document: Document) -> Document:
-        """``document`` with every field this entry has replaced by the entry's."""
-        extracted = document.bibliography
-        bibliography = Bibliography(
-            authors=self.authors or extracted.authors,
-            venue=self.venue or extracted.venue,
-            doi=self.doi or extracted.doi,
-            arxiv_id=self.arxiv_id or extracted.arxiv_id,
-        )
-        return document.model_copy(
-            update={
-                "title": self.title or document.title,
-                "year": self.year or document.year,
-                "bibliography": bibliography,
-            }
+        return MetadataOverride(
+            **{name: getattr(self, name) for name in MetadataOverride.FIELDS if getattr(self, name)}
         )
 
 
@@ -80,10 +57,11 @@ class ReadEntries(BaseModel):
 
 
 def year_of(raw: str | int | None) -> int | None:
-    """The year a date field starts with ("2021", "2021-05-03", "2021/22"); None if it names none."""
-    text = str(raw or "").strip()
-    digits = text[:4]
-    return int(digits) if len(digits) == 4 and digits.isdigit() else None
+    """The year a date field starts with ("2021", "2021-05-03", "2021/22"); None if it names none
+    (Zotero's "0000-00-00" for a date without a year among them)."""
+    digits = str(raw or "").strip()[:4]
+    year = int(digits) if len(digits) == 4 and digits.isdigit() else None
+    return year if year is not None and MIN_YEAR <= year <= MAX_YEAR else None
 
 
 def clean(text: str | None) -> str | None:
