@@ -33,3 +33,12 @@ def all_authors(authors: list[str]) -> str:
     if len(families) <= 2:
         return " and ".join(families)
     return f"{', '.join(families[:-1])} and {families[-1]}"
+
+
+def byline(authors: list[str], year: int | None) -> str:
+    """ "Halvorsen et al. (2019)", "Halvorsen and Alcaraz" without a year; "" without authors (a year
+    alone names no one)."""
+    names = short_authors(authors)
+    if not names:
+        return ""
+    return f"{names} ({year})" if year else names

@@ -236,9 +236,10 @@ class FinalReport(BaseModel):
         return lines + [c.markdown for c in self.cautions]
 
     def reference_label(self, citation: NumberedCitation) -> str:
-        """ "Title, p. 3, block b1": where a citation points, without its quote."""
+        """ "Halvorsen et al. (2019). Title, p. 3, block b1": where a citation points, without its quote."""
         r = citation.resolution
-        return f"{r.title}, {page_label(r.pages)}, block {', '.join(r.block_ids)}"
+        by = f"{r.byline}. " if r.byline else ""
+        return f"{by}{r.title}, {page_label(r.pages)}, block {', '.join(r.block_ids)}"
 
     @property
     def markdown(self) -> str:

@@ -1,8 +1,10 @@
 """A document's bibliography in the registry: stored from the loaders, and the fields a person or an
-import set kept over extraction through every later parse."""
+import set kept over extraction through every later parse; shown and edited through the core
+(``prp docs``, ``prp docs edit``, the chat's Library table)."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
@@ -12,6 +14,9 @@ from pydantic import ValidationError
 from corpus import parser_versions
 from corpus.ingest import Outcome
 from corpus.models import MetadataOverride
+from ui.chat.library_tab import COLUMNS, documents_table
+from ui.cli.main import main as cli_main
+from ui.core.local import LocalPortal
 
 PAPER = """---
 authors: [Lucia Fernhill, Gregor Abernathy]
@@ -106,3 +111,33 @@ def test_a_registry_from_before_bibliographies_gains_them_on_the_next_ingest(mak
     assert reopened.ingest([paper]).refreshed == 1
     (doc,) = reopened.registry.documents()
     assert doc.bibliography.authors == ["Lucia Fernhill", "Gregor Abernathy"]
+
+
+def test_prp_docs_edit_and_the_library_table_show_the_authors(make_library, paper: Path, monkeypatch, capsys):
+    library = make_library()
+    library.ingest([paper])
+    (doc,) = library.registry.documents()
+    monkeypatch.setenv("PRP_DATA_DIR", str(library.settings.data_dir))
+    monkeypatch.setenv("PRP_MODELS_DIR", str(library.settings.models_dir))
+    authors = ["--author", "Lucia Fernhill", "--author", "Gregor Abernathy", "--author", "Ana de la Cruz"]
+    assert cli_main(["docs", "edit", doc.doc_id, *authors, "--year", "2021", "--venue", ""]) == 0
+    shown = capsys.readouterr().out
+    assert "Lucia Fernhill; Gregor Abernathy; Ana de la Cruz" in shown and "2021" in shown
+    assert "set by hand (kept over extraction): year, authors, venue" in shown
+    assert cli_main(["docs"]) == 0
+    assert "2021  Rooftop Sedum Under Drought  \u00b7 Fernhill et al." in capsys.readouterr().out
+    assert cli_main(["docs", "--json"]) == 0
+    (listed,) = json.loads(capsys.readouterr().out)
+    assert listed["bibliography"]["venue"] is None and listed["overridden"] == ["year", "authors", "venue"]
+    with LocalPortal(library) as portal:
+        (row,) = documents_table(portal)
+    assert row[COLUMNS.index("Authors")] == "Fernhill et al."
+
+    # Bad input: a clear error, exit 2, nothing changed.
+    before = library.registry.documents()
+    for bad in (["--year", "20x1"], ["--doi", "see the journal"], ["--title", " "], []):
+        assert cli_main(["docs", "edit", doc.doc_id, *bad]) == 2
+        assert capsys.readouterr().err.startswith("prp: error: ")
+    assert cli_main(["docs", "edit", "no-such-doc", "--year", "2001"]) == 2
+    assert "no document no-such-doc" in capsys.readouterr().err
+    assert library.registry.documents() == before

@@ -15,11 +15,14 @@ import gradio as gr
 import pytest
 from fastapi.testclient import TestClient
 
+from corpus.models import MetadataOverride
 from strategies.offline.strategy import OfflineStrategy
 from ui.chat.app import banner
 from ui.cli.main import main
+from ui.core.errors import DocumentNotFoundError
 from ui.core.local import LocalPortal
 from ui.core.query_limit import MAX_QUERY_CHARS
+from ui.core.remote import RemotePortal
 from ui.service.app import create_app
 
 from .paths import SAMPLE_DOCS
@@ -482,3 +485,31 @@ def test_pages_without_an_origin_change_nothing_and_studio_reaches_only_the_lang
             assert local.request(method, path, headers=studio).status_code == 403, path
         assert local.get("/chat/", headers=studio).status_code == 403
         assert local.post("/assistants/search", headers=studio, json={}).status_code == 404
+
+
+def test_a_document_s_bibliographic_fields_are_edited_over_the_api_and_through_a_remote_portal(writable):
+    (doc,) = [d for d in writable.get("/api/documents").json() if d["type"] == "html"]
+    url = f"/api/documents/{doc['doc_id']}"
+    edited = writable.patch(url, json={"authors": ["Ingrid Halvorsen", "Ana de la Cruz"], "year": 2020, "doi": None})
+    assert edited.status_code == 200
+    body = edited.json()
+    assert body["bibliography"]["authors"] == ["Ingrid Halvorsen", "Ana de la Cruz"] and body["year"] == 2020
+    assert body["overridden"] == ["year", "authors", "doi"] and body["title"] == doc["title"]
+    assert writable.get(url).json() == body
+    # Bad input: a clear error, nothing changed.
+    assert writable.patch(url, json={"doi": "see the journal"}).status_code == 422
+    assert writable.patch(url, json={"year": "soon"}).status_code == 422
+    assert writable.patch(url, json={"title": ""}).status_code == 422
+    assert writable.get(url).json() == body
+    assert writable.patch("/api/documents/no-such-doc", json={"year": 2001}).status_code == 404
+
+    # The command line's path over a running service: the same core operation, the same errors.
+    remote = RemotePortal(str(writable.base_url))
+    remote.http = writable
+    record = remote.edit_document(doc["doc_id"], MetadataOverride(venue="Riverton Council", arxiv_id="2101.01234"))
+    assert record.bibliography.venue == "Riverton Council" and record.bibliography.arxiv_id == "2101.01234"
+    assert record.bibliography.authors == ["Ingrid Halvorsen", "Ana de la Cruz"]
+    with pytest.raises(DocumentNotFoundError):
+        remote.edit_document("no-such-doc", MetadataOverride(year=2001))
+    with pytest.raises(ValueError, match="not a DOI"):
+        remote.edit_document(doc["doc_id"], MetadataOverride(doi="see the journal"))

@@ -13,7 +13,7 @@ import pdfplumber
 import pytest
 from bibtexparser.middlewares import LatexDecodingMiddleware, SeparateCoAuthors
 
-from corpus.author_names import all_authors, inverted_parts
+from corpus.author_names import all_authors, byline, inverted_parts
 from corpus.models import Bibliography, DocType, Document
 from evals.metrics import normalize
 from graph.checkpoints import open_checkpointer
@@ -229,3 +229,14 @@ def test_prp_export_cli(record, sample_library, tmp_path, monkeypatch, capsys):
     assert THREAD in listing and f"{len(record.report.citations)} citations" in listing
     assert cli_main(["export", "no-such-thread"]) == 1
     assert "no research thread" in capsys.readouterr().err
+
+
+def test_the_report_s_references_name_the_authors(record, documents):
+    references = record.report.markdown.split("## References")[1]
+    named = 0
+    for c in record.report.citations:
+        doc = documents[c.resolution.doc_id]
+        by = byline(doc.bibliography.authors, doc.year)
+        assert f"[{c.number}] {by + '. ' if by else ''}{doc.title}, p. " in references
+        named += bool(by)
+    assert named and "et al. (" in references

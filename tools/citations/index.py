@@ -12,6 +12,7 @@ from itertools import pairwise
 
 import numpy as np
 
+from corpus.author_names import byline
 from corpus.models import BBox, Block, BlockKind, CharSpan
 from tools.citations.normalise import normalise
 
@@ -54,11 +55,17 @@ class BlockIndex:
     (numpy): for each word id, the sorted positions of the blocks containing it.
     """
 
-    def __init__(self, blocks: Iterable[Block], titles: dict[str, str] | None = None):
+    def __init__(
+        self, blocks: Iterable[Block], titles: dict[str, str] | None = None, bylines: dict[str, str] | None = None
+    ):
+        """``titles`` and ``bylines`` (``corpus.author_names.byline``) by document id, for the
+        resolutions to name the document by."""
         ordered = sorted(blocks, key=lambda b: (b.doc_id, b.seq))
         titles = titles or {}
+        bylines = bylines or {}
         self.doc_ids: list[str] = []
         self.titles: list[str] = []
+        self.bylines: list[str] = []
         self.doc_ranges: list[tuple[int, int]] = []
         self.texts: list[str] = []
         self.norms: list[str] = []
@@ -71,6 +78,7 @@ class BlockIndex:
                 d = doc_pos[b.doc_id] = len(self.doc_ids)
                 self.doc_ids.append(b.doc_id)
                 self.titles.append(titles.get(b.doc_id, b.doc_id))
+                self.bylines.append(bylines.get(b.doc_id, ""))
                 self.doc_ranges.append((len(self.texts), len(self.texts)))
             start, _ = self.doc_ranges[d]
             self.position[b.block_id] = len(self.texts)
@@ -95,8 +103,10 @@ class BlockIndex:
     @classmethod
     def from_registry(cls, registry) -> BlockIndex:
         """All blocks of the registry's ready documents."""
-        titles = {d.doc_id: d.title for d in registry.documents()}
-        return cls(registry.iter_blocks(), titles)
+        documents = registry.documents()
+        titles = {d.doc_id: d.title for d in documents}
+        bylines = {d.doc_id: byline(d.bibliography.authors, d.year) for d in documents}
+        return cls(registry.iter_blocks(), titles, bylines)
 
     def __len__(self) -> int:
         return len(self.texts)

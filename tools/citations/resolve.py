@@ -37,6 +37,7 @@ class CitedBlock(BaseModel):
 class Resolution(BaseModel):
     doc_id: str
     title: str
+    byline: str = Field(default="", description='The document\'s authors and year: "Halvorsen et al. (2019)".')
     block_ids: list[str] = Field(description="One block, or two adjacent blocks of one document.")
     page: int = Field(description="Page of the first block.")
     pages: list[int]
@@ -159,6 +160,7 @@ def _resolution(index: BlockIndex, cited_text: str, match: Match, hint: int | No
     return Resolution(
         doc_id=index.doc_ids[first.doc],
         title=index.titles[first.doc],
+        byline=index.bylines[first.doc],
         block_ids=block_ids,
         page=first.page,
         pages=sorted({index.meta[p].page for p in match.positions}),

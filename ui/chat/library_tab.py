@@ -9,6 +9,7 @@ from pathlib import Path
 
 import gradio as gr
 
+from corpus.author_names import short_authors
 from corpus.ingest import FileResult, IngestSummary, Outcome
 from research.report import counted
 from ui.core.errors import JobFailed
@@ -16,7 +17,7 @@ from ui.core.jobs import JobState
 from ui.core.local import LocalPortal
 from ui.core.uploads import RejectedUpload, StoredUpload, allowed_suffixes
 
-COLUMNS = ["Title", "Type", "Pages", "Chunks", "Year", "Added (UTC)", "Document id", "File"]
+COLUMNS = ["Title", "Authors", "Type", "Pages", "Chunks", "Year", "Added (UTC)", "Document id", "File"]
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,7 @@ def documents_table(portal: LocalPortal) -> list[list]:
     return [
         [
             d.title,
+            short_authors(d.bibliography.authors),
             d.type.value,
             d.page_count,
             d.n_chunks,
@@ -76,7 +78,7 @@ def build_library_tab(portal: LocalPortal) -> LibraryTab:
         label="Documents in the library (their number is in the banner above)",
         elem_id="prp-library-table",
         # Wide enough for each header word at a laptop's width; the title takes the most.
-        column_widths=["38%", "7%", "6%", "7%", "5%", "12%", "11%", "14%"],
+        column_widths=["30%", "12%", "6%", "6%", "6%", "5%", "11%", "11%", "13%"],
         max_height=720,
     )
     return LibraryTab(table, upload, ingest, log, delete_choice, delete, delete_log)

@@ -71,11 +71,12 @@ class BibEntry:
             return f"https://arxiv.org/abs/{self.bib.arxiv_id}"
         return None
 
-    def byline(self) -> str:
-        """ "Halvorsen, Alcaraz and Venkataraman (2019)"; the year alone, or nothing, without authors."""
-        names = all_authors(self.bib.authors)
-        year = f"({self.year})" if self.year else ""
-        return " ".join(p for p in (names, year) if p)
+    def heading(self) -> str:
+        """ "Halvorsen, Alcaraz and Venkataraman (2019). Title"; without authors "Title (2019)"."""
+        year = f" ({self.year})" if self.year else ""
+        if self.bib.authors:
+            return f"{all_authors(self.bib.authors)}{year}. {self.title}"
+        return f"{self.title}{year}"
 
     def describe(self) -> str:
         if self.document is None:
@@ -130,12 +131,11 @@ def bibliography_markdown(record: ReportRecord, documents: Mapping[str, Document
         "",
     ]
     for i, entry in enumerate(entries, start=1):
-        byline = f"{entry.byline()}. " if entry.byline() else ""
         where = f" \u00b7 `{Path(entry.document.path).name}`" if entry.document else ""
         venue = f"*{entry.bib.venue}* \u00b7 " if entry.bib.venue else ""
         ids = "".join(f" \u00b7 {u}" for u in [entry.url] if u)
         lines += [
-            f"## {i}. {byline}{entry.title}",
+            f"## {i}. {entry.heading()}",
             "",
             f"{venue}{entry.describe()}{where} \u00b7 document `{entry.doc_id}`{ids}",
             "",
