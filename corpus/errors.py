@@ -15,3 +15,7 @@ class StoreLockedError(PrpError):
 
 class ConfigError(PrpError):
     """A setting or a local model file is missing or wrong."""
+
+
+class ReferenceImportError(PrpError):
+    """A reference manager's export (``prp ingest --bib``) is missing, unreadable or in no format prp reads."""

@@ -25,6 +25,12 @@ memory does not grow with the file. Before each batch (and while waiting for a p
 ingest calls its ``checkpoint``, which may raise to stop it (a cancelled job, Ctrl-C): the document
 being indexed is then retired whole, pending rows and written vectors alike, so it is either
 indexed or absent, and the next ingest takes it up again.
+
+An import from a reference manager (``corpus.references``) names files with the entry each belongs
+to: the entry's metadata is laid over the parsed document before anything is stored (so the index's
+payloads and the embedded titles carry it too) and kept in the registry as set by an import, so a
+later parse does not undo it. A file already indexed with the same bytes takes the entry's metadata
+without being parsed again; its chunks are redone only if its title or year changed.
 """
 
 from __future__ import annotations
@@ -55,9 +61,11 @@ from corpus import boilerplate, parser_versions
 from corpus.chunk_vectors import EarlierVectors, vectors_for
 from corpus.chunking import ChunkedText, chunk_document
 from corpus.errors import LoadError
-from corpus.models import Block, DocType, Document, ParsedDocument
+from corpus.models import Block, DocType, Document, MetadataOverride, ParsedDocument
 from corpus.parsing import SUFFIX_TYPES, doc_id_for, parse_file
-from corpus.registry import Registry
+from corpus.references.entries import ReferenceEntry
+from corpus.references.plan import ImportPlan
+from corpus.registry import DocumentRecord, Registry
 
 if TYPE_CHECKING:  # an ingest is handed them open; importing them is the library's (corpus.library)
     from corpus.embeddings import Embedder
@@ -99,6 +107,8 @@ class FileResult(BaseModel):
     chunks: int = 0
     # Indexed again with unchanged bytes, because a newer loader or chunker parses it now.
     refreshed: bool = False
+    # The reference-manager entry (its key) the file is attached to, for an import (``prp ingest --bib``).
+    entry: str | None = None
 
 
 class IngestSummary(BaseModel):
@@ -351,22 +361,35 @@ class Ingestor:
         return changed
 
     def ingest(
-        self, paths: Iterable[Path], progress: ProgressCallback | None = None, checkpoint: Checkpoint = carry_on
+        self,
+        paths: Iterable[Path],
+        progress: ProgressCallback | None = None,
+        checkpoint: Checkpoint = carry_on,
+        imported: ImportPlan | None = None,
     ) -> IngestSummary:
         """Ingest files and folders; ``progress`` hears of each file as it is done, ``checkpoint``
-        is called between steps and may raise to stop (see the module's docstring)."""
+        is called between steps and may raise to stop (see the module's docstring). ``imported``:
+        the files of a reference-manager import, each with its entry, ingested with ``paths``; its
+        entries that bring no file are reported by key, first."""
         started = time.perf_counter()
         recovered = self.recover()
         results: list[FileResult] = []
         todo: list[tuple[Path, str | None]] = []  # (path, doc_id of the version it replaces)
         batch: dict[str, Path] = {}  # sha256 -> first path in this run, so copies index once
-        discovery = discover(paths)
-        for result in discovery.refused:
+        entries = imported.attached if imported else {}
+        discovery = discover([*paths, *entries])
+        unattached = [
+            FileResult(
+                path=p.export, outcome=Outcome.FAILED if p.failed else Outcome.SKIPPED, entry=p.key, reason=p.reason
+            )
+            for p in (imported.problems if imported else [])
+        ]
+        for result in [*unattached, *discovery.refused]:
             results.append(result)
             if progress:
                 progress(result)
         for path in discovery.files:
-            result, replaces = self._precheck(path, batch)
+            result, replaces = self._precheck(path, batch, entries.get(path))
             if result is not None:
                 results.append(result)
                 if progress:
@@ -379,7 +402,7 @@ class Ingestor:
                 result = FileResult(path=str(path), outcome=Outcome.FAILED, reason=parsed)
             else:
                 t0 = time.perf_counter()
-                result = self._index(parsed, replaces, checkpoint)
+                result = self._index(parsed, replaces, checkpoint, entries.get(path))
                 embed_seconds += time.perf_counter() - t0
             results.append(result)
             if progress:
@@ -398,8 +421,11 @@ class Ingestor:
             remarked=list(remarked),
         )
 
-    def _precheck(self, path: Path, batch: dict[str, Path]) -> tuple[FileResult | None, str | None]:
-        """Decide without parsing whether a file is unsupported, missing, unchanged or a duplicate."""
+    def _precheck(
+        self, path: Path, batch: dict[str, Path], entry: ReferenceEntry | None = None
+    ) -> tuple[FileResult | None, str | None]:
+        """Decide without parsing whether a file is unsupported, missing, unchanged or a duplicate.
+        An unchanged file (or a copy of a document) an import names takes its entry's metadata."""
         if path.suffix.lower() not in SUFFIX_TYPES:
             supported = ", ".join(sorted(SUFFIX_TYPES))
             reason = f"unsupported file type '{path.suffix or '(none)'}' (supported: {supported})"
@@ -418,12 +444,12 @@ class Ingestor:
         if current is not None and current.sha256 == sha:
             if current.parser_version.older_than(parser_versions.current(current.type)):
                 return None, current.doc_id  # the same bytes, parsed again by the newer parser
-            return _skipped(path, current.doc_id, current.title, "unchanged"), None
+            return self._unchanged(path, current, "unchanged", entry), None
         same_content = self.registry.document(doc_id_for(sha))
         if same_content is not None and same_content.status == "ready":
             if current is not None:  # this path changed into a copy of another document
                 self._retire(current.doc_id)
-            return _skipped(path, same_content.doc_id, same_content.title, f"same content as {same_content.path}"), None
+            return self._unchanged(path, same_content, f"same content as {same_content.path}", entry), None
         return None, current.doc_id if current else None
 
     def _parse_all(
@@ -474,9 +500,25 @@ class Ingestor:
         finally:
             pool.shutdown(wait=wait, cancel_futures=True)
 
-    def _index(self, parsed: ParsedDocument, replaces: str | None, checkpoint: Checkpoint) -> FileResult:
-        doc = parsed.document
+    def _unchanged(self, path: Path, record: Document, reason: str, entry: ReferenceEntry | None) -> FileResult:
+        """A file not parsed again; with an entry, the document takes its metadata (and is chunked
+        again if the title or year, which its chunks carry, changed)."""
+        if entry is None:
+            return _skipped(path, record.doc_id, record.title, reason)
+        updated = self.registry.override_metadata(record.doc_id, entry.override())
+        if updated is not None and (updated.title, updated.year) != (record.title, record.year):
+            self.reindex(record.doc_id)
+        if updated is not None and _metadata(updated) != _metadata(record):
+            reason = f"{reason}; metadata set from the entry"
+        title = updated.title if updated is not None else record.title
+        return _skipped(path, record.doc_id, title, reason).model_copy(update={"entry": entry.key})
+
+    def _index(
+        self, parsed: ParsedDocument, replaces: str | None, checkpoint: Checkpoint, entry: ReferenceEntry | None = None
+    ) -> FileResult:
         earlier_doc = self.registry.document(replaces) if replaces else None
+        doc = _keep_overridden(parsed.document, earlier_doc)
+        doc = entry.override().apply(doc) if entry else doc
         earlier = EarlierVectors.of(self.store, earlier_doc) if earlier_doc else EarlierVectors.none()
         # The same bytes parsed again: the same document id, so the same chunk and point ids.
         refreshed = replaces == doc.doc_id
@@ -495,6 +537,8 @@ class Ingestor:
             return FileResult(path=doc.path, outcome=Outcome.FAILED, reason=reason, doc_id=doc.doc_id, title=doc.title)
         chunks = [c.chunk for c in chunked]
         self.registry.add_pending(doc, blocks, chunks, fps, parser_versions.current(doc.type))
+        if entry is not None:  # remembered while pending: a crash before it is ready loses neither
+            self.registry.override_metadata(doc.doc_id, entry.override())
         try:
             # The points carry the year and title as they read, a person's edits included (the chunks
             # were made from the document's own title: an edit must not change what was embedded).
@@ -520,6 +564,7 @@ class Ingestor:
             boilerplate_blocks=sum(marked),
             chunks=len(chunks),
             refreshed=refreshed,
+            entry=entry.key if entry else None,
         )
 
     def _chunk(self, doc: Document, blocks: list[Block]) -> list[ChunkedText]:
@@ -557,6 +602,20 @@ def _result(future: Future, checkpoint: Checkpoint) -> ParsedDocument | str:
             return future.result(timeout=PARSE_POLL)
         except TimeoutError:
             checkpoint()
+
+
+def _keep_overridden(doc: Document, earlier: DocumentRecord | None) -> Document:
+    """``doc`` with the fields a person or an import set on the version it replaces. The registry
+    shows them on every read whatever the parse found; the index's payloads and the embedded titles
+    must say the same."""
+    if earlier is None or not earlier.overridden:
+        return doc
+    shown = {**earlier.model_dump(include={"title", "year"}), **earlier.bibliography.model_dump()}
+    return MetadataOverride(**{f: shown[f] for f in earlier.overridden}).apply(doc)
+
+
+def _metadata(document: Document) -> tuple:
+    return document.title, document.year, document.bibliography
 
 
 def _skipped(path: Path, doc_id: str, title: str | None, reason: str) -> FileResult:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, TypeVar
 from corpus.config import Settings
 from corpus.ingest import Checkpoint, Ingestor, IngestSummary, ProgressCallback, carry_on
 from corpus.models import MetadataOverride
+from corpus.references.plan import ImportPlan
 from corpus.registry import DocumentRecord, Registry
 
 if TYPE_CHECKING:
@@ -91,10 +92,14 @@ class Library:
             return cached[1]  # type: ignore[return-value]
 
     def ingest(
-        self, paths: Iterable[Path], progress: ProgressCallback | None = None, checkpoint: Checkpoint = carry_on
+        self,
+        paths: Iterable[Path],
+        progress: ProgressCallback | None = None,
+        checkpoint: Checkpoint = carry_on,
+        imported: ImportPlan | None = None,
     ) -> IngestSummary:
         """See ``Ingestor.ingest``; ``checkpoint`` may raise to stop it (a cancelled job)."""
-        return self._ingestor().ingest(paths, progress, checkpoint)
+        return self._ingestor().ingest(paths, progress, checkpoint, imported)
 
     def delete(self, doc_id: str) -> bool:
         return self._ingestor().delete(doc_id)

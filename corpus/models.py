@@ -115,6 +115,18 @@ class MetadataOverride(BaseModel):
         """The fields this override sets, by name."""
         return {name: getattr(self, name) for name in self.FIELDS if name in self.model_fields_set}
 
+    def apply(self, document: Document) -> Document:
+        """``document`` with the fields this override sets (as the registry shows it; an ingest
+        applies it before chunking, so the index's payloads and embedded titles agree)."""
+        values = self.values()
+        top = {name: values[name] for name in ("title", "year") if name in values}
+        bibliography = {name: value for name, value in values.items() if name in Bibliography.model_fields}
+        if "authors" in bibliography:
+            bibliography["authors"] = bibliography["authors"] or []
+        return document.model_copy(
+            update={**top, "bibliography": document.bibliography.model_copy(update=bibliography)}
+        )
+
 
 class LoadedDocument(BaseModel):
     """What a format loader returns: metadata it could find plus blocks in reading order."""

@@ -17,6 +17,7 @@ import anyio
 from fastapi import APIRouter, FastAPI, HTTPException, Query, Request
 from fastapi.responses import FileResponse, JSONResponse, StreamingResponse
 
+from corpus.errors import ReferenceImportError
 from corpus.models import MetadataOverride
 from corpus.registry import DocumentRecord
 from ui.api.security import is_loopback_client
@@ -66,6 +67,7 @@ def add_api(app: FastAPI, portal: LocalPortal) -> None:
         (JobFinishedError, 409),
         (QueryTooLongError, 422),
         (RefusedPathError, 422),
+        (ReferenceImportError, 422),
         (JobFailed, 500),
     ):
         app.add_exception_handler(error, _answer(status))
@@ -151,7 +153,7 @@ def _documents(api: APIRouter, portal: LocalPortal) -> None:
         data and models directories (or a folder holding them) are refused: 422."""
         if not is_loopback_client(request):
             raise HTTPException(403, "ingest by path is only for clients on this machine; upload the files instead")
-        job = portal.ingest([Path(p).resolve() for p in body.paths])
+        job = portal.ingest([Path(p).resolve() for p in body.paths], [Path(p).resolve() for p in body.imports])
         return IngestStarted(job=job, events=_events_url(job.job_id))
 
 

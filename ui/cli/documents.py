@@ -26,6 +26,8 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def ingest(portal: Portal, args: argparse.Namespace) -> int:
+    if not args.paths and not args.bib:
+        raise PrpError("name files or folders to ingest, or a reference manager's export with --bib")
     with ExitStack() as bars:
         progress = None
 
@@ -36,7 +38,7 @@ def ingest(portal: Portal, args: argparse.Namespace) -> int:
             elif event.event == "file" and progress is not None:
                 progress(FileResult.model_validate(event.data))
 
-        outcome = follow(portal, portal.ingest(args.paths), on_event, "the ingest")
+        outcome = follow(portal, portal.ingest(args.paths, args.bib), on_event, "the ingest")
     if outcome.summary is None:
         raise PrpError(f"the ingest stopped: {outcome.job.error or outcome.job.state}")
     return print_ingest(outcome.summary, args.json)

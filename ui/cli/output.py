@@ -61,7 +61,8 @@ def format_summary(summary: IngestSummary) -> str:
         lines.append(f"boilerplate marked again in {len(summary.remarked)} earlier document(s)")
     for f in summary.files:
         if f.outcome is not Outcome.OK:
-            lines.append(f"  {f.outcome.value}: {f.path}: {f.reason}")
+            entry = f", entry {f.entry}" if f.entry else ""
+            lines.append(f"  {f.outcome.value}: {f.path}{entry}: {f.reason}")
     return "\n".join(lines)
 
 

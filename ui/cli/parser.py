@@ -28,8 +28,30 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _ingest(sub: argparse._SubParsersAction) -> None:
-    ingest = sub.add_parser("ingest", help="add files or folders (recursive) to the library")
-    ingest.add_argument("paths", nargs="+", type=Path)
+    ingest = sub.add_parser(
+        "ingest",
+        help="add files or folders (recursive) to the library, or a reference manager's library (--bib)",
+    )
+    ingest.add_argument("paths", nargs="*", type=Path)
+    ingest.add_argument(
+        "--bib",
+        action="append",
+        type=Path,
+        default=[],
+        metavar="EXPORT",
+        help="a BibTeX (.bib) or CSL-JSON (.json) export, e.g. Zotero's: each entry's attached file is "
+        "ingested with the entry's title, authors, year, venue, DOI and arXiv id, which win over what is "
+        "extracted (repeatable)",
+    )
+    ingest.add_argument(
+        "--zotero",
+        action="append",
+        type=Path,
+        dest="bib",
+        metavar="FOLDER",
+        help="Zotero's data folder (~/Zotero): its items' stored and linked files, with their metadata, as "
+        "for --bib; zotero.sqlite is read from a copy, never written (repeatable)",
+    )
     ingest.add_argument("--json", action="store_true", help="print the summary as JSON")
 
 

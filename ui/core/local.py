@@ -23,6 +23,7 @@ from corpus.config import Settings
 from corpus.ingest import FileResult, IngestSummary, discover
 from corpus.library import Library
 from corpus.models import MetadataOverride
+from corpus.references.plan import ImportPlan, plan_import
 from corpus.registry import DocumentRecord
 from research.options import ResearchOptions
 from research.report import mode_model
@@ -162,10 +163,14 @@ class LocalPortal:
             query=request.query, scope=named_documents(self.library, request.query, filters), results=results
         )
 
-    def ingest(self, paths: Sequence[Path]) -> JobView:
-        """Never the library's own folders (``RefusedPathError``)."""
+    def ingest(self, paths: Sequence[Path], imports: Sequence[Path] = ()) -> JobView:
+        """Never the library's own folders (``RefusedPathError``), nor files an export attaches there.
+        The exports are read now, so one that cannot be is refused before the job starts."""
         check_ingest_paths(paths, self.settings)
-        return self.start_ingest(paths).view()
+        imported = plan_import(imports) if imports else None
+        if imported is not None:
+            check_ingest_paths(imported.files, self.settings)
+        return self.start_ingest(paths, imported=imported).view()
 
     def upload(self, files: Iterable[tuple[str, Path]]) -> tuple[Job | None, list[StoredUpload], list[RejectedUpload]]:
         """Store each acceptable ``(name, temporary file)`` under the library's uploads and ingest
@@ -191,12 +196,20 @@ class LocalPortal:
             return None
         return self.start_ingest([], stray, title=f"ingest {len(stray)} upload(s) left unindexed by the last run")
 
-    def start_ingest(self, paths: Sequence[Path], uploads: Sequence[StoredUpload] = (), title: str = "") -> Job:
+    def start_ingest(
+        self,
+        paths: Sequence[Path],
+        uploads: Sequence[StoredUpload] = (),
+        title: str = "",
+        imported: ImportPlan | None = None,
+    ) -> Job:
         """An ingest job: one ``file`` event per file as it is done (each document searchable from
         then on), the ``IngestSummary`` as its result. Uploaded copies the library does not hold
         afterwards (failed, or copies of another document) are removed, so the uploads folder holds
-        only what the library holds. ``title``: the job's, else one naming the files."""
+        only what the library holds. ``title``: the job's, else one naming the files. ``imported``:
+        a reference-manager import's files and entries, each entry without a file one event too."""
         paths = [*paths, *(u.path for u in uploads)]
+        named = [*paths, *(imported.exports if imported else [])]
 
         def drop_unheld_uploads() -> None:
             for upload in uploads:
@@ -204,7 +217,8 @@ class LocalPortal:
                     discard(upload)
 
         def work(job: Job) -> IngestSummary:
-            total = len(discover(paths))
+            total = len(discover([*paths, *(imported.files if imported else [])]))
+            total += len(imported.problems) if imported else 0
             job.emit("started", {"files": total})
             done = 0
 
@@ -214,7 +228,7 @@ class LocalPortal:
                 job.emit("file", {"done": done, "total": total, **result.model_dump(mode="json", exclude_none=True)})
 
             try:
-                summary = self.library.ingest(paths, progress, job.check)
+                summary = self.library.ingest(paths, progress, job.check, imported)
             except BaseException:  # cancelled (between files or embedding batches), or failed
                 drop_unheld_uploads()
                 # What it did ingest is indexed as after a whole ingest, if the index can be had: the
@@ -225,12 +239,12 @@ class LocalPortal:
             drop_unheld_uploads()
             return summary
 
-        names = ", ".join(Path(p).name for p in paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
+        names = ", ".join(Path(p).name for p in named[:3]) + (f" and {len(named) - 3} more" if len(named) > 3 else "")
         return self.runner.submit(
             "ingest",
             title or f"ingest {names}",
             work,
-            info={"paths": [str(p) for p in paths]},
+            info={"paths": [str(p) for p in named]},
             finish=lambda job: {"summary": job.result.as_dict()} if job.result is not None else {},
         )
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated
 
-from pydantic import AfterValidator, BaseModel, Field, model_serializer
+from pydantic import AfterValidator, BaseModel, Field, model_serializer, model_validator
 
 from corpus.ingest import IngestSummary
 from corpus.registry import DocumentRecord
@@ -69,10 +69,25 @@ def _absolute(path: str) -> str:
     return str(expanded)
 
 
+AbsolutePath = Annotated[str, AfterValidator(_absolute)]
+
+
 class IngestRequest(BaseModel):
-    paths: list[Annotated[str, AfterValidator(_absolute)]] = Field(
-        min_length=1, description="Files or folders on the service's machine, absolute paths (loopback clients only)."
+    paths: list[AbsolutePath] = Field(
+        default_factory=list,
+        description="Files or folders on the service's machine, absolute paths (loopback clients only).",
     )
+    imports: list[AbsolutePath] = Field(
+        default_factory=list,
+        description="Reference-manager exports (BibTeX .bib, CSL-JSON .json) on the service's machine: each "
+        "entry's attached file is ingested with the entry's title, authors, year, venue, DOI and arXiv id.",
+    )
+
+    @model_validator(mode="after")
+    def _something(self) -> IngestRequest:
+        if not self.paths and not self.imports:
+            raise ValueError("name at least one file, folder or reference-manager export to ingest")
+        return self
 
 
 class IngestStarted(BaseModel):

@@ -56,10 +56,13 @@ class Portal(Protocol):
     def search(self, request: SearchRequest) -> SearchResponse:
         """``QueryTooLongError`` for a query over ``ui.core.query_limit.MAX_QUERY_CHARS``."""
 
-    def ingest(self, paths: Sequence[Path]) -> JobView:
+    def ingest(self, paths: Sequence[Path], imports: Sequence[Path] = ()) -> JobView:
         """Start ingesting files or folders: a ``started`` event with the number of files, then one
         ``file`` event per file as it is done; the outcome carries the summary. The library's own
-        data or models directory (or a folder holding one) is refused: ``RefusedPathError``."""
+        data or models directory (or a folder holding one) is refused: ``RefusedPathError``.
+        ``imports``: reference-manager exports (BibTeX, CSL-JSON) whose entries' attached files are
+        ingested with the entries' metadata (``corpus.references``); an export that cannot be read
+        at all is refused before anything starts: ``ReferenceImportError``."""
 
     def research(self, kind: RunKind, request: RunRequest) -> JobView:
         """Start (or resume, given the thread id of an interrupted run) a research run; its info

@@ -129,9 +129,12 @@ class RemotePortal:
         body = request.model_dump(mode="json")
         return SearchResponse.model_validate(self._call("POST", "/api/search", json=body).json())
 
-    def ingest(self, paths: Sequence[Path]) -> JobView:
+    def ingest(self, paths: Sequence[Path], imports: Sequence[Path] = ()) -> JobView:
         # The service runs elsewhere (in its data directory): it is given the paths as this shell means them.
-        body = {"paths": [str(Path(p).expanduser().resolve()) for p in paths]}
+        def absolute(given: Sequence[Path]) -> list[str]:
+            return [str(Path(p).expanduser().resolve()) for p in given]
+
+        body = {"paths": absolute(paths), "imports": absolute(imports)}
         return IngestStarted.model_validate(self._call("POST", "/api/ingest", json=body).json()).job
 
     def research(self, kind: RunKind, request: RunRequest) -> JobView:
