@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from corpus.config import Settings
 from corpus.ingest import Ingestor, IngestSummary, ProgressCallback
+from corpus.ingest_roots import IngestRoots
 from corpus.registry import Registry
 
 if TYPE_CHECKING:
@@ -32,6 +33,8 @@ class Library:
         self.settings = settings
         settings.data_dir.mkdir(parents=True, exist_ok=True)
         self.registry = Registry(settings.registry_path)
+        # The folders and files it was ingested from, kept in step by ``corpus.sync``.
+        self.roots = IngestRoots(settings.registry_path)
         if embedder is not None:
             self.embedder = embedder
         # Values computed from the whole corpus (the citation index), with the registry fingerprint

@@ -22,7 +22,7 @@ LLM_CHOICES = ["auto", "local"]
 def build_parser() -> argparse.ArgumentParser:
     parser = OptionsParser(prog="prp", description="Personal Research Portal")
     sub = parser.add_subparsers(dest="command", required=True)
-    for add in (_ingest, _search, _research, _docs, _delete, _llm, _eval, _serve, _export, _index):
+    for add in (_ingest, _sync, _search, _research, _docs, _delete, _llm, _eval, _serve, _export, _index):
         add(sub)
     return parser
 
@@ -31,6 +31,18 @@ def _ingest(sub: argparse._SubParsersAction) -> None:
     ingest = sub.add_parser("ingest", help="add files or folders (recursive) to the library")
     ingest.add_argument("paths", nargs="+", type=Path)
     ingest.add_argument("--json", action="store_true", help="print the summary as JSON")
+
+
+def _sync(sub: argparse._SubParsersAction) -> None:
+    sync = sub.add_parser(
+        "sync",
+        help="bring the library in step with the folders and files it was ingested from",
+        description="Add the new files in every folder (and file) ingested before, index changed ones again "
+        "and remove the documents whose files are gone. A folder that is missing (a drive not mounted) is "
+        "reported and its documents kept.",
+    )
+    sync.add_argument("--dry-run", action="store_true", help="change nothing: say what a sync would do")
+    sync.add_argument("--json", action="store_true", help="print the summary as JSON")
 
 
 def _search(sub: argparse._SubParsersAction) -> None:

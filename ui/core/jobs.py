@@ -1,4 +1,4 @@
-"""Long work (ingests, deletions, research runs) as jobs: run on threads the service owns, their
+"""Long work (ingests, syncs, deletions, research runs) as jobs: run on threads the service owns, their
 progress kept as numbered events any number of readers can follow, cancellable.
 
 A job belongs to the service, not to whoever started it: a reader that goes away (a closed browser
@@ -38,7 +38,7 @@ from corpus.errors import PrpError
 #: Finished jobs kept for late readers; the oldest finished ones are forgotten beyond this.
 KEPT_JOBS = 200
 
-JobKind = Literal["ingest", "delete", "research"]
+JobKind = Literal["ingest", "sync", "delete", "research"]
 
 
 class JobState(StrEnum):

@@ -55,6 +55,13 @@ class Portal(Protocol):
         ``file`` event per file as it is done; the outcome carries the summary. The library's own
         data or models directory (or a folder holding one) is refused: ``RefusedPathError``."""
 
+    def sync(self, dry_run: bool = False) -> JobView:
+        """Start bringing the library in step with the folders and files it was ingested from: new
+        files added, changed ones indexed again, documents whose files are gone removed (never
+        under a root that is unavailable). A ``started`` event with the plan's counts, ``file``
+        events as files are indexed, ``removed`` events; the outcome carries the ``SyncSummary``.
+        ``dry_run``: change nothing, say what would change."""
+
     def research(self, kind: RunKind, request: RunRequest) -> JobView:
         """Start (or resume, given the thread id of an interrupted run) a research run; its info
         holds the thread id and the mode. ``progress`` events as the graph works; the outcome

@@ -33,6 +33,8 @@ from ui.core.models import (
     RunStarted,
     SearchRequest,
     SearchResponse,
+    SyncRequest,
+    SyncStarted,
 )
 from ui.core.portal import RunKind
 from ui.core.report_json import JsonReport
@@ -114,6 +116,10 @@ class RemotePortal:
         # The service runs elsewhere (in its data directory): it is given the paths as this shell means them.
         body = {"paths": [str(Path(p).expanduser().resolve()) for p in paths]}
         return IngestStarted.model_validate(self._call("POST", "/api/ingest", json=body).json()).job
+
+    def sync(self, dry_run: bool = False) -> JobView:
+        body = SyncRequest(dry_run=dry_run).model_dump(mode="json")
+        return SyncStarted.model_validate(self._call("POST", "/api/sync", json=body).json()).job
 
     def research(self, kind: RunKind, request: RunRequest) -> JobView:
         body = request.model_dump(mode="json", exclude_none=True)
