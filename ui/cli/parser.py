@@ -146,6 +146,11 @@ def _serve(sub: argparse._SubParsersAction) -> None:
         )
         serve.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
         serve.add_argument(
+            "--watch",
+            action="store_true",
+            help="watch the folders the library was ingested from and sync what changes in them (PRP_WATCH)",
+        )
+        serve.add_argument(
             "--llm",
             choices=LLM_CHOICES,
             help="local: run a local llama.cpp model while the service runs (default: PRP_LLM, else auto)",
