@@ -20,6 +20,7 @@ from corpus.retrieval import SearchMode
 from corpus.sync import SyncSummary
 from strategies.offline.strategy import OfflineStrategy
 from tools.hybrid_search import hybrid_search
+from ui.chat.library_tab import sync_folders
 from ui.cli.main import main
 from ui.core.folder_watch import FolderWatch
 from ui.core.local import LocalPortal
@@ -229,3 +230,18 @@ def test_the_watch_ignores_the_data_directory_hidden_and_temporary_files(portal,
     ]
     assert all(watch._wanted(Change.added, str(p)) for p in wanted)
     assert not any(watch._wanted(Change.added, str(p)) for p in ignored)
+
+
+def test_the_chat_s_sync_button_logs_each_change_and_the_summary(make_library, tmp_path):
+    library = make_library()
+    folder = tmp_path / "papers"
+    gone = note(folder, "gone.md", "santol")
+    with LocalPortal(library) as portal:  # the service's portal: jobs on its own threads
+        portal.follow(portal.ingest([folder]).job_id, lambda e: None)
+        gone.unlink()
+        note(folder, "new.md", "langsat")
+        shutil.copy(folder / "new.md", folder / "copy.md")
+        log = list(sync_folders(portal))[-1]
+    assert "\u2713 <b>new.md</b>" in log or "\u2713 <b>copy.md</b>" in log
+    assert "<b>gone.md</b>: Note on santol removed" in log
+    assert "Synced 1 folder, 0 files in" in log and "1 added, 0 changed, 1 removed, 0 unchanged, 0 failed" in log
