@@ -4,6 +4,7 @@ ignored, each change an ordinary job in the jobs list; Ctrl-C stops the watch wi
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 
@@ -47,8 +48,19 @@ def test_a_watched_folder_is_kept_in_sync_by_the_service(tmp_path, models_dir):
         added.unlink()
         seconds_until(lambda: not searchable(url, "okapi"))
         assert searchable(url, "cassowary") and not searchable(url, "pangolin")
+        # prp sync goes through the service, as the other commands do: nothing left to do.
+        through = run_prp(["sync", "--json"], prp_env(data_dir, models_dir), timeout=120)
+        assert through.returncode == 0, through.stderr[-2000:]
+        assert json.loads(through.stdout)["counts"] == {
+            "added": 0,
+            "changed": 0,
+            "removed": 0,
+            "unchanged": 1,
+            "failed": 0,
+        }
         jobs = httpx.get(f"{url}/api/jobs", params={"kind": "sync"}).json()
         assert jobs and all(j["state"] == "done" for j in jobs)
+        assert [j["title"] for j in jobs].count("sync every folder") == 1  # the command's, run by the service
         assert all("swp" not in p and ".hidden" not in p for j in jobs for p in j["info"].get("paths", []))
         assert took < WITHIN
     finally:

@@ -215,6 +215,7 @@ def test_the_watch_ignores_the_data_directory_hidden_and_temporary_files(portal,
         folder / "paper.pdf",
         folder / "sub" / "notes.md",
         folder / "removed-folder",
+        folder / "#1 ranked paper.md",
     ]
     ignored = [
         folder / ".git" / "index",
@@ -225,6 +226,7 @@ def test_the_watch_ignores_the_data_directory_hidden_and_temporary_files(portal,
         folder / "paper.pdf.part",
         folder / "paper.pdf.crdownload",
         folder / ".#notes.md",
+        folder / "#notes.md#",
         tmp_path / "elsewhere.md",
         portal.settings.data_dir / "uploads" / "x.md",
     ]

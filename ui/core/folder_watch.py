@@ -39,10 +39,10 @@ WAKE_MS = 1000
 #: Seconds ``stop`` waits for the watch thread (it wakes every WAKE_MS).
 STOP_TIMEOUT = 10.0
 
-#: Names of temporary files: Vim swap files, Emacs backups and locks, office lock files (``~$``),
-#: partial downloads and copies.
+#: Names of temporary files: Vim swap files, Emacs backups, autosaves (``#name#``) and locks
+#: (``.#name``), office lock files (``~$``), partial downloads and copies.
 TEMPORARY = re.compile(
-    r"(~$|^~\$|^\.?#|\.(sw[a-p]|swx|tmp|temp|part|partial|crdownload|download|kate-swp)$)", re.IGNORECASE
+    r"(~$|^~\$|^#.*#$|^\.#|\.(sw[a-p]|swx|tmp|temp|part|partial|crdownload|download|kate-swp)$)", re.IGNORECASE
 )
 
 
