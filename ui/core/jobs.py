@@ -4,7 +4,7 @@ progress kept as numbered events any number of readers can follow, cancellable.
 A job belongs to the service, not to whoever started it: a reader that goes away (a closed browser
 tab, a CLI killed with Ctrl-C, a dropped SSE connection) stops reading, the job goes on, and a new
 reader can pick the events up from any number (SSE's ``Last-Event-ID``). Writes to the library
-(ingest, delete) run one at a time on one thread, in the order they were asked for; research runs and
+(ingest, sync, delete) run one at a time on one thread, in the order they were asked for; research runs and
 searches only read the library, so they run beside a write, on a small pool of their own.
 
 Cancelling is cooperative: the job's work calls ``Job.emit`` at each step and that raises
