@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 import shutil
+import sqlite3
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -247,3 +249,45 @@ def test_the_chat_s_sync_button_logs_each_change_and_the_summary(make_library, t
     assert "\u2713 <b>new.md</b>" in log or "\u2713 <b>copy.md</b>" in log
     assert "<b>gone.md</b>: Note on santol removed" in log
     assert "Synced 1 folder, 0 files in" in log and "1 added, 0 changed, 1 removed, 0 unchanged, 0 failed" in log
+
+
+def test_a_registry_from_before_roots_gains_the_table_empty(make_library, tmp_path):
+    library = make_library()
+    note(tmp_path / "papers", "a.md", "nance")
+    library.ingest([tmp_path / "papers"])
+    library.close()
+    with sqlite3.connect(library.settings.registry_path) as db:
+        db.execute("DROP TABLE ingest_roots")  # as a registry written before roots were kept
+    reopened = make_library()
+    assert reopened.roots.all() == [] and len(reopened.registry.documents()) == 1
+    with LocalPortal(reopened, foreground=True) as portal:
+        assert run_sync(portal).roots == []
+        ingest(portal, tmp_path / "papers")  # ingested again: nothing parsed, the folder remembered
+        assert [r.path for r in reopened.roots.all()] == [str((tmp_path / "papers").resolve())]
+
+
+def test_the_watch_leaves_an_unmounted_folder_alone_and_syncs_it_when_it_comes_back(make_library, tmp_path):
+    drive = tmp_path / "drive"
+    folder = drive / "papers"
+    note(folder, "a.md", "pulasan")
+    changed = note(folder, "b.md", "marang")
+    library = make_library()
+    with LocalPortal(library) as portal:
+        portal.follow(portal.ingest([folder]).job_id, lambda e: None)
+        watch = FolderWatch(portal)
+        watch.start()
+        try:
+            shutil.copytree(drive, tmp_path / "backup")
+            shutil.rmtree(drive)  # the drive unmounted
+            time.sleep(3)
+            assert found(library, "pulasan") and found(library, "marang")
+            shutil.copytree(tmp_path / "backup", drive)  # mounted again, one file changed meanwhile
+            changed.write_text("# Changed\n\nNow about kepel.\n")
+            deadline = time.monotonic() + 20
+            while not found(library, "kepel"):
+                assert time.monotonic() < deadline, [j.title for j in portal.runner.list()]
+                time.sleep(0.2)
+        finally:
+            watch.stop()
+        assert not any(j.kind == "sync" and j.result and j.result.removed for j in portal.runner.list())
+        assert found(library, "pulasan") and not found(library, "marang")
