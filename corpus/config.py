@@ -38,6 +38,9 @@ class Settings(BaseSettings):
     # The research service (`prp serve`): required on every request when set, and required to set
     # before listening beyond loopback.
     api_token: str | None = Field(default=None, validation_alias="PRP_API_TOKEN", repr=False)
+    # `prp serve --watch`: the service watches the folders the library was ingested from and syncs
+    # what changes in them (ui/core/folder_watch.py).
+    watch_folders: bool = Field(default=False, validation_alias="PRP_WATCH")
     # A TrueType font for PDF exports (any Unicode text); unset: DejaVu Sans where the system has it.
     pdf_font: Path | None = Field(default=None, validation_alias="PRP_PDF_FONT")
     shared_dir: Path = Field(

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from corpus.config import Settings
 from corpus.ingest import Checkpoint, Ingestor, IngestSummary, ProgressCallback, carry_on
+from corpus.ingest_roots import IngestRoots
 from corpus.models import MetadataOverride
 from corpus.references.plan import ImportPlan
 from corpus.registry import DocumentRecord, Registry
@@ -34,6 +35,8 @@ class Library:
         self.settings = settings
         settings.data_dir.mkdir(parents=True, exist_ok=True)
         self.registry = Registry(settings.registry_path)
+        # The folders and files it was ingested from, kept in step by ``corpus.sync``.
+        self.roots = IngestRoots(settings.registry_path)
         if embedder is not None:
             self.embedder = embedder
         # Values computed from the whole corpus (the citation index), with the registry fingerprint

@@ -33,6 +33,7 @@ for _var in (
     "PRP_UPLOAD_MAX_MB",
     "PRP_PDF_FONT",
     "PRP_API_TOKEN",
+    "PRP_WATCH",
 ):
     os.environ.pop(_var, None)
 os.environ["LANGSMITH_TRACING"] = "false"

@@ -1,6 +1,6 @@
 """The REST API under ``/api``: the core's interface (``ui.core.portal``) over HTTP — health,
-documents, uploads, search, ask/report runs streamed as server-sent events, jobs, threads and exports
-— on the one ``LocalPortal`` of the serving process.
+documents, uploads, folder sync, search, ask/report runs streamed as server-sent events, jobs,
+threads and exports — on the one ``LocalPortal`` of the serving process.
 
 Routes that touch the library are plain ``def``s, so the server runs them on its thread pool and
 the event loop (which also serves the chat and the LangGraph API) never waits on a search or a disk.
@@ -44,6 +44,8 @@ from ui.core.models import (
     RunStarted,
     SearchRequest,
     SearchResponse,
+    SyncRequest,
+    SyncStarted,
 )
 from ui.core.portal import RunKind
 from ui.core.report_json import JsonReport
@@ -156,6 +158,15 @@ def _documents(api: APIRouter, portal: LocalPortal) -> None:
         job = portal.ingest([Path(p).resolve() for p in body.paths], [Path(p).resolve() for p in body.imports])
         return IngestStarted(job=job, events=_events_url(job.job_id))
 
+    @api.post("/sync", response_model=SyncStarted, status_code=202, tags=["documents"])
+    def sync(body: SyncRequest | None = None) -> SyncStarted:
+        """Bring the library in step with the folders and files it was ingested from, in the
+        background: new files added, changed ones indexed again, documents whose files are gone
+        removed; a folder that is missing (a drive not mounted) is reported and left alone.
+        ``{"dry_run": true}``: change nothing; the summary says what a sync would do."""
+        job = portal.sync(dry_run=body.dry_run if body else False)
+        return SyncStarted(job=job, events=_events_url(job.job_id))
+
 
 def _search(api: APIRouter, portal: LocalPortal) -> None:
 
@@ -211,9 +222,9 @@ def _jobs(api: APIRouter, portal: LocalPortal) -> None:
     )
     def events(job_id: str, request: Request, after: int = Query(0, ge=0)) -> StreamingResponse:
         """The job's events as server-sent events, from the first (or after ``Last-Event-ID`` /
-        ``?after=``): ``state``, ``progress`` (research), ``started``/``file`` (ingest), then one
-        ``result`` event with the finished job and its report (research), summary (ingest) or
-        deleted document. A client that disconnects stops reading; the job goes on."""
+        ``?after=``): ``state``, ``progress`` (research), ``started``/``file`` (ingest, sync),
+        ``removed`` (sync), then one ``result`` event with the finished job and its report
+        (research), summary (ingest), sync summary (sync) or deleted document. A client that disconnects stops reading; the job goes on."""
         found = portal.handle(job_id)
         last = request.headers.get("last-event-id", "")
         return StreamingResponse(

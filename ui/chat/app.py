@@ -27,7 +27,7 @@ from ui.chat.chat_tab import (
     show_citation,
     stop_research,
 )
-from ui.chat.library_tab import build_library_tab, delete_document, documents_table, ingest_uploads
+from ui.chat.library_tab import build_library_tab, delete_document, documents_table, ingest_uploads, sync_folders
 from ui.chat.threads_tab import (
     build_threads_tab,
     conversation_of_row,
@@ -140,6 +140,7 @@ def build_app(portal: LocalPortal) -> gr.Blocks:
             [lib.log, lib.upload, *library_outputs],
             api_name="ingest",
         )
+        lib.sync.click(partial(_sync, portal), None, [lib.log, *library_outputs], api_name="sync_folders")
         lib.delete.click(
             lambda doc_id: [delete_document(portal, doc_id), *_library_views(portal)],
             lib.delete_choice,
@@ -181,6 +182,14 @@ def _ingest(portal: LocalPortal, files: list[str] | None):
     for log, _ in ingest_uploads(portal, files):
         yield [log, *[gr.skip()] * 5]
     yield [log, None, *_library_views(portal)]
+
+
+def _sync(portal: LocalPortal):
+    """Yields ``[log, *library views]``; the views refresh once the sync has ended."""
+    log = ""
+    for log in sync_folders(portal):
+        yield [log, *[gr.skip()] * 4]
+    yield [log, *_library_views(portal)]
 
 
 def _library_views(portal: LocalPortal) -> list:

@@ -1,4 +1,5 @@
-"""The Library tab: the documents, uploads ingested with progress, and deleting a document."""
+"""The Library tab: the documents, uploads ingested with progress, the ingested folders synced, and
+deleting a document."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import gradio as gr
 
 from corpus.author_names import short_authors
 from corpus.ingest import FileResult, IngestSummary, Outcome
+from corpus.sync import SyncSummary
 from research.report import counted
 from ui.core.errors import JobFailed
 from ui.core.jobs import JobState
@@ -25,6 +27,7 @@ class LibraryTab:
     table: gr.Dataframe
     upload: gr.File
     ingest: gr.Button
+    sync: gr.Button
     log: gr.HTML
     delete_choice: gr.Dropdown
     delete: gr.Button
@@ -63,6 +66,8 @@ def build_library_tab(portal: LocalPortal) -> LibraryTab:
         )
         with gr.Column(scale=3, min_width=260):
             ingest = gr.Button("Ingest uploaded files", variant="primary")
+            # The folders `prp ingest` was given: what changed in them since (prp sync).
+            sync = gr.Button("Sync folders", elem_id="prp-sync")
             log = gr.HTML(elem_id="prp-ingest-log")
         with gr.Column(scale=3, min_width=260):
             delete_choice = gr.Dropdown(
@@ -81,7 +86,7 @@ def build_library_tab(portal: LocalPortal) -> LibraryTab:
         column_widths=["30%", "12%", "6%", "6%", "6%", "5%", "11%", "11%", "13%"],
         max_height=720,
     )
-    return LibraryTab(table, upload, ingest, log, delete_choice, delete, delete_log)
+    return LibraryTab(table, upload, ingest, sync, log, delete_choice, delete, delete_log)
 
 
 def ingest_uploads(portal: LocalPortal, files: list[str] | None) -> Iterator[tuple[str, IngestSummary | None]]:
@@ -117,6 +122,52 @@ def ingest_uploads(portal: LocalPortal, files: list[str] | None) -> Iterator[tup
         reason = "stopped on request" if job.state is JobState.CANCELLED else job.error
         lines.append(f'<p class="prp-bad">Ingest stopped: {html.escape(reason or "")}</p>')
     yield _log(lines), summary
+
+
+def sync_folders(portal: LocalPortal) -> Iterator[str]:
+    """Log HTML as a sync of the library's folders goes, then its summary."""
+    job = portal.start_sync(title="sync folders (chat)")
+    lines = ["<p>Syncing the folders the library was ingested from \u2026</p>"]
+    shown: set[str] = set()
+    yield _log(lines)
+    for event in job.follow():
+        if event.event == "file":
+            result = FileResult.model_validate(event.data)
+            shown.add(result.path)
+            lines.append(_result(result, None))
+            yield _log(lines)
+        elif event.event == "removed":
+            title, path = html.escape(event.data["title"]), html.escape(Path(event.data["path"]).name)
+            lines.append(f"<p>\u2212 <b>{path}</b>: {title} removed, its file is gone</p>")
+            yield _log(lines)
+    summary: SyncSummary | None = job.result
+    if job.state is JobState.DONE and summary is not None:
+        lines += _sync_summary(summary, job.view().seconds or 0)
+        # Files the sync could not even read (broken links, pipes) were never ingested, so never shown.
+        lines += [_result(f, None) for f in summary.failed if f.path not in shown]
+    else:
+        reason = "stopped on request" if job.state is JobState.CANCELLED else job.error
+        lines.append(f'<p class="prp-bad">Sync stopped: {html.escape(reason or "")}</p>')
+    yield _log(lines)
+
+
+def _sync_summary(summary: SyncSummary, seconds: float) -> list[str]:
+    if not summary.roots:
+        return [
+            "<p>No folders to sync: the library remembers the folders and files <code>prp ingest</code> is given.</p>"
+        ]
+    folders = sum(1 for r in summary.roots if r.root.kind == "folder")
+    roots = f"{counted(folders, 'folder')}, {counted(len(summary.roots) - folders, 'file')}"
+    lines = [
+        f"<p><b>Synced {roots} in {seconds:.1f} s:</b> {len(summary.added)} added, {len(summary.changed)} changed, "
+        f"{len(summary.removed)} removed, {summary.unchanged} unchanged, {len(summary.failed)} failed.</p>"
+    ]
+    lines += [
+        f'<p class="prp-bad">\u26a0 <b>{html.escape(r.root.path)}</b>: {html.escape(r.reason)} '
+        f"({counted(r.documents, 'document')})</p>"
+        for r in summary.unavailable
+    ]
+    return lines
 
 
 def delete_document(portal: LocalPortal, doc_id: str | None) -> str:

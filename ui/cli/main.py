@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     what a command needs (and a command loads only what it needs)."""
     settings = _settings()
     match args.command:
-        case "ingest" | "search" | "docs" | "delete":
+        case "ingest" | "sync" | "search" | "docs" | "delete":
             from ui.cli import documents as command
         case "ask" | "report":
             from ui.cli import research as command

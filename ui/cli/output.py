@@ -15,7 +15,9 @@ from corpus.author_names import short_authors
 from corpus.ingest import FileResult, IngestSummary, Outcome
 from corpus.registry import DocumentRecord
 from corpus.retrieval import RetrievedChunk
+from corpus.sync import SyncSummary
 from corpus.text import page_label
+from research.report import counted
 from research.runs import RunSummary
 from tools.title_scope import TitleScope
 from ui.core.report_json import JsonReport
@@ -63,6 +65,36 @@ def format_summary(summary: IngestSummary) -> str:
         if f.outcome is not Outcome.OK:
             entry = f", entry {f.entry}" if f.entry else ""
             lines.append(f"  {f.outcome.value}: {f.path}{entry}: {f.reason}")
+    return "\n".join(lines)
+
+
+def print_sync(summary: SyncSummary, as_json: bool) -> int:
+    if as_json:
+        print(json.dumps(summary.as_dict(), indent=2))
+    else:
+        print(format_sync(summary))
+    # As for an ingest: non-zero when a file failed, so scripts notice; an unavailable folder is no failure.
+    return 1 if summary.failed else 0
+
+
+def format_sync(summary: SyncSummary) -> str:
+    if not summary.roots:
+        return "no folders to sync: the library remembers the folders and files `prp ingest` is given"
+    head = "sync (dry run: nothing changed, this is what a sync would do)" if summary.dry_run else "sync"
+    folders = sum(1 for r in summary.roots if r.root.kind == "folder")
+    files = len(summary.roots) - folders
+    lines = [
+        f"{head}: {len(summary.added)} added, {len(summary.changed)} changed, {len(summary.removed)} removed, "
+        f"{summary.unchanged} unchanged, {len(summary.failed)} failed "
+        f"({counted(folders, 'folder')}, {counted(files, 'file')}; time: {summary.seconds:.1f}s)"
+    ]
+    lines += [f"  added: {p}" for p in summary.added]
+    lines += [f"  changed: {p}" for p in summary.changed]
+    lines += [f"  removed: {d.path} ({d.title}, {d.doc_id})" for d in summary.removed]
+    lines += [f"  {f.outcome.value}: {f.path}: {f.reason}" for f in (*summary.failed, *summary.skipped)]
+    lines += [
+        f"  unavailable: {r.root.path}: {r.reason} ({counted(r.documents, 'document')})" for r in summary.unavailable
+    ]
     return "\n".join(lines)
 
 

@@ -22,7 +22,7 @@ LLM_CHOICES = ["auto", "local"]
 def build_parser() -> argparse.ArgumentParser:
     parser = OptionsParser(prog="prp", description="Personal Research Portal")
     sub = parser.add_subparsers(dest="command", required=True)
-    for add in (_ingest, _search, _research, _docs, _delete, _llm, _eval, _serve, _export, _index):
+    for add in (_ingest, _sync, _search, _research, _docs, _delete, _llm, _eval, _serve, _export, _index):
         add(sub)
     return parser
 
@@ -53,6 +53,18 @@ def _ingest(sub: argparse._SubParsersAction) -> None:
         "for --bib; zotero.sqlite is read from a copy, never written (repeatable)",
     )
     ingest.add_argument("--json", action="store_true", help="print the summary as JSON")
+
+
+def _sync(sub: argparse._SubParsersAction) -> None:
+    sync = sub.add_parser(
+        "sync",
+        help="bring the library in step with the folders and files it was ingested from",
+        description="Add the new files in every folder (and file) ingested before, index changed ones again "
+        "and remove the documents whose files are gone. A folder that is missing (a drive not mounted) is "
+        "reported and its documents kept.",
+    )
+    sync.add_argument("--dry-run", action="store_true", help="change nothing: say what a sync would do")
+    sync.add_argument("--json", action="store_true", help="print the summary as JSON")
 
 
 def _search(sub: argparse._SubParsersAction) -> None:
@@ -175,6 +187,11 @@ def _serve(sub: argparse._SubParsersAction) -> None:
             help="interface to listen on (default 127.0.0.1: this machine only; any other needs PRP_API_TOKEN)",
         )
         serve.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
+        serve.add_argument(
+            "--watch",
+            action="store_true",
+            help="watch the folders the library was ingested from and sync what changes in them (PRP_WATCH)",
+        )
         serve.add_argument(
             "--llm",
             choices=LLM_CHOICES,

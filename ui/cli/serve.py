@@ -38,7 +38,11 @@ PATH_VARIABLES = ("PRP_MODELS_DIR", "PRP_PDF_FONT", "PRP_LOCAL_MODEL", "PRP_SHAR
 
 
 def run(settings: Settings, args: argparse.Namespace) -> int:
-    update = {"data_dir": settings.data_dir.resolve()} | ({"llm": args.llm} if args.llm else {})
+    update = (
+        {"data_dir": settings.data_dir.resolve()}
+        | ({"llm": args.llm} if args.llm else {})
+        | ({"watch_folders": True} if args.watch else {})
+    )
     settings = settings.model_copy(update=update)
     if not is_loopback_host(args.host) and not settings.api_token:
         print(
@@ -103,6 +107,7 @@ def _server_environment(settings: Settings, stack: ExitStack) -> dict[str, str]:
     absolute, and in local LLM mode the local model server this command keeps running."""
     env = {
         "PRP_DATA_DIR": str(settings.data_dir.resolve()),
+        "PRP_WATCH": "true" if settings.watch_folders else "false",
         "GRADIO_ANALYTICS_ENABLED": "False",
         "LANGGRAPH_NO_VERSION_CHECK": "true",  # else the server asks PyPI for a newer langgraph-api
         # LangGraph's server logs every request and worker tick at INFO; warnings and errors are what matter here.

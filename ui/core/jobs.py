@@ -1,10 +1,10 @@
-"""Long work (ingests, deletions, research runs) as jobs: run on threads the service owns, their
+"""Long work (ingests, syncs, deletions, research runs) as jobs: run on threads the service owns, their
 progress kept as numbered events any number of readers can follow, cancellable.
 
 A job belongs to the service, not to whoever started it: a reader that goes away (a closed browser
 tab, a CLI killed with Ctrl-C, a dropped SSE connection) stops reading, the job goes on, and a new
 reader can pick the events up from any number (SSE's ``Last-Event-ID``). Writes to the library
-(ingest, delete) run one at a time on one thread, in the order they were asked for; research runs and
+(ingest, sync, delete) run one at a time on one thread, in the order they were asked for; research runs and
 searches only read the library, so they run beside a write, on a small pool of their own.
 
 Cancelling is cooperative: the job's work calls ``Job.emit`` at each step and that raises
@@ -39,7 +39,7 @@ from corpus.errors import PrpError
 #: Finished jobs kept for late readers; the oldest finished ones are forgotten beyond this.
 KEPT_JOBS = 200
 
-JobKind = Literal["ingest", "delete", "research"]
+JobKind = Literal["ingest", "sync", "delete", "research"]
 
 
 class JobState(StrEnum):

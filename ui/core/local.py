@@ -25,6 +25,7 @@ from corpus.library import Library
 from corpus.models import MetadataOverride
 from corpus.references.plan import ImportPlan, plan_import
 from corpus.registry import DocumentRecord
+from corpus.sync import SyncPlan, SyncSummary, sync
 from research.options import ResearchOptions
 from research.report import mode_model
 from research.strategy import ResearchStrategy
@@ -207,8 +208,11 @@ class LocalPortal:
         then on), the ``IngestSummary`` as its result. Uploaded copies the library does not hold
         afterwards (failed, or copies of another document) are removed, so the uploads folder holds
         only what the library holds. ``title``: the job's, else one naming the files. ``imported``:
-        a reference-manager import's files and entries, each entry without a file one event too."""
-        paths = [*paths, *(u.path for u in uploads)]
+        a reference-manager import's files and entries, each entry without a file one event too. The
+        folders and files named (not the uploads, nor an import's files) are remembered as the
+        library's ingest roots."""
+        roots = list(paths)
+        paths = [*roots, *(u.path for u in uploads)]
         named = [*paths, *(imported.exports if imported else [])]
 
         def drop_unheld_uploads() -> None:
@@ -217,18 +221,13 @@ class LocalPortal:
                     discard(upload)
 
         def work(job: Job) -> IngestSummary:
+            # What was named (never an upload: the library's own copy) is what ``prp sync`` keeps in step.
+            self.library.roots.remember(roots)
             total = len(discover([*paths, *(imported.files if imported else [])]))
             total += len(imported.problems) if imported else 0
             job.emit("started", {"files": total})
-            done = 0
-
-            def progress(result: FileResult) -> None:
-                nonlocal done
-                done += 1
-                job.emit("file", {"done": done, "total": total, **result.model_dump(mode="json", exclude_none=True)})
-
             try:
-                summary = self.library.ingest(paths, progress, job.check, imported)
+                summary = self.library.ingest(paths, _FileEvents(job, total), job.check, imported)
             except BaseException:  # cancelled (between files or embedding batches), or failed
                 drop_unheld_uploads()
                 # What it did ingest is indexed as after a whole ingest, if the index can be had: the
@@ -245,6 +244,49 @@ class LocalPortal:
             title or f"ingest {names}",
             work,
             info={"paths": [str(p) for p in named]},
+            finish=lambda job: {"summary": job.result.as_dict()} if job.result is not None else {},
+        )
+
+    def sync(self, dry_run: bool = False) -> JobView:
+        return self.start_sync(dry_run=dry_run).view()
+
+    def start_sync(self, *, dry_run: bool = False, scope: Sequence[Path] | None = None, title: str = "") -> Job:
+        """A sync job (``corpus.sync``) of every ingest root, or of the paths in ``scope`` inside
+        them (a watcher's changes): a ``started`` event with the plan's counts, a ``file`` event per
+        file indexed and a ``removed`` event per document removed, the ``SyncSummary`` as its result.
+        It is a write, so it waits for any ingest or deletion before it, as they wait for it."""
+
+        def work(job: Job) -> SyncSummary:
+            files = _FileEvents(job)
+
+            def on_plan(plan: SyncPlan) -> None:
+                files.total = len(plan.added) + len(plan.changed)
+                job.emit("started", {"files": files.total, "removed": len(plan.removed), "dry_run": dry_run})
+
+            def on_removed(document: DocumentRecord) -> None:
+                job.emit("removed", {"doc_id": document.doc_id, "title": document.title, "path": document.path})
+
+            try:
+                return sync(
+                    self.library,
+                    dry_run=dry_run,
+                    scope=scope,
+                    on_plan=on_plan,
+                    progress=files,
+                    on_removed=on_removed,
+                )
+            except BaseException:
+                if not dry_run:  # as after an ingest: what it did index is indexed for searches
+                    with suppress(Exception):
+                        self.library.store.optimize()
+                raise
+
+        what = "dry run" if dry_run else ("changed paths" if scope is not None else "every folder")
+        return self.runner.submit(
+            "sync",
+            title or f"sync {what}",
+            work,
+            info={"dry_run": dry_run} | ({"paths": [str(p) for p in scope]} if scope is not None else {}),
             finish=lambda job: {"summary": job.result.as_dict()} if job.result is not None else {},
         )
 
@@ -348,5 +390,19 @@ class LocalPortal:
                 return JobOutcome(job=view, report=made.json_report())
             case "ingest":
                 return JobOutcome(job=view, summary=made)
+            case "sync":
+                return JobOutcome(job=view, sync=made)
             case "delete":
                 return JobOutcome(job=view, deleted=made)
+
+
+class _FileEvents:
+    """One ``file`` event per file an ingest has done, counted against the files it was given."""
+
+    def __init__(self, job: Job, total: int = 0):
+        self.job, self.total, self.done = job, total, 0
+
+    def __call__(self, result: FileResult) -> None:
+        self.done += 1
+        data = result.model_dump(mode="json", exclude_none=True)
+        self.job.emit("file", {"done": self.done, "total": self.total, **data})

@@ -12,6 +12,7 @@ from pydantic import AfterValidator, BaseModel, Field, model_serializer, model_v
 from corpus.ingest import IngestSummary
 from corpus.registry import DocumentRecord
 from corpus.retrieval import RetrievalOptions, RetrievedChunk
+from corpus.sync import SyncSummary
 from research.options import ResearchOptions
 from tools.title_scope import TitleScope
 from ui.core.jobs import JobView
@@ -96,6 +97,15 @@ class IngestStarted(BaseModel):
     stored_as: str | None = Field(default=None, description="Where an uploaded file was stored under the library.")
 
 
+class SyncRequest(BaseModel):
+    dry_run: bool = Field(default=False, description="Only say what a sync would add, re-index and remove.")
+
+
+class SyncStarted(BaseModel):
+    job: JobView
+    events: str = Field(description="Progress as server-sent events; the last event carries the sync's summary.")
+
+
 class DeleteResult(BaseModel):
     deleted: DocumentRecord
 
@@ -113,6 +123,7 @@ class JobOutcome(BaseModel):
     job: JobView
     report: JsonReport | None = Field(default=None, description="A research run's report.")
     summary: IngestSummary | None = Field(default=None, description="An ingest's summary.")
+    sync: SyncSummary | None = Field(default=None, description="A sync's summary.")
     deleted: DocumentRecord | None = Field(default=None, description="The document a deletion removed.")
 
     @model_serializer(mode="wrap")

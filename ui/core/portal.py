@@ -64,6 +64,13 @@ class Portal(Protocol):
         ingested with the entries' metadata (``corpus.references``); an export that cannot be read
         at all is refused before anything starts: ``ReferenceImportError``."""
 
+    def sync(self, dry_run: bool = False) -> JobView:
+        """Start bringing the library in step with the folders and files it was ingested from: new
+        files added, changed ones indexed again, documents whose files are gone removed (never
+        under a root that is unavailable). A ``started`` event with the plan's counts, ``file``
+        events as files are indexed, ``removed`` events; the outcome carries the ``SyncSummary``.
+        ``dry_run``: change nothing, say what would change."""
+
     def research(self, kind: RunKind, request: RunRequest) -> JobView:
         """Start (or resume, given the thread id of an interrupted run) a research run; its info
         holds the thread id and the mode. ``progress`` events as the graph works; the outcome

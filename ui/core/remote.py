@@ -40,6 +40,8 @@ from ui.core.models import (
     RunStarted,
     SearchRequest,
     SearchResponse,
+    SyncRequest,
+    SyncStarted,
 )
 from ui.core.portal import RunKind
 from ui.core.report_json import JsonReport
@@ -136,6 +138,10 @@ class RemotePortal:
 
         body = {"paths": absolute(paths), "imports": absolute(imports)}
         return IngestStarted.model_validate(self._call("POST", "/api/ingest", json=body).json()).job
+
+    def sync(self, dry_run: bool = False) -> JobView:
+        body = SyncRequest(dry_run=dry_run).model_dump(mode="json")
+        return SyncStarted.model_validate(self._call("POST", "/api/sync", json=body).json()).job
 
     def research(self, kind: RunKind, request: RunRequest) -> JobView:
         body = request.model_dump(mode="json", exclude_none=True)

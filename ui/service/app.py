@@ -16,6 +16,7 @@ from ui.api.routes import API_PATH, add_api
 from ui.api.security import LOGIN_PATH, AccessGuard
 from ui.chat.assets import FAVICON_SVG
 from ui.core import discovery
+from ui.core.folder_watch import FolderWatch
 from ui.core.local import LocalPortal
 from ui.service.chat_mount import PATH as CHAT_PATH
 from ui.service.chat_mount import ChatMount
@@ -23,13 +24,16 @@ from ui.service.chat_mount import ChatMount
 API_TITLE = "prp research service"
 
 
-def create_app(portal: LocalPortal, token: str | None = None, *, url: str | None = None, chat: bool = True) -> FastAPI:
+def create_app(
+    portal: LocalPortal, token: str | None = None, *, url: str | None = None, chat: bool = True, watch: bool = False
+) -> FastAPI:
     """``token``: required on every request (else only loopback clients, by loopback names, are
     served). ``url``: where the app is served; given, the app publishes it for the CLI
     (``ui.core.discovery``) while it runs. ``chat=False`` leaves the Gradio chat out.
 
     As it starts, the app ingests the uploads a killed service left unindexed (an ingest job like
-    any other, in the jobs list and the chat's banner)."""
+    any other, in the jobs list and the chat's banner). ``watch``: while it runs, the folders the
+    library was ingested from are watched and what changes in them synced (``FolderWatch``)."""
 
     chat_mount = ChatMount(portal) if chat else None
 
@@ -40,10 +44,17 @@ def create_app(portal: LocalPortal, token: str | None = None, *, url: str | None
         stray = portal.ingest_stray_uploads()
         if stray is not None:
             print(f"prp serve: {stray.title} (job {stray.id})", file=sys.stderr, flush=True)
+        watcher = FolderWatch(portal) if watch else None
+        if watcher:
+            watcher.start()
+            roots = len(portal.library.roots.all())
+            print(f"prp serve: watching the library's {roots} folder(s) and file(s)", file=sys.stderr, flush=True)
         try:
             async with chat_mount.serving() if chat_mount else nullcontext():
                 yield
         finally:
+            if watcher:
+                watcher.stop()  # before the portal closes: no sync is started on a closing library
             if url:
                 discovery.withdraw(portal.settings)
             portal.close()  # running jobs stop at their next step; research runs keep their checkpoints

@@ -20,4 +20,5 @@ app = create_app(
     token=_library.settings.api_token,
     # LangGraph's server sets the URL it listens on before it loads this app.
     url=os.environ.get("LANGGRAPH_API_URL") or None,
+    watch=_library.settings.watch_folders,
 )

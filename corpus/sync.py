@@ -1,0 +1,223 @@
+"""Keeping the library in step with the folders it was ingested from (``corpus.ingest_roots``).
+
+A sync walks every remembered root (or, for a watcher, only the paths that changed inside them) and
+plans before it writes: files the library does not hold are *added*, files whose bytes changed (or
+that an older parser read: ``corpus.parser_versions``) are *changed*, and documents whose files are
+gone from a root are *removed*. The plan reads the registry and hashes files, nothing else, so a
+dry run or a sync with nothing to do never loads a model.
+
+What a sync never removes: a document ingested from elsewhere (no root holds its path), an upload
+(the library's own copy, in its data directory), a file that still exists but cannot be read or is
+no longer walked into, and anything under a root that is unavailable. A root whose folder is missing
+entirely (a drive not mounted, a share offline) or cannot be read is reported and left alone: it
+looks exactly like "every file deleted", which it almost never is. A file root counts as unavailable
+when its folder is missing; when its folder is there and it is not, it was deleted.
+
+Removals run before the ingest: a renamed file is then a new document at its new path, not a copy
+of the document at its old one (the ingest skips copies of documents it holds).
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pydantic import BaseModel, Field
+
+from corpus import parser_versions
+from corpus.ingest import FileResult, Outcome, ProgressCallback, discover, sha256_of
+from corpus.ingest_roots import IngestRoot, RootKind
+from corpus.parsing import SUFFIX_TYPES
+from corpus.registry import DocumentRecord
+
+if TYPE_CHECKING:
+    from corpus.library import Library
+
+MISSING = "missing (a drive not mounted, or the folder moved): its documents are kept"
+UNREADABLE = "cannot be read ({}): its documents are kept"
+
+
+class RootReport(BaseModel):
+    root: IngestRoot
+    available: bool
+    reason: str = Field(default="", description="Why the root was left alone, when it was.")
+    documents: int = Field(description="Documents the library holds from it.")
+
+
+class RemovedDocument(BaseModel):
+    doc_id: str
+    title: str
+    path: str
+
+
+class SyncSummary(BaseModel):
+    dry_run: bool = Field(description="Nothing was changed: the lists say what a sync would do.")
+    roots: list[RootReport]
+    added: list[str] = Field(description="Files indexed as new documents.")
+    changed: list[str] = Field(description="Files indexed again: their bytes changed, or a newer parser reads them.")
+    removed: list[RemovedDocument] = Field(description="Documents whose files are gone from their root.")
+    unchanged: int
+    skipped: list[FileResult] = Field(
+        default_factory=list, description="Files not indexed by choice: unsupported types, links not followed, copies."
+    )
+    failed: list[FileResult] = Field(default_factory=list)
+    seconds: float
+
+    @property
+    def unavailable(self) -> list[RootReport]:
+        return [r for r in self.roots if not r.available]
+
+    def as_dict(self) -> dict:
+        data = self.model_dump(mode="json")
+        data["counts"] = {
+            "added": len(self.added),
+            "changed": len(self.changed),
+            "removed": len(self.removed),
+            "unchanged": self.unchanged,
+            "failed": len(self.failed),
+        }
+        data["seconds"] = round(self.seconds, 2)
+        return data
+
+
+@dataclass
+class SyncPlan:
+    roots: list[RootReport]
+    walked: list[IngestRoot] = field(default_factory=list)  # the available roots the sync covers
+    added: list[Path] = field(default_factory=list)
+    changed: list[Path] = field(default_factory=list)
+    unchanged: int = 0
+    removed: list[DocumentRecord] = field(default_factory=list)
+    skipped: list[FileResult] = field(default_factory=list)
+    failed: list[FileResult] = field(default_factory=list)
+
+    @property
+    def has_work(self) -> bool:
+        return bool(self.added or self.changed or self.removed)
+
+
+def plan_sync(library: Library, scope: Sequence[Path] | None = None) -> SyncPlan:
+    """What a sync of every root (``scope`` None), or of the paths in ``scope`` inside them, would do."""
+    data_dir = library.settings.data_dir.resolve()
+    documents = [d for d in library.registry.documents() if not Path(d.path).is_relative_to(data_dir)]
+    roots = library.roots.all()
+    reports = [_report(root, documents) for root in roots]
+    available = [r.root for r in reports if r.available]
+    scoped = None if scope is None else [Path(p).expanduser().resolve() for p in scope]
+
+    def in_scope(path: Path) -> bool:
+        return scoped is None or any(path == s or path.is_relative_to(s) for s in scoped)
+
+    walked = [
+        r for r in available if scoped is None or any(r.holds(s) or Path(r.path).is_relative_to(s) for s in scoped)
+    ]
+    plan = SyncPlan(roots=reports, walked=walked)
+    held = {d.path: d for d in documents}
+    found = discover(Path(r.path) for r in walked if r.kind is RootKind.FOLDER or Path(r.path).is_file())
+    for refused in found.refused:
+        if in_scope(Path(refused.path)):
+            (plan.skipped if refused.outcome is Outcome.SKIPPED else plan.failed).append(refused)
+    for path in found.files:
+        if not in_scope(path) or path.is_relative_to(data_dir):
+            continue
+        _classify(path, held.get(str(path)), plan)
+    unavailable = [r.root for r in reports if not r.available]
+    for document in documents:
+        path = Path(document.path)
+        if not in_scope(path) or any(r.holds(path) for r in unavailable):
+            continue
+        if any(r.holds(path) for r in available) and _gone(path):
+            plan.removed.append(document)
+    return plan
+
+
+def sync(
+    library: Library,
+    *,
+    dry_run: bool = False,
+    scope: Sequence[Path] | None = None,
+    on_plan: Callable[[SyncPlan], None] | None = None,
+    progress: ProgressCallback | None = None,
+    on_removed: Callable[[DocumentRecord], None] | None = None,
+) -> SyncSummary:
+    """Plan, then (unless ``dry_run``) remove the documents whose files are gone and ingest the
+    added and changed files. ``on_plan`` is told the plan first; ``progress`` each ingested file's
+    result, ``on_removed`` each removed document, as they are done."""
+    started = time.perf_counter()
+    plan = plan_sync(library, scope)
+    if on_plan:
+        on_plan(plan)
+    added, changed = [str(p) for p in plan.added], [str(p) for p in plan.changed]
+    skipped, failed = list(plan.skipped), list(plan.failed)
+    if not dry_run:
+        for document in plan.removed:
+            if library.delete(document.doc_id) and on_removed:
+                on_removed(document)
+        todo = plan.added + plan.changed
+        if todo:
+            results = library.ingest(todo, progress).files
+            done = {r.path for r in results if r.outcome is Outcome.OK}
+            added, changed = [p for p in added if p in done], [p for p in changed if p in done]
+            skipped += [r for r in results if r.outcome is Outcome.SKIPPED]
+            failed += [r for r in results if r.outcome is Outcome.FAILED]
+        library.roots.mark_synced(plan.walked)
+    return SyncSummary(
+        dry_run=dry_run,
+        roots=plan.roots,
+        added=added,
+        changed=changed,
+        removed=[RemovedDocument(doc_id=d.doc_id, title=d.title, path=d.path) for d in plan.removed],
+        unchanged=plan.unchanged,
+        skipped=skipped,
+        failed=failed,
+        seconds=time.perf_counter() - started,
+    )
+
+
+def _report(root: IngestRoot, documents: list[DocumentRecord]) -> RootReport:
+    held = sum(1 for d in documents if root.holds(Path(d.path)))
+    folder = Path(root.path) if root.kind is RootKind.FOLDER else Path(root.path).parent
+    try:
+        with os.scandir(folder):
+            pass
+    except (FileNotFoundError, NotADirectoryError):
+        return RootReport(root=root, available=False, reason=MISSING, documents=held)
+    except OSError as exc:
+        return RootReport(root=root, available=False, reason=UNREADABLE.format(exc.strerror or exc), documents=held)
+    return RootReport(root=root, available=True, documents=held)
+
+
+def _classify(path: Path, held: DocumentRecord | None, plan: SyncPlan) -> None:
+    if path.suffix.lower() not in SUFFIX_TYPES:
+        reason = f"unsupported file type '{path.suffix or '(none)'}'"
+        plan.skipped.append(FileResult(path=str(path), outcome=Outcome.SKIPPED, reason=reason))
+        return
+    if held is None:
+        plan.added.append(path)
+        return
+    try:
+        sha = sha256_of(path)
+    except OSError as exc:
+        plan.failed.append(
+            FileResult(path=str(path), outcome=Outcome.FAILED, reason=f"cannot read file: {exc.strerror or exc}")
+        )
+        return
+    if sha != held.sha256 or held.parser_version.older_than(parser_versions.current(held.type)):
+        plan.changed.append(path)
+    else:
+        plan.unchanged += 1
+
+
+def _gone(path: Path) -> bool:
+    """Only a file that is not there is gone: one that cannot be reached (a folder without read
+    permission) may well still be there."""
+    try:
+        os.stat(path)
+    except OSError as exc:
+        return exc.errno in (errno.ENOENT, errno.ENOTDIR)
+    return False

@@ -1,0 +1,127 @@
+"""Watching the library's ingest roots (``prp serve --watch``): a change inside a remembered folder
+becomes a sync of the changed paths (``LocalPortal.start_sync``), an ordinary job in the jobs list and
+the chat's banner, so a file saved into a watched folder is searchable a few seconds later and a
+deleted one is gone.
+
+The watch is the maintained ``watchfiles`` library (the operating system's notifications; polling
+where there are none) on one thread the service owns: ``start`` when the service starts, ``stop``
+when it stops. Changes are debounced, so a file being copied or saved in several writes is synced
+once it is quiet. Never watched or synced: the data directory, hidden files and folders (a folder
+walk skips them too), and temporary files (editor swap and backup files, ``.part`` downloads,
+``~$`` lock files of office programs). A single-file root is watched through its folder, for
+editors that save by writing a new file over the old one.
+
+When the set of roots changes (a folder ingested, one that was missing comes back) the watch starts
+again on the new set; a root that has become available again is synced whole, as is every root
+when the watch starts (what changed while the service was stopped).
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import threading
+import traceback
+from pathlib import Path
+
+from watchfiles import Change, watch
+
+from corpus.ingest_roots import IngestRoot, RootKind
+from corpus.sync import plan_sync
+from ui.core.local import LocalPortal
+
+#: Changes are grouped until none came for STEP_MS, or for at most DEBOUNCE_MS: a file copied in
+#: several writes is synced once, and a save is searchable within a few seconds.
+STEP_MS = 400
+DEBOUNCE_MS = 2000
+#: How often the watch wakes without a change, to see whether the roots changed or it should stop.
+WAKE_MS = 1000
+#: Seconds ``stop`` waits for the watch thread (it wakes every WAKE_MS).
+STOP_TIMEOUT = 10.0
+
+#: Names of temporary files: Vim swap files, Emacs backups, autosaves (``#name#``) and locks
+#: (``.#name``), office lock files (``~$``), partial downloads and copies.
+TEMPORARY = re.compile(
+    r"(~$|^~\$|^#.*#$|^\.#|\.(sw[a-p]|swx|tmp|temp|part|partial|crdownload|download|kate-swp)$)", re.IGNORECASE
+)
+
+
+class FolderWatch:
+    def __init__(self, portal: LocalPortal):
+        self.portal = portal
+        self._data_dir = portal.settings.data_dir.resolve()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="prp-watch", daemon=True)
+        self._roots: list[IngestRoot] = []
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(STOP_TIMEOUT)
+
+    # --- the watch thread ---------------------------------------------------------------------
+
+    def _run(self) -> None:
+        available: set[str] | None = None  # none known yet: every root is synced first
+        while not self._stop.is_set():
+            try:
+                available = self._watch(available)
+            except Exception:  # the watch must outlive one bad moment (a root vanishing as it starts)
+                traceback.print_exc(file=sys.stderr)
+                self._stop.wait(WAKE_MS / 1000)
+
+    def _watch(self, before: set[str] | None) -> set[str]:
+        """Watch the roots as they are now until they change or the watch is stopped; returns the
+        roots that were available."""
+        if before is None:
+            self._sync(None, "sync every folder (the watch started)")
+        self._roots = self.portal.library.roots.all()
+        targets = {self._target(r) for r in self._roots}
+        available = {r.path for r in self._roots if self._target(r).is_dir()}
+        back = [Path(p) for p in sorted(available - before)] if before is not None else []
+        if back:  # a folder missing until now (a drive mounted again): whatever changed in it meanwhile
+            self._sync(back, f"sync {len(back)} folder(s) available again")
+        watched = sorted(str(t) for t in targets if t.is_dir())
+        if not watched:
+            self._stop.wait(WAKE_MS / 1000)
+            return available
+        for changes in watch(
+            *watched,
+            watch_filter=self._wanted,
+            debounce=DEBOUNCE_MS,
+            step=STEP_MS,
+            stop_event=self._stop,
+            rust_timeout=WAKE_MS,
+            yield_on_timeout=True,
+            raise_interrupt=False,
+        ):
+            if changes:
+                paths = sorted({Path(path) for _, path in changes})
+                self._sync(paths, f"sync {len(paths)} changed path(s) in watched folders")
+            if self._roots_changed(available):
+                break
+        return available
+
+    def _target(self, root: IngestRoot) -> Path:
+        return Path(root.path) if root.kind is RootKind.FOLDER else Path(root.path).parent
+
+    def _roots_changed(self, available: set[str]) -> bool:
+        roots = self.portal.library.roots.all()
+        return [r.path for r in roots] != [r.path for r in self._roots] or available != {
+            r.path for r in roots if self._target(r).is_dir()
+        }
+
+    def _wanted(self, _change: Change, path: str) -> bool:
+        changed = Path(path)
+        if changed.is_relative_to(self._data_dir) or TEMPORARY.search(changed.name):
+            return False
+        return any(root.holds(changed) for root in self._roots)
+
+    def _sync(self, scope: list[Path] | None, title: str) -> None:
+        """A sync job for ``scope`` (every root: None), only when there is something to do, so
+        changes that change nothing (a file saved unchanged, a temporary file) leave no job."""
+        if plan_sync(self.portal.library, scope).has_work:
+            self.portal.start_sync(scope=scope, title=title)
