@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel, Field
 
 from corpus import parser_versions
-from corpus.ingest import FileResult, Outcome, ProgressCallback, discover, sha256_of
+from corpus.ingest import Checkpoint, FileResult, Outcome, ProgressCallback, carry_on, discover, sha256_of
 from corpus.ingest_roots import IngestRoot, RootKind
 from corpus.parsing import SUFFIX_TYPES
 from corpus.registry import DocumentRecord
@@ -144,10 +144,12 @@ def sync(
     on_plan: Callable[[SyncPlan], None] | None = None,
     progress: ProgressCallback | None = None,
     on_removed: Callable[[DocumentRecord], None] | None = None,
+    checkpoint: Checkpoint = carry_on,
 ) -> SyncSummary:
     """Plan, then (unless ``dry_run``) remove the documents whose files are gone and ingest the
     added and changed files. ``on_plan`` is told the plan first; ``progress`` each ingested file's
-    result, ``on_removed`` each removed document, as they are done."""
+    result, ``on_removed`` each removed document, as they are done; ``checkpoint`` may stop the
+    ingest between files and embedding batches (a cancelled job)."""
     started = time.perf_counter()
     plan = plan_sync(library, scope)
     if on_plan:
@@ -160,7 +162,7 @@ def sync(
                 on_removed(document)
         todo = plan.added + plan.changed
         if todo:
-            results = library.ingest(todo, progress).files
+            results = library.ingest(todo, progress, checkpoint).files
             done = {r.path for r in results if r.outcome is Outcome.OK}
             added, changed = [p for p in added if p in done], [p for p in changed if p in done]
             skipped += [r for r in results if r.outcome is Outcome.SKIPPED]

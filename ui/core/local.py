@@ -274,6 +274,7 @@ class LocalPortal:
                     on_plan=on_plan,
                     progress=files,
                     on_removed=on_removed,
+                    checkpoint=job.check,
                 )
             except BaseException:
                 if not dry_run:  # as after an ingest: what it did index is indexed for searches
