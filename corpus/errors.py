@@ -19,3 +19,7 @@ class ConfigError(PrpError):
 
 class ReferenceImportError(PrpError):
     """A reference manager's export (``prp ingest --bib``) is missing, unreadable or in no format prp reads."""
+
+
+class RefusedPathError(PrpError):
+    """A path an ingest may not be given: the library's own data or models directory."""

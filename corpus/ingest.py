@@ -177,6 +177,11 @@ class Discovery:
         return len(self.files) + len(self.refused)
 
 
+def hidden(relative: Path) -> bool:
+    """A folder walk never enters hidden files or folders (dot-files, ``.git``, the default ``.prp``)."""
+    return any(part.startswith(".") for part in relative.parts)
+
+
 def discover(paths: Iterable[Path]) -> Discovery:
     """Files named directly, plus every non-hidden file under the named folders, sorted.
 
@@ -194,7 +199,7 @@ def discover(paths: Iterable[Path]) -> Discovery:
             continue
         root = path.resolve()
         for entry in sorted(path.rglob("*")):
-            if any(part.startswith(".") for part in entry.relative_to(path).parts):
+            if hidden(entry.relative_to(path)):
                 continue
             if entry.is_symlink():
                 verdict = _link_verdict(entry, root)

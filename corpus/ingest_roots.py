@@ -18,6 +18,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
+from corpus.ingest import hidden
+
 MIGRATION = """
 CREATE TABLE IF NOT EXISTS ingest_roots (
     path TEXT PRIMARY KEY,
@@ -45,11 +47,6 @@ class IngestRoot(BaseModel):
         if self.kind is RootKind.FILE or path == root:
             return path == root
         return path.is_relative_to(root) and not hidden(path.relative_to(root))
-
-
-def hidden(relative: Path) -> bool:
-    """A folder walk never enters hidden files or folders (``corpus.ingest.discover``)."""
-    return any(part.startswith(".") for part in relative.parts)
 
 
 def _now() -> str:

@@ -32,12 +32,14 @@ from pydantic import BaseModel, Field
 from corpus import parser_versions
 from corpus.ingest import Checkpoint, FileResult, Outcome, ProgressCallback, carry_on, discover, sha256_of
 from corpus.ingest_roots import IngestRoot, RootKind
-from corpus.parsing import SUFFIX_TYPES
+from corpus.parsing import SUFFIX_TYPES, doc_id_for
 from corpus.registry import DocumentRecord
+from corpus.text import counted
 
 if TYPE_CHECKING:
     from corpus.library import Library
 
+NO_ROOTS = "no folders to sync: the library remembers the folders and files `prp ingest` is given"
 MISSING = "missing (a drive not mounted, or the folder moved): its documents are kept"
 UNREADABLE = "cannot be read ({}): its documents are kept"
 
@@ -71,6 +73,18 @@ class SyncSummary(BaseModel):
     @property
     def unavailable(self) -> list[RootReport]:
         return [r for r in self.roots if not r.available]
+
+    def counts_line(self) -> str:
+        """ "2 added, 1 changed, 0 removed, 9 unchanged, 0 failed": what every surface says first."""
+        return (
+            f"{len(self.added)} added, {len(self.changed)} changed, {len(self.removed)} removed, "
+            f"{self.unchanged} unchanged, {len(self.failed)} failed"
+        )
+
+    def roots_line(self) -> str:
+        """ "2 folders, 1 file": what was synced."""
+        folders = sum(1 for r in self.roots if r.root.kind is RootKind.FOLDER)
+        return f"{counted(folders, 'folder')}, {counted(len(self.roots) - folders, 'file')}"
 
     def as_dict(self) -> dict:
         data = self.model_dump(mode="json")
@@ -125,7 +139,7 @@ def plan_sync(library: Library, scope: Sequence[Path] | None = None) -> SyncPlan
     for path in found.files:
         if not in_scope(path) or path.is_relative_to(data_dir):
             continue
-        _classify(path, held.get(str(path)), plan)
+        _classify(path, held.get(str(path)), plan, library.registry.document)
     unavailable = [r.root for r in reports if not r.available]
     for document in documents:
         path = Path(document.path)
@@ -194,13 +208,15 @@ def _report(root: IngestRoot, documents: list[DocumentRecord]) -> RootReport:
     return RootReport(root=root, available=True, documents=held)
 
 
-def _classify(path: Path, held: DocumentRecord | None, plan: SyncPlan) -> None:
+def _classify(
+    path: Path, held: DocumentRecord | None, plan: SyncPlan, document: Callable[[str], DocumentRecord | None]
+) -> None:
+    """``held``: the document at this path, if any; ``document``: the library's document by id, to
+    know a copy of a document held at another path (which the ingest would skip, so it is never
+    "added", or every sync would plan it again)."""
     if path.suffix.lower() not in SUFFIX_TYPES:
         reason = f"unsupported file type '{path.suffix or '(none)'}'"
         plan.skipped.append(FileResult(path=str(path), outcome=Outcome.SKIPPED, reason=reason))
-        return
-    if held is None:
-        plan.added.append(path)
         return
     try:
         sha = sha256_of(path)
@@ -208,6 +224,14 @@ def _classify(path: Path, held: DocumentRecord | None, plan: SyncPlan) -> None:
         plan.failed.append(
             FileResult(path=str(path), outcome=Outcome.FAILED, reason=f"cannot read file: {exc.strerror or exc}")
         )
+        return
+    if held is None:
+        copy = document(doc_id_for(sha))
+        if copy is not None and copy.status == "ready" and not _gone(Path(copy.path)):
+            reason = f"same content as {copy.path}"
+            plan.skipped.append(FileResult(path=str(path), outcome=Outcome.SKIPPED, reason=reason, doc_id=copy.doc_id))
+        else:
+            plan.added.append(path)
         return
     if sha != held.sha256 or held.parser_version.older_than(parser_versions.current(held.type)):
         plan.changed.append(path)

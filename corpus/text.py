@@ -1,4 +1,4 @@
-"""Word tokens and page labels: the small text helpers every layer above shares.
+"""Word tokens, page labels and counts in words: the small text helpers every layer above shares.
 
 Both the product (offline answers, title scoping) and its evaluation (token F1, evidence hits) split
 text with ``word_tokens``, so what an answer "contains" means the same thing to both.
@@ -47,3 +47,8 @@ def page_label(pages: Iterable[int]) -> str:
     if not distinct:
         return ""
     return f"{'p.' if len(distinct) == 1 else 'pp.'} {page_range(distinct)}"
+
+
+def counted(n: int, noun: str) -> str:
+    """``n`` with ``noun``, plural unless one: "1 sub-question", "3 sub-questions"."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

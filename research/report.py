@@ -14,7 +14,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel, Field
 
-from corpus.text import page_label
+from corpus.text import counted, page_label
 from research.evidence import FindingStatus, GapNote, SubQuestion
 from research.options import UnresolvedPolicy
 from tools.citations.resolve import Resolution
@@ -58,11 +58,6 @@ def omitted_note(n: int) -> str:
 def mode_model(mode: str) -> str:
     """The model of an LLM-mode run's ``mode`` ("llm (qwen2.5-7b)" -> "qwen2.5-7b")."""
     return mode.removeprefix("llm").strip(" ()") or "unknown"
-
-
-def counted(n: int, noun: str) -> str:
-    """``n`` with ``noun``, plural unless one: "1 sub-question", "3 sub-questions"."""
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 class ClaimStatus(StrEnum):
@@ -222,16 +217,18 @@ class FinalReport(BaseModel):
             f"{len(self.sections) - answered - unverified} not answered by the corpus. {cited}",
         ]
         if self.policy is UnresolvedPolicy.MARK and self.unverified_claims:
-            lines.append(f"{self.unverified_claims} claim(s) marked unverified: their quotes match no stored block.")
+            lines.append(
+                f"{counted(self.unverified_claims, 'claim')} marked unverified: their quotes match no stored block."
+            )
         if self.unsupported_claims:
             lines.append(
-                f"{self.unsupported_claims} claim(s) flagged unsupported: the passage they cite does not state them."
+                f"{counted(self.unsupported_claims, 'claim')} flagged unsupported: the passage they cite does not state them."
             )
         if self.policy is UnresolvedPolicy.DROP and self.dropped_claims:
-            lines.append(f"{self.dropped_claims} claim(s) dropped: their quotes match no stored block.")
+            lines.append(f"{counted(self.dropped_claims, 'claim')} dropped: their quotes match no stored block.")
         if self.addressed_claims:
             lines.append(
-                f"{self.addressed_claims} claim(s) left out: they cite only text addressed to an AI assistant."
+                f"{counted(self.addressed_claims, 'claim')} left out: they cite only text addressed to an AI assistant."
             )
         return lines + [c.markdown for c in self.cautions]
 

@@ -19,7 +19,7 @@ from watchfiles import Change
 from corpus.ingest import Outcome
 from corpus.ingest_roots import RootKind
 from corpus.retrieval import SearchMode
-from corpus.sync import SyncSummary
+from corpus.sync import SyncSummary, plan_sync
 from strategies.offline.strategy import OfflineStrategy
 from tools.hybrid_search import hybrid_search
 from ui.chat.library_tab import sync_folders
@@ -112,6 +112,18 @@ def test_a_renamed_file_is_indexed_at_its_new_path(portal, tmp_path):
     summary = run_sync(portal)
     assert summary.added == [str(new.resolve())] and [d.path for d in summary.removed] == [str(old.resolve())]
     assert found(portal.library, "rambutan") == [str(new.resolve())]
+
+
+def test_a_copy_of_a_held_document_is_skipped_once_and_not_planned_again(portal, tmp_path):
+    folder = tmp_path / "papers"
+    original = note(folder, "original.md", "soursop")
+    ingest(portal, folder)
+    copy = folder / "copy.md"
+    shutil.copyfile(original, copy)
+    summary = run_sync(portal)
+    assert summary.added == [] and [r.path for r in summary.skipped] == [str(copy.resolve())]
+    assert "same content as" in summary.skipped[0].reason
+    assert not plan_sync(portal.library).has_work  # the copy is not "added" on every later sync
 
 
 def test_a_dry_run_changes_nothing(portal, tmp_path):

@@ -138,8 +138,6 @@ class Analysis:
 
     question: str
     terms: list[str]  # stems of the question's content words
-    term_doc_freq: dict[str, int]  # in how many candidate sentences each term occurs
-    pool_size: int
     focus_terms: list[str]  # the specific terms ("cost"), not the general subject ("green", "roof")
     scored: list[ScoredSentence]  # best first
     layout: Layout = field(default_factory=lambda: Layout([]))  # the evidence's blocks, for passages
@@ -243,7 +241,7 @@ def analyse(question: str, evidence: Sequence[RetrievedChunk], vectors: Vectors)
     layout = Layout(evidence)
     pool = evidence_sentences(evidence, layout)
     df = {t: sum(1 for s in pool if matched(t, s.stems)) for t in terms}
-    analysis = Analysis(question, terms, df, len(pool), _focus_terms(terms, evidence), [], layout)
+    analysis = Analysis(question, terms, _focus_terms(terms, evidence), [], layout)
     if not pool:
         return analysis
     focus = set(analysis.focus_terms)

@@ -252,6 +252,8 @@ def value_problem(asked: QuestionType, phrase: str, sentence: str) -> str | None
     the eval's fragment rate (``evals.typed_values``) apply."""
     if not asked.typed:
         return "the question asks for an account, not a typed value"
+    if not phrase.strip():
+        return "empty"
     if asked.kind is AnswerType.YES_NO:
         return None if phrase in ("Yes", "No") else "not yes or no"
     found = re.search(rf"(?<![\w]){re.escape(phrase)}(?![\w])", sentence)

@@ -17,7 +17,7 @@ import anyio
 from fastapi import APIRouter, FastAPI, HTTPException, Query, Request
 from fastapi.responses import FileResponse, JSONResponse, StreamingResponse
 
-from corpus.errors import ReferenceImportError
+from corpus.errors import ReferenceImportError, RefusedPathError
 from corpus.models import MetadataOverride
 from corpus.registry import DocumentRecord
 from ui.api.security import is_loopback_client
@@ -28,7 +28,6 @@ from ui.core.errors import (
     JobFinishedError,
     JobNotFoundError,
     QueryTooLongError,
-    RefusedPathError,
     ThreadNotFoundError,
 )
 from ui.core.exports.formats import ExportFormat

@@ -16,7 +16,7 @@ from functools import partial
 import gradio as gr
 
 from corpus.config import Settings
-from research.report import counted
+from corpus.text import counted
 from ui.chat.assets import CSS
 from ui.chat.chat_tab import (
     PANEL_OUTPUTS,

@@ -135,26 +135,9 @@ def build_chat_tab(portal: LocalPortal) -> ChatTab:
             )
             header = gr.HTML(label="Cited source", elem_id="prp-ev-header")
             # The zoom reads at its natural size in the panel; the whole page shows where it is.
-            zoom = gr.Image(
-                label="The cited block on its page",
-                type="pil",
-                interactive=False,
-                visible=False,
-                elem_id="prp-zoom-image",
-                buttons=["fullscreen", "download"],
-                format="png",
-            )
+            zoom = _picture("The cited block on its page", "prp-zoom-image")
             with gr.Accordion("The whole page", open=False, elem_id="prp-page-accordion"):
-                image = gr.Image(
-                    label="Page with the cited block framed",
-                    type="pil",
-                    interactive=False,
-                    visible=False,
-                    elem_id="prp-page-image",
-                    buttons=["fullscreen", "download"],
-                    format="png",
-                    height=600,
-                )
+                image = _picture("Page with the cited block framed", "prp-page-image", height=600)
             image_note = gr.Markdown(label="Page note", elem_classes="prp-note")
             passage = gr.HTML(label="Cited passage", elem_id="prp-passage", elem_classes="prp-passage")
             with gr.Accordion("Evidence cards: every retrieved chunk, with score and document", open=False):
@@ -177,6 +160,20 @@ def build_chat_tab(portal: LocalPortal) -> ChatTab:
         image_note,
         cards,
         exports,
+    )
+
+
+def _picture(label: str, elem_id: str, **size) -> gr.Image:
+    """A rendered page (or part of one) in the evidence panel: shown once a citation opens."""
+    return gr.Image(
+        label=label,
+        type="pil",
+        interactive=False,
+        visible=False,
+        elem_id=elem_id,
+        buttons=["fullscreen", "download"],
+        format="png",
+        **size,
     )
 
 

@@ -12,8 +12,8 @@ import gradio as gr
 
 from corpus.author_names import short_authors
 from corpus.ingest import FileResult, IngestSummary, Outcome
-from corpus.sync import SyncSummary
-from research.report import counted
+from corpus.sync import NO_ROOTS, SyncSummary
+from corpus.text import counted
 from ui.core.errors import JobFailed
 from ui.core.jobs import JobState
 from ui.core.local import LocalPortal
@@ -153,15 +153,9 @@ def sync_folders(portal: LocalPortal) -> Iterator[str]:
 
 def _sync_summary(summary: SyncSummary, seconds: float) -> list[str]:
     if not summary.roots:
-        return [
-            "<p>No folders to sync: the library remembers the folders and files <code>prp ingest</code> is given.</p>"
-        ]
-    folders = sum(1 for r in summary.roots if r.root.kind == "folder")
-    roots = f"{counted(folders, 'folder')}, {counted(len(summary.roots) - folders, 'file')}"
-    lines = [
-        f"<p><b>Synced {roots} in {seconds:.1f} s:</b> {len(summary.added)} added, {len(summary.changed)} changed, "
-        f"{len(summary.removed)} removed, {summary.unchanged} unchanged, {len(summary.failed)} failed.</p>"
-    ]
+        said = html.escape(NO_ROOTS[0].upper() + NO_ROOTS[1:]).replace("`prp ingest`", "<code>prp ingest</code>")
+        return [f"<p>{said}.</p>"]
+    lines = [f"<p><b>Synced {summary.roots_line()} in {seconds:.1f} s:</b> {summary.counts_line()}.</p>"]
     lines += [
         f'<p class="prp-bad">\u26a0 <b>{html.escape(r.root.path)}</b>: {html.escape(r.reason)} '
         f"({counted(r.documents, 'document')})</p>"

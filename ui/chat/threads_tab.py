@@ -8,8 +8,8 @@ from textwrap import shorten
 
 import gradio as gr
 
+from corpus.text import counted
 from research.options import ResearchOptions
-from research.report import counted
 from ui.chat.chat_tab import ELLIPSIS, ChatSession, conversation_history, panel_updates, run_turn
 from ui.chat.settings_panel import with_options
 from ui.core.conversations import Conversation

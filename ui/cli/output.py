@@ -15,9 +15,8 @@ from corpus.author_names import short_authors
 from corpus.ingest import FileResult, IngestSummary, Outcome
 from corpus.registry import DocumentRecord
 from corpus.retrieval import RetrievedChunk
-from corpus.sync import SyncSummary
-from corpus.text import page_label
-from research.report import counted
+from corpus.sync import NO_ROOTS, SyncSummary
+from corpus.text import counted, page_label
 from research.runs import RunSummary
 from tools.title_scope import TitleScope
 from ui.core.report_json import JsonReport
@@ -79,15 +78,9 @@ def print_sync(summary: SyncSummary, as_json: bool) -> int:
 
 def format_sync(summary: SyncSummary) -> str:
     if not summary.roots:
-        return "no folders to sync: the library remembers the folders and files `prp ingest` is given"
+        return NO_ROOTS
     head = "sync (dry run: nothing changed, this is what a sync would do)" if summary.dry_run else "sync"
-    folders = sum(1 for r in summary.roots if r.root.kind == "folder")
-    files = len(summary.roots) - folders
-    lines = [
-        f"{head}: {len(summary.added)} added, {len(summary.changed)} changed, {len(summary.removed)} removed, "
-        f"{summary.unchanged} unchanged, {len(summary.failed)} failed "
-        f"({counted(folders, 'folder')}, {counted(files, 'file')}; time: {summary.seconds:.1f}s)"
-    ]
+    lines = [f"{head}: {summary.counts_line()} ({summary.roots_line()}; time: {summary.seconds:.1f}s)"]
     lines += [f"  added: {p}" for p in summary.added]
     lines += [f"  changed: {p}" for p in summary.changed]
     lines += [f"  removed: {d.path} ({d.title}, {d.doc_id})" for d in summary.removed]

@@ -27,7 +27,3 @@ class QueryTooLongError(PrpError):
 
 class DocumentNotFoundError(PrpError):
     """No document ready in the library has this id."""
-
-
-class RefusedPathError(PrpError):
-    """A path an ingest may not be given: the library's own data or models directory."""

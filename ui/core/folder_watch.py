@@ -28,6 +28,7 @@ from watchfiles import Change, watch
 
 from corpus.ingest_roots import IngestRoot, RootKind
 from corpus.sync import plan_sync
+from corpus.text import counted
 from ui.core.local import LocalPortal
 
 #: Changes are grouped until none came for STEP_MS, or for at most DEBOUNCE_MS: a file copied in
@@ -83,7 +84,7 @@ class FolderWatch:
         available = {r.path for r in self._roots if self._target(r).is_dir()}
         back = [Path(p) for p in sorted(available - before)] if before is not None else []
         if back:  # a folder missing until now (a drive mounted again): whatever changed in it meanwhile
-            self._sync(back, f"sync {len(back)} folder(s) available again")
+            self._sync(back, f"sync {counted(len(back), 'folder')} available again")
         watched = sorted(str(t) for t in targets if t.is_dir())
         if not watched:
             self._stop.wait(WAKE_MS / 1000)
@@ -100,7 +101,7 @@ class FolderWatch:
         ):
             if changes:
                 paths = sorted({Path(path) for _, path in changes})
-                self._sync(paths, f"sync {len(paths)} changed path(s) in watched folders")
+                self._sync(paths, f"sync {counted(len(paths), 'changed path')} in watched folders")
             if self._roots_changed(available):
                 break
         return available

@@ -23,9 +23,11 @@ from corpus.config import Settings
 from corpus.ingest import FileResult, IngestSummary, discover
 from corpus.library import Library
 from corpus.models import MetadataOverride
+from corpus.own_folders import check_ingest_paths
 from corpus.references.plan import ImportPlan, plan_import
 from corpus.registry import DocumentRecord
 from corpus.sync import SyncPlan, SyncSummary, sync
+from corpus.text import counted
 from research.options import ResearchOptions
 from research.report import mode_model
 from research.strategy import ResearchStrategy
@@ -33,7 +35,6 @@ from tools.hybrid_search import hybrid_search, named_documents
 from ui.core.conversations import Conversation, conversations
 from ui.core.errors import DocumentNotFoundError, JobFailed, JobFinishedError, JobNotFoundError
 from ui.core.exports.formats import ExportFormat
-from ui.core.ingest_paths import check_ingest_paths
 from ui.core.jobs import Job, JobEvent, JobKind, Jobs, JobState, JobView
 from ui.core.models import ExportFile, Health, JobOutcome, RunRequest, SearchRequest, SearchResponse
 from ui.core.portal import RunKind
@@ -195,7 +196,9 @@ class LocalPortal:
         ]
         if not stray:
             return None
-        return self.start_ingest([], stray, title=f"ingest {len(stray)} upload(s) left unindexed by the last run")
+        return self.start_ingest(
+            [], stray, title=f"ingest {counted(len(stray), 'upload')} left unindexed by the last run"
+        )
 
     def start_ingest(
         self,

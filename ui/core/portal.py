@@ -59,7 +59,7 @@ class Portal(Protocol):
     def ingest(self, paths: Sequence[Path], imports: Sequence[Path] = ()) -> JobView:
         """Start ingesting files or folders: a ``started`` event with the number of files, then one
         ``file`` event per file as it is done; the outcome carries the summary. The library's own
-        data or models directory (or a folder holding one) is refused: ``RefusedPathError``.
+        data or models directory (or a folder holding one) is refused: ``corpus.errors.RefusedPathError``.
         ``imports``: reference-manager exports (BibTeX, CSL-JSON) whose entries' attached files are
         ingested with the entries' metadata (``corpus.references``); an export that cannot be read
         at all is refused before anything starts: ``ReferenceImportError``."""

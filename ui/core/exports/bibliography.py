@@ -15,8 +15,8 @@ from pathlib import Path
 
 from corpus.author_names import all_authors
 from corpus.models import Bibliography, Document
-from corpus.text import page_label
-from research.report import clip, counted
+from corpus.text import counted, page_label
+from research.report import clip
 from tools.citations.resolve import Resolution
 from ui.core.exports.record import ReportRecord
 

@@ -62,7 +62,8 @@ def _fields(entry: BibEntry, report_title: str) -> tuple[str, list[tuple[str, st
         entry_type, venue_field = "misc", "howpublished"
     fields.append((venue_field, bibtex_escape(bib.venue or entry.describe())))
     if bib.doi:
-        fields.append(("doi", bibtex_escape(bib.doi)))
+        # Read verbatim, as url is: an escaped "\_" would stay in the DOI and break its link.
+        fields.append(("doi", bib.doi.translate(_PATH_UNSAFE)))
     if bib.arxiv_id:
         fields += [("eprint", bibtex_escape(bib.arxiv_id)), ("archivePrefix", "arXiv")]
     if entry.url:

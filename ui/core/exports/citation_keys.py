@@ -1,8 +1,9 @@
 """Citation keys a LaTeX paper cites by: ``lastnameYEARword`` (the first author's family name folded
 to ASCII, the year, the first significant word of the title), as reference managers make them.
 
-A key depends only on the document's own metadata, so it is the same in every export of every run;
-documents whose keys clash get "a", "b", ... in the order of their document ids, which are stable too.
+A key depends only on the document's own metadata, so it is the same in every export that cites the
+document alone under that key; documents of one export whose keys clash get "a", "b", ... in the
+order of their document ids (so a key can gain a letter in an export that also cites its namesake).
 """
 
 from __future__ import annotations

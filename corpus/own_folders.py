@@ -1,4 +1,4 @@
-"""Which paths an ingest by path may be given: never the library's own folders.
+"""The library's own folders, which an ingest by path may never be given.
 
 The data directory holds the library's uploads, exports, caches and index, and the models directory
 the embedding models; ingesting either (or a folder whose walk would reach one) would make the
@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from corpus.config import Settings
-from ui.core.errors import RefusedPathError
+from corpus.errors import RefusedPathError
+from corpus.ingest import hidden
 
 
 def check_ingest_paths(paths: Sequence[Path], settings: Settings) -> None:
@@ -22,18 +23,14 @@ def check_ingest_paths(paths: Sequence[Path], settings: Settings) -> None:
     for path in paths:
         resolved = Path(path).expanduser().resolve()
         for what, folder in protected.items():
-            if resolved == folder or resolved.is_relative_to(folder):
+            if resolved.is_relative_to(folder):
                 where = "is" if resolved == folder else "is inside"
                 raise RefusedPathError(
                     f"{path} {where} the library's {what} ({folder}), whose files are the library's own, "
                     "not documents to ingest"
                 )
-            if folder.is_relative_to(resolved) and resolved.is_dir() and not _hidden(folder.relative_to(resolved)):
+            if folder.is_relative_to(resolved) and resolved.is_dir() and not hidden(folder.relative_to(resolved)):
                 raise RefusedPathError(
                     f"{path} holds the library's {what} ({folder}), whose files are the library's own: "
                     "ingest the folders beside it instead"
                 )
-
-
-def _hidden(relative: Path) -> bool:
-    return any(part.startswith(".") for part in relative.parts)
