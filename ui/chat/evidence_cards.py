@@ -10,10 +10,17 @@ from __future__ import annotations
 import html
 
 from corpus.text import counted, page_label
-from research.report import STATUS_LABELS
+from research.evidence import FindingStatus
 from ui.core.exports.record import ReportRecord
 
 SNIPPET_CHARS = 420
+STATUS_LABELS = {
+    FindingStatus.ANSWERED: "answered",
+    FindingStatus.ANSWERED_AFTER_RETRY: "answered after retry",
+    FindingStatus.GAP: "gap: not answered by the corpus",
+    FindingStatus.DISPUTED: "disputed: the documents answer it differently",
+    FindingStatus.UNVERIFIED: "unverified: no claim could be verified in the library",
+}
 
 
 def evidence_cards(record: ReportRecord, active: int | None = None) -> str:
