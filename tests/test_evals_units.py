@@ -348,24 +348,23 @@ def test_upload_creates_the_langsmith_dataset_once():
 
 def test_llm_mode_eval_counts_calls_and_tokens_and_judges(sample_library, monkeypatch):
     """The real langchain-openai client against a scripted loopback server; nothing else is reached."""
-    import html
-    import re
     import socket
 
     from corpus.config import Settings
     from evals.runner import default_config, run_eval
     from evals.target import shared_library
     from testing_support.llm_fakes import OpenAIStub
+    from testing_support.llm_scripts import substantial_sentence
 
     def script(step: str, prompt: str):
         if step == "plan":
             return {"sub_questions": [{"question": prompt.split("\n")[0].split(": ", 1)[-1], "rationale": "Asked."}]}
+        if step == "rerank":
+            return {"scores": []}
         if step == "answer":
-            blocks = re.findall(r'<document_block id="([^"]+)"[^>]*>\n(.*?)\n</document_block>', prompt, re.S)
-            block_id, text = next((b, html.unescape(t)) for b, t in blocks if len(t.split()) >= 8)
-            quote = re.split(r"(?<=[.!?])\s+", text)[0]
+            sid, _ = substantial_sentence(prompt)
             return {
-                "claims": [{"text": "Claim.", "citations": [{"block_id": block_id, "quote": quote}]}],
+                "claims": [{"text": "Claim.", "sentence_ids": [sid]}],
                 "sufficient": True,
                 "confidence": 0.8,
                 "next_queries": [],
@@ -402,4 +401,8 @@ def test_llm_mode_eval_counts_calls_and_tokens_and_judges(sample_library, monkey
     # The graph's calls are metered (the judge's call is not part of the run's cost).
     assert 3 <= result.scores["llm_calls"] == len(stub.requests) - 1
     assert result.scores["llm_tokens"] > 0
+    # Every graph call went out constrained by the schema, none needed a retry.
+    cost = result.outputs["cost"]
+    assert cost["structured"] == {"json_schema": result.scores["llm_calls"]} and result.scores["llm_retries"] == 0
+    assert set(cost["step_tokens"]) >= {"plan", "rerank", "answer"}
     assert (result.scores["groundedness"], result.scores["relevance"]) == (1.0, 0.5)
