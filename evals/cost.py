@@ -58,7 +58,9 @@ class CostMeter(BaseCallbackHandler):
         self.llm_calls = 0
         self.input_tokens = 0
         self.output_tokens = 0
-        self._step_of_call: dict[UUID, str] = {}
+        # A structured call's step, path and whether it is a retry, counted once it is answered: a
+        # request the server refused its response format on is no call on that path.
+        self._calls: dict[UUID, tuple[str, str, bool]] = {}
         self._step_tokens: dict[str, int] = defaultdict(int)
         self._structured: dict[str, int] = defaultdict(int)
         self.retries = 0
@@ -107,9 +109,8 @@ class CostMeter(BaseCallbackHandler):
             self.llm_calls += 1
             if "prp_step" in metadata:
                 # "answer q2" and "answer q3" are one step.
-                self._step_of_call[run_id] = str(metadata["prp_step"]).split()[0]
-                self._structured[str(metadata.get("prp_structured"))] += 1
-                self.retries += bool(metadata.get("prp_attempt"))
+                step = str(metadata["prp_step"]).split()[0]
+                self._calls[run_id] = (step, str(metadata.get("prp_structured")), bool(metadata.get("prp_attempt")))
 
     def on_llm_start(self, serialized: dict[str, Any] | None, prompts: list[str], **kwargs: Any) -> None:
         with self._lock:
@@ -131,13 +132,16 @@ class CostMeter(BaseCallbackHandler):
         with self._lock:
             self.input_tokens += input_tokens
             self.output_tokens += output_tokens
-            step = self._step_of_call.pop(run_id, None)
-            if step:
+            call = self._calls.pop(run_id, None)
+            if call:
+                step, path, retry = call
                 self._step_tokens[step] += input_tokens + output_tokens
+                self._structured[path] += 1
+                self.retries += retry
 
     def on_llm_error(self, error: BaseException, *, run_id: UUID, **kwargs: Any) -> None:
         with self._lock:
-            self._step_of_call.pop(run_id, None)
+            self._calls.pop(run_id, None)
 
     def cost(self, seconds: float) -> Cost:
         with self._lock:
