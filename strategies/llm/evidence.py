@@ -72,10 +72,6 @@ class EvidenceSheet:
                     )
         return sheet
 
-    @property
-    def by_id(self) -> dict[str, Sentence]:
-        return {s.sid: s for s in self.sentences}
-
     def neighbours(self, sentence: Sentence) -> list[Sentence]:
         """The sentence before and after it in its block."""
         i = self.sentences.index(sentence)

@@ -97,8 +97,8 @@ class LLMStrategy:
         embedder: Embedder | None = None,
         *,
         rerank: bool = True,
-        rerank_candidates: int = 16,
-        evidence_tokens: int = 500,
+        rerank_candidates: int = 12,
+        evidence_tokens: int = 450,
     ):
         """``embedder``: ranks sentences for the prompts and checks what each document answers (see
         contradictions); without it sentences are ranked by the question's words. ``rerank``: let the
@@ -175,9 +175,9 @@ class LLMStrategy:
         return reorder(candidates, out)
 
     def _best_of(self, findings: list[Finding], sheet: EvidenceSheet) -> list[Sentence]:
-        """Each finding's best sentences and their neighbours, the findings sharing twice an answer's
-        budget; in sheet order."""
-        budget = max(self.evidence_tokens // 4, 2 * self.evidence_tokens // max(1, len(findings)))
+        """Each finding's best sentences and their neighbours, the findings sharing one answer's budget
+        (a quarter of it at least each); in sheet order."""
+        budget = max(self.evidence_tokens // 4, self.evidence_tokens // max(1, len(findings)))
         chosen: dict[str, Sentence] = {}
         for f in findings:
             own = {b.block_id for c in f.evidence for b in c.blocks}
