@@ -112,7 +112,11 @@ def test_retrieval_support_answer_and_abstention():
         "hit@10": 1.0,
         "mrr": 0.5,
         "evidence_found": 1.0,
+        "evidence_hit@1": 0.0,
     }
+    # The graph's own order (LLM re-ranking may move the gold chunk first), apart from the probe's.
+    reranked = _outputs(retrieved=chunks, evidence=chunks[::-1])
+    assert _scores(ev.retrieval(reranked, ref))["evidence_hit@1"] == 1.0
     assert _scores(ev.citation_support(out, ref)) == {"citation_support": 0.5}
     assert _scores(ev.answer(out, ref))["answer_f1"] == 1.0
     assert _scores(ev.abstention(out, ref)) == {"answered": 1.0}
@@ -170,8 +174,9 @@ def test_contradiction_prf_loose_and_strict():
 
 def test_cost_scores_llm_calls_only_in_llm_mode():
     assert set(_scores(ev.cost(_outputs()))) == {"latency_s"}
-    llm = _outputs(mode="llm (m)", cost={"seconds": 2.0, "llm_calls": 4, "input_tokens": 100, "output_tokens": 20})
-    assert _scores(ev.cost(llm)) == {"latency_s": 2.0, "llm_calls": 4, "llm_tokens": 120}
+    spent = {"seconds": 2.0, "llm_calls": 4, "input_tokens": 100, "output_tokens": 20, "retries": 1}
+    llm = _outputs(mode="llm (m)", cost=spent)
+    assert _scores(ev.cost(llm)) == {"latency_s": 2.0, "llm_calls": 4, "llm_tokens": 120, "llm_retries": 1}
 
 
 def test_llm_judge_scores_groundedness_and_relevance():
