@@ -310,11 +310,18 @@ def comparison_table(summaries: dict[str, dict]) -> str:
         for key, label in (("conflict_f1", "conflict F1"), ("fragment_rate", "fragment rate"))
         if any(key in s["summary_scores"] for s in summaries.values())
     ]
-    header = ["config", "n", *(METRICS[k] for k in keys), *(label for _, label in pooled), "p50 s", "failed"]
+    # In LLM mode: the graph's own hit@1 (re-ranked), what a question cost, and how replies were held
+    # to their schema (answered calls per path).
+    llm = any(s["metrics"].get("llm_calls") for s in summaries.values())
+    keys += ["evidence_hit@1", "llm_calls", "llm_tokens", "llm_retries"] if llm else []
+    paths = ["structured output"] if llm else []
+    header = ["config", "n", *(METRICS[k] for k in keys), *(label for _, label in pooled), *paths, "p50 s", "failed"]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for name, s in summaries.items():
         cells = [name, str(s["examples"])] + [_fmt(s["metrics"].get(k, {}).get("mean"), k) for k in keys]
         cells += [_fmt(s["summary_scores"].get(key)) for key, _ in pooled]
+        structured = s.get("llm", {}).get("structured_calls", {})
+        cells += [", ".join(f"{p} {n}" for p, n in sorted(structured.items())) or "–"] if llm else []
         cells += [_fmt(s["latency"]["p50_s"], "latency_s"), str(s["failed"])]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)

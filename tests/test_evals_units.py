@@ -410,4 +410,12 @@ def test_llm_mode_eval_counts_calls_and_tokens_and_judges(sample_library, monkey
     cost = result.outputs["cost"]
     assert cost["structured"] == {"json_schema": result.scores["llm_calls"]} and result.scores["llm_retries"] == 0
     assert set(cost["step_tokens"]) >= {"plan", "rerank", "answer"}
+    from evals.report import _cost_section, comparison_table, summarize
+
+    summary = summarize(run)
+    table = comparison_table({"llm": summary})
+    assert "LLM tokens" in table and "structured output" in table and f"json_schema {len(stub.requests) - 1}" in table
+    assert any(
+        line.startswith("Structured output (calls per path): json_schema") for line in _cost_section(summary, {})
+    )
     assert (result.scores["groundedness"], result.scores["relevance"]) == (1.0, 0.5)

@@ -10,11 +10,13 @@ import shutil
 import pytest
 
 from corpus.config import Settings
+from corpus.models import Block, BlockKind, DocType
+from corpus.retrieval import RetrievedChunk
 from evals.cost import metered
 from graph.run import run_research
 from research.evidence import marker_key
-from strategies.llm.evidence import EvidenceSheet
-from strategies.llm.selection import count_tokens, tokenizer_name
+from strategies.llm.evidence import EvidenceSheet, render
+from strategies.llm.selection import count_tokens, tokenizer_name, within_budget
 from strategies.llm.strategy import LLMStrategy
 from strategies.select import select_strategy
 from testing_support.llm_fakes import OpenAIStub, ScriptedChatModel, sentence_ids_in, step_of
@@ -58,6 +60,32 @@ def test_every_id_in_a_prompt_is_unique_and_resolves_to_its_stored_sentence(samp
     sheet = EvidenceSheet.of(result.state["findings"][0].evidence)
     texts = sheet.block_texts
     assert sheet.sentences and all(texts[s.block_id][s.start : s.end] == s.text for s in sheet.sentences)
+
+
+def test_an_endless_sentence_is_shown_cut_and_quoted_whole():
+    """A table flattened into one line, or a page without full stops: the prompt stays within its
+    budget, and the sentence cited by id is still quoted whole from its block."""
+    endless = "Rows " + " | ".join(f"cell {i}" for i in range(2000)) + "."
+    block = Block(block_id="d1-0001", doc_id="d1", seq=1, page=2, kind=BlockKind.TABLE, text=endless)
+    chunk = RetrievedChunk(
+        chunk_id="c1",
+        doc_id="d1",
+        title="Table <b>",
+        year=None,
+        doc_type=DocType.TEXT,
+        section="",
+        pages=[2],
+        text=endless,
+        score=1.0,
+        rank=1,
+        blocks=[block],
+    )
+    sheet = EvidenceSheet.of([chunk])
+    shown = within_budget(sheet.sentences, sheet, 450)
+    prompt = render(shown)
+    assert count_tokens(prompt) < 400 and "[b1] Table &lt;b&gt;, p. 2" in prompt
+    [marker] = sheet.markers(["b1.s1"], shown)
+    assert marker.block_id == "d1-0001" and marker.quote == endless
 
 
 def test_a_claim_with_one_shown_and_one_unknown_id_is_cited_by_the_shown_one_only(sample_library):

@@ -27,6 +27,9 @@ from research.evidence import CitationMarker
 from strategies.offline.passages import pieces_of
 
 _SPACE = re.compile(r"\s+")
+# A "sentence" this long (a table flattened into one line, an unpunctuated page) is shown cut: the
+# model still cites it by id, and its quote is still the whole stored sentence.
+MAX_SHOWN_CHARS = 1000
 
 
 @dataclass(frozen=True)
@@ -39,6 +42,12 @@ class Sentence:
     start: int  # offsets in the block's text
     end: int
     rank: int  # the rank of the chunk that brought its block (1 = best)
+
+    @property
+    def shown(self) -> str:
+        """The text as a prompt shows it: on one line, cut at MAX_SHOWN_CHARS."""
+        text = _SPACE.sub(" ", self.text).strip()
+        return text if len(text) <= MAX_SHOWN_CHARS else text[:MAX_SHOWN_CHARS].rstrip() + " ..."
 
 
 @dataclass
@@ -113,11 +122,6 @@ def render(sentences: Iterable[Sentence]) -> str:
         block_label = s.sid.split(".", 1)[0]
         if block_label != label:
             label = block_label
-            lines.append(f"[{label}] {escape(_one_line(s.title), quote=False)}, p. {s.page}")
-        lines.append(f"{s.sid} {escape(_one_line(s.text), quote=False)}")
+            lines.append(f"[{label}] {escape(_SPACE.sub(' ', s.title).strip(), quote=False)}, p. {s.page}")
+        lines.append(f"{s.sid} {escape(s.shown, quote=False)}")
     return "<evidence>\n" + "\n".join(lines) + "\n</evidence>"
-
-
-def _one_line(text: str) -> str:
-    # A sentence is shown on its id's line; its stored text (and so its quote) keeps its line breaks.
-    return _SPACE.sub(" ", text).strip()

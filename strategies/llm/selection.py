@@ -78,7 +78,7 @@ def within_budget(best_first: Sequence[Sentence], sheet: EvidenceSheet, budget: 
     used = 0
     for sentence in best_first:
         group = [s for s in (sentence, *sheet.neighbours(sentence)) if s.sid not in chosen]
-        cost = sum(count_tokens(s.text) + 4 for s in group)  # ~4 more for the id
+        cost = sum(count_tokens(s.shown) + 4 for s in group)  # ~4 more for the id
         if not group:
             continue
         if used + cost > budget:
