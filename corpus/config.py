@@ -54,7 +54,7 @@ class Settings(BaseSettings):
     # How replies are held to their schema (strategies/llm/structured.py): `json_schema` (OpenAI's
     # structured outputs; vLLM, Ollama, LM Studio, llama-server), `llama_cpp` (`json_object` + `schema`,
     # which llama-cpp-python's server turns into a grammar), `prompt` (the schema in the prompt, parsed
-    # and retried), or `auto`: `json_schema`, and `prompt` for a call the server refuses it on.
+    # and retried), or `auto`: `json_schema`, and `prompt` once the server refuses it.
     llm_schema_format: Literal["auto", "json_schema", "llama_cpp", "prompt"] = Field(
         default="auto", validation_alias="PRP_LLM_SCHEMA_FORMAT"
     )

@@ -137,8 +137,9 @@ def test_a_server_without_schema_support_falls_back_to_parse_and_retry(sample_li
     assert result.report.citations and len(result.state["plan"]) == len(PLAN)
     refused = [r for r in stub.requests if "response_format" in r]
     answered = [r for r in stub.requests if "response_format" not in r]
-    # Each call was refused its schema once, then asked with the schema written into the prompt.
-    assert refused and all(r["response_format"]["type"] == "json_schema" for r in refused)
+    # Calls asked for json_schema until the server first refused it (concurrent branches may each have
+    # asked once), then every call, the refused ones again, went with the schema in the prompt.
+    assert 1 <= len(refused) <= len(PLAN) + 1 and all(r["response_format"]["type"] == "json_schema" for r in refused)
     assert all("JSON schema:" in r["messages"][1]["content"] for r in answered)
     assert cost.structured == {"prompt": len(answered)} and cost.retries == 1
     assert cost.llm_calls == len(stub.requests)

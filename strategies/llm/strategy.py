@@ -107,6 +107,8 @@ class LLMStrategy:
         self.llm = llm
         self.mode = f"llm ({model_name})"
         self.schema_format = schema_format
+        # Response formats the server refused (under `auto`): later calls do not ask for them again.
+        self.refused_formats: set[str] = set()
         self.vectors = Vectors(embedder) if embedder is not None else None
         self.rerank = rerank
         self.rerank_candidates = rerank_candidates
@@ -114,7 +116,7 @@ class LLMStrategy:
 
     def _call(self, schema: type[BaseModel], prompt: str, step: str, **fields) -> BaseModel:
         messages = [SystemMessage(content=SYSTEM), HumanMessage(content=prompt.format(**fields))]
-        return structured_call(self.llm, schema, messages, step, self.schema_format)
+        return structured_call(self.llm, schema, messages, step, self.schema_format, self.refused_formats)
 
     def plan(self, topic: str, single_question: bool, scout: list[RetrievedChunk]) -> list[SubQuestion]:
         # Only the researcher's topic goes into the planning prompt: document text never steers the plan.

@@ -8,7 +8,8 @@ The paths (``PRP_LLM_SCHEMA_FORMAT``):
 - ``llama_cpp``: ``{"type": "json_object", "schema": ...}``, which llama-cpp-python's server compiles
   into a grammar (it refuses ``json_schema``);
 - ``prompt``: the schema written into the prompt, for servers that constrain nothing;
-- ``auto`` (the default): ``json_schema``, and ``prompt`` for a call the server refuses it on (HTTP 400).
+- ``auto`` (the default): ``json_schema``, and ``prompt`` for a call the server refuses it on (HTTP 400)
+  and, once refused, for the caller's later calls.
 
 Whatever the path, a reply that does not parse is retried once with what was wrong, then fails naming
 the step. Each request carries its step, path and attempt as run metadata, so the cost meter
@@ -52,12 +53,15 @@ def structured_call(
     messages: list[BaseMessage],
     step: str,
     schema_format: SchemaFormat = "auto",
+    refused: set[str] | None = None,
 ) -> Schema:
     """Ask for ``schema`` as JSON on the configured path; on a malformed or cut-off answer, say what was
-    wrong and ask once more."""
+    wrong and ask once more. ``refused``: the paths this server has refused so far, kept by the caller
+    across its calls, so that under ``auto`` only its first calls ask for what the server cannot do."""
+    refused = set() if refused is None else refused
     path: Path = "json_schema" if schema_format == "auto" else schema_format
-    if not isinstance(llm, BaseChatOpenAI) and path != "prompt":
-        path = "prompt"  # only an OpenAI-compatible client can send a response format
+    if not isinstance(llm, BaseChatOpenAI) or (schema_format == "auto" and path in refused):
+        path = "prompt"  # only an OpenAI-compatible client sends a response format, and only if taken
     try:
         return _attempts(llm, schema, messages, step, path)
     except _Refused:
@@ -66,6 +70,7 @@ def structured_call(
                 f"step '{step}': the language model server refused the {path} response format; "
                 "set PRP_LLM_SCHEMA_FORMAT=auto or prompt"
             ) from None
+        refused.add(path)
         return _attempts(llm, schema, messages, step, "prompt")
 
 
