@@ -61,7 +61,7 @@ class Settings(BaseSettings):
     # LLM re-ranking: one call per sub-question scores its candidate sentences before the answer.
     llm_rerank: bool = Field(default=True, validation_alias="PRP_LLM_RERANK")
     # Sentences the re-ranking call scores (the best by embedding similarity to the sub-question).
-    llm_rerank_candidates: int = Field(default=12, ge=1, le=64, validation_alias="PRP_LLM_RERANK_CANDIDATES")
+    llm_rerank_candidates: int = Field(default=10, ge=1, le=64, validation_alias="PRP_LLM_RERANK_CANDIDATES")
     # Tokens of evidence sentences (the best and their neighbours) an answer's prompt holds.
     llm_evidence_tokens: int = Field(default=450, ge=50, validation_alias="PRP_LLM_EVIDENCE_TOKENS")
     # `local`: start llama-cpp-python's server on a loopback port for the run (the `local-llm` extra).

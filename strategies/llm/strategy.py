@@ -97,7 +97,7 @@ class LLMStrategy:
         embedder: Embedder | None = None,
         *,
         rerank: bool = True,
-        rerank_candidates: int = 12,
+        rerank_candidates: int = 10,
         evidence_tokens: int = 450,
     ):
         """``embedder``: ranks sentences for the prompts and checks what each document answers (see
@@ -177,9 +177,11 @@ class LLMStrategy:
         return reorder(candidates, out)
 
     def _best_of(self, findings: list[Finding], sheet: EvidenceSheet) -> list[Sentence]:
-        """Each finding's best sentences and their neighbours, the findings sharing one answer's budget
-        (a quarter of it at least each); in sheet order."""
-        budget = max(self.evidence_tokens // 4, self.evidence_tokens // max(1, len(findings)))
+        """Each finding's best sentences and their neighbours, the findings sharing half an answer's
+        budget (a quarter of it at least each: a report's sub-questions need a few sentences each);
+        in sheet order. The documents' answers are compared without the model as well (see
+        contradictions), so this call gets the fewest tokens."""
+        budget = max(self.evidence_tokens // 4, self.evidence_tokens // (2 * max(1, len(findings))))
         chosen: dict[str, Sentence] = {}
         for f in findings:
             own = {b.block_id for c in f.evidence for b in c.blocks}
