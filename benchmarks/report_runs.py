@@ -2,7 +2,8 @@
 
 Offline: models loaded and one report run first (warm), then the median of 3 timed runs.
 LLM mode: the scripted model the tests use (``testing_support``, faked only at the LLM boundary)
-counts its calls; the target is at most 2 + 2*N calls for N sub-questions.
+counts its calls; the target is at most 2 + 3*N calls for N sub-questions (plan, a re-ranking and an
+answer per sub-question, retries, contradictions, summary).
 
     python benchmarks/report_runs.py
 """
@@ -54,7 +55,7 @@ def main() -> None:
             )
             n = len(result.state["plan"])
             rows.append(
-                {"max_retries": retries, "sub_questions": n, "llm_calls": len(model.calls), "budget": 2 + 2 * n}
+                {"max_retries": retries, "sub_questions": n, "llm_calls": len(model.calls), "budget": 2 + 3 * n}
             )
         figures["llm_calls_per_report"] = rows
     print(
@@ -65,7 +66,7 @@ def main() -> None:
     for row in figures["llm_calls_per_report"]:
         print(
             f"LLM mode (scripted), max_retries={row['max_retries']}: {row['llm_calls']} calls for "
-            f"{row['sub_questions']} sub-questions (budget 2+2N = {row['budget']})"
+            f"{row['sub_questions']} sub-questions (budget 2+3N = {row['budget']})"
         )
     print(f"saved {save('report_runs', figures)}")
 

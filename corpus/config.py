@@ -54,11 +54,19 @@ class Settings(BaseSettings):
     llm_timeout: float = Field(default=120.0, validation_alias="PRP_LLM_TIMEOUT")
     # Tokens per answer; unset leaves it to the server (local mode caps it, see strategies/llm/local_server.py).
     llm_max_tokens: int | None = Field(default=None, validation_alias="PRP_LLM_MAX_TOKENS")
-    # How the structured-output schema is sent: OpenAI's `json_schema` response format, or the
-    # `json_object` + `schema` form that llama-cpp-python's server turns into a grammar.
-    llm_schema_format: Literal["json_schema", "llama_cpp"] = Field(
-        default="json_schema", validation_alias="PRP_LLM_SCHEMA_FORMAT"
+    # How replies are held to their schema (strategies/llm/structured.py): `json_schema` (OpenAI's
+    # structured outputs; vLLM, Ollama, LM Studio, llama-server), `llama_cpp` (`json_object` + `schema`,
+    # which llama-cpp-python's server turns into a grammar), `prompt` (the schema in the prompt, parsed
+    # and retried), or `auto`: `json_schema`, and `prompt` once the server refuses it.
+    llm_schema_format: Literal["auto", "json_schema", "llama_cpp", "prompt"] = Field(
+        default="auto", validation_alias="PRP_LLM_SCHEMA_FORMAT"
     )
+    # LLM re-ranking: one call per sub-question scores its candidate sentences before the answer.
+    llm_rerank: bool = Field(default=True, validation_alias="PRP_LLM_RERANK")
+    # Sentences the re-ranking call scores (the best by embedding similarity to the sub-question).
+    llm_rerank_candidates: int = Field(default=10, ge=1, le=64, validation_alias="PRP_LLM_RERANK_CANDIDATES")
+    # Tokens of evidence sentences (the best and their neighbours) an answer's prompt holds.
+    llm_evidence_tokens: int = Field(default=450, ge=50, validation_alias="PRP_LLM_EVIDENCE_TOKENS")
     # `local`: start llama-cpp-python's server on a loopback port for the run (the `local-llm` extra).
     llm: Literal["auto", "local"] = Field(default="auto", validation_alias="PRP_LLM")
     # Any GGUF; unset means Qwen2.5-Coder-0.5B-Instruct, assembled from its PyPI parts into ~/.cache/prp-models.

@@ -1,4 +1,6 @@
-"""What one research run costs: seconds per graph step, and in LLM mode model calls and tokens.
+"""What one research run costs: seconds per graph step, and in LLM mode model calls and tokens
+(prompt and completion, per step), the structured-output path each call took and the retries of
+malformed replies (``strategies/llm/structured.py`` tags every request with its step, path and attempt).
 
 ``metered()`` installs a LangChain callback handler for everything run inside it, the way LangChain's
 own ``get_usage_metadata_callback`` does (a context variable registered as a configure hook), so the
@@ -32,6 +34,13 @@ class Cost(BaseModel):
     llm_calls: int = 0
     input_tokens: int = 0
     output_tokens: int = 0
+    step_tokens: dict[str, int] = Field(
+        default_factory=dict, description="Prompt + completion tokens per LLM step (plan, rerank, answer...)."
+    )
+    structured: dict[str, int] = Field(
+        default_factory=dict, description="Calls per structured-output path: json_schema, llama_cpp or prompt."
+    )
+    retries: int = Field(default=0, description="Calls that asked again after a malformed or cut-off reply.")
 
     @property
     def tokens(self) -> int:
@@ -49,6 +58,12 @@ class CostMeter(BaseCallbackHandler):
         self.llm_calls = 0
         self.input_tokens = 0
         self.output_tokens = 0
+        # A structured call's step, path and whether it is a retry, counted once it is answered: a
+        # request the server refused its response format on is no call on that path.
+        self._calls: dict[UUID, tuple[str, str, bool]] = {}
+        self._step_tokens: dict[str, int] = defaultdict(int)
+        self._structured: dict[str, int] = defaultdict(int)
+        self.retries = 0
 
     def on_chain_start(
         self,
@@ -80,15 +95,28 @@ class CostMeter(BaseCallbackHandler):
                 self._seconds[node] += time.perf_counter() - t0
                 self._runs[node] += 1
 
-    def on_chat_model_start(self, serialized: dict[str, Any] | None, messages: Any, **kwargs: Any) -> None:
+    def on_chat_model_start(
+        self,
+        serialized: dict[str, Any] | None,
+        messages: Any,
+        *,
+        run_id: UUID,
+        metadata: dict[str, Any] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        metadata = metadata or {}
         with self._lock:
             self.llm_calls += 1
+            if "prp_step" in metadata:
+                # "answer q2" and "answer q3" are one step.
+                step = str(metadata["prp_step"]).split()[0]
+                self._calls[run_id] = (step, str(metadata.get("prp_structured")), bool(metadata.get("prp_attempt")))
 
     def on_llm_start(self, serialized: dict[str, Any] | None, prompts: list[str], **kwargs: Any) -> None:
         with self._lock:
             self.llm_calls += 1
 
-    def on_llm_end(self, response: LLMResult, **kwargs: Any) -> None:
+    def on_llm_end(self, response: LLMResult, *, run_id: UUID, **kwargs: Any) -> None:
         input_tokens = output_tokens = 0
         for generations in response.generations:
             for generation in generations:
@@ -104,6 +132,16 @@ class CostMeter(BaseCallbackHandler):
         with self._lock:
             self.input_tokens += input_tokens
             self.output_tokens += output_tokens
+            call = self._calls.pop(run_id, None)
+            if call:
+                step, path, retry = call
+                self._step_tokens[step] += input_tokens + output_tokens
+                self._structured[path] += 1
+                self.retries += retry
+
+    def on_llm_error(self, error: BaseException, *, run_id: UUID, **kwargs: Any) -> None:
+        with self._lock:
+            self._calls.pop(run_id, None)
 
     def cost(self, seconds: float) -> Cost:
         with self._lock:
@@ -114,6 +152,9 @@ class CostMeter(BaseCallbackHandler):
                 llm_calls=self.llm_calls,
                 input_tokens=self.input_tokens,
                 output_tokens=self.output_tokens,
+                step_tokens=dict(self._step_tokens),
+                structured=dict(self._structured),
+                retries=self.retries,
             )
 
 

@@ -8,8 +8,8 @@ A failed run (``outputs["error"]``) gets no scores; the report counts it as fail
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
+from html import escape
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
@@ -30,7 +30,7 @@ from evals.metrics import (
 from evals.typed_values import fragment_reason
 from prompts.common import SYSTEM
 from prompts.judge import JUDGE
-from strategies.llm.structured import structured_call
+from strategies.llm.structured import SchemaFormat, structured_call
 
 HIT_KS = (1, 5, 10)
 
@@ -50,10 +50,13 @@ def retrieval(outputs: dict, reference_outputs: dict) -> dict:
         return _results()
     rank = first_hit_rank([c["text"] for c in outputs["retrieved"]], golds)
     found = any(overlaps(c["text"], g) for c in outputs["evidence"] for g in golds)
+    # The graph's own first chunk (re-ranked in LLM mode with re-ranking on), where the probe's is the search's.
+    first = outputs["evidence"][:1]
     return _results(
         *((f"hit@{k}", hit_at(rank, k)) for k in HIT_KS),
         ("mrr", reciprocal_rank(rank)),
         ("evidence_found", float(found)),
+        ("evidence_hit@1", float(any(overlaps(c["text"], g) for c in first for g in golds))),
         comment=f"first gold hit at rank {rank}" if rank else "no gold evidence in the probe's chunks",
     )
 
@@ -203,7 +206,11 @@ def cost(outputs: dict) -> dict:
     spent = outputs["cost"]
     pairs: list[tuple[str, float | None]] = [("latency_s", spent["seconds"])]
     if outputs.get("mode", "offline") != "offline":
-        pairs += [("llm_calls", spent["llm_calls"]), ("llm_tokens", spent["input_tokens"] + spent["output_tokens"])]
+        pairs += [
+            ("llm_calls", spent["llm_calls"]),
+            ("llm_tokens", spent["input_tokens"] + spent["output_tokens"]),
+            ("llm_retries", spent.get("retries", 0)),
+        ]
     return _results(*pairs)
 
 
@@ -232,25 +239,21 @@ class Verdict(BaseModel):
 MAX_CITED_CHARS = 6000
 
 
-def make_judge(llm: BaseChatModel, schema_format: str = "json_schema") -> Callable[[dict, dict], dict]:
+def make_judge(llm: BaseChatModel, schema_format: SchemaFormat = "auto") -> Callable[[dict, dict], dict]:
     """An evaluator asking ``llm`` whether the answer is grounded in its citations and relevant."""
 
     def llm_judge(inputs: dict, outputs: dict) -> dict:
         if _failed(outputs):
             return _results()
-        cited = "\n".join(
-            f'<document_block id="{b["block_id"]}">{b["text"]}</document_block>'
-            for c in outputs["citations"]
-            for b in c["blocks"]
-        )[:MAX_CITED_CHARS]
+        cited = "\n".join(f"[{b['block_id']}] {b['text']}" for c in outputs["citations"] for b in c["blocks"])
+        cited = f"<evidence>\n{escape(cited[:MAX_CITED_CHARS], quote=False)}\n</evidence>"
         answer_text = (
             "The documents do not answer this question." if outputs["answer"] == UNANSWERABLE else outputs["answer"]
         )
         prompt = JUDGE.format(
             question=inputs["question"],
             answer=answer_text,
-            cited=cited or "(none)",
-            schema=json.dumps(Verdict.model_json_schema()),
+            cited=cited if outputs["citations"] else "(none)",
         )
         verdict = structured_call(
             llm, Verdict, [SystemMessage(content=SYSTEM), HumanMessage(content=prompt)], "judge", schema_format

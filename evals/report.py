@@ -42,6 +42,8 @@ METRICS = {
     "latency_s": "latency (s)",
     "llm_calls": "LLM calls",
     "llm_tokens": "LLM tokens",
+    "llm_retries": "LLM retries (malformed replies)",
+    "evidence_hit@1": "evidence hit@1 (the graph's ranking)",
 }
 # What the comparison table and charts show.
 HEADLINE = [
@@ -100,6 +102,12 @@ def summarize(run: EvalRun) -> dict:
         for node, seconds in r.outputs["cost"]["node_seconds"].items():
             node_seconds[node].append(seconds)
     latencies = [r.outputs["cost"]["seconds"] for r in ok]
+    structured: Counter[str] = Counter()
+    step_tokens: dict[str, list[float]] = defaultdict(list)
+    for r in ok:
+        structured.update(r.outputs["cost"].get("structured", {}))
+        for step, tokens in r.outputs["cost"].get("step_tokens", {}).items():
+            step_tokens[step].append(tokens)
     categories = Counter(r.example.category for r in run.results)
     return {
         "dataset": run.dataset.name,
@@ -128,6 +136,11 @@ def summarize(run: EvalRun) -> dict:
             "mean_s": _mean(latencies),
             "setup_mean_s": _mean([r.outputs.get("setup_s", 0.0) for r in ok]),
             "node_mean_s": {n: _mean(v) for n, v in sorted(node_seconds.items(), key=lambda kv: -sum(kv[1]))},
+        },
+        "llm": {
+            "structured_calls": dict(structured),
+            # Per question: a step a question did not take counts 0 for it.
+            "step_tokens_mean": {k: round(sum(v) / len(ok), 1) for k, v in step_tokens.items()} if ok else {},
         },
         "diagnosis": diagnose(run.results),
     }
@@ -284,7 +297,7 @@ def _fmt(value: float | None, key: str = "") -> str:
         return "–"
     if key in ("latency_s",) or key.endswith("_s"):
         return f"{value:.2f}"
-    if key in ("llm_calls", "llm_tokens"):
+    if key in ("llm_calls", "llm_tokens", "llm_retries"):
         return f"{value:.0f}" if value >= 10 else f"{value:.1f}"
     return f"{value:.3f}"
 
@@ -297,11 +310,18 @@ def comparison_table(summaries: dict[str, dict]) -> str:
         for key, label in (("conflict_f1", "conflict F1"), ("fragment_rate", "fragment rate"))
         if any(key in s["summary_scores"] for s in summaries.values())
     ]
-    header = ["config", "n", *(METRICS[k] for k in keys), *(label for _, label in pooled), "p50 s", "failed"]
+    # In LLM mode: the graph's own hit@1 (re-ranked), what a question cost, and how replies were held
+    # to their schema (answered calls per path).
+    llm = any(s["metrics"].get("llm_calls") for s in summaries.values())
+    keys += ["evidence_hit@1", "llm_calls", "llm_tokens", "llm_retries"] if llm else []
+    paths = ["structured output"] if llm else []
+    header = ["config", "n", *(METRICS[k] for k in keys), *(label for _, label in pooled), *paths, "p50 s", "failed"]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for name, s in summaries.items():
         cells = [name, str(s["examples"])] + [_fmt(s["metrics"].get(k, {}).get("mean"), k) for k in keys]
         cells += [_fmt(s["summary_scores"].get(key)) for key, _ in pooled]
+        structured = s.get("llm", {}).get("structured_calls", {})
+        cells += [", ".join(f"{p} {n}" for p, n in sorted(structured.items())) or "–"] if llm else []
         cells += [_fmt(s["latency"]["p50_s"], "latency_s"), str(s["failed"])]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
@@ -365,8 +385,16 @@ def _cost_section(s: dict, charts: dict[str, str]) -> list[str]:
     if s["metrics"].get("llm_calls"):
         lines.append(
             f"LLM calls per question: {_fmt(s['metrics']['llm_calls']['mean'], 'llm_calls')}, "
-            f"tokens: {_fmt(s['metrics']['llm_tokens']['mean'], 'llm_tokens')}."
+            f"tokens: {_fmt(s['metrics']['llm_tokens']['mean'], 'llm_tokens')}, "
+            f"retries after a malformed reply: {_fmt(s['metrics'].get('llm_retries', {}).get('mean'), 'llm_retries')}."
         )
+        llm = s.get("llm", {})
+        if llm.get("structured_calls"):
+            paths = ", ".join(f"{path} {n}" for path, n in sorted(llm["structured_calls"].items()))
+            lines.append(f"Structured output (calls per path): {paths}.")
+        if llm.get("step_tokens_mean"):
+            steps = ", ".join(f"{step} {_fmt(v, 'llm_tokens')}" for step, v in llm["step_tokens_mean"].items())
+            lines.append(f"Tokens per question by step: {steps}.")
     lines += ["", "| graph step | mean s per question |", "|---|---|"]
     lines += [f"| {node} | {_fmt(v, 'latency_s')} |" for node, v in lat["node_mean_s"].items()]
     lines.append("")

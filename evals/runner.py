@@ -45,11 +45,14 @@ class RunConfig(BaseModel):
     name: str
     options: ResearchOptions = Field(default_factory=ResearchOptions)
     llm: bool = False
+    # In LLM mode, the settings that shape the model's calls: runs with and without re-ranking differ here.
+    llm_settings: str = ""
 
     def describe(self) -> str:
         mode = "LLM" if self.llm else "offline"
         o = self.options
-        return f"{mode}, {o.search_mode.value} retrieval, k={o.k}, {o.max_retries} retry round(s)"
+        described = f"{mode}, {o.search_mode.value} retrieval, k={o.k}, {o.max_retries} retry round(s)"
+        return f"{described}, {self.llm_settings}" if self.llm_settings else described
 
     def varied(self, name: str, **options) -> RunConfig:
         return self.model_copy(update={"name": name, "options": self.options.model_copy(update=options)})
@@ -61,7 +64,16 @@ def llm_available(settings: Settings) -> bool:
 
 def default_config(settings: Settings, options: ResearchOptions | None = None) -> RunConfig:
     llm = llm_available(settings)
-    return RunConfig(name="llm" if llm else "offline", options=options or ResearchOptions(), llm=llm)
+    shaped = (
+        f"schema {settings.llm_schema_format}, re-ranking {'on' if settings.llm_rerank else 'off'} "
+        f"({settings.llm_rerank_candidates} candidates), evidence {settings.llm_evidence_tokens} tokens"
+    )
+    return RunConfig(
+        name="llm" if llm else "offline",
+        options=options or ResearchOptions(),
+        llm=llm,
+        llm_settings=shaped if llm else "",
+    )
 
 
 def compare_configs(base: RunConfig, settings: Settings) -> list[RunConfig]:

@@ -29,7 +29,7 @@ def research(branch: ResearchBranch, runtime: Runtime[ResearchContext]) -> dict:
     finding = Finding(
         sub_question=question,
         queries=[question.question],
-        evidence=evidence,
+        evidence=answer.evidence or evidence,
         claims=answer.claims,
         status=FindingStatus.ANSWERED if answer.sufficient else FindingStatus.GAP,
         confidence=answer.confidence,

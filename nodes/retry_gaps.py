@@ -27,7 +27,7 @@ def retry_gaps(state: ResearchState, runtime: Runtime[ResearchContext]) -> dict:
             finding.model_copy(
                 update={
                     "queries": queries,
-                    "evidence": evidence,
+                    "evidence": answer.evidence or evidence,
                     "claims": answer.claims,
                     "status": status,
                     "confidence": answer.confidence,

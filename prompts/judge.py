@@ -14,6 +14,4 @@ Rate two things from 0 to 1:
 - "relevance": how directly the answer addresses the question (1: it answers exactly what was asked;
   0: it is about something else). An answer saying the documents do not cover the question is
   relevant only if the passages indeed do not answer it.
-Give a one-sentence "reason".
-
-JSON schema: {schema}"""
+Give a one-sentence "reason"."""

@@ -2,16 +2,14 @@
 
 SUMMARY = """Topic: {topic}
 
-Findings per sub-question (each claim already cited):
+Findings per sub-question (each claim followed by the ids of the sentences it cites):
 {findings}
 
 Disagreements found: {disagreements}
 
-Write a short report title and a summary of 2-4 claims that answer the topic, each claim citing the
-block id and an exact quote from the evidence blocks below (reuse the quotes above where they fit).
-Mention unanswered sub-questions as open in a claim with no citations only if essential.
+Write a short report title and a summary of 2-4 claims that answer the topic, each claim with the
+"sentence_ids" of the evidence sentences below that state it (reuse the findings' ids where they fit).
+Mention unanswered sub-questions as open in a claim with no sentence ids only if essential.
 
-Evidence blocks:
-{evidence}
-
-JSON schema: {schema}"""
+Evidence sentences:
+{evidence}"""

@@ -22,6 +22,9 @@ class Answer(BaseModel):
     confidence: float = Field(ge=0.0, le=1.0)
     sufficient: bool
     next_queries: list[str] = Field(default_factory=list, description="Reformulations if insufficient.")
+    evidence: list[RetrievedChunk] | None = Field(
+        default=None, description="The evidence re-ranked by the strategy, best first; None: as retrieved."
+    )
 
 
 class ResearchStrategy(Protocol):

@@ -32,7 +32,13 @@ def select_strategy(settings: Settings, library: Library) -> ResearchStrategy:
         raise ConfigError("PRP_LLM=local: the local model server is started by open_strategy(), not select_strategy()")
     if llm_configured(settings):
         return LLMStrategy(
-            make_chat_model(settings), settings.llm_model, settings.llm_schema_format, embedder=library.embedder
+            make_chat_model(settings),
+            settings.llm_model,
+            settings.llm_schema_format,
+            embedder=library.embedder,
+            rerank=settings.llm_rerank,
+            rerank_candidates=settings.llm_rerank_candidates,
+            evidence_tokens=settings.llm_evidence_tokens,
         )
     return OfflineStrategy(library.embedder)
 

@@ -42,6 +42,8 @@ class Delayed:
 def step_of(prompt: str) -> str:
     if "Decompose the topic" in prompt or "Restate it as one precise" in prompt:
         return "plan"
+    if prompt.startswith("Rate the candidate sentences"):
+        return "rerank"
     if prompt.startswith("Sub-question:") or "\nSub-question:" in prompt:
         return "answer"
     if "List the places where two DIFFERENT documents disagree" in prompt:
@@ -56,8 +58,9 @@ def sub_question_of(prompt: str) -> str:
     return match.group(1).strip() if match else ""
 
 
-def block_ids_in(prompt: str) -> list[str]:
-    return re.findall(r'<document_block id="([^"]+)"', prompt)
+def sentence_ids_in(prompt: str) -> list[str]:
+    """The evidence sentences' ids in a prompt, in order."""
+    return re.findall(r"^(b\d+\.s\d+) ", prompt, re.M)
 
 
 class ScriptedChatModel(SimpleChatModel):
@@ -85,10 +88,14 @@ class ScriptedChatModel(SimpleChatModel):
 
 
 class OpenAIStub:
-    """A loopback OpenAI-compatible server: ``with OpenAIStub(script) as stub: stub.base_url``."""
+    """A loopback OpenAI-compatible server: ``with OpenAIStub(script) as stub: stub.base_url``.
 
-    def __init__(self, script: Script):
+    ``schema_capable=False`` plays a server that cannot constrain replies: it refuses the
+    ``json_schema`` response format with HTTP 400, as llama-cpp-python's server does."""
+
+    def __init__(self, script: Script, schema_capable: bool = True):
         self.script = script
+        self.schema_capable = schema_capable
         self.requests: list[dict] = []
         stub = self
 
@@ -96,6 +103,9 @@ class OpenAIStub:
             def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 stub.requests.append(body)
+                if not stub.schema_capable and body.get("response_format", {}).get("type") == "json_schema":
+                    self._send(400, {"error": {"message": "response_format json_schema is not supported"}})
+                    return
                 human = [m["content"] for m in body["messages"] if m["role"] == "user"]
                 prompt = human[0] if human else ""
                 reply = stub.script(step_of(prompt), prompt)
@@ -106,6 +116,7 @@ class OpenAIStub:
                     self._send(int(reply), {"error": {"message": "scripted failure", "type": "server_error"}})
                     return
                 content = reply if isinstance(reply, str) else json.dumps(reply)
+                sent = sum(len(str(m["content"])) for m in body["messages"])
                 payload = {
                     "id": f"chatcmpl-{len(stub.requests)}",
                     "object": "chat.completion",
@@ -118,10 +129,11 @@ class OpenAIStub:
                             "message": {"role": "assistant", "content": content},
                         }
                     ],
+                    # Four characters a token, every message of the conversation counted.
                     "usage": {
-                        "prompt_tokens": len(prompt) // 4,
+                        "prompt_tokens": sent // 4,
                         "completion_tokens": len(content) // 4,
-                        "total_tokens": (len(prompt) + len(content)) // 4,
+                        "total_tokens": (sent + len(content)) // 4,
                     },
                 }
                 self._send(200, payload)

@@ -1,9 +1,10 @@
 """A scripted research run on the sample corpus, for the scripted LLMs (``llm_fakes``).
 
-``script_with`` answers every step of a green-roof report: a fixed plan (``PLAN``), answers that
-quote the first substantial block of their prompt verbatim with its true id (or whatever ``answer``
-returns), no contradictions unless asked, and a summary citing a block. The LLM-mode tests vary one
-step; ``benchmarks/report_runs.py`` counts the calls of a whole run.
+``script_with`` answers every step of a green-roof report: a fixed plan (``PLAN``), no re-ranking
+preference unless asked (``rerank``), answers that cite the first substantial evidence sentence of
+their prompt by its id (or whatever ``answer`` returns), no contradictions unless asked, and a summary
+citing a sentence. The LLM-mode tests vary one step; ``benchmarks/report_runs.py`` counts the calls of
+a whole run.
 """
 
 from __future__ import annotations
@@ -18,48 +19,51 @@ PLAN = [
 ]
 
 
-def blocks_in(prompt: str) -> dict[str, str]:
-    found = re.findall(r'<document_block id="([^"]+)"[^>]*>\n(.*?)\n</document_block>', prompt, re.S)
-    return {block_id: html.unescape(text) for block_id, text in found}
-
-
-def first_sentence(text: str) -> str:
-    sentences = [s for s in re.split(r"(?<=[.!?])\s+", text) if len(s.split()) >= 6]
-    return (sentences or [text])[0]
+def sentences_in(prompt: str) -> dict[str, str]:
+    """The evidence sentences a prompt shows, by id, as the documents write them."""
+    return {sid: html.unescape(text) for sid, text in re.findall(r"^(b\d+\.s\d+) (.*)$", prompt, re.M)}
 
 
 def plan_reply(_prompt: str) -> dict:
     return {"sub_questions": [{"question": q, "rationale": r} for q, r in PLAN]}
 
 
-def substantial_block(prompt: str) -> tuple[str, str]:
-    return next((b, t) for b, t in blocks_in(prompt).items() if len(t.split()) >= 8)
+def substantial_sentence(prompt: str) -> tuple[str, str]:
+    """The first sentence of six words or more (a heading or a label says little)."""
+    sentences = sentences_in(prompt)
+    return next(((s, t) for s, t in sentences.items() if len(t.split()) >= 6), next(iter(sentences.items())))
 
 
 def honest_answer(prompt: str) -> dict:
-    """Cite the first substantial block verbatim, with its true id."""
-    block_id, text = substantial_block(prompt)
-    quote = first_sentence(text)
+    """Cite the first substantial sentence by its id, restating it."""
+    sid, text = substantial_sentence(prompt)
     return {
-        "claims": [{"text": f"The sources say: {quote}", "citations": [{"block_id": block_id, "quote": quote}]}],
+        "claims": [{"text": f"The sources say: {text}", "sentence_ids": [sid]}],
         "sufficient": True,
         "confidence": 0.8,
         "next_queries": [],
     }
 
 
+def no_preference(_prompt: str) -> dict:
+    """A re-ranking that scores nothing: the answer is written from the pre-ranked sentences."""
+    return {"scores": []}
+
+
 def summary_reply(prompt: str) -> dict:
-    block_id, text = substantial_block(prompt)
+    sid, _ = substantial_sentence(prompt)
     return {
         "title": "Green roofs: what the library says",
-        "summary": [{"text": "Summary claim.", "citations": [{"block_id": block_id, "quote": first_sentence(text)}]}],
+        "summary": [{"text": "Summary claim.", "sentence_ids": [sid]}],
     }
 
 
-def script_with(answer=honest_answer, contradictions=None):
+def script_with(answer=honest_answer, contradictions=None, rerank=no_preference):
     def script(step: str, prompt: str):
         if step == "plan":
             return plan_reply(prompt)
+        if step == "rerank":
+            return rerank(prompt)
         if step == "answer":
             return answer(prompt)
         if step == "contradictions":

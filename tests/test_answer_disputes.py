@@ -10,6 +10,7 @@ from graph.run import run_research
 from strategies.llm.strategy import LLMStrategy
 from strategies.offline.strategy import OfflineStrategy
 from testing_support.llm_fakes import ScriptedChatModel
+from testing_support.llm_scripts import sentences_in
 
 DOCUMENTS = {
     "bridge-history.txt": (
@@ -66,9 +67,12 @@ def test_llm_mode_presents_the_sides_even_when_the_model_states_one_as_fact(make
     def script(step: str, prompt: str):
         if step == "plan":
             return {"sub_questions": [{"question": QUESTION, "rationale": "As asked."}]}
+        if step == "rerank":
+            return {"scores": []}
         if step == "answer":
+            sid = next(s for s, t in sentences_in(prompt).items() if t == one_sided)
             return {
-                "claims": [{"text": "It opened in 1951.", "citations": [{"block_id": "b1", "quote": one_sided}]}],
+                "claims": [{"text": "It opened in 1951.", "sentence_ids": [sid]}],
                 "sufficient": True,
                 "confidence": 0.9,
                 "next_queries": [],

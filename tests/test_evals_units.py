@@ -112,7 +112,11 @@ def test_retrieval_support_answer_and_abstention():
         "hit@10": 1.0,
         "mrr": 0.5,
         "evidence_found": 1.0,
+        "evidence_hit@1": 0.0,
     }
+    # The graph's own order (LLM re-ranking may move the gold chunk first), apart from the probe's.
+    reranked = _outputs(retrieved=chunks, evidence=chunks[::-1])
+    assert _scores(ev.retrieval(reranked, ref))["evidence_hit@1"] == 1.0
     assert _scores(ev.citation_support(out, ref)) == {"citation_support": 0.5}
     assert _scores(ev.answer(out, ref))["answer_f1"] == 1.0
     assert _scores(ev.abstention(out, ref)) == {"answered": 1.0}
@@ -170,8 +174,9 @@ def test_contradiction_prf_loose_and_strict():
 
 def test_cost_scores_llm_calls_only_in_llm_mode():
     assert set(_scores(ev.cost(_outputs()))) == {"latency_s"}
-    llm = _outputs(mode="llm (m)", cost={"seconds": 2.0, "llm_calls": 4, "input_tokens": 100, "output_tokens": 20})
-    assert _scores(ev.cost(llm)) == {"latency_s": 2.0, "llm_calls": 4, "llm_tokens": 120}
+    spent = {"seconds": 2.0, "llm_calls": 4, "input_tokens": 100, "output_tokens": 20, "retries": 1}
+    llm = _outputs(mode="llm (m)", cost=spent)
+    assert _scores(ev.cost(llm)) == {"latency_s": 2.0, "llm_calls": 4, "llm_tokens": 120, "llm_retries": 1}
 
 
 def test_llm_judge_scores_groundedness_and_relevance():
@@ -348,24 +353,23 @@ def test_upload_creates_the_langsmith_dataset_once():
 
 def test_llm_mode_eval_counts_calls_and_tokens_and_judges(sample_library, monkeypatch):
     """The real langchain-openai client against a scripted loopback server; nothing else is reached."""
-    import html
-    import re
     import socket
 
     from corpus.config import Settings
     from evals.runner import default_config, run_eval
     from evals.target import shared_library
     from testing_support.llm_fakes import OpenAIStub
+    from testing_support.llm_scripts import substantial_sentence
 
     def script(step: str, prompt: str):
         if step == "plan":
             return {"sub_questions": [{"question": prompt.split("\n")[0].split(": ", 1)[-1], "rationale": "Asked."}]}
+        if step == "rerank":
+            return {"scores": []}
         if step == "answer":
-            blocks = re.findall(r'<document_block id="([^"]+)"[^>]*>\n(.*?)\n</document_block>', prompt, re.S)
-            block_id, text = next((b, html.unescape(t)) for b, t in blocks if len(t.split()) >= 8)
-            quote = re.split(r"(?<=[.!?])\s+", text)[0]
+            sid, _ = substantial_sentence(prompt)
             return {
-                "claims": [{"text": "Claim.", "citations": [{"block_id": block_id, "quote": quote}]}],
+                "claims": [{"text": "Claim.", "sentence_ids": [sid]}],
                 "sufficient": True,
                 "confidence": 0.8,
                 "next_queries": [],
@@ -396,10 +400,23 @@ def test_llm_mode_eval_counts_calls_and_tokens_and_judges(sample_library, monkey
         config = default_config(settings)
         run = run_eval(dataset, config, sample_library, shared_library(sample_library), upload=False, quiet=True)
     assert config.llm and run.mode == "llm (stub-model)"
+    assert config.describe().endswith("schema auto, re-ranking on (10 candidates), evidence 450 tokens")
     result = run.results[0]
     assert result.outputs["error"] is None
     assert result.scores["citation_validity"] == 1.0
     # The graph's calls are metered (the judge's call is not part of the run's cost).
     assert 3 <= result.scores["llm_calls"] == len(stub.requests) - 1
     assert result.scores["llm_tokens"] > 0
+    # Every graph call went out constrained by the schema, none needed a retry.
+    cost = result.outputs["cost"]
+    assert cost["structured"] == {"json_schema": result.scores["llm_calls"]} and result.scores["llm_retries"] == 0
+    assert set(cost["step_tokens"]) >= {"plan", "rerank", "answer"}
+    from evals.report import _cost_section, comparison_table, summarize
+
+    summary = summarize(run)
+    table = comparison_table({"llm": summary})
+    assert "LLM tokens" in table and "structured output" in table and f"json_schema {len(stub.requests) - 1}" in table
+    assert any(
+        line.startswith("Structured output (calls per path): json_schema") for line in _cost_section(summary, {})
+    )
     assert (result.scores["groundedness"], result.scores["relevance"]) == (1.0, 0.5)

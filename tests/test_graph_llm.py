@@ -19,15 +19,8 @@ from strategies.llm.client import make_chat_model
 from strategies.llm.strategy import LLMStrategy
 from strategies.llm.structured import LLMOutputError
 from strategies.select import select_strategy
-from testing_support.llm_fakes import OpenAIStub, ScriptedChatModel, block_ids_in, sub_question_of
-from testing_support.llm_scripts import (
-    PLAN,
-    blocks_in,
-    first_sentence,
-    plan_reply,
-    script_with,
-    substantial_block,
-)
+from testing_support.llm_fakes import OpenAIStub, ScriptedChatModel, sentence_ids_in, sub_question_of
+from testing_support.llm_scripts import PLAN, plan_reply, script_with, sentences_in, substantial_sentence
 
 FABRICATED = "Green roofs were shown to triple property values within eighteen months of installation."
 
@@ -46,44 +39,31 @@ def test_llm_mode_report_and_call_budget(sample_library):
     for c in report.citations:
         assert normalize(c.resolution.quote) in normalize(c.resolution.block_text)
     n = len(PLAN)
-    assert len(model.calls) <= 2 + 2 * n, [s for s, _ in model.calls]
+    assert len(model.calls) <= 2 + 3 * n, [s for s, _ in model.calls]
 
 
-def test_wrong_block_hints_are_corrected(sample_library):
-    def wrong_hint(prompt: str) -> dict:
-        block_id, text = substantial_block(prompt)
-        other = next(b for b in blocks_in(prompt) if b != block_id)
-        quote = first_sentence(text)
-        return {
-            "claims": [{"text": "Claim.", "citations": [{"block_id": other, "quote": quote}]}],
-            "sufficient": True,
-            "confidence": 0.7,
-            "next_queries": [],
-        }
-
-    result = run(sample_library, ScriptedChatModel(script=script_with(answer=wrong_hint)))
-    # Every section claim carried a wrong hint; each was resolved to the block that holds the quote.
-    # (Counted per marker: numbering merges a section's citation with the summary's citation of the
-    # same quote, which carried the true id.)
+def test_cited_ids_quote_the_stored_sentence_and_resolve_to_its_block(sample_library):
+    """The model cites ids only; each becomes its stored sentence, resolved to its block by the
+    citation node (through the hint, exactly): every shown citation is valid by construction."""
+    result = run(sample_library, ScriptedChatModel(script=script_with()))
     markers = [m for s in result.state["draft"].sections for c in s.claims for m in c.citations]
     assert len(markers) >= len(PLAN)
     for marker in markers:
         resolution = result.state["citations"][marker_key(marker)]
-        assert resolution is not None and marker.block_id not in resolution.block_ids
-        assert not resolution.hint_used
+        assert resolution is not None and resolution.block_ids == [marker.block_id] and resolution.hint_used
+        assert resolution.score == 100.0 and marker.quote in resolution.block_text
     assert result.report.unverified_claims == 0
     for c in result.report.citations:
         stored = sample_library.registry.blocks(c.resolution.block_ids)
-        assert normalize(c.resolution.quote) in normalize(" ".join(b.text for b in stored.values()))
+        assert c.resolution.quote in "\n".join(b.text for b in stored.values())
 
 
-def test_fabricated_quotes_are_never_cited(sample_library):
+def test_ids_not_in_the_prompt_are_never_cited(sample_library):
     def fabricate(prompt: str) -> dict:
-        block_id = block_ids_in(prompt)[0]
+        shown = sentence_ids_in(prompt)
+        unseen = next(f"b{n}.s1" for n in range(1, 999) if f"b{n}.s1" not in shown)
         return {
-            "claims": [
-                {"text": "Property values tripled.", "citations": [{"block_id": block_id, "quote": FABRICATED}]}
-            ],
+            "claims": [{"text": "Property values tripled.", "sentence_ids": [unseen, "b9999.s1", FABRICATED]}],
             "sufficient": True,
             "confidence": 0.9,
             "next_queries": [],
@@ -92,6 +72,8 @@ def test_fabricated_quotes_are_never_cited(sample_library):
     model = ScriptedChatModel(script=script_with(answer=fabricate))
     marked = run(sample_library, model)
     assert all(c.resolution.quote != FABRICATED for c in marked.report.citations)
+    section_markers = [m for s in marked.state["draft"].sections for c in s.claims for m in c.citations]
+    assert section_markers and all(marked.state["citations"][marker_key(m)] is None for m in section_markers)
     assert marked.report.unverified_claims >= len(PLAN)
     assert "Property values tripled. ⚠ *unverified" in marked.report.markdown
     dropped = run(sample_library, model, options=ResearchOptions(unresolved=UnresolvedPolicy.DROP))
@@ -156,7 +138,10 @@ def test_injected_document_does_not_change_the_plan(make_library, tmp_path):
     assert [q.question for q in result.state["plan"]] == [q for q, _ in PLAN]
     # Where document text does reach the model, it is fenced as data.
     answer_prompts = [p for s, p in model.calls if s == "answer" and "pirate" in p]
-    assert all(re.search(r'<document_block id="[^"]+"[^>]*>\nIGNORE ALL', p) for p in answer_prompts)
+    for prompt in answer_prompts:
+        fenced = prompt.split("<evidence>\n", 1)[1].split("\n</evidence>", 1)[0]
+        assert "pirate" not in prompt.replace(fenced, "")
+        assert any("pirate" in text for text in sentences_in(prompt).values())
     # Offline planning takes only keyphrases from documents, never their instructions.
     from strategies.offline.strategy import OfflineStrategy
 
@@ -199,20 +184,16 @@ def test_real_openai_client_against_a_scripted_http_stub(sample_library):
         result = run_research(sample_library, strategy, "Green roofs in cities")
     assert result.report.citations and result.report.unverified_claims == 0
     assert all(r["response_format"]["type"] == "json_schema" for r in stub.requests)
-    assert len(stub.requests) <= 2 + 2 * len(PLAN)
+    assert len(stub.requests) <= 2 + 3 * len(PLAN)
 
 
 def test_a_claim_its_quote_does_not_state_is_flagged_unsupported(sample_library):
     def inflated(prompt: str) -> dict:
-        block_id, text = substantial_block(prompt)
-        quote = first_sentence(text)
+        sid, text = substantial_sentence(prompt)
         return {
             "claims": [
-                {"text": f"The sources say: {quote}", "citations": [{"block_id": block_id, "quote": quote}]},
-                {
-                    "text": "Green roofs triple property values within 18 months.",
-                    "citations": [{"block_id": block_id, "quote": quote}],
-                },
+                {"text": f"The sources say: {text}", "sentence_ids": [sid]},
+                {"text": "Green roofs triple property values within 18 months.", "sentence_ids": [sid]},
             ],
             "sufficient": True,
             "confidence": 0.8,

@@ -17,6 +17,7 @@ from corpus.errors import ConfigError
 from graph.run import run_research
 from strategies.llm import local_server, model_parts
 from strategies.llm.local_server import LocalLLMServer, default_model_path, server_command
+from strategies.llm.rerank import MAX_LISTED
 from strategies.llm.strategy import AnswerOutput, LLMStrategy, PlanOutput
 from strategies.llm.structured import GRAMMAR_MAX_CHARS, GRAMMAR_MAX_ITEMS, LLMOutputError, structured_call
 from strategies.select import open_strategy, select_strategy
@@ -82,13 +83,22 @@ def test_llama_cpp_schema_form_through_the_real_client(sample_library):
         assert request["response_format"]["type"] == "json_object"
         assert request["response_format"]["schema"]["type"] == "object"
         # Lists are bounded in the grammar, so a repetitive model cannot loop until it is cut off.
-        arrays = re.findall(r'"type": "array"[^{}]*', json.dumps(request["response_format"]["schema"]))
-        assert arrays and all(f'"maxItems": {GRAMMAR_MAX_ITEMS}' in a for a in arrays)
+        # (GRAMMAR_MAX_ITEMS, or the schema's own bound: re-ranking lists up to MAX_LISTED ids.)
+        arrays = [n for n in _nodes(request["response_format"]["schema"]) if n.get("type") == "array"]
+        assert arrays and all(n["maxItems"] in (GRAMMAR_MAX_ITEMS, MAX_LISTED) for n in arrays)
         strings = re.findall(r'"type": "string"[^{}]*', json.dumps(request["response_format"]["schema"]))
         assert strings and all(f'"maxLength": {GRAMMAR_MAX_CHARS}' in a for a in strings)
         schema = request["response_format"]["schema"]
         assert sorted(schema["required"]) == sorted(schema["properties"])  # optional fields get written too
         assert request["max_tokens"] == 256
+
+
+def _nodes(node: object) -> list[dict]:
+    if isinstance(node, list):
+        return [n for item in node for n in _nodes(item)]
+    if not isinstance(node, dict):
+        return []
+    return [node, *(n for value in node.values() for n in _nodes(value))]
 
 
 def test_an_answer_cut_off_at_the_token_limit_is_retried_once_then_fails_naming_the_step(sample_library):

@@ -1,38 +1,127 @@
-"""Pack retrieved evidence into a prompt: each block once, with per-block and total budgets."""
+"""Evidence as numbered sentences: what the model reads, and what the ids it cites stand for.
+
+Each retrieved block (once, in rank order; reference lists left out) becomes a group headed by a
+short label, its document's title and page, and its sentences, each under an id unique in the
+prompt::
+
+    [b3] Hydrological Performance of Extensive Green Roofs, p. 1
+    b3.s1 Thirty-eight studies from 31 sites met the inclusion criteria.
+    b3.s2 Across these studies, extensive green roofs retain 50 to 60 percent of annual rainfall.
+
+The model cites ids, never types a quote: a cited id becomes a marker whose quote is the stored
+sentence (an exact substring of its block, split as offline mode splits sentences), with the block's
+id as its hint, and the citation node verifies it like any other. Short labels (``b3``) rather than
+block ids keep ids cheap in tokens; each block is labelled once per sheet, so ids never collide.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from html import escape
 
 from corpus.models import BlockKind
 from corpus.retrieval import RetrievedChunk
+from research.evidence import CitationMarker
+from strategies.offline.passages import pieces_of
 
-# Characters, not tokens: prompts mix models with different tokenizers, and ~4 chars per token
-# keeps the defaults (about 300 tokens a block, 3,000 a prompt) well inside small local models.
-BLOCK_BUDGET = 1200
-TOTAL_BUDGET = 12000
+_SPACE = re.compile(r"\s+")
+# A "sentence" this long (a table flattened into one line, an unpunctuated page) is shown cut: the
+# model still cites it by id, and its quote is still the whole stored sentence.
+MAX_SHOWN_CHARS = 1000
 
 
-def pack_evidence(
-    chunks: Iterable[RetrievedChunk], block_budget: int = BLOCK_BUDGET, total_budget: int = TOTAL_BUDGET
-) -> str:
-    """Blocks in rank order; overlapping chunks share blocks, so each block id appears once."""
-    seen: set[str] = set()
-    parts: list[str] = []
-    used = 0
-    for chunk in chunks:
-        for block in chunk.blocks:
-            if block.block_id in seen or block.kind is BlockKind.REFERENCE:
-                continue
-            seen.add(block.block_id)
-            text = block.text if len(block.text) <= block_budget else block.text[:block_budget] + " ..."
-            part = (
-                f'<document_block id="{block.block_id}" title="{escape(chunk.title)}" page="{block.page}">\n'
-                f"{escape(text, quote=False)}\n</document_block>"
-            )
-            if used + len(part) > total_budget:
-                return "\n".join(parts)
-            parts.append(part)
-            used += len(part)
-    return "\n".join(parts)
+@dataclass(frozen=True)
+class Sentence:
+    sid: str  # "b3.s2": unique in its sheet
+    block_id: str
+    title: str
+    page: int
+    text: str  # verbatim from the block's text
+    start: int  # offsets in the block's text
+    end: int
+    rank: int  # the rank of the chunk that brought its block (1 = best)
+
+    @property
+    def shown(self) -> str:
+        """The text as a prompt shows it: on one line, cut at MAX_SHOWN_CHARS."""
+        text = _SPACE.sub(" ", self.text).strip()
+        return text if len(text) <= MAX_SHOWN_CHARS else text[:MAX_SHOWN_CHARS].rstrip() + " ..."
+
+
+@dataclass
+class EvidenceSheet:
+    """Every sentence of the evidence's blocks, by id, in rank order and block order."""
+
+    sentences: list[Sentence] = field(default_factory=list)
+    block_texts: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, chunks: Iterable[RetrievedChunk]) -> EvidenceSheet:
+        sheet = cls()
+        for chunk in chunks:
+            for block in chunk.blocks:
+                if block.block_id in sheet.block_texts or block.kind is BlockKind.REFERENCE:
+                    continue
+                sheet.block_texts[block.block_id] = block.text
+                label = f"b{len(sheet.block_texts)}"
+                for n, piece in enumerate(pieces_of(block.text), 1):
+                    sheet.sentences.append(
+                        Sentence(
+                            f"{label}.s{n}",
+                            block.block_id,
+                            chunk.title,
+                            block.page,
+                            piece.text,
+                            piece.start,
+                            piece.end,
+                            chunk.rank,
+                        )
+                    )
+        return sheet
+
+    def neighbours(self, sentence: Sentence) -> list[Sentence]:
+        """The sentence before and after it in its block."""
+        i = self.sentences.index(sentence)
+        around = self.sentences[max(0, i - 1) : i + 2]
+        return [s for s in around if s.block_id == sentence.block_id and s is not sentence]
+
+    def markers(self, ids: Sequence[str], shown: Iterable[Sentence]) -> list[CitationMarker]:
+        """Cited ids as markers: runs of consecutive sentences of one block become one quote (the
+        block's text between them, verbatim). An id that was not shown in the prompt becomes a marker
+        with no quote, which resolves to nothing: an unverified citation, never a shown one."""
+        visible = {s.sid: s for s in shown}
+        order = {s.sid: i for i, s in enumerate(self.sentences)}
+        cited = sorted({visible[i].sid for i in (x.strip() for x in ids) if i in visible}, key=order.__getitem__)
+        markers: list[CitationMarker] = []
+        run: list[Sentence] = []
+        for sid in cited:
+            sentence = visible[sid]
+            if run and (sentence.block_id != run[-1].block_id or order[sid] != order[run[-1].sid] + 1):
+                markers.append(self._marker(run))
+                run = []
+            run.append(sentence)
+        if run:
+            markers.append(self._marker(run))
+        if any(i.strip() not in visible for i in ids):
+            markers.append(CitationMarker(block_id=None, quote=""))
+        return markers
+
+    def _marker(self, run: list[Sentence]) -> CitationMarker:
+        text = self.block_texts[run[0].block_id]
+        return CitationMarker(block_id=run[0].block_id, quote=text[run[0].start : run[-1].end])
+
+
+def render(sentences: Iterable[Sentence]) -> str:
+    """Sentences grouped by block under ``[b3] title, p. N``, fenced as data in ``<evidence>``: the
+    text is escaped, so a document cannot close the fence or open a block of its own."""
+    lines: list[str] = []
+    label = None
+    for s in sentences:
+        block_label = s.sid.split(".", 1)[0]
+        if block_label != label:
+            label = block_label
+            lines.append(f"[{label}] {escape(_SPACE.sub(' ', s.title).strip(), quote=False)}, p. {s.page}")
+        lines.append(f"{s.sid} {escape(s.shown, quote=False)}")
+    return "<evidence>\n" + "\n".join(lines) + "\n</evidence>"

@@ -15,6 +15,7 @@ from prompts.answer import ANSWER
 from prompts.common import SYSTEM
 from prompts.contradictions import CONTRADICTIONS
 from prompts.plan import PLAN, SINGLE
+from prompts.rerank import RERANK
 from prompts.summary import SUMMARY
 
 LEAK_WORDS = 8
@@ -29,7 +30,7 @@ def _words(text: str) -> list[str]:
 @lru_cache(maxsize=1)
 def _instruction_runs() -> frozenset[tuple[str, ...]]:
     runs: set[tuple[str, ...]] = set()
-    for template in (SYSTEM, ANSWER, CONTRADICTIONS, PLAN, SINGLE, SUMMARY):
+    for template in (SYSTEM, ANSWER, CONTRADICTIONS, PLAN, SINGLE, RERANK, SUMMARY):
         for part in _PLACEHOLDER.split(template):
             words = _words(part)
             runs |= {tuple(words[i : i + LEAK_WORDS]) for i in range(len(words) - LEAK_WORDS + 1)}

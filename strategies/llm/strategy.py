@@ -1,13 +1,13 @@
 """LLM mode: planning, answering, contradiction finding and summarising through a chat model.
 
-LLM calls per report: 1 (plan) + 1 per sub-question (answer and assessment together) + 1 per gap
-retry + 1 (contradictions) + 1 (summary). Everything the model says about sources is a *marker* (block
-hint + quote) that the citation node verifies against the store.
+LLM calls per report: 1 (plan) + 2 per sub-question (re-ranking its candidate sentences, then one
+call that answers, judges sufficiency and proposes searches; 1 with re-ranking off) + 2 per gap
+retry + 1 (contradictions, when the evidence spans two documents) + 1 (summary). The model reads
+evidence as numbered sentences and cites their ids (``strategies/llm/evidence.py``); every cited id
+becomes a *marker* (block hint + the stored sentence as quote) that the citation node verifies.
 """
 
 from __future__ import annotations
-
-import json
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
@@ -20,11 +20,14 @@ from prompts.answer import ANSWER
 from prompts.common import SYSTEM
 from prompts.contradictions import CONTRADICTIONS
 from prompts.plan import PLAN, SINGLE
+from prompts.rerank import RERANK
 from prompts.summary import SUMMARY
 from research.evidence import CitationMarker, Claim, Contradiction, Finding, FindingStatus, SubQuestion
 from research.strategy import Answer
-from strategies.llm.evidence import pack_evidence
+from strategies.llm.evidence import EvidenceSheet, Sentence, render
 from strategies.llm.leaks import leaks_instructions
+from strategies.llm.rerank import MAX_LISTED, RerankOutput, chunks_in_order, reorder
+from strategies.llm.selection import ranked, within_budget
 from strategies.llm.structured import SchemaFormat, structured_call
 from strategies.offline.document_answers import answer_disputes
 from strategies.offline.vectors import Vectors
@@ -44,14 +47,9 @@ class PlanOutput(BaseModel):
     sub_questions: list[PlannedQuestion]
 
 
-class CitationOutput(BaseModel):
-    block_id: str
-    quote: str
-
-
 class ClaimOutput(BaseModel):
     text: str
-    citations: list[CitationOutput] = Field(default_factory=list)
+    sentence_ids: list[str] = Field(default_factory=list)
 
 
 class AnswerOutput(BaseModel):
@@ -71,8 +69,7 @@ class AnswerOutput(BaseModel):
 
 class SideOutput(BaseModel):
     claim: str
-    block_id: str
-    quote: str
+    sentence_ids: list[str] = Field(default_factory=list)
 
 
 class ContradictionOutput(BaseModel):
@@ -96,19 +93,30 @@ class LLMStrategy:
         self,
         llm: BaseChatModel,
         model_name: str,
-        schema_format: SchemaFormat = "json_schema",
+        schema_format: SchemaFormat = "auto",
         embedder: Embedder | None = None,
+        *,
+        rerank: bool = True,
+        rerank_candidates: int = 10,
+        evidence_tokens: int = 450,
     ):
-        """``embedder``: for the deterministic check of what each document answers (see contradictions)."""
+        """``embedder``: ranks sentences for the prompts and checks what each document answers (see
+        contradictions); without it sentences are ranked by the question's words. ``rerank``: let the
+        model re-score the best ``rerank_candidates`` sentences first. ``evidence_tokens``: the
+        evidence budget of an answer's prompt."""
         self.llm = llm
         self.mode = f"llm ({model_name})"
         self.schema_format = schema_format
+        # Response formats the server refused (under `auto`): later calls do not ask for them again.
+        self.refused_formats: set[str] = set()
         self.vectors = Vectors(embedder) if embedder is not None else None
+        self.rerank = rerank
+        self.rerank_candidates = rerank_candidates
+        self.evidence_tokens = evidence_tokens
 
     def _call(self, schema: type[BaseModel], prompt: str, step: str, **fields) -> BaseModel:
-        text = prompt.format(schema=json.dumps(schema.model_json_schema()), **fields)
-        messages = [SystemMessage(content=SYSTEM), HumanMessage(content=text)]
-        return structured_call(self.llm, schema, messages, step, self.schema_format)
+        messages = [SystemMessage(content=SYSTEM), HumanMessage(content=prompt.format(**fields))]
+        return structured_call(self.llm, schema, messages, step, self.schema_format, self.refused_formats)
 
     def plan(self, topic: str, single_question: bool, scout: list[RetrievedChunk]) -> list[SubQuestion]:
         # Only the researcher's topic goes into the planning prompt: document text never steers the plan.
@@ -130,25 +138,57 @@ class LLMStrategy:
         ]
 
     def answer(self, sub_question: SubQuestion, evidence: list[RetrievedChunk], queries: list[str]) -> Answer:
-        if not evidence:
+        sheet = EvidenceSheet.of(evidence)
+        if not sheet.sentences:
             return Answer(claims=[], confidence=0.0, sufficient=False, next_queries=[])
+        best = ranked(sub_question.question, sheet, self.vectors)
+        if self.rerank:
+            best = self._rerank(sub_question, sheet, best[: self.rerank_candidates])
+        shown = within_budget(best, sheet, self.evidence_tokens)
         out = self._call(
             AnswerOutput,
             ANSWER,
             f"answer {sub_question.id}",
             question=sub_question.question,
             queries="; ".join(queries),
-            evidence=pack_evidence(evidence),
+            evidence=render(shown),
         )
         tried = {q.lower() for q in queries}
         next_queries = [q for q in dict.fromkeys(q.strip() for q in out.next_queries) if q and q.lower() not in tried]
-        claims = _claims(out.claims)
+        claims = _claims(out.claims, sheet, shown)
         return Answer(
             claims=claims,
             confidence=out.confidence,
             sufficient=out.sufficient and bool(claims),
             next_queries=next_queries[:2],
+            evidence=chunks_in_order(evidence, best) if self.rerank else None,
         )
+
+    def _rerank(self, sub_question: SubQuestion, sheet: EvidenceSheet, candidates: list[Sentence]) -> list[Sentence]:
+        position = {s.sid: i for i, s in enumerate(sheet.sentences)}
+        out = self._call(
+            RerankOutput,
+            RERANK,
+            f"rerank {sub_question.id}",
+            question=sub_question.question,
+            evidence=render(sorted(candidates, key=lambda s: position[s.sid])),
+            limit=MAX_LISTED,
+        )
+        return reorder(candidates, out)
+
+    def _best_of(self, findings: list[Finding], sheet: EvidenceSheet) -> list[Sentence]:
+        """Each finding's best sentences and their neighbours, the findings sharing half an answer's
+        budget (a quarter of it at least each: a report's sub-questions need a few sentences each);
+        in sheet order. The documents' answers are compared without the model as well (see
+        contradictions), so this call gets the fewest tokens."""
+        budget = max(self.evidence_tokens // 4, self.evidence_tokens // (2 * max(1, len(findings))))
+        chosen: dict[str, Sentence] = {}
+        for f in findings:
+            own = {b.block_id for c in f.evidence for b in c.blocks}
+            best = [s for s in ranked(f.sub_question.question, sheet, self.vectors) if s.block_id in own]
+            chosen.update((s.sid, s) for s in within_budget(best, sheet, budget))
+        position = {s.sid: i for i, s in enumerate(sheet.sentences)}
+        return sorted(chosen.values(), key=lambda s: position[s.sid])
 
     def suggest(self, finding: Finding) -> list[str]:
         terms = [q for q in finding.next_queries if q not in finding.queries]
@@ -166,21 +206,19 @@ class LLMStrategy:
         evidence = [c for f in findings for c in f.evidence]
         if len({c.doc_id for c in evidence}) < 2:
             return []
+        sheet = EvidenceSheet.of(evidence)
+        shown = self._best_of(findings, sheet)
         topic = "; ".join(f.sub_question.question for f in findings)
         out = self._call(
-            ContradictionsOutput, CONTRADICTIONS, "detect_contradictions", topic=topic, evidence=pack_evidence(evidence)
+            ContradictionsOutput, CONTRADICTIONS, "detect_contradictions", topic=topic, evidence=render(shown)
         )
         return [
             Contradiction(
                 subject=c.subject,
                 kind="claim",
                 explanation=c.explanation,
-                side_a=Claim(
-                    text=c.side_a.claim, citations=[CitationMarker(block_id=c.side_a.block_id, quote=c.side_a.quote)]
-                ),
-                side_b=Claim(
-                    text=c.side_b.claim, citations=[CitationMarker(block_id=c.side_b.block_id, quote=c.side_b.quote)]
-                ),
+                side_a=Claim(text=c.side_a.claim, citations=sheet.markers(c.side_a.sentence_ids, shown)),
+                side_b=Claim(text=c.side_b.claim, citations=sheet.markers(c.side_b.sentence_ids, shown)),
             )
             for c in out.contradictions
             if not any(leaks_instructions(t) for t in (c.subject, c.explanation, c.side_a.claim, c.side_b.claim))
@@ -192,10 +230,15 @@ class LLMStrategy:
         answered = [f for f in findings if f.status is not FindingStatus.GAP]
         if not answered:
             return topic, []  # nothing to summarise from: no call, and nothing cited
+        sheet = EvidenceSheet.of(c for f in answered for c in f.evidence)
+        # The sentences the findings cite, under this prompt's ids; the best of each finding if none.
+        shown = [s for s in sheet.sentences if _cited(s, findings)] or self._best_of(answered, sheet)
         lines = []
         for f in findings:
             lines.append(f"- {f.sub_question.question} [{f.status.value}]")
-            lines += [f"  * {c.text} (quotes: {' | '.join(m.quote for m in c.citations)})" for c in f.claims]
+            for c in f.claims:
+                ids = [s.sid for s in shown if any(_quotes(m, s) for m in c.citations)]
+                lines.append(f"  * {c.text} [{', '.join(ids)}]")
         disagreements = "; ".join(c.subject for c in contradictions) or "none"
         out = self._call(
             SummaryOutput,
@@ -204,10 +247,18 @@ class LLMStrategy:
             topic=topic,
             findings="\n".join(lines),
             disagreements=disagreements,
-            evidence=pack_evidence(c for f in answered for c in f.evidence),
+            evidence=render(shown),
         )
         title = out.title.strip()
-        return (title if title and not leaks_instructions(title) else topic), _claims(out.summary)
+        return (title if title and not leaks_instructions(title) else topic), _claims(out.summary, sheet, shown)
+
+
+def _quotes(marker: CitationMarker, sentence: Sentence) -> bool:
+    return marker.block_id == sentence.block_id and sentence.text in marker.quote
+
+
+def _cited(sentence: Sentence, findings: list[Finding]) -> bool:
+    return any(_quotes(m, sentence) for f in findings for c in f.claims for m in c.citations)
 
 
 def _distinct(questions: list[PlannedQuestion]) -> list[PlannedQuestion]:
@@ -221,13 +272,11 @@ def _distinct(questions: list[PlannedQuestion]) -> list[PlannedQuestion]:
     return kept
 
 
-def _claims(outputs: list[ClaimOutput]) -> list[Claim]:
-    """The model's claims, without empty ones and without any that repeat prp's own instructions."""
-    return [_claim(c) for c in outputs if c.text.strip() and not leaks_instructions(c.text)]
-
-
-def _claim(c: ClaimOutput) -> Claim:
-    return Claim(
-        text=c.text.strip(),
-        citations=[CitationMarker(block_id=m.block_id or None, quote=m.quote) for m in c.citations if m.quote.strip()],
-    )
+def _claims(outputs: list[ClaimOutput], sheet: EvidenceSheet, shown: list[Sentence]) -> list[Claim]:
+    """The model's claims, their ids turned into markers; without empty claims and without any that
+    repeat prp's own instructions."""
+    return [
+        Claim(text=c.text.strip(), citations=sheet.markers(c.sentence_ids, shown))
+        for c in outputs
+        if c.text.strip() and not leaks_instructions(c.text)
+    ]

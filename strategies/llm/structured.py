@@ -1,4 +1,20 @@
-"""Structured output with one informed retry, then a clear error naming the step."""
+"""Structured output: constrained by the schema where the server can, else parsed and retried once.
+
+The paths (``PRP_LLM_SCHEMA_FORMAT``):
+
+- ``json_schema``: OpenAI's structured outputs, ``response_format={"type": "json_schema", ...}``, which
+  OpenAI, vLLM, Ollama's OpenAI-compatible endpoint, LM Studio and llama.cpp's own ``llama-server``
+  decode under the schema;
+- ``llama_cpp``: ``{"type": "json_object", "schema": ...}``, which llama-cpp-python's server compiles
+  into a grammar (it refuses ``json_schema``);
+- ``prompt``: the schema written into the prompt, for servers that constrain nothing;
+- ``auto`` (the default): ``json_schema``, and ``prompt`` for a call the server refuses it on (HTTP 400)
+  and, once refused, for the caller's later calls.
+
+Whatever the path, a reply that does not parse is retried once with what was wrong, then fails naming
+the step. Each request carries its step, path and attempt as run metadata, so the cost meter
+(``evals/cost.py``) counts the path a run used and its retries.
+"""
 
 from __future__ import annotations
 
@@ -14,7 +30,8 @@ from pydantic import BaseModel, ValidationError
 from corpus.errors import PrpError
 
 Schema = TypeVar("Schema", bound=BaseModel)
-SchemaFormat = Literal["json_schema", "llama_cpp"]
+SchemaFormat = Literal["auto", "json_schema", "llama_cpp", "prompt"]
+Path = Literal["json_schema", "llama_cpp", "prompt"]
 # Bounds a grammar puts on a small local model's answer, so that even a model that fills every list
 # and string to the brim (135M models do, repeating themselves) finishes inside the token cap of
 # strategies/llm/local_server.py: the largest answer, 3 contradictions of 7 strings, is ~1,100 tokens.
@@ -35,18 +52,50 @@ def structured_call(
     schema: type[Schema],
     messages: list[BaseMessage],
     step: str,
-    schema_format: SchemaFormat = "json_schema",
+    schema_format: SchemaFormat = "auto",
+    refused: set[str] | None = None,
 ) -> Schema:
-    """Ask for ``schema`` as JSON; on a malformed or cut-off answer, say what was wrong and ask once more."""
-    model = llm
-    if isinstance(llm, BaseChatOpenAI):
-        # Servers that support it then constrain decoding to the schema.
-        model = llm.bind(response_format=response_format(schema, schema_format))
+    """Ask for ``schema`` as JSON on the configured path; on a malformed or cut-off answer, say what was
+    wrong and ask once more. ``refused``: the paths this server has refused so far, kept by the caller
+    across its calls, so that under ``auto`` only its first calls ask for what the server cannot do."""
+    refused = set() if refused is None else refused
+    path: Path = "json_schema" if schema_format == "auto" else schema_format
+    if not isinstance(llm, BaseChatOpenAI) or (schema_format == "auto" and path in refused):
+        path = "prompt"  # only an OpenAI-compatible client sends a response format, and only if taken
+    try:
+        return _attempts(llm, schema, messages, step, path)
+    except _Refused:
+        if schema_format != "auto":
+            raise LLMServiceError(
+                f"step '{step}': the language model server refused the {path} response format; "
+                "set PRP_LLM_SCHEMA_FORMAT=auto or prompt"
+            ) from None
+        refused.add(path)
+        return _attempts(llm, schema, messages, step, "prompt")
+
+
+class _Refused(Exception):
+    """The server refused the response format (HTTP 400): it cannot constrain replies that way."""
+
+
+def _attempts(llm: BaseChatModel, schema: type[Schema], messages: list[BaseMessage], step: str, path: Path) -> Schema:
+    model = llm if path == "prompt" else llm.bind(response_format=response_format(schema, path))
     conversation = list(messages)
+    if path == "prompt":
+        # Unconstrained decoding: the model needs the schema in words.
+        last = conversation[-1]
+        conversation[-1] = HumanMessage(content=f"{last.content}\n\nJSON schema: {_schema_text(schema)}")
     error = ""
-    for _attempt in range(2):
+    for attempt in range(2):
+        config = {"metadata": {"prp_step": step, "prp_structured": path, "prp_attempt": attempt}}
         try:
-            reply = model.invoke(conversation)
+            reply = model.invoke(conversation, config=config)
+        except openai.BadRequestError as exc:
+            if path != "prompt" and attempt == 0:
+                raise _Refused from exc
+            raise LLMServiceError(
+                f"step '{step}': the language model server answered HTTP 400 ({_describe(exc)})"
+            ) from None
         except openai.APIConnectionError as exc:  # includes timeouts
             raise LLMServiceError(
                 f"step '{step}': the language model server did not answer ({_describe(exc)})"
@@ -79,17 +128,44 @@ def structured_call(
     raise LLMOutputError(f"the model's answer for step '{step}' was malformed twice: {error}")
 
 
+def _schema_text(schema: type[BaseModel]) -> str:
+    return json.dumps(schema.model_json_schema(), separators=(",", ":"))
+
+
 def _describe(exc: openai.APIError) -> str:
     text = " ".join(str(exc).split())
     return f"{type(exc).__name__}: {text[:200]}" if text else type(exc).__name__
 
 
-def response_format(schema: type[BaseModel], schema_format: SchemaFormat) -> dict:
+def response_format(schema: type[BaseModel], path: Path) -> dict:
     json_schema = schema.model_json_schema()
-    if schema_format == "llama_cpp":
+    if path == "llama_cpp":
         # llama-cpp-python's server accepts only `text`/`json_object` and compiles this schema to a grammar.
         return {"type": "json_object", "schema": _bounded(json_schema)}
-    return {"type": "json_schema", "json_schema": {"name": schema.__name__, "schema": json_schema}}
+    return {
+        "type": "json_schema",
+        "json_schema": {"name": schema.__name__, "schema": _strict(json_schema), "strict": True},
+    }
+
+
+# Keywords OpenAI's strict mode may refuse; the reply is validated by pydantic after decoding anyway.
+_NOT_STRICT = {"default", "minimum", "maximum", "minItems", "maxItems", "minLength", "maxLength", "pattern", "format"}
+
+
+def _strict(node: object) -> object:
+    """The schema as OpenAI's strict mode takes it (and so decodes under it, not best-effort): every
+    property required, no others allowed, no keyword it refuses. Servers that do not check strictness
+    (vLLM, Ollama) decode under it all the same."""
+    if isinstance(node, list):
+        return [_strict(n) for n in node]
+    if not isinstance(node, dict):
+        return node
+    strict = {k: _strict(v) for k, v in node.items() if k not in _NOT_STRICT and k != "properties"}
+    if isinstance(node.get("properties"), dict):
+        strict["properties"] = {name: _strict(v) for name, v in node["properties"].items()}
+        strict["required"] = list(node["properties"])
+        strict["additionalProperties"] = False
+    return strict
 
 
 def _bounded(node: object) -> object:

@@ -25,6 +25,7 @@ from corpus.config import Settings
 from corpus.library import Library
 from graph.build import build_graph
 from graph.checkpoints import open_checkpointer
+from prompts.answer import ANSWER
 from prompts.common import SYSTEM
 from prompts.plan import PLAN
 from research.report import UNVERIFIED
@@ -87,21 +88,17 @@ def prp(env: dict[str, str], *args: str, timeout: float = RUN_TIMEOUT) -> subpro
 @pytest.mark.timeout(CALL_TIMEOUT)
 def test_schema_constrained_answers_parse(server):
     llm = make_chat_model(server.client_settings(Settings()))
-    prompt = PLAN.format(
-        topic=TOPIC, min_questions=3, max_questions=6, schema=json.dumps(PlanOutput.model_json_schema())
-    )
+    prompt = PLAN.format(topic=TOPIC, min_questions=3, max_questions=6)
     plan = structured_call(
         llm, PlanOutput, [SystemMessage(content=SYSTEM), HumanMessage(content=prompt)], "plan", "llama_cpp"
     )
     assert plan.sub_questions and all(q.question.strip() for q in plan.sub_questions)
     evidence = (
-        '<document_block id="b1" title="Roof study" page="1">\nExtensive green roofs retained 45 % of '
-        "annual rainfall in the three-year field study.\n</document_block>"
+        "<evidence>\n[b1] Roof study, p. 1\nb1.s1 Extensive green roofs retained 45 % of annual rainfall in the "
+        "three-year field study.\n</evidence>"
     )
-    prompt = (
-        f"Sub-question: How much rainfall do green roofs retain?\nSearches already tried: rainfall retention\n\n"
-        f"Evidence blocks:\n{evidence}\n\nAnswer with claims citing the block.\n\n"
-        f"JSON schema: {json.dumps(AnswerOutput.model_json_schema())}"
+    prompt = ANSWER.format(
+        question="How much rainfall do green roofs retain?", queries="rainfall retention", evidence=evidence
     )
     answer = structured_call(
         llm, AnswerOutput, [SystemMessage(content=SYSTEM), HumanMessage(content=prompt)], "answer", "llama_cpp"

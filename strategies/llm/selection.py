@@ -1,0 +1,91 @@
+"""Which sentences a prompt holds: the best ones for the question and their neighbours, within a
+token budget, instead of whole chunks.
+
+Sentences are first ranked without the model (``prescore``): by cosine with the question when the
+embedder is at hand, else by the question's content words they hold, the retrieval rank breaking
+ties. The model's re-ranking (``strategies/llm/rerank.py``) then reorders the best of them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from collections.abc import Sequence
+from functools import lru_cache
+from pathlib import Path
+
+from strategies.llm.evidence import EvidenceSheet, Sentence
+from strategies.offline.text import content_stems, question_terms, stem
+from strategies.offline.vectors import Vectors, cosine_matrix
+
+# What a prompt's size is counted in when no tokenizer is installed: OpenAI's tokenizers average
+# about four characters of English a token.
+CHARS_PER_TOKEN = 4
+_CL100K = "https://openaipublic.blob.core.windows.net/encodings/cl100k_base.tiktoken"
+
+
+def _cached_vocabulary() -> bool:
+    """Whether tiktoken's cl100k vocabulary is already on disk (where tiktoken caches it): tiktoken
+    downloads a missing one, and prp makes no network call the user did not configure."""
+    folder = os.environ.get("TIKTOKEN_CACHE_DIR") or os.environ.get("DATA_GYM_CACHE_DIR")
+    folder = folder or os.path.join(tempfile.gettempdir(), "data-gym-cache")
+    return (Path(folder) / hashlib.sha1(_CL100K.encode()).hexdigest()).is_file()
+
+
+@lru_cache(maxsize=1)
+def _encoding():
+    if not _cached_vocabulary():
+        return None
+    try:
+        import tiktoken  # langchain-openai's dependency: exact for OpenAI's models, close for others
+
+        return tiktoken.get_encoding("cl100k_base")
+    except (ImportError, ValueError, OSError):
+        return None
+
+
+def tokenizer_name() -> str:
+    return "tiktoken cl100k_base" if _encoding() is not None else f"estimate (characters / {CHARS_PER_TOKEN})"
+
+
+def count_tokens(text: str) -> int:
+    encoding = _encoding()
+    return len(encoding.encode(text)) if encoding is not None else -(-len(text) // CHARS_PER_TOKEN)
+
+
+def prescore(question: str, sentences: Sequence[Sentence], vectors: Vectors | None) -> list[float]:
+    if not sentences:
+        return []
+    if vectors is not None:
+        cosines = cosine_matrix(vectors.query(question)[None, :], vectors.passages([s.text for s in sentences]))
+        return [float(c) for c in cosines[0]]
+    terms = {stem(t) for t in question_terms(question)}
+    return [len(terms & set(content_stems(s.text))) / (len(terms) or 1) for s in sentences]
+
+
+def ranked(question: str, sheet: EvidenceSheet, vectors: Vectors | None) -> list[Sentence]:
+    """The sheet's sentences, best first for the question."""
+    scores = prescore(question, sheet.sentences, vectors)
+    order = sorted(range(len(scores)), key=lambda i: (-scores[i], sheet.sentences[i].rank, i))
+    return [sheet.sentences[i] for i in order]
+
+
+def within_budget(best_first: Sequence[Sentence], sheet: EvidenceSheet, budget: int) -> list[Sentence]:
+    """Each sentence in turn with its neighbours (context a reader of the sentence needs), while the
+    budget (tokens of sentence text) lasts; in sheet order, so blocks read as they are written."""
+    chosen: dict[str, Sentence] = {}
+    used = 0
+    for sentence in best_first:
+        group = [s for s in (sentence, *sheet.neighbours(sentence)) if s.sid not in chosen]
+        cost = sum(count_tokens(s.shown) + 4 for s in group)  # ~4 more for the id
+        if not group:
+            continue
+        if used + cost > budget:
+            if chosen:
+                break
+            group = [sentence]  # at least the best sentence, whatever its length
+        chosen.update((s.sid, s) for s in group)
+        used += cost
+    position = {s.sid: i for i, s in enumerate(sheet.sentences)}
+    return sorted(chosen.values(), key=lambda s: position[s.sid])
