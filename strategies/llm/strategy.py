@@ -21,9 +21,11 @@ from prompts.common import SYSTEM
 from prompts.contradictions import CONTRADICTIONS
 from prompts.plan import PLAN, SINGLE
 from prompts.summary import SUMMARY
+from research.conversation import FollowUp, Turn
 from research.evidence import CitationMarker, Claim, Contradiction, Finding, FindingStatus, SubQuestion
 from research.strategy import Answer
 from strategies.llm.evidence import pack_evidence
+from strategies.llm.follow_up import condense as condense_follow_up
 from strategies.llm.leaks import leaks_instructions
 from strategies.llm.structured import SchemaFormat, structured_call
 from strategies.offline.document_answers import answer_disputes
@@ -128,6 +130,9 @@ class LLMStrategy:
             SubQuestion(id=f"q{i}", question=q.question.strip(), rationale=q.rationale.strip())
             for i, q in enumerate(kept, 1)
         ]
+
+    def condense(self, question: str, history: list[Turn]) -> FollowUp:
+        return condense_follow_up(self._call, question, history)
 
     def answer(self, sub_question: SubQuestion, evidence: list[RetrievedChunk], queries: list[str]) -> Answer:
         if not evidence:
