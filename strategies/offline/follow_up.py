@@ -50,6 +50,11 @@ DOCUMENT_NOUNS = frozenset(
     """paper papers document documents study studies article articles report reports brief review
     source sources thesis book chapter survey memo guide one""".split()
 )
+# Verbs a question asks what a document says with ("what did it find?"): they name no topic.
+_REPORTING = frozenset(
+    """find finds found show shows showed shown conclude concludes concluded state states stated argue
+    argues argued suggest suggests suggested claim claims claimed recommend recommends recommended""".split()
+)
 # What a source is, beside a document: words that say what a phrase names, not what it is about.
 _SOURCE_NOUNS = DOCUMENT_NOUNS | frozenset("model models simulation experiment trial dataset authors".split())
 _ORDINALS = {
@@ -105,9 +110,12 @@ def condense(question: str, history: list[Turn]) -> FollowUp:
     previous = history[-1]
     subject = subject_of(previous.question)
     asked = _OPENING.sub("", question).strip()
-    text, scope = _resolve_documents(asked, previous)
+    text, scope, title = _resolve_documents(asked, previous)
     phrase = _elliptical_phrase(text)
-    if phrase is not None and subject is not None:
+    if title is not None and subject is not None and not _topical(text, title) and not _COMPARISON.search(text):
+        # "What did the second paper find?" asks what that document says on the conversation's subject.
+        text = f"What does {title} say about {subject.text}?"
+    elif phrase is not None and subject is not None:
         text = _from_phrase(phrase, subject, previous.question)
     elif subject is not None:
         replaced = _replace_demonstrative(_replace_pronoun(text, subject), subject)
@@ -181,27 +189,30 @@ def _plural(word: str) -> bool:
     return word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 3
 
 
-def _resolve_documents(text: str, previous: Turn) -> tuple[str, list[str]]:
+def _resolve_documents(text: str, previous: Turn) -> tuple[str, list[str], str | None]:
     """Documents named by their place in the previous answer, or as "the paper": the text with the
-    title put in, and the scope."""
+    title put in, the scope, and the title put in (None if none was)."""
     cited = previous.cited
-    if not cited:
-        return text, []
     ordinal = _ORDINAL_REFERENCE.search(text)
+    named = _DOCUMENT_REFERENCE.search(text)
     if ordinal:
         n = _ORDINALS[ordinal.group("ordinal").lower()]
         if n > len(cited):
-            return text, []  # no such document: the question goes as asked, unscoped
-        document = cited[n - 1] if n > 0 else cited[-1]
+            return text, [], None  # no such document: the question goes as asked, unscoped
+        document, found = (cited[n - 1] if n > 0 else cited[-1]), ordinal
         # A comparison weighs the named document against what the last answer cited: all of them.
         scope = [d.doc_id for d in cited] if _COMPARISON.search(text) else [document.doc_id]
-        return text[: ordinal.start()] + _short_title(document.title) + text[ordinal.end() :], scope
-    named = _DOCUMENT_REFERENCE.search(text)
-    if named:
-        if len(cited) == 1:
-            return text[: named.start()] + _short_title(cited[0].title) + text[named.end() :], [cited[0].doc_id]
-        return text, [d.doc_id for d in cited]
-    return text, []
+    elif named and len(cited) == 1:
+        document, found, scope = cited[0], named, [cited[0].doc_id]
+    else:
+        return text, [d.doc_id for d in cited] if named else [], None
+    title = _short_title(document.title)
+    return text[: found.start()] + title + text[found.end() :], scope, title
+
+
+def _topical(text: str, title: str) -> bool:
+    """Whether ``text`` asks something beyond the document it names and a verb of reporting."""
+    return bool(set(question_terms(text)) - set(question_terms(title)) - _REPORTING)
 
 
 def _short_title(title: str) -> str:
@@ -234,14 +245,19 @@ def _from_phrase(phrase: str, subject: _Subject, previous: str) -> str:
         or any(w.lower() in DOCUMENT_NOUNS for w in words)
         or any(w[:1].isupper() for w in words[1:] + ([words[0]] if words[0].lower() not in ("the", "a", "an") else []))
     )
-    if same_kind and subject.end > subject.start:
-        rewritten = previous[: subject.start] + phrase + previous[subject.end :]
+    if _names_document(phrase):
         # A document in place of another source ("the policy brief" for "the Harborview cooling
-        # model") is asked about what the other was: its words that do not name a source.
-        carried = [w for w in _WORD.findall(subject.text) if question_terms(w) and w.lower() not in _SOURCE_NOUNS]
-        if _names_document(phrase) and carried and not _shares_word(phrase, " ".join(carried)):
-            rewritten = _append(rewritten, f" about {' '.join(carried)}")
-        return rewritten
+        # model") is asked what it says on the other's topic: the other's words that neither name a
+        # source nor are a name (a name tells which model, not what it is about).
+        carried = [
+            w
+            for w in _WORD.findall(subject.text)
+            if question_terms(w) and w.lower() not in _SOURCE_NOUNS and not w[:1].isupper()
+        ]
+        if carried and not _shares_word(phrase, " ".join(carried)):
+            return f"What does {phrase} say about {' '.join(carried)}?"
+    if same_kind and subject.end > subject.start:
+        return previous[: subject.start] + phrase + previous[subject.end :]
     verb = "are" if _plural(words[-1].lower()) else "is"
     return f"What {verb} {phrase} of {subject.text}?"
 
