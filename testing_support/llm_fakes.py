@@ -42,6 +42,8 @@ class Delayed:
 def step_of(prompt: str) -> str:
     if "Decompose the topic" in prompt or "Restate it as one precise" in prompt:
         return "plan"
+    if "Rewrite the follow-up as one standalone question" in prompt:
+        return "condense"
     if prompt.startswith("Sub-question:") or "\nSub-question:" in prompt:
         return "answer"
     if "List the places where two DIFFERENT documents disagree" in prompt:
