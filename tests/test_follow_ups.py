@@ -145,6 +145,8 @@ def test_a_follow_up_is_read_against_the_turn_before(previous, follow_up, standa
         "How much does it cost to install a green roof?",  # "it" is the cost's, named in the turn
         "Do green roofs retain rainfall when they are saturated?",  # "they" has its antecedent
         "What is evapotranspiration?",  # short, yet it names its subject
+        "What is a green roof and how much does it weigh?",  # "it" has its antecedent
+        "So-called blue roofs: how much rainfall do they retain?",
         "What did the Riverton council approve?",
     ],
 )

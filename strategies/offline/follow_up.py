@@ -31,12 +31,12 @@ from research.conversation import FollowUp, Turn
 from strategies.offline.keyphrases import extract_keyphrases
 from strategies.offline.text import QUESTION_WORDS, is_verbish, question_terms, stem
 
-_OPENING = re.compile(r"^\s*(?:(?:and|but|also|so|then|okay|ok|now|well)\b[\s,]*)+", re.IGNORECASE)
+_OPENING = re.compile(r"^\s*(?:(?:and|but|also|so|then|okay|ok|now)[\s,]+)+", re.IGNORECASE)
 _WHAT_ABOUT = re.compile(r"^\s*(?:what|how)\s+about\s+", re.IGNORECASE)
 _WORD = re.compile(r"[\w'’-]+")
 _BE = frozenset({"is", "are", "was", "were"})
-AUXILIARIES = _BE | frozenset("do does did has have had can could should would will may might must".split())
-_ASKING = AUXILIARIES | frozenset("what which who whom whose how why when where whether".split())
+_AUXILIARIES = _BE | frozenset("do does did has have had can could should would will may might must".split())
+_ASKING = _AUXILIARIES | frozenset("what which who whom whose how why when where whether".split())
 # The auxiliary agreeing with a plural subject put where a singular pronoun stood.
 _PLURAL_AUXILIARY = {"does": "do", "is": "are", "was": "were", "has": "have"}
 _PLURAL_PRONOUNS = frozenset({"they", "them", "their", "these", "those"})
@@ -46,7 +46,7 @@ _DEMONSTRATIVES = frozenset({"this", "that", "these", "those"})
 # ("the studies that measured") or a conjunction ("true that roofs cool").
 _BEFORE_DEMONSTRATIVE = frozenset("about in of on from for to with and compare than".split())
 # Nouns a researcher calls a document by.
-DOCUMENT_NOUNS = frozenset(
+_DOCUMENT_NOUNS = frozenset(
     """paper papers document documents study studies article articles report reports brief review
     source sources thesis book chapter survey memo guide one""".split()
 )
@@ -56,7 +56,7 @@ _REPORTING = frozenset(
     argues argued suggest suggests suggested claim claims claimed recommend recommends recommended""".split()
 )
 # What a source is, beside a document: words that say what a phrase names, not what it is about.
-_SOURCE_NOUNS = DOCUMENT_NOUNS | frozenset("model models simulation experiment trial dataset authors".split())
+_SOURCE_NOUNS = _DOCUMENT_NOUNS | frozenset("model models simulation experiment trial dataset authors".split())
 _ORDINALS = {
     "first": 1,
     "second": 2,
@@ -73,7 +73,7 @@ _ORDINALS = {
     "last": -1,
 }
 _ORDINAL_REFERENCE = re.compile(
-    rf"\bthe\s+(?P<ordinal>{'|'.join(_ORDINALS)})\s+(?:{'|'.join(sorted(DOCUMENT_NOUNS))})\b", re.IGNORECASE
+    rf"\bthe\s+(?P<ordinal>{'|'.join(_ORDINALS)})\s+(?:{'|'.join(sorted(_DOCUMENT_NOUNS))})\b", re.IGNORECASE
 )
 _DOCUMENT_REFERENCE = re.compile(
     r"\b(?:the|this|that)\s+(?:paper|document|study|article|report|brief|review|source|thesis|memo|guide)\b",
@@ -99,8 +99,8 @@ class _Subject:
 
     @property
     def plural(self) -> bool:
-        last = self.text.split()[-1].lower() if self.text.split() else ""
-        return last.endswith("s") and not last.endswith(("ss", "us", "is"))
+        words = self.text.split()
+        return bool(words) and _plural(words[-1].lower())
 
 
 def condense(question: str, history: list[Turn]) -> FollowUp:
@@ -130,22 +130,25 @@ def condense(question: str, history: list[Turn]) -> FollowUp:
 
 def leans_on_history(question: str) -> bool:
     """Whether ``question`` cannot be researched without the turn before it (see the module's rules)."""
-    if _OPENING.match(question) and _OPENING.match(question).group(0).strip():
+    if _OPENING.match(question) or _WHAT_ABOUT.match(question):
         return True
-    if _WHAT_ABOUT.match(question) or _ORDINAL_REFERENCE.search(question) or _DOCUMENT_REFERENCE.search(question):
+    if _ORDINAL_REFERENCE.search(question) or _DOCUMENT_REFERENCE.search(question):
         return True
     words = [m.group(0).lower() for m in _WORD.finditer(question)]
     for i, word in enumerate(words):
-        before, after = words[:i], words[i + 1 : i + 2]
+        before = words[:i]
         named_before = [w for w in question_terms(" ".join(before)) if w not in _PLURAL_PRONOUNS]
         if word in ("they", "them", "their", "these", "those") and not any(_plural(w) for w in named_before):
             return True
         if word == "its" and not named_before:
             return True
-        if word in ("this", "that") and (not before or before[-1] in _BEFORE_DEMONSTRATIVE | AUXILIARIES):
-            if not after or after[0] not in AUXILIARIES or not named_before:
-                return True
-        if word == "it" and not _EXTRAPOSED_IT.search(question):
+        if (
+            word in ("this", "that")
+            and not named_before
+            and (not before or before[-1] in _BEFORE_DEMONSTRATIVE | _AUXILIARIES)
+        ):
+            return True
+        if word == "it" and not named_before and not _EXTRAPOSED_IT.search(question):
             return True
     if len(question_terms(question)) < MIN_STANDALONE_TERMS and not _DEFINITION.match(question):
         return True
@@ -156,7 +159,7 @@ def subject_of(question: str) -> _Subject | None:
     """The noun phrase ``question`` asks about, as a span of it; None if it has no content word."""
     words = list(_WORD.finditer(question))
     lower = [m.group(0).lower() for m in words]
-    aux = next((i for i, w in enumerate(lower) if w in AUXILIARIES), None)
+    aux = next((i for i, w in enumerate(lower) if w in _AUXILIARIES), None)
     span: list[re.Match[str]] = []
     if aux is not None and aux + 1 < len(words):
         rest = list(range(aux + 1, len(words)))
@@ -172,7 +175,7 @@ def subject_of(question: str) -> _Subject | None:
             if verb is None:
                 verb = next((i for i in rest[1:] if i + 1 == len(words) or lower[i + 1] in _VERB_FOLLOWERS), None)
             indexes = [i for i in rest if verb is None or i < verb]
-        span = [words[i] for i in indexes if lower[i] not in AUXILIARIES]
+        span = [words[i] for i in indexes if lower[i] not in _AUXILIARIES]
     if not span or not question_terms(" ".join(m.group(0) for m in span)):
         phrases = extract_keyphrases([question], k=1, exclude_stems=[stem(w) for w in QUESTION_WORDS])
         if not phrases:
@@ -230,7 +233,7 @@ def _elliptical_phrase(text: str) -> str | None:
         return None
     if rest == text.strip().rstrip("?.! ") and (words[0] not in ("the", "a", "an") or len(words) < 2):
         return None  # no "what about" and no article: "why?", "how much?" are not noun phrases
-    if any(w in AUXILIARIES or w in QUESTION_WORDS - {"use", "cost"} or is_verbish(w) for w in words):
+    if any(w in _ASKING or is_verbish(w) for w in words):
         return None
     if any(w in _SINGULAR_PRONOUNS | _PLURAL_PRONOUNS for w in words):
         return None
@@ -242,7 +245,7 @@ def _from_phrase(phrase: str, subject: _Subject, previous: str) -> str:
     words = _WORD.findall(phrase)
     same_kind = (
         _shares_word(phrase, subject.text)
-        or any(w.lower() in DOCUMENT_NOUNS for w in words)
+        or any(w.lower() in _DOCUMENT_NOUNS for w in words)
         or any(w[:1].isupper() for w in words[1:] + ([words[0]] if words[0].lower() not in ("the", "a", "an") else []))
     )
     if _names_document(phrase):
@@ -304,16 +307,16 @@ def _next_word_is_noun(text: str, end: int) -> bool:
     if following is None:
         return False
     word = following.group(0).lower()
-    return word not in AUXILIARIES and bool(question_terms(word)) and not is_verbish(word)
+    return word not in _AUXILIARIES and bool(question_terms(word)) and not is_verbish(word)
 
 
 def _is_relative(text: str, start: int) -> bool:
     before = _WORD.findall(text[:start])
-    return bool(before) and before[-1].lower() not in _BEFORE_DEMONSTRATIVE | AUXILIARIES
+    return bool(before) and before[-1].lower() not in _BEFORE_DEMONSTRATIVE | _AUXILIARIES
 
 
 def _names_document(text: str) -> bool:
-    return any(w.lower() in DOCUMENT_NOUNS - {"one"} for w in _WORD.findall(text))
+    return any(w.lower() in _DOCUMENT_NOUNS - {"one"} for w in _WORD.findall(text))
 
 
 def _shares_word(a: str, b: str) -> bool:

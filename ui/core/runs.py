@@ -59,9 +59,9 @@ class Runs:
         runs' thread ids) makes it the conversation's next turn, and so does the thread id of a
         *finished* run given with another question (``prp ask --thread T "and what does it
         cost?"``) or the id of a chat conversation; a chat turn's thread id
-        (``<conversation>.<n>``) names its place itself. The
-        strategy reads the question against the earlier turns (``ResearchStrategy.condense``) before
-        research. ``ThreadNotFoundError`` for a conversation with no runs."""
+        (``<conversation>.<n>``) names its place itself. The strategy reads the question against the
+        earlier turns (``ResearchStrategy.condense``) before research. ``ThreadNotFoundError`` for a
+        conversation with no runs."""
         if conversation:
             thread_id = self._next_turn(conversation_of(conversation))
         stored = self.state(thread_id) if thread_id else {}
@@ -86,6 +86,8 @@ class Runs:
     def history(self, thread_id: str) -> list[Turn]:
         """The finished turns of ``thread_id``'s conversation before it, the last few, oldest first."""
         conversation, turn = conversation_of(thread_id), turn_of(thread_id)
+        if turn == 1:
+            return []  # a conversation's first run (every run started without one) reads as asked
         earlier = sorted(
             (
                 s
