@@ -20,6 +20,7 @@ from strategies.offline.follow_up import condense, leans_on_history
 from strategies.offline.strategy import OfflineStrategy
 from testing_support.llm_fakes import ScriptedChatModel
 from testing_support.llm_scripts import honest_answer, summary_reply
+from ui.chat.chat_tab import ChatSession, run_turn
 from ui.cli.main import main
 from ui.core.conversations import new_conversation_id, run_thread_id
 from ui.core.local import LocalPortal
@@ -206,6 +207,19 @@ def test_a_standalone_second_turn_is_not_dragged_back(offline_portal):
     assert not any(READ_AS in line for line in lines)
     assert all("Green Crown" in c.title for c in answer.citations) and answer.citations
     assert {c.doc_id for c in first.citations}.isdisjoint(c.doc_id for c in answer.citations)
+
+
+def test_the_chat_passes_its_session_s_turns(sample_library):
+    session, history = ChatSession(), []
+    # The chat reads its runs as a serving process's jobs, on the portal's threads.
+    with LocalPortal(sample_library, OfflineStrategy(sample_library.embedder)) as portal:
+        for question in ("How much rainfall do green roofs retain?", "and how much carbon do they store?"):
+            updates = run_turn(portal, session, history, question, True, ResearchOptions(), session.next_thread_id())
+            history = [update[0] for update in updates][-1]  # the chat as the last update leaves it
+    steps, answer = history[-2]["content"], history[-1]["content"]
+    assert history[-3]["content"].endswith("and how much carbon do they store?")  # shown as typed
+    assert f"{READ_AS}How much carbon do green roofs store?" in steps and "Carbon Uptake" in answer
+    assert session.turns == [f"{session.conversation}.1", f"{session.conversation}.2"]
 
 
 # --- LLM mode: the condense step -----------------------------------------------------------------
