@@ -37,12 +37,14 @@ def run_research(
     topic: str,
     *,
     single_question: bool = False,
+    asked: str | None = None,
     options: ResearchOptions | None = None,
     checkpointer: BaseCheckpointSaver | None = None,
     thread_id: str | None = None,
     on_progress: ProgressCallback | None = None,
 ) -> ResearchResult:
-    """Run (or resume, given a checkpointer and a known ``thread_id``) one research job."""
+    """Run (or resume, given a checkpointer and a known ``thread_id``) one research job. ``asked``: the
+    follow-up as typed, when ``topic`` is the standalone question it was read as."""
     # Without a persistent checkpointer, an in-memory one still gives the merged final state.
     persistent = checkpointer is not None
     graph = build_graph(checkpointer if persistent else InMemorySaver(serde=checkpoint_serde()))
@@ -50,6 +52,8 @@ def run_research(
     config = {"configurable": {"thread_id": thread_id}, "recursion_limit": 100}
     context = RunContext(library=library, strategy=strategy, options=options or ResearchOptions())
     graph_input: dict | None = {"topic": topic, "single_question": single_question}
+    if asked:
+        graph_input["asked"] = asked
     if persistent:
         snapshot = graph.get_state(config)
         done = finished_report(thread_id, snapshot.values or {})

@@ -15,5 +15,14 @@ def plan(state: ResearchState, runtime: Runtime[ResearchContext]) -> dict:
     # The scout search feeds topic decomposition; a single question is researched as asked.
     scout = [] if single else search(context, state["topic"])
     sub_questions = context.strategy.plan(state["topic"], single, scout)
-    lines = [f"plan: {len(sub_questions)} sub-question(s)"] + [f"  {q.id}: {q.question}" for q in sub_questions]
+    # Shown first, so every surface's progress says how a follow-up was read before what was done.
+    read_as = [f"follow-up read as: {state['topic']}{_scope(context)}"] if state.get("asked") else []
+    lines = [*read_as, f"plan: {len(sub_questions)} sub-question(s)"] + [
+        f"  {q.id}: {q.question}" for q in sub_questions
+    ]
     return {"plan": sub_questions, "retry_round": 0, "progress": lines}
+
+
+def _scope(context: ResearchContext) -> str:
+    doc_ids = context.options.filters.doc_ids
+    return f" (searching {len(doc_ids)} document(s))" if doc_ids else ""

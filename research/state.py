@@ -27,6 +27,9 @@ def _plan_order(sub_question_id: str) -> tuple[int, str]:
 
 class ResearchState(TypedDict, total=False):
     topic: str
+    # A follow-up as the researcher typed it ("and what does it cost?"); ``topic`` is then the
+    # standalone question the strategy read it as, and the one researched.
+    asked: str
     single_question: bool
     plan: list[SubQuestion]
     findings: Annotated[list[Finding], merge_findings]

@@ -12,6 +12,7 @@ from typing import Protocol
 from pydantic import BaseModel, Field
 
 from corpus.retrieval import RetrievedChunk
+from research.conversation import FollowUp, Turn
 from research.evidence import Claim, Contradiction, Finding, SubQuestion
 
 
@@ -30,6 +31,10 @@ class Answer(BaseModel):
 class ResearchStrategy(Protocol):
     mode: str
     """'offline' or 'llm (<model>)': shown in every report header."""
+
+    def condense(self, question: str, history: list[Turn]) -> FollowUp:
+        """``question`` as a standalone one, read against the conversation's earlier ``history``
+        (oldest first): unchanged unless it leans on them ("and what does it cost?")."""
 
     def plan(self, topic: str, single_question: bool, scout: list[RetrievedChunk]) -> list[SubQuestion]:
         """Decompose the topic; ``scout`` is a first retrieval on the topic itself (empty for a single

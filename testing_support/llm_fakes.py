@@ -44,6 +44,8 @@ def step_of(prompt: str) -> str:
         return "plan"
     if prompt.startswith("Rate the candidate sentences"):
         return "rerank"
+    if "Rewrite the follow-up as one standalone question" in prompt:
+        return "condense"
     if prompt.startswith("Sub-question:") or "\nSub-question:" in prompt:
         return "answer"
     if "List the places where two DIFFERENT documents disagree" in prompt:

@@ -22,9 +22,11 @@ from prompts.contradictions import CONTRADICTIONS
 from prompts.plan import PLAN, SINGLE
 from prompts.rerank import RERANK
 from prompts.summary import SUMMARY
+from research.conversation import FollowUp, Turn
 from research.evidence import CitationMarker, Claim, Contradiction, Finding, FindingStatus, SubQuestion
 from research.strategy import Answer
 from strategies.llm.evidence import EvidenceSheet, Sentence, render
+from strategies.llm.follow_up import condense as condense_follow_up
 from strategies.llm.leaks import leaks_instructions
 from strategies.llm.rerank import MAX_LISTED, RerankOutput, chunks_in_order, reorder
 from strategies.llm.selection import ranked, within_budget
@@ -136,6 +138,9 @@ class LLMStrategy:
             SubQuestion(id=f"q{i}", question=q.question.strip(), rationale=q.rationale.strip())
             for i, q in enumerate(kept, 1)
         ]
+
+    def condense(self, question: str, history: list[Turn]) -> FollowUp:
+        return condense_follow_up(self._call, question, history)
 
     def answer(self, sub_question: SubQuestion, evidence: list[RetrievedChunk], queries: list[str]) -> Answer:
         sheet = EvidenceSheet.of(evidence)

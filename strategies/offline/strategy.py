@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from corpus.embeddings import Embedder
 from corpus.retrieval import RetrievedChunk
+from research.conversation import FollowUp, Turn
 from research.evidence import Claim, Contradiction, Finding, FindingStatus, SubQuestion
 from research.strategy import Answer
 
@@ -20,6 +21,7 @@ from . import assessment
 from .contradictions import find_contradictions
 from .document_answers import MIN_PHRASE_SCORE, answer_disputes, lead, things_answered
 from .extractive import MAX_CLAIMS, Analysis, ScoredSentence, analyse, preference, select, to_claims
+from .follow_up import condense
 from .planning import plan_questions
 from .question_types import fits, question_type
 from .text import normalise_space
@@ -48,6 +50,9 @@ class OfflineStrategy:
 
     def __init__(self, embedder: Embedder):
         self.vectors = Vectors(embedder)
+
+    def condense(self, question: str, history: list[Turn]) -> FollowUp:
+        return condense(question, history)
 
     def plan(self, topic: str, single_question: bool, scout: list[RetrievedChunk]) -> list[SubQuestion]:
         return plan_questions(topic, single_question, scout)

@@ -353,7 +353,8 @@ def conversation_history(portal: LocalPortal, conversation_runs: list[str]) -> t
         state = portal.runs.state(thread_id)
         if not state:
             continue
-        history.append(user_message(state.get("topic", ""), bool(state.get("single_question"))))
+        # A follow-up shows as it was typed; its steps say how it was read.
+        history.append(user_message(state.get("asked") or state.get("topic", ""), bool(state.get("single_question"))))
         lines = [("", line) for line in state.get("progress", [])]
         if "report" in state:
             try:

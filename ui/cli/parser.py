@@ -112,7 +112,11 @@ def _research(sub: argparse._SubParsersAction) -> None:
         research = sub.add_parser(name, help=help_text)
         research.add_argument(what)
         add_option_flags(research, ResearchOptions)
-        research.add_argument("--thread", help="thread id: resumes that run if it was interrupted")
+        research.add_argument(
+            "--thread",
+            help="thread id: resumes that run if it was interrupted; if it finished, a new question continues "
+            "its conversation (a follow-up such as 'and what does it cost?' is read against it)",
+        )
         research.add_argument("--out", type=Path, help="write the Markdown report here")
         research.add_argument("--json", type=Path, dest="json_out", help="write the report and citations as JSON here")
         research.add_argument("--quiet", action="store_true", help="no progress lines")

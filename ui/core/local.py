@@ -319,17 +319,32 @@ class LocalPortal:
 
     def research(self, kind: RunKind, request: RunRequest) -> JobView:
         job = self.start_research(
-            request.topic, single_question=kind == "ask", options=request.options, thread_id=request.thread_id
+            request.topic,
+            single_question=kind == "ask",
+            options=request.options,
+            thread_id=request.thread_id,
+            conversation=request.conversation,
         )
         return job.view()
 
     def start_research(
-        self, topic: str, *, single_question: bool, options: ResearchOptions, thread_id: str | None = None
+        self,
+        topic: str,
+        *,
+        single_question: bool,
+        options: ResearchOptions,
+        thread_id: str | None = None,
+        conversation: str | None = None,
     ) -> Job:
-        """See ``Runs.start``. An over-long topic is refused (``QueryTooLongError``)."""
+        """See ``Runs.start`` (follow-ups too). An over-long topic is refused (``QueryTooLongError``)."""
         check_query(topic, "question" if single_question else "topic")
         return self.runs.start(
-            self.strategy, topic, single_question=single_question, options=options, thread_id=thread_id
+            self.strategy,
+            topic,
+            single_question=single_question,
+            options=options,
+            thread_id=thread_id,
+            conversation=conversation,
         )
 
     def threads(self) -> list[Conversation]:

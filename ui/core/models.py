@@ -50,7 +50,19 @@ class RunRequest(BaseModel):
     thread_id: str | None = Field(
         default=None,
         pattern=r"^[A-Za-z0-9._-]{1,64}$",
-        description="Resume this thread if it was interrupted or cancelled; a finished one returns its report.",
+        description=(
+            "Resume this thread if it was interrupted or cancelled; a finished one returns its report, or, "
+            "given another question, continues its conversation (as `conversation` does)."
+        ),
+    )
+    conversation: str | None = Field(
+        default=None,
+        pattern=r"^[A-Za-z0-9._-]{1,64}$",
+        description=(
+            "Continue this conversation (its id, or the thread id of one of its runs): the run is its next "
+            "turn, and a question that leans on the turn before ('and what does it cost?') is read as a "
+            "standalone question first."
+        ),
     )
 
 

@@ -4,7 +4,7 @@ on the page for PDFs and character offsets always), the quote as given, the matc
 
 from __future__ import annotations
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from research.evidence import GapNote
 from research.report import Disagreement, FinalReport, ReportClaim, ReportSection
@@ -30,7 +30,10 @@ class JsonCitation(BaseModel):
 
 class JsonReport(BaseModel):
     thread_id: str
-    topic: str
+    topic: str = Field(description="The question or topic researched: for a follow-up, the standalone question.")
+    asked: str | None = Field(
+        default=None, description="A follow-up as the researcher typed it, when it was read as another question."
+    )
     single_question: bool
     title: str
     mode: str
@@ -45,10 +48,13 @@ class JsonReport(BaseModel):
     markdown: str
 
     @classmethod
-    def of(cls, thread_id: str, topic: str, single_question: bool, report: FinalReport) -> JsonReport:
+    def of(
+        cls, thread_id: str, topic: str, single_question: bool, report: FinalReport, asked: str | None = None
+    ) -> JsonReport:
         return cls(
             thread_id=thread_id,
             topic=topic,
+            asked=asked,
             single_question=single_question,
             title=report.title,
             mode=report.mode,

@@ -10,18 +10,23 @@ from __future__ import annotations
 import threading
 import uuid
 from collections import OrderedDict
+from contextlib import suppress
 from pathlib import Path
 
 from corpus.library import Library
 from graph.checkpoints import open_checkpointer
 from graph.run import run_research
 from graph.threads import list_threads, thread_state
+from research.conversation import MAX_HISTORY_TURNS, Turn
 from research.options import ResearchOptions
 from research.runs import RunSummary
 from research.strategy import ResearchStrategy
+from ui.core.conversations import conversation_of, run_thread_id, turn_of
+from ui.core.errors import ThreadNotFoundError
 from ui.core.exports.formats import FILE_NAMES, ExportFormat, folder_name
 from ui.core.exports.record import ReportRecord, load_record
 from ui.core.exports.writer import render_export, write_exports
+from ui.core.follow_ups import conversation_turn, scoped
 from ui.core.jobs import Job, Jobs
 
 RECORD_CACHE_SIZE = 32
@@ -43,34 +48,88 @@ class Runs:
         single_question: bool,
         options: ResearchOptions,
         thread_id: str | None = None,
+        conversation: str | None = None,
     ) -> Job:
         """A research job; its events are the graph's progress lines, its result the run's
         ``ReportRecord``. Given the id of an interrupted (or cancelled) run, it resumes that run;
         the id of a run in progress gives that run's job (a second reader, not a second run).
-        A thread keeps the topic and kind it was started with: resuming never changes them."""
-        if thread_id:
-            stored = self.state(thread_id)
+        A thread keeps the topic and kind it was started with: resuming never changes them.
+
+        A new run continues its conversation: ``conversation`` (a conversation's id, or any of its
+        runs' thread ids) makes it the conversation's next turn, and so does the thread id of a
+        *finished* run given with another question (``prp ask --thread T "and what does it
+        cost?"``) or the id of a chat conversation; a chat turn's thread id
+        (``<conversation>.<n>``) names its place itself. The strategy reads the question against the
+        earlier turns (``ResearchStrategy.condense``) before research. ``ThreadNotFoundError`` for a
+        conversation with no runs."""
+        if conversation:
+            thread_id = self._next_turn(conversation_of(conversation))
+        stored = self.state(thread_id) if thread_id else {}
+        if "report" in stored and topic.strip() not in (stored.get("asked"), stored.get("topic")):
+            thread_id, stored = self._next_turn(conversation_of(thread_id)), {}
+        elif thread_id and not stored and conversation_of(thread_id) == thread_id:
+            # A chat conversation's id (its runs are "<id>.<n>") continues it; an unknown id is a new run's.
+            with suppress(ThreadNotFoundError):
+                thread_id = self._next_turn(thread_id)
+        if stored:
             topic = stored.get("topic", topic)
             single_question = bool(stored.get("single_question", single_question))
         thread_id = thread_id or uuid.uuid4().hex[:12]
+        # A resumed run was read against its conversation when it started: it goes on as it was.
+        history = [] if stored else self.history(thread_id)
         with self._lock:
             for job in self._jobs.list("research", active=True):
                 if job.info.get("thread_id") == thread_id:
                     return job
-            return self._submit(strategy, topic, single_question, options, thread_id)
+            return self._submit(strategy, topic, single_question, options, thread_id, history)
+
+    def history(self, thread_id: str) -> list[Turn]:
+        """The finished turns of ``thread_id``'s conversation before it, the last few, oldest first."""
+        conversation, turn = conversation_of(thread_id), turn_of(thread_id)
+        if turn == 1:
+            return []  # a conversation's first run (every run started without one) reads as asked
+        earlier = sorted(
+            (
+                s
+                for s in self.threads()
+                if conversation_of(s.thread_id) == conversation and s.finished and turn_of(s.thread_id) < turn
+            ),
+            key=lambda s: turn_of(s.thread_id),
+        )
+        return [conversation_turn(self.record(s.thread_id)) for s in earlier][-MAX_HISTORY_TURNS:]
+
+    def _next_turn(self, conversation: str) -> str:
+        turns = [turn_of(s.thread_id) for s in self.threads() if conversation_of(s.thread_id) == conversation]
+        if not turns:
+            raise ThreadNotFoundError(f"no conversation {conversation!r}: start one with a question of its own")
+        return run_thread_id(conversation, max(turns) + 1)
 
     def _submit(
-        self, strategy: ResearchStrategy, topic: str, single_question: bool, options: ResearchOptions, thread_id: str
+        self,
+        strategy: ResearchStrategy,
+        topic: str,
+        single_question: bool,
+        options: ResearchOptions,
+        thread_id: str,
+        history: list[Turn],
     ) -> Job:
 
         def work(job: Job) -> ReportRecord:
+            asked, run_topic, run_options = None, topic, options
+            if history:
+                read = strategy.condense(topic, history)
+                if read.question != topic:
+                    asked, run_topic = topic, read.question
+                if read.doc_ids and not options.filters.doc_ids:
+                    run_options = scoped(options, read.doc_ids)
             with open_checkpointer(self.settings) as checkpointer:
                 result = run_research(
                     self.library,
                     strategy,
-                    topic,
+                    run_topic,
                     single_question=single_question,
-                    options=options,
+                    asked=asked,
+                    options=run_options,
                     checkpointer=checkpointer,
                     thread_id=thread_id,
                     on_progress=lambda node, line: job.emit("progress", {"node": node, "line": line}),

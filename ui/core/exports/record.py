@@ -38,6 +38,7 @@ class ReportRecord:
     single_question: bool
     report: FinalReport
     findings: list[Finding] = field(default_factory=list)
+    asked: str | None = None  # a follow-up as typed; ``topic`` is then the standalone question researched
 
     @classmethod
     def from_state(cls, thread_id: str, state: dict) -> ReportRecord:
@@ -53,10 +54,11 @@ class ReportRecord:
             single_question=bool(state.get("single_question")),
             report=report,
             findings=list(state.get("findings", [])),
+            asked=state.get("asked"),
         )
 
     def json_report(self) -> JsonReport:
-        return JsonReport.of(self.thread_id, self.topic, self.single_question, self.report)
+        return JsonReport.of(self.thread_id, self.topic, self.single_question, self.report, self.asked)
 
     def shown_disagreements(self) -> Iterator[tuple[Disagreement, tuple[int, Resolution], tuple[int, Resolution]]]:
         """Each disagreement the report shows, with its two numbered sides."""

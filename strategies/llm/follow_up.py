@@ -1,0 +1,47 @@
+"""LLM mode's condense step: one small call turns a follow-up into a standalone question.
+
+The offline rules decide whether the turn leans on the conversation at all (a standalone turn costs
+no call) and which documents it names by their place ("the second paper": the run's scope); the
+model writes the question. If the call fails (the server, or a reply that will not parse), the
+offline rewrite stands: a follow-up never stops a run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from pydantic import BaseModel
+
+from prompts.condense import CONDENSE, TURN
+from research.conversation import FollowUp, Turn
+from strategies.llm.structured import LLMOutputError, LLMServiceError
+from strategies.offline.follow_up import condense as condense_offline
+
+
+class CondenseOutput(BaseModel):
+    question: str
+
+
+def condense(call: Callable[..., BaseModel], question: str, history: list[Turn]) -> FollowUp:
+    """``call``: the strategy's structured call, ``(schema, prompt, step, **fields)``."""
+    offline = condense_offline(question, history)
+    if not offline.follow_up:
+        return offline
+    try:
+        out = call(CondenseOutput, CONDENSE, "condense", history=history_text(history), question=question)
+    except (LLMOutputError, LLMServiceError):
+        return offline
+    standalone = " ".join(out.question.split())
+    return offline.model_copy(update={"question": standalone}) if standalone else offline
+
+
+def history_text(history: list[Turn]) -> str:
+    return "\n\n".join(
+        TURN.format(
+            number=number,
+            question=turn.question,
+            answer=turn.answer or "(no answer)",
+            documents="; ".join(f"{i}. {d.title}" for i, d in enumerate(turn.cited, start=1)) or "none",
+        )
+        for number, turn in enumerate(history, start=1)
+    )

@@ -1,0 +1,342 @@
+"""A follow-up question read as a standalone one, without a model.
+
+A turn leans on the one before when it cannot be researched alone (general English rules, no
+corpus wording):
+
+- it opens elliptically: "and …", "but …", "so …", "what about …", "how about …";
+- it refers to something it does not name: a pronoun with no antecedent in the turn ("what does it
+  cost?", "how much does it cost to install them?", "compare that with …"), a demonstrative noun
+  ("this method"), a document by its place in the last answer ("the second paper");
+- it has too few content words to stand alone ("why?", "how much?").
+
+The rewrite carries the previous turn's *subject*: the noun phrase its (standalone) question asks
+about, read from its shape ("How much rainfall do [green roofs] retain?", "What did [the Harborview
+cooling model] find?", "What is the cost of [green roofs]?"), else its best keyphrase. The pronoun
+that agrees with the subject in number is replaced by it (the verb agreeing: "what does it cost?" ->
+"What do green roofs cost?"); an elliptical noun phrase either takes the subject's place in the
+previous question ("what about the policy brief?" -> "What did the policy brief find?") when it is
+a thing of the same kind (it shares a word with the subject, names a document, or is a name), or
+asks about the subject ("and the installation cost?" -> "What is the installation cost of green
+roofs?"). A document named by its place ("the second paper") is the n-th document the previous
+answer cited: its title stands in the question and the run is scoped to it ("the paper" with one
+document cited, likewise; with several, the run is scoped to them all).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from research.conversation import FollowUp, Turn
+from strategies.offline.keyphrases import extract_keyphrases
+from strategies.offline.text import QUESTION_WORDS, is_verbish, question_terms, stem
+
+_OPENING = re.compile(r"^\s*(?:(?:and|but|also|so|then|okay|ok|now)[\s,]+)+", re.IGNORECASE)
+_WHAT_ABOUT = re.compile(r"^\s*(?:what|how)\s+about\s+", re.IGNORECASE)
+_WORD = re.compile(r"[\w'’-]+")
+_BE = frozenset({"is", "are", "was", "were"})
+_AUXILIARIES = _BE | frozenset("do does did has have had can could should would will may might must".split())
+_ASKING = _AUXILIARIES | frozenset("what which who whom whose how why when where whether".split())
+# The auxiliary agreeing with a plural subject put where a singular pronoun stood.
+_PLURAL_AUXILIARY = {"does": "do", "is": "are", "was": "were", "has": "have"}
+_PLURAL_PRONOUNS = frozenset({"they", "them", "their", "these", "those"})
+_SINGULAR_PRONOUNS = frozenset({"it", "its", "this", "that"})
+_DEMONSTRATIVES = frozenset({"this", "that", "these", "those"})
+# Words after which "that" + noun is a demonstrative ("compare that study"), not a relative clause
+# ("the studies that measured") or a conjunction ("true that roofs cool").
+_BEFORE_DEMONSTRATIVE = frozenset("about in of on from for to with and compare than".split())
+# Nouns a researcher calls a document by.
+_DOCUMENT_NOUNS = frozenset(
+    """paper papers document documents study studies article articles report reports brief review
+    source sources thesis book chapter survey memo guide one""".split()
+)
+# Verbs a question asks what a document says with ("what did it find?"): they name no topic.
+_REPORTING = frozenset(
+    """find finds found show shows showed shown conclude concludes concluded state states stated argue
+    argues argued suggest suggests suggested claim claims claimed recommend recommends recommended""".split()
+)
+# What a source is, beside a document: words that say what a phrase names, not what it is about.
+_SOURCE_NOUNS = _DOCUMENT_NOUNS | frozenset("model models simulation experiment trial dataset authors".split())
+_ORDINALS = {
+    "first": 1,
+    "second": 2,
+    "third": 3,
+    "fourth": 4,
+    "fifth": 5,
+    "sixth": 6,
+    "1st": 1,
+    "2nd": 2,
+    "3rd": 3,
+    "4th": 4,
+    "5th": 5,
+    "6th": 6,
+    "last": -1,
+}
+_ORDINAL_REFERENCE = re.compile(
+    rf"\bthe\s+(?P<ordinal>{'|'.join(_ORDINALS)})\s+(?:{'|'.join(sorted(_DOCUMENT_NOUNS))})\b", re.IGNORECASE
+)
+_DOCUMENT_REFERENCE = re.compile(
+    r"\b(?:the|this|that)\s+(?:paper|document|study|article|report|brief|review|source|thesis|memo|guide)\b",
+    re.IGNORECASE,
+)
+_COMPARISON = re.compile(r"\b(?:compar\w*|versus|vs\.?|differ\w*|contrast\w*)\b", re.IGNORECASE)
+# "What is X?" names its subject however short it is: a definition question stands alone.
+_DEFINITION = re.compile(r"^\s*(?:what|who)\s+(?:is|are|was|were)\s+(?!it\b|that\b|this\b|they\b)\w", re.IGNORECASE)
+# "does it cost to install", "is it true that": an "it" whose meaning follows in the turn.
+_EXTRAPOSED_IT = re.compile(r"\bit\b.*\b(?:to|that|whether|if)\b", re.IGNORECASE)
+_VERB_FOLLOWERS = frozenset("to the a an on in into of for with from by at over under".split())
+MIN_STANDALONE_TERMS = 2
+# An elliptical remainder longer than this is a question of its own, not a noun phrase.
+MAX_PHRASE_WORDS = 6
+MAX_TITLE_WORDS = 8
+
+
+@dataclass(frozen=True)
+class _Subject:
+    start: int
+    end: int
+    text: str
+
+    @property
+    def plural(self) -> bool:
+        words = self.text.split()
+        return bool(words) and _plural(words[-1].lower())
+
+
+def condense(question: str, history: list[Turn]) -> FollowUp:
+    """``question`` as a standalone question, given the conversation's earlier turns (oldest first)."""
+    if not history or not leans_on_history(question):
+        return FollowUp(question=question)
+    previous = history[-1]
+    subject = subject_of(previous.question)
+    asked = _OPENING.sub("", question).strip()
+    text, scope, title = _resolve_documents(asked, previous)
+    phrase = _elliptical_phrase(text)
+    if title is not None and subject is not None and not _topical(text, title) and not _COMPARISON.search(text):
+        # "What did the second paper find?" asks what that document says on the conversation's subject.
+        text = f"What does {title} say about {subject.text}?"
+    elif phrase is not None and subject is not None:
+        text = _from_phrase(phrase, subject, previous.question)
+    elif subject is not None:
+        replaced = _replace_demonstrative(_replace_pronoun(text, subject), subject)
+        if replaced != text:
+            text = replaced
+        elif (scope or _names_document(text)) and not _shares_word(text, subject.text):
+            text = _append(text, f" about {subject.text}")  # "What did <the second paper> find about X?"
+        elif text == asked and len(question_terms(text)) < MIN_STANDALONE_TERMS:
+            text = _append(text, f", regarding {subject.text}")
+    return FollowUp(question=_sentence(text), follow_up=True, doc_ids=scope)
+
+
+def leans_on_history(question: str) -> bool:
+    """Whether ``question`` cannot be researched without the turn before it (see the module's rules)."""
+    if _OPENING.match(question) or _WHAT_ABOUT.match(question):
+        return True
+    if _ORDINAL_REFERENCE.search(question) or _DOCUMENT_REFERENCE.search(question):
+        return True
+    words = [m.group(0).lower() for m in _WORD.finditer(question)]
+    for i, word in enumerate(words):
+        before = words[:i]
+        named_before = [w for w in question_terms(" ".join(before)) if w not in _PLURAL_PRONOUNS]
+        if word in ("they", "them", "their", "these", "those") and not any(_plural(w) for w in named_before):
+            return True
+        if word == "its" and not named_before:
+            return True
+        if (
+            word in ("this", "that")
+            and not named_before
+            and (not before or before[-1] in _BEFORE_DEMONSTRATIVE | _AUXILIARIES)
+        ):
+            return True
+        if word == "it" and not named_before and not _EXTRAPOSED_IT.search(question):
+            return True
+    if len(question_terms(question)) < MIN_STANDALONE_TERMS and not _DEFINITION.match(question):
+        return True
+    return False
+
+
+def subject_of(question: str) -> _Subject | None:
+    """The noun phrase ``question`` asks about, as a span of it; None if it has no content word."""
+    words = list(_WORD.finditer(question))
+    lower = [m.group(0).lower() for m in words]
+    aux = next((i for i, w in enumerate(lower) if w in _AUXILIARIES), None)
+    span: list[re.Match[str]] = []
+    if aux is not None and aux + 1 < len(words):
+        rest = list(range(aux + 1, len(words)))
+        if lower[aux] in _BE:
+            # "What is the cost of green roofs?": the thing is what the last "of" governs.
+            of = [i for i in rest if lower[i] == "of"]
+            indexes = [i for i in rest if i > of[-1]] if of and of[-1] < rest[-1] else rest
+        else:
+            # "do green roofs retain", "did the cooling model find": the phrase ends at its verb, a
+            # listed one, else the first word a preposition, an article or the end follows ("does a
+            # green roof add to").
+            verb = next((i for i in rest[1:] if is_verbish(lower[i])), None)
+            if verb is None:
+                verb = next((i for i in rest[1:] if i + 1 == len(words) or lower[i + 1] in _VERB_FOLLOWERS), None)
+            indexes = [i for i in rest if verb is None or i < verb]
+        span = [words[i] for i in indexes if lower[i] not in _AUXILIARIES]
+    if not span or not question_terms(" ".join(m.group(0) for m in span)):
+        phrases = extract_keyphrases([question], k=1, exclude_stems=[stem(w) for w in QUESTION_WORDS])
+        if not phrases:
+            return None
+        found = re.search(re.escape(phrases[0].text), question, re.IGNORECASE)
+        if found is None:
+            return _Subject(0, 0, phrases[0].text)
+        return _Subject(found.start(), found.end(), found.group(0))
+    start, end = span[0].start(), span[-1].end()
+    return _Subject(start, end, question[start:end])
+
+
+def _plural(word: str) -> bool:
+    return word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 3
+
+
+def _resolve_documents(text: str, previous: Turn) -> tuple[str, list[str], str | None]:
+    """Documents named by their place in the previous answer, or as "the paper": the text with the
+    title put in, the scope, and the title put in (None if none was)."""
+    cited = previous.cited
+    ordinal = _ORDINAL_REFERENCE.search(text)
+    named = _DOCUMENT_REFERENCE.search(text)
+    if ordinal:
+        n = _ORDINALS[ordinal.group("ordinal").lower()]
+        if n > len(cited):
+            return text, [], None  # no such document: the question goes as asked, unscoped
+        document, found = (cited[n - 1] if n > 0 else cited[-1]), ordinal
+        # A comparison weighs the named document against what the last answer cited: all of them.
+        scope = [d.doc_id for d in cited] if _COMPARISON.search(text) else [document.doc_id]
+    elif named and len(cited) == 1:
+        document, found, scope = cited[0], named, [cited[0].doc_id]
+    else:
+        return text, [d.doc_id for d in cited] if named else [], None
+    title = _short_title(document.title)
+    return text[: found.start()] + title + text[found.end() :], scope, title
+
+
+def _topical(text: str, title: str) -> bool:
+    """Whether ``text`` asks something beyond the document it names and a verb of reporting."""
+    return bool(set(question_terms(text)) - set(question_terms(title)) - _REPORTING)
+
+
+def _short_title(title: str) -> str:
+    """A title as a question can hold it: its main title before a colon, at most a few words."""
+    main = title.split(":", 1)[0].strip() if ":" in title else title
+    words = main.rstrip("?.!").split()
+    return " ".join(words[:MAX_TITLE_WORDS])
+
+
+def _elliptical_phrase(text: str) -> str | None:
+    """The noun phrase of "what about X?" or "(and) the cost?": None if the turn has a verb of its own."""
+    rest = _WHAT_ABOUT.sub("", text).strip().rstrip("?.! ")
+    words = [w.lower() for w in _WORD.findall(rest)]
+    if not words or len(words) > MAX_PHRASE_WORDS:
+        return None
+    if rest == text.strip().rstrip("?.! ") and (words[0] not in ("the", "a", "an") or len(words) < 2):
+        return None  # no "what about" and no article: "why?", "how much?" are not noun phrases
+    if any(w in _ASKING or is_verbish(w) for w in words):
+        return None
+    if any(w in _SINGULAR_PRONOUNS | _PLURAL_PRONOUNS for w in words):
+        return None
+    return rest
+
+
+def _from_phrase(phrase: str, subject: _Subject, previous: str) -> str:
+    """ "What about X?": X in the subject's place when it is a thing of its kind, else X of the subject."""
+    words = _WORD.findall(phrase)
+    same_kind = (
+        _shares_word(phrase, subject.text)
+        or any(w.lower() in _DOCUMENT_NOUNS for w in words)
+        or any(w[:1].isupper() for w in words[1:] + ([words[0]] if words[0].lower() not in ("the", "a", "an") else []))
+    )
+    if _names_document(phrase):
+        # A document in place of another source ("the policy brief" for "the Harborview cooling
+        # model") is asked what it says on the other's topic: the other's words that neither name a
+        # source nor are a name (a name tells which model, not what it is about).
+        carried = [
+            w
+            for w in _WORD.findall(subject.text)
+            if question_terms(w) and w.lower() not in _SOURCE_NOUNS and not w[:1].isupper()
+        ]
+        if carried and not _shares_word(phrase, " ".join(carried)):
+            return f"What does {phrase} say about {' '.join(carried)}?"
+    if same_kind and subject.end > subject.start:
+        return previous[: subject.start] + phrase + previous[subject.end :]
+    verb = "are" if _plural(words[-1].lower()) else "is"
+    return f"What {verb} {phrase} of {subject.text}?"
+
+
+def _replace_pronoun(text: str, subject: _Subject) -> str:
+    """The pronoun agreeing with ``subject`` in number (else the first one) replaced by it."""
+    pronouns = [
+        m
+        for m in _WORD.finditer(text)
+        if m.group(0).lower() in _PLURAL_PRONOUNS | _SINGULAR_PRONOUNS
+        and not (m.group(0).lower() in _DEMONSTRATIVES and _next_word_is_noun(text, m.end()))
+        and not (m.group(0).lower() == "that" and _is_relative(text, m.start()))
+    ]
+    if not pronouns:
+        return text
+    wanted = _PLURAL_PRONOUNS if subject.plural else _SINGULAR_PRONOUNS
+    chosen = next((m for m in pronouns if m.group(0).lower() in wanted), pronouns[0])
+    word = chosen.group(0).lower()
+    name = subject.text
+    if word in ("its", "their"):
+        name = f"{name}'" if subject.plural else f"{name}'s"
+    before, after = text[: chosen.start()], text[chosen.end() :]
+    if subject.plural and word in _SINGULAR_PRONOUNS - {"its"}:
+        auxiliary = re.search(r"(\w+)(\s+)$", before)
+        if auxiliary and auxiliary.group(1).lower() in _PLURAL_AUXILIARY:
+            plural = _PLURAL_AUXILIARY[auxiliary.group(1).lower()]
+            before = before[: auxiliary.start()] + _same_case(plural, auxiliary.group(1)) + auxiliary.group(2)
+    return before + name + after
+
+
+def _replace_demonstrative(text: str, subject: _Subject) -> str:
+    """ "this method" -> "the method of green roofs": the thing is the previous subject's."""
+    for match in _WORD.finditer(text):
+        word = match.group(0).lower()
+        if word in _DEMONSTRATIVES and _next_word_is_noun(text, match.end()) and not _is_relative(text, match.start()):
+            noun = _WORD.search(text, match.end())
+            article = _same_case("the", match.group(0))
+            return f"{text[: match.start()]}{article} {noun.group(0)} of {subject.text}{text[noun.end() :]}"
+    return text
+
+
+def _next_word_is_noun(text: str, end: int) -> bool:
+    following = _WORD.match(text[end:].lstrip())
+    if following is None:
+        return False
+    word = following.group(0).lower()
+    return word not in _AUXILIARIES and bool(question_terms(word)) and not is_verbish(word)
+
+
+def _is_relative(text: str, start: int) -> bool:
+    before = _WORD.findall(text[:start])
+    return bool(before) and before[-1].lower() not in _BEFORE_DEMONSTRATIVE | _AUXILIARIES
+
+
+def _names_document(text: str) -> bool:
+    return any(w.lower() in _DOCUMENT_NOUNS - {"one"} for w in _WORD.findall(text))
+
+
+def _shares_word(a: str, b: str) -> bool:
+    return bool({stem(w) for w in question_terms(a)} & {stem(w) for w in question_terms(b)})
+
+
+def _append(text: str, words: str) -> str:
+    return text.rstrip().rstrip("?.!").rstrip(" ,") + words + "?"
+
+
+def _same_case(word: str, like: str) -> str:
+    return word.capitalize() if like[:1].isupper() else word
+
+
+def _sentence(text: str) -> str:
+    text = re.sub(r"\s+", " ", text).strip(" ,")
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    first = _WORD.match(text)
+    body = text.rstrip("?.! ")
+    # A request ("Compare X with Y") stays one; a question ends as one.
+    return f"{body}?" if first is not None and first.group(0).lower() in _ASKING else f"{body}."
