@@ -106,6 +106,7 @@ class _Renderer:
             confidence=confidence,
             claims=claims,
             disputed=section.disputed,
+            extractive=section.extractive,
         )
 
     def disagreement(self, item: Contradiction) -> Disagreement | None:

@@ -34,6 +34,7 @@ def research(branch: ResearchBranch, runtime: Runtime[ResearchContext]) -> dict:
         status=FindingStatus.ANSWERED if answer.sufficient else FindingStatus.GAP,
         confidence=answer.confidence,
         next_queries=answer.next_queries,
+        extractive=answer.extractive,
     )
     note = f"research {question.id}: {len(evidence)} chunks, confidence {answer.confidence:.2f}"
     return {"findings": [finding], "progress": [note]}

@@ -33,6 +33,7 @@ def retry_gaps(state: ResearchState, runtime: Runtime[ResearchContext]) -> dict:
                     "confidence": answer.confidence,
                     "retries": finding.retries + 1,
                     "next_queries": answer.next_queries,
+                    "extractive": answer.extractive,
                 }
             )
         )

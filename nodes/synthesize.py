@@ -44,4 +44,5 @@ def _section(finding: Finding, contradictions: list[Contradiction]) -> DraftSect
         status=finding.status,
         confidence=finding.confidence,
         claims=finding.claims if finding.status is not FindingStatus.GAP else [],
+        extractive=finding.extractive and finding.status is not FindingStatus.GAP,
     )

@@ -65,6 +65,7 @@ class Finding(BaseModel):
     retries: int = 0
     next_queries: list[str] = Field(default_factory=list, description="Reformulations to try on retry.")
     suggestions: list[str] = Field(default_factory=list, description="For a gap: what might help.")
+    extractive: bool = Field(default=False, description="See research.strategy.Answer.extractive.")
 
 
 class Contradiction(BaseModel):
@@ -92,6 +93,7 @@ class DraftSection(BaseModel):
     confidence: float
     claims: list[Claim]
     disputed: bool = Field(default=False, description="The documents disagree: the claims are the sides.")
+    extractive: bool = Field(default=False, description="See research.strategy.Answer.extractive.")
 
 
 class DraftReport(BaseModel):

@@ -124,6 +124,7 @@ class ReportSection(BaseModel):
     confidence: float
     claims: list[ReportClaim]
     disputed: bool = Field(default=False, description="The documents disagree: the claims are the sides.")
+    extractive: bool = Field(default=False, description="See research.strategy.Answer.extractive.")
 
     @property
     def status_label(self) -> str:
@@ -216,6 +217,12 @@ class FinalReport(BaseModel):
             f"{counted(len(self.sections), 'sub-question')}: {answered} answered{of_which}, "
             f"{len(self.sections) - answered - unverified} not answered by the corpus. {cited}",
         ]
+        extractive = sum(1 for s in self.sections if s.extractive)
+        if extractive:
+            lines.append(
+                f"{counted(extractive, 'sub-question')} answered with the documents' own sentences, chosen without "
+                "the model: none of its claims was stated by the evidence it was shown."
+            )
         if self.policy is UnresolvedPolicy.MARK and self.unverified_claims:
             lines.append(
                 f"{counted(self.unverified_claims, 'claim')} marked unverified: their quotes match no stored block."

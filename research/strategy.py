@@ -26,6 +26,11 @@ class Answer(BaseModel):
     evidence: list[RetrievedChunk] | None = Field(
         default=None, description="The evidence re-ranked by the strategy, best first; None: as retrieved."
     )
+    extractive: bool = Field(
+        default=False,
+        description="LLM mode: the claims are the documents' own sentences, chosen without the model, "
+        "because none of the model's claims was stated by the evidence it was shown.",
+    )
 
 
 class ResearchStrategy(Protocol):

@@ -29,9 +29,13 @@ def plan_reply(_prompt: str) -> dict:
 
 
 def substantial_sentence(prompt: str) -> tuple[str, str]:
-    """The first sentence of six words or more (a heading or a label says little)."""
+    """The first statement of six words or more (a heading or a label says little, a question states
+    nothing)."""
     sentences = sentences_in(prompt)
-    return next(((s, t) for s, t in sentences.items() if len(t.split()) >= 6), next(iter(sentences.items())))
+    return next(
+        ((s, t) for s, t in sentences.items() if len(t.split()) >= 6 and not t.endswith("?")),
+        next(iter(sentences.items())),
+    )
 
 
 def honest_answer(prompt: str) -> dict:
@@ -51,10 +55,10 @@ def no_preference(_prompt: str) -> dict:
 
 
 def summary_reply(prompt: str) -> dict:
-    sid, _ = substantial_sentence(prompt)
+    sid, text = substantial_sentence(prompt)
     return {
         "title": "Green roofs: what the library says",
-        "summary": [{"text": "Summary claim.", "sentence_ids": [sid]}],
+        "summary": [{"text": f"In summary: {text}", "sentence_ids": [sid]}],
     }
 
 

@@ -149,7 +149,8 @@ def test_rerank_reorders_the_evidence_and_the_answer_cites_the_top_sentence(samp
     chosen: dict[str, str] = {}
 
     def prefer_the_last(prompt: str) -> dict:
-        ids = sentence_ids_in(prompt)
+        # The last statement: a question (an FAQ's heading) is no claim, and would not stand as one.
+        ids = [i for i in sentence_ids_in(prompt) if not sentences_in(prompt)[i].endswith("?")]
         question = prompt.split("\n", 1)[0]
         chosen[question.split(": ", 1)[1]] = sentences_in(prompt)[ids[-1]]
         return {"scores": [{"id": ids[-1], "score": 10}, {"id": ids[0], "score": 2}, {"id": "b999.s9", "score": 9}]}

@@ -27,17 +27,20 @@ from research.evidence import CitationMarker, Claim, Contradiction, Finding, Fin
 from research.strategy import Answer
 from strategies.llm.evidence import EvidenceSheet, Sentence, render
 from strategies.llm.follow_up import condense as condense_follow_up
+from strategies.llm.grounding import grounded, stated
 from strategies.llm.leaks import leaks_instructions
 from strategies.llm.rerank import MAX_LISTED, RerankOutput, chunks_in_order, reorder
 from strategies.llm.selection import ranked, within_budget
 from strategies.llm.structured import SchemaFormat, structured_call
 from strategies.offline.document_answers import answer_disputes
+from strategies.offline.strategy import OfflineStrategy
 from strategies.offline.vectors import Vectors
 
 MIN_QUESTIONS, MAX_QUESTIONS = 3, 6
 # Two sub-questions this similar (token-set ratio, ignoring case and punctuation) ask the same
 # thing; small models often repeat themselves.
 DUPLICATE_SIMILARITY = 88
+SINGLE_RATIONALE = "The researcher's question (single-question mode), as the model restated it."
 
 
 class PlannedQuestion(BaseModel):
@@ -112,6 +115,8 @@ class LLMStrategy:
         # Response formats the server refused (under `auto`): later calls do not ask for them again.
         self.refused_formats: set[str] = set()
         self.vectors = Vectors(embedder) if embedder is not None else None
+        # A sub-question none of whose claims the evidence states is answered as offline mode would.
+        self.extractive = OfflineStrategy(embedder) if embedder is not None else None
         self.rerank = rerank
         self.rerank_candidates = rerank_candidates
         self.evidence_tokens = evidence_tokens
@@ -124,10 +129,10 @@ class LLMStrategy:
         # Only the researcher's topic goes into the planning prompt: document text never steers the plan.
         if single_question:
             out = self._call(PlanOutput, SINGLE, "plan", topic=topic)
-            first = next(
-                iter(_distinct(out.sub_questions)), PlannedQuestion(question=topic, rationale="The question asked.")
-            )
-            return [SubQuestion(id="q1", question=first.question.strip(), rationale=first.rationale.strip())]
+            first = next(iter(_distinct(out.sub_questions)), PlannedQuestion(question=topic, rationale=""))
+            # The model's "why it matters" for the researcher's own question is invented (a small
+            # model's names places and facts no document gave): the report says what the question is.
+            return [SubQuestion(id="q1", question=first.question.strip(), rationale=SINGLE_RATIONALE)]
         out = self._call(
             PlanOutput, PLAN, "plan", topic=topic, min_questions=MIN_QUESTIONS, max_questions=MAX_QUESTIONS
         )
@@ -160,7 +165,20 @@ class LLMStrategy:
         )
         tried = {q.lower() for q in queries}
         next_queries = [q for q in dict.fromkeys(q.strip() for q in out.next_queries) if q and q.lower() not in tried]
-        claims = _claims(out.claims, sheet, shown)
+        claims = _claims(out.claims, sub_question.question, sheet, shown)
+        if self.extractive is not None and not any(stated(c) for c in claims):
+            # A small model often answers with the right words on the wrong sentences, or not at all
+            # while the evidence answers: the documents' own sentences then, chosen as offline mode
+            # chooses them (which also decides whether they suffice), and the report says so.
+            judged = self.extractive.judge(sub_question.question, evidence)
+            return Answer(
+                claims=judged.claims,
+                confidence=judged.confidence,
+                sufficient=judged.sufficient,
+                next_queries=next_queries[:2],
+                evidence=chunks_in_order(evidence, best) if self.rerank else None,
+                extractive=bool(judged.claims) and judged.sufficient,
+            )
         return Answer(
             claims=claims,
             confidence=out.confidence,
@@ -255,7 +273,14 @@ class LLMStrategy:
             evidence=render(shown),
         )
         title = out.title.strip()
-        return (title if title and not leaks_instructions(title) else topic), _claims(out.summary, sheet, shown)
+        summary = _claims(out.summary, topic, sheet, shown)
+        if not any(stated(c) for c in summary):
+            # The model's summary states nothing its evidence does: the findings' leading claims instead
+            # (not a disputed one's: its section presents the sides, and so must the summary).
+            disputed = {c.sub_question_id for c in contradictions}
+            leads = [c for f in answered if f.sub_question.id not in disputed for c in f.claims[:1] if stated(c)]
+            summary = leads or summary
+        return (title if title and not leaks_instructions(title) else topic), summary
 
 
 def _quotes(marker: CitationMarker, sentence: Sentence) -> bool:
@@ -277,11 +302,9 @@ def _distinct(questions: list[PlannedQuestion]) -> list[PlannedQuestion]:
     return kept
 
 
-def _claims(outputs: list[ClaimOutput], sheet: EvidenceSheet, shown: list[Sentence]) -> list[Claim]:
-    """The model's claims, their ids turned into markers; without empty claims and without any that
-    repeat prp's own instructions."""
-    return [
-        Claim(text=c.text.strip(), citations=sheet.markers(c.sentence_ids, shown))
-        for c in outputs
-        if c.text.strip() and not leaks_instructions(c.text)
-    ]
+def _claims(outputs: list[ClaimOutput], question: str, sheet: EvidenceSheet, shown: list[Sentence]) -> list[Claim]:
+    """The model's claims cited to the shown sentences that state them (``grounding``); without any
+    that repeat prp's own instructions."""
+    return grounded(
+        ((c.text, c.sentence_ids) for c in outputs if not leaks_instructions(c.text)), question, sheet, shown
+    )

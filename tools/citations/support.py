@@ -23,8 +23,13 @@ def _content(text: str) -> set[str]:
 
 
 def supports(claim: str, quotes: Sequence[str]) -> bool:
+    return support_share(claim, quotes) >= MIN_SHARED_WORDS
+
+
+def support_share(claim: str, quotes: Sequence[str]) -> float:
+    """The share of the claim's content words the quotes hold; 0 when a figure it states is not in them."""
     quoted = " ".join(quotes)
     if not set(figures(claim)) <= set(figures(quoted)):
-        return False
+        return 0.0
     words = _content(claim)
-    return not words or len(words & _content(quoted)) / len(words) >= MIN_SHARED_WORDS
+    return len(words & _content(quoted)) / len(words) if words else 1.0
