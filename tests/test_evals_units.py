@@ -388,7 +388,8 @@ def test_llm_mode_eval_counts_calls_and_tokens_and_judges(sample_library, monkey
 
     monkeypatch.setattr(socket, "getaddrinfo", loopback_only)
     dataset = load_dataset(f"prp:{SAMPLE}").model_copy()
-    dataset.examples = [e for e in dataset.examples if e.id == "direct-spiders"]
+    # A topic, so every step runs (a question worded as one is researched as asked, without a plan call).
+    dataset.examples = [e for e in dataset.examples if e.id == "synthesis-structure"]
     with OpenAIStub(script) as stub:
         settings = Settings(
             OPENAI_BASE_URL=stub.base_url,

@@ -261,8 +261,10 @@ def test_llm_follow_ups_are_condensed_by_the_model_and_researched_as_read(sample
             )
             assert previous.summary[0].text[:60] in condense_prompt
             # The research ran on the model's standalone question.
-            plan_prompts = [prompt for step, prompt in calls if step == "plan"]
-            assert f"Question (from the researcher): {standalone}" in plan_prompts[-1]
+            # (A question worded as one is researched as asked, without a planning call: the answer's
+            # prompt shows what was researched.)
+            answer_prompts = [prompt for step, prompt in calls if step == "answer"]
+            assert f"Sub-question: {standalone}" in answer_prompts[-1]
             assert answer.asked == second and answer.topic == standalone
             assert any(line.startswith(READ_AS + standalone) for line in lines), lines
             cited = {c.title for c in answer.citations}

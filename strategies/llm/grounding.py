@@ -45,8 +45,9 @@ def grounded(
 ) -> list[Claim]:
     """``claims``: the model's (text, cited ids) pairs, in its order."""
     kept: list[Claim] = []
+    headers = {f"{s.title}, p. {s.page}" for s in shown}
     for raw, ids in claims:
-        text = cleaned(raw)
+        text = cleaned(_without(headers, raw))
         if not text or _restates(text, question) or any(_similar(text, c.text) for c in kept):
             continue
         cited = cited_sentences(ids, shown)
@@ -62,6 +63,13 @@ def stated(claim: Claim) -> bool:
     """Some quote of the claim states it."""
     quotes = [m.quote for m in claim.citations if m.quote]
     return bool(quotes) and support_share(claim.text, quotes) >= MIN_SHARED_WORDS
+
+
+def _without(headers: set[str], text: str) -> str:
+    """The text without the evidence's group headers ("<title>, p. 4") a small model copies in."""
+    for header in sorted(headers, key=len, reverse=True):
+        text = text.replace(header, " ")
+    return text
 
 
 def cleaned(text: str) -> str:

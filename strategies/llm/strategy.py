@@ -32,14 +32,19 @@ from strategies.llm.leaks import leaks_instructions
 from strategies.llm.rerank import MAX_LISTED, RerankOutput, chunks_in_order, reorder
 from strategies.llm.selection import ranked, within_budget
 from strategies.llm.structured import SchemaFormat, structured_call
+from strategies.offline import assessment
 from strategies.offline.document_answers import answer_disputes
+from strategies.offline.planning import opens_as_question, plan_questions
 from strategies.offline.strategy import OfflineStrategy
-from strategies.offline.vectors import Vectors
+from strategies.offline.vectors import Vectors, cosine_matrix
 
 MIN_QUESTIONS, MAX_QUESTIONS = 3, 6
 # Two sub-questions this similar (token-set ratio, ignoring case and punctuation) ask the same
 # thing; small models often repeat themselves.
 DUPLICATE_SIMILARITY = 88
+# A stated claim whose quote is this much less similar (MiniLM cosine) to its sub-question than the
+# best claim's is padding.
+RELEVANCE_MARGIN = 0.1
 SINGLE_RATIONALE = "The researcher's question (single-question mode), as the model restated it."
 
 
@@ -127,6 +132,11 @@ class LLMStrategy:
 
     def plan(self, topic: str, single_question: bool, scout: list[RetrievedChunk]) -> list[SubQuestion]:
         # Only the researcher's topic goes into the planning prompt: document text never steers the plan.
+        if single_question and opens_as_question(topic):
+            # Researched as asked: a restatement costs a call, and a small model's rewording changes
+            # what is asked ("How do green roofs affect property values?" became "What are the
+            # benefits of green roofs for property values?", which the evidence then "answers").
+            return plan_questions(topic, True, scout)
         if single_question:
             out = self._call(PlanOutput, SINGLE, "plan", topic=topic)
             first = next(iter(_distinct(out.sub_questions)), PlannedQuestion(question=topic, rationale=""))
@@ -165,27 +175,54 @@ class LLMStrategy:
         )
         tried = {q.lower() for q in queries}
         next_queries = [q for q in dict.fromkeys(q.strip() for q in out.next_queries) if q and q.lower() not in tried]
-        claims = _claims(out.claims, sub_question.question, sheet, shown)
-        if self.extractive is not None and not any(stated(c) for c in claims):
+        claims = self._on_topic(sub_question.question, _claims(out.claims, sub_question.question, sheet, shown))
+        reordered = chunks_in_order(evidence, best) if self.rerank else None
+        if self.extractive is None:
+            sufficient = out.sufficient and bool(claims)
+            return Answer(
+                claims=claims,
+                confidence=out.confidence,
+                sufficient=sufficient,
+                next_queries=next_queries[:2],
+                evidence=reordered,
+            )
+        judged = self.extractive.judge(sub_question.question, evidence)
+        if not any(stated(c) for c in claims):
             # A small model often answers with the right words on the wrong sentences, or not at all
             # while the evidence answers: the documents' own sentences then, chosen as offline mode
             # chooses them (which also decides whether they suffice), and the report says so.
-            judged = self.extractive.judge(sub_question.question, evidence)
+            asked = [*queries, sub_question.question]
             return Answer(
                 claims=judged.claims,
                 confidence=judged.confidence,
                 sufficient=judged.sufficient,
-                next_queries=next_queries[:2],
-                evidence=chunks_in_order(evidence, best) if self.rerank else None,
+                next_queries=next_queries[:2] or assessment.next_queries(sub_question.question, evidence, asked),
+                evidence=reordered,
                 extractive=bool(judged.claims) and judged.sufficient,
             )
+        # The model's claims answer when offline mode's judgement finds the evidence sufficient, or on
+        # the model's word when the question's own terms are in the evidence (a small model answers
+        # an unanswerable question from sentences near its topic, and calls them sufficient).
         return Answer(
             claims=claims,
             confidence=out.confidence,
-            sufficient=out.sufficient and bool(claims),
+            sufficient=judged.sufficient or (out.sufficient and judged.covered),
             next_queries=next_queries[:2],
-            evidence=chunks_in_order(evidence, best) if self.rerank else None,
+            evidence=reordered,
         )
+
+    def _on_topic(self, question: str, claims: list[Claim]) -> list[Claim]:
+        """Without the stated claims much less relevant to the question (their quotes' MiniLM cosine)
+        than the best of them: a small model pads an answer with what the sentences beside it say.
+        Unstated claims stay, flagged."""
+        quoted = [c for c in claims if stated(c)]
+        if self.vectors is None or len(quoted) < 2:
+            return claims
+        question_vector = self.vectors.query(question)[None, :]
+        texts = [" ".join(m.quote for m in c.citations if m.quote) for c in quoted]
+        relevance = cosine_matrix(question_vector, self.vectors.passages(texts))[0]
+        off_topic = {id(c) for c, r in zip(quoted, relevance, strict=True) if r < relevance.max() - RELEVANCE_MARGIN}
+        return [c for c in claims if id(c) not in off_topic]
 
     def _rerank(self, sub_question: SubQuestion, sheet: EvidenceSheet, candidates: list[Sentence]) -> list[Sentence]:
         position = {s.sid: i for i, s in enumerate(sheet.sentences)}
@@ -212,6 +249,21 @@ class LLMStrategy:
             chosen.update((s.sid, s) for s in within_budget(best, sheet, budget))
         position = {s.sid: i for i, s in enumerate(sheet.sentences)}
         return sorted(chosen.values(), key=lambda s: position[s.sid])
+
+    @staticmethod
+    def _leading_claims(
+        answered: list[Finding], contradictions: list[Contradiction], every: bool = False
+    ) -> list[Claim]:
+        """Each answered finding's first stated claim (``every``: all its stated claims); none of a
+        disputed finding's: its section presents the sides, and so must the summary."""
+        disputed = {c.sub_question_id for c in contradictions}
+        return [
+            c
+            for f in answered
+            if f.sub_question.id not in disputed
+            for c in (f.claims if every else f.claims[:1])
+            if stated(c)
+        ]
 
     def suggest(self, finding: Finding) -> list[str]:
         terms = [q for q in finding.next_queries if q not in finding.queries]
@@ -253,6 +305,10 @@ class LLMStrategy:
         answered = [f for f in findings if f.status is not FindingStatus.GAP]
         if not answered:
             return topic, []  # nothing to summarise from: no call, and nothing cited
+        if len(findings) == 1:
+            # One sub-question's report is summarised by its own claims: a second wording of the
+            # same answer costs a call and adds nothing the evidence states.
+            return topic, self._leading_claims(answered, contradictions, every=True)
         sheet = EvidenceSheet.of(c for f in answered for c in f.evidence)
         # The sentences the findings cite, under this prompt's ids; the best of each finding if none.
         shown = [s for s in sheet.sentences if _cited(s, findings)] or self._best_of(answered, sheet)
@@ -275,11 +331,8 @@ class LLMStrategy:
         title = out.title.strip()
         summary = _claims(out.summary, topic, sheet, shown)
         if not any(stated(c) for c in summary):
-            # The model's summary states nothing its evidence does: the findings' leading claims instead
-            # (not a disputed one's: its section presents the sides, and so must the summary).
-            disputed = {c.sub_question_id for c in contradictions}
-            leads = [c for f in answered if f.sub_question.id not in disputed for c in f.claims[:1] if stated(c)]
-            summary = leads or summary
+            # The model's summary states nothing its evidence does: the findings' leading claims instead.
+            summary = self._leading_claims(answered, contradictions) or summary
         return (title if title and not leaks_instructions(title) else topic), summary
 
 

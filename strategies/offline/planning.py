@@ -65,6 +65,11 @@ def is_question(text: str) -> bool:
     return text.endswith("?") or bool(_QUESTION_START.match(text))
 
 
+def opens_as_question(text: str) -> bool:
+    """Worded as a question from its first word ("How do…", "Is…"), not a phrase ("rain on roofs?")."""
+    return bool(_QUESTION_START.match(text.strip()))
+
+
 def _lower_first(text: str) -> str:
     """Sentence case to running text: "Green roofs" -> "green roofs", but "NASA data" stays."""
     if len(text) > 1 and text[0].isupper() and not text[1].isupper():

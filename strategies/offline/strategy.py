@@ -44,6 +44,11 @@ class Judgement:
     confidence: float
     sufficient: bool
 
+    @property
+    def covered(self) -> bool:
+        """The question's specific terms are not missing from the evidence (``assessment.covered``)."""
+        return self.signals is not None and assessment.coverage(self.signals) >= assessment.MIN_COVERAGE
+
 
 class OfflineStrategy:
     mode = "offline"

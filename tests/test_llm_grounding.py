@@ -1,0 +1,174 @@
+"""LLM mode with a small model's habits: claims grounded in the sentences the model was shown.
+
+What the default local model (0.5B) was seen doing, scripted at the LLM boundary: citing a block's
+label instead of a sentence, copying the prompt's field labels and ids into a claim, restating the
+question as a claim, repeating a claim, pinning a fact on the document's title line, or answering
+nothing while the evidence answers. Qdrant, fastembed and LangGraph run for real.
+"""
+
+from __future__ import annotations
+
+import re
+
+from corpus.models import Block, BlockKind, DocType
+from corpus.retrieval import RetrievedChunk
+from graph.run import run_research
+from research.report import ClaimStatus
+from strategies.llm.evidence import EvidenceSheet
+from strategies.llm.grounding import cleaned, grounded, stated
+from strategies.llm.strategy import LLMStrategy
+from strategies.offline.strategy import OfflineStrategy
+from testing_support.llm_fakes import ScriptedChatModel
+from testing_support.llm_scripts import script_with, sentences_in
+
+QUESTION = "How many spider species were recorded on the Riverton green roofs?"
+SPIDERS = "We recorded 47 spider species from 13 families, 31 wild bee species and 11 bird species"
+
+
+def _sheet() -> EvidenceSheet:
+    texts = [
+        "Spiders, Bees and Birds on Riverton's Green Roofs",
+        "The survey ran for two seasons. We recorded 47 spider species from 13 families on the roofs. "
+        "Biodiverse roofs held twice as many bees.",
+    ]
+    chunks = []
+    for n, text in enumerate(texts, 1):
+        block = Block(block_id=f"d1-000{n}", doc_id="d1", seq=n, page=1, kind=BlockKind.PARAGRAPH, text=text)
+        chunks.append(
+            RetrievedChunk(
+                chunk_id=f"c{n}",
+                doc_id="d1",
+                title="Spiders, Bees and Birds",
+                year=None,
+                doc_type=DocType.TEXT,
+                section="",
+                pages=[1],
+                text=text,
+                score=1.0,
+                rank=n,
+                blocks=[block],
+            )
+        )
+    return EvidenceSheet.of(chunks)
+
+
+def test_copied_prompt_labels_and_ids_are_no_part_of_a_claim():
+    assert cleaned("47 species were recorded. sentence_ids: b6, b19") == "47 species were recorded."
+    assert cleaned("Sub-question: How many? Searches already tried: How many?") == "How many?"
+    assert cleaned("roof height matters for bees (b3.s1) [b4]") == "Roof height matters for bees"
+    assert cleaned("Claim 1: The roofs were surveyed.") == "The roofs were surveyed."
+
+
+def test_a_claim_is_cited_to_the_sentence_that_states_it_whatever_id_the_model_gave():
+    sheet = _sheet()
+    shown = sheet.sentences
+    title, survey, spiders, bees = (s.sid for s in shown)
+    claims = grounded(
+        [
+            (f"Sub-question: {QUESTION} Searches already tried: {QUESTION}", [title]),  # the question
+            ("There were 47 spider species from 13 families. sentence_ids: b1", [title]),  # wrong id
+            ("There were 47 spider species from 13 families.", [spiders]),  # a repeat
+            ("Biodiverse roofs held twice as many bees.", ["b2"]),  # a block's label
+            ("Spider species were recorded on the Riverton green roofs", [spiders]),  # says nothing new
+        ],
+        QUESTION,
+        sheet,
+        shown,
+    )
+    assert [c.text for c in claims] == [
+        "There were 47 spider species from 13 families.",
+        "Biodiverse roofs held twice as many bees.",
+    ]
+    first, second = claims
+    [marker] = first.citations
+    assert marker.quote == "We recorded 47 spider species from 13 families on the roofs."  # not the title
+    assert [m.quote for m in second.citations] == ["Biodiverse roofs held twice as many bees."]
+    assert all(stated(c) for c in claims)
+
+
+def test_a_claim_no_shown_sentence_states_keeps_its_citation_and_is_not_stated():
+    sheet = _sheet()
+    shown = sheet.sentences
+    [claim] = grounded([("Green roofs triple property values.", [shown[1].sid])], QUESTION, sheet, shown)
+    assert claim.citations[0].quote == shown[1].text and not stated(claim)  # the citation node flags it
+    [unknown] = grounded([("We recorded 47 spider species.", ["b9.s9"])], QUESTION, sheet, shown)
+    assert unknown.citations[0].quote.startswith("We recorded 47")  # re-anchored by its text
+    assert unknown.citations[-1].quote == ""  # and the id never shown stays an unverified marker
+
+
+def _as_asked(prompt: str) -> dict:
+    """The plan of a single question: the question, restated as asked."""
+    question = re.search(r"Question \(from the researcher\): (.*)", prompt).group(1)
+    return {"sub_questions": [{"question": question, "rationale": "As asked."}]}
+
+
+def _script(answer, summary=None):
+    def script(step: str, prompt: str):
+        if step == "plan":
+            return _as_asked(prompt)
+        if step == "summary" and summary is not None:
+            return summary
+        return script_with(answer=answer)(step, prompt)
+
+    return script
+
+
+def _small_model(prompt: str) -> dict:
+    """Cites block labels and the first sentence it sees, and copies the prompt's labels."""
+    sentences = sentences_in(prompt)
+    question = re.search(r"Sub-question: (.*)", prompt).group(1)
+    fact = next(t for t in sentences.values() if re.search(r"\d", t) and len(t.split()) > 8)
+    first = next(iter(sentences))
+    return {
+        "claims": [
+            {"text": f"{question} Searches already tried: {question} sentence_ids: b1, b2", "sentence_ids": [first]},
+            {"text": f"The evidence states that {fact[0].lower()}{fact[1:]} sentence_ids: b1", "sentence_ids": ["b1"]},
+            {"text": f"The evidence states that {fact[0].lower()}{fact[1:]} sentence_ids: b1", "sentence_ids": ["b1"]},
+        ],
+        "sufficient": True,
+        "confidence": 0.5,
+        "next_queries": [],
+    }
+
+
+def test_a_small_models_answer_reads_as_one_cited_claim(sample_library):
+    model = ScriptedChatModel(script=_script(_small_model))
+    result = run_research(
+        sample_library, LLMStrategy(model, "s", embedder=sample_library.embedder), QUESTION, single_question=True
+    )
+    report = result.report
+    [section] = report.sections
+    assert len(section.claims) == 1 and section.claims[0].status is ClaimStatus.VERIFIED
+    text = section.claims[0].text
+    assert "sentence_ids" not in text and "Searches already tried" not in text and not text.endswith("?")
+    quote = report.citations[section.claims[0].citations[0] - 1].resolution.quote
+    assert re.search(r"\d", quote) and quote.split()[-1].strip(".") in text  # cited to the fact it states
+    assert report.unverified_claims == 0 and report.unsupported_claims == 0
+    assert "answered with the documents' own sentences" not in report.markdown
+
+
+def test_a_model_that_states_nothing_the_evidence_does_gives_way_to_the_documents_sentences(sample_library):
+    def empty_handed(prompt: str) -> dict:
+        return {"claims": [], "sufficient": False, "confidence": 0.1, "next_queries": []}
+
+    model = ScriptedChatModel(script=_script(empty_handed, summary={"title": "Spiders", "summary": []}))
+    strategy = LLMStrategy(model, "s", embedder=sample_library.embedder)
+    result = run_research(sample_library, strategy, QUESTION, single_question=True)
+    report = result.report
+    [section] = report.sections
+    assert section.extractive and section.status.value == "answered"
+    offline = run_research(sample_library, OfflineStrategy(sample_library.embedder), QUESTION, single_question=True)
+    assert [c.text for c in section.claims] == [c.text for c in offline.report.sections[0].claims]  # as offline
+    assert all(c.status is ClaimStatus.VERIFIED for c in section.claims)
+    assert "1 sub-question answered with the documents' own sentences, chosen without the model" in report.markdown
+    # The summary the model left empty is the section's leading claim, cited.
+    assert report.summary and report.summary[0].text == section.claims[0].text and report.summary[0].citations
+
+    # An unanswerable question stays unanswered: the documents' sentences are judged as offline mode judges.
+    unanswerable = run_research(
+        sample_library,
+        strategy,
+        "What grants are available to building owners who install green roofs?",
+        single_question=True,
+    ).report
+    assert not unanswerable.answered_sections() and not any(s.extractive for s in unanswerable.sections)
