@@ -16,7 +16,7 @@ from graph.run import run_research
 from research.report import ClaimStatus
 from strategies.llm.evidence import EvidenceSheet
 from strategies.llm.grounding import cleaned, grounded, stated
-from strategies.llm.strategy import LLMStrategy
+from strategies.llm.strategy import SINGLE_RATIONALE, LLMStrategy
 from strategies.offline.strategy import OfflineStrategy
 from testing_support.llm_fakes import ScriptedChatModel
 from testing_support.llm_scripts import script_with, sentences_in
@@ -172,3 +172,15 @@ def test_a_model_that_states_nothing_the_evidence_does_gives_way_to_the_document
         single_question=True,
     ).report
     assert not unanswerable.answered_sections() and not any(s.extractive for s in unanswerable.sections)
+
+
+def test_a_question_worded_as_one_is_researched_as_asked_without_a_planning_call():
+    model = ScriptedChatModel(script=_script(_small_model))
+    strategy = LLMStrategy(model, "s")
+    for asked in (QUESTION, "Spiders, Bees and Birds on Riverton's Green Roofs: which spiders did they find?"):
+        [question] = strategy.plan(asked, single_question=True, scout=[])
+        assert question.question == asked and "model" not in question.rationale
+    assert not model.calls
+    # A phrase is restated by the model (its rationale is not the model's invention).
+    [restated] = strategy.plan("spiders on Riverton roofs?", single_question=True, scout=[])
+    assert [s for s, _ in model.calls] == ["plan"] and restated.rationale == SINGLE_RATIONALE

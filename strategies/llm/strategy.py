@@ -1,10 +1,12 @@
 """LLM mode: planning, answering, contradiction finding and summarising through a chat model.
 
-LLM calls per report: 1 (plan) + 2 per sub-question (re-ranking its candidate sentences, then one
-call that answers, judges sufficiency and proposes searches; 1 with re-ranking off) + 2 per gap
-retry + 1 (contradictions, when the evidence spans two documents) + 1 (summary). The model reads
-evidence as numbered sentences and cites their ids (``strategies/llm/evidence.py``); every cited id
-becomes a *marker* (block hint + the stored sentence as quote) that the citation node verifies.
+LLM calls per report: 1 (plan; none for a single question worded as one) + 2 per sub-question
+(re-ranking its candidate sentences, then one call that answers, judges sufficiency and proposes
+searches; 1 with re-ranking off) + 2 per gap retry + 1 (contradictions, when the evidence spans two
+documents) + 1 (summary; none for a one-question report). The model reads evidence as numbered
+sentences and cites their ids (``strategies/llm/evidence.py``); its claims are grounded in the
+sentences that state them (``strategies/llm/grounding.py``), and every cited sentence becomes a
+*marker* (block hint + the stored sentence as quote) that the citation node verifies.
 """
 
 from __future__ import annotations

@@ -66,8 +66,12 @@ def is_question(text: str) -> bool:
 
 
 def opens_as_question(text: str) -> bool:
-    """Worded as a question from its first word ("How do…", "Is…"), not a phrase ("rain on roofs?")."""
-    return bool(_QUESTION_START.match(text.strip()))
+    """Worded as a question from its first word ("How do…", "Is…"), or its last clause is, after a
+    scope ("<paper title>: what datasets did they use?"); not a phrase ("rain on roofs?")."""
+    return bool(_QUESTION_START.match(_LAST_CLAUSE.split(text.strip())[-1]))
+
+
+_LAST_CLAUSE = re.compile(r"[:;]\s+|[.!]\s+(?=[A-Z])")
 
 
 def _lower_first(text: str) -> str:
