@@ -221,7 +221,7 @@ class FinalReport(BaseModel):
         if extractive:
             lines.append(
                 f"{counted(extractive, 'sub-question')} answered with the documents' own sentences, chosen without "
-                "the model: none of its claims was stated by the evidence it was shown."
+                "the model: its claims were not stated by the evidence it was shown, or beside the point."
             )
         if self.policy is UnresolvedPolicy.MARK and self.unverified_claims:
             lines.append(

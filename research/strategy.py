@@ -29,7 +29,8 @@ class Answer(BaseModel):
     extractive: bool = Field(
         default=False,
         description="LLM mode: the claims are the documents' own sentences, chosen without the model, "
-        "because none of the model's claims was stated by the evidence it was shown.",
+        "because none of the model's claims was stated by the evidence it was shown, or they quoted text "
+        "much less relevant than the sentence offline mode leads with.",
     )
 
 

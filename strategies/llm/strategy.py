@@ -47,6 +47,11 @@ DUPLICATE_SIMILARITY = 88
 # A stated claim whose quote is this much less similar (MiniLM cosine) to its sub-question than the
 # best claim's is padding.
 RELEVANCE_MARGIN = 0.1
+# A model whose best claim's quote is this much less similar than the passage offline mode leads with
+# answered beside the point. Wider: across passages cosine is a coarse judge (the right answer to "How
+# many spider species were recorded?", "We recorded 47 spider species … 31 wild bee species and 11
+# bird species", scores 0.10 below a passage about species per roof); the misreads seen were 0.5-0.7.
+BESIDE_THE_POINT = 0.2
 SINGLE_RATIONALE = "The researcher's question (single-question mode), as the model restated it."
 
 
@@ -189,10 +194,11 @@ class LLMStrategy:
                 evidence=reordered,
             )
         judged = self.extractive.judge(sub_question.question, evidence)
-        if not any(stated(c) for c in claims):
-            # A small model often answers with the right words on the wrong sentences, or not at all
-            # while the evidence answers: the documents' own sentences then, chosen as offline mode
-            # chooses them (which also decides whether they suffice), and the report says so.
+        if not any(stated(c) for c in claims) or self._beside_the_point(sub_question.question, claims, judged.claims):
+            # A small model often answers with the right words on the wrong sentences, from a sentence
+            # beside the point, or not at all while the evidence answers: the documents' own
+            # sentences then, chosen as offline mode chooses them (which also decides whether they
+            # suffice), and the report says so.
             asked = [*queries, sub_question.question]
             return Answer(
                 claims=judged.claims,
@@ -214,17 +220,29 @@ class LLMStrategy:
         )
 
     def _on_topic(self, question: str, claims: list[Claim]) -> list[Claim]:
-        """Without the stated claims much less relevant to the question (their quotes' MiniLM cosine)
-        than the best of them: a small model pads an answer with what the sentences beside it say.
-        Unstated claims stay, flagged."""
+        """Without the stated claims much less relevant to the question than the best of them: a
+        small model pads an answer with what the sentences beside it say. Unstated claims stay, flagged."""
         quoted = [c for c in claims if stated(c)]
         if self.vectors is None or len(quoted) < 2:
             return claims
-        question_vector = self.vectors.query(question)[None, :]
-        texts = [" ".join(m.quote for m in c.citations if m.quote) for c in quoted]
-        relevance = cosine_matrix(question_vector, self.vectors.passages(texts))[0]
-        off_topic = {id(c) for c, r in zip(quoted, relevance, strict=True) if r < relevance.max() - RELEVANCE_MARGIN}
+        relevance = self._relevance(question, quoted)
+        best = max(relevance)
+        off_topic = {id(c) for c, r in zip(quoted, relevance, strict=True) if r < best - RELEVANCE_MARGIN}
         return [c for c in claims if id(c) not in off_topic]
+
+    def _beside_the_point(self, question: str, claims: list[Claim], extracted: list[Claim]) -> bool:
+        """The model's best stated claim quotes text much less relevant to the question than the
+        sentence offline mode's selection leads with (a 0.5B model answered "How should you evaluate
+        a ticket routing classifier?" with "Use Claude to … categorize customer inquiries")."""
+        quoted = [c for c in claims if stated(c)]
+        if self.vectors is None or not quoted or not extracted:
+            return False
+        return max(self._relevance(question, quoted)) < self._relevance(question, extracted[:1])[0] - BESIDE_THE_POINT
+
+    def _relevance(self, question: str, claims: list[Claim]) -> list[float]:
+        """Each claim's quotes' MiniLM cosine with the question."""
+        texts = [" ".join(m.quote for m in c.citations if m.quote) or c.text for c in claims]
+        return [float(r) for r in cosine_matrix(self.vectors.query(question)[None, :], self.vectors.passages(texts))[0]]
 
     def _rerank(self, sub_question: SubQuestion, sheet: EvidenceSheet, candidates: list[Sentence]) -> list[Sentence]:
         position = {s.sid: i for i, s in enumerate(sheet.sentences)}
