@@ -24,6 +24,7 @@ from prompts.contradictions import CONTRADICTIONS
 from prompts.plan import PLAN, SINGLE
 from prompts.rerank import RERANK
 from prompts.summary import SUMMARY
+from research.ai_address import addresses_ai
 from research.conversation import FollowUp, Turn
 from research.evidence import CitationMarker, Claim, Contradiction, Finding, FindingStatus, SubQuestion
 from research.strategy import Answer
@@ -200,8 +201,13 @@ class LLMStrategy:
             # sentences then, chosen as offline mode chooses them (which also decides whether they
             # suffice), and the report says so.
             asked = [*queries, sub_question.question]
+            # A claim the model drew from text addressing an AI stays beside them: the citation node
+            # leaves it out and counts it, so the report says a planted instruction was followed.
+            obeyed = [
+                c for c in claims if any(addresses_ai(sheet.block_texts.get(m.block_id or "", "")) for m in c.citations)
+            ]
             return Answer(
-                claims=judged.claims,
+                claims=[*judged.claims, *obeyed],
                 confidence=judged.confidence,
                 sufficient=judged.sufficient,
                 next_queries=next_queries[:2] or assessment.next_queries(sub_question.question, evidence, asked),
