@@ -25,7 +25,7 @@ from rapidfuzz import fuzz, utils
 
 from research.evidence import CitationMarker, Claim
 from strategies.llm.evidence import EvidenceSheet, Sentence
-from tools.citations.support import MIN_SHARED_WORDS, support_share
+from tools.citations.support import MIN_SHARED_WORDS, support_share, supports
 
 # A cited sentence sharing less than this with the claim is no part of its evidence (a title line,
 # a neighbour the model listed along).
@@ -60,9 +60,9 @@ def grounded(
 
 
 def stated(claim: Claim) -> bool:
-    """Some quote of the claim states it."""
+    """Its quotes state it, as the citation node will judge (``tools.citations.support``)."""
     quotes = [m.quote for m in claim.citations if m.quote]
-    return bool(quotes) and support_share(claim.text, quotes) >= MIN_SHARED_WORDS
+    return bool(quotes) and supports(claim.text, quotes)
 
 
 def _without(headers: set[str], text: str) -> str:

@@ -55,13 +55,19 @@ def count_tokens(text: str) -> int:
 
 
 def prescore(question: str, sentences: Sequence[Sentence], vectors: Vectors | None) -> list[float]:
-    if not sentences:
+    return relevance(question, [s.text for s in sentences], vectors)
+
+
+def relevance(question: str, texts: Sequence[str], vectors: Vectors | None) -> list[float]:
+    """Each text's MiniLM cosine with the question; without an embedder, the share of the question's
+    terms it holds."""
+    if not texts:
         return []
     if vectors is not None:
-        cosines = cosine_matrix(vectors.query(question)[None, :], vectors.passages([s.text for s in sentences]))
+        cosines = cosine_matrix(vectors.query(question)[None, :], vectors.passages(list(texts)))
         return [float(c) for c in cosines[0]]
     terms = {stem(t) for t in question_terms(question)}
-    return [len(terms & set(content_stems(s.text))) / (len(terms) or 1) for s in sentences]
+    return [len(terms & set(content_stems(t))) / (len(terms) or 1) for t in texts]
 
 
 def ranked(question: str, sheet: EvidenceSheet, vectors: Vectors | None) -> list[Sentence]:

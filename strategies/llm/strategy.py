@@ -33,13 +33,13 @@ from strategies.llm.follow_up import condense as condense_follow_up
 from strategies.llm.grounding import grounded, stated
 from strategies.llm.leaks import leaks_instructions
 from strategies.llm.rerank import MAX_LISTED, RerankOutput, chunks_in_order, reorder
-from strategies.llm.selection import ranked, within_budget
+from strategies.llm.selection import ranked, relevance, within_budget
 from strategies.llm.structured import SchemaFormat, structured_call
 from strategies.offline import assessment
 from strategies.offline.document_answers import answer_disputes
 from strategies.offline.planning import opens_as_question, plan_questions
 from strategies.offline.strategy import OfflineStrategy
-from strategies.offline.vectors import Vectors, cosine_matrix
+from strategies.offline.vectors import Vectors
 
 MIN_QUESTIONS, MAX_QUESTIONS = 3, 6
 # Two sub-questions this similar (token-set ratio, ignoring case and punctuation) ask the same
@@ -247,8 +247,9 @@ class LLMStrategy:
 
     def _relevance(self, question: str, claims: list[Claim]) -> list[float]:
         """Each claim's quotes' MiniLM cosine with the question."""
-        texts = [" ".join(m.quote for m in c.citations if m.quote) or c.text for c in claims]
-        return [float(r) for r in cosine_matrix(self.vectors.query(question)[None, :], self.vectors.passages(texts))[0]]
+        return relevance(
+            question, [" ".join(m.quote for m in c.citations if m.quote) or c.text for c in claims], self.vectors
+        )
 
     def _rerank(self, sub_question: SubQuestion, sheet: EvidenceSheet, candidates: list[Sentence]) -> list[Sentence]:
         position = {s.sid: i for i, s in enumerate(sheet.sentences)}
