@@ -13,7 +13,7 @@ from strategies.offline.answer_phrase import answer_phrase, polarity
 from strategies.offline.document_answers import answer_conflicts, answer_disputes, same_answer
 from strategies.offline.extractive import analyse
 from strategies.offline.question_types import AnswerType, question_type
-from strategies.offline.vectors import Vectors
+from strategies.reading.vectors import Vectors
 
 
 @pytest.fixture(scope="module")

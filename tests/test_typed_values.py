@@ -8,7 +8,7 @@ import pytest
 from evals.typed_values import fragment_reason
 from strategies.offline.answer_phrase import answer_phrase
 from strategies.offline.question_types import AnswerType, Entity, question_type
-from strategies.offline.vectors import Vectors
+from strategies.reading.vectors import Vectors
 
 
 @pytest.fixture(scope="module")

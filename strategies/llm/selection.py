@@ -17,7 +17,7 @@ from pathlib import Path
 
 from strategies.llm.evidence import EvidenceSheet, Sentence
 from strategies.offline.text import content_stems, question_terms, stem
-from strategies.offline.vectors import Vectors, cosine_matrix
+from strategies.reading.vectors import Vectors, cosine_matrix
 
 # What a prompt's size is counted in when no tokenizer is installed: OpenAI's tokenizers average
 # about four characters of English a token.

@@ -39,7 +39,7 @@ from strategies.offline import assessment
 from strategies.offline.document_answers import answer_disputes
 from strategies.offline.planning import opens_as_question, plan_questions
 from strategies.offline.strategy import OfflineStrategy
-from strategies.offline.vectors import Vectors
+from strategies.reading.vectors import Vectors
 
 MIN_QUESTIONS, MAX_QUESTIONS = 3, 6
 # Two sub-questions this similar (token-set ratio, ignoring case and punctuation) ask the same

@@ -21,10 +21,10 @@ import numpy as np
 
 from corpus.text import figures
 
-from .numbers import quantities
+from strategies.reading.numbers import quantities
 from .question_types import AnswerType, Entity, QuestionType, main_clause, question_type
 from .text import content_stems, content_words, matched, stem, stopwords
-from .vectors import Vectors
+from strategies.reading.vectors import Vectors
 
 # --- candidates in a sentence --------------------------------------------------------------------------------
 

@@ -25,7 +25,7 @@ from .follow_up import condense
 from .planning import plan_questions
 from .question_types import fits, question_type
 from .text import normalise_space
-from .vectors import Vectors
+from strategies.reading.vectors import Vectors
 
 MAX_SUMMARY_CLAIMS = 4
 MAX_DISAGREEMENTS = 8

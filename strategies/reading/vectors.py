@@ -62,3 +62,18 @@ def cosine_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     if len(a) == 0 or len(b) == 0:
         return np.zeros((len(a), len(b)), dtype=np.float32)
     return np.clip(a @ b.T, -1.0, 1.0)
+
+
+class Meaning:
+    """The judge's meaning comparisons (``strategies.reading.claim_checks.Meaning``) over ``Vectors``."""
+
+    def __init__(self, vectors: Vectors):
+        self.vectors = vectors
+
+    def similarity(self, text: str, others: Sequence[str]) -> float:
+        """The best cosine of ``text`` with any of ``others`` or with all of them read together."""
+        candidates = list(dict.fromkeys([*others, " ".join(others)] if len(others) > 1 else others))
+        if not candidates:
+            return 0.0
+        rows = self.vectors.passages([text, *candidates])
+        return float(cosine_matrix(rows[:1], rows[1:]).max())

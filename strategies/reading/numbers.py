@@ -133,3 +133,52 @@ def conflict_ratio(a: Quantity, b: Quantity) -> float:
     if lower.high <= 0:
         return float("inf") if upper.low > 0 else 1.0
     return upper.low / lower.high
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A number as a text states it, for comparing claims with sources (``strategies.reading.judge``):
+    its value, its canonical unit ("" for a bare number) and its bound ("exact", "approx", "upper" for
+    "up to 49%", "lower" for "more than 49%")."""
+
+    text: str
+    value: float
+    unit: str
+    bound: str
+    start: int
+    end: int
+
+
+_BARE = re.compile(rf"(?<![\w.,/-])(?P<a>{_NUMBER})(?:\s*(?P<scale>[kKMB]\b|thousand\b|million\b|billion\b))?(?!\d)")
+_SCALES = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "b": 1e9, "billion": 1e9}
+
+
+def mentions(text: str) -> list[Mention]:
+    """Every number of ``text`` once: with its unit where one follows (a range gives both ends), bare
+    otherwise."""
+    out: list[Mention] = []
+    taken: list[tuple[int, int]] = []
+    for m in _MENTION.finditer(text):
+        unit = _unit(m.group("unit"))
+        if unit == "K" and m.group("unit") == "K" and not text[m.start("unit") - 1].isspace():
+            continue  # "10K tweets": thousands (below), not kelvin
+        bound = _bound(text[max(0, m.start() - 25) : m.start()])
+        for group in ("a", "b"):
+            if m.group(group):
+                out.append(Mention(m.group(group) + unit, _value(m.group(group)), unit, bound, m.start(), m.end()))
+        taken.append((m.start(), m.end()))
+    for m in _BARE.finditer(text):
+        if any(s <= m.start() < e for s, e in taken):
+            continue
+        bound = _bound(text[max(0, m.start() - 25) : m.start()])
+        scale = _SCALES.get((m.group("scale") or "").lower(), 1.0)
+        out.append(Mention(m.group(0), _value(m.group("a")) * scale, "", bound, m.start(), m.end()))
+    return sorted(out, key=lambda x: x.start)
+
+
+def _bound(before: str) -> str:
+    if _UPPER.search(before):
+        return "upper"
+    if _LOWER.search(before):
+        return "lower"
+    return "approx" if _APPROX.search(before) else "exact"

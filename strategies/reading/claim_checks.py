@@ -1,0 +1,266 @@
+"""The hard checks of the judge: what a sentence must hold for a claim it is cited for.
+
+Similarity cannot tell "49%" from "63%", "Llama" from "Mistral" or "retains" from "does not retain"
+(MiniLM puts a claim and its one-word-wrong copy at the same cosine), so each of these is checked
+on the text itself:
+
+- **figures**: every number the claim states, read with its unit ("49%" = "49 percent") and its
+  bound ("up to", "at least", "about"), is a number of the sentences; a claim may round ("69%" for
+  "68.8%") but not move a bound across ("more than 49%" against "up to 49%");
+- **names**: every name, acronym or identifier of the claim (a capitalised word inside a sentence,
+  an inner capital, a digit inside a word) is in the sentences, their document's title/section, or
+  the question;
+- **polarity**: the claim and the sentence that reads most like it are both negated or neither;
+- **sweep**: a claim saying "all", "every", "eliminates", "permanently" is not stated by sentences
+  that say "some", "about half", "may";
+- **swapped terms**: where the claim copies a sentence but for one or two words, those words are the
+  sentence's ("crowdsourcing" standing for "classifier" is not stated). Whether the new word means the
+  same cannot be read without a reading model (MiniLM puts "retain"/"capture" at 0.34 and
+  "crowdsourcing"/"classifier" at 0.39, "increase"/"decrease" at 0.60), so such a claim is "neither",
+  never "contradicts";
+- **subject**: a figure the claim gives a name is not one the sentence gives another subject while
+  it states that name's own figure ("the gmina 14,719, the town of Gniewkowo 7,000").
+
+Each check returns None when it passes, else a ``Failure`` saying whether the sentences contradict
+the claim (a changed figure, a flipped polarity) or merely do not state it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+from typing import Protocol
+
+from corpus.text import stopwords
+from strategies.offline.text import GENERIC_WORDS, content_words, stem, stems_match
+from strategies.reading.numbers import Mention, mentions
+
+
+class Meaning(Protocol):
+    """Meaning comparisons by the embedder (``strategies.reading.vectors.Meaning``)."""
+
+    def similarity(self, text: str, others: Sequence[str]) -> float: ...
+
+
+@dataclass(frozen=True)
+class Failure:
+    contradicts: bool  # the sentences say otherwise (True) or just do not say it (False)
+    reason: str
+
+
+# A polarity flip or a changed figure contradicts only a sentence that otherwise says what the claim
+# says (this share of the claim's content words); elsewhere the sentence is about something else.
+SAME_STATEMENT = 0.5
+
+_NUMBER_WORDS = {
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "hundred": 100,
+    "thousand": 1000,
+    "twice": 2,
+    "double": 2,
+    "half": 50,
+}
+_NEGATION = re.compile(
+    r"\b(?:not|no|never|none|nothing|nobody|nowhere|neither|nor|without|cannot|lacks?|lacking|"
+    r"fails? to|failed to|unable|\w+n['’]t)\b",
+    re.I,
+)
+# Negation words that do not negate what follows ("not only X but also Y", "no doubt").
+_NOT_NEGATION = re.compile(r"\b(?:not only|not just|not least|no doubt|nothing but|not to mention)\b", re.I)
+_SWEEPING = re.compile(
+    r"\b(?:all|every|everyone|everything|always|entirely|completely|totally|fully|permanently|"
+    r"eliminat\w*|guarantee\w*|any|whole)\b",
+    re.I,
+)
+_LIMITED = re.compile(
+    r"\b(?:some|several|many|most|half|part|partly|partially|about|around|roughly|approximately|up to|"
+    r"may|might|could|can|often|sometimes|usually|typically|reduce\w*|lower\w*|limit\w*|few|certain)\b",
+    re.I,
+)
+# A capitalised word opening a sentence is a name unless it has the shape of a common word (a verb
+# form, an adverb, an abstract noun): "Medusa achieves…" names, "Overall, …" and "Using …" do not.
+_COMMON_SHAPE = re.compile(
+    r"(?:ing|ly|ed|ion|ions|ive|ives|al|ous|ble|ment|ments|ness|ity|ies|ers|ally|ic|ics|ful|less|ise|ize|"
+    r"ises|izes|ised|ized|ance|ence|ant|ent|ary|ory|ure|ures|ship|ism|ist|ists)$",
+)
+_TOKEN = re.compile(r"[^\W_][\w'’.+/-]*[^\W_]|[^\W_]", re.UNICODE)
+_SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*(?:[-*•]\s*)?|\(\s*)$")
+
+
+def figures_problem(claim: str, sources: str, best: str, overlap: float) -> Failure | None:
+    """A figure of the claim that the sources do not state (see the module docstring)."""
+    stated = mentions(sources) + _word_numbers(sources)
+    for figure in mentions(claim) + [m for m in _word_numbers(claim) if m.value not in (1.0,)]:
+        same = [m for m in stated if _same_value(figure, m)]
+        if not same:
+            rival = [m for m in mentions(best) if m.unit == figure.unit and figure.unit]
+            contradicts = bool(rival) and overlap >= SAME_STATEMENT
+            return Failure(contradicts, f"the figure {figure.text!r} is not in the cited text")
+        if all(_opposed_bounds(figure, m) for m in same):
+            return Failure(overlap >= SAME_STATEMENT, f"the cited text bounds {figure.text!r} the other way")
+    return None
+
+
+def _word_numbers(text: str) -> list[Mention]:
+    out: list[Mention] = []
+    for m in re.finditer(r"\b[a-z]+\b", text.lower()):
+        value = _NUMBER_WORDS.get(m.group())
+        if value is not None:
+            unit = "%" if m.group() == "half" else ""
+            out.append(Mention(text=m.group(), value=value, unit=unit, bound="exact", start=m.start(), end=m.end()))
+    return out
+
+
+def _same_value(claim: Mention, stated: Mention) -> bool:
+    if claim.unit and stated.unit and claim.unit != stated.unit:
+        return False
+    if claim.value == stated.value:
+        return True
+    # The claim may round what the source states ("69%" for "68.8%"), never the reverse.
+    decimals = _decimals(claim)
+    return decimals < _decimals(stated) and round(stated.value, decimals) == claim.value
+
+
+def _decimals(m: Mention) -> int:
+    digits = re.search(r"\d+(?:\.(\d+))?", m.text.replace(",", ""))
+    return len(digits.group(1)) if digits and digits.group(1) else 0
+
+
+def _opposed_bounds(claim: Mention, stated: Mention) -> bool:
+    return {claim.bound, stated.bound} == {"upper", "lower"}
+
+
+def names(text: str) -> list[str]:
+    """The names, acronyms and identifiers a text mentions: a capitalised word not opening a sentence,
+    a word with an inner capital, a digit or an underscore among letters."""
+    stops = stopwords()
+    out: dict[str, None] = {}
+    for m in _TOKEN.finditer(text):
+        token = re.sub(r"['’]s$", "", m.group()).strip(".-/+")
+        if not token or not any(c.isalpha() for c in token):
+            continue
+        inner_capital = any(c.isupper() for c in token[1:])
+        identifier = "_" in token or (any(c.isdigit() for c in token) and any(c.isalpha() for c in token))
+        opening = bool(_SENTENCE_START.search(text[: m.start()]))
+        capitalised = token[0].isupper() and (not opening or not _COMMON_SHAPE.search(token))
+        if token.lower() in stops and not inner_capital:
+            continue
+        if inner_capital or identifier or capitalised:
+            out.setdefault(token, None)
+    return list(out)
+
+
+def _folded(text: str) -> str:
+    return " " + " ".join(re.findall(r"\w+", text.lower().replace("’", "'"))) + " "
+
+
+def names_problem(claim: str, sources: str) -> Failure | None:
+    folded = _folded(sources)
+    for name in names(claim):
+        key = _folded(name).strip()
+        variants = {key, key[:-1] if key.endswith("s") and name[:-1].isupper() else key}
+        if not any(f" {v} " in folded for v in variants if v):
+            return Failure(False, f"{name!r} is not named in the cited text")
+    return None
+
+
+def negated(text: str) -> bool:
+    return bool(_NEGATION.search(_NOT_NEGATION.sub(" ", text)))
+
+
+def polarity_problem(claim: str, best: str, overlap: float) -> Failure | None:
+    if negated(claim) == negated(best):
+        return None
+    said = "denies" if negated(best) else "does not deny"
+    return Failure(
+        overlap >= SAME_STATEMENT, f"the cited text {said} what the claim {'denies' if not negated(best) else 'states'}"
+    )
+
+
+def sweep_problem(claim: str, sources: str) -> Failure | None:
+    sweeping = {w.lower() for w in _SWEEPING.findall(claim)}
+    if not sweeping or all(re.search(rf"\b{re.escape(w)}\b", sources, re.I) for w in sweeping):
+        return None
+    if _LIMITED.search(sources):
+        return Failure(False, f"the claim says {sorted(sweeping)[0]!r} where the cited text is limited")
+    return None
+
+
+def content_stems(text: str) -> list[str]:
+    return list(dict.fromkeys(stem(w) for w in content_words(text, GENERIC_WORDS)))
+
+
+def covered(stems: Sequence[str], source_stems: set[str]) -> float:
+    """The share of ``stems`` that a stem of the sources matches (a shared prefix: "retai" ~ "retain")."""
+    if not stems:
+        return 1.0
+    return sum(1 for s in stems if s in source_stems or any(stems_match(s, t) for t in source_stems)) / len(stems)
+
+
+def swap_problem(claim: str, best: str, source_stems: set[str]) -> Failure | None:
+    """A term standing where the sentence it copies has another (see the module docstring)."""
+    mine = content_words(claim, GENERIC_WORDS)
+    theirs = content_words(best, GENERIC_WORDS)
+    a, b = [stem(w) for w in mine], [stem(w) for w in theirs]
+    ops = SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes()
+    for i, (tag, a0, a1, b0, b1) in enumerate(ops):
+        if tag != "replace" or a1 - a0 > 2 or b1 - b0 > 2:
+            continue
+        # A swap is a change inside copied text: the same words on both sides of it.
+        before = i > 0 and ops[i - 1][0] == "equal"
+        after = i + 1 < len(ops) and ops[i + 1][0] == "equal"
+        if not (before and after):
+            continue
+        new = [w for w, s in zip(mine[a0:a1], a[a0:a1], strict=True) if s not in source_stems]
+        if not new:
+            continue
+        old = theirs[b0:b1]
+        return Failure(False, f"{' '.join(new)!r} stands where the cited text says {' '.join(old)!r}")
+    return None
+
+
+_CLAUSE = re.compile(r"[,;:()]|\b(?:while|whereas|of which|but)\b")
+
+
+def subject_problem(claim: str, best: str) -> Failure | None:
+    """A figure the claim gives a name whose own figure the sentence states elsewhere ("the gmina has
+    14,719, of which the town of Gniewkowo 7,000": 14,719 is not Gniewkowo's)."""
+    stated = mentions(best)
+    for figure in mentions(claim):
+        same = [m for m in stated if _same_value(figure, m)]
+        if not same:
+            continue
+        for name in names(claim):
+            key = _folded(name)
+            if key not in _folded(best) or any(key in _folded(_clause(best, m.start)) for m in same):
+                continue
+            # The name's clause holds a figure of its own: the claim's figure belongs to another subject.
+            where = re.search(rf"(?<!\w){re.escape(name)}(?!\w)", best, re.I)
+            if where is None:
+                continue
+            own = _clause(best, where.start())
+            if any(m.unit == figure.unit and not _same_value(figure, m) for m in mentions(own)):
+                return Failure(False, f"{figure.text!r} is not what the cited text gives for {name!r}")
+    return None
+
+
+def _clause(text: str, at: int) -> str:
+    cuts = [0, *(m.end() for m in _CLAUSE.finditer(text) if m.end() <= at)]
+    ends = [m.start() for m in _CLAUSE.finditer(text) if m.start() > at] + [len(text)]
+    return text[max(cuts) : min(ends)]

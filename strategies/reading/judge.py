@@ -1,0 +1,121 @@
+"""One judge of what a sentence states: does this text say this claim?
+
+Every place prp decides whether a sentence answers or supports something asks here: the citation
+node's support flag, LLM mode's grounding of a model's claims, the offline answer's sufficiency, the
+yes/no lead and the disagreement check. The verdict is one of
+
+- **states**: the sentences (read with their document's title and section, and the question) say
+  what the claim says, in its words or in others;
+- **contradicts**: they say the same thing about the same subject with another figure, the other
+  polarity or another term;
+- **neither**: they do not say it (another subject, a name or figure they do not hold, a sweeping
+  claim over a limited statement, too little of the claim in them),
+
+with a score in [0, 1] and the reason a reader can be shown. The hard checks
+(``strategies.reading.claim_checks``) come first and meaning similarity cannot overrule them; a
+claim that passes them is stated when enough of its content words are in the sentences, or, in
+other words, when the embedder finds it close in meaning to them (a paraphrase rescued, never an
+error confirmed). A claim quoted verbatim is stated without further reading.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from strategies.reading.claim_checks import (
+    Failure,
+    Meaning,
+    content_stems,
+    covered,
+    figures_problem,
+    names_problem,
+    polarity_problem,
+    subject_problem,
+    swap_problem,
+    sweep_problem,
+)
+
+# A claim passing the hard checks is stated when this share of its content words is in the sentences
+# (or the question and context) ...
+STATE_COVERAGE = 0.5
+# ... or, read by meaning, its cosine with the sentences reaches RESCUE_COSINE with at least
+# RESCUE_COVERAGE of its words in them. Calibrated on the judge's pair set (benchmarks/judge_pairs.py).
+RESCUE_COSINE = 0.6
+RESCUE_COVERAGE = 0.2
+
+
+class Label(StrEnum):
+    STATES = "states"
+    CONTRADICTS = "contradicts"
+    NEITHER = "neither"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    label: Label
+    score: float  # how well the sentences state the claim, 0-1 (0 when they contradict it)
+    reason: str
+
+    @property
+    def states(self) -> bool:
+        return self.label is Label.STATES
+
+    @property
+    def contradicts(self) -> bool:
+        return self.label is Label.CONTRADICTS
+
+
+def judge(
+    claim: str,
+    sentences: Sequence[str],
+    question: str = "",
+    context: Sequence[str] = (),
+    meaning: Meaning | None = None,
+) -> Verdict:
+    """Whether ``sentences`` state ``claim``. ``context``: their documents' titles and sections;
+    ``question``: what the claim answers (its names and terms need not be repeated by the sentences);
+    ``meaning``: the embedder's comparisons, to rescue a paraphrase (None: words only)."""
+    text = " ".join(claim.split())
+    shown = [" ".join(s.split()) for s in sentences if s.strip()]
+    if not text:
+        return Verdict(Label.NEITHER, 0.0, "no claim")
+    if not shown:
+        return Verdict(Label.NEITHER, 0.0, "no cited text")
+    joined = " ".join(shown)
+    if _fold(text) in _fold(joined):
+        return Verdict(Label.STATES, 1.0, "quoted verbatim")
+    background = " ".join([question, *context])
+    claim_stems = content_stems(text)
+    stems = set(content_stems(joined))
+    best = max(shown, key=lambda s: covered(claim_stems, set(content_stems(s))))
+    overlap = covered(claim_stems, set(content_stems(best)))
+    failure = (
+        figures_problem(text, f"{joined} {question}", best, overlap)
+        or polarity_problem(text, best, overlap)
+        or names_problem(text, f"{joined} {background}")
+        or subject_problem(text, best)
+        or sweep_problem(text, joined)
+        or swap_problem(text, best, stems | set(content_stems(background)))
+    )
+    if failure is not None:
+        return _failed(failure, overlap)
+    coverage = covered(claim_stems, stems | set(content_stems(background)))
+    if coverage >= STATE_COVERAGE:
+        return Verdict(Label.STATES, round(coverage, 3), f"{coverage:.0%} of its words are in the cited text")
+    if meaning is not None and coverage >= RESCUE_COVERAGE:
+        cosine = meaning.similarity(text, shown)
+        if cosine >= RESCUE_COSINE:
+            return Verdict(Label.STATES, round(cosine, 3), f"the cited text says it in other words ({cosine:.2f})")
+    return Verdict(Label.NEITHER, round(coverage / 2, 3), f"only {coverage:.0%} of its words are in the cited text")
+
+
+def _failed(failure: Failure, overlap: float) -> Verdict:
+    if failure.contradicts:
+        return Verdict(Label.CONTRADICTS, 0.0, failure.reason)
+    return Verdict(Label.NEITHER, round(min(overlap, 1.0) / 4, 3), failure.reason)
+
+
+def _fold(text: str) -> str:
+    return " ".join(text.lower().replace("’", "'").split()).rstrip(".")
