@@ -198,7 +198,8 @@ class LLMStrategy:
             return Answer(
                 claims=claims,
                 confidence=confidence,
-                sufficient=out.sufficient and bool(stated_claims),
+                # Unstated claims do not answer: the citation node shows the section unverified.
+                sufficient=out.sufficient and bool(claims),
                 next_queries=next_queries[:2],
                 evidence=reordered,
             )
