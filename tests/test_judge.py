@@ -112,7 +112,9 @@ def test_a_sweeping_claim_cited_to_a_sentence_that_says_otherwise_is_flagged_nev
     library = make_library("liar")
     library.ingest([docs])
     strategy = LLMStrategy(ScriptedChatModel(script=_liar), "liar", embedder=library.embedder)
-    report = run_research(library, strategy, "How much annual rainfall do green roofs capture?", single_question=True).report
+    report = run_research(
+        library, strategy, "How much annual rainfall do green roofs capture?", single_question=True
+    ).report
     flagged = [c for _, c in report.parts() if c.text == SWEEPING]
     assert flagged and all(c.status is ClaimStatus.UNSUPPORTED and c.confidence is None for c in flagged)
     assert "'all'" in flagged[0].reason

@@ -314,6 +314,7 @@ def test_a_changed_number_is_not_a_quote(index: BlockIndex):
     )
     assert res is not None and res.block_ids == ["dpr-4"]
 
+
 def test_a_sentence_of_a_block_with_kept_line_breaks_resolves():
     # The Markdown loader keeps a docs page's real line breaks as "\n" (corpus.loaders.line_breaks),
     # and answers quote one of those lines, or run on across one with a space.
