@@ -65,6 +65,9 @@ class Settings(BaseSettings):
     llm_rerank: bool = Field(default=True, validation_alias="PRP_LLM_RERANK")
     # Sentences the re-ranking call scores (the best by embedding similarity to the sub-question).
     llm_rerank_candidates: int = Field(default=10, ge=1, le=64, validation_alias="PRP_LLM_RERANK_CANDIDATES")
+    # The model as a second reader of its own claims (one call per answer): `auto` asks a served model
+    # and not the local 0.5B one (unmeasured there: a small model's reading is no better than its writing).
+    llm_reader: Literal["auto", "on", "off"] = Field(default="auto", validation_alias="PRP_LLM_READER")
     # Tokens of evidence sentences (the best and their neighbours) an answer's prompt holds.
     llm_evidence_tokens: int = Field(default=450, ge=50, validation_alias="PRP_LLM_EVIDENCE_TOKENS")
     # `local`: start llama-cpp-python's server on a loopback port for the run (the `local-llm` extra).

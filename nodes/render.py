@@ -29,7 +29,7 @@ from research.report import (
     ReportSection,
 )
 from strategies.reading.claim_checks import Meaning
-from strategies.reading.judge import Label, judge
+from strategies.reading.judge import Label, judge, read_again
 from tools.citations.resolve import Resolution
 
 _FLAGS = {Label.NEITHER: ClaimStatus.UNSUPPORTED, Label.CONTRADICTS: ClaimStatus.CONTRADICTED}
@@ -93,7 +93,8 @@ class _Renderer:
             numbers = [self.number(r) for r in resolutions]
             quotes = [r.matched_text for r in resolutions]
             titles = sorted({r.title for r in resolutions})
-            verdict = judge(text, quotes, question, titles, self.meaning)
+            reading = Label(claim.reading) if claim.reading else None
+            verdict = read_again(judge(text, quotes, question, titles, self.meaning), reading)
             # A short answer shown before the quote is judged too, unless it is the Yes/No the quote
             # was read as (the yes/no lead is decided on the quote's polarity where it is made).
             if verdict.states and claim.answer and claim.answer not in ("Yes", "No"):

@@ -37,6 +37,11 @@ class Claim(BaseModel):
         description="The short answer the quote gives (a name, number, date, Yes/No), shown before it; "
         "None for a descriptive claim.",
     )
+    reading: str | None = Field(
+        default=None,
+        description="LLM mode's second reader: whether the model, reading the cited text, finds it states the "
+        "claim (states, contradicts, neither); None when not asked. See strategies.reading.judge.read_again.",
+    )
 
     @property
     def first_line(self) -> str:

@@ -39,6 +39,7 @@ def select_strategy(settings: Settings, library: Library) -> ResearchStrategy:
             rerank=settings.llm_rerank,
             rerank_candidates=settings.llm_rerank_candidates,
             evidence_tokens=settings.llm_evidence_tokens,
+            reader=settings.llm_reader == "on" or (settings.llm_reader == "auto" and settings.llm != "local"),
         )
     return OfflineStrategy(library.embedder)
 

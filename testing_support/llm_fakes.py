@@ -52,6 +52,8 @@ def step_of(prompt: str) -> str:
         return "contradictions"
     if "Write a short report title" in prompt:
         return "summary"
+    if prompt.startswith("Read each claim against the sentences cited for it"):
+        return "read"
     return "unknown"
 
 

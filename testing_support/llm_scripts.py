@@ -74,6 +74,8 @@ def script_with(answer=honest_answer, contradictions=None, rerank=no_preference)
             return contradictions(prompt) if contradictions else {"contradictions": []}
         if step == "summary":
             return summary_reply(prompt)
+        if step == "read":
+            return {"verdicts": []}  # a second reader with no opinion: the judge's verdicts stand
         raise AssertionError(f"unexpected prompt: {prompt[:200]}")
 
     return script

@@ -9,7 +9,7 @@ import pytest
 from graph.run import run_research
 from research.report import ClaimStatus
 from strategies.llm.strategy import LLMStrategy
-from strategies.reading.judge import Label, judge
+from strategies.reading.judge import Label, judge, read_again
 from strategies.reading.vectors import Meaning, Vectors
 from testing_support.llm_fakes import ScriptedChatModel
 from testing_support.llm_scripts import sentences_in
@@ -126,3 +126,46 @@ def test_a_sweeping_claim_cited_to_a_sentence_that_says_otherwise_is_flagged_nev
     if section.status.value.startswith("answered"):
         assert section.extractive and verified
     assert "1 claim flagged unsupported" in report.markdown
+
+
+def test_a_second_reader_may_rescue_a_synonym_and_doubt_a_paraphrase_but_never_overrule_the_text():
+    swap = judge(
+        "We used crowd workers to filter the noisy labels.", ["We used annotators to filter the noisy labels."]
+    )
+    assert swap.label is Label.NEITHER and not swap.firm
+    assert read_again(swap, Label.STATES).states  # the model reads "crowd workers" as the annotators
+    words = judge("AdaSD speeds up speculative decoding by up to 49%.", [ADASD])
+    assert words.states and not read_again(words, Label.CONTRADICTS).states
+    figure = judge("AdaSD achieves a speedup of up to 63%.", [ADASD])
+    assert figure.firm and read_again(figure, Label.STATES) == figure  # a changed figure stays contradicted
+    assert read_again(judge(ADASD, [ADASD]), Label.NEITHER).states  # a verbatim quote stays stated
+
+
+def test_the_model_reads_its_claims_again_in_one_call_and_the_citation_node_keeps_its_reading(make_library, tmp_path):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "labels.md").write_text(
+        "# Label cleaning\n\nWe used annotators to filter the noisy labels before training the tagger.\n",
+        encoding="utf-8",
+    )
+    library = make_library("reader")
+    library.ingest([docs])
+    claim = "We used crowd workers to filter the noisy labels before training the tagger."
+
+    def reader(step: str, prompt: str):
+        if step == "rerank":
+            return {"scores": []}
+        if step == "answer":
+            sid = next(s for s, t in sentences_in(prompt).items() if "annotators" in t)
+            return {"claims": [{"text": claim, "sentence_ids": [sid]}], "sufficient": True, "confidence": 0.9}
+        if step == "read":
+            assert "Claim 1: " + claim in prompt
+            return {"verdicts": [{"claim": 1, "verdict": "states"}]}
+        raise AssertionError(step)
+
+    model = ScriptedChatModel(script=reader)
+    strategy = LLMStrategy(model, "reader", embedder=library.embedder, reader=True)
+    report = run_research(library, strategy, "Who filtered the noisy labels?", single_question=True).report
+    [section] = report.sections
+    assert [c.text for c in section.claims if c.status is ClaimStatus.VERIFIED] == [claim]
+    assert [s for s, _ in model.calls].count("read") == 1

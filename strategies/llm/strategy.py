@@ -2,7 +2,7 @@
 
 LLM calls per report: 1 (plan; none for a single question worded as one) + 2 per sub-question
 (re-ranking its candidate sentences, then one call that answers, judges sufficiency and proposes
-searches; 1 with re-ranking off) + 2 per gap retry + 1 (contradictions, when the evidence spans two
+searches; 1 with re-ranking off; +1 where the model reads its claims again, ``reader``) + 2 per gap retry + 1 (contradictions, when the evidence spans two
 documents) + 1 (summary; none for a one-question report). The model reads evidence as numbered
 sentences and cites their ids (``strategies/llm/evidence.py``); its claims are grounded in the
 sentences that state them (``strategies/llm/grounding.py``), and every cited sentence becomes a
@@ -10,6 +10,9 @@ sentences that state them (``strategies/llm/grounding.py``), and every cited sen
 """
 
 from __future__ import annotations
+
+import html
+from typing import Literal
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
@@ -22,6 +25,7 @@ from prompts.answer import ANSWER
 from prompts.common import SYSTEM
 from prompts.contradictions import CONTRADICTIONS
 from prompts.plan import PLAN, SINGLE
+from prompts.read import READ
 from prompts.rerank import RERANK
 from prompts.summary import SUMMARY
 from research.conversation import FollowUp, Turn
@@ -40,6 +44,7 @@ from strategies.offline.planning import opens_as_question, plan_questions
 from strategies.offline.strategy import OfflineStrategy
 from strategies.offline.text import question_terms
 from strategies.reading.claim_checks import content_stems, covered
+from strategies.reading.judge import Label, read_again
 from strategies.reading.vectors import Meaning, Vectors
 
 MIN_QUESTIONS, MAX_QUESTIONS = 3, 6
@@ -86,6 +91,15 @@ class AnswerOutput(BaseModel):
         return value
 
 
+class ReadingOutput(BaseModel):
+    claim: int
+    verdict: Literal["states", "contradicts", "neither"]
+
+
+class ReadOutput(BaseModel):
+    verdicts: list[ReadingOutput] = Field(default_factory=list)
+
+
 class SideOutput(BaseModel):
     claim: str
     sentence_ids: list[str] = Field(default_factory=list)
@@ -118,11 +132,13 @@ class LLMStrategy:
         rerank: bool = True,
         rerank_candidates: int = 10,
         evidence_tokens: int = 450,
+        reader: bool = False,
     ):
         """``embedder``: ranks sentences for the prompts and checks what each document answers (see
         contradictions); without it sentences are ranked by the question's words. ``rerank``: let the
         model re-score the best ``rerank_candidates`` sentences first. ``evidence_tokens``: the
-        evidence budget of an answer's prompt."""
+        evidence budget of an answer's prompt. ``reader``: ask the model, in one call per answer,
+        whether each claim's cited sentences state it (``strategies.reading.judge.read_again``)."""
         self.llm = llm
         self.mode = f"llm ({model_name})"
         self.schema_format = schema_format
@@ -136,6 +152,7 @@ class LLMStrategy:
         self.rerank = rerank
         self.rerank_candidates = rerank_candidates
         self.evidence_tokens = evidence_tokens
+        self.reader = reader
 
     def _call(self, schema: type[BaseModel], prompt: str, step: str, **fields) -> BaseModel:
         messages = [SystemMessage(content=SYSTEM), HumanMessage(content=prompt.format(**fields))]
@@ -187,6 +204,8 @@ class LLMStrategy:
         tried = {q.lower() for q in queries}
         next_queries = [q for q in dict.fromkeys(q.strip() for q in out.next_queries) if q and q.lower() not in tried]
         judged_claims = _claims(out.claims, sub_question.question, sheet, shown, self.meaning)
+        if self.reader:
+            judged_claims = self._read(sub_question, judged_claims)
         claims = [g.claim for g in judged_claims]
         stated_claims = [g for g in judged_claims if g.stated]
         # The confidence shown is the judge's, never the model's own: how well the sentences state its claims.
@@ -235,6 +254,28 @@ class LLMStrategy:
             next_queries=next_queries[:2],
             evidence=reordered,
         )
+
+    def _read(self, sub_question: SubQuestion, claims: list[Grounded]) -> list[Grounded]:
+        """The claims with the model's second reading of their cited sentences (see ``read_again``);
+        only claims the judge did not decide on the text itself are asked about."""
+        asked = [
+            (i, g) for i, g in enumerate(claims, 1) if not g.verdict.firm and any(m.quote for m in g.claim.citations)
+        ]
+        if not asked:
+            return claims
+        pairs = "\n\n".join(
+            f"Claim {i}: {html.escape(g.claim.text)}\nSentences: "
+            + " ".join(html.escape(m.quote) for m in g.claim.citations if m.quote)
+            for i, g in asked
+        )
+        out = self._call(ReadOutput, READ, f"read {sub_question.id}", pairs=f"<evidence>\n{pairs}\n</evidence>")
+        readings = {v.claim: Label(v.verdict) for v in out.verdicts}
+        return [
+            Grounded(g.claim.model_copy(update={"reading": readings[i].value}), read_again(g.verdict, readings[i]))
+            if i in readings
+            else g
+            for i, g in enumerate(claims, 1)
+        ]
 
     def _beside_the_point(self, question: str, claims: list[Claim], extracted: list[Claim]) -> bool:
         """The model's best stated claim (of ``claims``, its stated ones) quotes text much less relevant to the question than the

@@ -48,6 +48,8 @@ class Meaning(Protocol):
 class Failure:
     contradicts: bool  # the sentences say otherwise (True) or just do not say it (False)
     reason: str
+    # Read on the text itself (figures, names, polarity, subject, sweep), not a want of words (a swap).
+    firm: bool = True
 
 
 # A polarity flip or a changed figure contradicts only a sentence that otherwise says what the claim
@@ -231,7 +233,7 @@ def swap_problem(claim: str, best: str, source_stems: set[str]) -> Failure | Non
         if not new:
             continue
         old = theirs[b0:b1]
-        return Failure(False, f"{' '.join(new)!r} stands where the cited text says {' '.join(old)!r}")
+        return Failure(False, f"{' '.join(new)!r} stands where the cited text says {' '.join(old)!r}", firm=False)
     return None
 
 

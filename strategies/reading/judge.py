@@ -57,6 +57,8 @@ class Verdict:
     label: Label
     score: float  # how well the sentences state the claim, 0-1 (0 when they contradict it)
     reason: str
+    # Decided by the text itself (a verbatim quote, a failed hard check), which no second reader overrules.
+    firm: bool = False
 
     @property
     def states(self) -> bool:
@@ -85,7 +87,7 @@ def judge(
         return Verdict(Label.NEITHER, 0.0, "no cited text")
     joined = " ".join(shown)
     if _fold(text) in _fold(joined):
-        return Verdict(Label.STATES, 1.0, "quoted verbatim")
+        return Verdict(Label.STATES, 1.0, "quoted verbatim", firm=True)
     background = " ".join([question, *context])
     claim_stems = content_stems(text)
     stems = set(content_stems(joined))
@@ -113,8 +115,32 @@ def judge(
 
 def _failed(failure: Failure, overlap: float) -> Verdict:
     if failure.contradicts:
-        return Verdict(Label.CONTRADICTS, 0.0, failure.reason)
-    return Verdict(Label.NEITHER, round(min(overlap, 1.0) / 4, 3), failure.reason)
+        return Verdict(Label.CONTRADICTS, 0.0, failure.reason, firm=failure.firm)
+    return Verdict(Label.NEITHER, round(min(overlap, 1.0) / 4, 3), failure.reason, firm=failure.firm)
+
+
+# What a second reader's verdict is shown as where it decides.
+READER_STATES = "stated in other words, as the model reads the cited text"
+READER_DOUBTS = {
+    Label.NEITHER: "the model reading the cited text finds it does not state this",
+    Label.CONTRADICTS: "the model reading the cited text finds it says otherwise",
+}
+
+
+def read_again(verdict: Verdict, reading: Label | None) -> Verdict:
+    """The judge's verdict with a second reader's (LLM mode's model, ``PRP_LLM_READER``) beside it.
+
+    Words and embeddings cannot tell a synonym from a swapped term, nor see an error that keeps the
+    sentence's words; a model reading the sentence can. So the reader may state a claim the judge found
+    unstated for want of words, and unstate one the judge stated by words or meaning; it never
+    overrules the text itself (a verbatim quote, a figure, name or polarity the hard checks read)."""
+    if reading is None or verdict.firm or reading is verdict.label:
+        return verdict
+    if reading is Label.STATES:
+        return Verdict(Label.STATES, 0.5, READER_STATES)
+    if verdict.states:
+        return Verdict(reading, 0.0, READER_DOUBTS[reading])
+    return verdict
 
 
 def _fold(text: str) -> str:
