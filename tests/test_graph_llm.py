@@ -19,7 +19,7 @@ from strategies.llm.client import make_chat_model
 from strategies.llm.strategy import LLMStrategy
 from strategies.llm.structured import LLMOutputError
 from strategies.select import select_strategy
-from testing_support.llm_fakes import OpenAIStub, ScriptedChatModel, sentence_ids_in, sub_question_of
+from testing_support.llm_fakes import OpenAIStub, ScriptedChatModel, sentence_ids_in, step_of, sub_question_of
 from testing_support.llm_scripts import PLAN, plan_reply, script_with, sentences_in, substantial_sentence
 
 FABRICATED = "Green roofs were shown to triple property values within eighteen months of installation."
@@ -184,7 +184,12 @@ def test_real_openai_client_against_a_scripted_http_stub(sample_library):
         result = run_research(sample_library, strategy, "Green roofs in cities")
     assert result.report.citations and result.report.unverified_claims == 0
     assert all(r["response_format"]["type"] == "json_schema" for r in stub.requests)
-    assert len(stub.requests) <= 2 + 3 * len(PLAN)
+    # plan + summary, and per sub-question re-ranking, answer and the second reading (a served model's
+    # default, PRP_LLM_READER=auto), with room for one retry.
+    assert len(stub.requests) <= 2 + 4 * len(PLAN) + 1
+    assert any(
+        step_of(next(m["content"] for m in r["messages"] if m["role"] == "user")) == "read" for r in stub.requests
+    )
 
 
 def test_a_claim_its_quote_does_not_state_is_flagged_unsupported(sample_library):
