@@ -121,7 +121,7 @@ def _cited(claim: str, evidence: list[str], limit: int = MAX_CITED) -> tuple[str
     chosen = {i for score, i in sorted(scored, reverse=True)[:limit] if score > 0}
     marks = [n.lower() for n in names(claim)] + [m.text for m in mentions(claim)]
     holding = [i for i, s in enumerate(evidence) if any(mark in s.lower() for mark in marks)]
-    chosen |= set(holding[:limit])
+    chosen |= set(holding[: 2 * limit])
     return tuple(evidence[i] for i in sorted(chosen))
 
 
