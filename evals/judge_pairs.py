@@ -112,7 +112,7 @@ def _stems(text: str) -> frozenset[str]:
     return frozenset(content_stems(text))
 
 
-def _cited(claim: str, evidence: list[str], limit: int = MAX_CITED) -> tuple[str, ...]:
+def cited_for(claim: str, evidence: list[str], limit: int = MAX_CITED) -> tuple[str, ...]:
     """The evidence sentences a model would cite for the claim (document order, no repeats): those
     sharing most of its words, and those holding one of its figures or names."""
     evidence = list(dict.fromkeys(evidence))
@@ -161,7 +161,7 @@ def _qasper(directory: Path) -> Iterator[_Positive]:
             if answer["unanswerable"] or not claim or not evidence:
                 continue
             sentences = [s for e in evidence for s in _sentences(e)]
-            cited = _cited(claim, sentences)
+            cited = cited_for(claim, sentences)
             background = " ".join([row["question"], row["paper_title"], *evidence])
             if not cited or claim.startswith(_CONTENT_MISSING) or not _supported(claim, background):
                 continue
@@ -196,7 +196,7 @@ def _docs_dev(directory: Path) -> Iterator[_Positive]:
         background = " ".join([row["question"], title, *row["evidence"]])
         for n, answer in enumerate(row["answers"]):
             for m, claim in enumerate(_sentences(answer)):
-                cited = _cited(claim, evidence)
+                cited = cited_for(claim, evidence)
                 if cited and _supported(claim, background):
                     yield _Positive(
                         id=f"{row['id']}#{n}.{m}",
@@ -306,6 +306,9 @@ def _entity(claim: str, cited: str, background: str, others: tuple[str, ...], rn
     if not pool:
         return None
     old = rng.choice(mine)
+    pool = [n for n in pool if old.lower() not in n.lower() and n.lower() not in old.lower()]
+    if not pool:
+        return None
     new = rng.choice(pool)
     return re.sub(rf"(?<!\w){re.escape(old)}(?!\w)", new, claim, count=1)
 
