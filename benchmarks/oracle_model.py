@@ -10,6 +10,7 @@ or unverified), or not shown (replaced by the documents' sentences, dropped, or 
 
     python benchmarks/oracle_model.py prp:../shared/data/docs-dev/questions.jsonl \
         --corpus ../shared/data/docs-dev/docs --limit 30 --sample-seed 1 [--lie]
+    python benchmarks/oracle_model.py qasper:../shared/data/qasper-dev --limit 30 --sample-seed 1 --subset
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -25,8 +27,10 @@ from pathlib import Path
 
 from common import ROOT, save
 
-from testing_support.llm_fakes import OpenAIStub
-from testing_support.oracle_model import Oracle, Said, fate
+sys.path.insert(0, str(ROOT))
+from evals.datasets import load_dataset  # noqa: E402
+from testing_support.llm_fakes import OpenAIStub  # noqa: E402
+from testing_support.oracle_model import Oracle, Said, fate  # noqa: E402
 
 
 def tally(said: list[Said], records: list[dict]) -> dict:
@@ -73,7 +77,31 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=30)
     parser.add_argument("--sample-seed", type=int, default=1)
     parser.add_argument("--lie", action="store_true")
+    parser.add_argument(
+        "--subset",
+        action="store_true",
+        help="qasper: ingest only the sampled questions' papers (a temporary dataset), not all 281",
+    )
     args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="prp-oracle-qasper-") as scratch:
+        if args.subset:
+            args.dataset = qasper_subset(args.dataset, args.limit, args.sample_seed, Path(scratch))
+        run(args)
+
+
+def qasper_subset(spec: str, limit: int, seed: int, folder: Path) -> str:
+    """The sampled QASPER questions and their papers in ``folder`` (the same sample prp eval draws)."""
+    source = Path(spec.split(":", 1)[1])
+    chosen = {e.id for e in load_dataset(spec, limit, seed).examples}
+    rows = [r for r in json.loads((source / "questions.json").read_text()) if r["question_id"] in chosen]
+    (folder / "papers").mkdir()
+    for paper in {r["paper_id"] for r in rows}:
+        shutil.copy(source / "papers" / f"{paper}.txt", folder / "papers" / f"{paper}.txt")
+    (folder / "questions.json").write_text(json.dumps(rows))
+    return f"qasper:{folder}"
+
+
+def run(args: argparse.Namespace) -> None:
     oracle = Oracle.of(args.dataset, lie=args.lie, limit=args.limit, sample_seed=args.sample_seed)
     env = {
         **os.environ,
@@ -98,7 +126,7 @@ def main() -> None:
     figures["eval"] = {
         k: metrics[k] for k in ("gold_shown", "answered", "citation_support", "llm_tokens") if k in metrics
     }
-    name = Path(args.dataset.split(":", 1)[1]).parent.name or "dataset"
+    name = "qasper" if args.dataset.startswith("qasper:") else "docs-dev"
     print(json.dumps({k: v for k, v in figures.items() if k != "examples"}, indent=2))
     for key, texts in figures["examples"].items():
         print(f"\n{key}:" + "".join(f"\n  - {t[:200]}" for t in texts))
