@@ -39,7 +39,7 @@ def tally(said: list[Said], records: list[dict]) -> dict:
         by_question[s.question].append(s)
     claims: dict[str, Counter] = defaultdict(Counter)
     questions: dict[str, Counter] = defaultdict(Counter)
-    shown_gold = no_gold = 0
+    shown_gold = no_gold = no_statement = 0
     examples: dict[str, list[str]] = defaultdict(list)
     for record in records:
         entries = by_question.get(record["asked"], [])
@@ -48,7 +48,8 @@ def tally(said: list[Said], records: list[dict]) -> dict:
         last = max(s.call for s in entries)
         final = [s for s in entries if s.call == last and s.kind != "none"]
         if not final:
-            no_gold += 1
+            no_gold += not any(s.gold_shown for s in entries if s.call == last)
+            no_statement += any(s.gold_shown for s in entries if s.call == last)
             continue
         shown_gold += 1
         kinds_verified: Counter = Counter()
@@ -64,6 +65,7 @@ def tally(said: list[Said], records: list[dict]) -> dict:
         "questions": len(records),
         "gold_shown": shown_gold,
         "no_gold_shown": no_gold,
+        "gold_shown_but_no_reference_statement": no_statement,  # a yes/no answer, or none
         "claims": {k: dict(v) for k, v in claims.items()},
         "questions_with_a_verified_claim": {k: dict(v) for k, v in questions.items()},
         "examples": dict(examples),
