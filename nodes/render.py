@@ -3,8 +3,11 @@
 This is the one place citations are numbered (by first appearance), the one place a claim whose
 markers all failed to resolve is flagged "unverified" or dropped per the run's policy, and the one
 place the rule for showing a disagreement is applied: both sides verified, from two documents. A claim
-whose citations resolve but whose cited blocks do not state it (``tools.citations.support``) is shown
-with its citations and flagged unsupported. A claim or a disagreement's side that cites only text
+whose citations resolve is judged on the text they resolved to (``strategies.reading.judge``, the one
+judge of what a sentence states): stated, it is verified; not stated, it is shown with its citations
+and flagged unsupported, or contradicted where the text says otherwise, with the judge's reason. A
+section is answered only by a verified claim, and its confidence is never above what the judge gives
+its claims. A claim or a disagreement's side that cites only text
 addressed to an AI (``research.ai_address``) is left out, and every evidence document holding such
 text gets a caution. A section whose claims all failed to resolve is not counted as answered, and a
 writer's title stands only when some claim of the report resolved.
@@ -25,19 +28,30 @@ from research.report import (
     ReportClaim,
     ReportSection,
 )
+from strategies.reading.claim_checks import Meaning
+from strategies.reading.judge import Label, judge
 from tools.citations.resolve import Resolution
-from tools.citations.support import supports
+
+_FLAGS = {Label.NEITHER: ClaimStatus.UNSUPPORTED, Label.CONTRADICTS: ClaimStatus.CONTRADICTED}
 
 
 class _Renderer:
-    def __init__(self, draft: DraftReport, resolved: dict[str, Resolution | None], policy: UnresolvedPolicy):
+    def __init__(
+        self,
+        draft: DraftReport,
+        resolved: dict[str, Resolution | None],
+        policy: UnresolvedPolicy,
+        meaning: Meaning | None,
+    ):
         self.resolved = resolved
         self.policy = policy
+        self.meaning = meaning
         self.numbers: dict[tuple, int] = {}
         self.citations: list[NumberedCitation] = []
         self.unverified = 0
         self.dropped = 0
         self.unsupported = 0
+        self.contradicted = 0
         self.addressed = 0
         # Summary and disagreement claims reuse section evidence; they inherit that confidence.
         self.confidence_by_marker: dict[str, float] = {}
@@ -69,7 +83,7 @@ class _Renderer:
             (c for m in claim.citations if (c := self.confidence_by_marker.get(marker_key(m))) is not None), None
         )
 
-    def claim(self, claim: Claim, confidence: float | None) -> ReportClaim | None:
+    def claim(self, claim: Claim, confidence: float | None, question: str = "") -> ReportClaim | None:
         resolutions = self.evidence(claim)
         if resolutions is None:
             self.addressed += 1
@@ -77,26 +91,43 @@ class _Renderer:
         text = claim.text.strip()
         if resolutions:
             numbers = [self.number(r) for r in resolutions]
-            supported = supports(" ".join(filter(None, [claim.answer, text])), [r.matched_text for r in resolutions])
-            self.unsupported += not supported
-            status = ClaimStatus.VERIFIED if supported else ClaimStatus.UNSUPPORTED
-            return ReportClaim(text=text, status=status, citations=numbers, confidence=confidence, answer=claim.answer)
+            quotes = [r.matched_text for r in resolutions]
+            titles = sorted({r.title for r in resolutions})
+            verdict = judge(text, quotes, question, titles, self.meaning)
+            # A short answer shown before the quote is judged too, unless it is the Yes/No the quote
+            # was read as (the yes/no lead is decided on the quote's polarity where it is made).
+            if verdict.states and claim.answer and claim.answer not in ("Yes", "No"):
+                verdict = judge(claim.answer, quotes, question, titles, self.meaning)
+            if verdict.states:
+                return ReportClaim(
+                    text=text,
+                    status=ClaimStatus.VERIFIED,
+                    citations=numbers,
+                    confidence=None if confidence is None else min(confidence, verdict.score),
+                    answer=claim.answer,
+                )
+            status = _FLAGS[verdict.label]
+            self.unsupported += status is ClaimStatus.UNSUPPORTED
+            self.contradicted += status is ClaimStatus.CONTRADICTED
+            return ReportClaim(text=text, status=status, citations=numbers, answer=claim.answer, reason=verdict.reason)
         if self.policy is UnresolvedPolicy.DROP:
             self.dropped += 1
             return None
         self.unverified += 1
         return ReportClaim(text=text, status=ClaimStatus.UNVERIFIED, confidence=confidence, answer=claim.answer)
 
-    def claims(self, claims: list[Claim], confidence: float | None = None) -> list[ReportClaim]:
+    def claims(self, claims: list[Claim], confidence: float | None = None, question: str = "") -> list[ReportClaim]:
         """``confidence``: the section's; claims outside a section inherit their evidence's."""
-        rendered = (self.claim(c, self.inherited_confidence(c) if confidence is None else confidence) for c in claims)
+        rendered = (
+            self.claim(c, self.inherited_confidence(c) if confidence is None else confidence, question) for c in claims
+        )
         return [c for c in rendered if c is not None]
 
     def section(self, number: int, section: DraftSection) -> ReportSection:
-        claims = self.claims(section.claims, section.confidence)
+        claims = self.claims(section.claims, section.confidence, section.sub_question.question)
         status, confidence = section.status, section.confidence
-        # Claims none of which resolved answer nothing: the writer's confidence was in its own words.
-        if section.claims and not any(c.status is not ClaimStatus.UNVERIFIED for c in claims):
+        # Claims none of which their text states answer nothing: the writer's confidence was in its own words.
+        if section.claims and not any(c.status is ClaimStatus.VERIFIED for c in claims):
             status, confidence = FindingStatus.UNVERIFIED, 0.0
             claims = [c.model_copy(update={"confidence": None}) for c in claims]
         return ReportSection(
@@ -148,10 +179,11 @@ def render_report(
     policy: UnresolvedPolicy,
     topic: str,
     evidence: list[RetrievedChunk],
+    meaning: Meaning | None = None,
 ) -> FinalReport:
     """``topic``: the title when the writer's claims all failed to resolve; ``evidence``: what the
-    research read, for the cautions."""
-    renderer = _Renderer(draft, resolved, policy)
+    research read, for the cautions; ``meaning``: the judge's reading of paraphrases (None: words only)."""
+    renderer = _Renderer(draft, resolved, policy, meaning)
     # Numbers are given in reading order: summary, sections, then disagreements.
     summary = renderer.claims(draft.summary)
     sections = [renderer.section(i, s) for i, s in enumerate(draft.sections, start=1)]
@@ -172,6 +204,7 @@ def render_report(
         citations=renderer.citations,
         unverified_claims=renderer.unverified,
         unsupported_claims=renderer.unsupported,
+        contradicted_claims=renderer.contradicted,
         dropped_claims=renderer.dropped,
         addressed_claims=renderer.addressed,
         cautions=cautions(evidence, [r for r in resolved.values() if r is not None]),

@@ -22,7 +22,7 @@ from tools.citations.resolve import Resolution
 UNVERIFIED_NOTE = "unverified: the quoted text was not found in the library"
 UNVERIFIED = f"\u26a0 *{UNVERIFIED_NOTE}*"
 UNSUPPORTED_NOTE = "unsupported: the quoted passage does not state this"
-UNSUPPORTED = f"\u26a0 *{UNSUPPORTED_NOTE}*"
+CONTRADICTED_NOTE = "contradicted: the quoted passage says otherwise"
 NO_SUMMARY = "The library holds no evidence that answers this topic."
 SUMMARY_DISPUTED = "The sources disagree on what this asks: see the answers each document gives below."
 SECTION_NOT_ANSWERED = 'The corpus does not answer this; see "What the corpus does not answer".'
@@ -39,7 +39,7 @@ STATUS_LABELS = {
     FindingStatus.ANSWERED_AFTER_RETRY: "answered after retrying the search",
     FindingStatus.GAP: "not answered by the corpus",
     FindingStatus.DISPUTED: "the documents answer it differently",
-    FindingStatus.UNVERIFIED: "not answered: no claim could be verified in the library",
+    FindingStatus.UNVERIFIED: "not answered: no claim is stated by the text it cites in the library",
 }
 # Characters that would make text from a document or a model Markdown (emphasis, links, headings, HTML).
 _MARKDOWN_SPECIAL = str.maketrans({c: f"\\{c}" for c in "\\`*_[]<>#|"})
@@ -64,6 +64,16 @@ class ClaimStatus(StrEnum):
     VERIFIED = "verified"  # every citation shown resolved to a stored block
     UNVERIFIED = "unverified"  # no quote matched a stored block: shown flagged, with no citation
     UNSUPPORTED = "unsupported"  # the quote resolved, but does not state the claim: shown flagged, cited
+    CONTRADICTED = "contradicted"  # the quote resolved and says otherwise (a figure, a polarity): flagged, cited
+
+    @property
+    def note(self) -> str:
+        """What a flagged claim is flagged with ("" for a verified one)."""
+        return {
+            ClaimStatus.UNVERIFIED: UNVERIFIED_NOTE,
+            ClaimStatus.UNSUPPORTED: UNSUPPORTED_NOTE,
+            ClaimStatus.CONTRADICTED: CONTRADICTED_NOTE,
+        }.get(self, "")
 
 
 class Caution(BaseModel):
@@ -96,6 +106,9 @@ class ReportClaim(BaseModel):
         default=None, description="The confidence of the finding whose evidence it cites, where known."
     )
     answer: str | None = Field(default=None, description="The short answer the quote gives, shown first.")
+    reason: str | None = Field(
+        default=None, description="Why a flagged claim is not stated by its citations (the judge's reason)."
+    )
 
     @property
     def items(self) -> list[str]:
@@ -114,7 +127,10 @@ class ReportClaim(BaseModel):
         if self.status is ClaimStatus.UNVERIFIED:
             return f"{lead}{body} {UNVERIFIED}"
         cited = f"{lead}{body} {''.join(f'[{n}]' for n in self.citations)}"
-        return f"{cited} {UNSUPPORTED}" if self.status is ClaimStatus.UNSUPPORTED else cited
+        if self.status is ClaimStatus.VERIFIED:
+            return cited
+        because = f" ({markdown_text(self.reason)})" if self.reason else ""
+        return f"{cited} \u26a0 *{self.status.note}*{because}"
 
 
 class ReportSection(BaseModel):
@@ -153,6 +169,7 @@ class FinalReport(BaseModel):
     unverified_claims: int = Field(default=0, description="Claims kept but flagged: their quote matched no block.")
     dropped_claims: int = Field(default=0, description="Claims removed because their quote matched no block.")
     unsupported_claims: int = Field(default=0, description="Claims flagged: their quote does not state them.")
+    contradicted_claims: int = Field(default=0, description="Claims flagged: their quote says otherwise.")
     addressed_claims: int = Field(default=0, description="Claims left out: they cite only text addressed to an AI.")
     cautions: list[Caution] = Field(
         default_factory=list, description="Evidence documents with text addressed to an AI."
@@ -230,6 +247,10 @@ class FinalReport(BaseModel):
         if self.unsupported_claims:
             lines.append(
                 f"{counted(self.unsupported_claims, 'claim')} flagged unsupported: the passage they cite does not state them."
+            )
+        if self.contradicted_claims:
+            lines.append(
+                f"{counted(self.contradicted_claims, 'claim')} flagged contradicted: the passage they cite says otherwise."
             )
         if self.policy is UnresolvedPolicy.DROP and self.dropped_claims:
             lines.append(f"{counted(self.dropped_claims, 'claim')} dropped: their quotes match no stored block.")

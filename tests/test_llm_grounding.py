@@ -75,6 +75,8 @@ def test_a_claim_is_cited_to_the_sentence_that_states_it_whatever_id_the_model_g
         sheet,
         shown,
     )
+    assert all(g.stated for g in claims)
+    claims = [g.claim for g in claims]
     assert [c.text for c in claims] == [
         "There were 47 spider species from 13 families.",
         "Biodiverse roofs held twice as many bees.",
@@ -90,8 +92,10 @@ def test_a_claim_no_shown_sentence_states_keeps_its_citation_and_is_not_stated()
     sheet = _sheet()
     shown = sheet.sentences
     [claim] = grounded([("Green roofs triple property values.", [shown[1].sid])], QUESTION, sheet, shown)
-    assert claim.citations[0].quote == shown[1].text and not stated(claim)  # the citation node flags it
+    assert not claim.stated and not stated(claim.claim)  # the citation node flags it
+    assert claim.claim.citations[0].quote == shown[1].text
     [unknown] = grounded([("We recorded 47 spider species.", ["b9.s9"])], QUESTION, sheet, shown)
+    unknown = unknown.claim
     assert unknown.citations[0].quote.startswith("We recorded 47")  # re-anchored by its text
     assert unknown.citations[-1].quote == ""  # and the id never shown stays an unverified marker
 

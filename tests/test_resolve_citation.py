@@ -315,16 +315,6 @@ def test_a_changed_number_is_not_a_quote(index: BlockIndex):
     assert res is not None and res.block_ids == ["dpr-4"]
 
 
-def test_support_needs_the_claims_figures_and_most_of_its_words():
-    from tools.citations.support import supports
-
-    quote = "Over the monitoring period the test rig retained 57% of annual rainfall."
-    assert supports(quote, [quote])
-    assert supports("The rig retains 57% of the yearly rainfall over the monitoring period.", [quote])
-    assert not supports("The rig retained 75% of annual rainfall.", [quote])  # a changed figure
-    assert not supports("Green roofs triple property values.", [quote])  # an unrelated claim
-
-
 def test_a_sentence_of_a_block_with_kept_line_breaks_resolves():
     # The Markdown loader keeps a docs page's real line breaks as "\n" (corpus.loaders.line_breaks),
     # and answers quote one of those lines, or run on across one with a space.

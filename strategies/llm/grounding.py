@@ -4,32 +4,34 @@ Small local models (the 0.5B default) answer with the right fact but the wrong i
 not: they cite a block's label (``b5``) instead of a sentence, pin a claim on the document's title
 line, copy the prompt's own field labels into a claim ("…sentence_ids: b6, b19"), restate the
 question as a claim, or repeat a claim. The ids are hints here as block ids are hints everywhere in
-prp: what a claim is cited for is decided by what its text states, so
+prp: what a claim is cited for is decided by what its text states, as the judge reads it
+(``strategies.reading.judge``, the same judgement the citation node makes), so
 
 - a claim is cleaned of copied prompt labels and ids; one that is then empty, a question, or a
   restatement or repeat of what came before is no claim;
 - a block label stands for that block's shown sentences;
-- the cited sentences that state the claim (``tools.citations.support``: its figures, and its content
-  words) are kept, the others dropped; when none of them states it and another shown sentence does,
-  the claim is cited to that sentence instead;
+- when the cited sentences state the claim (in its words or in others), it keeps the fewest of them
+  that still do (a title line or a neighbour listed along is no evidence); when they do not and
+  another shown sentence does, the claim is cited to that sentence instead;
 - a claim no shown sentence states keeps the sentences it cited, and the citation node flags it
-  unsupported; an id that was never shown is a marker with no quote, an unverified citation.
+  (unsupported, or contradicted where they say otherwise); an id that was never shown is a marker
+  with no quote, an unverified citation.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from rapidfuzz import fuzz, utils
 
 from research.evidence import CitationMarker, Claim
 from strategies.llm.evidence import EvidenceSheet, Sentence
-from tools.citations.support import MIN_SHARED_WORDS, support_share, supports
+from strategies.reading.claim_checks import Meaning, content_stems, covered
+from strategies.reading.judge import Label, Verdict, judge
+from strategies.reading.numbers import mentions
 
-# A cited sentence sharing less than this with the claim is no part of its evidence (a title line,
-# a neighbour the model listed along).
-MIN_RELEVANT = 0.25
 # A claim this similar to an earlier one (token-sort ratio) repeats it.
 SAME_TEXT = 90
 # Field labels of the prompts that small models copy into their claims, and what follows them.
@@ -40,29 +42,50 @@ _ID = re.compile(r"[\[(]?\bb\d+(?:\.s\d+)?\b[\])]?,?")
 _LEAD = re.compile(r"^(?:claim\s*\d*\s*:|answer\s*:|[-*•]\s)\s*", re.I)
 
 
+@dataclass(frozen=True)
+class Grounded:
+    """A model's claim with the sentences it is cited to and the judge's verdict on them."""
+
+    claim: Claim
+    verdict: Verdict
+
+    @property
+    def stated(self) -> bool:
+        return self.verdict.states
+
+
 def grounded(
-    claims: Iterable[tuple[str, Sequence[str]]], question: str, sheet: EvidenceSheet, shown: Sequence[Sentence]
-) -> list[Claim]:
+    claims: Iterable[tuple[str, Sequence[str]]],
+    question: str,
+    sheet: EvidenceSheet,
+    shown: Sequence[Sentence],
+    meaning: Meaning | None = None,
+) -> list[Grounded]:
     """``claims``: the model's (text, cited ids) pairs, in its order."""
-    kept: list[Claim] = []
+    kept: list[Grounded] = []
     headers = {f"{s.title}, p. {s.page}" for s in shown}
     for raw, ids in claims:
         text = cleaned(_without(headers, raw))
-        if not text or _restates(text, question) or any(_similar(text, c.text) for c in kept):
+        if not text or _restates(text, question) or any(_similar(text, g.claim.text) for g in kept):
             continue
         cited = cited_sentences(ids, shown)
         unknown = [i for i in ids if not cited_sentences([i], shown)]
-        sentences = stating(text, cited, shown)
+        sentences, verdict = stating(text, cited, shown, question, meaning)
         # Ids that were never shown stay as markers with no quote: unverified citations, never shown.
         citations = sheet.markers([*(s.sid for s in sentences), *unknown], shown)
-        kept.append(Claim(text=text, citations=citations or [CitationMarker(block_id=None, quote="")]))
+        claim = Claim(text=text, citations=citations or [CitationMarker(block_id=None, quote="")])
+        kept.append(Grounded(claim, verdict))
     return kept
 
 
-def stated(claim: Claim) -> bool:
-    """Its quotes state it, as the citation node will judge (``tools.citations.support``)."""
+def verdict(claim: Claim, question: str = "", meaning: Meaning | None = None) -> Verdict:
+    """What the judge says of a claim on its quotes, as the citation node will judge it."""
     quotes = [m.quote for m in claim.citations if m.quote]
-    return bool(quotes) and supports(claim.text, quotes)
+    return judge(claim.text, quotes, question, meaning=meaning)
+
+
+def stated(claim: Claim, question: str = "", meaning: Meaning | None = None) -> bool:
+    return verdict(claim, question, meaning).states
 
 
 def _without(headers: set[str], text: str) -> str:
@@ -98,26 +121,44 @@ def cited_sentences(ids: Sequence[str], shown: Sequence[Sentence]) -> list[Sente
     return list(out.values())
 
 
-def stating(text: str, cited: Sequence[Sentence], shown: Sequence[Sentence]) -> list[Sentence]:
-    """The sentences the claim is cited to: the cited ones that state it, else the shown one that
-    states it best, else the cited ones (a paraphrase, or a claim beyond its evidence, which the
-    citation node then flags unsupported: the reader sees the passage it was pinned on)."""
-    share = {s.sid: support_share(text, [s.text]) for s in shown}
-    stated = [s for s in cited if share.get(s.sid, 0.0) >= MIN_SHARED_WORDS]
-    if stated:
-        return [s for s in cited if share.get(s.sid, 0.0) >= MIN_RELEVANT]
-    best = max(shown, key=lambda s: share[s.sid], default=None)
-    if best is not None and share[best.sid] >= MIN_SHARED_WORDS:
-        return [best]
-    if support_share(text, [s.text for s in cited]) >= MIN_SHARED_WORDS:
-        return [s for s in cited if share.get(s.sid, 0.0) >= MIN_RELEVANT] or list(cited)
-    return list(cited)
+def stating(
+    text: str, cited: Sequence[Sentence], shown: Sequence[Sentence], question: str, meaning: Meaning | None
+) -> tuple[list[Sentence], Verdict]:
+    """The sentences the claim is cited to and the judge's verdict on exactly those: the cited ones
+    that state it (the fewest that still do), else the shown one that states it best, else the cited
+    ones (a claim beyond its evidence, which the citation node then flags: the reader sees the
+    passage it was pinned on)."""
+
+    def on(sentences: Sequence[Sentence]) -> Verdict:
+        return judge(text, [s.text for s in sentences], question, sorted({s.title for s in sentences}), meaning)
+
+    found = on(cited) if cited else Verdict(Label.NEITHER, 0.0, "no sentence cited")
+    if found.states:
+        # Without each sentence that adds nothing to the verdict, judged again on what stays.
+        chosen = list(cited)
+        for sentence in cited:
+            rest = [s for s in chosen if s is not sentence]
+            if rest and (fewer := on(rest)).states and fewer.score >= found.score:
+                chosen, found = rest, fewer
+        return chosen, found
+    best: tuple[Sentence, Verdict] | None = None
+    for sentence in shown:
+        alone = on([sentence])
+        if alone.states and (best is None or alone.score > best[1].score):
+            best = (sentence, alone)
+    if best is not None:
+        return [best[0]], best[1]
+    return list(cited), found
 
 
 def _restates(text: str, question: str) -> bool:
     """A question, or a sentence saying nothing the question does not ("roof height affects the
     number of bee species" for "How does roof height affect the number of bee species?")."""
-    return text.endswith("?") or support_share(text, [question]) == 1.0
+    if text.endswith("?"):
+        return True
+    stems = content_stems(text)
+    new_figures = {m.value for m in mentions(text)} - {m.value for m in mentions(question)}
+    return bool(stems) and not new_figures and covered(stems, set(content_stems(question))) == 1.0
 
 
 def _similar(a: str, b: str) -> bool:

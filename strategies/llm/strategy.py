@@ -24,13 +24,12 @@ from prompts.contradictions import CONTRADICTIONS
 from prompts.plan import PLAN, SINGLE
 from prompts.rerank import RERANK
 from prompts.summary import SUMMARY
-from research.ai_address import addresses_ai
 from research.conversation import FollowUp, Turn
 from research.evidence import CitationMarker, Claim, Contradiction, Finding, FindingStatus, SubQuestion
 from research.strategy import Answer
 from strategies.llm.evidence import EvidenceSheet, Sentence, render
 from strategies.llm.follow_up import condense as condense_follow_up
-from strategies.llm.grounding import grounded, stated
+from strategies.llm.grounding import Grounded, grounded, stated
 from strategies.llm.leaks import leaks_instructions
 from strategies.llm.rerank import MAX_LISTED, RerankOutput, chunks_in_order, reorder
 from strategies.llm.selection import ranked, relevance, within_budget
@@ -39,15 +38,17 @@ from strategies.offline import assessment
 from strategies.offline.document_answers import answer_disputes
 from strategies.offline.planning import opens_as_question, plan_questions
 from strategies.offline.strategy import OfflineStrategy
-from strategies.reading.vectors import Vectors
+from strategies.offline.text import question_terms
+from strategies.reading.claim_checks import content_stems, covered
+from strategies.reading.vectors import Meaning, Vectors
 
 MIN_QUESTIONS, MAX_QUESTIONS = 3, 6
 # Two sub-questions this similar (token-set ratio, ignoring case and punctuation) ask the same
 # thing; small models often repeat themselves.
 DUPLICATE_SIMILARITY = 88
-# A stated claim whose quote is this much less similar (MiniLM cosine) to its sub-question than the
-# best claim's is padding.
-RELEVANCE_MARGIN = 0.1
+# The model's stated claims answer the question on its word when they (with their sentences and
+# titles) hold this share of the question's terms.
+ADDRESSED_TERMS = 0.5
 # A model whose best claim's quote is this much less similar than the passage offline mode leads with
 # answered beside the point. Wider: across passages cosine is a coarse judge (the right answer to "How
 # many spider species were recorded?", "We recorded 47 spider species … 31 wild bee species and 11
@@ -128,6 +129,8 @@ class LLMStrategy:
         # Response formats the server refused (under `auto`): later calls do not ask for them again.
         self.refused_formats: set[str] = set()
         self.vectors = Vectors(embedder) if embedder is not None else None
+        # The judge reads paraphrases by meaning where the embedder is at hand.
+        self.meaning = Meaning(self.vectors) if self.vectors is not None else None
         # A sub-question none of whose claims the evidence states is answered as offline mode would.
         self.extractive = OfflineStrategy(embedder) if embedder is not None else None
         self.rerank = rerank
@@ -183,67 +186,63 @@ class LLMStrategy:
         )
         tried = {q.lower() for q in queries}
         next_queries = [q for q in dict.fromkeys(q.strip() for q in out.next_queries) if q and q.lower() not in tried]
-        claims = self._on_topic(sub_question.question, _claims(out.claims, sub_question.question, sheet, shown))
+        judged_claims = _claims(out.claims, sub_question.question, sheet, shown, self.meaning)
+        claims = [g.claim for g in judged_claims]
+        stated_claims = [g for g in judged_claims if g.stated]
+        # The confidence shown is the judge's, never the model's own: how well the sentences state its claims.
+        confidence = (
+            round(sum(g.verdict.score for g in stated_claims) / len(stated_claims), 2) if stated_claims else 0.0
+        )
         reordered = chunks_in_order(evidence, best) if self.rerank else None
         if self.extractive is None:
-            sufficient = out.sufficient and bool(claims)
             return Answer(
                 claims=claims,
-                confidence=out.confidence,
-                sufficient=sufficient,
+                confidence=confidence,
+                # Unstated claims do not answer: the citation node shows the section unverified.
+                sufficient=out.sufficient and bool(claims),
                 next_queries=next_queries[:2],
                 evidence=reordered,
             )
         judged = self.extractive.judge(sub_question.question, evidence)
-        if not any(stated(c) for c in claims) or self._beside_the_point(sub_question.question, claims, judged.claims):
+        stated_only = [g.claim for g in stated_claims]
+        if not stated_claims or self._beside_the_point(sub_question.question, stated_only, judged.claims):
             # A small model often answers with the right words on the wrong sentences, from a sentence
             # beside the point, or not at all while the evidence answers: the documents' own
-            # sentences then, chosen as offline mode chooses them (which also decides whether they
-            # suffice), and the report says so.
-            asked = [*queries, sub_question.question]
-            # A claim the model drew from text addressing an AI stays beside them: the citation node
-            # leaves it out and counts it, so the report says a planted instruction was followed.
-            obeyed = [
-                c for c in claims if any(addresses_ai(sheet.block_texts.get(m.block_id or "", "")) for m in c.citations)
+            # sentences lead then, chosen as offline mode chooses them (which also decides whether they
+            # suffice), and the report says so. The model's claims stay beside them, never silently
+            # replaced: stated ones verified, the others flagged by the citation node (and one drawn
+            # from text addressing an AI left out and counted there).
+            quoted = {m.quote for c in judged.claims for m in c.citations}
+            beside = [
+                g.claim for g in judged_claims if not g.stated or not {m.quote for m in g.claim.citations} <= quoted
             ]
+            asked = [*queries, sub_question.question]
             return Answer(
-                claims=[*judged.claims, *obeyed],
+                claims=[*judged.claims, *beside],
                 confidence=judged.confidence,
                 sufficient=judged.sufficient,
                 next_queries=next_queries[:2] or assessment.next_queries(sub_question.question, evidence, asked),
                 evidence=reordered,
                 extractive=bool(judged.claims) and judged.sufficient,
             )
-        # The model's claims answer when offline mode's judgement finds the evidence sufficient, or on
-        # the model's word when the question's own terms are in the evidence (a small model answers
-        # an unanswerable question from sentences near its topic, and calls them sufficient).
+        # Stated claims answer when offline mode's judgement finds the evidence sufficient, or on the
+        # model's word when they hold the question's own terms (a small model answers an unanswerable
+        # question from stated sentences near its topic, and calls them sufficient).
         return Answer(
             claims=claims,
-            confidence=out.confidence,
-            sufficient=judged.sufficient or (out.sufficient and judged.covered),
+            confidence=confidence,
+            sufficient=judged.sufficient or (out.sufficient and _addresses(sub_question.question, stated_claims)),
             next_queries=next_queries[:2],
             evidence=reordered,
         )
 
-    def _on_topic(self, question: str, claims: list[Claim]) -> list[Claim]:
-        """Without the stated claims much less relevant to the question than the best of them: a
-        small model pads an answer with what the sentences beside it say. Unstated claims stay, flagged."""
-        quoted = [c for c in claims if stated(c)]
-        if self.vectors is None or len(quoted) < 2:
-            return claims
-        relevance = self._relevance(question, quoted)
-        best = max(relevance)
-        off_topic = {id(c) for c, r in zip(quoted, relevance, strict=True) if r < best - RELEVANCE_MARGIN}
-        return [c for c in claims if id(c) not in off_topic]
-
     def _beside_the_point(self, question: str, claims: list[Claim], extracted: list[Claim]) -> bool:
-        """The model's best stated claim quotes text much less relevant to the question than the
+        """The model's best stated claim (of ``claims``, its stated ones) quotes text much less relevant to the question than the
         sentence offline mode's selection leads with (a 0.5B model answered "How should you evaluate
         a ticket routing classifier?" with "Use Claude to … categorize customer inquiries")."""
-        quoted = [c for c in claims if stated(c)]
-        if self.vectors is None or not quoted or not extracted:
+        if self.vectors is None or not claims or not extracted:
             return False
-        return max(self._relevance(question, quoted)) < self._relevance(question, extracted[:1])[0] - BESIDE_THE_POINT
+        return max(self._relevance(question, claims)) < self._relevance(question, extracted[:1])[0] - BESIDE_THE_POINT
 
     def _relevance(self, question: str, claims: list[Claim]) -> list[float]:
         """Each claim's quotes' MiniLM cosine with the question."""
@@ -277,9 +276,8 @@ class LLMStrategy:
         position = {s.sid: i for i, s in enumerate(sheet.sentences)}
         return sorted(chosen.values(), key=lambda s: position[s.sid])
 
-    @staticmethod
     def _leading_claims(
-        answered: list[Finding], contradictions: list[Contradiction], every: bool = False
+        self, answered: list[Finding], contradictions: list[Contradiction], every: bool = False
     ) -> list[Claim]:
         """Each answered finding's first stated claim (``every``: all its stated claims); none of a
         disputed finding's: its section presents the sides, and so must the summary."""
@@ -288,8 +286,7 @@ class LLMStrategy:
             c
             for f in answered
             if f.sub_question.id not in disputed
-            for c in (f.claims if every else f.claims[:1])
-            if stated(c)
+            for c in [c for c in f.claims if stated(c, f.sub_question.question, self.meaning)][: None if every else 1]
         ]
 
     def suggest(self, finding: Finding) -> list[str]:
@@ -356,8 +353,9 @@ class LLMStrategy:
             evidence=render(shown),
         )
         title = out.title.strip()
-        summary = _claims(out.summary, topic, sheet, shown)
-        if not any(stated(c) for c in summary):
+        written = _claims(out.summary, topic, sheet, shown, self.meaning)
+        summary = [g.claim for g in written]
+        if not any(g.stated for g in written):
             # The model's summary states nothing its evidence does: the findings' leading claims instead.
             summary = self._leading_claims(answered, contradictions) or summary
         return (title if title and not leaks_instructions(title) else topic), summary
@@ -382,9 +380,18 @@ def _distinct(questions: list[PlannedQuestion]) -> list[PlannedQuestion]:
     return kept
 
 
-def _claims(outputs: list[ClaimOutput], question: str, sheet: EvidenceSheet, shown: list[Sentence]) -> list[Claim]:
+def _claims(
+    outputs: list[ClaimOutput], question: str, sheet: EvidenceSheet, shown: list[Sentence], meaning: Meaning | None
+) -> list[Grounded]:
     """The model's claims cited to the shown sentences that state them (``grounding``); without any
     that repeat prp's own instructions."""
     return grounded(
-        ((c.text, c.sentence_ids) for c in outputs if not leaks_instructions(c.text)), question, sheet, shown
+        ((c.text, c.sentence_ids) for c in outputs if not leaks_instructions(c.text)), question, sheet, shown, meaning
     )
+
+
+def _addresses(question: str, claims: list[Grounded]) -> bool:
+    """The stated claims, with their quotes, hold the question's own terms (see ADDRESSED_TERMS)."""
+    said = " ".join(f"{g.claim.text} {' '.join(m.quote for m in g.claim.citations)}" for g in claims)
+    terms = content_stems(" ".join(question_terms(question)))
+    return covered(terms, set(content_stems(said))) >= ADDRESSED_TERMS

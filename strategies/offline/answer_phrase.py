@@ -20,11 +20,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from corpus.text import figures
-
 from strategies.reading.numbers import quantities
+from strategies.reading.vectors import Vectors
+
 from .question_types import AnswerType, Entity, QuestionType, main_clause, question_type
 from .text import content_stems, content_words, matched, stem, stopwords
-from strategies.reading.vectors import Vectors
 
 # --- candidates in a sentence --------------------------------------------------------------------------------
 

@@ -26,13 +26,13 @@ from dataclasses import dataclass
 
 from corpus.retrieval import RetrievedChunk
 from research.evidence import CitationMarker, Claim, Contradiction, Finding
+from strategies.reading.numbers import Quantity, conflict_ratio, quantities, years
+from strategies.reading.vectors import Vectors, cosine_matrix
 
 from .extractive import Sentence, analyse, evidence_sentences
 from .keyphrases import phrase_candidates
-from strategies.reading.numbers import Quantity, conflict_ratio, quantities, years
 from .subjects import different, subject_of
 from .text import content_stems, matched, normalise_space, stem, stopwords, words
-from strategies.reading.vectors import Vectors, cosine_matrix
 
 MAX_CONTRADICTIONS = 5
 # Intervals must be at least this far apart (ratio of the nearer ends) to be a conflict.

@@ -22,7 +22,6 @@ from research.report import (
     NO_DISAGREEMENT,
     SECTION_DISPUTED,
     SECTION_NOT_ANSWERED,
-    UNSUPPORTED_NOTE,
     UNVERIFIED_NOTE,
     ClaimStatus,
     FinalReport,
@@ -69,9 +68,10 @@ class _Writer:
         if claim.status is ClaimStatus.UNVERIFIED:
             return f'{body} <span class="prp-unverified">\u26a0 <em>{_e(UNVERIFIED_NOTE)}</em></span>'
         cited = f"{body} {''.join(self.link(n) for n in claim.citations)}"
-        if claim.status is ClaimStatus.UNSUPPORTED:
-            return f'{cited} <span class="prp-unverified">\u26a0 <em>{_e(UNSUPPORTED_NOTE)}</em></span>'
-        return cited
+        if claim.status is ClaimStatus.VERIFIED:
+            return cited
+        because = f" ({_e(claim.reason)})" if claim.reason else ""
+        return f'{cited} <span class="prp-unverified">\u26a0 <em>{_e(claim.status.note)}</em>{because}</span>'
 
     def header(self) -> list[str]:
         lines = "<br>".join(_INLINE.renderInline(line) for line in self.report.header_lines())

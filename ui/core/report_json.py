@@ -44,6 +44,7 @@ class JsonReport(BaseModel):
     citations: list[JsonCitation]
     unverified_claims: int
     unsupported_claims: int
+    contradicted_claims: int
     dropped_claims: int
     markdown: str
 
@@ -80,6 +81,7 @@ class JsonReport(BaseModel):
             ],
             unverified_claims=report.unverified_claims,
             unsupported_claims=report.unsupported_claims,
+            contradicted_claims=report.contradicted_claims,
             dropped_claims=report.dropped_claims,
             markdown=report.markdown,
         )
