@@ -59,3 +59,15 @@ def test_the_oracle_cites_only_gold_sentences_it_was_shown_and_is_believed(oracl
     outcome = fates(oracle, ask(library, oracle))
     assert outcome and all(kind == "correct" for kind, _, _ in outcome)
     assert any(what == "verified" for _, what, _ in outcome), outcome
+
+
+def test_the_liars_wrong_figures_and_names_are_never_shown_verified_and_its_sweep_is_flagged(oracle_library):
+    library, dataset = oracle_library
+    oracle = Oracle(dataset, lie=True)
+    outcome = fates(oracle, ask(library, oracle))
+    lies = [(kind, what, claim) for kind, what, claim in outcome if kind in ("figure", "entity")]
+    assert lies, outcome
+    assert all(what != "verified" for _, what, _ in lies), lies
+    sweeping = [(what, claim) for kind, what, claim in outcome if kind == "sweep"]
+    assert sweeping and all(what != "verified" for what, _ in sweeping), sweeping
+    assert any(what == "flagged" for what, _ in sweeping), sweeping
