@@ -9,6 +9,8 @@ graph is measured exactly as every other entry point runs it.
 
 from __future__ import annotations
 
+import html
+import re
 import threading
 import time
 from collections import defaultdict
@@ -41,6 +43,9 @@ class Cost(BaseModel):
         default_factory=dict, description="Calls per structured-output path: json_schema, llama_cpp or prompt."
     )
     retries: int = Field(default=0, description="Calls that asked again after a malformed or cut-off reply.")
+    shown: list[str] = Field(
+        default_factory=list, description="The evidence sentences the model was shown in its answer prompts."
+    )
 
     @property
     def tokens(self) -> int:
@@ -64,6 +69,7 @@ class CostMeter(BaseCallbackHandler):
         self._step_tokens: dict[str, int] = defaultdict(int)
         self._structured: dict[str, int] = defaultdict(int)
         self.retries = 0
+        self._shown: dict[str, None] = {}
 
     def on_chain_start(
         self,
@@ -111,6 +117,8 @@ class CostMeter(BaseCallbackHandler):
                 # "answer q2" and "answer q3" are one step.
                 step = str(metadata["prp_step"]).split()[0]
                 self._calls[run_id] = (step, str(metadata.get("prp_structured")), bool(metadata.get("prp_attempt")))
+                if step == "answer":
+                    self._shown.update(dict.fromkeys(_evidence_sentences(messages)))
 
     def on_llm_start(self, serialized: dict[str, Any] | None, prompts: list[str], **kwargs: Any) -> None:
         with self._lock:
@@ -155,7 +163,23 @@ class CostMeter(BaseCallbackHandler):
                 step_tokens=dict(self._step_tokens),
                 structured=dict(self._structured),
                 retries=self.retries,
+                shown=list(self._shown),
             )
+
+
+# An evidence sentence as strategies/llm/evidence.py renders it: "b3.s2 <text>" on a line of its own.
+_SENTENCE_LINE = re.compile(r"^b\d+\.s\d+ (.*)$", re.M)
+
+
+def _evidence_sentences(messages: Any) -> list[str]:
+    """The evidence sentences of a chat request's messages (a list of conversations)."""
+    found: list[str] = []
+    for conversation in messages or []:
+        for message in conversation:
+            content = getattr(message, "content", "")
+            if isinstance(content, str):
+                found += [html.unescape(t) for t in _SENTENCE_LINE.findall(content)]
+    return found
 
 
 _current_meter: ContextVar[CostMeter | None] = ContextVar("prp_eval_cost_meter", default=None)

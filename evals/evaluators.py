@@ -52,11 +52,15 @@ def retrieval(outputs: dict, reference_outputs: dict) -> dict:
     found = any(overlaps(c["text"], g) for c in outputs["evidence"] for g in golds)
     # The graph's own first chunk (re-ranked in LLM mode with re-ranking on), where the probe's is the search's.
     first = outputs["evidence"][:1]
+    # In LLM mode: was a sentence of the gold evidence among those the model was shown?
+    shown = outputs.get("cost", {}).get("shown") or []
+    gold_shown = float(any(overlaps(s, g) for s in shown for g in golds)) if shown else None
     return _results(
         *((f"hit@{k}", hit_at(rank, k)) for k in HIT_KS),
         ("mrr", reciprocal_rank(rank)),
         ("evidence_found", float(found)),
         ("evidence_hit@1", float(any(overlaps(c["text"], g) for c in first for g in golds))),
+        ("gold_shown", gold_shown),
         comment=f"first gold hit at rank {rank}" if rank else "no gold evidence in the probe's chunks",
     )
 

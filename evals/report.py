@@ -44,6 +44,7 @@ METRICS = {
     "llm_tokens": "LLM tokens",
     "llm_retries": "LLM retries (malformed replies)",
     "evidence_hit@1": "evidence hit@1 (the graph's ranking)",
+    "gold_shown": "gold sentence shown to the model",
 }
 # What the comparison table and charts show.
 HEADLINE = [
@@ -228,6 +229,7 @@ def record(result: ExampleResult, config_name: str) -> dict:
     return base | {
         "answer": out["answer"],
         "abstained": out["abstained"],
+        "claims": out.get("claims", []),
         "queries": out["queries"],
         "citations": [
             {
@@ -313,7 +315,7 @@ def comparison_table(summaries: dict[str, dict]) -> str:
     # In LLM mode: the graph's own hit@1 (re-ranked), what a question cost, and how replies were held
     # to their schema (answered calls per path).
     llm = any(s["metrics"].get("llm_calls") for s in summaries.values())
-    keys += ["evidence_hit@1", "llm_calls", "llm_tokens", "llm_retries"] if llm else []
+    keys += ["evidence_hit@1", "gold_shown", "llm_calls", "llm_tokens", "llm_retries"] if llm else []
     paths = ["structured output"] if llm else []
     header = ["config", "n", *(METRICS[k] for k in keys), *(label for _, label in pooled), *paths, "p50 s", "failed"]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
@@ -388,6 +390,12 @@ def _cost_section(s: dict, charts: dict[str, str]) -> list[str]:
             f"tokens: {_fmt(s['metrics']['llm_tokens']['mean'], 'llm_tokens')}, "
             f"retries after a malformed reply: {_fmt(s['metrics'].get('llm_retries', {}).get('mean'), 'llm_retries')}."
         )
+        shown = s["metrics"].get("gold_shown")
+        if shown and shown.get("mean") is not None:
+            lines.append(
+                f"A gold evidence sentence among those shown to the model: {round(shown['mean'] * shown['n'])} of "
+                f"{shown['n']} questions with gold evidence ({shown['mean']:.0%})."
+            )
         llm = s.get("llm", {})
         if llm.get("structured_calls"):
             paths = ", ".join(f"{path} {n}" for path, n in sorted(llm["structured_calls"].items()))

@@ -148,6 +148,12 @@ class ResearchTarget:
                 for c in report.citations
             ],
             "short_answers": _short_answers(report),
+            # Every claim as shown: its status and its section's (what became of a model's claims).
+            "claims": [
+                {"text": c.text, "status": c.status.value, "section_status": s.status.value}
+                for s in report.sections
+                for c in s.claims
+            ],
             "unverified_claims": report.unverified_claims,
             "dropped_claims": report.dropped_claims,
             "disagreements": _disagreements(report, labels),

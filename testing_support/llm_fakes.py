@@ -97,7 +97,7 @@ class OpenAIStub:
     ``schema_capable=False`` plays a server that cannot constrain replies: it refuses the
     ``json_schema`` response format with HTTP 400, as llama-cpp-python's server does."""
 
-    def __init__(self, script: Script, schema_capable: bool = True):
+    def __init__(self, script: Script, schema_capable: bool = True, port: int = 0):
         self.script = script
         self.schema_capable = schema_capable
         self.requests: list[dict] = []
@@ -156,7 +156,7 @@ class OpenAIStub:
             def log_message(self, *args: Any) -> None:
                 pass
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
     @property

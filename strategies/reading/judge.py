@@ -31,19 +31,24 @@ from strategies.reading.claim_checks import (
     covered,
     figures_problem,
     names_problem,
+    pieces,
     polarity_problem,
     subject_problem,
     swap_problem,
     sweep_problem,
 )
 
-# A claim passing the hard checks is stated when this share of its content words is in the sentences
-# (or the question and context) ...
-STATE_COVERAGE = 0.5
+# A claim passing the hard checks is stated when more than half of its content words are in the
+# sentences (or the question and context): at exactly half, a two-word claim with one word swapped
+# ("crowdsourcing platform" for "classifier platform") would pass ...
+STATE_COVERAGE = 0.55
 # ... or, read by meaning, its cosine with the sentences reaches RESCUE_COSINE with at least
-# RESCUE_COVERAGE of its words in them. Calibrated on the judge's pair set (benchmarks/judge_pairs.py).
-RESCUE_COSINE = 0.6
-RESCUE_COVERAGE = 0.2
+# RESCUE_COVERAGE of its words in them. Calibrated on the tuning split of the judge's pair set
+# (benchmarks/judge_pairs.py): 0.5 -> 0.55 catches 2.4 points more entity and 11 more term swaps for
+# 1.4 points of paraphrases; the rescue adds under a point at any cosine from 0.6 to 0.75 (MiniLM
+# puts one-word-wrong claims as close as right ones), 0.7 lets the fewest swaps through.
+RESCUE_COSINE = 0.7
+RESCUE_COVERAGE = 0.3
 
 
 class Label(StrEnum):
@@ -93,13 +98,12 @@ def judge(
     stems = set(content_stems(joined))
     best = max(shown, key=lambda s: covered(claim_stems, set(content_stems(s))))
     overlap = covered(claim_stems, set(content_stems(best)))
+    known = stems | set(content_stems(background))
     failure = (
         figures_problem(text, f"{joined} {question}", best, overlap)
-        or polarity_problem(text, best, overlap)
         or names_problem(text, f"{joined} {background}")
-        or subject_problem(text, best)
         or sweep_problem(text, joined)
-        or swap_problem(text, best, stems | set(content_stems(background)))
+        or _piecewise(text, shown, known)
     )
     if failure is not None:
         return _failed(failure, overlap)
@@ -111,6 +115,21 @@ def judge(
         if cosine >= RESCUE_COSINE:
             return Verdict(Label.STATES, round(cosine, 3), f"the cited text says it in other words ({cosine:.2f})")
     return Verdict(Label.NEITHER, round(coverage / 2, 3), f"only {coverage:.0%} of its words are in the cited text")
+
+
+def _piecewise(text: str, shown: list[str], known: set[str]) -> Failure | None:
+    """Polarity, a figure's subject and swapped terms, read for each sentence or clause of the claim
+    against the cited sentence that reads most like it (a claim of two sentences may draw on two)."""
+    for piece in pieces(text):
+        piece_stems = content_stems(piece)
+        best = max(shown, key=lambda s: covered(piece_stems, set(content_stems(s))))
+        overlap = covered(piece_stems, set(content_stems(best)))
+        failure = (
+            polarity_problem(piece, best, overlap) or subject_problem(piece, best) or swap_problem(piece, best, known)
+        )
+        if failure is not None:
+            return failure
+    return None
 
 
 def _failed(failure: Failure, overlap: float) -> Verdict:

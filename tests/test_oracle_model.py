@@ -1,0 +1,73 @@
+"""A strong model's answers through the real graph: the oracle model (the dataset's reference answers,
+citing the gold sentences it was shown) and its lying twin (one word wrong, and a sweeping claim).
+Only the model is faked, at the HTTP boundary; retrieval, grounding and citations run for real on a few
+docs-dev pages."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from corpus.config import Settings
+from corpus.library import Library
+from evals.datasets import load_dataset
+from graph.run import run_research
+from strategies.select import select_strategy
+from testing_support.llm_fakes import OpenAIStub
+from testing_support.oracle_model import Oracle, fate, shown_claims
+from tests.paths import shared_data
+
+# Figures (image limits) and names (an embeddings provider) stated in the pages' sentences.
+QUESTIONS = ["anthropic_docs-1", "anthropic_docs-63", "anthropic_docs-72"]
+
+
+@pytest.fixture(scope="module")
+def oracle_library(tmp_path_factory, models_dir, embedder):
+    docs_dev = shared_data("docs-dev")
+    dataset = load_dataset(f"prp:{docs_dev / 'questions.jsonl'}")
+    examples = [e for e in dataset.examples if e.id in QUESTIONS]
+    gold = json.loads((docs_dev / "gold_docs.json").read_text())
+    pages = sorted({docs_dev / "docs" / name for e in examples for name in gold[e.question]})
+    settings = Settings(PRP_DATA_DIR=tmp_path_factory.mktemp("oracle"), PRP_MODELS_DIR=models_dir)
+    library = Library(settings, embedder=embedder)
+    library.ingest(pages)
+    yield library, dataset.model_copy(update={"examples": examples})
+    library.close()
+
+
+def ask(library, oracle: Oracle) -> dict[str, list[dict]]:
+    with OpenAIStub(oracle) as stub:
+        settings = Settings(OPENAI_BASE_URL=stub.base_url, OPENAI_API_KEY="oracle", PRP_LLM_MODEL="oracle")
+        strategy = select_strategy(settings, library)
+        return {
+            e.prompt: shown_claims(run_research(library, strategy, e.prompt, single_question=True).report)
+            for e in oracle.dataset.examples
+        }
+
+
+def fates(oracle: Oracle, claims: dict[str, list[dict]]) -> list[tuple[str, str, str]]:
+    last = {s.question: s.call for s in oracle.said}
+    return [
+        (s.kind, fate(s, claims[s.question]), s.claim) for s in oracle.said if s.call == last[s.question] and s.claim
+    ]
+
+
+def test_the_oracle_cites_only_gold_sentences_it_was_shown_and_is_believed(oracle_library):
+    library, dataset = oracle_library
+    oracle = Oracle(dataset)
+    outcome = fates(oracle, ask(library, oracle))
+    assert outcome and all(kind == "correct" for kind, _, _ in outcome)
+    assert any(what == "verified" for _, what, _ in outcome), outcome
+
+
+def test_the_liars_wrong_figures_and_names_are_never_shown_verified_and_its_sweep_is_flagged(oracle_library):
+    library, dataset = oracle_library
+    oracle = Oracle(dataset, lie=True)
+    outcome = fates(oracle, ask(library, oracle))
+    lies = [(kind, what, claim) for kind, what, claim in outcome if kind in ("figure", "entity")]
+    assert lies, outcome
+    assert all(what != "verified" for _, what, _ in lies), lies
+    sweeping = [(what, claim) for kind, what, claim in outcome if kind == "sweep"]
+    assert sweeping and all(what != "verified" for what, _ in sweeping), sweeping
+    assert any(what == "flagged" for what, _ in sweeping), sweeping
