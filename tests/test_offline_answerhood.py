@@ -7,8 +7,11 @@ import pytest
 
 from graph.run import run_research
 from research.evidence import FindingStatus
+from strategies.offline.answer_phrase import polarity
+from strategies.offline.contradictions import _opposed
 from strategies.offline.strategy import OfflineStrategy
 from strategies.offline.text import has_verb, is_statement
+from strategies.reading.answerhood import about_the_document, asks_about_the_work, lemma, negated_terms
 
 ADASD = (
     "AdaSD achieves a speedup of up to 49{unit} over standard speculative decoding while keeping accuracy "
@@ -58,3 +61,67 @@ def test_a_percentage_is_answered_and_quoted_with_its_unit(make_library, tmp_pat
     [citation] = result.report.citations
     assert citation.resolution.matched_text.endswith(f"below 2{unit}.")
     assert "(answered; confidence" in result.report.markdown
+
+
+CACHING = "Can I directly apply prompt caching through an API call?"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "lead"),
+    [
+        ("You can apply prompt caching directly through an API call by adding cache_control.", "Yes"),
+        ("Prompt caching cannot be applied directly through an API call.", "No"),
+        ("There is no way to apply prompt caching directly through an API call.", "No"),
+        # A negation of something else in the API's own reference page is no "No".
+        ("The API call does not need a header, and prompt caching is applied to it directly.", "Yes"),
+        # The question's words without what it asks of them: no lead.
+        ("Prompt caching pricing for an API call is listed on the pricing page.", None),
+    ],
+)
+def test_yes_no_comes_from_the_asked_predicate(sentence, lead):
+    assert polarity(CACHING, sentence) == lead
+
+
+def test_not_all_denies_a_sweep_not_the_predicate():
+    assert negated_terms("The insurer does not cover all physical therapy services.") == frozenset()
+    assert negated_terms("Green roofs do not significantly reduce runoff.") == {lemma("reduce")}
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "opposed"),
+    [
+        (
+            "Extensive green roofs reduce peak stormwater runoff from large summer storms in dense districts.",
+            "Extensive green roofs do not reduce peak stormwater runoff from large summer storms in dense districts.",
+            True,
+        ),
+        # Two subjects (a plan, an insurer), and a denied sweep: no disagreement.
+        (
+            "With the Gold Plan, you can have physical therapy covered.",
+            "Aetna does not cover physical therapy services.",
+            False,
+        ),
+    ],
+)
+def test_a_negation_disagreement_needs_one_subject_and_predicate(a, b, opposed):
+    assert _opposed(a, b) is opposed
+
+
+@pytest.mark.parametrize(
+    ("sentence", "about"),
+    [
+        ("This brief proposes that the City make green roofs a standard feature of new buildings.", True),
+        ("We searched four bibliographic databases for records from 2000 to 2018.", True),
+        ("In this paper, we propose a new model for parsing.", True),
+        ("Extensive green roofs retain 50 to 60 percent of annual rainfall.", False),
+        ("This study shows that green roofs reduce runoff by half.", False),
+    ],
+)
+def test_sentences_about_the_document_are_told_apart(sentence, about):
+    assert about_the_document(sentence) is about
+
+
+def test_a_question_about_the_work_is_told_apart():
+    assert asks_about_the_work("Which databases did the authors search?")
+    assert asks_about_the_work("Paper: What dataset do they use?")
+    assert not asks_about_the_work("How much stormwater do green roofs retain?")
