@@ -12,10 +12,10 @@ from strategies.offline import assessment
 from strategies.offline.contradictions import find_contradictions
 from strategies.offline.extractive import analyse
 from strategies.offline.keyphrases import extract_keyphrases, is_instruction
-from strategies.reading.numbers import conflict_ratio, quantities
 from strategies.offline.planning import plan_questions, split_topic
 from strategies.offline.strategy import OfflineStrategy
 from strategies.offline.text import is_statement
+from strategies.reading.numbers import conflict_ratio, quantities
 
 TOPIC = "Green roofs in cities: cooling, stormwater retention and installation costs"
 

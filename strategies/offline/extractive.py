@@ -31,11 +31,11 @@ from corpus.retrieval import RetrievedChunk
 from corpus.text import word_tokens
 from research.ai_address import addresses_ai
 from research.evidence import Claim
-
 from strategies.reading.numbers import quantities
+from strategies.reading.vectors import Vectors, cosine_matrix
+
 from .passages import Layout, claim_of, merge, passage
 from .text import content_stems, is_statement, matched, normalise_space, question_terms, stem
-from strategies.reading.vectors import Vectors, cosine_matrix
 
 # Blocks whose text is never an answer: bibliography entries, headings, captions and tables.
 SKIPPED_KINDS = frozenset({BlockKind.REFERENCE, BlockKind.HEADING, BlockKind.CAPTION, BlockKind.TABLE})

@@ -16,6 +16,7 @@ from corpus.retrieval import RetrievedChunk
 from research.conversation import FollowUp, Turn
 from research.evidence import Claim, Contradiction, Finding, FindingStatus, SubQuestion
 from research.strategy import Answer
+from strategies.reading.vectors import Vectors
 
 from . import assessment
 from .contradictions import find_contradictions
@@ -25,7 +26,6 @@ from .follow_up import condense
 from .planning import plan_questions
 from .question_types import fits, question_type
 from .text import normalise_space
-from strategies.reading.vectors import Vectors
 
 MAX_SUMMARY_CLAIMS = 4
 MAX_DISAGREEMENTS = 8
