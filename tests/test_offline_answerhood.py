@@ -125,3 +125,9 @@ def test_a_question_about_the_work_is_told_apart():
     assert asks_about_the_work("Which databases did the authors search?")
     assert asks_about_the_work("Paper: What dataset do they use?")
     assert not asks_about_the_work("How much stormwater do green roofs retain?")
+
+
+def test_a_procedure_in_the_passive_is_about_the_document():
+    assert about_the_document("Studies were included if they examined systems with 150 mm of substrate or less.")
+    assert about_the_document("Green roofs are presented in this brief as a frontline heat measure.")
+    assert not about_the_document("Green roofs were installed on 14 buildings in 2010.")

@@ -158,7 +158,13 @@ _ABOUT_THE_DOCUMENT = re.compile(
     rf"|(?:in|throughout)\s+(?:this|the present|our|the following)\s+(?:\w+\s+)?{_DOCUMENT_NOUN}\b"
     rf"|(?:section|chapter|appendix)\s+\d"
     rf"|(?:here\s+|first\s+|then\s+|next\s+|finally\s+|also\s+)?(?:we|i)\s+(?:\w+ly\s+)?{_PROCEDURE_VERB}"
-    rf"|(?:the\s+)?authors?\s+{_PROCEDURE_VERB})",
+    rf"|(?:the\s+)?authors?\s+{_PROCEDURE_VERB})"
+    # ... a procedure in the passive: "Studies were included if…", "Data were collected from…"
+    rf"|^\W*(?:[\w-]+\s+){{0,3}}(?:was|were)\s+(?:then\s+|first\s+|also\s+)?(?:included|excluded|selected|screened|"
+    rf"collected|recruited|searched|extracted|coded|interviewed|sampled|retrieved)\b"
+    # ... or, anywhere, what the document does with its subject: "… are presented in this brief as …".
+    rf"|\b(?:presented|proposed|described|discussed|outlined|introduced|summari[sz]ed|reviewed)\s+(?:in|by)\s+"
+    rf"(?:this|the present|our)\s+{_DOCUMENT_NOUN}\b",
     re.I,
 )
 # A question about the work itself: its method, data, procedure or what its authors do.
