@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from corpus.retrieval import RetrievedChunk
 from graph.run import run_research
 from research.evidence import FindingStatus
 from strategies.offline.answer_phrase import polarity
@@ -12,6 +13,7 @@ from strategies.offline.contradictions import _opposed
 from strategies.offline.strategy import OfflineStrategy
 from strategies.offline.text import has_verb, is_statement
 from strategies.reading.answerhood import about_the_document, asks_about_the_work, lemma, negated_terms
+from tests.test_offline_strategy import block, chunk
 
 ADASD = (
     "AdaSD achieves a speedup of up to 49{unit} over standard speculative decoding while keeping accuracy "
@@ -131,3 +133,25 @@ def test_a_procedure_in_the_passive_is_about_the_document():
     assert about_the_document("Studies were included if they examined systems with 150 mm of substrate or less.")
     assert about_the_document("Green roofs are presented in this brief as a frontline heat measure.")
     assert not about_the_document("Green roofs were installed on 14 buildings in 2010.")
+
+
+@pytest.fixture(scope="module")
+def strategy(embedder) -> OfflineStrategy:
+    return OfflineStrategy(embedder)
+
+
+def _page(doc_id: str, *texts: str) -> RetrievedChunk:
+    blocks = [block(f"{doc_id}-{i:04d}", doc_id, t) for i, t in enumerate(texts, 1)]
+    return chunk(doc_id, blocks, title="Network addresses")
+
+
+def test_a_name_the_evidence_never_holds_is_not_answered(strategy):
+    page = _page(
+        "net",
+        "Our API is served from a fixed range of IPv4 addresses listed on this page.",
+        "Requests from other addresses are accepted as long as they carry a valid key.",
+    )
+    judged = strategy.judge("What is the IPv6 address range used by the API?", [page])
+    assert not judged.sufficient and judged.confidence <= 0.2
+    judged = strategy.judge("What is the IPv4 address range used by the API?", [page])
+    assert judged.claims

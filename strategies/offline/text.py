@@ -230,3 +230,27 @@ def is_code(text: str) -> bool:
 
 def normalise_space(text: str) -> str:
     return " ".join(text.split())
+
+
+_LEADING = re.compile(
+    r"^\s*(?:(?:what|which|who|how|why|when|where|whether|does|do|did|is|are|was|were|can|could|"
+    r"should|would|will|the|evidence|documents?|sources?|say|says|report|reports|tell|us|"
+    r"about|much|many|known|there|any)\b[\s,]*)+",
+    re.IGNORECASE,
+)
+
+
+_INNER_QUESTION = re.compile(
+    r"\b(?:(?:what|which|who|how|why|when|where)(?:\s+(?:is|are|was|were|do|does|did|much|many))?|do|does|did)\b\s*",
+    re.IGNORECASE,
+)
+
+
+def strip_question(question: str) -> str:
+    """The question without its question words: "What does the evidence say about X?" -> "X"."""
+    text = normalise_space(question).rstrip("?.! ")
+    rest = _LEADING.sub("", text)
+    rest = _INNER_QUESTION.sub(" ", rest)
+    rest = re.sub(r"^(?:an?|the)\s+", "", rest, flags=re.IGNORECASE)
+    rest = normalise_space(rest).strip(" ,;")
+    return rest or text

@@ -33,9 +33,11 @@ from strategies.offline.text import (
     stem,
     stems_match,
     stopwords,
+    strip_question,
     words,
 )
-from strategies.reading.claim_checks import names
+from strategies.reading.claim_checks import Meaning, names
+from strategies.reading.judge import Verdict, judge
 
 # A sentence speaks of a yes/no question when it holds this share of its words, and states the asked
 # predicate when it holds this share of what the question asks of its subject (``predicate_stems``).
@@ -192,8 +194,13 @@ def asks_about_the_work(question: str) -> bool:
 def missing_name(question: str, sentences: Sequence[str], context: Sequence[str] = ()) -> str | None:
     """A name, acronym or identifier of ``question`` that neither ``sentences`` nor ``context`` (their
     documents' titles and sections) hold, or None."""
-    folded = " " + " ".join(re.findall(r"\w+", " ".join([*sentences, *context]).lower())) + " "
-    for name in names(question):
+    return unheld(names(question), [*sentences, *context])
+
+
+def unheld(wanted: Sequence[str], texts: Sequence[str]) -> str | None:
+    """The first of the names ``wanted`` that no text of ``texts`` holds (as whole words), or None."""
+    folded = " " + " ".join(re.findall(r"\w+", " ".join(texts).lower())) + " "
+    for name in wanted:
         key = " ".join(re.findall(r"\w+", name.lower()))
         if not key:
             continue
@@ -201,3 +208,24 @@ def missing_name(question: str, sentences: Sequence[str], context: Sequence[str]
         if not any(f" {v} " in folded for v in variants):
             return name
     return None
+
+
+# --- does a sentence answer the question ---------------------------------------------------------------------
+
+_COUNTED = re.compile(r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|several|some|few|many|main|key)\b", re.I)
+
+
+def answer_verdict(
+    question: str,
+    sentences: Sequence[str],
+    context: Sequence[str] = (),
+    subject: Sequence[str] = (),
+    meaning: Meaning | None = None,
+) -> Verdict:
+    """Whether ``sentences`` (read with ``context``, their documents' titles and sections) state an
+    answer to ``question``: the judge reading what the question asks about (its words without the
+    question's template, ``strip_question``) against them. ``subject``: words naming the general
+    subject of the evidence ("Claude" across a site about Claude), which the sentences need not
+    repeat. The count a question asks for ("what are the *two* ways") is no figure to find."""
+    asked = _COUNTED.sub(" ", strip_question(question))
+    return judge(asked, sentences, "", [*context, *subject], meaning)
