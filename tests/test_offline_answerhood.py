@@ -155,3 +155,15 @@ def test_a_name_the_evidence_never_holds_is_not_answered(strategy):
     assert not judged.sufficient and judged.confidence <= 0.2
     judged = strategy.judge("What is the IPv4 address range used by the API?", [page])
     assert judged.claims
+
+
+DEMO_TOPIC = "Green roofs in cities: street-level cooling, stormwater retention and installation costs"
+
+
+def test_the_demo_report_leads_with_findings_not_with_what_a_document_does(sample_library):
+    result = run_research(sample_library, OfflineStrategy(sample_library.embedder), DEMO_TOPIC)
+    markdown = result.report.markdown
+    summary = markdown.split("## Summary", 1)[1].split("\n## ", 1)[0]
+    assert "This brief proposes" not in summary and "We searched" not in summary
+    stormwater = next(f for f in result.state["findings"] if "stormwater" in f.sub_question.question)
+    assert stormwater.claims[0].text.startswith("Extensive green roofs retain 50 to 60 percent")
