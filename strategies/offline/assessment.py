@@ -242,9 +242,11 @@ def read(
         return False, min(conf, UNNAMED_CONFIDENCE)
     if sufficient or coverage(found) < MIN_COVERAGE:
         return sufficient, conf
-    subject = [w for w in question_terms(question) if stem(w) not in focus]
     context = [" ".join(sorted(item.sentence.context)) for item in chosen]
-    verdict = answer_verdict(question, [item.sentence.text for item in chosen], context, subject, meaning)
+    # The focus terms stand for the question when they are most of it; when the evidence's subject took
+    # most of its words (one page whose every chunk names its topic), the question is read whole.
+    focus_read = analysis.focus_terms if 2 * len(analysis.focus_terms) >= len(analysis.terms) else []
+    verdict = answer_verdict(question, [item.sentence.text for item in chosen], context, focus_read, meaning)
     if verdict.states:
         return True, max(conf, verdict.score)
     return False, conf

@@ -29,6 +29,7 @@ from strategies.offline.text import (
     QUESTION_WORDS,
     STEM_LENGTH,
     content_stems,
+    content_words,
     matched,
     stem,
     stems_match,
@@ -219,13 +220,15 @@ def answer_verdict(
     question: str,
     sentences: Sequence[str],
     context: Sequence[str] = (),
-    subject: Sequence[str] = (),
+    focus: Sequence[str] = (),
     meaning: Meaning | None = None,
 ) -> Verdict:
     """Whether ``sentences`` (read with ``context``, their documents' titles and sections) state an
-    answer to ``question``: the judge reading what the question asks about (its words without the
-    question's template, ``strip_question``) against them. ``subject``: words naming the general
-    subject of the evidence ("Claude" across a site about Claude), which the sentences need not
-    repeat. The count a question asks for ("what are the *two* ways") is no figure to find."""
-    asked = _COUNTED.sub(" ", strip_question(question))
-    return judge(asked, sentences, "", [*context, *subject], meaning)
+    answer to ``question``: the judge reading what the question asks about — its ``focus`` stems, the
+    terms that are not the evidence's general subject ("grants", "subsidies", "owners" of a question on
+    green roofs in a library on green roofs; all its content words when none is given) — against
+    them. The count a question asks for ("what are the *two* ways") is no figure to find."""
+    words = content_words(_COUNTED.sub(" ", strip_question(question)), QUESTION_WORDS)
+    wanted = set(focus)
+    asked = " ".join(w for w in words if not wanted or stem(w) in wanted) or " ".join(words)
+    return judge(asked, sentences, "", context, meaning)
