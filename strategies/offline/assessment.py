@@ -231,16 +231,18 @@ def read(
       confident the signals are ("what is the IPv6 range" over pages that never say IPv6).
     - Otherwise, a question the model finds short of its threshold is answered when the chosen
       sentences state what it asks (``answerhood.answer_verdict``: the judge's hard checks, then most
-      of the question's words in the sentences and their context, or the same in other words) and its
-      words are not missing from the evidence (the coverage floor); the confidence shown is then the
-      judge's score."""
+      of the question's words in the sentences and their context, or the same in other words), its
+      words are not missing from the evidence (the coverage floor) and, when it asks for a typed value,
+      a sentence gives one; the confidence shown is then the judge's score."""
     question = analysis.question
     focus = set(analysis.focus_terms)
     held = " ".join(f"{c.title} {c.text} {' '.join(b.section for b in c.blocks)}" for c in evidence)
     asked = [n for n in names(question) if _technical(n) and any(stem(w) in focus for w in content_words(n))]
     if unheld(asked, [held]) is not None:
         return False, min(conf, UNNAMED_CONFIDENCE)
-    if sufficient or coverage(found) < MIN_COVERAGE:
+    # A question asking for a typed value is answered only by a sentence giving one (``found.lead``): a
+    # sentence sharing the words of "what is the average length of the titles" without a figure does not.
+    if sufficient or coverage(found) < MIN_COVERAGE or found.lead == 0.0:
         return sufficient, conf
     context = [" ".join(sorted(item.sentence.context)) for item in chosen]
     # The focus terms stand for the question when they are most of it; when the evidence's subject took
