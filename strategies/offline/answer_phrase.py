@@ -8,8 +8,9 @@ that are not part of what the question already says, ranked by how close they st
 the sentence shares with the question; for "what <noun>" questions the dense model also says which
 candidate is most like the noun ("sport" ~ "American football"). Every candidate is a whole
 constituent of its sentence: a whole date, a figure with its unit, a whole capitalised name (never
-a sentence's capitalised first word on its own). Yes/no comes from polarity: a sentence that covers
-the question's terms asserts it, unless a negation governs them.
+a sentence's capitalised first word on its own). Yes/no comes from polarity on the asked predicate: a
+sentence that covers the question's terms and states what it asks of them asserts it, unless a
+negation governs one of them (``strategies.reading.answerhood``).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from corpus.text import figures
+from strategies.reading.answerhood import polarity as asked_polarity
 from strategies.reading.numbers import quantities
 from strategies.reading.vectors import Vectors
 
@@ -55,7 +57,6 @@ _IDENTIFIER = re.compile(r"(?<![\w.-])[a-z][\w.-]*(?:_|\d)[\w.-]*[a-z0-9](?![\w-
 _EVENT_WORD = re.compile(rf"^(?:{_MONTH}|born|died|founded|established)$", re.IGNORECASE)
 _YEAR_ONLY = re.compile(r"(?:1[0-9]|20)\d{2}")
 _WORD = re.compile(r"[A-Za-z][\w'’-]*|\d[\d,.]*")
-_NEGATION = re.compile(r"\b(?:not|no|never|neither|nor|none|cannot|without)\b|n't\b", re.IGNORECASE)
 # A candidate farther than this many words from every shared word is hardly the answer to it.
 PROXIMITY_WORDS = 12
 MAX_PHRASE_WORDS = 3
@@ -292,22 +293,10 @@ def _noun_similarity(qtype: QuestionType, texts: list[str], vectors: Vectors | N
 
 # --- yes / no ---------------------------------------------------------------------------------------------
 
-# A sentence answers a yes/no question when it covers this share of the question's content stems.
-YES_NO_COVERAGE = 0.6
-
 
 def polarity(question: str, sentence: str) -> str | None:
-    """ "Yes" when the sentence asserts what the question asks, "No" when a negation governs it,
-    None when it does not cover the question's terms."""
+    """ "Yes" when the sentence states what the yes/no question asks, "No" when it denies the asked
+    predicate, None when it does not speak of it (``strategies.reading.answerhood.polarity``)."""
     if question_type(question).kind is not AnswerType.YES_NO:
         return None
-    q_stems = list(dict.fromkeys(content_stems(main_clause(question))))
-    if not q_stems:
-        return None
-    s_stems = frozenset(content_stems(sentence))
-    covered = sum(1 for s in q_stems if matched(s, s_stems)) / len(q_stems)
-    if covered < YES_NO_COVERAGE:
-        return None
-    question_negated = bool(_NEGATION.search(main_clause(question)))
-    sentence_negated = bool(_NEGATION.search(sentence))
-    return "No" if sentence_negated != question_negated else "Yes"
+    return asked_polarity(main_clause(question), sentence)

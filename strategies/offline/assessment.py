@@ -32,11 +32,12 @@ and keeps documentation questions answered.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from corpus.retrieval import RetrievedChunk
+from strategies.reading.answerhood import answer_verdict, unheld
+from strategies.reading.claim_checks import Meaning, names
 
 from .extractive import Analysis, ScoredSentence, prose, select
 from .keyphrases import extract_keyphrases
@@ -48,6 +49,7 @@ from .text import (
     normalise_space,
     question_terms,
     stem,
+    strip_question,
     words,
 )
 
@@ -73,6 +75,8 @@ AGREEMENT_RANKS = 3
 # The lead signal of a question asking for an account: between a typed question led by a short
 # answer (1) and one that found none (0).
 ACCOUNT_LEAD = 0.5
+# The confidence shown at most when a name the question asks about is nowhere in the evidence.
+UNNAMED_CONFIDENCE = 0.2
 # Best coverage is measured over this many of the top-ranked sentences.
 TOP_SENTENCES = 5
 # Pseudo-relevance feedback reads the top chunks of the evidence.
@@ -124,19 +128,6 @@ DOCUMENT_HINTS: dict[str, str] = {
     "storm": "hydrological monitoring studies or reviews",
 }
 DEFAULT_DOCUMENT_HINT = "field studies, reviews or technical reports"
-
-_LEADING = re.compile(
-    r"^\s*(?:(?:what|which|who|how|why|when|where|whether|does|do|did|is|are|was|were|can|could|"
-    r"should|would|will|the|evidence|documents?|sources?|say|says|report|reports|tell|us|"
-    r"about|much|many|known|there|any)\b[\s,]*)+",
-    re.IGNORECASE,
-)
-
-
-_INNER_QUESTION = re.compile(
-    r"\b(?:(?:what|which|who|how|why|when|where)(?:\s+(?:is|are|was|were|do|does|did|much|many))?|do|does|did)\b\s*",
-    re.IGNORECASE,
-)
 
 
 @dataclass(frozen=True)
@@ -224,14 +215,56 @@ def sufficient(
     return conf >= threshold and coverage(found) >= floor
 
 
-def strip_question(question: str) -> str:
-    """The question without its question words: "What does the evidence say about X?" -> "X"."""
-    text = normalise_space(question).rstrip("?.! ")
-    rest = _LEADING.sub("", text)
-    rest = _INNER_QUESTION.sub(" ", rest)
-    rest = re.sub(r"^(?:an?|the)\s+", "", rest, flags=re.IGNORECASE)
-    rest = normalise_space(rest).strip(" ,;")
-    return rest or text
+def read(
+    analysis: Analysis,
+    chosen: list[ScoredSentence],
+    evidence: Sequence[RetrievedChunk],
+    found: Signals,
+    conf: float,
+    sufficient: bool,
+    meaning: Meaning | None = None,
+) -> tuple[bool, float]:
+    """The judge's reading over the calibrated model's judgement: (sufficient, confidence).
+
+    - An acronym or identifier the question asks about (not the evidence's general subject) that
+      nothing in the evidence holds — no sentence, heading, title or section — is not answered, however
+      confident the signals are ("what is the IPv6 range" over pages that never say IPv6).
+    - Otherwise, a question the model finds short of its threshold is answered when the chosen
+      sentences state what it asks (``answerhood.answer_verdict``: the judge's hard checks, then most
+      of the question's words in the sentences and their context, or the same in other words), its
+      words are not missing from the evidence (the coverage floor) and, when it asks for a typed value,
+      a sentence gives one; the confidence shown is then the judge's score."""
+    question = analysis.question
+    focus = set(analysis.focus_terms)
+    held = " ".join(f"{c.title} {c.text} {' '.join(b.section for b in c.blocks)}" for c in evidence)
+    asked = [n for n in names(question) if _technical(n) and any(stem(w) in focus for w in content_words(n))]
+    if unheld(asked, [held]) is not None:
+        return False, min(conf, UNNAMED_CONFIDENCE)
+    # A question asking for a typed value is answered only by a sentence giving one (``found.lead``): a
+    # sentence sharing the words of "what is the average length of the titles" without a figure does not.
+    if sufficient or coverage(found) < MIN_COVERAGE or found.lead == 0.0:
+        return sufficient, conf
+    context = [" ".join(sorted(item.sentence.context)) for item in chosen]
+    # The focus terms stand for the question when they are most of it; when the evidence's subject took
+    # most of its words (one page whose every chunk names its topic), the question is read whole.
+    focus_read = analysis.focus_terms if 2 * len(analysis.focus_terms) >= len(analysis.terms) else []
+    verdict = answer_verdict(question, [item.sentence.text for item in chosen], context, focus_read, meaning)
+    if verdict.states:
+        return True, max(conf, verdict.score)
+    return False, conf
+
+
+def _technical(name: str) -> bool:
+    """An acronym or identifier ("IPv6", "BERT", "GPT-4", "max_tokens"), which a text that speaks of it
+    must write; a plain capitalised word ("Anthropic", "Python") is often the publisher or the setting
+    a page says as "we" or leaves unsaid."""
+    letters = [c for c in name if c.isalpha()]
+    return (
+        any(c.isdigit() for c in name)
+        or "_" in name
+        or any(c.isupper() for c in name[1:])
+        or (len(letters) >= 2 and all(c.isupper() for c in letters))
+    )
 
 
 def feedback_phrases(question: str, evidence: Sequence[RetrievedChunk], k: int) -> list[str]:

@@ -12,7 +12,8 @@ often sits in a sentence no answer quoted). Two sentences from *different* docum
 - their figures conflict: same unit, intervals (after allowing for hedges and ranges) that do not
   overlap and are at least ``MIN_CONFLICT_RATIO`` apart ("50 to 60 percent" and "57%" agree;
   "about 2 °C" and "about 0.3 °C" do not); or they give different years for the same thing; or one
-  negates what the other asserts ("do not reduce" vs "reduce").
+  negates what the other asserts ("do not reduce" vs "reduce"): the same subject and predicate with
+  opposite polarity, as the judge reads them (``_opposed``).
 
 Each side is a ``Claim`` quoting its sentence verbatim from its block. Pairs are deduplicated (one
 per pair of documents and subject), ordered by strength with deterministic tie-breaks, and capped.
@@ -26,13 +27,15 @@ from dataclasses import dataclass
 
 from corpus.retrieval import RetrievedChunk
 from research.evidence import CitationMarker, Claim, Contradiction, Finding
+from strategies.reading.answerhood import lemmas, missing_name, negated_terms
+from strategies.reading.judge import judge
 from strategies.reading.numbers import Quantity, conflict_ratio, quantities, years
 from strategies.reading.vectors import Vectors, cosine_matrix
 
 from .extractive import Sentence, analyse, evidence_sentences
 from .keyphrases import phrase_candidates
 from .subjects import different, subject_of
-from .text import content_stems, matched, normalise_space, stem, stopwords, words
+from .text import content_stems, matched, normalise_space, stems_match
 
 MAX_CONTRADICTIONS = 5
 # Intervals must be at least this far apart (ratio of the nearer ends) to be a conflict.
@@ -71,7 +74,6 @@ NEGATION_COSINE = 0.7
 # Negation pairs need more overlap (the two sentences must say nearly the same thing), and the word
 # a cue negates ("do not *reduce*") must be asserted, un-negated, by the other sentence.
 NEGATION_SHARED_STEMS = 4
-NEGATION_REACH = 3  # words after the cue that it may negate ("does not significantly reduce")
 # Only this many sentences are embedded (those in a lexically plausible pair come first).
 MAX_EMBEDDED = 120
 KIND_PRIORITY = {"numeric": 0, "date": 1, "negation": 2}
@@ -178,38 +180,22 @@ def _numeric(
     return best
 
 
-_AUXILIARIES = frozenset(
-    "do does did is are was were be been can could should would will may might must has have had shall".split()
-)
-_CONTRACTED = frozenset(
-    "don't doesn't didn't isn't aren't wasn't weren't can't cannot won't shouldn't couldn't wouldn't "
-    "mustn't hasn't haven't hadn't".split()
-)
+def _denies(negated: frozenset[str], other_negated: frozenset[str], other_words: frozenset[str]) -> bool:
+    """One sentence denies a word (``answerhood.negated_terms``) the other asserts without negation."""
+    return any(
+        any(stems_match(s, w) for w in other_words) and not any(stems_match(s, o) for o in other_negated)
+        for s in negated
+    )
 
 
-def _negated_stems(sentence: str) -> frozenset[str]:
-    """The predicates a sentence negates: "green roofs do not *reduce* ..." -> {"reduc"}.
-
-    Only verbal negation counts (an auxiliary + "not"/"never", or a contracted form): a contrast
-    such as "evaporation, not substrate storage, controls ..." denies nothing.
-    """
-    toks = [t.replace("’", "'") for t in words(sentence)]
-    out: set[str] = set()
-    for k, tok in enumerate(toks):
-        verbal = tok in _CONTRACTED or (tok in ("not", "never") and k > 0 and toks[k - 1] in _AUXILIARIES)
-        if not verbal or toks[k + 1 : k + 2] == ["only"]:
-            continue  # "not only ... but also" affirms
-        for follower in toks[k + 1 : k + 1 + NEGATION_REACH]:
-            if follower in stopwords() or follower in _AUXILIARIES or follower.endswith("ly"):
-                continue
-            out.add(stem(follower))
-            break
-    return frozenset(out)
-
-
-def _denies(negated: frozenset[str], other_negated: frozenset[str], other_stems: frozenset[str]) -> bool:
-    """One sentence negates a word the other asserts without negation."""
-    return any(matched(s, other_stems) and not matched(s, other_negated) for s in negated)
+def _opposed(a: str, b: str) -> bool:
+    """A negation is a disagreement only between two statements of one subject and predicate with
+    opposite polarity: the judge reads one sentence as contradicting the other, and neither names
+    what the other does not ("with <plan> you can have therapy covered" and "<insurer> does not cover
+    all therapy services" are about two things, and the second denies a sweep, not the cover)."""
+    if missing_name(a, [b]) is not None or missing_name(b, [a]) is not None:
+        return False
+    return judge(a, [b]).contradicts or judge(b, [a]).contradicts
 
 
 def _common_stems(sentences: list[Sentence]) -> frozenset[str]:
@@ -229,7 +215,8 @@ def _pairs(sentences: list[Sentence]) -> list[tuple[str, int, int, object]]:
     qs = [quantities(s.text) for s in sentences]
     normative = [bool(_NORMATIVE.search(s.text)) for s in sentences]
     ys = [years(s.text) for s in sentences]
-    negated = [_negated_stems(s.text) for s in sentences]
+    negated = [negated_terms(s.text) for s in sentences]
+    said = [lemmas(s.text) for s in sentences]
     single_year = [len({y for y, _, _ in found_years}) == 1 for found_years in ys]
     for i, a in enumerate(sentences):
         for j in range(i + 1, len(sentences)):
@@ -259,7 +246,8 @@ def _pairs(sentences: list[Sentence]) -> list[tuple[str, int, int, object]]:
             if (
                 negation
                 and shared >= NEGATION_SHARED_STEMS
-                and (_denies(negated[i], negated[j], b.stems) or _denies(negated[j], negated[i], a.stems))
+                and (_denies(negated[i], negated[j], said[j]) or _denies(negated[j], negated[i], said[i]))
+                and _opposed(a.text, b.text)
             ):
                 found.append(("negation", i, j, None))
     return found
@@ -362,6 +350,7 @@ def _to_model(c: _Candidate, labels: dict[str, str]) -> Contradiction:
     elif c.kind == "date":
         explanation = f"{la} gives {c.value_a}, {lb} gives {c.value_b} for {c.subject}."
     else:
-        neg, pos = (lb, la) if _denies(_negated_stems(c.b.text), _negated_stems(c.a.text), c.a.stems) else (la, lb)
+        denied = _denies(negated_terms(c.b.text), negated_terms(c.a.text), lemmas(c.a.text))
+        neg, pos = (lb, la) if denied else (la, lb)
         explanation = f"{pos} asserts what {neg} denies about {c.subject}."
     return Contradiction(subject=c.subject, kind=c.kind, explanation=explanation, side_a=_side(c.a), side_b=_side(c.b))

@@ -11,7 +11,9 @@ by a blend of
 
 plus small priors: findings sections (abstract, results, conclusions) over methods sections, and
 sentences with a figure over those without; a sentence that mentions none of the question's
-specific terms, when others do, is pushed down. Claims are then chosen by maximal marginal
+specific terms, when others do, is pushed down, and one about its document or its authors' procedure
+("This brief proposes…", "We searched…") far down, unless the question asks about the work
+(``strategies.reading.answerhood``). Claims are then chosen by maximal marginal
 relevance over ``preference`` (relevance, with the retrieval's rank of the sentence's chunk on top),
 so the best-ranked passage is quoted first and two sentences saying the same thing (a key message
 repeated in a summary table) are not both cited.
@@ -31,6 +33,7 @@ from corpus.retrieval import RetrievedChunk
 from corpus.text import word_tokens
 from research.ai_address import addresses_ai
 from research.evidence import Claim
+from strategies.reading.answerhood import about_the_document, asks_about_the_work
 from strategies.reading.numbers import quantities
 from strategies.reading.vectors import Vectors, cosine_matrix
 
@@ -67,6 +70,11 @@ BM25_B = 0.5
 # Question terms in most candidates (the general subject) weigh this much of a specific term.
 SUBJECT_TERM_WEIGHT = 0.25
 OFF_FOCUS_PENALTY = 0.1
+# A sentence about its document or its authors' procedure ("This brief proposes…", "We searched four
+# databases…") states no finding about the subject: unless the question asks about the work itself,
+# it ranks below every sentence that does (relevance is mostly within 0-1; the chunk-rank penalty is
+# 0.3 a rank), so it is quoted only when nothing else is.
+ABOUT_DOCUMENT_PENALTY = 0.5
 SECTION_BONUS = 0.03
 SECTION_PENALTY = 0.12
 QUANTITY_BONUS = 0.03
@@ -252,6 +260,7 @@ def analyse(question: str, evidence: Sequence[RetrievedChunk], vectors: Vectors)
     lex = {s.order: bm25(s, weights, pool) for s in pool}
     on_focus = {s.order: any(matched(t, s.stems) for t in focus) for s in pool}
     penalise = any(on_focus.values())
+    about_work = asks_about_the_work(question)
     if len(pool) > MAX_CANDIDATES:
         pool = sorted(pool, key=lambda s: (-lex[s.order], s.chunk_index, s.order))[:MAX_CANDIDATES]
         pool.sort(key=lambda s: s.order)
@@ -262,6 +271,8 @@ def analyse(question: str, evidence: Sequence[RetrievedChunk], vectors: Vectors)
         relevance = W_LEXICAL * lex[s.order] + W_DENSE * float(d) + _prior(s)
         if penalise and not on_focus[s.order]:
             relevance -= OFF_FOCUS_PENALTY
+        if not about_work and about_the_document(s.text):
+            relevance -= ABOUT_DOCUMENT_PENALTY
         scored.append(
             ScoredSentence(
                 sentence=s,

@@ -16,7 +16,7 @@ from corpus.retrieval import RetrievedChunk
 from research.conversation import FollowUp, Turn
 from research.evidence import Claim, Contradiction, Finding, FindingStatus, SubQuestion
 from research.strategy import Answer
-from strategies.reading.vectors import Vectors
+from strategies.reading.vectors import Meaning, Vectors
 
 from . import assessment
 from .contradictions import find_contradictions
@@ -55,6 +55,7 @@ class OfflineStrategy:
 
     def __init__(self, embedder: Embedder):
         self.vectors = Vectors(embedder)
+        self.meaning = Meaning(self.vectors)
 
     def condense(self, question: str, history: list[Turn]) -> FollowUp:
         return condense(question, history)
@@ -83,7 +84,10 @@ class OfflineStrategy:
         led = bool(claims and claims[0].answer) if question_type(question).typed else None
         found = assessment.signals(analysis, led, chosen) if analysis.scored else None
         conf = assessment.probability(found) if claims and found else 0.0
-        return Judgement(analysis, claims, found, conf, bool(found) and assessment.sufficient(found, conf))
+        sufficient = bool(found) and assessment.sufficient(found, conf)
+        if found and claims:
+            sufficient, conf = assessment.read(analysis, chosen, evidence, found, conf, sufficient, self.meaning)
+        return Judgement(analysis, claims, found, conf, sufficient)
 
     def suggest(self, finding: Finding) -> list[str]:
         return assessment.suggestions(finding.sub_question.question, finding.evidence, finding.queries)

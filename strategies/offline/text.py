@@ -150,6 +150,32 @@ def is_verbish(word: str) -> bool:
     return is_listed_verb(word) or is_past_form(word)
 
 
+# A finite verb the list does not hold, read from its place: a word in -s/-es right after a noun
+# phrase and right before what a verb takes as object or complement (an article, a possessive, a
+# figure, a quantifier: "AdaSD *achieves* a speedup", "the layer *absorbs* 40%"). A plural noun seldom
+# stands there ("roofs the"), and a verb list, however long, always misses the next paper's verb.
+_OBJECT_START = (
+    r"(?:a|an|the|its|their|his|her|our|this|these|those|no|some|most|many|much|more|less|fewer|up to|"
+    r"over|under|about|around|nearly|almost|roughly|approximately|only|both|each|every|all|several)\b|"
+    r"[$€£]?\d"
+)
+_THIRD_PERSON = re.compile(
+    rf"(?<![\w'’-])(?!(?:is|was|has|does|this|thus|its|us|as|plus|less|always|perhaps|whereas|yes|"
+    rf"various|previous|numerous|famous|serious|analysis|basis|thesis|axis|series|species|news|"
+    rf"means|ways|times|years|days|hours)\s)[a-z]{{2,}}s(?<![su]s)(?<!ics)\s+(?:{_OBJECT_START})",
+)
+# Modals take a verb's base form: "the model can outperform", "it will cost".
+_MODAL = re.compile(r"\b(?:can|could|may|might|must|shall|should|will|would)\s+(?:not\s+)?[a-z]{2,}\b", re.I)
+
+
+def has_verb(text: str) -> bool:
+    """The text holds a finite verb: a listed verb or auxiliary, a past form, a modal with its verb, or
+    a third-person verb before its object (``_THIRD_PERSON``)."""
+    if any(is_verbish(w) for w in words(text)):
+        return True
+    return bool(_MODAL.search(text) or _THIRD_PERSON.search(text))
+
+
 def has_injection_word(phrase: str) -> bool:
     return any(w in INJECTION_WORDS for w in word_tokens(phrase))
 
@@ -173,9 +199,7 @@ def is_statement(sentence: str) -> bool:
         return False  # a menu or breadcrumb trail scraped with the page
     if is_code(text):
         return False
-    lowered = words(text)
-    verb = any(is_verbish(w) for w in lowered)
-    if not verb and (len(toks) < LONG_SENTENCE_WORDS or _LABEL.match(text)):
+    if not has_verb(text) and (len(toks) < LONG_SENTENCE_WORDS or _LABEL.match(text)):
         return False
     if text[-1] not in ".!;:)\"'”’" and len(toks) < 10:
         return False  # a line of a heading or a cut-off fragment
@@ -206,3 +230,27 @@ def is_code(text: str) -> bool:
 
 def normalise_space(text: str) -> str:
     return " ".join(text.split())
+
+
+_LEADING = re.compile(
+    r"^\s*(?:(?:what|which|who|how|why|when|where|whether|does|do|did|is|are|was|were|can|could|"
+    r"should|would|will|the|evidence|documents?|sources?|say|says|report|reports|tell|us|"
+    r"about|much|many|known|there|any)\b[\s,]*)+",
+    re.IGNORECASE,
+)
+
+
+_INNER_QUESTION = re.compile(
+    r"\b(?:(?:what|which|who|how|why|when|where)(?:\s+(?:is|are|was|were|do|does|did|much|many))?|do|does|did)\b\s*",
+    re.IGNORECASE,
+)
+
+
+def strip_question(question: str) -> str:
+    """The question without its question words: "What does the evidence say about X?" -> "X"."""
+    text = normalise_space(question).rstrip("?.! ")
+    rest = _LEADING.sub("", text)
+    rest = _INNER_QUESTION.sub(" ", rest)
+    rest = re.sub(r"^(?:an?|the)\s+", "", rest, flags=re.IGNORECASE)
+    rest = normalise_space(rest).strip(" ,;")
+    return rest or text

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import numpy as np
@@ -136,6 +137,11 @@ def _resolution(index: BlockIndex, cited_text: str, match: Match, hint: int | No
     start = origin[match.start] if match.start < len(origin) else len(joined)
     # Through the whole original character the last matched one came from (all of a ligature).
     end = origin[match.end - 1] + 1 if match.end > 0 else start
+    # Symbols normalising drops but the quote ends with ("below 2%." matched up to "2"): kept when the
+    # block has them right there, so a quoted figure keeps its unit.
+    tail = re.search(r"[^\w\s]+$", cited_text.rstrip())
+    if tail and joined.startswith(tail.group(), end):
+        end += len(tail.group())
     matched = joined[start:end]
     cited: list[CitedBlock] = []
     offset = 0

@@ -1,0 +1,234 @@
+"""Does this sentence answer this question? The reading the offline answer makes of its sentences.
+
+The judge (``judge.py``) says whether sentences state a *claim*; a question is no claim, so three
+readings of a question against a sentence are made here:
+
+- **polarity on the asked predicate** (``polarity``): "Can I apply X through the API?" is answered
+  "Yes" by a sentence that states the predicate ("apply") of the question's subject, "No" by one that
+  denies it ("X cannot be applied"), and not at all by a sentence that covers the question's words
+  but negates something else ("the request does not need a header"). A negation governs the first
+  content word after it (``negated_terms``); "not all" / "not always" deny a sweep, not the
+  predicate;
+- **about the document, not the subject** (``about_the_document``): "This brief proposes that…",
+  "We searched four bibliographic databases…", "In this section we describe…" say what a document or
+  its authors do, not what is known about the subject; such a sentence does not lead an answer unless
+  the question asks about the work itself ("what method did they use", "how was the data
+  collected": ``asks_about_the_work``);
+- **the question's names** (``missing_name``): a name, acronym or identifier the question asks about
+  ("BERT", "GPT-4", "max_tokens") that no chosen sentence, nor its document's title or section, holds
+  is not answered by them, however many other words they share (the judge's ``names`` check, applied
+  to the question).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from strategies.offline.text import (
+    QUESTION_WORDS,
+    STEM_LENGTH,
+    content_stems,
+    content_words,
+    matched,
+    stem,
+    stems_match,
+    stopwords,
+    strip_question,
+    words,
+)
+from strategies.reading.claim_checks import Meaning, names
+from strategies.reading.judge import Verdict, judge
+
+# A sentence speaks of a yes/no question when it holds this share of its words, and states the asked
+# predicate when it holds this share of what the question asks of its subject (``predicate_stems``).
+QUESTION_COVERAGE = 0.6
+PREDICATE_COVERAGE = 0.75
+# Words after a negation it may govern ("does not significantly reduce").
+NEGATION_REACH = 3
+
+_AUXILIARIES = frozenset(
+    "do does did is are was were be been can could should would will may might must has have had shall".split()
+)
+_CONTRACTED = frozenset(
+    "don't doesn't didn't isn't aren't wasn't weren't can't cannot won't shouldn't couldn't wouldn't "
+    "mustn't hasn't haven't hadn't".split()
+)
+# After a negation, a sweep is denied, not the predicate: "does not cover all services" says some are
+# covered; "not only … but also" affirms.
+_PARTIAL = frozenset({"all", "every", "always", "only", "just", "entirely", "completely", "fully", "necessarily"})
+# Negations of a noun: "no support for X", "without a header".
+_NOUN_NEGATION = frozenset({"no", "without", "neither", "nor", "never", "none"})
+
+
+def negated_terms(sentence: str) -> frozenset[str]:
+    """The words a sentence denies, as ``lemma``s: the first content word after a verbal negation ("do
+    not *reduce*", "cannot *apply*") or a negated noun ("no *support*", "without *cost*"); nothing after
+    a negation of a sweep ("not all", "not always") or "not only"."""
+    toks = [t.replace("’", "'") for t in words(sentence)]
+    out: set[str] = set()
+    stops = stopwords()
+    for k, tok in enumerate(toks):
+        verbal = tok in _CONTRACTED or (tok in ("not", "never") and k > 0 and toks[k - 1] in _AUXILIARIES)
+        if not (verbal or tok in _NOUN_NEGATION):
+            continue
+        following = toks[k + 1 : k + 1 + NEGATION_REACH]
+        if any(w in _PARTIAL for w in following[:2]):
+            continue
+        for word in following:
+            if word in _AUXILIARIES or word in stops or _adverb(word) or word in _LIGHT:
+                continue
+            out.add(lemma(word))
+            break
+    return frozenset(out)
+
+
+# Light words a negation passes over to what it denies: "no *way* to apply", "no longer supports".
+_LIGHT = frozenset({"way", "ways", "means", "option", "options", "possibility", "longer", "able", "possible"})
+_NOT_ADVERBS = frozenset({"apply", "supply", "reply", "comply", "rely", "imply", "multiply", "fly", "family"})
+
+
+def _adverb(word: str) -> bool:
+    return word.endswith("ly") and len(word) > 4 and word not in _NOT_ADVERBS
+
+
+def lemma(word: str) -> str:
+    """A word without its inflection ("applied", "applies", "applying" -> "apply"; "covered" -> "cover"),
+    cut to the stem length, for matching a verb across its forms (``stem`` cuts "apply" to "app")."""
+    w = word.lower().replace("’", "'")
+    for suffix, repl in (("ied", "y"), ("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
+        if w.endswith(suffix) and len(w) - len(suffix) >= 3 and not w.endswith(("ss", "us")):
+            w = w[: -len(suffix)] + repl
+            break
+    return w[:STEM_LENGTH]
+
+
+def lemmas(text: str) -> frozenset[str]:
+    """The ``lemma`` of every word of ``text`` but its stopwords."""
+    stops = stopwords()
+    return frozenset(lemma(w) for w in words(text) if w not in stops)
+
+
+def _question_negated(question: str) -> bool:
+    return bool(re.search(r"\b(?:not|never|no)\b|n['’]t\b", question, re.I))
+
+
+def predicate_stems(question: str) -> list[str]:
+    """What a yes/no question asks of its subject: its content stems without the names it gives (its
+    capitalised words after the first) and question words ("apply", "direct", "call" of "Can I
+    directly apply Claude's prompt caching through an API call?")."""
+    tokens = re.findall(r"[\w'’-]+", question)
+    given = {stem(w) for w in tokens[1:] if w[:1].isupper()} | {stem(w) for w in QUESTION_WORDS}
+    return [s for s in dict.fromkeys(content_stems(question)) if s not in given]
+
+
+def polarity(question: str, sentence: str) -> str | None:
+    """ "Yes" when ``sentence`` states what the yes/no ``question`` asks (its words, most of its
+    predicate, no negation governing them), "No" when a negation governs one of the question's
+    words, None when it does not speak of the asked predicate."""
+    q_stems = list(dict.fromkeys(content_stems(question)))
+    if not q_stems:
+        return None
+    s_stems = frozenset(content_stems(sentence))
+    if sum(1 for s in q_stems if matched(s, s_stems)) / len(q_stems) < QUESTION_COVERAGE:
+        return None
+    predicate = predicate_stems(question) or q_stems
+    if sum(1 for s in predicate if matched(s, s_stems)) / len(predicate) < PREDICATE_COVERAGE:
+        return None  # the question's names are there, what it asks of them is not
+    denied = negated_terms(sentence)
+    asked = lemmas(question) - lemmas(" ".join(QUESTION_WORDS))
+    denies = any(stems_match(a, d) for a in asked for d in denied)
+    return "No" if denies != _question_negated(question) else "Yes"
+
+
+# --- about the document rather than the subject ------------------------------------------------------------
+
+_DOCUMENT_NOUN = (
+    r"(?:brief|paper|report|study|article|document|chapter|section|review|guide|page|thesis|work|note|"
+    r"memo|survey|analysis|manuscript|book|essay|post|tutorial|appendix|proposal)"
+)
+_PROCEDURE_VERB = (
+    r"(?:propos|present|describ|outlin|introduc|discuss|examin|investigat|explor|review|summari[sz]|search|"
+    r"collect|conduct|us|focus|aim|consider|address|set|sets|organi[sz]|structur|begin|start|conclud|"
+    r"compil|screen|select|includ|exclud|extract|gather|interview|recruit|surve|analy[sz]|assess|evaluat|"
+    r"provid|offer|detail|cover|follow)\w*"
+)
+# "This brief proposes…", "The present study examines…", "In this paper, we…", "We searched…",
+# "Section 3 describes…", "Here we present…". Verbs of findings ("shows", "found", "concludes") are
+# left out: "This study shows that roofs retain half the rain" states a finding.
+_ABOUT_THE_DOCUMENT = re.compile(
+    rf"^\W*(?:(?:this|the present|the current|our|the following)\s+(?:\w+\s+)?{_DOCUMENT_NOUN}s?\s+{_PROCEDURE_VERB}"
+    rf"|(?:in|throughout)\s+(?:this|the present|our|the following)\s+(?:\w+\s+)?{_DOCUMENT_NOUN}\b"
+    rf"|(?:section|chapter|appendix)\s+\d"
+    rf"|(?:here\s+|first\s+|then\s+|next\s+|finally\s+|also\s+)?(?:we|i)\s+(?:\w+ly\s+)?{_PROCEDURE_VERB}"
+    rf"|(?:the\s+)?authors?\s+{_PROCEDURE_VERB})"
+    # ... a procedure in the passive: "Studies were included if…", "Data were collected from…"
+    rf"|^\W*(?:[\w-]+\s+){{0,3}}(?:was|were)\s+(?:then\s+|first\s+|also\s+)?(?:included|excluded|selected|screened|"
+    rf"collected|recruited|searched|extracted|coded|interviewed|sampled|retrieved)\b"
+    # ... or, anywhere, what the document does with its subject: "… are presented in this brief as …".
+    rf"|\b(?:presented|proposed|described|discussed|outlined|introduced|summari[sz]ed|reviewed)\s+(?:in|by)\s+"
+    rf"(?:this|the present|our)\s+{_DOCUMENT_NOUN}\b",
+    re.I,
+)
+# A question about the work itself: its method, data, procedure or what its authors do.
+_ASKS_ABOUT_THE_WORK = re.compile(
+    r"\b(?:they|their|them|we|our|authors?|this (?:paper|study|work|brief|report|article|document)|"
+    r"the (?:paper|study|brief|report|article|authors?)|method\w*|methodolog\w*|approach\w*|procedure\w*|"
+    r"protocol\w*|data\s*sets?|data|corpus|corpora|sample\w*|experiment\w*|search\w*|collect\w*|propos\w*|"
+    r"purpose|aim|goal|objective|scope|design\w*|measur\w*|evaluat\w*|assess\w*|survey\w*)\b",
+    re.I,
+)
+
+
+def about_the_document(sentence: str) -> bool:
+    """The sentence says what its document or its authors do ("This brief proposes…", "We searched
+    four databases…"), not what is known about the subject."""
+    return bool(_ABOUT_THE_DOCUMENT.search(sentence))
+
+
+def asks_about_the_work(question: str) -> bool:
+    """The question asks about a document's own work (its method, data, aim or authors), which the
+    document's sentences about itself answer."""
+    return bool(_ASKS_ABOUT_THE_WORK.search(question))
+
+
+def missing_name(question: str, sentences: Sequence[str], context: Sequence[str] = ()) -> str | None:
+    """A name, acronym or identifier of ``question`` that neither ``sentences`` nor ``context`` (their
+    documents' titles and sections) hold, or None."""
+    return unheld(names(question), [*sentences, *context])
+
+
+def unheld(wanted: Sequence[str], texts: Sequence[str]) -> str | None:
+    """The first of the names ``wanted`` that no text of ``texts`` holds (as whole words), or None."""
+    folded = " " + " ".join(re.findall(r"\w+", " ".join(texts).lower())) + " "
+    for name in wanted:
+        key = " ".join(re.findall(r"\w+", name.lower()))
+        if not key:
+            continue
+        variants = {key, key[:-1] if key.endswith("s") and name[:-1].isupper() else key}
+        if not any(f" {v} " in folded for v in variants):
+            return name
+    return None
+
+
+# --- does a sentence answer the question ---------------------------------------------------------------------
+
+_COUNTED = re.compile(r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|several|some|few|many|main|key)\b", re.I)
+
+
+def answer_verdict(
+    question: str,
+    sentences: Sequence[str],
+    context: Sequence[str] = (),
+    focus: Sequence[str] = (),
+    meaning: Meaning | None = None,
+) -> Verdict:
+    """Whether ``sentences`` (read with ``context``, their documents' titles and sections) state an
+    answer to ``question``: the judge reading what the question asks about — its ``focus`` stems, the
+    terms that are not the evidence's general subject ("grants", "subsidies", "owners" of a question on
+    green roofs in a library on green roofs; all its content words when none is given) — against
+    them. The count a question asks for ("what are the *two* ways") is no figure to find."""
+    words = content_words(_COUNTED.sub(" ", strip_question(question)), QUESTION_WORDS)
+    wanted = set(focus)
+    asked = " ".join(w for w in words if not wanted or stem(w) in wanted) or " ".join(words)
+    return judge(asked, sentences, "", context, meaning)
