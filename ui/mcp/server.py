@@ -314,6 +314,8 @@ async def _research(
         with suppress(Exception):
             anyio.from_thread.run(ctx.report_progress, steps, None, message)
 
+    # First, the thread id: a client that cancels the call resumes the run with it.
+    await ctx.report_progress(0, None, f"[start] {kind} {job.info.get('mode', '')} mode, thread {thread_id}")
     try:
         outcome = await anyio.to_thread.run_sync(portal.follow, job.job_id, on_event, abandon_on_cancel=True)
     except anyio.get_cancelled_exc_class():

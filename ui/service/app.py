@@ -11,8 +11,6 @@ from contextlib import asynccontextmanager, nullcontext
 
 from fastapi import FastAPI
 from fastapi.responses import RedirectResponse, Response
-from mcp.server.fastmcp.server import StreamableHTTPASGIApp
-from starlette.routing import Route
 
 from ui.api.routes import API_PATH, add_api
 from ui.api.security import LOGIN_PATH, AccessGuard
@@ -43,7 +41,10 @@ def create_app(
 
     chat_mount = ChatMount(portal) if chat else None
     mcp_server = build_mcp_server(lambda: portal)
-    mcp_endpoint = StreamableHTTPASGIApp(mcp_server.session_manager)
+    mcp_server.settings.streamable_http_path = MCP_PATH
+    # Its route (one endpoint, for POST, GET and DELETE) joins the service's own; its session manager
+    # runs for as long as the service (below), as the SDK's own app would run it.
+    mcp_routes = mcp_server.streamable_http_app().routes
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI):
@@ -86,7 +87,7 @@ def create_app(
     def favicon() -> Response:
         return Response(FAVICON_SVG, media_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"})
 
-    app.router.routes.append(Route(MCP_PATH, endpoint=mcp_endpoint))
+    app.router.routes.extend(mcp_routes)
     if chat_mount:
         # Gradio links its manifest at the site's root even when mounted under a path.
         @app.get("/manifest.json", include_in_schema=False)
