@@ -11,6 +11,7 @@ from contextlib import asynccontextmanager, nullcontext
 
 from fastapi import FastAPI
 from fastapi.responses import RedirectResponse, Response
+from starlette.routing import Route
 
 from ui.api.routes import API_PATH, add_api
 from ui.api.security import LOGIN_PATH, AccessGuard
@@ -18,14 +19,12 @@ from ui.chat.assets import FAVICON_SVG
 from ui.core import discovery
 from ui.core.folder_watch import FolderWatch
 from ui.core.local import LocalPortal
-from ui.mcp.server import build_server as build_mcp_server
 from ui.service.chat_mount import PATH as CHAT_PATH
 from ui.service.chat_mount import ChatMount
+from ui.service.mcp_mount import PATH as MCP_PATH
+from ui.service.mcp_mount import McpMount
 
 API_TITLE = "prp research service"
-#: The MCP server (``ui.mcp.server``) over streamable HTTP. LangGraph's server has an MCP endpoint of
-#: its own at this path (the graph as one tool); ``ui.cli.serve`` turns it off (docs/mcp.md says why).
-MCP_PATH = "/mcp"
 
 
 def create_app(
@@ -40,11 +39,7 @@ def create_app(
     library was ingested from are watched and what changes in them synced (``FolderWatch``)."""
 
     chat_mount = ChatMount(portal) if chat else None
-    mcp_server = build_mcp_server(lambda: portal)
-    mcp_server.settings.streamable_http_path = MCP_PATH
-    # Its route (one endpoint, for POST, GET and DELETE) joins the service's own; its session manager
-    # runs for as long as the service (below), as the SDK's own app would run it.
-    mcp_routes = mcp_server.streamable_http_app().routes
+    mcp_mount = McpMount(portal)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI):
@@ -59,7 +54,7 @@ def create_app(
             roots = len(portal.library.roots.all())
             print(f"prp serve: watching the library's {roots} folder(s) and file(s)", file=sys.stderr, flush=True)
         try:
-            async with mcp_server.session_manager.run(), chat_mount.serving() if chat_mount else nullcontext():
+            async with mcp_mount.serving(), chat_mount.serving() if chat_mount else nullcontext():
                 yield
         finally:
             if watcher:
@@ -87,7 +82,8 @@ def create_app(
     def favicon() -> Response:
         return Response(FAVICON_SVG, media_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"})
 
-    app.router.routes.extend(mcp_routes)
+    # One endpoint for the protocol's POST, GET and DELETE, as the SDK's own app has it.
+    app.router.routes.append(Route(MCP_PATH, endpoint=mcp_mount))
     if chat_mount:
         # Gradio links its manifest at the site's root even when mounted under a path.
         @app.get("/manifest.json", include_in_schema=False)
