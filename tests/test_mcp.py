@@ -256,9 +256,16 @@ def test_served_mcp_one_code_path_cancellation_and_concurrent_use(library_dir: P
                     results["resumed"] = resumed
 
             async def stdio_ask() -> None:
+                # `prp mcp` with the service up goes through it (RemotePortal): the same calls over REST.
                 async with stdio_client(_stdio(env)) as (r, w), ClientSession(r, w) as session:
                     await session.initialize()
-                    results["stdio"] = await session.call_tool("ask", {"question": QUESTION})
+                    answer = await session.call_tool("ask", {"question": QUESTION})
+                    citation = answer.structuredContent["citations"][0]
+                    cited = await session.call_tool("cite", {"block_id": citation["block_ids"][0]})
+                    document = await session.read_resource(f"prp://documents/{citation['doc_id']}")
+                    missing = await session.call_tool("cite", {"block_id": "nope-0001"})
+                    resources = {str(r.uri) for r in (await session.list_resources()).resources}
+                    results["stdio"] = (answer, cited, json.loads(document.contents[0].text), missing, resources)
 
             async def cli_search() -> None:
                 results["cli"] = await anyio.to_thread.run_sync(
@@ -274,7 +281,13 @@ def test_served_mcp_one_code_path_cancellation_and_concurrent_use(library_dir: P
         resumed = results["resumed"]
         assert not resumed.isError and resumed.structuredContent["thread_id"] == thread_id
         assert not resumed.structuredContent["single_question"] and resumed.structuredContent["citations"]
-        assert text(results["stdio"]) == api_markdown  # `prp mcp` through the service: the same bytes
+        answer, cited, document, missing, resources = results["stdio"]
+        assert text(answer) == api_markdown  # `prp mcp` through the service: the same bytes
+        citation = answer.structuredContent["citations"][0]
+        assert citation["matched_text"] in cited.structuredContent["text"]
+        assert document["document"]["doc_id"] == citation["doc_id"] and document["pages"]
+        assert missing.isError and "no block 'nope-0001'" in text(missing)
+        assert f"prp://threads/{answer.structuredContent['thread_id']}" in resources
         assert results["cli"].returncode == 0 and json.loads(results["cli"].stdout)
     finally:
         stop(process)
