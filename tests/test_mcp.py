@@ -159,6 +159,8 @@ def test_stdio_ingest_only_when_allowed_with_the_cli_refusals(tmp_path: Path, mo
 
     async def work(session: ClientSession) -> None:
         assert "ingest" in {t.name for t in (await session.list_tools()).tools}
+        nothing = await session.call_tool("ingest", {})
+        assert nothing.isError and "name at least one file" in text(nothing)
         relative = await session.call_tool("ingest", {"paths": ["docs/paper.pdf"]})
         assert relative.isError and "absolute paths" in text(relative)
         refused = await session.call_tool("ingest", {"paths": [str(data)]})

@@ -336,23 +336,37 @@ async def _research(
 def _add_ingest(server: FastMCP, source: PortalSource) -> None:
     @server.tool(annotations=ToolAnnotations(readOnlyHint=False, destructiveHint=False, openWorldHint=False))
     async def ingest(
-        paths: Annotated[
-            list[str],
-            Field(
-                min_length=1,
-                description="Absolute paths of files or folders (searched recursively) on the machine the "
-                "library is on: PDF, Markdown, text, HTML.",
-            ),
-        ],
         ctx: Context,
+        paths: Annotated[
+            list[str] | None,
+            Field(
+                description="Absolute paths of files or folders (searched recursively) on the machine the "
+                "library is on: PDF, Markdown, text, HTML."
+            ),
+        ] = None,
+        imports: Annotated[
+            list[str] | None,
+            Field(
+                description="Absolute paths of reference-manager exports (BibTeX .bib, CSL-JSON .json) or of "
+                "Zotero's data folder: each entry's attached file is ingested with the entry's title, authors, "
+                "year, venue, DOI and arXiv id (as `prp ingest --bib`)."
+            ),
+        ] = None,
     ) -> str:
         """Add files or folders to the library (a file already held is skipped; a changed one indexed
         again). Progress is reported per file. The library's own folders are refused."""
-        relative = [p for p in paths if not Path(p).expanduser().is_absolute()]
+        named = [*(paths or []), *(imports or [])]
+        if not named:
+            raise ToolError("name at least one file, folder or reference-manager export to ingest")
+        relative = [p for p in named if not Path(p).expanduser().is_absolute()]
         if relative:
             raise ToolError(f"name files and folders by absolute paths, not {', '.join(relative)}")
         portal = await _call(source)
-        job = await _call(lambda: portal.ingest([Path(p).expanduser() for p in paths]))
+
+        def absolute(given: list[str] | None) -> list[Path]:
+            return [Path(p).expanduser() for p in given or []]
+
+        job = await _call(lambda: portal.ingest(absolute(paths), absolute(imports)))
 
         def on_event(event: JobEvent) -> None:
             if event.event == "file":
