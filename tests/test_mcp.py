@@ -247,7 +247,7 @@ def test_served_mcp_one_code_path_cancellation_and_concurrent_use(library_dir: P
         assert run["state"] == "cancelled"
 
         async def resume_and_concurrent_use():
-            # The HTTP server, a `prp mcp` going through the service and the CLI at once.
+            # The HTTP server, a `prp mcp` going through the service, the CLI and the chat at once.
             results: dict[str, object] = {}
             topic = "Green roofs: stormwater retention, street cooling and maintenance costs"
 
@@ -274,8 +274,18 @@ def test_served_mcp_one_code_path_cancellation_and_concurrent_use(library_dir: P
                     lambda: run_prp(["search", "green roof cooling", "--json"], env, timeout=120)
                 )
 
+            def chat_question() -> list:
+                from gradio_client import Client
+
+                # The chat is built in the background as the service starts: a request waits for it.
+                assert httpx.get(f"{url}/chat/config", timeout=240).status_code == 200
+                return Client(f"{url}/chat/", verbose=False).predict(QUESTION, "question", api_name="/research")
+
+            async def chat_ask() -> None:
+                results["chat"] = await anyio.to_thread.run_sync(chat_question)
+
             async with anyio.create_task_group() as tasks:
-                for work in (http_resume, stdio_ask, cli_search):
+                for work in (http_resume, stdio_ask, cli_search, chat_ask):
                     tasks.start_soon(work)
             return results
 
@@ -291,6 +301,8 @@ def test_served_mcp_one_code_path_cancellation_and_concurrent_use(library_dir: P
         assert missing.isError and "no block 'nope-0001'" in text(missing)
         assert f"prp://threads/{answer.structuredContent['thread_id']}" in resources
         assert results["cli"].returncode == 0 and json.loads(results["cli"].stdout)
+        chat_answer = results["chat"][0][-1]["content"]
+        assert "50 to 60 percent" in json.dumps(chat_answer)
     finally:
         stop(process)
 
