@@ -23,6 +23,7 @@ from corpus.registry import DocumentRecord
 from ui.api.security import is_loopback_client
 from ui.core.conversations import Conversation
 from ui.core.errors import (
+    BlockNotFoundError,
     DocumentNotFoundError,
     JobFailed,
     JobFinishedError,
@@ -46,6 +47,7 @@ from ui.core.models import (
     SyncRequest,
     SyncStarted,
 )
+from ui.core.passages import CitedPassage, DocumentPages
 from ui.core.portal import RunKind
 from ui.core.report_json import JsonReport
 
@@ -64,6 +66,7 @@ def add_api(app: FastAPI, portal: LocalPortal) -> None:
     for error, status in (
         (ThreadNotFoundError, 404),
         (DocumentNotFoundError, 404),
+        (BlockNotFoundError, 404),
         (JobNotFoundError, 404),
         (JobFinishedError, 409),
         (QueryTooLongError, 422),
@@ -100,6 +103,17 @@ def _documents(api: APIRouter, portal: LocalPortal) -> None:
         if record is None:
             raise HTTPException(404, f"no document {doc_id}")
         return record
+
+    @api.get("/documents/{doc_id}/pages", response_model=DocumentPages, tags=["documents"])
+    def document_pages(doc_id: str) -> DocumentPages:
+        """The document's bibliographic fields and its stored text, page by page."""
+        return portal.document_pages(doc_id)
+
+    @api.get("/blocks/{block_id}", response_model=CitedPassage, tags=["documents"])
+    def block(block_id: str) -> CitedPassage:
+        """One block as stored: the text a citation of it must match, its page, bounding box and
+        character offsets, its document and the document's BibTeX entry."""
+        return portal.cite(block_id)
 
     @api.patch("/documents/{doc_id}", response_model=DocumentRecord, tags=["documents"])
     def edit_document(doc_id: str, edit: MetadataOverride) -> DocumentRecord:

@@ -70,6 +70,8 @@ def run(args: argparse.Namespace) -> int:
             from ui.cli import serve as command
         case "llm":
             from ui.cli import llm as command
+        case "mcp":
+            from ui.cli import mcp as command
     return command.run(settings, args)
 
 

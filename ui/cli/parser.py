@@ -22,7 +22,7 @@ LLM_CHOICES = ["auto", "local"]
 def build_parser() -> argparse.ArgumentParser:
     parser = OptionsParser(prog="prp", description="Personal Research Portal")
     sub = parser.add_subparsers(dest="command", required=True)
-    for add in (_ingest, _sync, _search, _research, _docs, _delete, _llm, _eval, _serve, _export, _index):
+    for add in (_ingest, _sync, _search, _research, _docs, _delete, _llm, _eval, _serve, _mcp, _export, _index):
         add(sub)
     return parser
 
@@ -201,6 +201,17 @@ def _serve(sub: argparse._SubParsersAction) -> None:
             choices=LLM_CHOICES,
             help="local: run a local llama.cpp model while the service runs (default: PRP_LLM, else auto)",
         )
+
+
+def _mcp(sub: argparse._SubParsersAction) -> None:
+    mcp = sub.add_parser(
+        "mcp",
+        help="serve the library to an assistant (Claude Desktop, Claude Code, Cursor) as an MCP server on stdio",
+        description="Tools search, ask, report, documents and cite, and each document and finished run as a "
+        "resource, through the running prp serve if there is one (which also serves them at /mcp over HTTP). "
+        "Read-only unless --allow-ingest.",
+    )
+    mcp.add_argument("--allow-ingest", action="store_true", help="add the ingest tool (files and folders by path)")
 
 
 def _export(sub: argparse._SubParsersAction) -> None:

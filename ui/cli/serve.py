@@ -32,6 +32,8 @@ HTTP = {
     "app": "ui.service.served:app",
     # Browsers may call the API cross-origin from LangGraph Studio only (the guard refuses the rest).
     "cors": {"allow_origins": list(STUDIO_ORIGINS), "allow_methods": ["*"], "allow_headers": ["*"]},
+    # /mcp is prp's MCP server (``ui.service.app``): LangGraph's own, the graph as one tool, is off.
+    "disable_mcp": True,
 }
 #: Settings holding paths: made absolute before the server changes into the data directory.
 PATH_VARIABLES = ("PRP_MODELS_DIR", "PRP_PDF_FONT", "PRP_LOCAL_MODEL", "PRP_SHARED_DIR")

@@ -15,13 +15,17 @@ from ui.core.remote import RemotePortal
 
 
 @contextmanager
-def open_portal(settings: Settings, on_status: StatusCallback | None = None) -> Iterator[Portal]:
+def open_portal(
+    settings: Settings, on_status: StatusCallback | None = None, *, foreground: bool = True
+) -> Iterator[Portal]:
     """``on_status(step, line)`` hears how the research strategy opens in this process (in local LLM
-    mode, the model server starting); a service has its own open already."""
+    mode, the model server starting); a service has its own open already. ``foreground=False``: jobs
+    run on the portal's threads, as a service's do (a long-lived server such as ``prp mcp``, whose
+    requests come and go on threads of their own)."""
     remote = RemotePortal.connect(settings)
     if remote is not None:
         with remote:
             yield remote
         return
-    with Library(settings) as library, LocalPortal(library, foreground=True, on_status=on_status) as portal:
+    with Library(settings) as library, LocalPortal(library, foreground=foreground, on_status=on_status) as portal:
         yield portal

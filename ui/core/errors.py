@@ -27,3 +27,7 @@ class QueryTooLongError(PrpError):
 
 class DocumentNotFoundError(PrpError):
     """No document ready in the library has this id."""
+
+
+class BlockNotFoundError(PrpError):
+    """No block of a document ready in the library has this id."""

@@ -37,6 +37,7 @@ from ui.core.errors import DocumentNotFoundError, JobFailed, JobFinishedError, J
 from ui.core.exports.formats import ExportFormat
 from ui.core.jobs import Job, JobEvent, JobKind, Jobs, JobState, JobView
 from ui.core.models import ExportFile, Health, JobOutcome, RunRequest, SearchRequest, SearchResponse
+from ui.core.passages import CitedPassage, DocumentPages, cite, document_pages
 from ui.core.portal import RunKind
 from ui.core.query_limit import check_query
 from ui.core.report_json import JsonReport
@@ -148,6 +149,12 @@ class LocalPortal:
         if record is None:  # deleted in between
             raise DocumentNotFoundError(f"no document {doc_id}")
         return record
+
+    def document_pages(self, doc_id: str) -> DocumentPages:
+        return document_pages(self.library, doc_id)
+
+    def cite(self, block_id: str) -> CitedPassage:
+        return cite(self.library, block_id)
 
     def document_choices(self) -> list[tuple[str, str]]:
         """(label, doc_id) for every document, for filters and the delete picker."""

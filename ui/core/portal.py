@@ -23,6 +23,7 @@ from ui.core.conversations import Conversation
 from ui.core.exports.formats import ExportFormat
 from ui.core.jobs import JobEvent, JobKind, JobView
 from ui.core.models import ExportFile, Health, JobOutcome, RunRequest, SearchRequest, SearchResponse
+from ui.core.passages import CitedPassage, DocumentPages
 from ui.core.report_json import JsonReport
 
 #: ``ask``: one question, one cited answer; ``report``: a topic, planned into sub-questions.
@@ -52,6 +53,14 @@ class Portal(Protocol):
     def delete(self, doc_id: str) -> DocumentRecord | None:
         """Remove a document, its blocks and its chunks (after any ingest in progress); None if there
         was no such document; ``JobFailed`` if the deletion failed."""
+
+    def document_pages(self, doc_id: str) -> DocumentPages:
+        """A document's bibliographic fields and its stored text page by page; ``DocumentNotFoundError``
+        for no such document."""
+
+    def cite(self, block_id: str) -> CitedPassage:
+        """One block as stored (the text a citation of it must match, its page and bounding box) with
+        its document and the document's BibTeX; ``BlockNotFoundError`` for no such block."""
 
     def search(self, request: SearchRequest) -> SearchResponse:
         """``QueryTooLongError`` for a query over ``ui.core.query_limit.MAX_QUERY_CHARS``."""

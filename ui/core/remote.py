@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import httpx
 
@@ -23,6 +24,7 @@ from corpus.registry import DocumentRecord
 from ui.core import discovery
 from ui.core.conversations import Conversation
 from ui.core.errors import (
+    BlockNotFoundError,
     DocumentNotFoundError,
     JobFailed,
     JobFinishedError,
@@ -43,6 +45,7 @@ from ui.core.models import (
     SyncRequest,
     SyncStarted,
 )
+from ui.core.passages import CitedPassage, DocumentPages
 from ui.core.portal import RunKind
 from ui.core.report_json import JsonReport
 
@@ -126,6 +129,14 @@ class RemotePortal:
             if exc.status == 404:
                 return None
             raise JobFailed(exc.detail) from None
+
+    def document_pages(self, doc_id: str) -> DocumentPages:
+        response = self._found(DocumentNotFoundError, "GET", f"/api/documents/{quote(doc_id, safe='')}/pages")
+        return DocumentPages.model_validate(response.json())
+
+    def cite(self, block_id: str) -> CitedPassage:
+        response = self._found(BlockNotFoundError, "GET", f"/api/blocks/{quote(block_id, safe='')}")
+        return CitedPassage.model_validate(response.json())
 
     def search(self, request: SearchRequest) -> SearchResponse:
         body = request.model_dump(mode="json")

@@ -1,6 +1,6 @@
 """The service's web app: the REST API under ``/api``, the research chat under ``/chat`` (built once
-the app has started: ``ui.service.chat_mount``), a sign-in page when a token is set, all behind one
-``AccessGuard``, over one ``LocalPortal``. LangGraph's server adds its own API (the ``research``
+the app has started: ``ui.service.chat_mount``), the MCP server at ``/mcp`` (streamable HTTP), a
+sign-in page when a token is set, all behind one ``AccessGuard``, over one ``LocalPortal``. LangGraph's server adds its own API (the ``research``
 graph, for Studio and ``langgraph_sdk``) to this app when it loads it (``ui.service.served``); tests
 use it alone with FastAPI's test client."""
 
@@ -11,6 +11,7 @@ from contextlib import asynccontextmanager, nullcontext
 
 from fastapi import FastAPI
 from fastapi.responses import RedirectResponse, Response
+from starlette.routing import Route
 
 from ui.api.routes import API_PATH, add_api
 from ui.api.security import LOGIN_PATH, AccessGuard
@@ -20,6 +21,8 @@ from ui.core.folder_watch import FolderWatch
 from ui.core.local import LocalPortal
 from ui.service.chat_mount import PATH as CHAT_PATH
 from ui.service.chat_mount import ChatMount
+from ui.service.mcp_mount import PATH as MCP_PATH
+from ui.service.mcp_mount import McpMount
 
 API_TITLE = "prp research service"
 
@@ -36,6 +39,7 @@ def create_app(
     library was ingested from are watched and what changes in them synced (``FolderWatch``)."""
 
     chat_mount = ChatMount(portal) if chat else None
+    mcp_mount = McpMount(portal)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI):
@@ -50,7 +54,7 @@ def create_app(
             roots = len(portal.library.roots.all())
             print(f"prp serve: watching the library's {roots} folder(s) and file(s)", file=sys.stderr, flush=True)
         try:
-            async with chat_mount.serving() if chat_mount else nullcontext():
+            async with mcp_mount.serving(), chat_mount.serving() if chat_mount else nullcontext():
                 yield
         finally:
             if watcher:
@@ -78,6 +82,8 @@ def create_app(
     def favicon() -> Response:
         return Response(FAVICON_SVG, media_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"})
 
+    # One endpoint for the protocol's POST, GET and DELETE, as the SDK's own app has it.
+    app.router.routes.append(Route(MCP_PATH, endpoint=mcp_mount))
     if chat_mount:
         # Gradio links its manifest at the site's root even when mounted under a path.
         @app.get("/manifest.json", include_in_schema=False)
@@ -86,5 +92,5 @@ def create_app(
 
         app.mount(CHAT_PATH, chat_mount)
     # Studio's origin is allowed on the LangGraph API only, never on these routes of the service's own.
-    app.add_middleware(AccessGuard, token=token, own_paths=(API_PATH, CHAT_PATH, LOGIN_PATH))
+    app.add_middleware(AccessGuard, token=token, own_paths=(API_PATH, CHAT_PATH, LOGIN_PATH, MCP_PATH))
     return app

@@ -1,0 +1,1 @@
+"""prp as an MCP server (``ui.mcp.server``)."""

@@ -1,0 +1,123 @@
+"""What the MCP tools return: each result as structured content (typed, so every tool has an output
+schema) and as text an assistant reads as it is. A research run returns the REST API's own report
+(``JsonReport``); a search and the document list are shaped for an assistant here, from the core's
+objects, with the bibliographic fields a citation needs."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from corpus.author_names import short_authors
+from corpus.models import BBox, DocType
+from corpus.registry import DocumentRecord
+from corpus.retrieval import RetrievedChunk
+from corpus.text import counted, page_label
+from tools.title_scope import TitleScope
+from ui.core.passages import CitedPassage
+
+#: How much of a passage the text shows; the structured content has it whole.
+SNIPPET_CHARS = 600
+
+
+class PassageBlock(BaseModel):
+    block_id: str = Field(description="Give it to `cite` for the stored text, the bounding box and the BibTeX.")
+    page: int
+    bbox: BBox | None = Field(description="Where the block is on the page, in PDF points (PDFs only).")
+
+
+class Passage(BaseModel):
+    rank: int
+    score: float
+    doc_id: str
+    title: str
+    authors: list[str]
+    year: int | None
+    doc_type: DocType
+    section: str
+    pages: list[int]
+    text: str
+    blocks: list[PassageBlock] = Field(description="The stored blocks the passage is made of, in reading order.")
+
+
+class SearchResults(BaseModel):
+    query: str
+    scoped_to: list[str] = Field(description="The titles of the documents the query named, when it was scoped to them.")
+    passages: list[Passage]
+
+
+class DocumentList(BaseModel):
+    total: int = Field(description="Documents in the library.")
+    documents: list[DocumentRecord] = Field(description="Those matching the filters, by title.")
+
+
+def search_results(
+    query: str, scope: TitleScope | None, chunks: list[RetrievedChunk], documents: dict[str, DocumentRecord]
+) -> SearchResults:
+    def authors(doc_id: str) -> list[str]:
+        document = documents.get(doc_id)
+        return document.bibliography.authors if document is not None else []
+
+    return SearchResults(
+        query=query,
+        scoped_to=scope.titles if scope is not None else [],
+        passages=[
+            Passage(
+                rank=c.rank,
+                score=c.score,
+                doc_id=c.doc_id,
+                title=c.title,
+                authors=authors(c.doc_id),
+                year=c.year,
+                doc_type=c.doc_type,
+                section=c.section,
+                pages=c.pages,
+                text=c.text,
+                blocks=[PassageBlock(block_id=b.block_id, page=b.page, bbox=b.bbox) for b in c.blocks],
+            )
+            for c in chunks
+        ],
+    )
+
+
+def _by(authors: list[str], year: int | None) -> str:
+    names = short_authors(authors)
+    return f"{names + ', ' if names else ''}{year or 'n.d.'}"
+
+
+def search_text(results: SearchResults) -> str:
+    lines = [f"searched {'; '.join(results.scoped_to)} for: {results.query}"] if results.scoped_to else []
+    if not results.passages:
+        lines.append("no passages found: try other words, or fewer filters")
+    for p in results.passages:
+        snippet = " ".join(p.text.split())
+        lines += [
+            f"{p.rank}. {p.title} ({_by(p.authors, p.year)}), {page_label(p.pages)}, {p.section or 'no section'}"
+            f" · score {p.score:.4f} · document {p.doc_id}",
+            f"   blocks: {', '.join(b.block_id for b in p.blocks)}",
+            f"   {snippet[:SNIPPET_CHARS]}{'…' if len(snippet) > SNIPPET_CHARS else ''}",
+        ]
+    return "\n".join(lines)
+
+
+def documents_text(listed: DocumentList) -> str:
+    lines = [
+        f"{d.doc_id} · {d.title} ({_by(d.bibliography.authors, d.year)}) · {d.type.value}, "
+        f"{counted(d.page_count, 'page')}" + (f" · {d.bibliography.venue}" if d.bibliography.venue else "")
+        for d in listed.documents
+    ]
+    lines.append(f"{counted(len(listed.documents), 'document')} of {listed.total}")
+    return "\n".join(lines)
+
+
+def cite_text(passage: CitedPassage) -> str:
+    where = f"page {passage.page}"
+    if passage.bbox is not None:
+        b = passage.bbox
+        where += f", bbox ({b.x0:.1f}, {b.top:.1f}, {b.x1:.1f}, {b.bottom:.1f}) pt"
+    elif passage.span is not None:
+        where += f", characters {passage.span.start}-{passage.span.end}"
+    return (
+        f"\u201c{passage.text}\u201d\n"
+        f"\u2014 {passage.title} ({_by(passage.authors, passage.year)}), {where}, "
+        f"{passage.section or 'no section'}, block {passage.block_id}\n\n{passage.bibtex}"
+    )
