@@ -62,6 +62,7 @@ from corpus.chunk_vectors import EarlierVectors, vectors_for
 from corpus.chunking import ChunkedText, chunk_document
 from corpus.errors import LoadError
 from corpus.models import Block, DocType, Document, MetadataOverride, ParsedDocument
+from corpus.off_limits import REGISTRY_NAME, is_data_directory
 from corpus.parsing import SUFFIX_TYPES, doc_id_for, parse_file
 from corpus.references.entries import ReferenceEntry
 from corpus.references.plan import ImportPlan
@@ -189,7 +190,8 @@ def discover(paths: Iterable[Path]) -> Discovery:
     (to ``/etc/passwd``, say) would let a shared folder make prp read and index anything the user can
     read. Links to folders are not followed (their files, when inside, are found where they live), so
     a link loop cannot trap the walk; broken links and loops are reported, never silently dropped. A
-    file or link named directly is the user's own choice and is read wherever it points.
+    file or link named directly is the user's own choice and is read wherever it points. A library's
+    data directory (``corpus.off_limits``) is stepped around, and reported as skipped.
     """
     found: list[Path] = []
     refused: list[FileResult] = []
@@ -198,8 +200,14 @@ def discover(paths: Iterable[Path]) -> Discovery:
             found.append(path)
             continue
         root = path.resolve()
-        for entry in sorted(path.rglob("*")):
-            if hidden(entry.relative_to(path)):
+        entries = [e for e in sorted(path.rglob("*")) if not hidden(e.relative_to(path))]
+        # A library's data directory met on the way (another library's, or this one's under a name
+        # that is not hidden): its uploads, exports and models are that library's own files.
+        libraries = [path] if is_data_directory(path) else []
+        libraries += [e.parent for e in entries if e.name == REGISTRY_NAME and e.is_file() and e.parent != path]
+        refused.extend(FileResult(path=str(d), outcome=Outcome.SKIPPED, reason=DATA_DIRECTORY) for d in libraries)
+        for entry in entries:
+            if any(entry == d or entry.is_relative_to(d) for d in libraries):
                 continue
             if entry.is_symlink():
                 verdict = _link_verdict(entry, root)
@@ -215,6 +223,7 @@ def discover(paths: Iterable[Path]) -> Discovery:
 
 
 LOOP = "symbolic link loop: not followed"
+DATA_DIRECTORY = "a library's data directory: its files are that library's own, not documents (not walked)"
 NOT_REGULAR = "not a regular file (a pipe, socket or device)"
 
 

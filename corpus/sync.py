@@ -11,7 +11,9 @@ What a sync never removes: a document ingested from elsewhere (no root holds its
 no longer walked into, and anything under a root that is unavailable. A root whose folder is missing
 entirely (a drive not mounted, a share offline) or cannot be read is reported and left alone: it
 looks exactly like "every file deleted", which it almost never is. A file root counts as unavailable
-when its folder is missing; when its folder is there and it is not, it was deleted.
+when its folder is missing; when its folder is there and it is not, it was deleted. A root that now
+leads elsewhere (a link put in its place, ``corpus.off_limits.moved``) is refused by name before
+anything is walked, and left alone the same way: it is not the folder the user gave.
 
 Removals run before the ingest: a renamed file is then a new document at its new path, not a copy
 of the document at its old one (the ingest skips copies of documents it holds).
@@ -32,6 +34,7 @@ from pydantic import BaseModel, Field
 from corpus import parser_versions
 from corpus.ingest import Checkpoint, FileResult, Outcome, ProgressCallback, carry_on, discover, sha256_of
 from corpus.ingest_roots import IngestRoot, RootKind
+from corpus.off_limits import moved
 from corpus.parsing import SUFFIX_TYPES, doc_id_for
 from corpus.registry import DocumentRecord
 from corpus.text import counted
@@ -198,6 +201,9 @@ def sync(
 def _report(root: IngestRoot, documents: list[DocumentRecord]) -> RootReport:
     held = sum(1 for d in documents if root.holds(Path(d.path)))
     folder = Path(root.path) if root.kind is RootKind.FOLDER else Path(root.path).parent
+    elsewhere = moved(Path(root.path))
+    if elsewhere:
+        return RootReport(root=root, available=False, reason=elsewhere, documents=held)
     try:
         with os.scandir(folder):
             pass
