@@ -356,10 +356,10 @@ class Ingestor:
         changed: dict[str, tuple[int, int]] = {}
         for doc_id in self.registry.remark_candidates():
             document = self.registry.document(doc_id)
-            blocks, fps = self.registry.marked_blocks(doc_id)
+            blocks, fps, nfps = self.registry.marked_blocks(doc_id)
             if document is None or not blocks:
                 continue
-            marked = boilerplate.detect(blocks, fps, self.registry.document_counts(fps))
+            marked = boilerplate.detect(blocks, fps, self.registry.document_counts([*fps, *nfps]), nfps)
             if marked == [b.boilerplate for b in blocks]:
                 continue
             blocks = [b.model_copy(update={"boilerplate": m}) for b, m in zip(blocks, marked, strict=True)]
@@ -537,10 +537,11 @@ class Ingestor:
         # The same bytes parsed again: the same document id, so the same chunk and point ids.
         refreshed = replaces == doc.doc_id
         fps = boilerplate.fingerprints(parsed.blocks, doc.title)
+        nfps = boilerplate.number_fingerprints(parsed.blocks, doc.title)
         # This document counts once; the version it replaces does not count at all.
-        others = self.registry.document_counts(fps, exclude=(doc.doc_id, replaces))
-        counts = {fp: others.get(fp, 0) + 1 for fp in fps if fp}
-        marked = boilerplate.detect(parsed.blocks, fps, counts)
+        others = self.registry.document_counts([*fps, *nfps], exclude=(doc.doc_id, replaces))
+        counts = {fp: others.get(fp, 0) + 1 for fp in [*fps, *nfps] if fp}
+        marked = boilerplate.detect(parsed.blocks, fps, counts, nfps)
         blocks = [b.model_copy(update={"boilerplate": m}) for b, m in zip(parsed.blocks, marked, strict=True)]
         chunked = self._chunk(doc, blocks)
         if self.max_chunks is not None and len(chunked) > self.max_chunks:
@@ -550,7 +551,7 @@ class Ingestor:
             )
             return FileResult(path=doc.path, outcome=Outcome.FAILED, reason=reason, doc_id=doc.doc_id, title=doc.title)
         chunks = [c.chunk for c in chunked]
-        self.registry.add_pending(doc, blocks, chunks, fps, parser_versions.current(doc.type))
+        self.registry.add_pending(doc, blocks, chunks, fps, parser_versions.current(doc.type), nfps)
         if entry is not None:  # remembered while pending: a crash before it is ready loses neither
             self.registry.override_metadata(doc.doc_id, entry.override())
         try:

@@ -64,7 +64,8 @@ CREATE TABLE IF NOT EXISTS blocks (
     kind TEXT NOT NULL,
     text TEXT NOT NULL,
     fp TEXT,
-    boilerplate INTEGER NOT NULL DEFAULT 0
+    boilerplate INTEGER NOT NULL DEFAULT 0,
+    nfp TEXT  -- the number fingerprint (corpus.boilerplate.number_fingerprint), when it holds a number
 );
 CREATE INDEX IF NOT EXISTS blocks_doc ON blocks(doc_id, seq);
 CREATE TABLE IF NOT EXISTS chunks (
@@ -81,7 +82,7 @@ CREATE TABLE IF NOT EXISTS chunks (
 CREATE INDEX IF NOT EXISTS chunks_doc ON chunks(doc_id, seq);
 CREATE TABLE IF NOT EXISTS tombstones (doc_id TEXT PRIMARY KEY);
 -- Boilerplate detection (corpus.boilerplate): how many of a document's blocks carry each text
--- fingerprint, so the documents holding a fingerprint are an index lookup away.
+-- fingerprint and number fingerprint, so the documents holding one are an index lookup away.
 CREATE TABLE IF NOT EXISTS fingerprints (
     fp TEXT NOT NULL,
     doc_id TEXT NOT NULL REFERENCES documents(doc_id) ON DELETE CASCADE,
@@ -104,7 +105,7 @@ CREATE TABLE IF NOT EXISTS metadata_overrides (
 """
 
 _BLOCK_COLUMNS = (
-    "block_id, doc_id, seq, page, x0, top, x1, bottom, span_start, span_end, section, kind, text, fp, boilerplate"
+    "block_id, doc_id, seq, page, x0, top, x1, bottom, span_start, span_end, section, kind, text, fp, boilerplate, nfp"
 )
 
 
@@ -145,6 +146,7 @@ class Registry:
         added = (
             ("blocks", "fp", "TEXT"),
             ("blocks", "boilerplate", "INTEGER NOT NULL DEFAULT 0"),
+            ("blocks", "nfp", "TEXT"),
             ("documents", "loader_version", "INTEGER NOT NULL DEFAULT 0"),
             ("documents", "chunker_version", "INTEGER NOT NULL DEFAULT 0"),
             ("documents", "bibliography", "TEXT NOT NULL DEFAULT '{}'"),
@@ -170,11 +172,12 @@ class Registry:
         for doc_id, title in titles.items():
             blocks = [_block(r) for r in db.execute("SELECT * FROM blocks WHERE doc_id = ? ORDER BY seq", (doc_id,))]
             fps = boilerplate.fingerprints(blocks, title)
+            nfps = boilerplate.number_fingerprints(blocks, title)
             db.executemany(
-                "UPDATE blocks SET fp = ? WHERE block_id = ?",
-                [(f, b.block_id) for b, f in zip(blocks, fps, strict=True)],
+                "UPDATE blocks SET fp = ?, nfp = ? WHERE block_id = ?",
+                [(f, n, b.block_id) for b, f, n in zip(blocks, fps, nfps, strict=True)],
             )
-            _insert_fingerprints(db, doc_id, fps)
+            _insert_fingerprints(db, doc_id, [*fps, *nfps])
         db.execute("INSERT OR IGNORE INTO remark_queue SELECT DISTINCT fp FROM fingerprints")
         db.execute("INSERT OR REPLACE INTO meta VALUES ('fingerprint_version', ?)", (boilerplate.FINGERPRINT_VERSION,))
 
@@ -246,14 +249,20 @@ class Registry:
         chunks: Sequence[Chunk],
         fingerprints: Sequence[str | None] | None = None,
         version: ParserVersion | None = None,
+        number_fingerprints: Sequence[str | None] | None = None,
     ) -> None:
         """Record a parsed document as pending: visible to nothing until ``mark_ready``. A document
         of the same id (the same bytes, parsed again) is replaced.
 
-        ``fingerprints`` are the blocks' (``corpus.boilerplate.fingerprints``), computed if not given;
-        ``version`` is the parser's that produced them (none given: unknown, recorded as 0).
+        ``fingerprints`` and ``number_fingerprints`` are the blocks' (``corpus.boilerplate``), computed
+        if not given; ``version`` is the parser's that produced them (none given: unknown, recorded as 0).
         """
         fps = boilerplate.fingerprints(blocks, document.title) if fingerprints is None else list(fingerprints)
+        nfps = (
+            boilerplate.number_fingerprints(blocks, document.title)
+            if number_fingerprints is None
+            else list(number_fingerprints)
+        )
         version = version or ParserVersion(loader=0, chunker=0)
         with self._connect() as db:
             # A document parsed again keeps the date it was added; the fingerprints its earlier
@@ -283,10 +292,10 @@ class Registry:
                 ),
             )
             db.executemany(
-                f"INSERT INTO blocks ({_BLOCK_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                [_block_row(b, fp) for b, fp in zip(blocks, fps, strict=True)],
+                f"INSERT INTO blocks ({_BLOCK_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                [_block_row(b, fp, nfp) for b, fp, nfp in zip(blocks, fps, nfps, strict=True)],
             )
-            _insert_fingerprints(db, document.doc_id, fps)
+            _insert_fingerprints(db, document.doc_id, [*fps, *nfps])
             _insert_chunks(db, chunks)
 
     def mark_ready(self, doc_id: str, replaces: str | None = None) -> None:
@@ -351,11 +360,11 @@ class Registry:
             ).fetchall()
         return (_block(r) for r in rows)
 
-    def marked_blocks(self, doc_id: str) -> tuple[list[Block], list[str | None]]:
-        """A document's blocks in reading order, with their fingerprints."""
+    def marked_blocks(self, doc_id: str) -> tuple[list[Block], list[str | None], list[str | None]]:
+        """A document's blocks in reading order, with their fingerprints and number fingerprints."""
         with self._connect() as db:
             rows = db.execute("SELECT * FROM blocks WHERE doc_id = ? ORDER BY seq", (doc_id,)).fetchall()
-        return [_block(r) for r in rows], [r["fp"] for r in rows]
+        return [_block(r) for r in rows], [r["fp"] for r in rows], [r["nfp"] for r in rows]
 
     # --- boilerplate -----------------------------------------------------------------------
 
@@ -504,7 +513,7 @@ def _queue_remark(db: sqlite3.Connection, doc_id: str) -> None:
     db.execute("INSERT OR IGNORE INTO remark_queue SELECT fp FROM fingerprints WHERE doc_id = ?", (doc_id,))
 
 
-def _block_row(b: Block, fp: str | None) -> tuple:
+def _block_row(b: Block, fp: str | None, nfp: str | None) -> tuple:
     bbox = b.bbox
     span = b.span
     return (
@@ -523,6 +532,7 @@ def _block_row(b: Block, fp: str | None) -> tuple:
         b.text,
         fp,
         int(b.boilerplate),
+        nfp,
     )
 
 
