@@ -328,11 +328,23 @@ class Ingestor:
         return self.remark()
 
     def delete(self, doc_id: str) -> bool:
-        if self.registry.document(doc_id) is None:
-            return False
-        self._retire(doc_id, forget_edits=True)
-        self.remark()  # text it shared with two others is content again in those two
-        return True
+        return bool(self.delete_many([doc_id]))
+
+    def delete_many(self, doc_ids: Iterable[str], on_deleted: Callable[[str], None] | None = None) -> list[str]:
+        """Delete the documents (those the library holds; ``on_deleted`` hears of each as it goes),
+        then mark the others again once for the whole batch: text a deleted document shared with two
+        others is content again in those two. Returns the ids deleted."""
+        deleted = []
+        for doc_id in doc_ids:
+            if self.registry.document(doc_id) is None:
+                continue
+            self._retire(doc_id, forget_edits=True)
+            deleted.append(doc_id)
+            if on_deleted:
+                on_deleted(doc_id)
+        if deleted:
+            self.remark()
+        return deleted
 
     def reindex(self, doc_id: str) -> None:
         """Chunk and embed a ready document again from its registry blocks, without parsing it:

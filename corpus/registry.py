@@ -91,8 +91,10 @@ CREATE TABLE IF NOT EXISTS fingerprints (
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS fingerprints_doc ON fingerprints(doc_id);
 -- Fingerprints whose documents changed (one was added, replaced or removed) since the documents
--- holding them were last re-marked; written in the transaction that changes them.
-CREATE TABLE IF NOT EXISTS remark_queue (fp TEXT PRIMARY KEY) WITHOUT ROWID;
+-- holding them were last re-marked; written in the transaction that changes them, with the lowest
+-- and highest number of ready documents holding the fingerprint before each change since (NULL:
+-- unknown, so its holders are marked again whatever the counts).
+CREATE TABLE IF NOT EXISTS remark_queue (fp TEXT PRIMARY KEY, lo INTEGER, hi INTEGER) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 -- Fields a person or an import set (corpus.models.MetadataOverride), one row per field, the value
 -- as JSON. Kept apart from the documents row, which every parse rewrites, so they outlive it.
@@ -147,6 +149,8 @@ class Registry:
             ("blocks", "fp", "TEXT"),
             ("blocks", "boilerplate", "INTEGER NOT NULL DEFAULT 0"),
             ("blocks", "nfp", "TEXT"),
+            ("remark_queue", "lo", "INTEGER"),
+            ("remark_queue", "hi", "INTEGER"),
             ("documents", "loader_version", "INTEGER NOT NULL DEFAULT 0"),
             ("documents", "chunker_version", "INTEGER NOT NULL DEFAULT 0"),
             ("documents", "bibliography", "TEXT NOT NULL DEFAULT '{}'"),
@@ -178,7 +182,7 @@ class Registry:
                 [(f, n, b.block_id) for b, f, n in zip(blocks, fps, nfps, strict=True)],
             )
             _insert_fingerprints(db, doc_id, [*fps, *nfps])
-        db.execute("INSERT OR IGNORE INTO remark_queue SELECT DISTINCT fp FROM fingerprints")
+        db.execute("INSERT OR REPLACE INTO remark_queue (fp, lo, hi) SELECT DISTINCT fp, NULL, NULL FROM fingerprints")
         db.execute("INSERT OR REPLACE INTO meta VALUES ('fingerprint_version', ?)", (boilerplate.FINGERPRINT_VERSION,))
 
     @contextmanager
@@ -301,8 +305,8 @@ class Registry:
     def mark_ready(self, doc_id: str, replaces: str | None = None) -> None:
         """Publish a document; the version it replaces is removed and tombstoned atomically."""
         with self._connect() as db:
+            _queue_remark(db, doc_id)  # with the counts before it is one of the documents counted
             db.execute("UPDATE documents SET status = 'ready' WHERE doc_id = ?", (doc_id,))
-            _queue_remark(db, doc_id)
             if replaces and replaces != doc_id:
                 # The file at the same path changed: what a person set on it still holds, except
                 # where the new version already has its own (an import's, say).
@@ -394,17 +398,18 @@ class Registry:
             db.executemany("DELETE FROM remark_queue WHERE fp = ?", [(fp,) for fp in fps])
 
     def remark_candidates(self) -> list[str]:
-        """Ready documents holding a queued fingerprint whose marking may be non-trivial: they hold
-        a block marked as boilerplate, or a fingerprint enough documents share to be boilerplate.
-        Any other document's blocks are all content, before and after, so it needs no look."""
+        """Ready documents holding a queued fingerprint whose number of documents crossed the
+        boilerplate threshold (``corpus.boilerplate.MIN_DOCUMENTS``) since they were last marked:
+        the rule reads a count only as "at least the threshold" or not, so a document holding no such
+        fingerprint would be marked as it is. Deleting 10 of 4,800 notes sharing a heading moves its
+        count from 4,800 to 4,790: no note needs a look, and the cost is that of the 10 deletions."""
         with self._connect() as db:
             rows = db.execute(
-                "WITH q AS (SELECT DISTINCT f.doc_id FROM fingerprints f JOIN remark_queue r ON r.fp = f.fp) "
-                "SELECT q.doc_id FROM q JOIN documents d ON d.doc_id = q.doc_id AND d.status = 'ready' "
-                "WHERE EXISTS (SELECT 1 FROM blocks b WHERE b.doc_id = q.doc_id AND b.boilerplate = 1) "
-                "OR EXISTS (SELECT 1 FROM fingerprints f WHERE f.doc_id = q.doc_id AND "
-                "(SELECT COUNT(*) FROM fingerprints g JOIN documents e ON e.doc_id = g.doc_id "
-                "AND e.status = 'ready' WHERE g.fp = f.fp) >= ?) ORDER BY q.doc_id",
+                "WITH n AS (SELECT r.fp, r.lo, r.hi, (SELECT COUNT(*) FROM fingerprints g JOIN documents e "
+                "ON e.doc_id = g.doc_id AND e.status = 'ready' WHERE g.fp = r.fp) AS now FROM remark_queue r), "
+                "q AS (SELECT fp FROM n WHERE lo IS NULL OR hi IS NULL OR (min(lo, now) < ?1 AND max(hi, now) >= ?1)) "
+                "SELECT DISTINCT f.doc_id FROM fingerprints f JOIN q ON q.fp = f.fp "
+                "JOIN documents d ON d.doc_id = f.doc_id AND d.status = 'ready' ORDER BY f.doc_id",
                 (boilerplate.MIN_DOCUMENTS,),
             ).fetchall()
         return [r[0] for r in rows]
@@ -510,7 +515,15 @@ def _insert_fingerprints(db: sqlite3.Connection, doc_id: str, fps: Iterable[str 
 
 
 def _queue_remark(db: sqlite3.Connection, doc_id: str) -> None:
-    db.execute("INSERT OR IGNORE INTO remark_queue SELECT fp FROM fingerprints WHERE doc_id = ?", (doc_id,))
+    """Queue the fingerprints of ``doc_id``, about to change, with how many ready documents hold
+    each now (before the change): ``Registry.remark_candidates`` compares that with the count then."""
+    db.execute(
+        "INSERT INTO remark_queue (fp, lo, hi) SELECT fp, n, n FROM (SELECT f.fp, (SELECT COUNT(*) "
+        "FROM fingerprints g JOIN documents e ON e.doc_id = g.doc_id AND e.status = 'ready' WHERE g.fp = f.fp) AS n "
+        "FROM fingerprints f WHERE f.doc_id = ?) WHERE true "
+        "ON CONFLICT (fp) DO UPDATE SET lo = min(lo, excluded.lo), hi = max(hi, excluded.hi)",
+        (doc_id,),
+    )
 
 
 def _block_row(b: Block, fp: str | None, nfp: str | None) -> tuple:

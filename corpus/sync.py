@@ -174,9 +174,9 @@ def sync(
     added, changed = [str(p) for p in plan.added], [str(p) for p in plan.changed]
     skipped, failed = list(plan.skipped), list(plan.failed)
     if not dry_run:
-        for document in plan.removed:
-            if library.delete(document.doc_id) and on_removed:
-                on_removed(document)
+        # One batch: removing 10 of 4,800 notes costs 10 removals and one re-marking, not 10.
+        by_id = {d.doc_id: d for d in plan.removed}
+        library.delete_many(by_id, (lambda doc_id: on_removed(by_id[doc_id])) if on_removed else None)
         todo = plan.added + plan.changed
         if todo:
             results = library.ingest(todo, progress, checkpoint).files
