@@ -40,7 +40,15 @@ from pathlib import Path
 from common import ROOT, save
 
 sys.path.insert(0, str(ROOT))
-from testing_support.hostile_corpus import base64_text, build, one_token_line, paragraph, prose, text_pdf  # noqa: E402
+from testing_support.hostile_corpus import (  # noqa: E402
+    base64_text,
+    build,
+    inline_images_note,
+    one_token_line,
+    paragraph,
+    prose,
+    text_pdf,
+)
 
 TOPICS = ("estuaries", "glaciers", "peat bogs", "coral reefs", "salt marshes", "cloud forests", "tundra")
 
@@ -168,25 +176,6 @@ def deletes(notes: int, removed: int, models_dir: Path, timeout: float) -> dict:
             "wall_seconds": round(wall, 1),
             "ingest_seconds": round(ingested["seconds"], 1),
         }
-
-
-def inline_images_note(size: int) -> str:
-    """A Markdown note of about ``size`` characters: a few paragraphs (each with a marker word)
-    between images inline as ``data:`` URIs, in the forms exporters write."""
-    parts, length, n = [], 0, 0
-    while length < size:
-        blob = base64_text(min(200_000, size // 8), seed=n).replace("\n", "")
-        wrapped = "\n".join(blob[i : i + 76] for i in range(0, len(blob), 76))
-        form = (
-            f"![figure {n}](data:image/png;base64,{wrapped})",
-            f"![figure {n}](data:image/png;base64,{blob})",
-            f'<img alt="figure {n}" src="data:image/jpeg;base64,{blob}">',
-            f"Figure {n}: data:image/png;base64,{blob}",
-        )[n % 4]
-        parts += [paragraph(f"marker{n}", TOPICS[n % len(TOPICS)]), form]
-        length += len(parts[-1]) + len(parts[-2])
-        n += 1
-    return "# Field notes with figures\n\n" + "\n\n".join(parts) + "\n"
 
 
 def inline_images(mb: float, models_dir: Path, timeout: float) -> dict:

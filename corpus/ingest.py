@@ -62,6 +62,8 @@ from corpus.chunk_vectors import EarlierVectors, vectors_for
 from corpus.chunking import ChunkedText, chunk_document
 from corpus.errors import LoadError
 from corpus.models import Block, DocType, Document, MetadataOverride, ParsedDocument
+from corpus.non_prose import NonProse
+from corpus.non_prose import summarise as summarise_non_prose
 from corpus.off_limits import REGISTRY_NAME, is_data_directory
 from corpus.parsing import SUFFIX_TYPES, doc_id_for, parse_file
 from corpus.references.entries import ReferenceEntry
@@ -110,6 +112,8 @@ class FileResult(BaseModel):
     refreshed: bool = False
     # The reference-manager entry (its key) the file is attached to, for an import (``prp ingest --bib``).
     entry: str | None = None
+    # Runs no reader reads (``corpus.non_prose``: data: URIs, blobs), kept in the blocks, in no chunk.
+    non_prose: list[NonProse] = Field(default_factory=list)
 
 
 class IngestSummary(BaseModel):
@@ -556,6 +560,10 @@ class Ingestor:
         marked = boilerplate.detect(parsed.blocks, fps, counts, nfps)
         blocks = [b.model_copy(update={"boilerplate": m}) for b, m in zip(parsed.blocks, marked, strict=True)]
         chunked = self._chunk(doc, blocks)
+        if not chunked and any(not b.boilerplate for b in blocks):  # all of its text is non-prose
+            held = ", ".join(n.describe() for n in summarise_non_prose(b.text for b in blocks)) or "nothing"
+            reason = f"no text to read or search: it holds only {held}, which is not indexed"
+            return FileResult(path=doc.path, outcome=Outcome.FAILED, reason=reason, doc_id=doc.doc_id, title=doc.title)
         if self.max_chunks is not None and len(chunked) > self.max_chunks:
             reason = (
                 f"too much text to index: {len(chunked):,} chunks, over the limit of {self.max_chunks:,} "
@@ -592,6 +600,7 @@ class Ingestor:
             chunks=len(chunks),
             refreshed=refreshed,
             entry=entry.key if entry else None,
+            non_prose=summarise_non_prose(b.text for b in blocks if not b.boilerplate),
         )
 
     def _chunk(self, doc: Document, blocks: list[Block]) -> list[ChunkedText]:

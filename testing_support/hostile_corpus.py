@@ -96,6 +96,28 @@ def base64_text(size: int, seed: int = 7) -> str:
     return base64.encodebytes(data).decode("ascii")[:size]
 
 
+IMAGE_TOPICS = ("estuaries", "glaciers", "peat bogs", "coral reefs", "salt marshes")
+
+
+def inline_images_note(size: int) -> str:
+    """A Markdown note of about ``size`` characters: a few paragraphs (each with a marker word)
+    between images inline as ``data:`` URIs, in the forms exporters write."""
+    parts, length, n = [], 0, 0
+    while length < size:
+        blob = base64_text(min(200_000, size // 8), seed=n).replace("\n", "")
+        wrapped = "\n".join(blob[i : i + 76] for i in range(0, len(blob), 76))
+        form = (
+            f"![figure {n}](data:image/png;base64,{wrapped})",
+            f"![figure {n}](data:image/png;base64,{blob})",
+            f'<img alt="figure {n}" src="data:image/jpeg;base64,{blob}">',
+            f"Figure {n}: data:image/png;base64,{blob}",
+        )[n % 4]
+        parts += [paragraph(f"marker{n}", IMAGE_TOPICS[n % len(IMAGE_TOPICS)]), form]
+        length += len(parts[-1]) + len(parts[-2])
+        n += 1
+    return "# Field notes with figures\n\n" + "\n\n".join(parts) + "\n"
+
+
 def one_token_line(size: int) -> str:
     """One "word" of ``size`` letters and digits: no space, no punctuation, no line break."""
     alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
