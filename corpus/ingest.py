@@ -370,12 +370,17 @@ class Ingestor:
         if not queued:
             return {}
         changed: dict[str, tuple[int, int]] = {}
+        # Counted once per fingerprint, not once per holder: 4,800 notes sharing a heading would
+        # otherwise count its 4,800 holders 4,800 times. Re-marking changes no document's presence.
+        counts: dict[str, int] = {}
         for doc_id in self.registry.remark_candidates():
             document = self.registry.document(doc_id)
             blocks, fps, nfps = self.registry.marked_blocks(doc_id)
             if document is None or not blocks:
                 continue
-            marked = boilerplate.detect(blocks, fps, self.registry.document_counts([*fps, *nfps]), nfps)
+            uncounted = {fp for fp in [*fps, *nfps] if fp and fp not in counts}
+            counts.update(dict.fromkeys(uncounted, 0) | self.registry.document_counts(uncounted))
+            marked = boilerplate.detect(blocks, fps, counts, nfps)
             if marked == [b.boilerplate for b in blocks]:
                 continue
             blocks = [b.model_copy(update={"boilerplate": m}) for b, m in zip(blocks, marked, strict=True)]
