@@ -199,6 +199,7 @@ def inline_images(mb: float, models_dir: Path, timeout: float) -> dict:
             "case": f"{len(text) / 1e6:.1f} MB note with inline images",
             "outcome": file["outcome"],
             "seconds": round(ingested["seconds"], 1),
+            "ingest_seconds": report["seconds"],  # the ingest itself, without the process's start-up
             "chunks": report["chunks"],
             "left_out": file.get("non_prose", []),
             "prose_found": f"{found} of {len(markers)} marker words",
