@@ -404,11 +404,15 @@ class Registry:
         fingerprint would be marked as it is. Deleting 10 of 4,800 notes sharing a heading moves its
         count from 4,800 to 4,790: no note needs a look, and the cost is that of the 10 deletions."""
         with self._connect() as db:
+            # Each queued fingerprint's holders counted once (materialised), then its holders looked up.
             rows = db.execute(
-                "WITH n AS (SELECT r.fp, r.lo, r.hi, (SELECT COUNT(*) FROM fingerprints g JOIN documents e "
-                "ON e.doc_id = g.doc_id AND e.status = 'ready' WHERE g.fp = r.fp) AS now FROM remark_queue r), "
-                "q AS (SELECT fp FROM n WHERE lo IS NULL OR hi IS NULL OR (min(lo, now) < ?1 AND max(hi, now) >= ?1)) "
-                "SELECT DISTINCT f.doc_id FROM fingerprints f JOIN q ON q.fp = f.fp "
+                "WITH c AS MATERIALIZED (SELECT g.fp, COUNT(*) AS now FROM fingerprints g JOIN documents e "
+                "ON e.doc_id = g.doc_id AND e.status = 'ready' WHERE g.fp IN (SELECT fp FROM remark_queue) "
+                "GROUP BY g.fp), "
+                "q AS MATERIALIZED (SELECT r.fp FROM remark_queue r LEFT JOIN c ON c.fp = r.fp "
+                "WHERE r.lo IS NULL OR r.hi IS NULL "
+                "OR (min(r.lo, coalesce(c.now, 0)) < ?1 AND max(r.hi, coalesce(c.now, 0)) >= ?1)) "
+                "SELECT DISTINCT f.doc_id FROM q JOIN fingerprints f ON f.fp = q.fp "
                 "JOIN documents d ON d.doc_id = f.doc_id AND d.status = 'ready' ORDER BY f.doc_id",
                 (boilerplate.MIN_DOCUMENTS,),
             ).fetchall()
