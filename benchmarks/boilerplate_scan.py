@@ -30,13 +30,14 @@ def scan(folder: Path, show: int) -> dict:
         except LoadError as exc:
             print(f"  skipped {path.name}: {exc}")
     fps = [boilerplate.fingerprints(d.blocks, d.document.title) for d in docs]
-    counts = Counter(fp for doc_fps in fps for fp in set(doc_fps) if fp)
+    nfps = [boilerplate.number_fingerprints(d.blocks, d.document.title) for d in docs]
+    counts = Counter(fp for doc_fps in [*fps, *nfps] for fp in set(doc_fps) if fp)
     marked: Counter[str] = Counter()  # fingerprint -> marked blocks
     example: dict[str, str] = {}
     blocks = 0
-    for doc, doc_fps in zip(docs, fps, strict=True):
+    for doc, doc_fps, doc_nfps in zip(docs, fps, nfps, strict=True):
         blocks += len(doc.blocks)
-        flags = boilerplate.detect(doc.blocks, doc_fps, counts)
+        flags = boilerplate.detect(doc.blocks, doc_fps, counts, doc_nfps)
         for block, fp, is_marked in zip(doc.blocks, doc_fps, flags, strict=True):
             if is_marked:
                 marked[fp] += 1

@@ -10,8 +10,15 @@ The rule, applied per block:
   apart), and the document's own title masked (so "Documentation / User Guide / Overview" on the
   Overview page matches "... / Installation" on the Installation page). Text with no letters has no
   fingerprint and is never boilerplate.
+- A block holding a free-standing number also has a **number fingerprint**: the same, with its
+  numbers as written. When fewer than ``MIN_DOCUMENTS`` documents hold that, and the block occurs
+  once in its document, the numbers are the document's own ("Invoice number 481200", "Case
+  2023-0042", "DOI 10.5555/1234") and the block is content, however many documents share its
+  template ("Invoice number #"). A running header occurring on every page of a document ("Page 3 of
+  12") and a number every document repeats ("© 2024") stay the template's. So a document can be
+  found by the number, code or identifier that tells it apart, as by a word.
 - A non-heading block is **boilerplate** when its fingerprint occurs in at least ``MIN_DOCUMENTS``
-  (3) distinct documents of the collection. Two is not enough: two versions of one report, or a
+  (3) distinct documents of the collection (and its numbers are not its own, above). Two is not enough: two versions of one report, or a
   paper and its preprint, share their paragraphs, and those are content. There is no share-of-the-
   collection threshold: a documentation site is usually a small part of a mixed library (12 pages
   among 300 papers is 4%), and its boilerplate must still be found.
@@ -26,8 +33,7 @@ The rule, applied per block:
   entry: the only kind certain to land in a chunk a default search sees). When every one would be
   marked (notes written from one template, pages differing only in a free-standing number) none
   is: the document keeps all its text. So a document an ingest reports as ok can be found by a
-  word only it holds, if it holds one (a free-standing number counts as the template's when the
-  document has text of its own besides).
+  word or a number only it holds, if it holds one.
 
 Marking depends only on the set of documents in the collection, never on the order they came in;
 the registry keeps, per document, the fingerprints it holds, so counting a fingerprint's
@@ -39,6 +45,7 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from corpus.models import Block, BlockKind
@@ -49,19 +56,29 @@ COPY_SHARE = 0.5
 COPY_MIN_WORDS = 200
 # Bumped whenever ``fingerprint`` or the rule in ``detect`` changes: a registry written under another
 # version recomputes its fingerprints when opened and queues them all, so the next ingest re-marks.
-FINGERPRINT_VERSION = "2"
+FINGERPRINT_VERSION = "3"
 
 # Runs of letters, digits and underscores holding a letter or a digit: a digit run glued to letters
 # is part of the word, and a blank to fill in ("Name: ____") is no word.
 _WORD = re.compile(r"\w*[^\W_]\w*")
 _TITLE_MARK = "\x00"
 _HEADING_MARK = "\x01"
+_NUMBER_MARK = "\x02"  # a number fingerprint never equals a fingerprint
 
 
-def normalise(text: str) -> str:
-    """Lower-case words, and a placeholder for each free-standing number, separated by single spaces."""
+def normalise(text: str, numbers: bool = False) -> str:
+    """Lower-case words, and a placeholder for each free-standing number (``numbers``: the number as
+    written), separated by single spaces."""
     words = _WORD.findall(unicodedata.normalize("NFKC", text).lower())
-    return " ".join("#" if w.isdigit() else w for w in words)
+    return " ".join("#" if w.isdigit() and not numbers else w for w in words)
+
+
+def number_fingerprint(text: str, title: str = "", heading: bool = False) -> str | None:
+    """The fingerprint of the block's text with its free-standing numbers as written; None when it
+    holds none (its fingerprint says all) or has no fingerprint."""
+    if not any(w.isdigit() for w in _WORD.findall(text)):
+        return None
+    return _hashed(normalise(text, numbers=True), normalise(title, numbers=True), heading, _NUMBER_MARK)
 
 
 def fingerprint(text: str, title: str = "", heading: bool = False) -> str | None:
@@ -72,14 +89,19 @@ def fingerprint(text: str, title: str = "", heading: bool = False) -> str | None
     apart from body text: "Summary" as a heading in two documents does not make a paragraph that
     reads "Summary" in a third one boilerplate.
     """
-    norm = normalise(text)
+    return _hashed(normalise(text), normalise(title), heading)
+
+
+def _hashed(norm: str, title: str, heading: bool, mark: str = "") -> str | None:
     if not any(c.isalpha() for c in norm):
         return None
-    masked = _mask(norm, normalise(title))
+    masked = _mask(norm, title)
     if any(c.isalpha() for c in masked):
         norm = masked
     if heading:
         norm = f"{_HEADING_MARK} {norm}"
+    if mark:
+        norm = f"{mark} {norm}"
     return hashlib.blake2b(norm.encode(), digest_size=10).hexdigest()
 
 
@@ -93,13 +115,30 @@ def fingerprints(blocks: Sequence[Block], title: str) -> list[str | None]:
     return [fingerprint(b.text, title, b.kind is BlockKind.HEADING) for b in blocks]
 
 
-def detect(blocks: Sequence[Block], fps: Sequence[str | None], documents: Mapping[str, int]) -> list[bool]:
+def number_fingerprints(blocks: Sequence[Block], title: str) -> list[str | None]:
+    return [number_fingerprint(b.text, title, b.kind is BlockKind.HEADING) for b in blocks]
+
+
+def detect(
+    blocks: Sequence[Block],
+    fps: Sequence[str | None],
+    documents: Mapping[str, int],
+    nfps: Sequence[str | None] | None = None,
+) -> list[bool]:
     """Which of one document's ``blocks`` are boilerplate.
 
-    ``fps`` are the blocks' fingerprints; ``documents`` maps a fingerprint to the number of distinct
-    documents of the collection holding it, this one included.
+    ``fps`` are the blocks' fingerprints, ``nfps`` their number fingerprints (None: not known, no
+    number is a document's own); ``documents`` maps either kind to the number of distinct documents
+    of the collection holding it, this one included.
     """
-    repeated = [fp is not None and documents.get(fp, 0) >= MIN_DOCUMENTS for fp in fps]
+    nfps = nfps if nfps is not None else [None] * len(fps)
+    here = Counter(fp for fp in fps if fp)
+    repeated = [
+        fp is not None
+        and documents.get(fp, 0) >= MIN_DOCUMENTS
+        and not (nfp is not None and here[fp] == 1 and documents.get(nfp, 0) < MIN_DOCUMENTS)
+        for fp, nfp in zip(fps, nfps, strict=True)
+    ]
     words = [len(b.text.split()) for b in blocks]
     not_heading = [b.kind is not BlockKind.HEADING for b in blocks]
     marked = [r and nh for r, nh in zip(repeated, not_heading, strict=True)]

@@ -6,7 +6,9 @@ the embedding model's window, so the model never truncates a chunk. The embedded
 to place a passage ("the proposed method" means little without knowing whose); the stored chunk text
 is the blocks' text only. A block longer than the window is split at sentence boundaries, and every
 part keeps the block's id, so a citation of either part resolves to the same block. Boilerplate
-blocks (``corpus.boilerplate``) are in no chunk.
+blocks (``corpus.boilerplate``) are in no chunk, nor are runs no reader reads (images inline as
+``data:`` URIs, base64 and hex blobs, tokens of hundreds of characters: ``corpus.non_prose``): a
+block that is nothing else is in no chunk either.
 
 The work is linear in the text whatever it holds (one line of base64, a word of a million letters,
 a page of full stops): nothing longer than a window's worth of characters (``max_chars``) is ever
@@ -22,6 +24,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from corpus import non_prose
 from corpus.loaders.titles import title_parts
 from corpus.models import Block, BlockKind, Chunk, Document
 
@@ -171,8 +174,10 @@ def _key(text: str) -> str:
 
 
 def _units(blocks: Sequence[Block], count: TokenCounter, max_chars: int) -> list[Unit]:
-    counts = _token_counts([b.text for b in blocks], count, max_chars)
-    return [Unit(b, b.text, n) for b, n in zip(blocks, counts, strict=True)]
+    texts = [non_prose.strip(b.text) for b in blocks]
+    kept = [(b, t) for b, t in zip(blocks, texts, strict=True) if t]
+    counts = _token_counts([t for _, t in kept], count, max_chars)
+    return [Unit(b, t, n) for (b, t), n in zip(kept, counts, strict=True)]
 
 
 def _section_runs(units: list[Unit]) -> list[list[Unit]]:
@@ -242,11 +247,12 @@ def chunk_document(
     Boilerplate blocks are left out: no chunk's text or block ids hold them.
     """
     blocks = [b for b in blocks if not b.boilerplate]
-    if not blocks:
-        return []
     max_chars = max_tokens * MAX_CHARS_PER_TOKEN
+    units = _units(blocks, count, max_chars)
+    if not units:
+        return []
     out: list[ChunkedText] = []
-    for run in _section_runs(_units(blocks, count, max_chars)):
+    for run in _section_runs(units):
         # A merged run is named for its main section (the last one: stubs come first).
         section = run[-1].block.section
         is_reference = _is_reference(run)

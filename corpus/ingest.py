@@ -62,6 +62,9 @@ from corpus.chunk_vectors import EarlierVectors, vectors_for
 from corpus.chunking import ChunkedText, chunk_document
 from corpus.errors import LoadError
 from corpus.models import Block, DocType, Document, MetadataOverride, ParsedDocument
+from corpus.non_prose import NonProse
+from corpus.non_prose import summarise as summarise_non_prose
+from corpus.off_limits import REGISTRY_NAME, is_data_directory
 from corpus.parsing import SUFFIX_TYPES, doc_id_for, parse_file
 from corpus.references.entries import ReferenceEntry
 from corpus.references.plan import ImportPlan
@@ -109,6 +112,8 @@ class FileResult(BaseModel):
     refreshed: bool = False
     # The reference-manager entry (its key) the file is attached to, for an import (``prp ingest --bib``).
     entry: str | None = None
+    # Runs no reader reads (``corpus.non_prose``: data: URIs, blobs), kept in the blocks, in no chunk.
+    non_prose: list[NonProse] = Field(default_factory=list)
 
 
 class IngestSummary(BaseModel):
@@ -189,7 +194,8 @@ def discover(paths: Iterable[Path]) -> Discovery:
     (to ``/etc/passwd``, say) would let a shared folder make prp read and index anything the user can
     read. Links to folders are not followed (their files, when inside, are found where they live), so
     a link loop cannot trap the walk; broken links and loops are reported, never silently dropped. A
-    file or link named directly is the user's own choice and is read wherever it points.
+    file or link named directly is the user's own choice and is read wherever it points. A library's
+    data directory (``corpus.off_limits``) is stepped around, and reported as skipped.
     """
     found: list[Path] = []
     refused: list[FileResult] = []
@@ -198,8 +204,14 @@ def discover(paths: Iterable[Path]) -> Discovery:
             found.append(path)
             continue
         root = path.resolve()
-        for entry in sorted(path.rglob("*")):
-            if hidden(entry.relative_to(path)):
+        entries = [e for e in sorted(path.rglob("*")) if not hidden(e.relative_to(path))]
+        # A library's data directory met on the way (another library's, or this one's under a name
+        # that is not hidden): its uploads, exports and models are that library's own files.
+        libraries = [path] if is_data_directory(path) else []
+        libraries += [e.parent for e in entries if e.name == REGISTRY_NAME and e.is_file() and e.parent != path]
+        refused.extend(FileResult(path=str(d), outcome=Outcome.SKIPPED, reason=DATA_DIRECTORY) for d in libraries)
+        for entry in entries:
+            if any(entry == d or entry.is_relative_to(d) for d in libraries):
                 continue
             if entry.is_symlink():
                 verdict = _link_verdict(entry, root)
@@ -215,6 +227,7 @@ def discover(paths: Iterable[Path]) -> Discovery:
 
 
 LOOP = "symbolic link loop: not followed"
+DATA_DIRECTORY = "a library's data directory: its files are that library's own, not documents (not walked)"
 NOT_REGULAR = "not a regular file (a pipe, socket or device)"
 
 
@@ -319,11 +332,23 @@ class Ingestor:
         return self.remark()
 
     def delete(self, doc_id: str) -> bool:
-        if self.registry.document(doc_id) is None:
-            return False
-        self._retire(doc_id, forget_edits=True)
-        self.remark()  # text it shared with two others is content again in those two
-        return True
+        return bool(self.delete_many([doc_id]))
+
+    def delete_many(self, doc_ids: Iterable[str], on_deleted: Callable[[str], None] | None = None) -> list[str]:
+        """Delete the documents (those the library holds; ``on_deleted`` hears of each as it goes),
+        then mark the others again once for the whole batch: text a deleted document shared with two
+        others is content again in those two. Returns the ids deleted."""
+        deleted = []
+        for doc_id in doc_ids:
+            if self.registry.document(doc_id) is None:
+                continue
+            self._retire(doc_id, forget_edits=True)
+            deleted.append(doc_id)
+            if on_deleted:
+                on_deleted(doc_id)
+        if deleted:
+            self.remark()
+        return deleted
 
     def reindex(self, doc_id: str) -> None:
         """Chunk and embed a ready document again from its registry blocks, without parsing it:
@@ -345,12 +370,17 @@ class Ingestor:
         if not queued:
             return {}
         changed: dict[str, tuple[int, int]] = {}
+        # Counted once per fingerprint, not once per holder: 4,800 notes sharing a heading would
+        # otherwise count its 4,800 holders 4,800 times. Re-marking changes no document's presence.
+        counts: dict[str, int] = {}
         for doc_id in self.registry.remark_candidates():
             document = self.registry.document(doc_id)
-            blocks, fps = self.registry.marked_blocks(doc_id)
+            blocks, fps, nfps = self.registry.marked_blocks(doc_id)
             if document is None or not blocks:
                 continue
-            marked = boilerplate.detect(blocks, fps, self.registry.document_counts(fps))
+            uncounted = {fp for fp in [*fps, *nfps] if fp and fp not in counts}
+            counts.update(dict.fromkeys(uncounted, 0) | self.registry.document_counts(uncounted))
+            marked = boilerplate.detect(blocks, fps, counts, nfps)
             if marked == [b.boilerplate for b in blocks]:
                 continue
             blocks = [b.model_copy(update={"boilerplate": m}) for b, m in zip(blocks, marked, strict=True)]
@@ -528,12 +558,17 @@ class Ingestor:
         # The same bytes parsed again: the same document id, so the same chunk and point ids.
         refreshed = replaces == doc.doc_id
         fps = boilerplate.fingerprints(parsed.blocks, doc.title)
+        nfps = boilerplate.number_fingerprints(parsed.blocks, doc.title)
         # This document counts once; the version it replaces does not count at all.
-        others = self.registry.document_counts(fps, exclude=(doc.doc_id, replaces))
-        counts = {fp: others.get(fp, 0) + 1 for fp in fps if fp}
-        marked = boilerplate.detect(parsed.blocks, fps, counts)
+        others = self.registry.document_counts([*fps, *nfps], exclude=(doc.doc_id, replaces))
+        counts = {fp: others.get(fp, 0) + 1 for fp in [*fps, *nfps] if fp}
+        marked = boilerplate.detect(parsed.blocks, fps, counts, nfps)
         blocks = [b.model_copy(update={"boilerplate": m}) for b, m in zip(parsed.blocks, marked, strict=True)]
         chunked = self._chunk(doc, blocks)
+        if not chunked and any(not b.boilerplate for b in blocks):  # all of its text is non-prose
+            held = ", ".join(n.describe() for n in summarise_non_prose(b.text for b in blocks)) or "nothing"
+            reason = f"no text to read or search: it holds only {held}, which is not indexed"
+            return FileResult(path=doc.path, outcome=Outcome.FAILED, reason=reason, doc_id=doc.doc_id, title=doc.title)
         if self.max_chunks is not None and len(chunked) > self.max_chunks:
             reason = (
                 f"too much text to index: {len(chunked):,} chunks, over the limit of {self.max_chunks:,} "
@@ -541,7 +576,7 @@ class Ingestor:
             )
             return FileResult(path=doc.path, outcome=Outcome.FAILED, reason=reason, doc_id=doc.doc_id, title=doc.title)
         chunks = [c.chunk for c in chunked]
-        self.registry.add_pending(doc, blocks, chunks, fps, parser_versions.current(doc.type))
+        self.registry.add_pending(doc, blocks, chunks, fps, parser_versions.current(doc.type), nfps)
         if entry is not None:  # remembered while pending: a crash before it is ready loses neither
             self.registry.override_metadata(doc.doc_id, entry.override())
         try:
@@ -570,6 +605,7 @@ class Ingestor:
             chunks=len(chunks),
             refreshed=refreshed,
             entry=entry.key if entry else None,
+            non_prose=summarise_non_prose(b.text for b in blocks if not b.boilerplate),
         )
 
     def _chunk(self, doc: Document, blocks: list[Block]) -> list[ChunkedText]:

@@ -107,6 +107,10 @@ class Library:
     def delete(self, doc_id: str) -> bool:
         return self._ingestor().delete(doc_id)
 
+    def delete_many(self, doc_ids: Iterable[str], on_deleted: Callable[[str], None] | None = None) -> list[str]:
+        """See ``Ingestor.delete_many``: boilerplate is marked again once for the batch."""
+        return self._ingestor().delete_many(doc_ids, on_deleted)
+
     def edit_metadata(self, doc_id: str, override: MetadataOverride) -> DocumentRecord | None:
         """Set the fields a person gave (``Registry.override_metadata``). The year and title are in
         the points' payloads too (the year filters searches), so an edit of either is written there;

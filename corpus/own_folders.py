@@ -3,7 +3,9 @@
 The data directory holds the library's uploads, exports, caches and index, and the models directory
 the embedding models; ingesting either (or a folder whose walk would reach one) would make the
 library's own files documents of it. A folder that holds one only as a hidden folder (the default
-``.prp``) is fine: an ingest never walks into hidden folders (``corpus.ingest.discover``).
+``.prp``) is fine: an ingest never walks into hidden folders (``corpus.ingest.discover``). Nor
+may it be given a folder no walk may start at (``corpus.off_limits``): the filesystem's root, a
+system folder, another library's data directory.
 """
 
 from __future__ import annotations
@@ -14,11 +16,12 @@ from pathlib import Path
 from corpus.config import Settings
 from corpus.errors import RefusedPathError
 from corpus.ingest import hidden
+from corpus.off_limits import refusal
 
 
 def check_ingest_paths(paths: Sequence[Path], settings: Settings) -> None:
     """Raise ``RefusedPathError`` for the first path that is, is inside or would walk into the data
-    or the models directory."""
+    or the models directory, or is a folder no walk may start at."""
     protected = {"data directory": settings.data_dir.resolve(), "models directory": settings.models_dir.resolve()}
     for path in paths:
         resolved = Path(path).expanduser().resolve()
@@ -34,3 +37,6 @@ def check_ingest_paths(paths: Sequence[Path], settings: Settings) -> None:
                     f"{path} holds the library's {what} ({folder}), whose files are the library's own: "
                     "ingest the folders beside it instead"
                 )
+        reason = refusal(resolved) if resolved.is_dir() else None
+        if reason:
+            raise RefusedPathError(f"{path} is refused: {reason}")

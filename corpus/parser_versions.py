@@ -21,7 +21,7 @@ PDF = 2
 MARKDOWN = 2
 TEXT = 2
 HTML = 2
-CHUNKER = 2
+CHUNKER = 3  # 3: runs no reader reads (data: URIs, blobs) are in no chunk (corpus.non_prose)
 
 
 @dataclass(frozen=True)

@@ -64,7 +64,8 @@ CREATE TABLE IF NOT EXISTS blocks (
     kind TEXT NOT NULL,
     text TEXT NOT NULL,
     fp TEXT,
-    boilerplate INTEGER NOT NULL DEFAULT 0
+    boilerplate INTEGER NOT NULL DEFAULT 0,
+    nfp TEXT  -- the number fingerprint (corpus.boilerplate.number_fingerprint), when it holds a number
 );
 CREATE INDEX IF NOT EXISTS blocks_doc ON blocks(doc_id, seq);
 CREATE TABLE IF NOT EXISTS chunks (
@@ -81,7 +82,7 @@ CREATE TABLE IF NOT EXISTS chunks (
 CREATE INDEX IF NOT EXISTS chunks_doc ON chunks(doc_id, seq);
 CREATE TABLE IF NOT EXISTS tombstones (doc_id TEXT PRIMARY KEY);
 -- Boilerplate detection (corpus.boilerplate): how many of a document's blocks carry each text
--- fingerprint, so the documents holding a fingerprint are an index lookup away.
+-- fingerprint and number fingerprint, so the documents holding one are an index lookup away.
 CREATE TABLE IF NOT EXISTS fingerprints (
     fp TEXT NOT NULL,
     doc_id TEXT NOT NULL REFERENCES documents(doc_id) ON DELETE CASCADE,
@@ -90,8 +91,10 @@ CREATE TABLE IF NOT EXISTS fingerprints (
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS fingerprints_doc ON fingerprints(doc_id);
 -- Fingerprints whose documents changed (one was added, replaced or removed) since the documents
--- holding them were last re-marked; written in the transaction that changes them.
-CREATE TABLE IF NOT EXISTS remark_queue (fp TEXT PRIMARY KEY) WITHOUT ROWID;
+-- holding them were last re-marked; written in the transaction that changes them, with the lowest
+-- and highest number of ready documents holding the fingerprint before each change since (NULL:
+-- unknown, so its holders are marked again whatever the counts).
+CREATE TABLE IF NOT EXISTS remark_queue (fp TEXT PRIMARY KEY, lo INTEGER, hi INTEGER) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 -- Fields a person or an import set (corpus.models.MetadataOverride), one row per field, the value
 -- as JSON. Kept apart from the documents row, which every parse rewrites, so they outlive it.
@@ -104,7 +107,7 @@ CREATE TABLE IF NOT EXISTS metadata_overrides (
 """
 
 _BLOCK_COLUMNS = (
-    "block_id, doc_id, seq, page, x0, top, x1, bottom, span_start, span_end, section, kind, text, fp, boilerplate"
+    "block_id, doc_id, seq, page, x0, top, x1, bottom, span_start, span_end, section, kind, text, fp, boilerplate, nfp"
 )
 
 
@@ -145,6 +148,9 @@ class Registry:
         added = (
             ("blocks", "fp", "TEXT"),
             ("blocks", "boilerplate", "INTEGER NOT NULL DEFAULT 0"),
+            ("blocks", "nfp", "TEXT"),
+            ("remark_queue", "lo", "INTEGER"),
+            ("remark_queue", "hi", "INTEGER"),
             ("documents", "loader_version", "INTEGER NOT NULL DEFAULT 0"),
             ("documents", "chunker_version", "INTEGER NOT NULL DEFAULT 0"),
             ("documents", "bibliography", "TEXT NOT NULL DEFAULT '{}'"),
@@ -170,12 +176,13 @@ class Registry:
         for doc_id, title in titles.items():
             blocks = [_block(r) for r in db.execute("SELECT * FROM blocks WHERE doc_id = ? ORDER BY seq", (doc_id,))]
             fps = boilerplate.fingerprints(blocks, title)
+            nfps = boilerplate.number_fingerprints(blocks, title)
             db.executemany(
-                "UPDATE blocks SET fp = ? WHERE block_id = ?",
-                [(f, b.block_id) for b, f in zip(blocks, fps, strict=True)],
+                "UPDATE blocks SET fp = ?, nfp = ? WHERE block_id = ?",
+                [(f, n, b.block_id) for b, f, n in zip(blocks, fps, nfps, strict=True)],
             )
-            _insert_fingerprints(db, doc_id, fps)
-        db.execute("INSERT OR IGNORE INTO remark_queue SELECT DISTINCT fp FROM fingerprints")
+            _insert_fingerprints(db, doc_id, [*fps, *nfps])
+        db.execute("INSERT OR REPLACE INTO remark_queue (fp, lo, hi) SELECT DISTINCT fp, NULL, NULL FROM fingerprints")
         db.execute("INSERT OR REPLACE INTO meta VALUES ('fingerprint_version', ?)", (boilerplate.FINGERPRINT_VERSION,))
 
     @contextmanager
@@ -246,14 +253,20 @@ class Registry:
         chunks: Sequence[Chunk],
         fingerprints: Sequence[str | None] | None = None,
         version: ParserVersion | None = None,
+        number_fingerprints: Sequence[str | None] | None = None,
     ) -> None:
         """Record a parsed document as pending: visible to nothing until ``mark_ready``. A document
         of the same id (the same bytes, parsed again) is replaced.
 
-        ``fingerprints`` are the blocks' (``corpus.boilerplate.fingerprints``), computed if not given;
-        ``version`` is the parser's that produced them (none given: unknown, recorded as 0).
+        ``fingerprints`` and ``number_fingerprints`` are the blocks' (``corpus.boilerplate``), computed
+        if not given; ``version`` is the parser's that produced them (none given: unknown, recorded as 0).
         """
         fps = boilerplate.fingerprints(blocks, document.title) if fingerprints is None else list(fingerprints)
+        nfps = (
+            boilerplate.number_fingerprints(blocks, document.title)
+            if number_fingerprints is None
+            else list(number_fingerprints)
+        )
         version = version or ParserVersion(loader=0, chunker=0)
         with self._connect() as db:
             # A document parsed again keeps the date it was added; the fingerprints its earlier
@@ -283,17 +296,17 @@ class Registry:
                 ),
             )
             db.executemany(
-                f"INSERT INTO blocks ({_BLOCK_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                [_block_row(b, fp) for b, fp in zip(blocks, fps, strict=True)],
+                f"INSERT INTO blocks ({_BLOCK_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                [_block_row(b, fp, nfp) for b, fp, nfp in zip(blocks, fps, nfps, strict=True)],
             )
-            _insert_fingerprints(db, document.doc_id, fps)
+            _insert_fingerprints(db, document.doc_id, [*fps, *nfps])
             _insert_chunks(db, chunks)
 
     def mark_ready(self, doc_id: str, replaces: str | None = None) -> None:
         """Publish a document; the version it replaces is removed and tombstoned atomically."""
         with self._connect() as db:
+            _queue_remark(db, doc_id)  # with the counts before it is one of the documents counted
             db.execute("UPDATE documents SET status = 'ready' WHERE doc_id = ?", (doc_id,))
-            _queue_remark(db, doc_id)
             if replaces and replaces != doc_id:
                 # The file at the same path changed: what a person set on it still holds, except
                 # where the new version already has its own (an import's, say).
@@ -351,11 +364,11 @@ class Registry:
             ).fetchall()
         return (_block(r) for r in rows)
 
-    def marked_blocks(self, doc_id: str) -> tuple[list[Block], list[str | None]]:
-        """A document's blocks in reading order, with their fingerprints."""
+    def marked_blocks(self, doc_id: str) -> tuple[list[Block], list[str | None], list[str | None]]:
+        """A document's blocks in reading order, with their fingerprints and number fingerprints."""
         with self._connect() as db:
             rows = db.execute("SELECT * FROM blocks WHERE doc_id = ? ORDER BY seq", (doc_id,)).fetchall()
-        return [_block(r) for r in rows], [r["fp"] for r in rows]
+        return [_block(r) for r in rows], [r["fp"] for r in rows], [r["nfp"] for r in rows]
 
     # --- boilerplate -----------------------------------------------------------------------
 
@@ -385,17 +398,22 @@ class Registry:
             db.executemany("DELETE FROM remark_queue WHERE fp = ?", [(fp,) for fp in fps])
 
     def remark_candidates(self) -> list[str]:
-        """Ready documents holding a queued fingerprint whose marking may be non-trivial: they hold
-        a block marked as boilerplate, or a fingerprint enough documents share to be boilerplate.
-        Any other document's blocks are all content, before and after, so it needs no look."""
+        """Ready documents holding a queued fingerprint whose number of documents crossed the
+        boilerplate threshold (``corpus.boilerplate.MIN_DOCUMENTS``) since they were last marked:
+        the rule reads a count only as "at least the threshold" or not, so a document holding no such
+        fingerprint would be marked as it is. Deleting 10 of 4,800 notes sharing a heading moves its
+        count from 4,800 to 4,790: no note needs a look, and the cost is that of the 10 deletions."""
         with self._connect() as db:
+            # Each queued fingerprint's holders counted once (materialised), then its holders looked up.
             rows = db.execute(
-                "WITH q AS (SELECT DISTINCT f.doc_id FROM fingerprints f JOIN remark_queue r ON r.fp = f.fp) "
-                "SELECT q.doc_id FROM q JOIN documents d ON d.doc_id = q.doc_id AND d.status = 'ready' "
-                "WHERE EXISTS (SELECT 1 FROM blocks b WHERE b.doc_id = q.doc_id AND b.boilerplate = 1) "
-                "OR EXISTS (SELECT 1 FROM fingerprints f WHERE f.doc_id = q.doc_id AND "
-                "(SELECT COUNT(*) FROM fingerprints g JOIN documents e ON e.doc_id = g.doc_id "
-                "AND e.status = 'ready' WHERE g.fp = f.fp) >= ?) ORDER BY q.doc_id",
+                "WITH c AS MATERIALIZED (SELECT g.fp, COUNT(*) AS now FROM fingerprints g JOIN documents e "
+                "ON e.doc_id = g.doc_id AND e.status = 'ready' WHERE g.fp IN (SELECT fp FROM remark_queue) "
+                "GROUP BY g.fp), "
+                "q AS MATERIALIZED (SELECT r.fp FROM remark_queue r LEFT JOIN c ON c.fp = r.fp "
+                "WHERE r.lo IS NULL OR r.hi IS NULL "
+                "OR (min(r.lo, coalesce(c.now, 0)) < ?1 AND max(r.hi, coalesce(c.now, 0)) >= ?1)) "
+                "SELECT DISTINCT f.doc_id FROM q JOIN fingerprints f ON f.fp = q.fp "
+                "JOIN documents d ON d.doc_id = f.doc_id AND d.status = 'ready' ORDER BY f.doc_id",
                 (boilerplate.MIN_DOCUMENTS,),
             ).fetchall()
         return [r[0] for r in rows]
@@ -501,10 +519,18 @@ def _insert_fingerprints(db: sqlite3.Connection, doc_id: str, fps: Iterable[str 
 
 
 def _queue_remark(db: sqlite3.Connection, doc_id: str) -> None:
-    db.execute("INSERT OR IGNORE INTO remark_queue SELECT fp FROM fingerprints WHERE doc_id = ?", (doc_id,))
+    """Queue the fingerprints of ``doc_id``, about to change, with how many ready documents hold
+    each now (before the change): ``Registry.remark_candidates`` compares that with the count then."""
+    db.execute(
+        "INSERT INTO remark_queue (fp, lo, hi) SELECT fp, n, n FROM (SELECT f.fp, (SELECT COUNT(*) "
+        "FROM fingerprints g JOIN documents e ON e.doc_id = g.doc_id AND e.status = 'ready' WHERE g.fp = f.fp) AS n "
+        "FROM fingerprints f WHERE f.doc_id = ?) WHERE true "
+        "ON CONFLICT (fp) DO UPDATE SET lo = min(lo, excluded.lo), hi = max(hi, excluded.hi)",
+        (doc_id,),
+    )
 
 
-def _block_row(b: Block, fp: str | None) -> tuple:
+def _block_row(b: Block, fp: str | None, nfp: str | None) -> tuple:
     bbox = b.bbox
     span = b.span
     return (
@@ -523,6 +549,7 @@ def _block_row(b: Block, fp: str | None) -> tuple:
         b.text,
         fp,
         int(b.boilerplate),
+        nfp,
     )
 
 

@@ -51,7 +51,7 @@ def template_notes(folder: Path, notes: int = 40, tickets: int = 10, memos: int 
     """Notes written from templates, as meeting notes, lab logs and tickets are (issue 23), by file
     name: ``notes`` one-line notes differing only in a number, alone and glued to a word ("Tiny note
     7 about topic tinyword7"); ``tickets`` whose every line is the template's but for a free-standing
-    number (so nothing but that number tells them apart: they keep all their text); ``memos`` with
+    number (the line with the number is each ticket's own, the other one is boilerplate); ``memos`` with
     a line of their own above a shared footer (the footer is boilerplate, the line is not)."""
     folder.mkdir(parents=True, exist_ok=True)
     out: dict[str, TemplateNote] = {}
@@ -62,7 +62,7 @@ def template_notes(folder: Path, notes: int = 40, tickets: int = 10, memos: int 
         number = 4100 + i
         text = f"Ticket {number} was raised by the help desk.\n\nThe status is open and waits for the vendor.\n"
         (folder / f"ticket-{i}.txt").write_text(text, encoding="utf-8")
-        out[f"ticket-{i}.txt"] = TemplateNote(str(number), 0)
+        out[f"ticket-{i}.txt"] = TemplateNote(str(number), 1)
     animals = ["aardvark", "bongo", "caracal", "dhole", "eland", "fossa", "gharial", "hoatzin", "ibex", "jerboa"]
     for i in range(memos):
         marker = f"{animals[i % len(animals)]}{'' if i < len(animals) else i}"
@@ -72,10 +72,50 @@ def template_notes(folder: Path, notes: int = 40, tickets: int = 10, memos: int 
     return out
 
 
+def invoices(folder: Path, count: int = 300, first: int = 481001) -> dict[str, str]:
+    """Issue 34's reproduction: ``count`` invoices, each "# Invoice / Invoice number N / two lines
+    every invoice has / a note two invoices share", by file name with its invoice number (the only
+    thing that tells it apart; ``first`` + 199 is 481200)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    out: dict[str, str] = {}
+    for i in range(count):
+        number = str(first + i)
+        text = (
+            f"# Invoice\n\nInvoice number {number}\n\nPayable within thirty days of receipt.\n\n"
+            f"Thank you for your business.\n\nDelivered with the shipment of batch {chr(65 + i // 2 % 26)}"
+            f"{i // 52}.\n"
+        )
+        (folder / f"invoice-{i:03d}.md").write_text(text, encoding="utf-8")
+        out[f"invoice-{i:03d}.md"] = number
+    return out
+
+
 def base64_text(size: int, seed: int = 7) -> str:
     """``size`` characters of random bytes as the ``base64`` command writes them: 76 to a line."""
     data = random.Random(seed).randbytes(size * 3 // 4 + 3)
     return base64.encodebytes(data).decode("ascii")[:size]
+
+
+IMAGE_TOPICS = ("estuaries", "glaciers", "peat bogs", "coral reefs", "salt marshes")
+
+
+def inline_images_note(size: int) -> str:
+    """A Markdown note of about ``size`` characters: a few paragraphs (each with a marker word)
+    between images inline as ``data:`` URIs, in the forms exporters write."""
+    parts, length, n = [], 0, 0
+    while length < size:
+        blob = base64_text(min(200_000, size // 8), seed=n).replace("\n", "")
+        wrapped = "\n".join(blob[i : i + 76] for i in range(0, len(blob), 76))
+        form = (
+            f"![figure {n}](data:image/png;base64,{wrapped})",
+            f"![figure {n}](data:image/png;base64,{blob})",
+            f'<img alt="figure {n}" src="data:image/jpeg;base64,{blob}">',
+            f"Figure {n}: data:image/png;base64,{blob}",
+        )[n % 4]
+        parts += [paragraph(f"marker{n}", IMAGE_TOPICS[n % len(IMAGE_TOPICS)]), form]
+        length += len(parts[-1]) + len(parts[-2])
+        n += 1
+    return "# Field notes with figures\n\n" + "\n\n".join(parts) + "\n"
 
 
 def one_token_line(size: int) -> str:

@@ -1,12 +1,14 @@
-"""No document silently unsearchable (issue 23): over generated collections of template-like notes,
-numbered files, near-duplicates and files sharing all but one line (and mixes of them), every
-document keeps, after boilerplate marking and chunking, a word that occurs only in it.
+"""No document silently unsearchable (issues 23 and 34): over generated collections of template-like
+notes, numbered files, near-duplicates, files sharing all but one line, invoices, orders, cases and
+papers told apart only by a number, code or identifier (and mixes of them), every document keeps,
+after boilerplate marking and chunking, a word that occurs only in it, and a number that occurs only
+in it.
 
 Real loaders (parse_file on files written to disk), the real boilerplate rule and the real chunker
 with the embedding model's tokenizer; the index is left out here so that many collections run in
 seconds (tests/reliability/test_template_ingest.py runs the same through ingest and sparse search).
-A "word" has a letter in it: a free-standing number ("Note 12", "page 3", "© 2024") is what the
-rule reads as a template's, unless the document has nothing else.
+A "word" has a letter in it; a "number" is a run of digits. A number every document repeats ("©
+2024") is the template's; one only this document holds ("Invoice number 481200") is its own.
 """
 
 from __future__ import annotations
@@ -74,6 +76,39 @@ def templated(draw) -> list[str]:
     return docs
 
 
+#: Lines a template gives a number, code or identifier of each document's own.
+IDENTIFIED = st.sampled_from(
+    [
+        "Invoice number {num}",
+        "Order ORD-{num} shipped",
+        "Case {year}-{num}",
+        "DOI: 10.5555/{num}",
+        "Paper ID: {year}.{num}",
+        "Ref. {num}",
+    ]
+)
+
+
+@st.composite
+def identified(draw) -> list[str]:
+    """Issue 34's reproduction and its kin: "# Invoice / Invoice number 481200 / two shared lines /
+    a note shared by two", with invoice and order numbers, case ids, DOIs and paper ids."""
+    n = draw(st.integers(3, 12))
+    form = draw(IDENTIFIED)
+    numbers = draw(st.lists(st.integers(10, 9_999_999), min_size=n, max_size=n, unique=True))
+    shared = draw(st.lists(st.lists(WORD, min_size=2, max_size=8).map(" ".join), min_size=0, max_size=3))
+    heading = draw(st.sampled_from(["", "# Invoice", "# Order", "# Record"]))
+    pairs = draw(st.booleans())  # a note two documents share, as in the reproduction
+    year = draw(st.integers(2000, 2030))
+    docs = []
+    for i, number in enumerate(numbers):
+        lines = [form.format(num=number, year=year), *(s.capitalize() + "." for s in shared)]
+        if pairs:
+            lines.append(f"Paid with the {['first', 'second', 'third', 'fourth', 'fifth', 'sixth'][i // 2]} transfer.")
+        docs.append("\n\n".join([heading] * bool(heading) + lines))
+    return docs
+
+
 @st.composite
 def near_duplicates(draw) -> list[str]:
     """One paragraph, each copy with one word changed."""
@@ -100,7 +135,7 @@ def all_but_one_line(draw) -> list[str]:
     return docs
 
 
-SHAPES = st.sampled_from([numbered, templated, near_duplicates, all_but_one_line])
+SHAPES = st.sampled_from([numbered, templated, identified, near_duplicates, all_but_one_line])
 COLLECTION = st.lists(SHAPES.flatmap(lambda shape: shape()), min_size=1, max_size=3).map(
     lambda groups: [doc for group in groups for doc in group]
 )
@@ -108,6 +143,10 @@ COLLECTION = st.lists(SHAPES.flatmap(lambda shape: shape()), min_size=1, max_siz
 
 def letter_words(text: str) -> set[str]:
     return {w for w in word_tokens(text) if any(c.isalpha() for c in w)}
+
+
+def numbers(text: str) -> set[str]:
+    return {w for w in word_tokens(text) if w.isdigit()}
 
 
 def parse_all(texts: list[str], folder: Path) -> list[ParsedDocument]:
@@ -124,32 +163,33 @@ def parse_all(texts: list[str], folder: Path) -> list[ParsedDocument]:
 def mark_all(docs: list[ParsedDocument]) -> list[list[Block]]:
     """Each document's blocks, marked against the whole collection."""
     fps = [boilerplate.fingerprints(d.blocks, d.document.title) for d in docs]
-    counts = Counter(fp for doc_fps in fps for fp in {f for f in doc_fps if f})
+    nfps = [boilerplate.number_fingerprints(d.blocks, d.document.title) for d in docs]
+    counts = Counter(fp for doc_fps in [*fps, *nfps] for fp in {f for f in doc_fps if f})
     out = []
-    for doc, doc_fps in zip(docs, fps, strict=True):
-        marked = boilerplate.detect(doc.blocks, doc_fps, counts)
+    for doc, doc_fps, doc_nfps in zip(docs, fps, nfps, strict=True):
+        marked = boilerplate.detect(doc.blocks, doc_fps, counts, doc_nfps)
         out.append([b.model_copy(update={"boilerplate": m}) for b, m in zip(doc.blocks, marked, strict=True)])
     return out
 
 
-@settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=80, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(COLLECTION)
-def test_every_document_keeps_a_word_only_it_holds(embedder, texts: list[str]):
+def test_every_document_keeps_a_word_and_a_number_only_it_holds(embedder, texts: list[str]):
     with tempfile.TemporaryDirectory() as tmp:
         docs = parse_all(texts, Path(tmp))
-    words = [letter_words(" ".join(b.text for b in d.blocks)) for d in docs]
-    held_by = Counter(w for doc_words in words for w in doc_words)
-    for doc, blocks, doc_words in zip(docs, mark_all(docs), words, strict=True):
+    tokens = [set(word_tokens(" ".join(b.text for b in d.blocks))) for d in docs]
+    held_by = Counter(w for doc_tokens in tokens for w in doc_tokens)
+    for doc, blocks, doc_tokens in zip(docs, mark_all(docs), tokens, strict=True):
         chunks = chunk_document(doc.document, blocks, embedder.max_tokens, embedder.count_tokens_batch)
         # What a default sparse search matches: the embedded text (title header included) of the
         # chunks outside reference lists.
-        searchable = letter_words(" ".join(c.embed_text for c in chunks if not c.chunk.is_reference))
-        assert searchable, f"{doc.document.path} has no searchable chunk: {[b.text for b in blocks]}"
-        own = {w for w in doc_words if held_by[w] == 1}
-        if own:
-            assert own & searchable, (
-                f"none of {sorted(own)} is searchable in {[(b.text, b.boilerplate) for b in blocks]}"
-            )
+        searchable = set(word_tokens(" ".join(c.embed_text for c in chunks if not c.chunk.is_reference)))
+        assert letter_words(" ".join(searchable)), f"{doc.document.path} has no searchable chunk: {blocks}"
+        own = {w for w in doc_tokens if held_by[w] == 1}
+        marks = [(b.text, b.boilerplate) for b in blocks]
+        for kind in (letter_words, numbers):  # a word of its own, and a number of its own
+            mine = kind(" ".join(own))
+            assert not mine or mine & searchable, f"none of {sorted(mine)} is searchable in {marks}"
 
 
 def _block(seq: int, text: str, kind: BlockKind = BlockKind.PARAGRAPH) -> Block:
@@ -209,7 +249,7 @@ def test_a_library_marked_by_the_old_rule_is_marked_again_and_found(make_library
     for i in range(1, 5):
         (folder / f"n{i}.txt").write_text(f"Tiny note {i} about topic tinyword{i} and green roofs.\n", encoding="utf-8")
     monkeypatch.setattr(boilerplate, "FINGERPRINT_VERSION", "1")
-    monkeypatch.setattr(boilerplate, "detect", lambda blocks, fps, counts: [True] * len(blocks))
+    monkeypatch.setattr(boilerplate, "detect", lambda blocks, fps, counts, nfps=None: [True] * len(blocks))
     old = make_library("v1")
     assert old.ingest([folder]).chunks == 0
     old.close()

@@ -9,6 +9,7 @@ the entry's document; an entry with none, or whose file is not there, is a probl
 
 from __future__ import annotations
 
+import stat
 from pathlib import Path
 
 from corpus.parsing import SUFFIX_TYPES
@@ -29,8 +30,24 @@ def attachment(entry: ReferenceEntry, folder: Path) -> Path | EntryProblem:
         )
     found = next((p for p in supported if p.is_file()), None)
     if found is None:
+        there = next((p for p in supported if p.exists()), None)
+        if there is not None:  # a pipe, socket or device: reading it could block forever
+            return EntryProblem(key=entry.key, reason=f"the attached file {there} is {not_regular(there)}: not read")
         return EntryProblem(key=entry.key, reason=f"the attached file {supported[0]} does not exist")
     return found.resolve()
+
+
+def not_regular(path: Path) -> str:
+    """What a path that exists but is no regular file is, as a user would name it."""
+    mode = path.stat().st_mode
+    kinds = (
+        (stat.S_ISDIR, "a folder"),
+        (stat.S_ISFIFO, "a named pipe (FIFO)"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+    )
+    return next((name for test, name in kinds if test(mode)), "not a regular file")
 
 
 def attached_paths(spec: str) -> list[str]:

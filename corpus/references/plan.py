@@ -11,7 +11,7 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 
 from corpus.errors import LoadError, ReferenceImportError
-from corpus.references.attachments import attachment
+from corpus.references.attachments import attachment, not_regular
 from corpus.references.bibtex import read_bibtex
 from corpus.references.csl_json import read_csl_json
 from corpus.references.entries import EntryProblem, ReadEntries, ReferenceEntry
@@ -82,6 +82,8 @@ def _reader(export: Path) -> Callable[[], ReadEntries]:
         raise ReferenceImportError(
             f"{export}: not a BibTeX or CSL-JSON export (expected one of {kinds}) or Zotero's data folder"
         )
+    if export.exists() and not export.is_file():  # reading a pipe or a device could block forever
+        raise ReferenceImportError(f"{export}: {not_regular(export)}, not an export file: not read")
     if not export.is_file():
         raise ReferenceImportError(f"{export}: no such file")
     return partial(reader, export)

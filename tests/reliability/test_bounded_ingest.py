@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from corpus import non_prose
 from corpus.chunking import MAX_CHARS_PER_TOKEN, chunk_document
 from corpus.ingest import WRITE_BATCH
 from corpus.parsing import parse_file
@@ -45,6 +46,10 @@ def test_hostile_text_is_parsed_and_chunked_in_bounded_time_into_chunks_that_fit
     chunked = chunk_document(parsed.document, parsed.blocks, embedder.max_tokens, embedder.count_tokens_batch)
     seconds = time.perf_counter() - started
     assert seconds < PARSE_AND_CHUNK_SECONDS, f"{name}: {seconds:.1f} s"
+    # Nothing but a blob (base64, one endless token) is in no chunk (``corpus.non_prose``).
+    if not any(non_prose.strip(b.text) for b in parsed.blocks):
+        assert chunked == [] and non_prose.summarise(b.text for b in parsed.blocks), name
+        return
     assert chunked
     max_chars = embedder.max_tokens * MAX_CHARS_PER_TOKEN
     assert max(len(c.chunk.text) for c in chunked) <= max_chars
@@ -55,16 +60,23 @@ def test_hostile_text_is_parsed_and_chunked_in_bounded_time_into_chunks_that_fit
 
 
 @pytest.mark.timeout(300)
-def test_base64_and_a_one_token_line_are_ingested_whole_and_found(tmp_path, make_library):
+def test_base64_and_a_one_token_line_are_ingested_and_found_by_their_prose(tmp_path, make_library):
     folder = tmp_path / "encoded"
     folder.mkdir()
     (folder / "attachment.txt").write_text(f"{paragraph('marmot', 'alpine burrows')}\n\n{base64_text(20_000)}")
     (folder / "token.md").write_text(f"{paragraph('vicuna', 'high plateaus')}\n\n{one_token_line(100_000)}\n")
+    (folder / "only-base64.txt").write_text(base64_text(20_000))
     library = make_library()
     started = time.perf_counter()
     summary = library.ingest([folder])
-    assert time.perf_counter() - started < 120  # ~110 chunks; minutes before on any busy machine
-    assert [f.outcome.value for f in summary.files] == ["ok", "ok"], summary.files
+    assert time.perf_counter() - started < 120  # a chunk each; ~110 chunks of base64 once, minutes before that
+    got = {Path(f.path).name: f for f in summary.files}
+    assert [got[n].outcome.value for n in ("attachment.txt", "token.md")] == ["ok", "ok"], summary.files
+    assert got["attachment.txt"].chunks == 1 and got["token.md"].chunks == 1
+    assert [n.describe() for n in got["attachment.txt"].non_prose] == ["1 base64 or hex blob (20 KB)"]
+    # Nothing but a blob: refused by name, as a file without text is.
+    assert got["only-base64.txt"].outcome.value == "failed"
+    assert got["only-base64.txt"].reason.startswith("no text to read or search: it holds only 1 base64 or hex blob")
     assert_consistent(library, {"attachment.txt": "marmot", "token.md": "vicuna"})
 
 

@@ -58,6 +58,10 @@ def format_summary(summary: IngestSummary) -> str:
             "(text repeated across 3 or more documents: kept for citations, left out of search)"
         )
         lines.extend(f"  boilerplate: {f.path}: {f.boilerplate_blocks} of {f.blocks} blocks" for f in marked)
+    for f in summary.files:
+        if f.outcome is Outcome.OK and f.non_prose:
+            left_out = ", ".join(n.describe() for n in f.non_prose)
+            lines.append(f"  kept out of chunks (not text to read or search): {f.path}: {left_out}")
     if summary.remarked:  # what other documents share changed: their marks and chunks were redone
         lines.append(f"boilerplate marked again in {len(summary.remarked)} earlier document(s)")
     for f in summary.files:

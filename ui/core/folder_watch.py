@@ -13,7 +13,13 @@ editors that save by writing a new file over the old one.
 
 When the set of roots changes (a folder ingested, one that was missing comes back) the watch starts
 again on the new set; a root that has become available again is synced whole, as is every root
-when the watch starts (what changed while the service was stopped).
+when the watch starts (what changed while the service was stopped). A root that now leads elsewhere
+(a link put in its place: ``corpus.off_limits.moved``) is not watched, and the service's log says
+so once; a sync leaves it alone too.
+
+The watch thread never dies of an error and never spins on one: a failure (a folder it may not
+read, the operating system's watch limit) is one line in the service's log, and the watch starts
+again after a wait that doubles with each failure in a row (1 s up to ``MAX_BACKOFF``).
 """
 
 from __future__ import annotations
@@ -21,12 +27,12 @@ from __future__ import annotations
 import re
 import sys
 import threading
-import traceback
 from pathlib import Path
 
 from watchfiles import Change, watch
 
 from corpus.ingest_roots import IngestRoot, RootKind
+from corpus.off_limits import moved
 from corpus.sync import plan_sync
 from corpus.text import counted
 from ui.core.local import LocalPortal
@@ -39,6 +45,8 @@ DEBOUNCE_MS = 2000
 WAKE_MS = 1000
 #: Seconds ``stop`` waits for the watch thread (it wakes every WAKE_MS).
 STOP_TIMEOUT = 10.0
+#: The longest wait, in seconds, before the watch starts again after failures in a row.
+MAX_BACKOFF = 60.0
 
 #: Names of temporary files: Vim swap files, Emacs backups, autosaves (``#name#``) and locks
 #: (``.#name``), office lock files (``~$``), partial downloads and copies.
@@ -54,6 +62,8 @@ class FolderWatch:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="prp-watch", daemon=True)
         self._roots: list[IngestRoot] = []
+        self._refused: dict[str, str] = {}  # roots not watched, with the reason the log gave
+        self.failures = 0  # failures in a row: the wait before the next start doubles with each
 
     def start(self) -> None:
         self._thread.start()
@@ -70,9 +80,20 @@ class FolderWatch:
         while not self._stop.is_set():
             try:
                 available = self._watch(available)
-            except Exception:  # the watch must outlive one bad moment (a root vanishing as it starts)
-                traceback.print_exc(file=sys.stderr)
-                self._stop.wait(WAKE_MS / 1000)
+                self.failures = 0
+            except Exception as exc:  # the watch must outlive a bad moment (a root vanishing as it starts)
+                wait = self.backoff()
+                self.failures += 1
+                print(
+                    f"prp: watching folders failed ({type(exc).__name__}: {exc}); trying again in {wait:.0f} s",
+                    file=sys.stderr,
+                    flush=True,
+                )
+                self._stop.wait(wait)
+
+    def backoff(self) -> float:
+        """Seconds to wait before starting again, after ``failures`` failures in a row."""
+        return min(MAX_BACKOFF, (WAKE_MS / 1000) * 2 ** min(self.failures, 16))
 
     def _watch(self, before: set[str] | None) -> set[str]:
         """Watch the roots as they are now until they change or the watch is stopped; returns the
@@ -80,8 +101,8 @@ class FolderWatch:
         if before is None:
             self._sync(None, "sync every folder (the watch started)")
         self._roots = self.portal.library.roots.all()
-        targets = {self._target(r) for r in self._roots}
-        available = {r.path for r in self._roots if self._target(r).is_dir()}
+        available = self._available(self._roots)
+        targets = {self._target(r) for r in self._roots if r.path in available}
         back = [Path(p) for p in sorted(available - before)] if before is not None else []
         if back:  # a folder missing until now (a drive mounted again): whatever changed in it meanwhile
             self._sync(back, f"sync {counted(len(back), 'folder')} available again")
@@ -109,11 +130,25 @@ class FolderWatch:
     def _target(self, root: IngestRoot) -> Path:
         return Path(root.path) if root.kind is RootKind.FOLDER else Path(root.path).parent
 
+    def _available(self, roots: list[IngestRoot]) -> set[str]:
+        """The roots whose folder is there and still the folder ingested; the log hears once of each
+        root refused (and of it being watched again, when it is back)."""
+        available = set()
+        for root in roots:
+            reason = moved(Path(root.path))
+            if reason:
+                if self._refused.get(root.path) != reason:
+                    print(f"prp: not watching {root.path}: {reason}", file=sys.stderr, flush=True)
+                self._refused[root.path] = reason
+            elif self._target(root).is_dir():
+                if self._refused.pop(root.path, None):
+                    print(f"prp: watching {root.path} again", file=sys.stderr, flush=True)
+                available.add(root.path)
+        return available
+
     def _roots_changed(self, available: set[str]) -> bool:
         roots = self.portal.library.roots.all()
-        return [r.path for r in roots] != [r.path for r in self._roots] or available != {
-            r.path for r in roots if self._target(r).is_dir()
-        }
+        return [r.path for r in roots] != [r.path for r in self._roots] or available != self._available(roots)
 
     def _wanted(self, _change: Change, path: str) -> bool:
         changed = Path(path)

@@ -75,11 +75,17 @@ class RunStarted(BaseModel):
 
 def _absolute(path: str) -> str:
     # The service's working directory is its data directory: a relative path ("", ".") would name
-    # the library's own files. A client resolves its paths where it runs (``prp ingest`` does).
-    expanded = Path(path).expanduser()
-    if not path.strip() or not expanded.is_absolute():
+    # the library's own files. A client resolves its paths where it runs (``prp ingest`` does). "~" is
+    # a shell's shorthand, and the service's home need not be the caller's (nor is "~" alone a folder
+    # anyone means to ingest whole): refused, not expanded, and not read as a folder named "~".
+    if path.strip().startswith("~"):
+        raise ValueError(
+            f"{path!r} starts with '~', which the service does not expand (it would be the service's home "
+            "folder, not necessarily yours): name files and folders by their absolute paths"
+        )
+    if not path.strip() or not Path(path).is_absolute():
         raise ValueError(f"{path!r} is not an absolute path: name files and folders by their absolute paths")
-    return str(expanded)
+    return path
 
 
 AbsolutePath = Annotated[str, AfterValidator(_absolute)]
