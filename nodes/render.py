@@ -5,15 +5,16 @@ markers all failed to resolve is flagged "unverified" or dropped per the run's p
 place the rule for showing a disagreement is applied: both sides verified, from two documents. A claim
 whose citations resolve but whose cited blocks do not state it (``tools.citations.support``) is shown
 with its citations and flagged unsupported. A claim or a disagreement's side that cites only text
-addressed to an AI (``research.ai_address``) is left out, and every evidence document holding such
-text gets a caution. A section whose claims all failed to resolve is not counted as answered, and a
+addressed to an AI (``research.ai_address``) is left out, and so is a writer's claim (or title) that
+repeats such text without the library stating it; every evidence document holding such text gets a
+caution. A section whose claims all failed to resolve is not counted as answered, and a
 writer's title stands only when some claim of the report resolved.
 """
 
 from __future__ import annotations
 
 from corpus.retrieval import RetrievedChunk
-from research.ai_address import addresses_ai
+from research.ai_address import addresses_ai, echoes
 from research.evidence import Claim, Contradiction, DraftReport, DraftSection, FindingStatus, marker_key
 from research.options import UnresolvedPolicy
 from research.report import (
@@ -30,9 +31,16 @@ from tools.citations.support import supports
 
 
 class _Renderer:
-    def __init__(self, draft: DraftReport, resolved: dict[str, Resolution | None], policy: UnresolvedPolicy):
+    def __init__(
+        self,
+        draft: DraftReport,
+        resolved: dict[str, Resolution | None],
+        policy: UnresolvedPolicy,
+        addressed_texts: list[str],
+    ):
         self.resolved = resolved
         self.policy = policy
+        self.addressed_texts = addressed_texts
         self.numbers: dict[tuple, int] = {}
         self.citations: list[NumberedCitation] = []
         self.unverified = 0
@@ -75,9 +83,15 @@ class _Renderer:
             self.addressed += 1
             return None
         text = claim.text.strip()
+        supported = bool(resolutions) and supports(
+            " ".join(filter(None, [claim.answer, text])), [r.matched_text for r in resolutions]
+        )
+        # A writer's words the library does not state, repeating a planted instruction: obeyed, not evidence.
+        if not supported and echoes(" ".join(filter(None, [claim.answer, text])), self.addressed_texts):
+            self.addressed += 1
+            return None
         if resolutions:
             numbers = [self.number(r) for r in resolutions]
-            supported = supports(" ".join(filter(None, [claim.answer, text])), [r.matched_text for r in resolutions])
             self.unsupported += not supported
             status = ClaimStatus.VERIFIED if supported else ClaimStatus.UNSUPPORTED
             return ReportClaim(text=text, status=status, citations=numbers, confidence=confidence, answer=claim.answer)
@@ -127,14 +141,17 @@ class _Renderer:
         return Disagreement(subject=item.subject, kind=item.kind, explanation=item.explanation, sides=sides)
 
 
-def cautions(evidence: list[RetrievedChunk], resolved: list[Resolution]) -> list[Caution]:
-    """Each document of the evidence (or cited) holding text addressed to an AI, with the pages it is on."""
-    found: dict[str, Caution] = {}
+def _addressed_blocks(evidence: list[RetrievedChunk], resolved: list[Resolution]) -> list[tuple[str, str, int, str]]:
+    """(doc_id, title, page, text) of each block of the evidence (or cited) holding text addressed to an AI."""
     blocks = [(c.doc_id, c.title, b.page, b.text) for c in evidence for b in c.blocks]
     blocks += [(r.doc_id, r.title, r.page, r.block_text) for r in resolved]
-    for doc_id, title, page, text in blocks:
-        if not addresses_ai(text):
-            continue
+    return [block for block in blocks if addresses_ai(block[3])]
+
+
+def cautions(addressed: list[tuple[str, str, int, str]]) -> list[Caution]:
+    """Each document with ``addressed`` blocks, with the pages they are on."""
+    found: dict[str, Caution] = {}
+    for doc_id, title, page, text in addressed:
         caution = found.setdefault(doc_id, Caution(doc_id=doc_id, title=title, pages=[], text=text))
         if page not in caution.pages:
             caution.pages = sorted([*caution.pages, page])
@@ -151,15 +168,18 @@ def render_report(
 ) -> FinalReport:
     """``topic``: the title when the writer's claims all failed to resolve; ``evidence``: what the
     research read, for the cautions."""
-    renderer = _Renderer(draft, resolved, policy)
+    addressed = _addressed_blocks(evidence, [r for r in resolved.values() if r is not None])
+    renderer = _Renderer(draft, resolved, policy, [text for *_, text in addressed])
     # Numbers are given in reading order: summary, sections, then disagreements.
     summary = renderer.claims(draft.summary)
     sections = [renderer.section(i, s) for i, s in enumerate(draft.sections, start=1)]
     candidates = [renderer.disagreement(item) for item in draft.disagreements]
     disagreements = [d for d in candidates if d is not None]
     shown = [*summary, *(c for s in sections for c in s.claims)]
-    # A writer's title is its own words; it stands only beside a claim the library confirms.
+    # A writer's title is its own words; it stands only beside a claim the library confirms, and never
+    # repeating a planted instruction.
     vouched = not any(draft.claims()) or any(c.status is not ClaimStatus.UNVERIFIED for c in shown)
+    vouched = vouched and not echoes(draft.title, renderer.addressed_texts)
     return FinalReport(
         title=draft.title if vouched else topic,
         mode=mode,
@@ -174,5 +194,5 @@ def render_report(
         unsupported_claims=renderer.unsupported,
         dropped_claims=renderer.dropped,
         addressed_claims=renderer.addressed,
-        cautions=cautions(evidence, [r for r in resolved.values() if r is not None]),
+        cautions=cautions(addressed),
     )

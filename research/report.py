@@ -166,7 +166,9 @@ class FinalReport(BaseModel):
     unverified_claims: int = Field(default=0, description="Claims kept but flagged: their quote matched no block.")
     dropped_claims: int = Field(default=0, description="Claims removed because their quote matched no block.")
     unsupported_claims: int = Field(default=0, description="Claims flagged: their quote does not state them.")
-    addressed_claims: int = Field(default=0, description="Claims left out: they cite only text addressed to an AI.")
+    addressed_claims: int = Field(
+        default=0, description="Claims left out: they cite only text addressed to an AI, or repeat it unstated."
+    )
     cautions: list[Caution] = Field(
         default_factory=list, description="Evidence documents with text addressed to an AI."
     )
@@ -248,7 +250,7 @@ class FinalReport(BaseModel):
             lines.append(f"{counted(self.dropped_claims, 'claim')} dropped: their quotes match no stored block.")
         if self.addressed_claims:
             lines.append(
-                f"{counted(self.addressed_claims, 'claim')} left out: they cite only text addressed to an AI assistant."
+                f"{counted(self.addressed_claims, 'claim')} left out: they cite or restate text addressed to an AI assistant."
             )
         return lines + [c.markdown for c in self.cautions]
 
