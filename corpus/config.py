@@ -27,6 +27,9 @@ class Settings(BaseSettings):
     embed_model: str = Field(default=DEFAULT_EMBED_MODEL, validation_alias="PRP_EMBED_MODEL")
     # Batches of ~16 keep the ONNX runtime's activations small (a batch of 256 takes 1.4 GB).
     embed_batch_size: int = Field(default=16, validation_alias="PRP_EMBED_BATCH_SIZE")
+    # Threads the ONNX runtime embeds with (unset: one per core). The vectors are the same bits whatever
+    # the number, so reports do not depend on it (``tests/reliability/test_deterministic_reports.py``).
+    embed_threads: int | None = Field(default=None, ge=1, validation_alias="PRP_EMBED_THREADS")
     # Parsing workers run beside the embedding model; one is enough to keep 2 cores busy.
     parse_workers: int = Field(default=1, validation_alias="PRP_PARSE_WORKERS")
     # Chunks one file may make (each embedded, ~0.05 s on a laptop core): a file with more is refused

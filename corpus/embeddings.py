@@ -113,9 +113,13 @@ class Embedder:
         models_dir = settings.models_dir
         if settings.embed_model == DEFAULT_EMBED_MODEL:
             path = assemble_minilm(models_dir / "all-MiniLM-L6-v2")
-            self.dense = TextEmbedding(DEFAULT_EMBED_MODEL, specific_model_path=str(path))
+            self.dense = TextEmbedding(
+                DEFAULT_EMBED_MODEL, specific_model_path=str(path), threads=settings.embed_threads
+            )
         else:
-            self.dense = TextEmbedding(settings.embed_model, cache_dir=str(models_dir / "fastembed"))
+            self.dense = TextEmbedding(
+                settings.embed_model, cache_dir=str(models_dir / "fastembed"), threads=settings.embed_threads
+            )
         stop_spinning(self.dense)
         self.sparse = SparseTextEmbedding(BM25_MODEL, specific_model_path=str(assemble_bm25(models_dir / "bm25")))
         # fastembed reads stopwords from the folder and silently uses none when the file is

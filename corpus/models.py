@@ -13,6 +13,8 @@ from typing import ClassVar
 
 from pydantic import BaseModel, Field, field_validator, model_validator
 
+from corpus.text import strip_controls
+
 
 class BlockKind(StrEnum):
     HEADING = "heading"
@@ -94,7 +96,8 @@ class MetadataOverride(BaseModel):
     @field_validator("title", "venue", "doi", "arxiv_id")
     @classmethod
     def _strip(cls, value: str | None) -> str | None:
-        value = " ".join(value.split()) if value is not None else None
+        # One line of visible text: an ESC or U+202E typed into an edit would reach every export and terminal.
+        value = " ".join(strip_controls(value).split()) if value is not None else None
         return value or None
 
     @field_validator("authors")
@@ -102,7 +105,8 @@ class MetadataOverride(BaseModel):
     def _names(cls, value: list[str] | None) -> list[str] | None:
         if value is None:
             return None
-        return list(dict.fromkeys(" ".join(a.split()) for a in value if a.strip()))
+        names = (" ".join(strip_controls(a).split()) for a in value)
+        return list(dict.fromkeys(n for n in names if n))
 
     @model_validator(mode="after")
     def _title_kept(self) -> MetadataOverride:

@@ -14,11 +14,24 @@ from importlib import resources
 _WORD = re.compile(r"\w+")
 # A number as written: thousands separated by commas ("3,559"), an optional decimal part.
 _FIGURE = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?")
+# C0 and C1 control characters but tab and line breaks, DEL, and the bidirectional embedding, override
+# and isolate marks: invisible in a title, they recolour or clear a terminal, ring its bell, end a C
+# string (NUL) or make "txt.exe" read as "exe.txt" (U+202E).
+# A terminal escape sequence goes whole ("\x1b[2J" clears the screen; its "[2J" is no text either).
+_CONTROLS = re.compile(
+    r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[0-~])?"
+    r"|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]"
+)
 
 
 def word_tokens(text: str) -> list[str]:
     """Lower-cased ``\\w+`` tokens (hyphenated words come apart: "street-level" -> street, level)."""
     return _WORD.findall(text.lower())
+
+
+def strip_controls(text: str) -> str:
+    """``text`` without control characters (tabs and line breaks kept) or bidirectional overrides."""
+    return _CONTROLS.sub("", text)
 
 
 def figures(text: str) -> list[float]:

@@ -7,16 +7,17 @@ whose citations resolve is judged on the text they resolved to (``strategies.rea
 judge of what a sentence states): stated, it is verified; not stated, it is shown with its citations
 and flagged unsupported, or contradicted where the text says otherwise, with the judge's reason. A
 section is answered only by a verified claim, and its confidence is never above what the judge gives
-its claims. A claim or a disagreement's side that cites only text
-addressed to an AI (``research.ai_address``) is left out, and every evidence document holding such
-text gets a caution. A section whose claims all failed to resolve is not counted as answered, and a
+its claims. A claim or a disagreement's side that cites only text addressed to an AI
+(``research.ai_address``) is left out, and so is a writer's claim (or title) that repeats such text
+without the library stating it; every evidence document holding such text gets a caution. A section
+whose claims all failed to resolve is not counted as answered, and a
 writer's title stands only when some claim of the report resolved.
 """
 
 from __future__ import annotations
 
 from corpus.retrieval import RetrievedChunk
-from research.ai_address import addresses_ai
+from research.ai_address import addresses_ai, echoes
 from research.evidence import Claim, Contradiction, DraftReport, DraftSection, FindingStatus, marker_key
 from research.options import UnresolvedPolicy
 from research.report import (
@@ -29,7 +30,7 @@ from research.report import (
     ReportSection,
 )
 from strategies.reading.claim_checks import Meaning
-from strategies.reading.judge import Label, judge, read_again
+from strategies.reading.judge import Label, Verdict, judge, read_again
 from tools.citations.resolve import Resolution
 
 _FLAGS = {Label.NEITHER: ClaimStatus.UNSUPPORTED, Label.CONTRADICTS: ClaimStatus.CONTRADICTED}
@@ -42,10 +43,12 @@ class _Renderer:
         resolved: dict[str, Resolution | None],
         policy: UnresolvedPolicy,
         meaning: Meaning | None,
+        addressed_texts: list[str],
     ):
         self.resolved = resolved
         self.policy = policy
         self.meaning = meaning
+        self.addressed_texts = addressed_texts
         self.numbers: dict[tuple, int] = {}
         self.citations: list[NumberedCitation] = []
         self.unverified = 0
@@ -83,22 +86,32 @@ class _Renderer:
             (c for m in claim.citations if (c := self.confidence_by_marker.get(marker_key(m))) is not None), None
         )
 
+    def verdict(self, claim: Claim, text: str, resolutions: list[Resolution], question: str) -> Verdict:
+        """The judge's verdict on the text the claim's citations resolved to (and a second reader's)."""
+        quotes = [r.matched_text for r in resolutions]
+        titles = sorted({r.title for r in resolutions})
+        reading = Label(claim.reading) if claim.reading else None
+        verdict = read_again(judge(text, quotes, question, titles, self.meaning), reading)
+        # A short answer shown before the quote is judged too, unless it is the Yes/No the quote was
+        # read as (the yes/no lead is decided on the quote's polarity where it is made).
+        if verdict.states and claim.answer and claim.answer not in ("Yes", "No"):
+            verdict = judge(claim.answer, quotes, question, titles, self.meaning)
+        return verdict
+
     def claim(self, claim: Claim, confidence: float | None, question: str = "") -> ReportClaim | None:
         resolutions = self.evidence(claim)
         if resolutions is None:
             self.addressed += 1
             return None
         text = claim.text.strip()
-        if resolutions:
+        verdict = self.verdict(claim, text, resolutions, question) if resolutions else None
+        # A writer's words the library does not state, repeating a planted instruction: obeyed, not evidence.
+        stated = verdict is not None and verdict.states
+        if not stated and echoes(" ".join(filter(None, [claim.answer, text])), self.addressed_texts):
+            self.addressed += 1
+            return None
+        if verdict is not None:
             numbers = [self.number(r) for r in resolutions]
-            quotes = [r.matched_text for r in resolutions]
-            titles = sorted({r.title for r in resolutions})
-            reading = Label(claim.reading) if claim.reading else None
-            verdict = read_again(judge(text, quotes, question, titles, self.meaning), reading)
-            # A short answer shown before the quote is judged too, unless it is the Yes/No the quote
-            # was read as (the yes/no lead is decided on the quote's polarity where it is made).
-            if verdict.states and claim.answer and claim.answer not in ("Yes", "No"):
-                verdict = judge(claim.answer, quotes, question, titles, self.meaning)
             if verdict.states:
                 return ReportClaim(
                     text=text,
@@ -159,14 +172,17 @@ class _Renderer:
         return Disagreement(subject=item.subject, kind=item.kind, explanation=item.explanation, sides=sides)
 
 
-def cautions(evidence: list[RetrievedChunk], resolved: list[Resolution]) -> list[Caution]:
-    """Each document of the evidence (or cited) holding text addressed to an AI, with the pages it is on."""
-    found: dict[str, Caution] = {}
+def _addressed_blocks(evidence: list[RetrievedChunk], resolved: list[Resolution]) -> list[tuple[str, str, int, str]]:
+    """(doc_id, title, page, text) of each block of the evidence (or cited) holding text addressed to an AI."""
     blocks = [(c.doc_id, c.title, b.page, b.text) for c in evidence for b in c.blocks]
     blocks += [(r.doc_id, r.title, r.page, r.block_text) for r in resolved]
-    for doc_id, title, page, text in blocks:
-        if not addresses_ai(text):
-            continue
+    return [block for block in blocks if addresses_ai(block[3])]
+
+
+def cautions(addressed: list[tuple[str, str, int, str]]) -> list[Caution]:
+    """Each document with ``addressed`` blocks, with the pages they are on."""
+    found: dict[str, Caution] = {}
+    for doc_id, title, page, text in addressed:
         caution = found.setdefault(doc_id, Caution(doc_id=doc_id, title=title, pages=[], text=text))
         if page not in caution.pages:
             caution.pages = sorted([*caution.pages, page])
@@ -184,15 +200,18 @@ def render_report(
 ) -> FinalReport:
     """``topic``: the title when the writer's claims all failed to resolve; ``evidence``: what the
     research read, for the cautions; ``meaning``: the judge's reading of paraphrases (None: words only)."""
-    renderer = _Renderer(draft, resolved, policy, meaning)
+    addressed = _addressed_blocks(evidence, [r for r in resolved.values() if r is not None])
+    renderer = _Renderer(draft, resolved, policy, meaning, [text for *_, text in addressed])
     # Numbers are given in reading order: summary, sections, then disagreements.
     summary = renderer.claims(draft.summary)
     sections = [renderer.section(i, s) for i, s in enumerate(draft.sections, start=1)]
     candidates = [renderer.disagreement(item) for item in draft.disagreements]
     disagreements = [d for d in candidates if d is not None]
     shown = [*summary, *(c for s in sections for c in s.claims)]
-    # A writer's title is its own words; it stands only beside a claim the library confirms.
+    # A writer's title is its own words; it stands only beside a claim the library confirms, and never
+    # repeating a planted instruction.
     vouched = not any(draft.claims()) or any(c.status is not ClaimStatus.UNVERIFIED for c in shown)
+    vouched = vouched and not echoes(draft.title, renderer.addressed_texts)
     return FinalReport(
         title=draft.title if vouched else topic,
         mode=mode,
@@ -208,5 +227,5 @@ def render_report(
         contradicted_claims=renderer.contradicted,
         dropped_claims=renderer.dropped,
         addressed_claims=renderer.addressed,
-        cautions=cautions(evidence, [r for r in resolved.values() if r is not None]),
+        cautions=cautions(addressed),
     )

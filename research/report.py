@@ -9,12 +9,13 @@ from it; a claim's own text is never scanned for citation markers.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from enum import StrEnum
 
 from pydantic import BaseModel, Field
 
-from corpus.text import counted, page_label
+from corpus.text import counted, page_label, strip_controls
 from research.evidence import FindingStatus, GapNote, SubQuestion
 from research.options import UnresolvedPolicy
 from tools.citations.resolve import Resolution
@@ -49,6 +50,18 @@ def markdown_text(text: str) -> str:
     """``text`` as literal Markdown on one line: a model's title or a document's words may not open a
     heading, a link or a citation marker of their own."""
     return " ".join(text.split()).translate(_MARKDOWN_SPECIAL)
+
+
+# "<" opening a tag, a comment or a declaration, not already escaped as "\\<" (``markdown_text``).
+_HTML_OPENING = re.compile(r"(?<!\\)<(?=[A-Za-z/!?])")
+
+
+def inert_html(markdown: str) -> str:
+    """A Markdown document with no HTML of its own: a document's title or sentence holding
+    ``<script>`` or ``<img onerror=...>`` would otherwise run where the file is rendered (a browser, a
+    wiki, the PDF export). ``&lt;`` shows as "<" in every Markdown renderer; "a < b" is left as written.
+    Control characters (an ESC in a title) go too."""
+    return _HTML_OPENING.sub("&lt;", strip_controls(markdown))
 
 
 def omitted_note(n: int) -> str:
@@ -170,7 +183,9 @@ class FinalReport(BaseModel):
     dropped_claims: int = Field(default=0, description="Claims removed because their quote matched no block.")
     unsupported_claims: int = Field(default=0, description="Claims flagged: their quote does not state them.")
     contradicted_claims: int = Field(default=0, description="Claims flagged: their quote says otherwise.")
-    addressed_claims: int = Field(default=0, description="Claims left out: they cite only text addressed to an AI.")
+    addressed_claims: int = Field(
+        default=0, description="Claims left out: they cite only text addressed to an AI, or repeat it unstated."
+    )
     cautions: list[Caution] = Field(
         default_factory=list, description="Evidence documents with text addressed to an AI."
     )
@@ -256,7 +271,7 @@ class FinalReport(BaseModel):
             lines.append(f"{counted(self.dropped_claims, 'claim')} dropped: their quotes match no stored block.")
         if self.addressed_claims:
             lines.append(
-                f"{counted(self.addressed_claims, 'claim')} left out: they cite only text addressed to an AI assistant."
+                f"{counted(self.addressed_claims, 'claim')} left out: they cite or restate text addressed to an AI assistant."
             )
         return lines + [c.markdown for c in self.cautions]
 
@@ -275,7 +290,7 @@ class FinalReport(BaseModel):
         lines += self._disagreements_markdown()
         lines += self._gaps_markdown()
         lines += self._references_markdown()
-        return "\n".join(lines).rstrip() + "\n"
+        return inert_html("\n".join(lines).rstrip() + "\n")
 
     def _summary_markdown(self) -> list[str]:
         """One paragraph of claims; a claim quoting a list ends its paragraph with the list."""

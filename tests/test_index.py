@@ -18,12 +18,12 @@ from corpus.errors import PrpError
 from corpus.index import schema
 from corpus.index.client import ClientIndex
 from corpus.index.edge import EdgeIndex
-from corpus.index.store import ChunkStore
+from corpus.index.store import ChunkStore, Hit
 from corpus.index.transfer import copy_index
 from corpus.library import Library
 from corpus.retrieval import RetrievalOptions, SearchFilters, SearchMode
 from tools.hybrid_search import hybrid_search
-from tools.retrievers import MIN_PREFETCH, PREFETCH_FACTOR, RETRIEVERS
+from tools.retrievers import MIN_PREFETCH, PREFETCH_FACTOR, RETRIEVERS, TIE_MARGIN, fuse_rrf, rank_hits
 from ui.cli.main import main as cli_main
 
 from .paths import SAMPLE_DOCS
@@ -252,17 +252,19 @@ def test_a_server_receives_the_collection_and_queries_prp_means(make_settings, e
 @pytest.mark.parametrize(
     ("mode", "text", "sent"),
     [
-        (SearchMode.HYBRID, "stormwater retention of green roofs", "rrf(dense, bm25)"),
-        (SearchMode.DENSE, "stormwater retention of green roofs", "dense"),
-        (SearchMode.SPARSE, "stormwater retention of green roofs", "bm25"),
+        (SearchMode.HYBRID, "stormwater retention of green roofs", ["dense", "bm25"]),
+        (SearchMode.DENSE, "stormwater retention of green roofs", ["dense"]),
+        (SearchMode.SPARSE, "stormwater retention of green roofs", ["bm25"]),
         # Only stopwords: BM25 has nothing to say, so hybrid is the dense ranking and sparse asks nothing.
-        (SearchMode.HYBRID, "the of and", "dense"),
-        (SearchMode.SPARSE, "the of and", None),
+        (SearchMode.HYBRID, "the of and", ["dense"]),
+        (SearchMode.SPARSE, "the of and", []),
     ],
 )
 def test_the_options_mode_reaches_the_engine_through_the_registry(make_library, mode, text, sent):
-    """A run's mode goes from its options, through the one registry of retrievers, to the query the
-    engine receives: one retriever per mode, and each builds its own query (nothing is inferred)."""
+    """A run's mode goes from its options, through the one registry of retrievers, to the queries the
+    engine receives: one retriever per mode, and each builds its own queries (nothing is inferred).
+    Hybrid asks for the dense and the BM25 ranking, each ``max(20, 4k)`` deep, and fuses them itself
+    (``fuse_rrf``); every ranking is asked ``TIE_MARGIN`` deeper, so ties at its end are cut by chunk id."""
     assert set(RETRIEVERS) == set(SearchMode)
     options = RetrievalOptions(k=6, search_mode=mode)
     with QdrantRecorder() as qdrant:
@@ -270,21 +272,33 @@ def test_the_options_mode_reaches_the_engine_through_the_registry(make_library, 
         assert hybrid_search(library, text, options.k, options.filters, options.search_mode) == []
         library.close()
     queries = [q for _, p, b in qdrant.requests if p.endswith("/points/query/batch") for q in b["searches"]]
-    if sent is None:
-        assert queries == []
-        return
-    (query,) = queries
-    assert query["limit"] == options.k and query["with_payload"] is True
-    prefetch = query.get("prefetch") or []
-    if prefetch:
-        assert query["query"] == {"rrf": {"k": schema.RRF_K}}
-        assert all(side["limit"] == max(MIN_PREFETCH, PREFETCH_FACTOR * options.k) for side in prefetch)
-        assert f"rrf({', '.join(side['using'] for side in prefetch)})" == sent
-    else:
-        assert query["using"] == sent
-    for searched in [query, *prefetch]:
-        if searched.get("using") == "dense":
-            assert searched["params"]["hnsw_ef"] == 256
+    assert [q["using"] for q in queries] == sent
+    depth = max(MIN_PREFETCH, PREFETCH_FACTOR * options.k) if len(sent) == 2 else options.k
+    for query in queries:
+        assert query["limit"] == depth + TIE_MARGIN and query["with_payload"] is True and "prefetch" not in query
+        if query["using"] == "dense":
+            assert query["params"]["hnsw_ef"] == 256
+
+
+def test_rankings_and_their_fusion_break_ties_by_chunk_id():
+    """The engine returns chunks with one score in any order (another in each process): the retrievers'
+    order does not depend on it."""
+
+    def hit(chunk_id: str, score: float) -> Hit:
+        return Hit(chunk_id=chunk_id, doc_id=chunk_id[0], score=score, payload={})
+
+    dense = [hit("b:1", 0.9), hit("a:1", 0.9), hit("c:1", 0.5)]
+    sparse = [hit("c:1", 7.0), hit("d:1", 3.0), hit("e:1", 3.0)]
+    for rankings in ([dense, sparse], [list(reversed(dense)), list(reversed(sparse))]):
+        ordered = [rank_hits(r, 3) for r in rankings]
+        fused = fuse_rrf(ordered, 4)
+        # a:1 and b:1 tie on the dense side (a first); d:1 and e:1 on BM25; c:1 is in both.
+        assert [(h.chunk_id, round(h.score, 4)) for h in fused] == [
+            ("c:1", round(1 / 4 + 1 / 2, 4)),
+            ("a:1", 0.5),
+            ("b:1", round(1 / 3, 4)),
+            ("d:1", round(1 / 3, 4)),
+        ]
 
 
 def test_prp_index_copies_the_library_to_a_server(make_library, monkeypatch, capsys):

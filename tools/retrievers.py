@@ -14,7 +14,7 @@ configured in the library's settings) from the library it is given. It registers
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Protocol
 
@@ -29,6 +29,13 @@ from corpus.retrieval import SearchMode
 # moderately by both retrievers can still surface after fusion.
 PREFETCH_FACTOR = 4
 MIN_PREFETCH = 20
+# Chunks with one score (the same paragraph in two documents; BM25 often gives two chunks one score)
+# come back from the engine in an order that changes from process to process, and so do RRF's ties
+# (a chunk first in the dense ranking only and one first in BM25's only both score 1/2). Every ranking
+# is therefore re-ordered here by score, then chunk id, from a few more hits than it keeps, and fused
+# here rather than in the engine, so the same library and query give the same chunks in the same order
+# in every process.
+TIE_MARGIN = 8
 
 
 @dataclass(frozen=True)
@@ -42,12 +49,38 @@ class Retriever(Protocol):
     def retrieve(self, library: Library, query: RetrievalQuery) -> list[Hit]: ...
 
 
+def rank_hits(hits: list[Hit], limit: int) -> list[Hit]:
+    """The best ``limit`` hits by score, ties in chunk-id order (see ``TIE_MARGIN``)."""
+    return sorted(hits, key=lambda h: (-h.score, h.chunk_id))[:limit]
+
+
+def _dense(library: Library, query: RetrievalQuery, limit: int) -> list[Hit]:
+    dense = library.embedder.embed_query(query.text)
+    return rank_hits(library.store.query(schema.dense_query(dense, limit + TIE_MARGIN, query.query_filter)), limit)
+
+
+def _sparse(library: Library, sparse: models.SparseVector, query: RetrievalQuery, limit: int) -> list[Hit]:
+    hits = library.store.query(schema.sparse_query(sparse, limit + TIE_MARGIN, query.query_filter))
+    return rank_hits(hits, limit)
+
+
+def fuse_rrf(rankings: list[list[Hit]], limit: int) -> list[Hit]:
+    """Reciprocal rank fusion as Qdrant computes it (a hit's score: the sum of 1 / (k + rank), ranks
+    from 0), the best ``limit``, ties in chunk-id order."""
+    fused: dict[str, Hit] = {}
+    for ranking in rankings:
+        for rank, hit in enumerate(ranking):
+            term = 1.0 / (schema.RRF_K + rank)
+            seen = fused.get(hit.chunk_id)
+            fused[hit.chunk_id] = replace(hit, score=term + (seen.score if seen else 0.0))
+    return rank_hits(list(fused.values()), limit)
+
+
 class DenseRetriever:
     """The chunks nearest the query in the dense model's space."""
 
     def retrieve(self, library: Library, query: RetrievalQuery) -> list[Hit]:
-        dense = library.embedder.embed_query(query.text)
-        return library.store.query(schema.dense_query(dense, query.limit, query.query_filter))
+        return _dense(library, query, query.limit)
 
 
 class SparseRetriever:
@@ -57,7 +90,7 @@ class SparseRetriever:
         sparse = library.embedder.embed_sparse_query(query.text)
         if len(sparse.indices) == 0:  # only stopwords: BM25 has nothing to say
             return []
-        return library.store.query(schema.sparse_query(schema.sparse_vector(sparse), query.limit, query.query_filter))
+        return _sparse(library, schema.sparse_vector(sparse), query, query.limit)
 
 
 class HybridRetriever:
@@ -67,15 +100,9 @@ class HybridRetriever:
         sparse = library.embedder.embed_sparse_query(query.text)
         if len(sparse.indices) == 0:
             return DenseRetriever().retrieve(library, query)
-        dense = library.embedder.embed_query(query.text)
-        request = schema.hybrid_query(
-            dense,
-            schema.sparse_vector(sparse),
-            query.limit,
-            max(MIN_PREFETCH, PREFETCH_FACTOR * query.limit),
-            query.query_filter,
-        )
-        return library.store.query(request)
+        depth = max(MIN_PREFETCH, PREFETCH_FACTOR * query.limit)
+        rankings = [_dense(library, query, depth), _sparse(library, schema.sparse_vector(sparse), query, depth)]
+        return fuse_rrf(rankings, query.limit)
 
 
 RETRIEVERS: Mapping[SearchMode, Retriever] = MappingProxyType(

@@ -185,7 +185,10 @@ def joint_coverage(analysis: Analysis, chosen: list[ScoredSentence]) -> float:
     for item in chosen:
         covered |= {t for t in analysis.focus_terms if item.sentence.covers(t)}
     total = sum(analysis.weights.get(t, 0.0) for t in analysis.focus_terms)
-    return sum(analysis.weights.get(t, 0.0) for t in covered) / total if total else 0.0
+    # Summed in the question's order, not the set's (which follows the process's hash seed): float
+    # sums in another order differ in their last bits, and the report shows this confidence.
+    found = sum(analysis.weights.get(t, 0.0) for t in analysis.focus_terms if t in covered)
+    return found / total if total else 0.0
 
 
 def probability(found: Signals, weights: dict[str, float] = WEIGHTS, intercept: float = INTERCEPT) -> float:

@@ -23,6 +23,7 @@ from ui.service.chat_mount import PATH as CHAT_PATH
 from ui.service.chat_mount import ChatMount
 from ui.service.mcp_mount import PATH as MCP_PATH
 from ui.service.mcp_mount import McpMount
+from ui.service.run_bounds import RunBounds
 
 API_TITLE = "prp research service"
 
@@ -91,6 +92,8 @@ def create_app(
             return RedirectResponse(f"{CHAT_PATH}/manifest.json")
 
         app.mount(CHAT_PATH, chat_mount)
+    # The LangGraph API's runs within /api's limits (inside the guard: an unknown caller's body is not read).
+    app.add_middleware(RunBounds)
     # Studio's origin is allowed on the LangGraph API only, never on these routes of the service's own.
     app.add_middleware(AccessGuard, token=token, own_paths=(API_PATH, CHAT_PATH, LOGIN_PATH, MCP_PATH))
     return app

@@ -16,7 +16,7 @@ from pathlib import Path
 from corpus.author_names import all_authors
 from corpus.models import Bibliography, Document
 from corpus.text import counted, page_label
-from research.report import clip
+from research.report import clip, inert_html
 from tools.citations.resolve import Resolution
 from ui.core.exports.record import ReportRecord
 
@@ -149,4 +149,4 @@ def bibliography_markdown(record: ReportRecord, documents: Mapping[str, Document
         if entry.disagreements:
             lines += ["", "Note: " + "; ".join(entry.disagreements) + "."]
         lines.append("")
-    return "\n".join(lines).rstrip() + "\n"
+    return inert_html("\n".join(lines).rstrip() + "\n")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from corpus.text import page_label
+from research.report import inert_html
 from tools.citations.resolve import Resolution
 from ui.core.exports.csv_text import csv_text
 from ui.core.exports.record import ReportRecord
@@ -41,14 +42,15 @@ def contradictions_markdown(record: ReportRecord) -> str:
     rows = contradiction_rows(record)
     lines = [f"# Contradiction map: {record.report.title}", ""]
     if not rows:
-        return "\n".join(lines + ["No disagreement between sources was found in the evidence gathered.", ""])
-    lines += ["| Claim | Side A | Side B |", "|---|---|---|"]
-    for row in rows:
-        a = f"{row['side_a']} {row['side_a_citation']}"
-        b = f"{row['side_b']} {row['side_b_citation']}"
-        lines.append(f"| {_cell(row['claim'])} | {_cell(a)} | {_cell(b)} |")
-    lines += ["", *(f"- **{_cell(r['claim'])}**: {r['explanation']}" for r in rows), ""]
-    return "\n".join(lines)
+        lines += ["No disagreement between sources was found in the evidence gathered.", ""]
+    else:
+        lines += ["| Claim | Side A | Side B |", "|---|---|---|"]
+        for row in rows:
+            a = f"{row['side_a']} {row['side_a_citation']}"
+            b = f"{row['side_b']} {row['side_b_citation']}"
+            lines.append(f"| {_cell(row['claim'])} | {_cell(a)} | {_cell(b)} |")
+        lines += ["", *(f"- **{_cell(r['claim'])}**: {r['explanation']}" for r in rows), ""]
+    return inert_html("\n".join(lines))
 
 
 def _cell(text: str) -> str:
