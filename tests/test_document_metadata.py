@@ -153,9 +153,12 @@ def test_prp_docs_edit_and_the_library_table_show_the_authors(make_library, pape
 
     # Bad input: a clear error, exit 2, nothing changed.
     before = library.registry.documents()
-    for bad in (["--year", "20x1"], ["--doi", "see the journal"], ["--title", " "], []):
+    for bad in (["--year", "20x1"], ["--doi", "see the journal"], ["--title", " "], ["--type", "blog"], []):
         assert cli_main(["docs", "edit", doc.doc_id, *bad]) == 2
         assert capsys.readouterr().err.startswith("prp: error: ")
     assert cli_main(["docs", "edit", "no-such-doc", "--year", "2001"]) == 2
     assert "no document no-such-doc" in capsys.readouterr().err
     assert library.registry.documents() == before
+    # The kind of work, by any of its names (BibTeX's, BibLaTeX's, CSL's), kept as BibTeX's.
+    assert cli_main(["docs", "edit", doc.doc_id, "--type", "Thesis", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["bibliography"]["entry_type"] == "phdthesis"

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import anyio
 from fastapi import APIRouter, FastAPI, HTTPException, Query, Request
-from fastapi.responses import FileResponse, JSONResponse, StreamingResponse
+from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
 
 from corpus.errors import ReferenceImportError, RefusedPathError
 from corpus.models import MetadataOverride
@@ -30,7 +30,7 @@ from ui.core.errors import (
     QueryTooLongError,
     ThreadNotFoundError,
 )
-from ui.core.exports.formats import ExportFormat
+from ui.core.exports.formats import FILE_NAMES, ExportFormat
 from ui.core.jobs import Job, JobKind, JobView
 from ui.core.local import LocalPortal
 from ui.core.models import (
@@ -251,8 +251,13 @@ def _threads(api: APIRouter, portal: LocalPortal) -> None:
         return portal.exports(thread_id)
 
     @api.get("/threads/{thread_id}/exports/{export_format}", response_class=FileResponse, tags=["threads"])
-    def export(thread_id: str, export_format: ExportFormat) -> FileResponse:
-        """One artifact: evidence CSV, BibTeX, bibliography, report Markdown/PDF, contradictions."""
+    def export(thread_id: str, export_format: ExportFormat, with_notes: bool = False) -> Response:
+        """One artifact: evidence CSV, BibTeX, bibliography, report Markdown/PDF, contradictions;
+        ``with_notes``: BibTeX entries with a ``note`` naming their prp document (styles print it)."""
+        if with_notes:
+            name = FILE_NAMES[export_format]
+            content = portal.export(thread_id, export_format, with_notes=True)
+            return Response(content, headers={"Content-Disposition": f'attachment; filename="{name}"'})
         path = portal.export_file(thread_id, export_format)
         return FileResponse(path, filename=path.name)
 

@@ -24,7 +24,7 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
             return print_threads(runs[:THREADS_LISTED], args.list)
         formats = [ExportFormat(f) for f in args.formats] if args.formats else list(ExportFormat)
         try:
-            contents = {fmt: portal.export(args.thread, fmt) for fmt in formats}
+            contents = {fmt: portal.export(args.thread, fmt, with_notes=args.with_notes) for fmt in formats}
         except ThreadNotFoundError as exc:
             print(f"prp: error: {exc} (prp export --list shows the threads)", file=sys.stderr)
             return 1

@@ -96,7 +96,8 @@ class Portal(Protocol):
 
     def exports(self, thread_id: str) -> list[ExportFile]: ...
 
-    def export(self, thread_id: str, export_format: ExportFormat) -> bytes:
-        """One artifact of a finished run (``ThreadNotFoundError`` for any other thread)."""
+    def export(self, thread_id: str, export_format: ExportFormat, with_notes: bool = False) -> bytes:
+        """One artifact of a finished run (``ThreadNotFoundError`` for any other thread); ``with_notes``:
+        BibTeX entries carry a ``note`` naming their prp document."""
 
     def close(self) -> None: ...

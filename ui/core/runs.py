@@ -10,10 +10,12 @@ from __future__ import annotations
 import threading
 import uuid
 from collections import OrderedDict
+from collections.abc import Mapping
 from contextlib import suppress
 from pathlib import Path
 
 from corpus.library import Library
+from corpus.models import BlockKind, Document
 from graph.checkpoints import open_checkpointer
 from graph.run import run_research
 from graph.threads import list_threads, thread_state
@@ -24,12 +26,17 @@ from research.strategy import ResearchStrategy
 from ui.core.conversations import conversation_of, run_thread_id, turn_of
 from ui.core.errors import ThreadNotFoundError
 from ui.core.exports.formats import FILE_NAMES, ExportFormat, folder_name
+from ui.core.exports.latex_text import proper_words
 from ui.core.exports.record import ReportRecord, load_record
 from ui.core.exports.writer import render_export, write_exports
 from ui.core.follow_ups import conversation_turn, scoped
 from ui.core.jobs import Job, Jobs
 
 RECORD_CACHE_SIZE = 32
+
+
+# The blocks whose capitals are a writer's choice in mid-sentence.
+_RUNNING_TEXT = (BlockKind.PARAGRAPH, BlockKind.LIST, BlockKind.CAPTION, BlockKind.FOOTNOTE)
 
 
 class Runs:
@@ -176,12 +183,28 @@ class Runs:
         out_dir = self.settings.exports_dir / folder_name(record.thread_id)
         paths = {f: out_dir / FILE_NAMES[f] for f in ExportFormat}
         if not all(p.is_file() for p in paths.values()):
-            write_exports(record, out_dir, self._cited_documents(record), font=self.settings.pdf_font)
+            documents = self._cited_documents(record)
+            names = self._title_names(documents)
+            write_exports(record, out_dir, documents, font=self.settings.pdf_font, names=names)
         return paths
 
-    def export(self, record: ReportRecord, export_format: ExportFormat) -> bytes:
+    def export(self, record: ReportRecord, export_format: ExportFormat, with_notes: bool = False) -> bytes:
         """One export, made now."""
-        return render_export(record, export_format, self._cited_documents(record), font=self.settings.pdf_font)
+        documents = self._cited_documents(record)
+        names = self._title_names(documents) if export_format is ExportFormat.BIBTEX else None
+        return render_export(
+            record, export_format, documents, font=self.settings.pdf_font, with_notes=with_notes, names=names
+        )
 
     def _cited_documents(self, record: ReportRecord):
         return self.library.registry.documents_by_id(c.resolution.doc_id for c in record.report.citations)
+
+    def _title_names(self, documents: Mapping[str, Document]) -> dict[str, frozenset[str]]:
+        """By document, the words of its title its own running text writes as proper names (BibTeX
+        braces them); headings, written in title case, and other works' titles in its references are
+        not running text."""
+        registry = self.library.registry
+        return {
+            doc_id: proper_words([b.text for b in registry.blocks_of(doc_id) if b.kind in _RUNNING_TEXT], doc.title)
+            for doc_id, doc in documents.items()
+        }
