@@ -13,7 +13,13 @@ def finalize(state: ResearchState, runtime: Runtime[ResearchContext]) -> dict:
     context = runtime.context
     evidence = [c for f in state.get("findings", []) for c in f.evidence]
     report = render_report(
-        state["draft"], state["citations"], context.strategy.mode, context.options.unresolved, state["topic"], evidence
+        state["draft"],
+        state["citations"],
+        context.strategy.mode,
+        context.options.unresolved,
+        state["topic"],
+        evidence,
+        single_question=bool(state.get("single_question")),
     )
     note = f"finalize: {len(report.citations)} citation(s), {report.unverified_claims} unverified, {report.dropped_claims} dropped"
     return {"report": report, "progress": [note]}

@@ -148,12 +148,15 @@ def render_report(
     policy: UnresolvedPolicy,
     topic: str,
     evidence: list[RetrievedChunk],
+    single_question: bool = False,
 ) -> FinalReport:
     """``topic``: the title when the writer's claims all failed to resolve; ``evidence``: what the
-    research read, for the cautions."""
+    research read, for the cautions; ``single_question``: one question asked, whose report is its
+    answer (a summary would only repeat it)."""
     renderer = _Renderer(draft, resolved, policy)
+    answer_only = single_question and len(draft.sections) == 1
     # Numbers are given in reading order: summary, sections, then disagreements.
-    summary = renderer.claims(draft.summary)
+    summary = [] if answer_only else renderer.claims(draft.summary)
     sections = [renderer.section(i, s) for i, s in enumerate(draft.sections, start=1)]
     candidates = [renderer.disagreement(item) for item in draft.disagreements]
     disagreements = [d for d in candidates if d is not None]
@@ -163,6 +166,7 @@ def render_report(
     return FinalReport(
         title=draft.title if vouched else topic,
         mode=mode,
+        single_question=answer_only,
         policy=policy,
         summary=summary,
         sections=sections,

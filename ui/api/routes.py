@@ -261,6 +261,14 @@ def _threads(api: APIRouter, portal: LocalPortal) -> None:
         path = portal.export_file(thread_id, export_format)
         return FileResponse(path, filename=path.name)
 
+    @api.get("/conversations/{conversation}/exports/{export_format}", response_class=Response, tags=["threads"])
+    def conversation_export(conversation: str, export_format: ExportFormat, with_notes: bool = False) -> Response:
+        """One artifact of a whole conversation (every finished turn; a run's thread id names its
+        conversation): evidence table, bibliography and report, citations numbered throughout."""
+        content = portal.export_conversation(conversation, export_format, with_notes=with_notes)
+        name = FILE_NAMES[export_format]
+        return Response(content, headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
 
 def _events_url(job_id: str) -> str:
     return f"/api/jobs/{job_id}/events"

@@ -122,7 +122,8 @@ def build_chat_tab(portal: LocalPortal) -> ChatTab:
                 settings = build_settings_panel(portal.document_choices())
             gr.Markdown(
                 "**Downloads for the selected report**: evidence table (CSV), annotated bibliography "
-                "(BibTeX, Markdown), report (Markdown, PDF), contradiction map (CSV, Markdown).",
+                "(BibTeX, RIS, Markdown), report (Markdown, PDF), contradiction map (CSV, Markdown); for a "
+                "conversation of several turns, the whole conversation's too (`conversation-…`).",
                 elem_classes="prp-note",
             )
             exports = gr.File(label="Downloads", file_count="multiple", interactive=False, elem_id="prp-exports")
@@ -230,8 +231,10 @@ def panel_updates(portal: LocalPortal, record: ReportRecord | None, number: int 
         for c in record.report.citations
     ]
     cited = {c.number: c.resolution for c in record.report.citations}
-    # A report without citations has an empty bibliography: nothing to download.
+    # A report without citations has an empty bibliography: nothing to download. A conversation of
+    # several turns adds its whole report, evidence table and bibliographies ("conversation-…").
     exports = [str(p) for p in portal.runs.export_files(record).values() if p.stat().st_size]
+    exports += [str(p) for p in portal.runs.conversation_files(record.thread_id) if p.stat().st_size]
     if number not in cited:
         note = "This report has no resolved citations." if not cited else ""
         return [

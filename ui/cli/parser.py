@@ -223,6 +223,13 @@ def _export(sub: argparse._SubParsersAction) -> None:
         choices=[f.value for f in ExportFormat],
         help="only this format (repeatable; default: all)",
     )
+    export.add_argument(
+        "--thread",
+        dest="conversation",
+        metavar="ID",
+        help="the whole conversation ID (every finished turn; a run's thread id names its conversation), "
+        "citations numbered through it",
+    )
     export.add_argument("--out", type=Path, help="folder to write to (default ./prp-export-THREAD)")
     export.add_argument(
         "--with-notes",

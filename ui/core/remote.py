@@ -196,6 +196,11 @@ class RemotePortal:
             ThreadNotFoundError, "GET", f"/api/threads/{thread_id}/exports/{export_format.value}", params=params
         ).content
 
+    def export_conversation(self, conversation: str, export_format: ExportFormat, with_notes: bool = False) -> bytes:
+        params = {"with_notes": "true"} if with_notes else None
+        path = f"/api/conversations/{conversation}/exports/{export_format.value}"
+        return self._found(ThreadNotFoundError, "GET", path, params=params).content
+
     # --- HTTP -----------------------------------------------------------------------------------
 
     def _call(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
