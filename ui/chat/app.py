@@ -22,6 +22,7 @@ from ui.chat.chat_tab import (
     PANEL_OUTPUTS,
     ChatSession,
     build_chat_tab,
+    example_question,
     panel_updates,
     research,
     show_citation,
@@ -163,6 +164,7 @@ def build_app(portal: LocalPortal) -> gr.Blocks:
         )
         # A page (re)load shows what other processes (prp ingest, prp ask) changed meanwhile.
         app.load(partial(_library_views, portal), None, library_outputs, api_visibility="private")
+        app.load(lambda: gr.update(placeholder=example_question(portal)), None, chat.message, api_visibility="private")
         gr.Timer(BANNER_SECONDS).tick(
             partial(banner, portal), None, header, api_visibility="private", show_progress="hidden"
         )
