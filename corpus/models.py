@@ -16,6 +16,54 @@ from pydantic import BaseModel, Field, field_validator, model_validator
 from corpus.text import strip_controls
 
 
+class WorkType(StrEnum):
+    """The kinds of work, by BibTeX's entry types (the standard styles' own set)."""
+
+    ARTICLE = "article"
+    INPROCEEDINGS = "inproceedings"
+    PROCEEDINGS = "proceedings"
+    BOOK = "book"
+    INBOOK = "inbook"
+    INCOLLECTION = "incollection"
+    BOOKLET = "booklet"
+    PHDTHESIS = "phdthesis"
+    MASTERSTHESIS = "mastersthesis"
+    TECHREPORT = "techreport"
+    MANUAL = "manual"
+    UNPUBLISHED = "unpublished"
+    MISC = "misc"
+
+
+# Other names for these kinds (BibLaTeX's types, CSL's, Zotero's), as imports and edits may give them.
+WORK_TYPE_ALIASES = {
+    "conference": "inproceedings",
+    "paper-conference": "inproceedings",
+    "conferencepaper": "inproceedings",
+    "article-journal": "article",
+    "journalarticle": "article",
+    "article-magazine": "article",
+    "article-newspaper": "article",
+    "magazinearticle": "article",
+    "newspaperarticle": "article",
+    "thesis": "phdthesis",
+    "report": "techreport",
+    "chapter": "incollection",
+    "booksection": "incollection",
+    "online": "misc",
+    "preprint": "misc",
+    "webpage": "misc",
+    "software": "misc",
+    "dataset": "misc",
+}
+
+
+def work_type(name: str | None) -> WorkType | None:
+    """The kind of work a type name means ("article", "paper-conference", "Thesis"), None if none."""
+    key = "".join((name or "").split()).lower()
+    key = WORK_TYPE_ALIASES.get(key, key)
+    return WorkType(key) if key in WorkType._value2member_map_ else None
+
+
 class BlockKind(StrEnum):
     HEADING = "heading"
     PARAGRAPH = "paragraph"
@@ -76,6 +124,11 @@ class Bibliography(BaseModel):
     venue: str | None = Field(default=None, description="Journal, proceedings or publisher.")
     doi: str | None = Field(default=None, description="Lower-cased, without a doi: or URL prefix.")
     arxiv_id: str | None = Field(default=None, description='"2101.01234v2" or "hep-th/9901001".')
+    entry_type: WorkType | None = Field(
+        default=None,
+        description="The kind of work as a reference manager's import or an edit named it; None: told from the "
+        "venue when exported.",
+    )
 
 
 class MetadataOverride(BaseModel):
@@ -84,7 +137,7 @@ class MetadataOverride(BaseModel):
     what the loaders extract, on this parse and every later one (``Registry.override_metadata``).
     A field given as None (or an empty list of authors) clears it."""
 
-    FIELDS: ClassVar[tuple[str, ...]] = ("title", "year", "authors", "venue", "doi", "arxiv_id")
+    FIELDS: ClassVar[tuple[str, ...]] = ("title", "year", "authors", "venue", "doi", "arxiv_id", "entry_type")
 
     title: str | None = None
     year: int | None = Field(default=None, ge=1000, le=2999)
@@ -92,6 +145,17 @@ class MetadataOverride(BaseModel):
     venue: str | None = None
     doi: str | None = None
     arxiv_id: str | None = None
+    entry_type: WorkType | None = None
+
+    @field_validator("entry_type", mode="before")
+    @classmethod
+    def _type(cls, value: object) -> object:
+        if value is None or isinstance(value, WorkType) or not isinstance(value, str) or not value.strip():
+            return value or None
+        kind = work_type(value)
+        if kind is None:
+            raise ValueError(f"not a kind of work: {value!r} (one of {', '.join(WorkType)})")
+        return kind
 
     @field_validator("title", "venue", "doi", "arxiv_id")
     @classmethod

@@ -482,7 +482,7 @@ def _document(row: sqlite3.Row, overrides: dict[str, object]) -> DocumentRecord:
         if field in known:
             data[field] = known[field]
     bib_fields = {k: (v or []) if k == "authors" else v for k, v in known.items() if k in Bibliography.model_fields}
-    data["bibliography"] = bibliography.model_copy(update=bib_fields)
+    data["bibliography"] = Bibliography.model_validate({**bibliography.model_dump(), **bib_fields})
     data["overridden"] = [f for f in MetadataOverride.FIELDS if f in known]
     return DocumentRecord(**data)
 

@@ -19,9 +19,13 @@ from corpus.config import Settings
 from corpus.library import Library
 from graph.build import build_graph
 from graph.checkpoints import open_async_checkpointer
+from graph.server_notes import quiet_development_notes
 from research.options import ResearchOptions
 from research.strategy import ResearchStrategy
 from strategies.select import select_strategy
+
+# Loaded by LangGraph's server before it checks the checkpointer and starts its queue.
+quiet_development_notes()
 
 
 @cache

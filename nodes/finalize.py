@@ -23,6 +23,7 @@ def finalize(state: ResearchState, runtime: Runtime[ResearchContext]) -> dict:
         state["topic"],
         evidence,
         meaning,
+        single_question=bool(state.get("single_question")),
     )
     note = f"finalize: {len(report.citations)} citation(s), {report.unverified_claims} unverified, {report.dropped_claims} dropped"
     return {"report": report, "progress": [note]}

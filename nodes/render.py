@@ -197,13 +197,16 @@ def render_report(
     topic: str,
     evidence: list[RetrievedChunk],
     meaning: Meaning | None = None,
+    single_question: bool = False,
 ) -> FinalReport:
     """``topic``: the title when the writer's claims all failed to resolve; ``evidence``: what the
-    research read, for the cautions; ``meaning``: the judge's reading of paraphrases (None: words only)."""
+    research read, for the cautions; ``meaning``: the judge's reading of paraphrases (None: words only);
+    ``single_question``: one question asked, whose report is its answer (a summary would only repeat it)."""
     addressed = _addressed_blocks(evidence, [r for r in resolved.values() if r is not None])
     renderer = _Renderer(draft, resolved, policy, meaning, [text for *_, text in addressed])
+    answer_only = single_question and len(draft.sections) == 1
     # Numbers are given in reading order: summary, sections, then disagreements.
-    summary = renderer.claims(draft.summary)
+    summary = [] if answer_only else renderer.claims(draft.summary)
     sections = [renderer.section(i, s) for i, s in enumerate(draft.sections, start=1)]
     candidates = [renderer.disagreement(item) for item in draft.disagreements]
     disagreements = [d for d in candidates if d is not None]
@@ -215,6 +218,7 @@ def render_report(
     return FinalReport(
         title=draft.title if vouched else topic,
         mode=mode,
+        single_question=answer_only,
         policy=policy,
         summary=summary,
         sections=sections,

@@ -35,6 +35,8 @@ NO_GAPS = "Every sub-question found supporting evidence in the library."
 ADDRESSED_NOTE = "contains text addressed to an AI assistant, not used as evidence"
 DISAGREEMENTS_HEADING = "Where sources disagree"
 GAPS_HEADING = "What the corpus does not answer"
+ANSWER_HEADING = "Answer"
+NOT_ANSWERED = "The library does not answer this question."
 STATUS_LABELS = {
     FindingStatus.ANSWERED: "answered",
     FindingStatus.ANSWERED_AFTER_RETRY: "answered after retrying the search",
@@ -172,6 +174,11 @@ class Disagreement(BaseModel):
 class FinalReport(BaseModel):
     title: str
     mode: str
+    single_question: bool = Field(
+        default=False,
+        description="One question asked (prp ask, a chat turn): the report is its answer, the answer's "
+        "citations and what was not found, with no summary repeating the answer.",
+    )
     policy: UnresolvedPolicy = UnresolvedPolicy.MARK
     summary: list[ReportClaim] = Field(default_factory=list)
     sections: list[ReportSection] = Field(default_factory=list)
@@ -191,7 +198,10 @@ class FinalReport(BaseModel):
     )
 
     def citation(self, number: int) -> Resolution:
-        return self.citations[number - 1].resolution
+        found = self.citations[number - 1] if 0 < number <= len(self.citations) else None
+        if found is None or found.number != number:  # numbered from elsewhere (a conversation's later turn)
+            found = next(c for c in self.citations if c.number == number)
+        return found.resolution
 
     def answered_sections(self) -> list[ReportSection]:
         return [s for s in self.sections if s.status not in (FindingStatus.GAP, FindingStatus.UNVERIFIED)]
@@ -216,7 +226,8 @@ class FinalReport(BaseModel):
         """Every claim shown, in reading order, with the part of the report it stands in."""
         yield from (("Summary", claim) for claim in self.summary)
         for section in self.sections:
-            yield from ((section.sub_question.question, claim) for claim in section.claims)
+            part = ANSWER_HEADING if self.single_question else section.sub_question.question
+            yield from ((part, claim) for claim in section.claims)
         for disagreement in self.disagreements:
             yield from ((DISAGREEMENTS_HEADING, side) for side in disagreement.sides)
 
@@ -244,11 +255,16 @@ class FinalReport(BaseModel):
         cited = {0: "No citations.", 1: "1 citation, resolved to the block it quotes."}.get(
             n, f"{n} citations, each resolved to the block it quotes."
         )
-        lines = [
-            written,
-            f"{counted(len(self.sections), 'sub-question')}: {answered} answered{of_which}, "
-            f"{len(self.sections) - answered - unverified} not answered by the corpus. {cited}",
-        ]
+        if self.single_question and len(self.sections) == 1:
+            section = self.sections[0]
+            found = f"{section.status_label.capitalize()} (confidence {section.confidence:.2f})."
+            lines = [written, f"{found if answered else NOT_ANSWERED} {cited}"]
+        else:
+            lines = [
+                written,
+                f"{counted(len(self.sections), 'sub-question')}: {answered} answered{of_which}, "
+                f"{len(self.sections) - answered - unverified} not answered by the corpus. {cited}",
+            ]
         extractive = sum(1 for s in self.sections if s.extractive)
         if extractive:
             lines.append(
@@ -284,6 +300,14 @@ class FinalReport(BaseModel):
     @property
     def markdown(self) -> str:
         lines = [f"# {markdown_text(self.title)}", "", *(f"> {line}" for line in self.header_lines()), ""]
+        if self.answer_only:
+            lines += self._answer_markdown(self.sections[0])
+            if self.disagreements or self.omitted_disagreements:
+                lines += self._disagreements_markdown()
+            if self.gaps or self.unverified_sections():
+                lines += self._gaps_markdown()
+            lines += self._references_markdown()
+            return "\n".join(lines).rstrip() + "\n"
         lines += self._summary_markdown()
         for section in self.sections:
             lines += self._section_markdown(section)
@@ -301,6 +325,17 @@ class FinalReport(BaseModel):
                 paragraphs.append([])
         text = "\n\n".join(" ".join(p) for p in paragraphs if p) or self.empty_summary
         return ["## Summary", "", text, ""]
+
+    @property
+    def answer_only(self) -> bool:
+        """A one-question report: its answer (the one section), its citations and what was not found."""
+        return self.single_question and len(self.sections) == 1
+
+    def _answer_markdown(self, section: ReportSection) -> list[str]:
+        lines = [f"## {ANSWER_HEADING}", ""]
+        if section.disputed:
+            lines += [SECTION_DISPUTED, ""]
+        return lines + ([f"- {c.markdown()}" for c in section.claims] or [NOT_ANSWERED]) + [""]
 
     def _section_markdown(self, section: ReportSection) -> list[str]:
         q = section.sub_question
@@ -336,7 +371,9 @@ class FinalReport(BaseModel):
             return lines + [self.no_gaps_note, ""]
         for gap in self.gaps:
             tried = "; ".join(f"\u201c{q}\u201d" for q in gap.queries_tried)
-            lines += [f"### {markdown_text(gap.sub_question.question)}", "", f"- Searches tried: {tried}"]
+            # A one-question report's gap is its question, the report's title already.
+            heading = [] if self.answer_only else [f"### {markdown_text(gap.sub_question.question)}", ""]
+            lines += [*heading, f"- Searches tried: {tried}"]
             lines += [f"- Next step: {s}" for s in gap.suggestions]
             lines.append("")
         return lines

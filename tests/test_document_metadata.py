@@ -16,7 +16,7 @@ from corpus.ingest import Outcome
 from corpus.models import MetadataOverride
 from corpus.retrieval import SearchFilters
 from tools.hybrid_search import hybrid_search
-from ui.chat.library_tab import COLUMNS, documents_table
+from ui.chat.library_tab import COLUMNS, documents_table, edit_cells
 from ui.cli.main import main as cli_main
 from ui.core.local import LocalPortal
 
@@ -149,13 +149,31 @@ def test_prp_docs_edit_and_the_library_table_show_the_authors(make_library, pape
     assert listed["bibliography"]["venue"] is None and listed["overridden"] == ["year", "authors", "venue"]
     with LocalPortal(library) as portal:
         (row,) = documents_table(portal)
-    assert row[COLUMNS.index("Authors")] == "Fernhill et al."
+        assert row[COLUMNS.index("Authors")] == "Lucia Fernhill; Gregor Abernathy; Ana de la Cruz"
+        assert row[COLUMNS.index("Status")] == "edited" and row[COLUMNS.index("Year")] == "2021"
+        # The Library tab's filter, and an edit in place through the same override as prp docs edit.
+        assert documents_table(portal, "fernhill 2021") == [row] and documents_table(portal, "fernhill 1999") == []
+        edited = [*row]
+        edited[COLUMNS.index("Year")], edited[COLUMNS.index("Venue")] = "2020", "Urban Ecology Letters"
+        (after,), log = edit_cells(portal, [edited], "")
+        assert (after[COLUMNS.index("Year")], after[COLUMNS.index("Venue")]) == ("2020", "Urban Ecology Letters")
+        assert "venue, year saved" in log and library.registry.document(doc.doc_id).year == 2020
+        bad = [*after]
+        bad[COLUMNS.index("Year")] = "20x1"
+        (reverted,), log = edit_cells(portal, [bad], "")
+        assert reverted == after and "Not saved" in log  # refused as prp docs edit refuses it
+        library.registry.override_metadata(doc.doc_id, MetadataOverride(authors=[]))
+        (unknown,) = documents_table(portal)
+        assert unknown[COLUMNS.index("Status")] == "needs review: authors"
 
     # Bad input: a clear error, exit 2, nothing changed.
     before = library.registry.documents()
-    for bad in (["--year", "20x1"], ["--doi", "see the journal"], ["--title", " "], []):
+    for bad in (["--year", "20x1"], ["--doi", "see the journal"], ["--title", " "], ["--type", "blog"], []):
         assert cli_main(["docs", "edit", doc.doc_id, *bad]) == 2
         assert capsys.readouterr().err.startswith("prp: error: ")
     assert cli_main(["docs", "edit", "no-such-doc", "--year", "2001"]) == 2
     assert "no document no-such-doc" in capsys.readouterr().err
     assert library.registry.documents() == before
+    # The kind of work, by any of its names (BibTeX's, BibLaTeX's, CSL's), kept as BibTeX's.
+    assert cli_main(["docs", "edit", doc.doc_id, "--type", "Thesis", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["bibliography"]["entry_type"] == "phdthesis"

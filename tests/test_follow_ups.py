@@ -5,10 +5,13 @@ a standalone turn is left as asked; the chat's thread ids, the REST API's ``conv
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import re
 import shutil
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -20,7 +23,7 @@ from strategies.offline.follow_up import condense, leans_on_history
 from strategies.offline.strategy import OfflineStrategy
 from testing_support.llm_fakes import ScriptedChatModel
 from testing_support.llm_scripts import honest_answer, summary_reply
-from ui.chat.chat_tab import ChatSession, run_turn
+from ui.chat.chat_tab import ChatSession, panel_updates, run_turn
 from ui.cli.main import main
 from ui.core.conversations import new_conversation_id, run_thread_id
 from ui.core.local import LocalPortal
@@ -220,6 +223,13 @@ def test_the_chat_passes_its_session_s_turns(sample_library):
     assert history[-3]["content"].endswith("and how much carbon do they store?")  # shown as typed
     assert f"{READ_AS}How much carbon do green roofs store?" in steps and "Carbon Uptake" in answer
     assert session.turns == [f"{session.conversation}.1", f"{session.conversation}.2"]
+    # The downloads of the second turn hold the whole conversation's report and bibliographies.
+    with LocalPortal(sample_library, OfflineStrategy(sample_library.embedder)) as portal:
+        downloads = panel_updates(portal, portal.runs.record(session.turns[1]), None)[-1]
+    names = {Path(p).name for p in downloads}
+    assert {"report.md", "conversation-report.md", "conversation-bibliography.bib"} <= names
+    whole = next(Path(p) for p in downloads if p.endswith("conversation-report.md")).read_text()
+    assert "## Turn 1: How much rainfall" in whole and "## Turn 2: and how much carbon do they store?" in whole
 
 
 # --- LLM mode: the condense step -----------------------------------------------------------------
@@ -259,7 +269,8 @@ def test_llm_follow_ups_are_condensed_by_the_model_and_researched_as_read(sample
                 f"Question 1: {first}" in condense_prompt
                 and f"Follow-up (from the researcher): {second}" in condense_prompt
             )
-            assert previous.summary[0].text[:60] in condense_prompt
+            # (a one-question report is its answer: the section's claims, no summary)
+            assert previous.sections[0].claims[0].text[:60] in condense_prompt
             # The research ran on the model's standalone question.
             # (A question worded as one is researched as asked, without a planning call: the answer's
             # prompt shows what was researched.)
@@ -335,6 +346,11 @@ def test_the_api_continues_a_conversation(own_library):
         assert third["thread_id"] == f"{thread}.3"
         finished(client, third)
         assert client.post("/api/ask", json={"topic": "and why?", "conversation": "nosuchthing"}).status_code == 404
+        # The whole conversation's report and evidence table, through the API.
+        whole = client.get(f"/api/conversations/{thread}/exports/report-md")
+        assert whole.status_code == 200 and whole.text.count("\n## Turn ") == 3
+        assert client.get(f"/api/conversations/{thread}/exports/evidence-csv").status_code == 200
+        assert client.get("/api/conversations/nosuchthing/exports/report-md").status_code == 404
 
 
 def test_prp_ask_thread_continues_the_conversation(own_library, monkeypatch, capsys):
@@ -348,3 +364,20 @@ def test_prp_ask_thread_continues_the_conversation(own_library, monkeypatch, cap
     assert f"[plan] {READ_AS}How much PM10 do green roofs capture?" in err
     assert f"thread: {thread}.2 " in err
     assert "PM10" in out
+
+    # The whole conversation exported: both turns, citations numbered through it, one bibliography.
+    folder = own_library.settings.data_dir / "conversation-export"
+    assert main(["export", "--thread", f"{thread}.2", "--out", str(folder)]) == 0
+    capsys.readouterr()
+    report = (folder / "report.md").read_text()
+    assert report.startswith("# Conversation: ") and "## Turn 1: How much carbon" in report
+    assert "## Turn 2: and how much PM10 do they capture?" in report and "### References" in report
+    turns = report.split("## Turn 2:")
+    first_numbers = set(re.findall(r"^\[(\d+)\]", turns[0], re.MULTILINE))
+    second_numbers = set(re.findall(r"^\[(\d+)\]", turns[1], re.MULTILINE))
+    assert first_numbers and second_numbers and not first_numbers & second_numbers
+    rows = list(csv.DictReader(io.StringIO((folder / "evidence.csv").read_text())))
+    assert {r["citation"] for r in rows} <= first_numbers | second_numbers
+    assert {int(r["citation"]) for r in rows} & {int(n) for n in second_numbers}  # turn 2's evidence too
+    assert (folder / "bibliography.bib").read_text().count("@") >= 1
+    assert main(["export", "--thread", "no-such-conversation", "--out", str(folder)]) == 1

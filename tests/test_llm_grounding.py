@@ -165,8 +165,8 @@ def test_a_model_that_states_nothing_the_evidence_does_gives_way_to_the_document
     assert [c.text for c in section.claims] == [c.text for c in offline.report.sections[0].claims]  # as offline
     assert all(c.status is ClaimStatus.VERIFIED for c in section.claims)
     assert "1 sub-question answered with the documents' own sentences, chosen without the model" in report.markdown
-    # The summary the model left empty is the section's leading claim, cited.
-    assert report.summary and report.summary[0].text == section.claims[0].text and report.summary[0].citations
+    # A one-question report is its answer: no summary repeating the section's claims.
+    assert not report.summary and "## Answer" in report.markdown and "## Summary" not in report.markdown
 
     # An unanswerable question stays unanswered: the documents' sentences are judged as offline mode judges.
     unanswerable = run_research(

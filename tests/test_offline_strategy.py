@@ -187,16 +187,30 @@ def test_plan_has_overview_facets_and_scout_keyphrases(retention_evidence):
                 ),
             ],
             rank=4,
-        )
+        ),
+        chunk(
+            "decks",
+            [
+                block(
+                    "decks-0001",
+                    "decks",
+                    "Roof decks are checked against the saturated weight of the substrate; the "
+                    "saturated weight governs. Our urban canopy scheme is tuned; the urban canopy scheme is ours.",
+                ),
+            ],
+            rank=5,
+        ),
     ]
     plan = plan_questions(TOPIC, False, scout)
     questions = [q.question for q in plan]
+    # A term one document uses for its own method is not a facet of the topic; one two documents use is.
+    assert not any("urban canopy scheme" in q for q in questions)
     assert 3 <= len(plan) <= 6
     assert [q.id for q in plan] == [f"q{i}" for i in range(1, len(plan) + 1)]
     assert questions[0] == "What are the main findings about green roofs in cities?"
     assert "What does the evidence say about installation costs of green roofs?" in questions
     assert "What does the evidence say about cooling of green roofs?" in questions
-    assert any("saturated weight" in q for q in questions)
+    assert "What do the sources report about the saturated weight in relation to green roofs?" in questions
     assert all(q.rationale for q in plan)
     assert plan_questions(TOPIC, False, scout) == plan
 

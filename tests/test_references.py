@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from corpus.author_names import display_name
 from corpus.errors import ReferenceImportError
 from corpus.models import Bibliography, DocType, Document
 from corpus.references.attachments import attached_paths, attachment
@@ -54,7 +55,9 @@ def test_bibtex_entries_decoded_to_unicode_with_authors_given_family(tmp_path: P
     read = read_bibtex(write_bib(tmp_path, tmp_path / "smith.pdf"))
     by_key = {e.key: e for e in read.entries}
     ozturk = by_key["ozturk2021"]
-    assert ozturk.authors == ["Ayşe Öztürk", "Jan van der Berg", "Barnes and Noble"]
+    # A braced name is one literal (kept braced: its words alone would read as a person's name).
+    assert ozturk.authors == ["Ayşe Öztürk", "Jan van der Berg", "{Barnes and Noble}"]
+    assert display_name(ozturk.authors[2]) == "Barnes and Noble" and ozturk.entry_type == "article"
     assert ozturk.title == "Green Roofs and the CRISPR Method"
     assert (ozturk.year, ozturk.venue, ozturk.doi) == (2021, "Journal of Urban Ecology", "10.1234/abc.5")
     smith = by_key["Smith_2019"]  # field names in any case, a biblatex date, a wrapped title
@@ -140,6 +143,7 @@ def test_csl_json_entries(tmp_path: Path):
     read = read_csl_json(path)
     first, pre = read.entries
     assert first.authors == ["Ayşe Öztürk", "World Health Organization"] and first.year == 2021
+    assert (first.entry_type, pre.entry_type) == ("article", None)
     assert (first.venue, first.doi, first.files) == ("Journal of Urban Ecology", "10.1234/abc.5", ["roofs.pdf"])
     assert (pre.arxiv_id, pre.year) == ("2101.01234", 2020)
     assert [p.key for p in read.problems] == ["(item 3)"]

@@ -155,6 +155,10 @@ def test_report_threads_and_exports(api):
     assert markdown.status_code == 200 and report["title"] in markdown.text
     pdf = api.get(f"/api/threads/{run['thread_id']}/exports/report-pdf")
     assert pdf.content.startswith(b"%PDF")
+    bib = api.get(f"/api/threads/{run['thread_id']}/exports/bibtex")
+    noted = api.get(f"/api/threads/{run['thread_id']}/exports/bibtex", params={"with_notes": "true"})
+    assert "\n  note = {prp document " not in bib.text and "\n  note = {prp document " in noted.text
+    assert 'filename="bibliography.bib"' in noted.headers["content-disposition"]
     assert api.get("/api/threads/no-such-thread").status_code == 404
     assert api.get(f"/api/threads/{run['thread_id']}/exports/nonsense").status_code == 422
 

@@ -41,3 +41,22 @@ def test_langgraph_dev_serves_what_prp_serve_serves():
     assert config["graphs"] == serve.GRAPHS
     assert config["checkpointer"] == serve.CHECKPOINTER
     assert config["http"] == serve.HTTP
+
+
+def test_the_server_s_development_notes_stay_out_of_the_console(caplog):
+    import logging
+
+    from graph.server_notes import quiet_development_notes
+
+    quiet_development_notes()
+    quiet_development_notes()  # once is enough: no second filter
+    adapter = logging.getLogger("langgraph_api._checkpointer._adapter")
+    assert len(adapter.filters) == 1
+    note = "Custom checkpointer missing aprune: ... storage usage will grow without bound for long-lived threads."
+    with caplog.at_level(logging.DEBUG):
+        adapter.warning(note)
+        adapter.warning(note)
+        adapter.warning("Something else went wrong")
+    shown = [(r.name, r.levelname, r.getMessage()) for r in caplog.records]
+    assert ("langgraph_api._checkpointer._adapter", "WARNING", "Something else went wrong") in shown
+    assert [s for s in shown if "without bound" in s[2]] == [("prp.server", "DEBUG", f"LangGraph server note: {note}")]

@@ -284,3 +284,19 @@ def test_llm_mode_names_its_model(sample_library):
     portal = LocalPortal(sample_library, Scripted())
     assert portal.mode_label() == "LLM mode \u00b7 model qwen2.5-7b-instruct"
     assert 'class="prp-pill prp-mode-llm"' in banner(portal)
+
+
+def test_the_example_question_comes_from_the_library_s_own_titles():
+    from types import SimpleNamespace
+
+    from ui.chat.chat_tab import example_question
+
+    def portal(*titles: str) -> SimpleNamespace:
+        docs = [SimpleNamespace(title=t, added_at=f"2026-01-0{i}", doc_id=str(i)) for i, t in enumerate(titles, 1)]
+        return SimpleNamespace(documents=lambda: docs)
+
+    assert example_question(portal()) == "Add documents in the Library tab, then ask about them"
+    asks = portal("Attention Is All You Need", "How Much Do Green Roofs Cool the Street? Mesoscale Simulation")
+    assert example_question(asks) == "e.g. How Much Do Green Roofs Cool the Street?"
+    labelled = portal("Quantization of Language Models: A Survey", "LABORATORY REPORT HL-2018-07")
+    assert example_question(labelled) == "e.g. What does the library say about Quantization of Language Models?"

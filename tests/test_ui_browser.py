@@ -39,6 +39,11 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 QUESTION = "How much do green roofs cool the street?"
+# The library table's rows on screen holding a text (the table keeps hidden rows to measure with).
+SHOWN_ROWS = (
+    "t => [...document.querySelectorAll('#prp-library-table tbody tr')]"
+    ".filter(r => r.offsetHeight > 0 && r.innerText.includes(t)).length"
+)
 
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(), reason="/usr/bin/chromium not installed (apt-get install chromium; .ci/run does it)"
@@ -140,3 +145,32 @@ def test_ask_click_a_citation_and_see_it_on_the_page(page):
     page.wait_for_function("c => c.value.includes('run')", arg=choice.element_handle(), timeout=10_000)
     assert QUESTION in choice.input_value()
     print(f"screenshots: {ARTIFACTS}")
+
+
+def test_the_library_filters_and_edits_in_place(page, url):
+    """Find a document by a word of its venue, then of an author; edit its year in its cell."""
+    page.get_by_role("tab", name="Library").click()
+    table = page.locator("#prp-library-table")
+    table.get_by_text("Policy Brief 2023-04").first.wait_for(timeout=10_000)
+    for header in ("Venue", "DOI", "arXiv", "Added", "Status"):
+        assert table.locator("th").filter(has_text=header).count() >= 1, header
+    assert table.get_by_text("needs review: authors").count() >= 1  # the documents without authors
+    filter_box = page.locator("#prp-library-filter textarea, #prp-library-filter input").first
+    filter_box.fill("climate dynamics")  # a word of the cooling model paper's venue
+    table.get_by_text("Mesoscale Simulation").filter(visible=True).first.wait_for(timeout=10_000)
+    page.wait_for_function(SHOWN_ROWS + " === 0", arg="Policy Brief 2023-04", timeout=10_000)
+    filter_box.fill("halvorsen")  # an author's name
+    table.get_by_text("Hydrological Performance").filter(visible=True).first.wait_for(timeout=10_000)
+    page.wait_for_function(SHOWN_ROWS + " === 0", arg="Mesoscale Simulation", timeout=10_000)
+    # The year, edited in its cell: saved through the same override as PATCH and `prp docs edit`.
+    year = table.get_by_text("2019", exact=True).filter(visible=True).first
+    year.dblclick()
+    page.keyboard.press("Control+A")
+    page.keyboard.type("2018")
+    page.keyboard.press("Enter")
+    page.locator("#prp-library-edit-log").get_by_text("year saved").wait_for(timeout=20_000)
+    table.get_by_text("2018", exact=True).filter(visible=True).first.wait_for(timeout=20_000)
+    page.screenshot(path=str(ARTIFACTS / "5-library-edit.png"))
+    documents = page.request.get(url.split("/chat/")[0] + "/api/documents").json()
+    (edited,) = [d for d in documents if d["title"].startswith("Hydrological Performance")]
+    assert edited["year"] == 2018 and "year" in edited["overridden"]

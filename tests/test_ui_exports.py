@@ -83,8 +83,9 @@ def test_bibtex_has_one_escaped_entry_per_cited_document(record, documents):
 
 
 def test_a_bibtex_parser_reads_every_cited_document_back(record, documents):
+    assert "\n  note = " not in bibtex(record, documents)  # styles print a note: only when asked for
     library = bibtexparser.parse_string(
-        bibtex(record, documents), append_middleware=[LatexDecodingMiddleware(), SeparateCoAuthors()]
+        bibtex(record, documents, with_notes=True), append_middleware=[LatexDecodingMiddleware(), SeparateCoAuthors()]
     )
     assert not library.failed_blocks
     cited = {c.resolution.doc_id for c in record.report.citations}
@@ -223,6 +224,9 @@ def test_prp_export_cli(record, sample_library, tmp_path, monkeypatch, capsys):
     assert (out / "evidence.csv").read_text() == evidence_csv(record)
     assert cli_main(["export", THREAD, "--out", str(tmp_path / "one"), "--format", "bibtex"]) == 0
     assert [p.name for p in (tmp_path / "one").iterdir()] == ["bibliography.bib"]
+    assert "\n  note = {prp document " not in (tmp_path / "one" / "bibliography.bib").read_text()
+    assert cli_main(["export", THREAD, "--out", str(tmp_path / "notes"), "--format", "bibtex", "--with-notes"]) == 0
+    assert "\n  note = {prp document " in (tmp_path / "notes" / "bibliography.bib").read_text()
     capsys.readouterr()
     assert cli_main(["export", "--list"]) == 0
     listing = capsys.readouterr().out

@@ -16,15 +16,19 @@ from bibtexparser.middlewares import LatexDecodingMiddleware, NormalizeFieldKeys
 from bibtexparser.middlewares.names import parse_single_name_into_parts
 from bibtexparser.model import Entry, Field
 
+from corpus.author_names import is_braced, stored_name
 from corpus.loaders.identifiers import normalise_arxiv_id, normalise_doi
+from corpus.models import work_type
 from corpus.parsing import decode_text
 from corpus.references.entries import EntryProblem, ReadEntries, ReferenceEntry, clean, year_of
 
 # Where each document field is read from, first present wins. The venue is the journal or the
 # proceedings the work appeared in, else whoever published it (a book, a thesis, a report).
-VENUE_FIELDS = ("journal", "journaltitle", "booktitle", "publisher", "school", "institution")
-# Each author's raw name goes to a field of its own, so the decoding middleware decodes it as a string.
-_AUTHOR_FIELD = "prp-author-{}"
+VENUE_FIELDS = ("journal", "journaltitle", "booktitle", "publisher", "school", "institution", "howpublished")
+# Each part of each author's raw name goes to a field of its own, so the decoding middleware decodes
+# it as a string: the parts are split first, on the raw text, where braces still mark a literal.
+_AUTHOR_FIELD = "prp-author-{}-{}"
+_NAME_PARTS = ("first", "von", "last", "jr", "literal")
 _ENTRY_KEY = re.compile(r"\s*@\w+\s*[{(]\s*([^,\s]+)\s*,")
 
 
@@ -37,7 +41,8 @@ def read_bibtex(path: Path) -> ReadEntries:
         author = entry.get("author")
         names = author.value if author is not None and isinstance(author.value, list) else []
         for i, name in enumerate(names):
-            entry.set_field(Field(_AUTHOR_FIELD.format(i), name))
+            for part, value in _raw_parts(name).items():
+                entry.set_field(Field(_AUTHOR_FIELD.format(i, part), value))
         entry.pop("author")
     library = LatexDecodingMiddleware().transform(library)
     read = ReadEntries(entries=[_entry(entry, files.get(entry.key, "")) for entry in library.entries])
@@ -58,10 +63,14 @@ def _entry(entry: Entry, file_field: str) -> ReferenceEntry:
 
     authors = []
     for i in range(len(entry.fields)):
-        name = text(_AUTHOR_FIELD.format(i))
-        if name is None:
+        parts = {part: text(_AUTHOR_FIELD.format(i, part)) or "" for part in _NAME_PARTS}
+        if not any(parts.values()):
             break
-        authors.append(_given_family(name))
+        if parts["literal"]:
+            authors.append(stored_name(parts["literal"], literal=True))
+        else:
+            family = " ".join(p for p in (parts["von"], parts["last"]) if p)
+            authors.append(stored_name(family, parts["first"], parts["jr"]))
     eprint = text("eprint") or ""
     archive = (text("archiveprefix") or text("eprinttype") or "arxiv").lower()
     return ReferenceEntry(
@@ -72,13 +81,23 @@ def _entry(entry: Entry, file_field: str) -> ReferenceEntry:
         venue=next((v for v in map(text, VENUE_FIELDS) if v), None),
         doi=normalise_doi(text("doi") or ""),
         arxiv_id=normalise_arxiv_id(eprint) if archive == "arxiv" else None,
+        entry_type=work_type(entry.entry_type),
         files=[file_field] if file_field.strip() else [],
     )
 
 
-def _given_family(name: str) -> str:
-    """ "Family, Given" (or "von Family, Jr, Given") as "Given von Family Jr", the order names are kept in."""
+def _raw_parts(name: str) -> dict[str, str]:
+    """A raw BibTeX name split by BibTeX's rules ("von Last, Jr, First"); a wholly braced name
+    ("{Gemma Team}") is one literal. A name the rules cannot split is kept whole as the family name."""
     try:
-        return " ".join(parse_single_name_into_parts(name, strict=False).merge_first_name_first.split())
-    except ValueError:  # a name BibTeX's rules cannot split: kept as written
-        return name
+        parts = parse_single_name_into_parts(name, strict=False)
+    except ValueError:
+        return {"last": name}
+    if not (parts.first or parts.von or parts.jr) and len(parts.last) == 1 and is_braced(parts.last[0]):
+        return {"literal": parts.last[0]}
+    return {
+        "first": " ".join(parts.first),
+        "von": " ".join(parts.von),
+        "last": " ".join(parts.last),
+        "jr": " ".join(parts.jr),
+    }

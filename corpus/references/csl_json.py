@@ -10,8 +10,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from corpus.author_names import stored_name
 from corpus.errors import ReferenceImportError
 from corpus.loaders.identifiers import find_arxiv_id, normalise_doi
+from corpus.models import work_type
 from corpus.parsing import decode_text
 from corpus.references.entries import EntryProblem, ReadEntries, ReferenceEntry, clean, year_of
 
@@ -55,18 +57,27 @@ def _entry(key: str, item: dict) -> ReferenceEntry:
         venue=next((v for v in map(text, VENUE_FIELDS) if v), None),
         doi=normalise_doi(text("DOI") or ""),
         arxiv_id=find_arxiv_id([t for t in (text("number"), text("URL"), text("note")) if t]),
+        entry_type=work_type(text("type")),
         files=[files] if isinstance(files, str) and files.strip() else [],
     )
 
 
 def _name(person: object) -> str | None:
-    """A CSL name ({"family", "given", "non-dropping-particle", "suffix"} or {"literal"}) as "Given Family"."""
+    """A CSL name ({"family", "given", "non-dropping-particle", "suffix"} or {"literal"}) as stored
+    (``corpus.author_names.stored_name``: the parts kept as CSL gives them)."""
     if not isinstance(person, dict):
         return None
+
+    def part(*names: str) -> str:
+        return " ".join(str(person[n]) for n in names if isinstance(person.get(n), str) and person[n].strip())
+
     if literal := clean(person.get("literal")):
-        return literal
-    parts = ("given", "dropping-particle", "non-dropping-particle", "family", "suffix")
-    return clean(" ".join(str(person[p]) for p in parts if isinstance(person.get(p), str)))
+        return stored_name(literal, literal=True)
+    family = part("non-dropping-particle", "family")
+    given = part("given", "dropping-particle")
+    if not family:
+        return clean(given)
+    return clean(stored_name(family, given, part("suffix")))
 
 
 def _year(issued: object) -> int | None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from corpus.models import MetadataOverride
+from corpus.models import MetadataOverride, WorkType
 
 # The years a document's year may be (``MetadataOverride.year``).
 MIN_YEAR, MAX_YEAR = 1000, 2999
@@ -24,6 +24,7 @@ class ReferenceEntry(BaseModel):
     venue: str | None = None
     doi: str | None = None
     arxiv_id: str | None = None
+    entry_type: WorkType | None = Field(default=None, description="The kind of work, where the entry names one.")
     files: list[str] = Field(
         default_factory=list,
         description="Attached files as the export names them (absolute, or relative to the export's folder).",

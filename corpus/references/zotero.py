@@ -11,14 +11,17 @@ reported as missing.
 
 from __future__ import annotations
 
+import re
 import shutil
 import sqlite3
 import tempfile
 from collections import defaultdict
 from pathlib import Path
 
+from corpus.author_names import stored_name
 from corpus.errors import ReferenceImportError
 from corpus.loaders.identifiers import find_arxiv_id, normalise_doi
+from corpus.models import WorkType, work_type
 from corpus.references.attachments import file_spec
 from corpus.references.entries import ReadEntries, ReferenceEntry, clean, year_of
 
@@ -32,7 +35,9 @@ VENUE_FIELDS = (
     "publisher",
     "university",
     "institution",
+    "repository",
 )
+_MASTERS = re.compile(r"\bmaster|\bm\.?\s?(?:sc|a|s|phil)\b", re.IGNORECASE)
 _FIELDS = """
 SELECT d.itemID, f.fieldName, v.value FROM itemData d
 JOIN fields f USING (fieldID) JOIN itemDataValues v USING (valueID)
@@ -43,7 +48,7 @@ JOIN creators c USING (creatorID) JOIN creatorTypes t USING (creatorTypeID)
 WHERE t.creatorType = 'author' ORDER BY ic.itemID, ic.orderIndex
 """
 _ITEMS = """
-SELECT i.itemID, i.key FROM items i JOIN itemTypes t USING (itemTypeID)
+SELECT i.itemID, i.key, t.typeName FROM items i JOIN itemTypes t USING (itemTypeID)
 WHERE t.typeName NOT IN ({}) AND i.itemID NOT IN (SELECT itemID FROM deletedItems) ORDER BY i.itemID
 """.format(", ".join(f"'{t}'" for t in NOT_ENTRIES))
 _ATTACHMENTS = """
@@ -80,7 +85,8 @@ def _read(db: sqlite3.Connection, storage: Path) -> ReadEntries:
         fields[item_id][name] = str(value)
     authors: dict[int, list[str]] = defaultdict(list)
     for item_id, first, last, single in db.execute(_CREATORS):
-        name = clean(last if single else f"{first or ''} {last or ''}")
+        # fieldMode 1: a single-field name (an organisation), one literal.
+        name = stored_name(last or "", literal=True) if single else stored_name(last or "", first or "")
         if name:
             authors[item_id].append(name)
     files: dict[int, list[str]] = defaultdict(list)
@@ -92,13 +98,13 @@ def _read(db: sqlite3.Connection, storage: Path) -> ReadEntries:
         else:  # relative to a base directory this folder does not record: named, so it is reported
             files[parent].append(file_spec(Path(path.removeprefix("attachments:"))))
     read = ReadEntries()
-    for item_id, item_key in db.execute(_ITEMS):
+    for item_id, item_key, item_type in db.execute(_ITEMS):
         item = fields.get(item_id, {})
-        read.entries.append(_entry(item_key, item, authors.get(item_id, []), files.get(item_id, [])))
+        read.entries.append(_entry(item_key, item_type, item, authors.get(item_id, []), files.get(item_id, [])))
     return read
 
 
-def _entry(item_key: str, item: dict[str, str], authors: list[str], files: list[str]) -> ReferenceEntry:
+def _entry(item_key: str, item_type: str, item: dict[str, str], authors: list[str], files: list[str]) -> ReferenceEntry:
     def text(name: str) -> str | None:
         return clean(item.get(name))
 
@@ -111,8 +117,18 @@ def _entry(item_key: str, item: dict[str, str], authors: list[str], files: list[
         venue=next((v for v in map(text, VENUE_FIELDS) if v), None),
         doi=normalise_doi(text("DOI") or ""),
         arxiv_id=find_arxiv_id(identifiers),
+        entry_type=_work_type(item_type, text("thesisType")),
         files=files,
     )
+
+
+def _work_type(item_type: str, thesis_type: str | None) -> WorkType | None:
+    """Zotero's item type as BibTeX's entry type: a thesis whose "Thesis Type" names a master's degree
+    ("Master's thesis", "MSc thesis", "M.A. thesis") is a master's thesis, any other a PhD thesis."""
+    kind = work_type(item_type)
+    if kind is WorkType.PHDTHESIS and thesis_type and _MASTERS.search(thesis_type):
+        return WorkType.MASTERSTHESIS
+    return kind
 
 
 def _extra_key(extra: str | None) -> str | None:

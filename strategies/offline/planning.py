@@ -4,9 +4,14 @@
    retention and installation costs" has the subject "Green roofs in cities" (core "green roofs")
    and the facets "cooling", "stormwater retention", "installation costs". Separators: ':' (subject
    before it), ',', ';', ' and ', ' vs '. A topic phrased as a question is not split.
+   A facet worded as a clause ("how quantization affects accuracy, memory and latency", "why
+   retrieval helps") is one facet, asked about as it is; a topic worded as an indirect question
+   ("How quantization and pruning trade accuracy for memory") is asked about, not repeated.
 2. An overview question on the subject (or the topic itself when it is a question), one question
    per facet, then 1-2 questions on salient keyphrases of the scout chunks the topic does not
-   already cover, then generic templates if there are still fewer than three.
+   already cover and that more than one document uses (one paper's term for its own method is not a
+   facet of the topic), then generic templates if there are still fewer than three. Every question
+   is a whole question naming the topic's subject.
 3. Near-duplicates are dropped by comparing the focus phrases (rapidfuzz token-set ratio).
 
 The topic is the researcher's text; the scout chunks are *document* text, i.e. data. Only noun-like
@@ -46,6 +51,21 @@ _QUESTION_START = re.compile(
     re.IGNORECASE,
 )
 _FACET_SPLIT = re.compile(r"\s*(?:[,;]|\band\b|\bvs\.?|\bversus\b)\s*", re.IGNORECASE)
+# Words that open a clause ("how quantization affects accuracy"), not a noun phrase.
+_CLAUSE_START = re.compile(r"^(how|why|when|where|whether|what|which|who|if)\b", re.IGNORECASE)
+# After "how", "why", "when" or "where", what makes a direct question ("How much…", "How do…",
+# "How effective are…"); without one within two words, the text is an indirect question.
+_DIRECT = frozenset(
+    """do does did is are was were can could should would will may might must has have had much many
+    long often far""".split()
+)
+# Nouns that name a relation rather than a thing: "the effect of sleep on memory" is about sleep
+# and memory, so its whole phrase, not "the effect", is the subject a question names.
+_RELATIONAL = frozenset(
+    """effect effects impact impacts role roles influence use uses application applications benefit
+    benefits cost costs risk risks relationship relationships link links association associations
+    comparison history future state evaluation analysis design performance""".split()
+)
 _COMPARE_SPLIT = re.compile(r"\s+(?:vs\.?|versus)\s+", re.IGNORECASE)
 _CONNECTOR = re.compile(r"\s+\b(of|for|in|on|at|within|across|under|among)\b\s+", re.IGNORECASE)
 
@@ -63,6 +83,17 @@ class TopicParts:
 def is_question(text: str) -> bool:
     text = text.strip()
     return text.endswith("?") or bool(_QUESTION_START.match(text))
+
+
+def is_indirect_question(text: str) -> bool:
+    """A clause that is not itself a question: "how quantization affects accuracy", "whether roofs
+    pay off" (no "?", and no auxiliary or "much"/"many" after its first word within two words)."""
+    words = text.strip().lower().split()
+    if not words or text.strip().endswith("?") or not _CLAUSE_START.match(words[0]):
+        return False
+    if words[0] in ("whether", "if"):
+        return True
+    return words[0] in ("how", "why", "when", "where") and not any(w in _DIRECT for w in words[1:3])
 
 
 def opens_as_question(text: str) -> bool:
@@ -92,8 +123,9 @@ def _core_of(subject: str, scout_texts: Sequence[str], question: bool = False) -
     subject found most often in the scout chunks, weighted by its length, is the core.
     """
     head = _CONNECTOR.split(subject, maxsplit=1)[0]
+    relational = re.sub(r"^(the|a|an)\s+", "", head.strip(), flags=re.IGNORECASE).lower() in _RELATIONAL
     if not question and content_words(head) and head != subject:
-        return _lower_first(_clean(head))
+        return _lower_first(_clean(subject if relational else head))
     options = [s for s, _ in phrase_candidates(subject)]
     if not options:
         return _lower_first(_clean(subject))
@@ -108,7 +140,9 @@ def _core_of(subject: str, scout_texts: Sequence[str], question: bool = False) -
 
 def split_topic(topic: str, scout_texts: Sequence[str] = ()) -> TopicParts:
     text = _clean(topic)
-    if is_question(topic):
+    if is_question(topic) and not is_indirect_question(topic):
+        return TopicParts(text, _core_of(text, scout_texts, question=True), "of", [], True, [])
+    if is_indirect_question(text) and ":" not in text:
         return TopicParts(text, _core_of(text, scout_texts, question=True), "of", [], True, [])
     if ":" in text:
         subject, _, tail = text.partition(":")
@@ -121,10 +155,36 @@ def split_topic(topic: str, scout_texts: Sequence[str] = ()) -> TopicParts:
             tail, connector, subject = _clean(parts[0]), parts[1].lower(), _clean(" ".join(parts[2:]))
         else:
             subject, tail, connector = text, "", "of"
-    facets = [_clean(f) for f in _FACET_SPLIT.split(tail) if _clean(f)] if tail else []
+    facets = _facets(tail) if tail else []
     facets = [_lower_first(f) for f in dict.fromkeys(facets)]
     comparison = [_lower_first(_clean(p)) for p in _COMPARE_SPLIT.split(tail)] if _COMPARE_SPLIT.search(tail) else []
     return TopicParts(subject, _core_of(subject, scout_texts), connector, facets, False, comparison)
+
+
+def _facets(tail: str) -> list[str]:
+    """The facets of a topic's tail: noun phrases split at ",", ";", "and", "vs"; a clause ("how X
+    affects A, B and C") is one facet, running on to the next clause or the next ";"."""
+    facets: list[str] = []
+    for piece in re.split(r"\s*;\s*", tail):
+        clause: list[str] = []
+        for part in (p for p in (_clean(p) for p in piece.split(",")) if p):
+            if _CLAUSE_START.match(part) or (clause and not _CLAUSE_START.match(part)):
+                if _CLAUSE_START.match(part) and clause:
+                    facets.append(", ".join(clause))
+                    clause = []
+                clause.append(part)
+            else:
+                facets += [_clean(f) for f in _FACET_SPLIT.split(part) if _clean(f)]
+        if clause:
+            facets.append(", ".join(clause))
+    return facets
+
+
+def _facet_question(facet: str, parts: TopicParts) -> str:
+    """The question on one facet: a clause is asked about as written, in the subject's evidence."""
+    if _CLAUSE_START.match(facet):
+        return f"What does the evidence on {parts.core} say about {facet.rstrip('?')}?"
+    return f"What does the evidence say about {_about(facet, parts)}?"
 
 
 def _about(facet: str, parts: TopicParts) -> str:
@@ -147,6 +207,14 @@ def _is_duplicate(focus: str, kept: list[_Planned]) -> bool:
     return any(fuzz.token_set_ratio(focus.lower(), k.focus.lower()) >= DUPLICATE_RATIO for k in kept)
 
 
+def _texts_by_document(scout: Sequence[RetrievedChunk]) -> dict[str, str]:
+    """The scout chunks' prose, lower-cased, joined by document."""
+    joined: dict[str, list[str]] = {}
+    for chunk in scout[:SCOUT_CHUNKS]:
+        joined.setdefault(chunk.doc_id, []).append(prose(chunk).lower())
+    return {doc_id: " ".join(texts) for doc_id, texts in joined.items()}
+
+
 def _scout_texts(scout: Sequence[RetrievedChunk]) -> list[str]:
     """The prose of the top scout chunks (running headers and tables would yield journal names)."""
     return [text for text in (prose(c) for c in scout[:SCOUT_CHUNKS]) if text]
@@ -157,6 +225,7 @@ def plan_questions(topic: str, single_question: bool, scout: Sequence[RetrievedC
     if single_question or not topic:
         return [SubQuestion(id="q1", question=topic, rationale="The question as asked (single-question mode).")]
     texts = _scout_texts(scout)
+    by_document = _texts_by_document(scout)
     parts = split_topic(topic, texts)
     planned: list[_Planned] = []
 
@@ -164,7 +233,13 @@ def plan_questions(topic: str, single_question: bool, scout: Sequence[RetrievedC
         if len(planned) < MAX_QUESTIONS and not _is_duplicate(focus, planned):
             planned.append(_Planned(focus, question, rationale))
 
-    if parts.is_question:
+    if parts.is_question and is_indirect_question(topic):
+        add(
+            parts.subject,
+            f"What does the evidence say about {_lower_first(_clean(topic))}?",
+            "The researcher's question, answered directly.",
+        )
+    elif parts.is_question:
         add(
             parts.subject,
             _sentence_case(topic if topic.endswith("?") else topic + "?"),
@@ -186,9 +261,7 @@ def plan_questions(topic: str, single_question: bool, scout: Sequence[RetrievedC
             else "Sets out what the sources establish about the topic as a whole.",
         )
     for facet in parts.facets[:MAX_FACETS]:
-        add(
-            facet, f"What does the evidence say about {_about(facet, parts)}?", f"The topic names '{facet}' explicitly."
-        )
+        add(facet, _facet_question(facet, parts), f"The topic names '{facet}' explicitly.")
 
     topic_stems = {stem(w) for w in content_words(topic)}
     phrases = extract_keyphrases(texts, k=12, min_count=MIN_SCOUT_COUNT, exclude_stems=topic_stems) if texts else []
@@ -203,12 +276,13 @@ def plan_questions(topic: str, single_question: bool, scout: Sequence[RetrievedC
             or len(phrase.text) > MAX_PHRASE_CHARS
             or sum(1 for s in phrase.stems if s in topic_stems) * 2 >= len(phrase.stems)
             or all(w in stopwords() for w in phrase.text.split())
+            or sum(1 for text in by_document.values() if phrase.text.lower() in text) < 2
         ):
             continue
         before = len(planned)
         add(
             phrase.text,
-            f"What do the sources report about {phrase.text} in relation to {parts.core}?",
+            f"What do the sources report about the {phrase.text} in relation to {parts.core}?",
             f"'{phrase.text}' is prominent in the passages retrieved for the topic but is not named in it.",
         )
         scout_added += len(planned) - before

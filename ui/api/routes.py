@@ -15,7 +15,7 @@ from pathlib import Path
 
 import anyio
 from fastapi import APIRouter, FastAPI, HTTPException, Query, Request
-from fastapi.responses import FileResponse, JSONResponse, StreamingResponse
+from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
 
 from corpus.errors import ReferenceImportError, RefusedPathError
 from corpus.models import MetadataOverride
@@ -31,7 +31,7 @@ from ui.core.errors import (
     QueryTooLongError,
     ThreadNotFoundError,
 )
-from ui.core.exports.formats import ExportFormat
+from ui.core.exports.formats import FILE_NAMES, ExportFormat
 from ui.core.jobs import Job, JobKind, JobView
 from ui.core.local import LocalPortal
 from ui.core.models import (
@@ -265,10 +265,23 @@ def _threads(api: APIRouter, portal: LocalPortal) -> None:
         return portal.exports(thread_id)
 
     @api.get("/threads/{thread_id}/exports/{export_format}", response_class=FileResponse, tags=["threads"])
-    def export(thread_id: str, export_format: ExportFormat) -> FileResponse:
-        """One artifact: evidence CSV, BibTeX, bibliography, report Markdown/PDF, contradictions."""
+    def export(thread_id: str, export_format: ExportFormat, with_notes: bool = False) -> Response:
+        """One artifact: evidence CSV, BibTeX, bibliography, report Markdown/PDF, contradictions;
+        ``with_notes``: BibTeX entries with a ``note`` naming their prp document (styles print it)."""
+        if with_notes:
+            name = FILE_NAMES[export_format]
+            content = portal.export(thread_id, export_format, with_notes=True)
+            return Response(content, headers={"Content-Disposition": f'attachment; filename="{name}"'})
         path = portal.export_file(thread_id, export_format)
         return FileResponse(path, filename=path.name)
+
+    @api.get("/conversations/{conversation}/exports/{export_format}", response_class=Response, tags=["threads"])
+    def conversation_export(conversation: str, export_format: ExportFormat, with_notes: bool = False) -> Response:
+        """One artifact of a whole conversation (every finished turn; a run's thread id names its
+        conversation): evidence table, bibliography and report, citations numbered throughout."""
+        content = portal.export_conversation(conversation, export_format, with_notes=with_notes)
+        name = FILE_NAMES[export_format]
+        return Response(content, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
 def _events_url(job_id: str) -> str:

@@ -22,12 +22,20 @@ from ui.chat.chat_tab import (
     PANEL_OUTPUTS,
     ChatSession,
     build_chat_tab,
+    example_question,
     panel_updates,
     research,
     show_citation,
     stop_research,
 )
-from ui.chat.library_tab import build_library_tab, delete_document, documents_table, ingest_uploads, sync_folders
+from ui.chat.library_tab import (
+    build_library_tab,
+    delete_document,
+    documents_table,
+    edit_cells,
+    ingest_uploads,
+    sync_folders,
+)
 from ui.chat.threads_tab import (
     build_threads_tab,
     conversation_of_row,
@@ -147,8 +155,16 @@ def build_app(portal: LocalPortal) -> gr.Blocks:
             [lib.delete_log, *library_outputs],
             api_name="delete_document",
         )
+        lib.filter.change(lambda query: documents_table(portal, query), lib.filter, lib.table, api_visibility="private")
+        lib.table.input(
+            partial(edit_cells, portal),
+            [lib.table, lib.filter],
+            [lib.table, lib.edit_log],
+            api_name="edit_documents",
+        )
         # A page (re)load shows what other processes (prp ingest, prp ask) changed meanwhile.
         app.load(partial(_library_views, portal), None, library_outputs, api_visibility="private")
+        app.load(lambda: gr.update(placeholder=example_question(portal)), None, chat.message, api_visibility="private")
         gr.Timer(BANNER_SECONDS).tick(
             partial(banner, portal), None, header, api_visibility="private", show_progress="hidden"
         )

@@ -4,6 +4,7 @@ a citation on its page, the evidence cards, and the downloads of the selected re
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Iterator
 from contextlib import suppress
 from dataclasses import dataclass, field
@@ -80,6 +81,24 @@ class ChatTab:
         ]
 
 
+def example_question(portal: LocalPortal) -> str:
+    """The message box's hint: a question about the library's most recently added document, from
+    its title ("e.g. How Much Do Green Roofs Cool the Street?", "e.g. What does the library say about
+    Carbon Uptake and Air Pollutant Removal by Extensive Green Roofs?"), never about a document the
+    library does not hold."""
+    documents = sorted(portal.documents(), key=lambda d: (d.added_at, d.doc_id))
+    if not documents:
+        return "Add documents in the Library tab, then ask about them"
+    # The main title: up to a subtitle's ": ", or up to and with the "?" of a title that asks; one
+    # that reads as a subject (three words or more, not a label in capitals) where there is one.
+    mains = [re.split(r"(?<=\?)\s|:\s", d.title.strip(), maxsplit=1)[0] for d in documents]
+    subjects = [m for m in mains if len(m.split()) >= 3 and not m.isupper()]
+    main = (subjects or mains)[-1]
+    if main.endswith("?"):
+        return f"e.g. {shorten(main, 90, placeholder=ELLIPSIS)}"
+    return f"e.g. What does the library say about {shorten(main, 70, placeholder=ELLIPSIS)}?"
+
+
 def build_chat_tab(portal: LocalPortal) -> ChatTab:
     session = gr.State(None)
     with gr.Row(equal_height=False):
@@ -102,7 +121,7 @@ def build_chat_tab(portal: LocalPortal) -> ChatTab:
                     label="Message",
                     show_label=False,
                     scale=6,
-                    placeholder="e.g. How much do green roofs cool the street?",
+                    placeholder=example_question(portal),
                     elem_id="prp-message",
                     lines=1,
                     max_lines=4,
@@ -122,7 +141,8 @@ def build_chat_tab(portal: LocalPortal) -> ChatTab:
                 settings = build_settings_panel(portal.document_choices())
             gr.Markdown(
                 "**Downloads for the selected report**: evidence table (CSV), annotated bibliography "
-                "(BibTeX, Markdown), report (Markdown, PDF), contradiction map (CSV, Markdown).",
+                "(BibTeX, RIS, Markdown), report (Markdown, PDF), contradiction map (CSV, Markdown); for a "
+                "conversation of several turns, the whole conversation's too (`conversation-…`).",
                 elem_classes="prp-note",
             )
             exports = gr.File(label="Downloads", file_count="multiple", interactive=False, elem_id="prp-exports")
@@ -230,8 +250,10 @@ def panel_updates(portal: LocalPortal, record: ReportRecord | None, number: int 
         for c in record.report.citations
     ]
     cited = {c.number: c.resolution for c in record.report.citations}
-    # A report without citations has an empty bibliography: nothing to download.
+    # A report without citations has an empty bibliography: nothing to download. A conversation of
+    # several turns adds its whole report, evidence table and bibliographies ("conversation-…").
     exports = [str(p) for p in portal.runs.export_files(record).values() if p.stat().st_size]
+    exports += [str(p) for p in portal.runs.conversation_files(record.thread_id) if p.stat().st_size]
     if number not in cited:
         note = "This report has no resolved citations." if not cited else ""
         return [

@@ -9,22 +9,34 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import gradio as gr
+from pydantic import ValidationError
 
-from corpus.author_names import short_authors
+from corpus.author_names import display_name
 from corpus.ingest import FileResult, IngestSummary, Outcome
+from corpus.models import MetadataOverride
+from corpus.registry import DocumentRecord
 from corpus.sync import NO_ROOTS, SyncSummary
 from corpus.text import counted
-from ui.core.errors import JobFailed
+from ui.core.errors import DocumentNotFoundError, JobFailed
 from ui.core.jobs import JobState
 from ui.core.local import LocalPortal
 from ui.core.uploads import RejectedUpload, StoredUpload, allowed_suffixes
 
-COLUMNS = ["Title", "Authors", "Type", "Pages", "Chunks", "Year", "Added (UTC)", "Document id", "File"]
+COLUMNS = ["Title", "Authors", "Venue", "Year", "DOI", "arXiv", "Status", "Type", "Added", "Id"]
+# The columns a researcher edits in place, and the field of ``MetadataOverride`` each sets.
+EDITABLE = {"Title": "title", "Authors": "authors", "Venue": "venue", "Year": "year", "DOI": "doi", "arXiv": "arxiv_id"}
+NEEDS_REVIEW = "needs review: authors"
+EDITED = "edited"
+_ID = COLUMNS.index("Id")
+# What the filter box searches.
+_SEARCHED = [COLUMNS.index(c) for c in ("Title", "Authors", "Venue", "Year")]
 
 
 @dataclass(frozen=True)
 class LibraryTab:
     table: gr.Dataframe
+    filter: gr.Textbox
+    edit_log: gr.HTML
     upload: gr.File
     ingest: gr.Button
     sync: gr.Button
@@ -34,21 +46,74 @@ class LibraryTab:
     delete_log: gr.HTML
 
 
-def documents_table(portal: LocalPortal) -> list[list]:
+def status(d: DocumentRecord) -> str:
+    """ "needs review: authors" where no author could be read (the document's names are not known
+    with confidence), "edited" where a person or an import set fields, else empty."""
+    if not d.bibliography.authors:
+        return NEEDS_REVIEW
+    return EDITED if d.overridden else ""
+
+
+def _row(d: DocumentRecord) -> list:
+    bib = d.bibliography
     return [
-        [
-            d.title,
-            short_authors(d.bibliography.authors),
-            d.type.value,
-            d.page_count,
-            d.n_chunks,
-            d.year or "",
-            d.added_at.replace("T", " ")[:16],
-            d.doc_id,
-            Path(d.path).name,
-        ]
-        for d in portal.documents()
+        d.title,
+        "; ".join(display_name(a) for a in bib.authors),
+        bib.venue or "",
+        str(d.year or ""),
+        bib.doi or "",
+        bib.arxiv_id or "",
+        status(d),
+        d.type.value,
+        d.added_at.replace("T", " ")[:16],
+        d.doc_id,
     ]
+
+
+def _matches(row: list, query: str) -> bool:
+    """Every word of ``query`` in the row's title, authors, venue or year (case ignored)."""
+    text = " ".join(str(row[i]) for i in _SEARCHED).lower()
+    return all(word in text for word in query.lower().split())
+
+
+def documents_table(portal: LocalPortal, query: str = "") -> list[list]:
+    return [row for row in map(_row, portal.documents()) if _matches(row, query or "")]
+
+
+def _value(column: str, cell: object) -> object:
+    text = " ".join(str(cell if cell is not None else "").split())
+    if column == "Authors":
+        return [name for name in (n.strip() for n in text.split(";")) if name]
+    return text or None
+
+
+def edit_cells(portal: LocalPortal, table: list[list], query: str) -> tuple[list[list], str]:
+    """The table as the researcher edited it in place: each changed cell of an editable column is
+    set through the same override as ``prp docs edit`` and PATCH, validated the same way; returns
+    the table as it now reads (a refused edit reverts) and what happened."""
+    shown = {row[_ID]: row for row in documents_table(portal, query)}
+    done, refused = [], []
+    for row in table or []:
+        before = shown.get(row[_ID]) if len(row) == len(COLUMNS) else None
+        if before is None:
+            continue
+        changed = {
+            field: _value(column, row[i])
+            for i, column in enumerate(COLUMNS)
+            if (field := EDITABLE.get(column)) and str(row[i] or "").strip() != str(before[i] or "").strip()
+        }
+        if not changed:
+            continue
+        try:
+            portal.edit_document(row[_ID], MetadataOverride(**changed))
+            done.append(f"{html.escape(before[0])}: {', '.join(changed)} saved")
+        except ValidationError as exc:
+            refused.append(f"{html.escape(before[0])}: " + html.escape("; ".join(e["msg"] for e in exc.errors())))
+        except (ValueError, DocumentNotFoundError) as exc:
+            refused.append(f"{html.escape(before[0])}: {html.escape(str(exc))}")
+    lines = [f'<p class="prp-edit-done">{line}</p>' for line in done]
+    lines += [f'<p class="prp-edit-refused">Not saved: {line}</p>' for line in refused]
+    return documents_table(portal, query), "".join(lines)
 
 
 def build_library_tab(portal: LocalPortal) -> LibraryTab:
@@ -75,18 +140,29 @@ def build_library_tab(portal: LocalPortal) -> LibraryTab:
             )
             delete = gr.Button("Delete document", variant="stop")
             delete_log = gr.HTML()
+    filter_box = gr.Textbox(
+        placeholder="Filter by title, author, venue or year",
+        show_label=False,
+        elem_id="prp-library-filter",
+        max_lines=1,
+    )
     table = gr.Dataframe(
         value=documents_table(portal),
         headers=COLUMNS,
-        interactive=False,
+        type="array",
+        interactive=True,
+        # Title, authors ("; " between names), venue, year, DOI and arXiv id are edited in place.
+        static_columns=[i for i, c in enumerate(COLUMNS) if c not in EDITABLE],
         wrap=True,
-        label="Documents in the library (their number is in the banner above)",
+        label="Documents in the library (added: UTC): click a header to sort; double-click a title, author, "
+        "venue, year, DOI or arXiv cell to edit it (saved as `prp docs edit` saves it)",
         elem_id="prp-library-table",
         # Wide enough for each header word at a laptop's width; the title takes the most.
-        column_widths=["30%", "12%", "6%", "6%", "6%", "5%", "11%", "11%", "13%"],
+        column_widths=["24%", "16%", "13%", "5%", "10%", "7%", "8%", "5%", "6%", "6%"],
         max_height=720,
     )
-    return LibraryTab(table, upload, ingest, sync, log, delete_choice, delete, delete_log)
+    edit_log = gr.HTML(elem_id="prp-library-edit-log")
+    return LibraryTab(table, filter_box, edit_log, upload, ingest, sync, log, delete_choice, delete, delete_log)
 
 
 def ingest_uploads(portal: LocalPortal, files: list[str] | None) -> Iterator[tuple[str, IngestSummary | None]]:

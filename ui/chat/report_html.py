@@ -17,9 +17,11 @@ import html
 from markdown_it import MarkdownIt
 
 from research.report import (
+    ANSWER_HEADING,
     DISAGREEMENTS_HEADING,
     GAPS_HEADING,
     NO_DISAGREEMENT,
+    NOT_ANSWERED,
     SECTION_DISPUTED,
     SECTION_NOT_ANSWERED,
     UNVERIFIED_NOTE,
@@ -77,6 +79,15 @@ class _Writer:
         lines = "<br>".join(_INLINE.renderInline(line) for line in self.report.header_lines())
         return [f"<h1>{_e(self.report.title)}</h1>", f"<blockquote><p>{lines}</p></blockquote>"]
 
+    def answer(self, section: ReportSection) -> list[str]:
+        """A one-question report's answer: its claims, with no summary repeating them."""
+        lines = [f"<h2>{_e(ANSWER_HEADING)}</h2>"]
+        if not section.claims:
+            return [*lines, f"<p>{_e(NOT_ANSWERED)}</p>"]
+        if section.disputed:
+            lines.append(f"<p>{_INLINE.renderInline(SECTION_DISPUTED)}</p>")
+        return [*lines, "<ul>", *(f"<li>{self.claim(c)}</li>" for c in section.claims), "</ul>"]
+
     def summary(self) -> list[str]:
         # A <div>, not a <p>: a claim quoting a list holds a <ul>.
         text = " ".join(self.claim(c) for c in self.report.summary) or _e(self.report.empty_summary)
@@ -118,7 +129,9 @@ class _Writer:
             return [*lines, f"<p>{_e(self.report.no_gaps_note)}</p>"]
         for gap in self.report.gaps:
             tried = "; ".join(f"\u201c{_e(q)}\u201d" for q in gap.queries_tried)
-            lines += [f"<h3>{_e(gap.sub_question.question)}</h3>", "<ul>", f"<li>Searches tried: {tried}</li>"]
+            if not self.report.answer_only:  # a one-question report's gap is its question, its title
+                lines.append(f"<h3>{_e(gap.sub_question.question)}</h3>")
+            lines += ["<ul>", f"<li>Searches tried: {tried}</li>"]
             lines += [f"<li>Next step: {_e(s)}</li>" for s in gap.suggestions]
             lines.append("</ul>")
         return lines
@@ -135,9 +148,18 @@ class _Writer:
 
 def report_html(report: FinalReport, thread_id: str) -> str:
     writer = _Writer(report, thread_id)
-    parts = [*writer.header(), *writer.summary()]
-    for section in report.sections:
-        parts += writer.section(section)
-    parts += [*writer.disagreements(), *writer.gaps(), *writer.references()]
+    if report.answer_only:
+        # As the Markdown: the answer, any disagreement, what was not found, the references.
+        parts = [*writer.header(), *writer.answer(report.sections[0])]
+        if report.disagreements or report.omitted_disagreements:
+            parts += writer.disagreements()
+        if report.gaps or report.unverified_sections():
+            parts += writer.gaps()
+        parts += writer.references()
+    else:
+        parts = [*writer.header(), *writer.summary()]
+        for section in report.sections:
+            parts += writer.section(section)
+        parts += [*writer.disagreements(), *writer.gaps(), *writer.references()]
     # One HTML block without line breaks, so the chat's own Markdown pass leaves it as it is.
     return '<div class="prp-report">' + "".join(parts).replace("\n", " ") + "</div>"

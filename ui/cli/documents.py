@@ -81,10 +81,10 @@ def docs(portal: Portal, args: argparse.Namespace) -> int:
 
 
 def edit(portal: Portal, args: argparse.Namespace) -> int:
-    given = {f: getattr(args, f) for f in ("title", "year", "authors", "venue", "doi", "arxiv_id")}
+    given = {f: getattr(args, f) for f in ("title", "year", "authors", "venue", "doi", "arxiv_id", "entry_type")}
     given = {f: v for f, v in given.items() if v is not None}
     if not given:
-        raise PrpError("prp docs edit: give at least one of --author, --year, --title, --venue, --doi, --arxiv")
+        raise PrpError("prp docs edit: give at least one of --author, --year, --title, --venue, --doi, --arxiv, --type")
     if "year" in given:
         given["year"] = given["year"].strip() or None
     try:
@@ -99,7 +99,7 @@ def edit(portal: Portal, args: argparse.Namespace) -> int:
 def _flag(loc: tuple) -> str:
     """The option a validation error is about (a model-level error is the title's)."""
     field = str(loc[0]) if loc else "title"
-    return {"authors": "author", "arxiv_id": "arxiv"}.get(field, field)
+    return {"authors": "author", "arxiv_id": "arxiv", "entry_type": "type"}.get(field, field)
 
 
 def delete(portal: Portal, args: argparse.Namespace) -> int:

@@ -19,16 +19,18 @@ THREADS_LISTED = 30
 
 def run(settings: Settings, args: argparse.Namespace) -> int:
     with open_portal(settings) as portal:
-        if args.list or not args.thread:
+        thread = args.conversation or args.thread
+        if args.list or not thread:
             runs = [summary for conversation in portal.threads() for summary in conversation.runs]
             return print_threads(runs[:THREADS_LISTED], args.list)
         formats = [ExportFormat(f) for f in args.formats] if args.formats else list(ExportFormat)
+        export = portal.export_conversation if args.conversation else portal.export
         try:
-            contents = {fmt: portal.export(args.thread, fmt) for fmt in formats}
+            contents = {fmt: export(thread, fmt, with_notes=args.with_notes) for fmt in formats}
         except ThreadNotFoundError as exc:
             print(f"prp: error: {exc} (prp export --list shows the threads)", file=sys.stderr)
             return 1
-    out_dir = args.out or Path(f"prp-export-{folder_name(args.thread)}")
+    out_dir = args.out or Path(f"prp-export-{folder_name(thread)}")
     out_dir.mkdir(parents=True, exist_ok=True)
     for fmt, content in contents.items():
         path = out_dir / FILE_NAMES[fmt]

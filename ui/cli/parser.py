@@ -96,6 +96,13 @@ def _docs(sub: argparse._SubParsersAction) -> None:
     edit.add_argument("--venue", help="journal, proceedings or publisher")
     edit.add_argument("--doi")
     edit.add_argument("--arxiv", dest="arxiv_id", metavar="ID", help='arXiv identifier, e.g. "2101.01234"')
+    edit.add_argument(
+        "--type",
+        dest="entry_type",
+        metavar="KIND",
+        help="the kind of work, as BibTeX names it (article, inproceedings, phdthesis, techreport, misc, ...); "
+        "an empty value lets the exports tell it from the venue",
+    )
     edit.add_argument("--json", action="store_true", help="print the edited document as JSON")
 
 
@@ -227,7 +234,19 @@ def _export(sub: argparse._SubParsersAction) -> None:
         choices=[f.value for f in ExportFormat],
         help="only this format (repeatable; default: all)",
     )
+    export.add_argument(
+        "--thread",
+        dest="conversation",
+        metavar="ID",
+        help="the whole conversation ID (every finished turn; a run's thread id names its conversation), "
+        "citations numbered through it",
+    )
     export.add_argument("--out", type=Path, help="folder to write to (default ./prp-export-THREAD)")
+    export.add_argument(
+        "--with-notes",
+        action="store_true",
+        help="BibTeX entries carry a note naming their prp document (styles print it; off by default)",
+    )
     export.add_argument("--list", action="store_true", help="list recent research threads and exit")
 
 

@@ -371,8 +371,11 @@ class LocalPortal:
             for fmt, path in self.runs.export_files(self.runs.record(thread_id)).items()
         ]
 
-    def export(self, thread_id: str, export_format: ExportFormat) -> bytes:
-        return self.runs.export(self.runs.record(thread_id), export_format)
+    def export(self, thread_id: str, export_format: ExportFormat, with_notes: bool = False) -> bytes:
+        return self.runs.export(self.runs.record(thread_id), export_format, with_notes)
+
+    def export_conversation(self, conversation: str, export_format: ExportFormat, with_notes: bool = False) -> bytes:
+        return self.runs.export_conversation(conversation, export_format, with_notes)
 
     def export_file(self, thread_id: str, export_format: ExportFormat) -> Path:
         """One export as a file, written with the others (``exports``) once."""

@@ -105,7 +105,12 @@ class Portal(Protocol):
 
     def exports(self, thread_id: str) -> list[ExportFile]: ...
 
-    def export(self, thread_id: str, export_format: ExportFormat) -> bytes:
-        """One artifact of a finished run (``ThreadNotFoundError`` for any other thread)."""
+    def export(self, thread_id: str, export_format: ExportFormat, with_notes: bool = False) -> bytes:
+        """One artifact of a finished run (``ThreadNotFoundError`` for any other thread); ``with_notes``:
+        BibTeX entries carry a ``note`` naming their prp document."""
+
+    def export_conversation(self, conversation: str, export_format: ExportFormat, with_notes: bool = False) -> bytes:
+        """One artifact of a whole conversation: every finished turn, citations numbered throughout
+        (``ThreadNotFoundError`` when it has no finished turn)."""
 
     def close(self) -> None: ...

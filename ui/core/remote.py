@@ -201,10 +201,16 @@ class RemotePortal:
             for e in self._found(ThreadNotFoundError, "GET", f"/api/threads/{thread_id}/exports").json()
         ]
 
-    def export(self, thread_id: str, export_format: ExportFormat) -> bytes:
+    def export(self, thread_id: str, export_format: ExportFormat, with_notes: bool = False) -> bytes:
+        params = {"with_notes": "true"} if with_notes else None
         return self._found(
-            ThreadNotFoundError, "GET", f"/api/threads/{thread_id}/exports/{export_format.value}"
+            ThreadNotFoundError, "GET", f"/api/threads/{thread_id}/exports/{export_format.value}", params=params
         ).content
+
+    def export_conversation(self, conversation: str, export_format: ExportFormat, with_notes: bool = False) -> bytes:
+        params = {"with_notes": "true"} if with_notes else None
+        path = f"/api/conversations/{conversation}/exports/{export_format.value}"
+        return self._found(ThreadNotFoundError, "GET", path, params=params).content
 
     # --- HTTP -----------------------------------------------------------------------------------
 
@@ -221,10 +227,10 @@ class RemotePortal:
             raise ServiceError(self.url, response.status_code, str(detail))
         return response
 
-    def _found(self, missing: type[Exception], method: str, path: str) -> httpx.Response:
+    def _found(self, missing: type[Exception], method: str, path: str, **kwargs: Any) -> httpx.Response:
         """``_call``, with a 404 raised as ``missing`` (the error the in-process portal raises)."""
         try:
-            return self._call(method, path)
+            return self._call(method, path, **kwargs)
         except ServiceError as exc:
             if exc.status == 404:
                 raise missing(exc.detail) from None

@@ -10,10 +10,12 @@ from __future__ import annotations
 import threading
 import uuid
 from collections import OrderedDict
+from collections.abc import Mapping
 from contextlib import suppress
 from pathlib import Path
 
 from corpus.library import Library
+from corpus.models import BlockKind, Document
 from graph.checkpoints import open_checkpointer
 from graph.run import run_research
 from graph.threads import list_threads, thread_state
@@ -21,15 +23,29 @@ from research.conversation import MAX_HISTORY_TURNS, Turn
 from research.options import ResearchOptions
 from research.runs import RunSummary
 from research.strategy import ResearchStrategy
-from ui.core.conversations import conversation_of, run_thread_id, turn_of
+from ui.core.conversations import conversation_of, conversations, run_thread_id, turn_of
 from ui.core.errors import ThreadNotFoundError
+from ui.core.exports.conversation import conversation_markdown, conversation_record
 from ui.core.exports.formats import FILE_NAMES, ExportFormat, folder_name
+from ui.core.exports.latex_text import proper_words
 from ui.core.exports.record import ReportRecord, load_record
 from ui.core.exports.writer import render_export, write_exports
 from ui.core.follow_ups import conversation_turn, scoped
 from ui.core.jobs import Job, Jobs
 
 RECORD_CACHE_SIZE = 32
+# What the chat offers for a whole conversation.
+CONVERSATION_FILES = (
+    ExportFormat.REPORT_MD,
+    ExportFormat.EVIDENCE_CSV,
+    ExportFormat.BIBTEX,
+    ExportFormat.RIS,
+    ExportFormat.BIBLIOGRAPHY_MD,
+)
+
+
+# The blocks whose capitals are a writer's choice in mid-sentence.
+_RUNNING_TEXT = (BlockKind.PARAGRAPH, BlockKind.LIST, BlockKind.CAPTION, BlockKind.FOOTNOTE)
 
 
 class Runs:
@@ -176,12 +192,73 @@ class Runs:
         out_dir = self.settings.exports_dir / folder_name(record.thread_id)
         paths = {f: out_dir / FILE_NAMES[f] for f in ExportFormat}
         if not all(p.is_file() for p in paths.values()):
-            write_exports(record, out_dir, self._cited_documents(record), font=self.settings.pdf_font)
+            documents = self._cited_documents(record)
+            names = self._title_names(documents)
+            write_exports(record, out_dir, documents, font=self.settings.pdf_font, names=names)
         return paths
 
-    def export(self, record: ReportRecord, export_format: ExportFormat) -> bytes:
+    def export(self, record: ReportRecord, export_format: ExportFormat, with_notes: bool = False) -> bytes:
         """One export, made now."""
-        return render_export(record, export_format, self._cited_documents(record), font=self.settings.pdf_font)
+        documents = self._cited_documents(record)
+        names = self._title_names(documents) if export_format is ExportFormat.BIBTEX else None
+        return render_export(
+            record, export_format, documents, font=self.settings.pdf_font, with_notes=with_notes, names=names
+        )
+
+    def conversation_records(self, conversation: str) -> list[ReportRecord]:
+        """The finished turns of ``conversation`` (its id, or any of its runs' thread ids), in turn
+        order; ``ThreadNotFoundError`` when it has none."""
+        wanted = conversation_of(conversation)
+        runs = [r for c in conversations(self.threads()) if c.conversation == wanted for r in c.runs]
+        records = []
+        for run in runs:
+            with suppress(ThreadNotFoundError):  # a turn interrupted or still running is left out
+                records.append(self.record(run.thread_id))
+        if not records:
+            raise ThreadNotFoundError(f"no conversation {conversation!r} with a finished turn in the checkpoint store")
+        return records
+
+    def conversation_files(self, thread_id: str) -> list[Path]:
+        """The whole conversation of ``thread_id`` as files (report, evidence table, bibliographies),
+        written once for its present number of finished turns (the chat's downloads); none for a
+        conversation of one turn, whose own exports say it all."""
+        try:
+            records = self.conversation_records(thread_id)
+        except ThreadNotFoundError:
+            return []
+        if len(records) < 2:
+            return []
+        conversation = conversation_of(thread_id)
+        out_dir = self.settings.exports_dir / f"{folder_name(conversation)}-conversation-{len(records)}"
+        paths = [out_dir / f"conversation-{FILE_NAMES[f]}" for f in CONVERSATION_FILES]
+        if not all(p.is_file() for p in paths):
+            out_dir.mkdir(parents=True, exist_ok=True)
+            for fmt, path in zip(CONVERSATION_FILES, paths, strict=True):
+                path.write_bytes(self.export_conversation(conversation, fmt))
+        return paths
+
+    def export_conversation(self, conversation: str, export_format: ExportFormat, with_notes: bool = False) -> bytes:
+        """One export of a whole conversation (``ui.core.exports.conversation``), made now."""
+        records = self.conversation_records(conversation)
+        wanted = conversation_of(conversation)
+        if export_format is ExportFormat.REPORT_MD:
+            return conversation_markdown(wanted, records).encode("utf-8")
+        record = conversation_record(wanted, records)
+        documents = self._cited_documents(record)
+        names = self._title_names(documents) if export_format is ExportFormat.BIBTEX else None
+        return render_export(
+            record, export_format, documents, font=self.settings.pdf_font, with_notes=with_notes, names=names
+        )
 
     def _cited_documents(self, record: ReportRecord):
         return self.library.registry.documents_by_id(c.resolution.doc_id for c in record.report.citations)
+
+    def _title_names(self, documents: Mapping[str, Document]) -> dict[str, frozenset[str]]:
+        """By document, the words of its title its own running text writes as proper names (BibTeX
+        braces them); headings, written in title case, and other works' titles in its references are
+        not running text."""
+        registry = self.library.registry
+        return {
+            doc_id: proper_words([b.text for b in registry.blocks_of(doc_id) if b.kind in _RUNNING_TEXT], doc.title)
+            for doc_id, doc in documents.items()
+        }

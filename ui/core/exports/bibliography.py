@@ -7,10 +7,8 @@ as the registry holds them (extracted at ingest, or set by the user: ``prp docs 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from enum import StrEnum
 from pathlib import Path
 
 from corpus.author_names import all_authors
@@ -22,28 +20,6 @@ from ui.core.exports.record import ReportRecord
 
 FORMAT_NAMES = {"pdf": "PDF", "markdown": "Markdown", "text": "plain text", "html": "HTML"}
 
-# A venue's kind, by the words that name one: "Proceedings of ...", "... Conference on ...";
-# "Journal of ...", "... Transactions on ...", "... Letters". Anything else (a publisher, a council,
-# a newspaper) is only named.
-_PROCEEDINGS = re.compile(r"\b(proceedings|proc\.|conference|symposium|workshop|congress)\b", re.IGNORECASE)
-_JOURNAL = re.compile(r"\b(journal|transactions|annals|bulletin|letters|review|quarterly|magazine)\b", re.IGNORECASE)
-
-
-class VenueKind(StrEnum):
-    JOURNAL = "journal"
-    PROCEEDINGS = "proceedings"
-    OTHER = "other"
-
-
-def venue_kind(venue: str | None) -> VenueKind:
-    if not venue:
-        return VenueKind.OTHER
-    if _PROCEEDINGS.search(venue):
-        return VenueKind.PROCEEDINGS
-    if _JOURNAL.search(venue):
-        return VenueKind.JOURNAL
-    return VenueKind.OTHER
-
 
 @dataclass
 class BibEntry:
@@ -53,6 +29,7 @@ class BibEntry:
     citations: list[tuple[int, Resolution]] = field(default_factory=list)
     parts: list[str] = field(default_factory=list)
     disagreements: list[str] = field(default_factory=list)
+    names: frozenset[str] = frozenset()  # words of the title the document writes as proper names
 
     @property
     def year(self) -> int | None:
@@ -86,12 +63,18 @@ class BibEntry:
         return f"{kind}{pages}"
 
 
-def bibliography(record: ReportRecord, documents: Mapping[str, Document]) -> list[BibEntry]:
-    """Cited documents in order of their first citation number."""
+def bibliography(
+    record: ReportRecord, documents: Mapping[str, Document], names: Mapping[str, frozenset[str]] | None = None
+) -> list[BibEntry]:
+    """Cited documents in order of their first citation number (``names``: by document, the words of
+    its title it writes as proper names, ``latex_text.proper_words``)."""
     entries: dict[str, BibEntry] = {}
+    names = names or {}
     for c in sorted(record.report.citations, key=lambda c: c.number):
         r = c.resolution
-        entry = entries.setdefault(r.doc_id, BibEntry(r.doc_id, r.title, documents.get(r.doc_id)))
+        entry = entries.setdefault(
+            r.doc_id, BibEntry(r.doc_id, r.title, documents.get(r.doc_id), names=names.get(r.doc_id, frozenset()))
+        )
         entry.citations.append((c.number, r))
     for claim in record.cited_claims():
         for _, r in claim.citations:

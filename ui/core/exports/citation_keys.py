@@ -12,7 +12,7 @@ import re
 import unicodedata
 from collections import defaultdict
 
-from corpus.loaders.authors import family_name
+from corpus.author_names import name_parts
 from ui.core.exports.bibliography import BibEntry
 
 # Letters Unicode does not decompose into an ASCII letter and a mark.
@@ -30,17 +30,22 @@ def ascii_letters(text: str) -> str:
     return re.sub(r"[^a-z]", "", folded.lower())
 
 
-def _title_word(title: str) -> str:
-    words = [ascii_letters(w) for w in title.split()]
-    words = [w for w in words if w]
-    return next((w for w in words if w not in _STOP_WORDS), words[0] if words else "untitled")
+def title_word(title: str, as_written: bool = False) -> str:
+    """The title's first word that is not a stop word, folded to ASCII letters ("rooftops"), or as
+    written ("Rooftops", BibTeX's ``key`` of an entry without authors)."""
+    words = [(ascii_letters(w), w.strip(".,:;!?()[]\"'“”")) for w in title.split()]
+    words = [(folded, w) for folded, w in words if folded]
+    folded, written = next(
+        (pair for pair in words if pair[0] not in _STOP_WORDS), words[0] if words else ("untitled", "Untitled")
+    )
+    return written if as_written else folded
 
 
 def base_key(entry: BibEntry) -> str:
     """The key before clashes are told apart; without authors, the title word leads ("rooftops2019")."""
     authors = entry.bib.authors
-    family = ascii_letters(family_name(authors[0])) if authors else ""
-    word = _title_word(entry.title)
+    family = ascii_letters(name_parts(authors[0]).family) if authors else ""
+    word = title_word(entry.title)
     year = entry.year or "nd"
     return f"{family}{year}{word}" if family else f"{word}{year}"
 

@@ -17,13 +17,20 @@ from ui.core.exports.ris import ris
 
 
 def render_export(
-    record: ReportRecord, fmt: ExportFormat, documents: Mapping[str, Document], font: Path | None = None
+    record: ReportRecord,
+    fmt: ExportFormat,
+    documents: Mapping[str, Document],
+    font: Path | None = None,
+    with_notes: bool = False,
+    names: Mapping[str, frozenset[str]] | None = None,
 ) -> bytes:
+    """One export; ``with_notes``: BibTeX entries carry a ``note`` (their prp document), which styles
+    print; ``names``: by document, the words of its title it writes as proper names."""
     if fmt is ExportFormat.REPORT_PDF:
         return report_pdf(record.report, record.thread_id, font)
     text = {
         ExportFormat.EVIDENCE_CSV: lambda: evidence_csv(record),
-        ExportFormat.BIBTEX: lambda: bibtex(record, documents),
+        ExportFormat.BIBTEX: lambda: bibtex(record, documents, with_notes, names),
         ExportFormat.RIS: lambda: ris(record, documents),
         ExportFormat.BIBLIOGRAPHY_MD: lambda: bibliography_markdown(record, documents),
         ExportFormat.REPORT_MD: lambda: record.report.markdown,
@@ -39,12 +46,13 @@ def write_exports(
     documents: Mapping[str, Document],
     formats: Iterable[ExportFormat] = tuple(ExportFormat),
     font: Path | None = None,
+    names: Mapping[str, frozenset[str]] | None = None,
 ) -> list[Path]:
     """Write each format to ``out_dir`` (created) under a fixed name; returns the paths in order."""
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
     for fmt in formats:
         path = out_dir / FILE_NAMES[fmt]
-        path.write_bytes(render_export(record, fmt, documents, font))
+        path.write_bytes(render_export(record, fmt, documents, font, names=names))
         written.append(path)
     return written
