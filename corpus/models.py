@@ -31,6 +31,18 @@ class DocType(StrEnum):
     HTML = "html"
 
 
+class TitleSource(StrEnum):
+    """Where a document's title came from, best evidence first (``prp docs`` shows it)."""
+
+    EDITED = "edited"  # set by a person or an import (``prp docs edit``, the API)
+    FRONT_MATTER = "front matter"  # a Markdown file's front matter
+    META_TAGS = "meta tags"  # an HTML page's citation_title, og:title or <title>
+    PDF_METADATA = "pdf metadata"  # a PDF's /Title
+    TITLE_PAGE = "title page"  # a PDF's first page, its title block
+    HEADING = "heading"  # the heading or line that opens a text
+    FILE_NAME = "file name"  # the file's name, humanised
+
+
 class BBox(BaseModel):
     """A rectangle in PDF points, origin at the top-left of the page (pdfplumber's convention)."""
 
@@ -102,7 +114,9 @@ class MetadataOverride(BaseModel):
     def _names(cls, value: list[str] | None) -> list[str] | None:
         if value is None:
             return None
-        return list(dict.fromkeys(" ".join(a.split()) for a in value if a.strip()))
+        # "{Gemma Team}" (BibTeX's way of saying "one name") is stored as the plain literal.
+        names = (" ".join(a.split()) for a in value if a.strip())
+        return list(dict.fromkeys(n[1:-1].strip() if n.startswith("{") and n.endswith("}") else n for n in names))
 
     @model_validator(mode="after")
     def _title_kept(self) -> MetadataOverride:
@@ -119,7 +133,9 @@ class MetadataOverride(BaseModel):
         """``document`` with the fields this override sets (as the registry shows it; an ingest
         applies it before chunking, so the index's payloads and embedded titles agree)."""
         values = self.values()
-        top = {name: values[name] for name in ("title", "year") if name in values}
+        top: dict[str, object] = {name: values[name] for name in ("title", "year") if name in values}
+        if "title" in top:
+            top["title_source"] = TitleSource.EDITED
         bibliography = {name: value for name, value in values.items() if name in Bibliography.model_fields}
         if "authors" in bibliography:
             bibliography["authors"] = bibliography["authors"] or []
@@ -132,6 +148,7 @@ class LoadedDocument(BaseModel):
     """What a format loader returns: metadata it could find plus blocks in reading order."""
 
     title: str | None = None
+    title_source: TitleSource | None = None
     page_count: int = 1
     year: int | None = None
     bibliography: Bibliography = Field(default_factory=Bibliography)
@@ -141,6 +158,7 @@ class LoadedDocument(BaseModel):
 class Document(BaseModel):
     doc_id: str
     title: str
+    title_source: TitleSource = TitleSource.FILE_NAME
     path: str
     type: DocType
     page_count: int

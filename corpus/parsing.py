@@ -12,7 +12,7 @@ from pathlib import Path
 
 from corpus.errors import LoadError
 from corpus.loaders.titles import clean_title, file_title
-from corpus.models import Block, DocType, Document, LoadedDocument, ParsedDocument
+from corpus.models import Block, DocType, Document, LoadedDocument, ParsedDocument, TitleSource
 
 SUFFIX_TYPES: dict[str, DocType] = {
     ".pdf": DocType.PDF,
@@ -135,9 +135,11 @@ def parse_file(path: Path) -> ParsedDocument:
     if not blocks_raw:
         raise LoadError("no text could be extracted")
     doc_id = doc_id_for(sha256)
+    title = clean_title(loaded.title)
     document = Document(
         doc_id=doc_id,
-        title=clean_title(loaded.title) or file_title(path),
+        title=title or file_title(path),
+        title_source=(loaded.title_source or TitleSource.HEADING) if title else TitleSource.FILE_NAME,
         path=str(path.resolve()),
         type=doc_type,
         page_count=loaded.page_count,

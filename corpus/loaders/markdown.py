@@ -27,7 +27,7 @@ from collections.abc import Iterator
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from corpus.loaders.front_matter import parse_fields, text_bibliography
+from corpus.loaders.front_matter import parse_fields, parse_toml_fields, text_bibliography
 from corpus.loaders.line_breaks import real_breaks
 from corpus.loaders.titles import clean_heading, clean_title, is_breadcrumb, is_section_name, section_key
 from corpus.models import BlockKind, CharSpan, LoadedDocument, RawBlock
@@ -38,6 +38,8 @@ _PARSER = MarkdownIt("commonmark").enable(["table", "strikethrough"])
 # so its line numbers index this split of the original text.
 _NEWLINE = re.compile(r"\r\n?|\n")
 _FRONT_MATTER = re.compile(r"\A---[ \t]*(?:\r\n?|\n)(.*?)^(?:---|\.\.\.)[ \t]*(?:\r\n?|\n|\Z)", re.S | re.M)
+# Hugo and Zola write front matter in TOML between "+++" lines.
+_TOML_FRONT_MATTER = re.compile(r"\A\+\+\+[ \t]*(?:\r\n?|\n)(.*?)^\+\+\+[ \t]*(?:\r\n?|\n|\Z)", re.S | re.M)
 
 _YEAR = r"(?<!\d)(?P<year>(?:19|20)\d\d)(?!\d)"
 _MONTH = (
@@ -179,9 +181,13 @@ def _split_front_matter(text: str) -> tuple[dict[str, str], str]:
     parser's line ranges still index ``text``.
     """
     match = _FRONT_MATTER.match(text)
-    if match is None:
+    toml = _TOML_FRONT_MATTER.match(text) if match is None else None
+    if match is None and toml is None:
         return {}, text
-    fields = parse_fields(match.group(1))
+    if toml is not None:
+        match, fields = toml, parse_toml_fields(toml.group(1))
+    else:
+        fields = parse_fields(match.group(1))
     blank = "\n" * len(_NEWLINE.findall(match.group(0)))
     return fields, blank + text[match.end() :]
 

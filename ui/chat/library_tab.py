@@ -38,7 +38,7 @@ def documents_table(portal: LocalPortal) -> list[list]:
     return [
         [
             d.title,
-            short_authors(d.bibliography.authors),
+            short_authors(d.bibliography.authors) or ("authors: needs review" if d.authors_need_review else ""),
             d.type.value,
             d.page_count,
             d.n_chunks,
