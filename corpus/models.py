@@ -40,6 +40,7 @@ class TitleSource(StrEnum):
     PDF_METADATA = "pdf metadata"  # a PDF's /Title
     TITLE_PAGE = "title page"  # a PDF's first page, its title block
     HEADING = "heading"  # the heading or line that opens a text
+    URL = "url"  # a saved page's source URL, its last path segment
     FILE_NAME = "file name"  # the file's name, humanised
 
 
@@ -86,6 +87,7 @@ class Bibliography(BaseModel):
     venue: str | None = Field(default=None, description="Journal, proceedings or publisher.")
     doi: str | None = Field(default=None, description="Lower-cased, without a doi: or URL prefix.")
     arxiv_id: str | None = Field(default=None, description='"2101.01234v2" or "hep-th/9901001".')
+    url: str | None = Field(default=None, description="Where a crawled or saved page came from (its Source: line).")
 
 
 class MetadataOverride(BaseModel):

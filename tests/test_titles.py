@@ -118,3 +118,29 @@ def test_corporate_authors_are_one_name() -> None:
         assert not is_corporate_name(name)
     assert family_name("Amanieu d'Antras") == "d'Antras"
     assert split_names("Amanieu d'Antras, Jack Huey") == ["Amanieu d'Antras", "Jack Huey"]
+
+
+@pytest.mark.parametrize("suffix", [".md", ".txt"])
+def test_crawler_header_lines_are_kept_out_of_the_text_and_the_url_kept(tmp_path: Path, suffix: str) -> None:
+    page = tmp_path / f"page{suffix}"
+    page.write_text(
+        "Source: https://docs.acme.example/router/what-is-acme-router.html\n"
+        "Fetched-At: 2026-01-02T10:00:00Z\n\n"
+        "Acme Router is a fully managed service that routes requests between your services.\n"
+    )
+    parsed = parse_file(page)
+    assert [b.text for b in parsed.blocks] == [
+        "Acme Router is a fully managed service that routes requests between your services."
+    ]
+    assert parsed.document.bibliography.url == "https://docs.acme.example/router/what-is-acme-router.html"
+    # Nothing else names the page: its URL does, before the file's name.
+    assert (parsed.document.title, parsed.document.title_source) == ("What is acme router", TitleSource.URL)
+    # "Source:" followed by prose is a sentence, not a header line.
+    page.write_text("Source: the 2019 census of green roofs in the city.\n\nMore text follows.\n")
+    assert parse_file(page).blocks[0].text.startswith("Source: the 2019 census")
+
+
+def test_a_page_of_nothing_but_header_lines_keeps_them(tmp_path: Path) -> None:
+    page = tmp_path / "page.md"
+    page.write_text("Source: https://docs.acme.example/x\nFetched-At: 2026-01-02\n")
+    assert "Fetched-At: 2026-01-02" in parse_file(page).blocks[0].text

@@ -29,8 +29,9 @@ from markdown_it.token import Token
 
 from corpus.loaders.front_matter import parse_fields, parse_toml_fields, text_bibliography
 from corpus.loaders.line_breaks import real_breaks
+from corpus.loaders.page_furniture import is_furniture_line, source_url
 from corpus.loaders.titles import clean_heading, clean_title, is_breadcrumb, is_section_name, section_key
-from corpus.models import BlockKind, CharSpan, LoadedDocument, RawBlock
+from corpus.models import BlockKind, CharSpan, LoadedDocument, RawBlock, TitleSource
 
 _PARSER = MarkdownIt("commonmark").enable(["table", "strikethrough"])
 
@@ -107,12 +108,24 @@ def load_markdown(text: str) -> LoadedDocument:
     in_opening = True
     section = ""
     references_level: int | None = None  # level of the References heading we are under, if any
+    furniture: list[RawBlock] = []  # a crawler's header lines, kept only if nothing else is there
+    furniture_lines: list[str] = []
     for group in _constructs(_PARSER.parse(body)):
         made = _block(group)
         if made is None or not made[1]:
             continue
         kind, block_text = made
         first, last = group[0].map  # every block-level opening token carries its line range
+        if in_opening and kind is BlockKind.PARAGRAPH:
+            leading = _furniture_lines(text, lines, first, last)
+            if leading:
+                furniture_lines += [text[slice(*lines[i])] for i in range(first, first + leading)]
+                span = trimmed_span(text, lines[first][0], lines[first + leading - 1][1])
+                furniture.append(RawBlock(span=span, section=section, kind=kind, text=block_text))
+                if leading == last - first:
+                    continue
+                block_text = _children_text(_paragraph_children(group[1])[_break_index(group, leading) + 1 :])
+                first += leading
         if kind is BlockKind.HEADING:
             level = int(group[0].tag[1])
             section = block_text
@@ -135,12 +148,40 @@ def load_markdown(text: str) -> LoadedDocument:
         span = trimmed_span(text, lines[first][0], lines[last - 1][1])
         blocks.append(RawBlock(span=span, section=section, kind=kind, text=block_text))
     year = _front_matter_year(fields) or find_year(body[:YEAR_SCAN_CHARS])
+    bibliography = text_bibliography(fields, body.lstrip("\n"))
+    url = source_url(furniture_lines) or _comment_source(body)
+    front_title = clean_title(fields.get("title"))
     return LoadedDocument(
-        title=clean_title(fields.get("title")) or _title(opening),
+        title=front_title or _title(opening),
+        title_source=TitleSource.FRONT_MATTER if front_title else None,
         year=year,
-        bibliography=text_bibliography(fields, body.lstrip("\n")),
-        blocks=blocks,
+        bibliography=bibliography.model_copy(update={"url": url}) if url else bibliography,
+        blocks=blocks or furniture,
     )
+
+
+def _furniture_lines(text: str, lines: list[tuple[int, int]], first: int, last: int) -> int:
+    """How many of a paragraph's first lines are a crawler's header lines ("Source: https://…")."""
+    count = 0
+    while first + count < last and is_furniture_line(text[slice(*lines[first + count])]):
+        count += 1
+    return count
+
+
+def _break_index(group: list[Token], n: int) -> int:
+    """The index among a paragraph's inline children of its ``n``-th line break."""
+    children = _paragraph_children(group[1])
+    breaks = [i for i, c in enumerate(children) if c.type in ("softbreak", "hardbreak")]
+    return breaks[n - 1] if len(breaks) >= n else len(children)
+
+
+_SOURCE_COMMENT = re.compile(r"\A\s*<!--\s*(?:source|url)\s*:\s*(https?://[^\s>]+)\s*-->", re.IGNORECASE)
+
+
+def _comment_source(body: str) -> str | None:
+    """A saved page's source URL in an HTML comment at its top ("<!-- source: https://… -->")."""
+    match = _SOURCE_COMMENT.match(body)
+    return match.group(1) if match else None
 
 
 def _leading_breadcrumb(group: list[Token]) -> tuple[str, str] | None:
