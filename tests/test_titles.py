@@ -144,3 +144,48 @@ def test_a_page_of_nothing_but_header_lines_keeps_them(tmp_path: Path) -> None:
     page = tmp_path / "page.md"
     page.write_text("Source: https://docs.acme.example/x\nFetched-At: 2026-01-02\n")
     assert "Fetched-At: 2026-01-02" in parse_file(page).blocks[0].text
+
+
+def _byline_paper(path: Path, author_lines: list[str], author_field: str = "") -> Path:
+    pdf = FPDF(format="letter", unit="pt")
+    pdf.set_auto_page_break(False)
+    if author_field:
+        pdf.set_author(author_field)
+    pdf.add_page()
+    pdf.set_font("Helvetica", "B", 20)
+    pdf.set_xy(72, 72)
+    pdf.cell(0, 24, "Rooftop Meadows and Summer Runoff")
+    pdf.set_font("Times", "", 12)
+    for i, line in enumerate(author_lines):
+        pdf.set_xy(72, 110 + 15 * i)
+        pdf.cell(0, 14, line)
+    pdf.set_font("Times", "B", 11)
+    pdf.set_xy(72, 220)
+    pdf.cell(0, 14, "Abstract")
+    pdf.set_font("Times", "", 10)
+    for i in range(12):
+        pdf.set_xy(72, 240 + 13 * i)
+        pdf.cell(0, 12, "Green roofs hold back part of the rain that falls on them and release it over the next days.")
+    pdf.output(str(path))
+    return path
+
+
+def test_author_lines_that_wrap_inside_a_name_and_family_names_in_capitals(tmp_path: Path) -> None:
+    lines = ["Jane Q. Doe, Benjamin Charles Germain", "Lee, Paulo Ro-", "cha and Chris QUIRK"]
+    authors = load_pdf(_byline_paper(tmp_path / "p.pdf", lines)).bibliography.authors
+    assert authors == ["Jane Q. Doe", "Benjamin Charles Germain Lee", "Paulo Rocha", "Chris Quirk"]
+
+
+def test_an_author_field_naming_one_author_gives_way_to_the_printed_list(tmp_path: Path) -> None:
+    lines = ["Jane Q. Doe, John Roe and Ana de la Cruz"]
+    assert load_pdf(_byline_paper(tmp_path / "p.pdf", lines, "John Roe")).bibliography.authors == [
+        "Jane Q. Doe",
+        "John Roe",
+        "Ana de la Cruz",
+    ]
+    # An /Author page 1 does not print (a template macro glued to it) is not taken.
+    assert load_pdf(_byline_paper(tmp_path / "q.pdf", lines, "Jane Doepdftitle")).bibliography.authors == [
+        "Jane Q. Doe",
+        "John Roe",
+        "Ana de la Cruz",
+    ]

@@ -24,11 +24,12 @@ from corpus.parsing import parse_file
 
 from .paths import shared_data
 
-pytestmark = pytest.mark.shared
+# Parsing 39 files takes ~100 s alone, far longer on a machine shared with other work.
+pytestmark = [pytest.mark.shared, pytest.mark.timeout(1800)]
 
-# Floors a little under what the loaders measure today (38/39 and 14/34; docs/ingest.md#titles).
+# Floors a little under what the loaders measure today (38/39 and 19/34; docs/ingest.md#titles).
 MIN_TITLES_RIGHT = 0.95
-MIN_FAMILY_NAMES_EXACT = 0.4
+MIN_FAMILY_NAMES_EXACT = 0.5
 
 
 def _key(text: str) -> str:

@@ -88,8 +88,12 @@ def is_person_name(text: str) -> bool:
         return False
     if not all(_is_name_word(w) for w in words):
         return False
-    if any(ch.islower() for ch in text) and any(len(w) > 1 and w.isupper() and w.isalpha() for w in words):
-        return False  # an acronym beside mixed-case words names an organisation ("GRPN Technical Group")
+    capitals = [i for i, w in enumerate(words) if len(w) > 1 and w.isupper() and w.isalpha()]
+    family_in_capitals = capitals == [len(words) - 1] and len(words[-1]) >= 3
+    if any(ch.islower() for ch in text) and capitals and not family_in_capitals:
+        # An acronym beside mixed-case words names an organisation ("GRPN Technical Group"); a family
+        # name alone in capitals after the given name is a convention ("Chris QUIRK").
+        return False
     # The family name comes last and is a word ("A. Chang" is a name, "Chang A." and "Smith J" are not).
     last = words[-1]
     return len(last) > 1 and not (last.lower() in PARTICLES or _INITIAL.match(last) or words[0].lower() in PARTICLES)
@@ -111,6 +115,9 @@ def name_case(name: str) -> str:
     """A name set in capitals in mixed case ("MARTI A. HEARST" -> "Marti A. Hearst"); others as written."""
     if not any(ch.islower() for ch in name):
         return " ".join(w if _INITIAL.match(w) else w.capitalize() for w in name.split())
+    words = name.split()
+    if len(words) > 1 and len(words[-1]) > 2 and words[-1].isupper() and words[-1].isalpha():
+        return " ".join([*words[:-1], words[-1].capitalize()])  # "Chris QUIRK" -> "Chris Quirk"
     return name
 
 
