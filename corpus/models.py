@@ -81,6 +81,19 @@ class DocType(StrEnum):
     HTML = "html"
 
 
+class TitleSource(StrEnum):
+    """Where a document's title came from, best evidence first (``prp docs`` shows it)."""
+
+    EDITED = "edited"  # set by a person or an import (``prp docs edit``, the API)
+    FRONT_MATTER = "front matter"  # a Markdown file's front matter
+    META_TAGS = "meta tags"  # an HTML page's citation_title, og:title or <title>
+    PDF_METADATA = "pdf metadata"  # a PDF's /Title
+    TITLE_PAGE = "title page"  # a PDF's first page, its title block
+    HEADING = "heading"  # the heading or line that opens a text
+    URL = "url"  # a saved page's source URL, its last path segment
+    FILE_NAME = "file name"  # the file's name, humanised
+
+
 class BBox(BaseModel):
     """A rectangle in PDF points, origin at the top-left of the page (pdfplumber's convention)."""
 
@@ -129,6 +142,7 @@ class Bibliography(BaseModel):
         description="The kind of work as a reference manager's import or an edit named it; None: told from the "
         "venue when exported.",
     )
+    url: str | None = Field(default=None, description="Where a crawled or saved page came from (its Source: line).")
 
 
 class MetadataOverride(BaseModel):
@@ -169,7 +183,9 @@ class MetadataOverride(BaseModel):
     def _names(cls, value: list[str] | None) -> list[str] | None:
         if value is None:
             return None
-        names = (" ".join(strip_controls(a).split()) for a in value)
+        # "{Gemma Team}" (BibTeX's way of saying "one name") is stored as the plain literal.
+        names = (" ".join(strip_controls(a).split()) for a in value if a.strip())
+        names = (n[1:-1].strip() if n.startswith("{") and n.endswith("}") else n for n in names)
         return list(dict.fromkeys(n for n in names if n))
 
     @model_validator(mode="after")
@@ -187,7 +203,9 @@ class MetadataOverride(BaseModel):
         """``document`` with the fields this override sets (as the registry shows it; an ingest
         applies it before chunking, so the index's payloads and embedded titles agree)."""
         values = self.values()
-        top = {name: values[name] for name in ("title", "year") if name in values}
+        top: dict[str, object] = {name: values[name] for name in ("title", "year") if name in values}
+        if "title" in top:
+            top["title_source"] = TitleSource.EDITED
         bibliography = {name: value for name, value in values.items() if name in Bibliography.model_fields}
         if "authors" in bibliography:
             bibliography["authors"] = bibliography["authors"] or []
@@ -200,6 +218,7 @@ class LoadedDocument(BaseModel):
     """What a format loader returns: metadata it could find plus blocks in reading order."""
 
     title: str | None = None
+    title_source: TitleSource | None = None
     page_count: int = 1
     year: int | None = None
     bibliography: Bibliography = Field(default_factory=Bibliography)
@@ -209,6 +228,7 @@ class LoadedDocument(BaseModel):
 class Document(BaseModel):
     doc_id: str
     title: str
+    title_source: TitleSource = TitleSource.FILE_NAME
     path: str
     type: DocType
     page_count: int

@@ -17,10 +17,10 @@ from dataclasses import dataclass
 
 from corpus.models import DocType
 
-PDF = 2
-MARKDOWN = 2
-TEXT = 2
-HTML = 2
+PDF = 3
+MARKDOWN = 3
+TEXT = 3
+HTML = 3
 CHUNKER = 3  # 3: runs no reader reads (data: URIs, blobs) are in no chunk (corpus.non_prose)
 
 

@@ -11,8 +11,9 @@ import re
 from pathlib import Path
 
 from corpus.errors import LoadError
+from corpus.loaders.page_furniture import url_title
 from corpus.loaders.titles import clean_title, file_title
-from corpus.models import Block, DocType, Document, LoadedDocument, ParsedDocument
+from corpus.models import Block, DocType, Document, LoadedDocument, ParsedDocument, TitleSource
 
 SUFFIX_TYPES: dict[str, DocType] = {
     ".pdf": DocType.PDF,
@@ -135,9 +136,13 @@ def parse_file(path: Path) -> ParsedDocument:
     if not blocks_raw:
         raise LoadError("no text could be extracted")
     doc_id = doc_id_for(sha256)
+    title, source = clean_title(loaded.title), loaded.title_source or TitleSource.HEADING
+    if not title and loaded.bibliography.url and (title := url_title(loaded.bibliography.url) or ""):
+        source = TitleSource.URL
     document = Document(
         doc_id=doc_id,
-        title=clean_title(loaded.title) or file_title(path),
+        title=title or file_title(path),
+        title_source=source if title else TitleSource.FILE_NAME,
         path=str(path.resolve()),
         type=doc_type,
         page_count=loaded.page_count,

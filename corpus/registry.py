@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
-from pydantic import Field
+from pydantic import Field, computed_field
 
 from corpus import boilerplate
 from corpus.loaders.identifiers import normalise_arxiv_id, normalise_doi
@@ -31,6 +31,7 @@ from corpus.models import (
     DocType,
     Document,
     MetadataOverride,
+    TitleSource,
 )
 from corpus.parser_versions import ParserVersion
 
@@ -50,7 +51,9 @@ CREATE TABLE IF NOT EXISTS documents (
     -- The parser that produced the document (corpus.parser_versions); 0 before versions were kept.
     loader_version INTEGER NOT NULL DEFAULT 0,
     chunker_version INTEGER NOT NULL DEFAULT 0,
-    bibliography TEXT NOT NULL DEFAULT '{}'  -- corpus.models.Bibliography as JSON, as extracted
+    bibliography TEXT NOT NULL DEFAULT '{}',  -- corpus.models.Bibliography as JSON, as extracted
+    -- Where the extracted title came from (corpus.models.TitleSource); '' before sources were kept.
+    title_source TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS documents_path ON documents(path);
 CREATE TABLE IF NOT EXISTS blocks (
@@ -112,6 +115,9 @@ _BLOCK_COLUMNS = (
 
 
 class DocumentRecord(Document):
+    title_source: TitleSource | None = Field(  # type: ignore[assignment]
+        default=None, description="Where the title came from; None for a document parsed before sources were kept."
+    )
     status: str
     added_at: str
     n_blocks: int
@@ -122,6 +128,12 @@ class DocumentRecord(Document):
         default_factory=list,
         description="The metadata fields a person or an import set; extraction does not change them.",
     )
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def authors_need_review(self) -> bool:
+        """No author could be read and no one has said there is none (``prp docs edit --author ""``)."""
+        return not self.bibliography.authors and "authors" not in self.overridden
 
     @property
     def parser_version(self) -> ParserVersion:
@@ -144,7 +156,8 @@ class Registry:
         """Registries written before boilerplate detection: add the block columns it needs; before
         parser versions: add the document columns, 0 for every existing document (an unknown
         version, older than any), so the next ingest parses them again; before bibliographies: an
-        empty one each, filled when a newer loader parses the document again."""
+        empty one each, filled when a newer loader parses the document again; before title sources:
+        none recorded ('') until the next parse."""
         added = (
             ("blocks", "fp", "TEXT"),
             ("blocks", "boilerplate", "INTEGER NOT NULL DEFAULT 0"),
@@ -154,6 +167,7 @@ class Registry:
             ("documents", "loader_version", "INTEGER NOT NULL DEFAULT 0"),
             ("documents", "chunker_version", "INTEGER NOT NULL DEFAULT 0"),
             ("documents", "bibliography", "TEXT NOT NULL DEFAULT '{}'"),
+            ("documents", "title_source", "TEXT NOT NULL DEFAULT ''"),
         )
         for table, column, kind in added:
             columns = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
@@ -277,8 +291,8 @@ class Registry:
             db.execute("DELETE FROM documents WHERE doc_id = ?", (document.doc_id,))
             db.execute(
                 "INSERT INTO documents (doc_id, path, title, type, page_count, year, sha256, status, added_at, "
-                "n_blocks, n_chunks, loader_version, chunker_version, bibliography) "
-                "VALUES (?,?,?,?,?,?,?, 'pending', ?,?,?,?,?,?)",
+                "n_blocks, n_chunks, loader_version, chunker_version, bibliography, title_source) "
+                "VALUES (?,?,?,?,?,?,?, 'pending', ?,?,?,?,?,?,?)",
                 (
                     document.doc_id,
                     document.path,
@@ -293,6 +307,7 @@ class Registry:
                     version.loader,
                     version.chunker,
                     document.bibliography.model_dump_json(),
+                    document.title_source.value,
                 ),
             )
             db.executemany(
@@ -481,6 +496,9 @@ def _document(row: sqlite3.Row, overrides: dict[str, object]) -> DocumentRecord:
     for field in ("title", "year"):
         if field in known:
             data[field] = known[field]
+    if "title" in known:
+        data["title_source"] = TitleSource.EDITED
+    data["title_source"] = data.get("title_source") or None
     bib_fields = {k: (v or []) if k == "authors" else v for k, v in known.items() if k in Bibliography.model_fields}
     data["bibliography"] = Bibliography.model_validate({**bibliography.model_dump(), **bib_fields})
     data["overridden"] = [f for f in MetadataOverride.FIELDS if f in known]

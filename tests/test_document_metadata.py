@@ -177,3 +177,42 @@ def test_prp_docs_edit_and_the_library_table_show_the_authors(make_library, pape
     # The kind of work, by any of its names (BibTeX's, BibLaTeX's, CSL's), kept as BibTeX's.
     assert cli_main(["docs", "edit", doc.doc_id, "--type", "Thesis", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["bibliography"]["entry_type"] == "phdthesis"
+
+
+def test_title_source_corporate_authors_and_authors_needing_review(make_library, tmp_path: Path, monkeypatch, capsys):
+    """The registry records where each title came from and ``prp docs`` shows it; a corporate author
+    is one name through an edit ("{Gemma Team}" stored as "Gemma Team", shown whole, never "Team et
+    al."); a document whose authors could not be read says so until a person sets or clears them."""
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "sedum.md").write_text(PAPER)
+    (folder / "notes.md").write_text("Sedum needs little water.\n\nIt survives dry summers on thin substrates.\n")
+    library = make_library()
+    library.ingest(sorted(folder.iterdir()))
+    docs = {Path(d.path).name: d for d in library.registry.documents()}
+    assert (docs["sedum.md"].title_source, docs["notes.md"].title_source) == ("heading", "file name")
+    assert not docs["sedum.md"].authors_need_review and docs["notes.md"].authors_need_review
+    library.close()
+    del library.__dict__["store"]
+    monkeypatch.setenv("PRP_DATA_DIR", str(library.settings.data_dir))
+    monkeypatch.setenv("PRP_MODELS_DIR", str(library.settings.models_dir))
+    assert cli_main(["docs"]) == 0
+    listed = capsys.readouterr().out
+    assert "Rooftop Sedum Under Drought  · Fernhill and Abernathy  [title: heading]" in listed
+    assert "Notes  · authors: needs review  [title: file name]" in listed
+
+    notes = docs["notes.md"].doc_id
+    assert cli_main(["docs", "edit", notes, "--author", "{Gemma Team}", "--author", "Jane Roe"]) == 0
+    assert "Gemma Team; Jane Roe" in capsys.readouterr().out
+    assert cli_main(["docs"]) == 0
+    assert "Notes  · Gemma Team and Roe  [title: file name]" in capsys.readouterr().out
+    assert cli_main(["docs", "edit", notes, "--author", "Gemma Team", "--title", "Sedum notes"]) == 0
+    assert "  from   edited" in capsys.readouterr().out
+    assert cli_main(["docs", "--json"]) == 0
+    edited = next(d for d in json.loads(capsys.readouterr().out) if d["doc_id"] == notes)
+    assert edited["bibliography"]["authors"] == ["Gemma Team"] and edited["title_source"] == "edited"
+    # Cleared by hand: the person said there is no author, so nothing needs review.
+    assert cli_main(["docs", "edit", notes, "--author", ""]) == 0
+    capsys.readouterr()
+    assert cli_main(["docs"]) == 0
+    assert "Sedum notes  [title: edited]" in capsys.readouterr().out

@@ -15,8 +15,13 @@ from typing import TYPE_CHECKING
 
 from pydantic import Field
 
+from corpus.index.store import Hit
 from corpus.library import Library
+from corpus.loaders.page_furniture import url_title
+from corpus.loaders.titles import title_parts
+from corpus.registry import DocumentRecord
 from corpus.retrieval import DEFAULT_K, RetrievalOptions, RetrievedChunk, SearchFilters, SearchMode
+from tools.definitions import defines, definition_subject, introduces
 from tools.retrievers import RETRIEVERS, RetrievalQuery
 from tools.title_scope import TitleIndex, TitleScope
 
@@ -39,8 +44,14 @@ def hybrid_search(
     scope = named_documents(library, query, filters)
     if scope is not None:
         query, filters = scope.query, filters.model_copy(update={"doc_ids": scope.doc_ids})
-    hits = RETRIEVERS[mode].retrieve(library, RetrievalQuery(query, k, filters.to_qdrant()))
+    subject = definition_subject(query)
+    # A definition question looks a little deeper: the page that defines its term may rank below
+    # pages that only mention it (``tools.definitions``).
+    depth = k * DEFINITION_DEPTH if subject else k
+    hits = RETRIEVERS[mode].retrieve(library, RetrievalQuery(query, depth, filters.to_qdrant()))
     documents = library.registry.documents_by_id(h.doc_id for h in hits)
+    if subject:
+        hits = sorted(hits, key=lambda h: -_definition_tier(h, documents.get(h.doc_id), subject))[:k]
     blocks = library.registry.blocks(b for h in hits for b in h.payload["block_ids"])
     results: list[RetrievedChunk] = []
     for hit in hits:
@@ -63,6 +74,20 @@ def hybrid_search(
             )
         )
     return results
+
+
+# How much deeper than k a definition question looks.
+DEFINITION_DEPTH = 2
+
+
+def _definition_tier(hit: Hit, doc: DocumentRecord | None, subject: str) -> int:
+    """2 for a chunk that defines ``subject``, 1 more when its page or section introduces it."""
+    if doc is None:
+        return 0
+    names = [*title_parts(doc.title), doc.title, hit.payload.get("section", "")]
+    if doc.bibliography.url and (from_url := url_title(doc.bibliography.url)):
+        names.append(from_url)
+    return 2 * defines(hit.payload["text"], subject) + introduces(names, subject)
 
 
 def named_documents(library: Library, query: str, filters: SearchFilters) -> TitleScope | None:

@@ -35,6 +35,21 @@ NON_NAME_WORDS = frozenset(
     handbook manual policy paper note notes chapter part section appendix edition series data
     dataset results""".split()
 )
+# Words that make a name an organisation's: a corporate author ("Gemma Team", "Cancer Council
+# Australia"), a publisher or a journal set above a title ("JSS Journal of Statistical Software").
+ORGANISATION_WORDS = frozenset(
+    """university universität université universidad università universiteit institute institut
+    instituto department school college laboratory laboratories lab labs centre center faculty hospital
+    academy foundation inc inc. corp corp. corporation ltd ltd. llc gmbh ag plc company co. group team
+    council ministry agency office commission committee board association society government
+    municipality municipalité city county bank press publishing journal magazine review transactions
+    proceedings series bulletin consortium organisation organization project""".split()
+)
+# The endings of organisations' names in Chinese and Japanese ("…股份有限公司", "…大学").
+_CJK_ORGANISATION = re.compile(
+    r"(?:公司|大学|大學|学院|研究院|研究所|研究中心|集团|集團|委员会|委員会|政府|银行|銀行|协会|協会|株式会社)$"
+)
+_ELIDED_PARTICLE = re.compile(r"^[dDlLoO]['’](?=[^\W\d_])")
 _INITIAL = re.compile(r"^(?:[^\W\d_]\.)+(?:-[^\W\d_]\.)*$")
 _SEPARATORS = re.compile(r"\s*(?:;|,\s*(?:and|&)\s+|\s+(?:and|&)\s+|,)\s*")
 _BYLINE = re.compile(r"^[\W_]*(?:by|written by|authors?)\b\s*:?\s+(.+?)[\W_]*$", re.IGNORECASE)
@@ -60,6 +75,8 @@ def strip_marks(text: str) -> str:
 def _is_name_word(word: str) -> bool:
     if word.lower() in PARTICLES or _INITIAL.match(word):
         return True
+    if _ELIDED_PARTICLE.match(word):  # "d'Antras", "O'Brien"
+        word = word[2:]
     core = word.rstrip(".")
     return bool(core) and core[0].isupper() and all(ch.isalpha() or ch in "-'’" for ch in core)
 
@@ -71,17 +88,36 @@ def is_person_name(text: str) -> bool:
         return False
     if not all(_is_name_word(w) for w in words):
         return False
-    if any(ch.islower() for ch in text) and any(len(w) > 1 and w.isupper() and w.isalpha() for w in words):
-        return False  # an acronym beside mixed-case words names an organisation ("GRPN Technical Group")
+    capitals = [i for i, w in enumerate(words) if len(w) > 1 and w.isupper() and w.isalpha()]
+    family_in_capitals = capitals == [len(words) - 1] and len(words[-1]) >= 3
+    if any(ch.islower() for ch in text) and capitals and not family_in_capitals:
+        # An acronym beside mixed-case words names an organisation ("GRPN Technical Group"); a family
+        # name alone in capitals after the given name is a convention ("Chris QUIRK").
+        return False
     # The family name comes last and is a word ("A. Chang" is a name, "Chang A." and "Smith J" are not).
     last = words[-1]
     return len(last) > 1 and not (last.lower() in PARTICLES or _INITIAL.match(last) or words[0].lower() in PARTICLES)
+
+
+def is_organisation_name(text: str) -> bool:
+    """Whether ``text`` names an organisation, a team or a periodical rather than a person or a
+    document: "Gemma Team", "U.S. Government Accountability Office", "东北电气发展股份有限公司"."""
+    text = " ".join(text.split())
+    if not text or len(text) > 120:
+        return False
+    if _CJK_ORGANISATION.search(text.replace(" ", "")):
+        return True
+    words = [w.strip(",.()").lower() for w in re.split(r"[\s\-–]+", text)]
+    return len(words) <= 10 and any(w in ORGANISATION_WORDS for w in words)
 
 
 def name_case(name: str) -> str:
     """A name set in capitals in mixed case ("MARTI A. HEARST" -> "Marti A. Hearst"); others as written."""
     if not any(ch.islower() for ch in name):
         return " ".join(w if _INITIAL.match(w) else w.capitalize() for w in name.split())
+    words = name.split()
+    if len(words) > 1 and len(words[-1]) > 2 and words[-1].isupper() and words[-1].isalpha():
+        return " ".join([*words[:-1], words[-1].capitalize()])  # "Chris QUIRK" -> "Chris Quirk"
     return name
 
 
@@ -142,9 +178,22 @@ def byline_authors(lines: list[str]) -> list[str]:
     return []
 
 
+def is_corporate_name(name: str) -> bool:
+    """Whether an author entry names a body rather than a person, and so is one literal with no
+    family name: one word ("Microsoft", "DeepSeek-AI"), or words no personal name holds ("Gemma
+    Team", "Cancer Council Australia", "Cohere For AI")."""
+    words = name.split()
+    if len(words) == 1 and not _INITIAL.match(words[0]):
+        return True
+    return is_organisation_name(name) or any(w.lower().strip(".,()") in NON_NAME_WORDS for w in words)
+
+
 def family_name(name: str) -> str:
     """The family name of "Given Family": the last word with the particles before it ("Ludwig van
-    Beethoven" -> "van Beethoven"), a generational suffix ("Jr.") left out."""
+    Beethoven" -> "van Beethoven"), a generational suffix ("Jr.") left out; a corporate author's
+    whole name ("Gemma Team")."""
+    if is_corporate_name(name):
+        return name
     if "," in name:
         return name.split(",")[0].strip()
     words = [w for w in name.split() if w.lower() not in _SUFFIXES]

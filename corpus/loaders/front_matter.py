@@ -9,6 +9,7 @@ a byline near the top ("By Jane Doe", "*Authors: Jane Doe and John Roe*", or a l
 from __future__ import annotations
 
 import re
+import tomllib
 
 from corpus.loaders.authors import byline_authors, split_names
 from corpus.loaders.identifiers import normalise_arxiv_id, normalise_doi
@@ -36,6 +37,23 @@ def parse_fields(front_matter: str) -> dict[str, str]:
         elif key is not None and (item := _ITEM.match(line)) is not None:
             value = _unquote(item.group(1) or item.group(2) or "")
             fields[key] = f"{fields[key]}; {value}" if fields[key] else value
+    return fields
+
+
+def parse_toml_fields(front_matter: str) -> dict[str, str]:
+    """The top-level fields of TOML front matter ("+++" lines, Hugo and Zola) as ``parse_fields``
+    gives YAML's: keys lower-cased, lists joined with "; ", dates as text. Front matter that is not
+    valid TOML gives no fields."""
+    try:
+        data = tomllib.loads(front_matter)
+    except tomllib.TOMLDecodeError:
+        return {}
+    fields: dict[str, str] = {}
+    for key, value in data.items():
+        if isinstance(value, list):
+            fields[key.lower()] = "; ".join(str(v) for v in value if not isinstance(v, dict | list))
+        elif not isinstance(value, dict):
+            fields[key.lower()] = str(value)
     return fields
 
 

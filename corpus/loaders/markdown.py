@@ -27,10 +27,11 @@ from collections.abc import Iterator
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from corpus.loaders.front_matter import parse_fields, text_bibliography
+from corpus.loaders.front_matter import parse_fields, parse_toml_fields, text_bibliography
 from corpus.loaders.line_breaks import real_breaks
+from corpus.loaders.page_furniture import is_furniture_line, source_url
 from corpus.loaders.titles import clean_heading, clean_title, is_breadcrumb, is_section_name, section_key
-from corpus.models import BlockKind, CharSpan, LoadedDocument, RawBlock
+from corpus.models import BlockKind, CharSpan, LoadedDocument, RawBlock, TitleSource
 
 
 class _TextParser(MarkdownIt):
@@ -47,6 +48,8 @@ _PARSER = _TextParser("commonmark").enable(["table", "strikethrough"])
 # so its line numbers index this split of the original text.
 _NEWLINE = re.compile(r"\r\n?|\n")
 _FRONT_MATTER = re.compile(r"\A---[ \t]*(?:\r\n?|\n)(.*?)^(?:---|\.\.\.)[ \t]*(?:\r\n?|\n|\Z)", re.S | re.M)
+# Hugo and Zola write front matter in TOML between "+++" lines.
+_TOML_FRONT_MATTER = re.compile(r"\A\+\+\+[ \t]*(?:\r\n?|\n)(.*?)^\+\+\+[ \t]*(?:\r\n?|\n|\Z)", re.S | re.M)
 
 _YEAR = r"(?<!\d)(?P<year>(?:19|20)\d\d)(?!\d)"
 _MONTH = (
@@ -114,12 +117,24 @@ def load_markdown(text: str) -> LoadedDocument:
     in_opening = True
     section = ""
     references_level: int | None = None  # level of the References heading we are under, if any
+    furniture: list[RawBlock] = []  # a crawler's header lines, kept only if nothing else is there
+    furniture_lines: list[str] = []
     for group in _constructs(_PARSER.parse(body)):
         made = _block(group)
         if made is None or not made[1]:
             continue
         kind, block_text = made
         first, last = group[0].map  # every block-level opening token carries its line range
+        if in_opening and kind is BlockKind.PARAGRAPH:
+            leading = _furniture_lines(text, lines, first, last)
+            if leading:
+                furniture_lines += [text[slice(*lines[i])] for i in range(first, first + leading)]
+                span = trimmed_span(text, lines[first][0], lines[first + leading - 1][1])
+                furniture.append(RawBlock(span=span, section=section, kind=kind, text=block_text))
+                if leading == last - first:
+                    continue
+                block_text = _children_text(_paragraph_children(group[1])[_break_index(group, leading) + 1 :])
+                first += leading
         if kind is BlockKind.HEADING:
             level = int(group[0].tag[1])
             section = block_text
@@ -142,12 +157,40 @@ def load_markdown(text: str) -> LoadedDocument:
         span = trimmed_span(text, lines[first][0], lines[last - 1][1])
         blocks.append(RawBlock(span=span, section=section, kind=kind, text=block_text))
     year = _front_matter_year(fields) or find_year(body[:YEAR_SCAN_CHARS])
+    bibliography = text_bibliography(fields, body.lstrip("\n"))
+    url = source_url(furniture_lines) or _comment_source(body)
+    front_title = clean_title(fields.get("title"))
     return LoadedDocument(
-        title=clean_title(fields.get("title")) or _title(opening),
+        title=front_title or _title(opening),
+        title_source=TitleSource.FRONT_MATTER if front_title else None,
         year=year,
-        bibliography=text_bibliography(fields, body.lstrip("\n")),
-        blocks=blocks,
+        bibliography=bibliography.model_copy(update={"url": url}) if url else bibliography,
+        blocks=blocks or furniture,
     )
+
+
+def _furniture_lines(text: str, lines: list[tuple[int, int]], first: int, last: int) -> int:
+    """How many of a paragraph's first lines are a crawler's header lines ("Source: https://…")."""
+    count = 0
+    while first + count < last and is_furniture_line(text[slice(*lines[first + count])]):
+        count += 1
+    return count
+
+
+def _break_index(group: list[Token], n: int) -> int:
+    """The index among a paragraph's inline children of its ``n``-th line break."""
+    children = _paragraph_children(group[1])
+    breaks = [i for i, c in enumerate(children) if c.type in ("softbreak", "hardbreak")]
+    return breaks[n - 1] if len(breaks) >= n else len(children)
+
+
+_SOURCE_COMMENT = re.compile(r"\A\s*<!--\s*(?:source|url)\s*:\s*(https?://[^\s>]+)\s*-->", re.IGNORECASE)
+
+
+def _comment_source(body: str) -> str | None:
+    """A saved page's source URL in an HTML comment at its top ("<!-- source: https://… -->")."""
+    match = _SOURCE_COMMENT.match(body)
+    return match.group(1) if match else None
 
 
 def _leading_breadcrumb(group: list[Token]) -> tuple[str, str] | None:
@@ -188,9 +231,13 @@ def _split_front_matter(text: str) -> tuple[dict[str, str], str]:
     parser's line ranges still index ``text``.
     """
     match = _FRONT_MATTER.match(text)
-    if match is None:
+    toml = _TOML_FRONT_MATTER.match(text) if match is None else None
+    if match is None and toml is None:
         return {}, text
-    fields = parse_fields(match.group(1))
+    if toml is not None:
+        match, fields = toml, parse_toml_fields(toml.group(1))
+    else:
+        fields = parse_fields(match.group(1))
     blank = "\n" * len(_NEWLINE.findall(match.group(0)))
     return fields, blank + text[match.end() :]
 

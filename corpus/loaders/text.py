@@ -32,6 +32,7 @@ from corpus.loaders.markdown import (
     load_markdown,
     trimmed_span,
 )
+from corpus.loaders.page_furniture import is_furniture_line, source_url
 from corpus.loaders.titles import clean_heading, is_breadcrumb, is_section_name
 from corpus.models import Bibliography, BlockKind, LoadedDocument, RawBlock
 
@@ -63,7 +64,10 @@ def load_text(text: str) -> LoadedDocument:
         return load_markdown(text)
     blocks: list[RawBlock] = []
     section, in_references = "", False
-    for index, group in enumerate(_groups(text)):
+    groups, furniture = _without_furniture(text, _groups(text))
+    if not groups:  # nothing but a crawler's header lines: they are the text
+        groups, furniture = furniture, []
+    for index, group in enumerate(groups):
         heading = _heading([text[start:end] for start, end in group], is_first=index == 0, in_references=in_references)
         if heading is not None:
             section, in_references = heading, is_references_heading(heading)
@@ -75,13 +79,33 @@ def load_text(text: str) -> LoadedDocument:
             kind = BlockKind.REFERENCE if in_references else kind
             span = trimmed_span(text, lines[0][0], lines[-1][1])
             blocks.append(RawBlock(span=span, section=section, kind=kind, text=body))
+    url = source_url([text[start:end] for group in furniture for start, end in group])
+    start = groups[0][0][0] if groups else 0
     return LoadedDocument(
         title=_title(blocks),
         year=find_year(text[:YEAR_SCAN_CHARS]),
         # The first line is the title, which may be a person's name.
-        bibliography=Bibliography(authors=byline_authors(opening_lines(text)[1:])),
+        bibliography=Bibliography(authors=byline_authors(opening_lines(text[start:])[1:]), url=url),
         blocks=blocks,
     )
+
+
+def _without_furniture(text: str, groups: list[list[Line]]) -> tuple[list[list[Line]], list[list[Line]]]:
+    """The groups without the crawler's header lines that open the text ("Source: https://…",
+    "Fetched-At: …"), and those lines."""
+    furniture: list[list[Line]] = []
+    while groups:
+        lines = groups[0]
+        n = 0
+        while n < len(lines) and is_furniture_line(text[lines[n][0] : lines[n][1]]):
+            n += 1
+        if n == 0:
+            break
+        furniture.append(lines[:n])
+        groups = ([lines[n:]] if n < len(lines) else []) + groups[1:]
+        if n < len(lines):
+            break
+    return groups, furniture
 
 
 def _groups(text: str) -> list[list[Line]]:

@@ -30,6 +30,8 @@ MAX_CRUMB_PART_WORDS = 5
 MAX_CRUMB_WORDS = 16
 # Permalink anchors that heading text picks up from documentation generators (Sphinx, MkDocs).
 _PERMALINK_MARKS = frozenset("¶§🔗#")
+# A part of a title that only numbers it within a book or a course: "Chapter 6", "Part II", "Lesson 3".
+_PART_LABEL = re.compile(r"^(?:chapter|part|section|lesson|unit|lecture|module|step)\s+[\dIVXivx]+(?:\.\d+)*$", re.I)
 # Names of the parts any document may have, not of one document. Exact names only: "Introduction
 # to Routing" is a title.
 SECTION_NAMES = frozenset(
@@ -44,6 +46,10 @@ _SECTION_NUMBER = re.compile(r"^(?:\d+(?:\.\d+)*|[ivx]+)[.)]?\s+", re.IGNORECASE
 _DEFAULT_PAGES = frozenset({"index", "_index", "default"})
 # "2020.acl-main.447", "1903.10676", "guide-v1.2": identifiers and version numbers, kept as written.
 _IDENTIFIER = re.compile(r"\d\.\w")
+
+
+# Words a title in title case leaves in lower case, unless they open it or a subtitle.
+_MINOR_WORDS = frozenset("a an and as at but by for from in into nor of on or per the to via vs with".split())
 
 
 def _key(text: str) -> str:
@@ -91,6 +97,10 @@ def page_title(title: str | None, site_name: str | None = None, h1: str | None =
     parts = title_parts(title)
     if len(parts) < 2:
         return title
+    named = [p for p in parts if not _PART_LABEL.match(p.strip())]
+    if len(named) < len(parts):  # "Chapter 6 - Monitoring Distributed Systems": the label goes
+        separator = _TITLE_SEPARATOR.search(title).group(0)  # type: ignore[union-attr]
+        return page_title(separator.join(named), site_name, h1)
     if site_name:
         kept = [p for p in parts if _key(p) != _key(site_name)]
         if kept and len(kept) < len(parts):
@@ -139,3 +149,36 @@ def file_title(path: Path) -> str:
         return segment
     words = re.sub(r"[-_\s]+", " ", segment).strip()
     return words[0].upper() + words[1:] if words.split()[0].islower() else words
+
+
+def is_capitals(text: str) -> bool:
+    """Whether ``text`` is set in capitals: letters, and none of them lower case."""
+    letters = [ch for ch in text if ch.isalpha()]
+    return len(letters) >= 4 and not any(ch.islower() for ch in letters) and any(ch.isupper() for ch in letters)
+
+
+def capitals_title_case(title: str, acronyms: frozenset[str] = frozenset()) -> str:
+    """A title printed in capitals in title case, keeping ``acronyms`` (words the document writes
+    in capitals elsewhere, such as "CLEF" or "GPTQ") and words with a digit ("DB2") as they are:
+    "OVERVIEW OF THE CLEF 2008 QA TRACK" -> "Overview of the CLEF 2008 QA Track". A title with
+    a lower-case letter is returned unchanged."""
+    if not is_capitals(title):
+        return title
+    words = title.split(" ")
+    out = []
+    opens = True  # the first word, and the first after a colon, dash or full stop, is capitalised
+    for word in words:
+        out.append("-".join(_cased_part(part, acronyms, opens and i == 0) for i, part in enumerate(word.split("-"))))
+        opens = word.endswith((":", ".", "?", "!")) or word in ("-", "–", "—")
+    return " ".join(out)
+
+
+def _cased_part(part: str, acronyms: frozenset[str], opens: bool) -> str:
+    core = part.strip("()[]{}\"'“”‘’:,;.!?")
+    if not core or any(ch.isdigit() or ch in "()[]" for ch in core) or core in acronyms:
+        return part
+    lower = part.lower()
+    if not opens and core.lower() in _MINOR_WORDS:
+        return lower
+    start = next((i for i, ch in enumerate(lower) if ch.isalpha()), 0)
+    return lower[:start] + lower[start:].capitalize()

@@ -49,7 +49,7 @@ class LibraryTab:
 def status(d: DocumentRecord) -> str:
     """ "needs review: authors" where no author could be read (the document's names are not known
     with confidence), "edited" where a person or an import set fields, else empty."""
-    if not d.bibliography.authors:
+    if d.authors_need_review:
         return NEEDS_REVIEW
     return EDITED if d.overridden else ""
 

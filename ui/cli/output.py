@@ -132,9 +132,11 @@ def print_docs(docs: list[DocumentRecord], as_json: bool) -> int:
         return 0
     for d in docs:
         authors = short_authors(d.bibliography.authors)
-        by = f"  · {authors}" if authors else ""
+        by = f"  · {authors}" if authors else ("  · authors: needs review" if d.authors_need_review else "")
+        source = f"  [title: {d.title_source.value}]" if d.title_source else ""
         print(
-            f"{d.doc_id}  {d.type.value:8} {d.page_count:3}p {d.n_chunks:4} chunks  {d.year or '    '}  {d.title}{by}"
+            f"{d.doc_id}  {d.type.value:8} {d.page_count:3}p {d.n_chunks:4} chunks  {d.year or '    '}  "
+            f"{d.title}{by}{source}"
         )
     print(f"{len(docs)} documents")
     return 0
@@ -148,7 +150,8 @@ def print_document(d: DocumentRecord, as_json: bool) -> int:
     bib = d.bibliography
     fields = [
         ("title", d.title),
-        ("authors", "; ".join(bib.authors)),
+        ("  from", d.title_source.value if d.title_source else None),
+        ("authors", "; ".join(bib.authors) or ("needs review" if d.authors_need_review else None)),
         ("year", d.year),
         ("venue", bib.venue),
         ("doi", bib.doi),

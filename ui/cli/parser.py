@@ -89,7 +89,9 @@ def _docs(sub: argparse._SubParsersAction) -> None:
         action="append",
         dest="authors",
         metavar="NAME",
-        help='"Given Family", once per author in order; replaces the author list (--author "" clears it)',
+        help='"Given Family", once per author in order; replaces the author list (--author "" clears it '
+        'and marks it reviewed). A corporate author is one name: --author "{Gemma Team}" (a team, company or '
+        "other body is recognised without the braces too)",
     )
     edit.add_argument("--year", help="year of publication (an empty value clears it)")
     edit.add_argument("--title")

@@ -23,7 +23,14 @@ from __future__ import annotations
 
 import re
 
-from corpus.loaders.authors import has_latin_letter, is_person_name, metadata_authors, name_case, split_names
+from corpus.loaders.authors import (
+    family_names,
+    has_latin_letter,
+    is_person_name,
+    metadata_authors,
+    name_case,
+    split_names,
+)
 from corpus.loaders.identifiers import find_arxiv_id, find_doi
 from corpus.loaders.pdf.elements import Line, PageData, Word, base_font
 from corpus.loaders.pdf.headings import KNOWN_HEADINGS, NUMBERED_HEADING
@@ -67,13 +74,28 @@ def pdf_bibliography(
 
 
 def _authors(meta: dict, page: PageData | None, title_ids: set[int], page_texts: list[str]) -> list[str]:
-    if names := metadata_authors(meta_text(meta, "Author")):
+    if names := _printed(metadata_authors(meta_text(meta, "Author")), page_texts):
+        # /Author often names only the first or the last author: page 1's fuller list wins.
+        laid_out = layout_authors(page, title_ids) if page is not None else []
+        if set(family_names(names)) < set(family_names(laid_out)):
+            return laid_out
         return names
     for text in page_texts:
         match = _SELF_CITATION.search(" ".join(text.split()))
         if match and (names := split_names(match.group("names"))):
             return names
     return layout_authors(page, title_ids) if page is not None else []
+
+
+def _printed(names: list[str], page_texts: list[str]) -> list[str]:
+    """``names`` when page 1 prints every one's family name; none when it does not (a template's
+    macro glued to the name, "Patrick Flickpdftitle", or another paper's /Author left behind)."""
+    printed = _loose(" ".join(page_texts))
+    return names if all(_loose(family) in printed for family in family_names(names)) else []
+
+
+def _loose(text: str) -> str:
+    return "".join(ch for ch in text.casefold() if ch.isalnum())
 
 
 # ---------------------------------------------------------------------------------------------
@@ -91,13 +113,32 @@ def layout_authors(page: PageData, title_ids: set[int]) -> list[str]:
         key=lambda ln: (ln.top, ln.x0),
     )
     names: list[tuple[str, tuple[float, str]]] = []
+    open_end: tuple[str, bool] | None = None  # the piece a line ended on, unclosed, and if it was taken
     for ln in lines:
         if page.rel(ln.top) > MAX_ZONE_REL or _ends_author_lines(ln.text):
             break
-        for words in _pieces(ln):
+        pieces = _pieces(ln)
+        ordered = sorted(ln.words, key=lambda w: w.x0)
+        for i, words in enumerate(pieces):
             text = " ".join(_strip_word(w.text) for w in words)
+            if i == 0 and open_end is not None and not _is_separator(ordered[0], ln.size):
+                joined = _rejoined(open_end[0], text)
+                if is_person_name(joined) and not is_person_name(text):
+                    # A name the line end cut ("Benjamin Charles Germain" / "Lee", "Paulo Ro-" / "cha").
+                    if open_end[1]:
+                        names.pop()
+                    names.append((name_case(joined), _style(words)))
+                    continue
             if is_person_name(text):
                 names.append((name_case(text), _style(words)))
+        last = ordered[-1] if ordered else None
+        closed = last is None or _is_separator(last, ln.size) or re.search(r"[,;][^\w]*$", last.text)
+        if closed or not pieces:
+            open_end = None
+        else:
+            raw = " ".join(w.text for w in pieces[-1])
+            tail = " ".join(_strip_word(w.text) for w in pieces[-1]) + ("-" if raw.endswith("-") else "")
+            open_end = (tail, bool(names) and names[-1][0] == name_case(tail.rstrip("-")))
     if not names:
         return []
     style = names[0][1]
@@ -106,6 +147,11 @@ def layout_authors(page: PageData, title_ids: set[int]) -> list[str]:
         if _same_style(name_style, style) and name not in kept:
             kept.append(name)
     return kept
+
+
+def _rejoined(head: str, rest: str) -> str:
+    """A name cut at a line end put together: a hyphen the break added goes ("Ro-" + "cha")."""
+    return f"{head[:-1]}{rest}" if head.endswith("-") else f"{head} {rest}"
 
 
 def _ends_author_lines(text: str) -> bool:

@@ -23,9 +23,16 @@ from corpus.loaders.pdf.doc_stats import DocStats
 from corpus.loaders.pdf.elements import WORD_GAP_RATIO, PageData, most_common
 from corpus.loaders.pdf.headers_footers import strip_headers_footers
 from corpus.loaders.pdf.inflation import bomb_stream
-from corpus.loaders.pdf.metadata import document_title, find_title_lines, metadata_title, publication_year
+from corpus.loaders.pdf.metadata import (
+    document_title,
+    find_title,
+    metadata_title,
+    publication_year,
+    title_acronyms,
+)
 from corpus.loaders.pdf.page_extraction import extract_page
 from corpus.loaders.pdf.reading_order import build_lines
+from corpus.loaders.titles import capitals_title_case, is_capitals
 from corpus.models import BBox, BlockKind, LoadedDocument, RawBlock
 
 logger = logging.getLogger(__name__)
@@ -196,7 +203,8 @@ def _layout(pages: list[PageData], vocab: Counter[str], meta: dict, stamp: str, 
     for p in pages:
         build_lines(p, body_size)
     doc = DocStats(pages, vocab)
-    title_ids, visual_title = find_title_lines(pages, doc)
+    visual = find_title(pages, doc, running)
+    title_ids = set(visual.line_ids) if visual else set()
     blocks = build_blocks(pages, doc, title_ids)
     raw_blocks: list[RawBlock] = []
     for b in blocks:
@@ -205,8 +213,12 @@ def _layout(pages: list[PageData], vocab: Counter[str], meta: dict, stamp: str, 
             raw_blocks.append(raw)
     first_page_text = " ".join(ln.text for ln in pages[0].lines) if pages else ""
     page_texts = margin_texts + [b.text for b in raw_blocks if b.page == 1 and b.kind is not BlockKind.REFERENCE]
+    title, source = document_title(meta, visual, running)
+    if title:  # a title printed in capitals reads in title case, the document's acronyms kept
+        title = capitals_title_case(title, title_acronyms([b.text for b in raw_blocks if not is_capitals(b.text)]))
     return LoadedDocument(
-        title=document_title(meta, visual_title, running),
+        title=title,
+        title_source=source if title else None,
         page_count=page_count,
         year=publication_year(meta, stamp, first_page_text),
         bibliography=pdf_bibliography(meta, pages[0] if pages else None, title_ids, stamp, page_texts),

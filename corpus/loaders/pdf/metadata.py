@@ -12,12 +12,18 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
+from dataclasses import dataclass
 from datetime import date
+from difflib import SequenceMatcher
 
+from corpus.loaders.authors import is_organisation_name, is_person_name
 from corpus.loaders.pdf.doc_stats import DocStats
-from corpus.loaders.pdf.elements import Line, PageData
+from corpus.loaders.pdf.elements import WORD_GAP_RATIO, Line, PageData
 from corpus.loaders.pdf.headers_footers import text_key
 from corpus.loaders.pdf.headings import KNOWN_HEADINGS, NUMBERED_HEADING
+from corpus.loaders.titles import is_capitals
+from corpus.models import TitleSource
 
 ARXIV_STAMP = re.compile(r"arXiv:\S+\s*\[[^\]]*\]\s*(\d{1,2})\s*([A-Za-z]{3})\w*\s*((?:19|20)\d\d)")
 YEAR = re.compile(r"(?<!\d)(19[5-9]\d|20[0-9]\d)(?!\d)")
@@ -32,33 +38,151 @@ JUNK_TITLE = re.compile(
 # Title and year
 
 
-def document_title(meta: dict, visual_title: str | None, running: set[str]) -> str | None:
-    """The metadata's title unless it is a running header's or footer's text (``running``) that is
-    not also the visual title; else the visual title."""
+@dataclass(frozen=True)
+class VisualTitle:
+    """The title block of page 1: the lines that name the document (``main``), and above them, when
+    the largest type on the page is an organisation's or a series' name and the next largest names
+    the document, that name (``lead``): "<Employer>" over "<Plan name> Plan"."""
+
+    line_ids: frozenset[int]
+    main: str
+    lead: str | None = None
+
+    @property
+    def text(self) -> str:
+        return f"{self.lead} — {self.main}" if self.lead else self.main
+
+
+def document_title(meta: dict, visual: VisualTitle | None, running: set[str]) -> tuple[str | None, TitleSource]:
+    """The title and where it came from (the PDF's metadata or its title page).
+
+    The metadata's /Title counts when page 1 does not contradict it: it is dropped when it is a
+    running header's text (a company's name) that page 1 does not set as its title; where page 1
+    shows a title that says something else, page 1 wins (templates leave another document's /Title
+    behind), and where one holds the other (a /Title with the journal's name or a report number
+    added, or without the printed lead-in) the printed one wins. The metadata is kept where page 1's
+    largest type is only an organisation's or a journal's name."""
     title = metadata_title(meta)
-    if title and text_key(title) in running and text_key(title) != text_key(visual_title or ""):
-        title = None
-    return title or visual_title
+    if visual is None:
+        if title and text_key(title) in running:
+            return None, TitleSource.TITLE_PAGE
+        return (title, TitleSource.PDF_METADATA) if title else (None, TitleSource.TITLE_PAGE)
+    printed = {_loose(visual.text), _loose(visual.main)}
+    if title and _loose(title) in printed:
+        # The same words: as printed, unless printed in capitals.
+        return (title, TitleSource.PDF_METADATA) if is_capitals(visual.text) else (visual.text, TitleSource.TITLE_PAGE)
+    held = title and (_loose(visual.main) in _loose(title) or _loose(title) in _loose(visual.main))
+    if title and not held and SequenceMatcher(None, _loose(title), _loose(visual.main)).ratio() >= SAME_TITLE_RATIO:
+        return title, TitleSource.PDF_METADATA  # a symbol the page's fonts lost ("f( )" for "f(R)")
+    if title and visual.lead is None and _only_an_organisation(visual.main) and text_key(title) not in running:
+        return title, TitleSource.PDF_METADATA
+    return visual.text, TitleSource.TITLE_PAGE
 
 
-def find_title_lines(pages: list[PageData], doc: DocStats) -> tuple[set[int], str | None]:
+# Titles this alike (by their letters and digits) are one title, one of them missing a symbol.
+SAME_TITLE_RATIO = 0.9
+
+
+def _loose(text: str) -> str:
+    """Text compared by its letters and digits only ("F²-NeRF" = "F2 NeRF")."""
+    return "".join(ch for ch in unicodedata.normalize("NFKC", text).casefold() if ch.isalnum())
+
+
+def find_title(pages: list[PageData], doc: DocStats, running: set[str]) -> VisualTitle | None:
     """The title on page 1: the first run of lines in its largest font (in the top half, clearly
-    larger than body text, not repeated on most pages). Returns the lines' ids and the text."""
+    larger than body text, or in capitals a little larger, not repeated on most pages). When that
+    run is an organisation's or a series' name (its words say so, or a running header holds it)
+    and the next run below it is set large too, that run names the document and the first leads it."""
     if not pages:
-        return set(), None
+        return None
     p = pages[0]
     repeated = _repeated_texts(pages)
     candidates = [ln for ln in _title_candidates(p) if text_key(ln.text) not in repeated]
     if not candidates:
-        return set(), None
+        return None
     biggest = max(ln.size for ln in candidates)
-    if biggest < doc.body_size + 1.5:
-        return set(), None
     run = _first_run(p.lines, {id(ln) for ln in candidates}, biggest)
-    text = " ".join(" ".join(ln.text for ln in run).split())
-    if not text or NUMBERED_HEADING.match(text) or text.lower().rstrip(":.") in KNOWN_HEADINGS or len(text) > 300:
-        return set(), None
-    return {id(ln) for ln in run}, text
+    text = _run_text(run)
+    if biggest < doc.body_size + 1.5 and not (biggest >= doc.body_size + 0.5 and is_capitals(text)):
+        return None
+    if not _reads_as_title(text):
+        return None
+    ids = frozenset(id(ln) for ln in run)
+    if _names_an_organisation(text, running):
+        below = [ln for ln in candidates if ln.top > run[-1].bottom and id(ln) not in ids]
+        second = max((ln.size for ln in below), default=0.0)
+        if second >= max(doc.body_size + 1.5, LEAD_RATIO * biggest):
+            follow = _first_run(p.lines, {id(ln) for ln in below}, second)
+            main = _run_text(follow)
+            if _reads_as_title(main) and not _names_an_organisation(main, set()) and not _names_people(main):
+                # A journal's masthead leads nothing: the paper under it is named alone.
+                lead = None if _PERIODICAL.search(text) else text
+                return VisualTitle(ids | {id(ln) for ln in follow}, main, lead=lead)
+    return VisualTitle(ids, text)
+
+
+# The document's name under an organisation's is set at least this share of the organisation's size.
+LEAD_RATIO = 0.6
+
+
+_PERIODICAL = re.compile(r"\b(?:journal|magazine|transactions|proceedings|bulletin|letters|review)\b", re.IGNORECASE)
+
+
+def _names_people(text: str) -> bool:
+    """An author line: names joined by commas or "and", or one short name ("Jane Q. Doe")."""
+    parts = [p for p in re.split(r",|\band\b|&", text) if p.strip()]
+    if len(parts) == 1:
+        return len(text.split()) <= 3 and is_person_name(text.strip())
+    return all(is_person_name(p.strip()) for p in parts)
+
+
+def _reads_as_title(text: str) -> bool:
+    return bool(text) and not (
+        NUMBERED_HEADING.match(text) or text.lower().rstrip(":.") in KNOWN_HEADINGS or len(text) > 300
+    )
+
+
+def _names_an_organisation(text: str, running: set[str]) -> bool:
+    key = text_key(text)
+    return _only_an_organisation(text) or any(key in r and key != r for r in running)
+
+
+def _only_an_organisation(text: str) -> bool:
+    """A short name of an organisation or a periodical, not a title that mentions one."""
+    return len(text.split()) <= MAX_ORGANISATION_WORDS and is_organisation_name(text)
+
+
+MAX_ORGANISATION_WORDS = 6
+
+
+def _run_text(run: list[Line]) -> str:
+    """The run's text on one line, a raised figure glued to its word ("F 2 -NeRF" -> "F2-NeRF")."""
+    texts = []
+    for ln in run:
+        words = sorted(ln.words, key=lambda w: w.x0)
+        parts = [words[0].text]
+        for prev, w in zip(words, words[1:], strict=False):
+            gap = w.x0 - prev.x1
+            glued = gap < WORD_GAP_RATIO * max(prev.size, w.size) and abs(w.baseline - prev.baseline) < 0.1 * ln.size
+            raised = min(prev.size, w.size) < SUPERSCRIPT_RATIO * ln.size and gap < 0.3 * ln.size
+            parts.append(w.text if glued or raised else " " + w.text)
+        texts.append("".join(parts))
+    return " ".join(" ".join(texts).split())
+
+
+# A word this much smaller than its line is a superscript or subscript.
+SUPERSCRIPT_RATIO = 0.8
+
+
+def title_acronyms(texts: list[str]) -> frozenset[str]:
+    """Words the document writes in capitals more often than not ("CLEF", "GPTQ"): a title printed
+    in capitals keeps them when it is set in title case."""
+    forms: dict[str, list[int]] = {}
+    for text in texts:
+        for word in re.findall(r"[^\W\d_]{2,}", text):
+            counts = forms.setdefault(word.upper(), [0, 0])
+            counts[0 if word.isupper() else 1] += 1
+    return frozenset(word for word, (upper, other) in forms.items() if upper > other)
 
 
 def _title_candidates(p: PageData) -> list[Line]:

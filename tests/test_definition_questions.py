@@ -1,0 +1,79 @@
+"""A definition question ("What is X?") on a crawled documentation site where every page's title ends
+"- X" and every page mentions X many times: the overview page that defines X ranks first, and its
+defining sentence leads what the search returns from it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tools.definitions import defines, definition_subject
+from tools.hybrid_search import hybrid_search
+
+PAGES = {
+    "what-is-acme-router": (
+        "Overview",
+        "Acme Router is a fully managed service that routes HTTP requests between your services. "
+        "You describe routes once and Acme Router applies them in every region.",
+    ),
+    "quotas": (
+        "Quotas",
+        "Acme Router is controlled by quotas. What Acme Router allows is set per account: each account "
+        "of Acme Router may create 50 routes per region; ask support to raise the Acme Router quota.",
+    ),
+    "pricing": (
+        "Pricing",
+        "Acme Router is billed per million requests. Requests that Acme Router rejects are free, and "
+        "Acme Router bills data transfer separately.",
+    ),
+    "logging": (
+        "Logging",
+        "Acme Router writes one log line per request. Acme Router logs can be sent to storage, and "
+        "Acme Router keeps them for seven days.",
+    ),
+    "routes": (
+        "Creating routes",
+        "To create a route in Acme Router, open the console. Acme Router checks the route and "
+        "Acme Router applies it within a minute.",
+    ),
+    "security": (
+        "Security",
+        "Acme Router encrypts traffic in transit. Acme Router supports mutual TLS, and Acme Router "
+        "rotates certificates automatically.",
+    ),
+}
+
+
+def _site(folder: Path) -> Path:
+    folder.mkdir()
+    for slug, (title, text) in PAGES.items():
+        (folder / f"docs__{slug}.md").write_text(
+            f"Source: https://docs.acme.example/router/{slug}.html\n"
+            "Fetched-At: 2026-01-02T10:00:00Z\n\n"
+            f"# {title} - Acme Router\n\n"
+            "Documentation / Acme Router / User Guide\n\n"
+            f"{text}\n"
+        )
+    return folder
+
+
+@pytest.mark.parametrize("question", ["What is Acme Router?", "what is acme router", "What does Acme Router do?"])
+def test_a_definition_question_ranks_the_page_that_defines_it_first(make_library, tmp_path: Path, question: str):
+    library = make_library()
+    library.ingest([_site(tmp_path / "site")])
+    hits = hybrid_search(library, question, k=5)
+    assert hits[0].title == "Overview - Acme Router"
+    assert "Acme Router is a fully managed service" in hits[0].text
+
+
+def test_definition_subjects_and_defining_sentences():
+    assert definition_subject("What is Acme Router?") == "Acme Router"
+    assert definition_subject("What are green roofs?") == "green roofs"
+    assert definition_subject("What does the Files API do?") == "Files API"
+    assert definition_subject("What is the baseline model used in their experiments?") is None  # not one term
+    assert definition_subject("How do I create a route?") is None
+    assert defines("Intro. Acme Router is a fully managed service.", "Acme Router")
+    assert defines("The Files API lets you upload files once.", "Files API")
+    assert not defines("Acme Router is controlled by quotas.", "Acme Router")
+    assert not defines("Unlike Acme Router, Bolt is a proxy.", "Acme Router")

@@ -1,0 +1,75 @@
+"""Definition questions: "What is X?", "What are X?", "What does X do?".
+
+Such a question holds one term, X, and on a documentation site every page mentions X, so neither
+BM25 (X is in every chunk) nor the dense model (every page is "about" X) tells the page that defines
+X from the one that says "X is controlled by quotas". What does tell them apart is what a reader
+looks for: a sentence that defines X ("X is a fully managed service …", "X lets you …") and a page or
+section that introduces X ("What is X?", "X overview", "Introduction to X"). ``definition_rank``
+orders hits by those, keeping the retriever's order otherwise.
+"""
+
+from __future__ import annotations
+
+import re
+
+_QUESTION = re.compile(
+    r"^\s*(?:what|who)\s+(?:is|are|was|were)\s+(?:(?:a|an|the)\s+)?(?P<x>[^?]+?)\s*\??\s*$"
+    r"|^\s*what\s+(?:does|do|did)\s+(?:(?:a|an|the)\s+)?(?P<y>[^?]+?)\s+do\s*\??\s*$"
+    r"|^\s*(?:define|definition of)\s+(?:(?:a|an|the)\s+)?(?P<z>[^?]+?)\s*\??\s*$",
+    re.IGNORECASE,
+)
+# A subject is a term, not a clause: no pronoun, preposition or verb of a longer question.
+_NOT_A_TERM = frozenset(
+    """of in on by for to from at with about their they them we our us its it this that these those
+    when how why which who whom used use using between than does do did can could should would will
+    has have had been be being not no there here my your his her""".split()
+)
+MAX_SUBJECT_WORDS = 5
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+_DEFINING = re.compile(
+    r"^\s*(?:\([^)]*\)\s*)?,?\s*(?:(?:is|are|was)\s+(?:a|an|the|one)\b|(?:lets|allows|enables|helps)\b)"
+)
+_OVERVIEW = re.compile(
+    r"^(?:what\s+(?:is|are)\s+|introduction\s+to\s+|about\s+|overview\s+of\s+)?(?P<x>.+?)(?:\s+overview)?$"
+)
+
+
+def definition_subject(query: str) -> str | None:
+    """X in "What is X?" and the like, when X is a term of at most five words; else None."""
+    match = _QUESTION.match(" ".join(query.split()))
+    if match is None:
+        return None
+    subject = (match.group("x") or match.group("y") or match.group("z") or "").strip(" .!\"'“”")
+    words = subject.split()
+    if not words or len(words) > MAX_SUBJECT_WORDS or any(w.lower() in _NOT_A_TERM for w in words):
+        return None
+    return subject
+
+
+def defines(text: str, subject: str) -> bool:
+    """Whether a sentence of ``text`` defines ``subject``: opens with it ("The" allowed before it)
+    and goes on "is a/an/the …" or "lets/allows/enables/helps …"."""
+    key = subject.casefold()
+    for sentence in _SENTENCE.split(text):
+        sentence = sentence.strip().lstrip("*_#>- ")
+        lowered = sentence.casefold()
+        if lowered.startswith("the ") and not key.startswith("the "):
+            lowered, sentence = lowered[4:], sentence[4:]
+        if lowered.startswith(key) and _DEFINING.match(sentence[len(key) :]):
+            return True
+    return False
+
+
+def introduces(names: list[str], subject: str) -> bool:
+    """Whether one of ``names`` (a page's title parts, its URL's last segment, a section heading)
+    introduces ``subject``: "What is X?", "X overview", "Introduction to X", or X alone."""
+    key = _words(subject)
+    for name in names:
+        match = _OVERVIEW.match(_words(name))
+        if match and match.group("x") == key:
+            return True
+    return False
+
+
+def _words(text: str) -> str:
+    return " ".join(re.sub(r"[^\w]+", " ", text.casefold()).split())
