@@ -77,7 +77,7 @@ CACHING = "Can I directly apply prompt caching through an API call?"
         # A negation of something else in the API's own reference page is no "No".
         ("The API call does not need a header, and prompt caching is applied to it directly.", "Yes"),
         # The question's words without what it asks of them: no lead.
-        ("Prompt caching pricing for an API call is listed on the pricing page.", None),
+        ("Prompt caching is listed on the pricing page.", None),
     ],
 )
 def test_yes_no_comes_from_the_asked_predicate(sentence, lead):

@@ -43,7 +43,7 @@ from strategies.reading.judge import Verdict, judge
 # A sentence speaks of a yes/no question when it holds this share of its words, and states the asked
 # predicate when it holds this share of what the question asks of its subject (``predicate_stems``).
 QUESTION_COVERAGE = 0.6
-PREDICATE_COVERAGE = 0.75
+PREDICATE_COVERAGE = 0.6
 # Words after a negation it may govern ("does not significantly reduce").
 NEGATION_REACH = 3
 
