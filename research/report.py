@@ -307,7 +307,7 @@ class FinalReport(BaseModel):
             if self.gaps or self.unverified_sections():
                 lines += self._gaps_markdown()
             lines += self._references_markdown()
-            return "\n".join(lines).rstrip() + "\n"
+            return inert_html("\n".join(lines).rstrip() + "\n")
         lines += self._summary_markdown()
         for section in self.sections:
             lines += self._section_markdown(section)

@@ -95,11 +95,13 @@ class OpenAIStub:
     """A loopback OpenAI-compatible server: ``with OpenAIStub(script) as stub: stub.base_url``.
 
     ``schema_capable=False`` plays a server that cannot constrain replies: it refuses the
-    ``json_schema`` response format with HTTP 400, as llama-cpp-python's server does."""
+    ``json_schema`` response format with HTTP 400, as llama-cpp-python's server does. ``served_model``:
+    the model its replies name whatever was asked for, as a local server names the model it loaded."""
 
-    def __init__(self, script: Script, schema_capable: bool = True, port: int = 0):
+    def __init__(self, script: Script, schema_capable: bool = True, port: int = 0, served_model: str | None = None):
         self.script = script
         self.schema_capable = schema_capable
+        self.served_model = served_model
         self.requests: list[dict] = []
         stub = self
 
@@ -125,7 +127,7 @@ class OpenAIStub:
                     "id": f"chatcmpl-{len(stub.requests)}",
                     "object": "chat.completion",
                     "created": 0,
-                    "model": body.get("model", "stub"),
+                    "model": stub.served_model or body.get("model", "stub"),
                     "choices": [
                         {
                             "index": 0,

@@ -80,6 +80,9 @@ class Oracle:
             return self._answer(prompt)
         if step == "contradictions":
             return {"contradictions": []}
+        if step == "read":
+            # No second reading: what the report shows of each claim is the judge's own verdict.
+            return {"verdicts": []}
         if step == "summary":
             return {"title": "", "summary": []}
         raise ValueError(f"the oracle model does not answer this prompt: {prompt[:200]}")

@@ -192,6 +192,19 @@ def test_real_openai_client_against_a_scripted_http_stub(sample_library):
     )
 
 
+def test_the_header_names_the_model_that_answered(sample_library):
+    """A local server answering for ``PRP_LLM_MODEL``'s default with the model it loaded: the report
+    names the model the replies name, not the setting."""
+    with OpenAIStub(script_with(), served_model="qwen2.5-0.5b-instruct-q4_k_m.gguf") as stub:
+        settings = Settings(OPENAI_BASE_URL=stub.base_url, PRP_LLM_MODEL="gpt-4o-mini")
+        strategy = select_strategy(settings, sample_library)
+        assert strategy.mode == "llm (gpt-4o-mini)"  # nothing answered yet: what was asked for
+        result = run_research(sample_library, strategy, "Green roofs in cities")
+    assert result.report.mode == "llm (qwen2.5-0.5b-instruct-q4_k_m.gguf)"
+    assert "LLM mode** (qwen2.5-0.5b-instruct-q4\\_k\\_m.gguf)" in result.report.markdown
+    assert "gpt-4o-mini" not in result.report.markdown
+
+
 def test_a_claim_its_quote_does_not_state_is_flagged_unsupported(sample_library):
     def inflated(prompt: str) -> dict:
         sid, text = substantial_sentence(prompt)

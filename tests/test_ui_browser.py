@@ -165,9 +165,10 @@ def test_the_library_filters_and_edits_in_place(page, url):
     # The year, edited in its cell: saved through the same override as PATCH and `prp docs edit`.
     year = table.get_by_text("2019", exact=True).filter(visible=True).first
     year.dblclick()
-    page.keyboard.press("Control+A")
-    page.keyboard.type("2018")
-    page.keyboard.press("Enter")
+    editor = table.locator("textarea[aria-label='Edit cell']")
+    editor.wait_for(state="attached", timeout=10_000)
+    editor.fill("2018")
+    editor.press("Enter")
     page.locator("#prp-library-edit-log").get_by_text("year saved").wait_for(timeout=20_000)
     table.get_by_text("2018", exact=True).filter(visible=True).first.wait_for(timeout=20_000)
     page.screenshot(path=str(ARTIFACTS / "5-library-edit.png"))

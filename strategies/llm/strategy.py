@@ -140,7 +140,9 @@ class LLMStrategy:
         evidence budget of an answer's prompt. ``reader``: ask the model, in one call per answer,
         whether each claim's cited sentences state it (``strategies.reading.judge.read_again``)."""
         self.llm = llm
-        self.mode = f"llm ({model_name})"
+        self.model_name = model_name
+        # The models the server named in its replies (``mode``).
+        self.served_models: set[str] = set()
         self.schema_format = schema_format
         # Response formats the server refused (under `auto`): later calls do not ask for them again.
         self.refused_formats: set[str] = set()
@@ -154,9 +156,21 @@ class LLMStrategy:
         self.evidence_tokens = evidence_tokens
         self.reader = reader
 
+    @property
+    def mode(self) -> str:
+        """ "llm (<model>)": the model the server named in its replies, which is the one that answered
+        (``PRP_LLM_MODEL`` names what was asked for; a local server answers with what it loaded); the
+        setting when the replies agree with it or none has come yet."""
+        reported = sorted(self.served_models)
+        if not reported or reported == [self.model_name]:
+            return f"llm ({self.model_name})"
+        return f"llm ({', '.join(reported)})"
+
     def _call(self, schema: type[BaseModel], prompt: str, step: str, **fields) -> BaseModel:
         messages = [SystemMessage(content=SYSTEM), HumanMessage(content=prompt.format(**fields))]
-        return structured_call(self.llm, schema, messages, step, self.schema_format, self.refused_formats)
+        return structured_call(
+            self.llm, schema, messages, step, self.schema_format, self.refused_formats, self.served_models
+        )
 
     def plan(self, topic: str, single_question: bool, scout: list[RetrievedChunk]) -> list[SubQuestion]:
         # Only the researcher's topic goes into the planning prompt: document text never steers the plan.

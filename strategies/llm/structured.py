@@ -54,16 +54,19 @@ def structured_call(
     step: str,
     schema_format: SchemaFormat = "auto",
     refused: set[str] | None = None,
+    served: set[str] | None = None,
 ) -> Schema:
     """Ask for ``schema`` as JSON on the configured path; on a malformed or cut-off answer, say what was
     wrong and ask once more. ``refused``: the paths this server has refused so far, kept by the caller
-    across its calls, so that under ``auto`` only its first calls ask for what the server cannot do."""
+    across its calls, so that under ``auto`` only its first calls ask for what the server cannot do.
+    ``served``: gets the model each reply names (an OpenAI-compatible server's ``model``), which may
+    not be the one asked for (a local server answers with the model it has loaded)."""
     refused = set() if refused is None else refused
     path: Path = "json_schema" if schema_format == "auto" else schema_format
     if not isinstance(llm, BaseChatOpenAI) or (schema_format == "auto" and path in refused):
         path = "prompt"  # only an OpenAI-compatible client sends a response format, and only if taken
     try:
-        return _attempts(llm, schema, messages, step, path)
+        return _attempts(llm, schema, messages, step, path, served)
     except _Refused:
         if schema_format != "auto":
             raise LLMServiceError(
@@ -71,14 +74,21 @@ def structured_call(
                 "set PRP_LLM_SCHEMA_FORMAT=auto or prompt"
             ) from None
         refused.add(path)
-        return _attempts(llm, schema, messages, step, "prompt")
+        return _attempts(llm, schema, messages, step, "prompt", served)
 
 
 class _Refused(Exception):
     """The server refused the response format (HTTP 400): it cannot constrain replies that way."""
 
 
-def _attempts(llm: BaseChatModel, schema: type[Schema], messages: list[BaseMessage], step: str, path: Path) -> Schema:
+def _attempts(
+    llm: BaseChatModel,
+    schema: type[Schema],
+    messages: list[BaseMessage],
+    step: str,
+    path: Path,
+    served: set[str] | None = None,
+) -> Schema:
     model = llm if path == "prompt" else llm.bind(response_format=response_format(schema, path))
     conversation = list(messages)
     if path == "prompt":
@@ -90,6 +100,8 @@ def _attempts(llm: BaseChatModel, schema: type[Schema], messages: list[BaseMessa
         config = {"metadata": {"prp_step": step, "prp_structured": path, "prp_attempt": attempt}}
         try:
             reply = model.invoke(conversation, config=config)
+            if served is not None and (name := (reply.response_metadata or {}).get("model_name")):
+                served.add(str(name))
         except openai.BadRequestError as exc:
             if path != "prompt" and attempt == 0:
                 raise _Refused from exc

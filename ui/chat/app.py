@@ -157,7 +157,7 @@ def build_app(portal: LocalPortal) -> gr.Blocks:
         )
         lib.filter.change(lambda query: documents_table(portal, query), lib.filter, lib.table, api_visibility="private")
         lib.table.input(
-            partial(edit_cells, portal),
+            partial(_edit_cells, portal),
             [lib.table, lib.filter],
             [lib.table, lib.edit_log],
             api_name="edit_documents",
@@ -206,6 +206,13 @@ def _sync(portal: LocalPortal):
     for log in sync_folders(portal):
         yield [log, *[gr.skip()] * 4]
     yield [log, *_library_views(portal)]
+
+
+def _edit_cells(portal: LocalPortal, table: list[list], query: str) -> list:
+    """The table and what was saved; nothing at all when no cell changed (the table's own refresh
+    fires the event again, and its empty log must not wipe the message)."""
+    rows, log = edit_cells(portal, table, query)
+    return [rows, log] if log else [gr.skip(), gr.skip()]
 
 
 def _library_views(portal: LocalPortal) -> list:
