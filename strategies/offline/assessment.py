@@ -44,8 +44,10 @@ from .keyphrases import extract_keyphrases
 from .question_types import question_type
 from .text import (
     QUESTION_WORDS,
+    content_stems,
     content_words,
     has_injection_word,
+    matched,
     normalise_space,
     question_terms,
     stem,
@@ -232,7 +234,8 @@ def read(
     - An acronym or identifier the question asks about (not the evidence's general subject) that
       nothing in the evidence holds — no sentence, heading, title or section — is not answered, however
       confident the signals are ("what is the IPv6 range" over pages that never say IPv6).
-    - Otherwise, a question the model finds short of its threshold is answered when the chosen
+    - Otherwise, a question the model finds short of its threshold, each of whose focus terms is
+      somewhere in the evidence, is answered when the chosen
       sentences state what it asks (``answerhood.answer_verdict``: the judge's hard checks, then most
       of the question's words in the sentences and their context, or the same in other words), its
       words are not missing from the evidence (the coverage floor) and, when it asks for a typed value,
@@ -251,6 +254,12 @@ def read(
     # The focus terms stand for the question when they are most of it; when the evidence's subject took
     # most of its words (one page whose every chunk names its topic), the question is read whole.
     focus_read = analysis.focus_terms if 2 * len(analysis.focus_terms) >= len(analysis.terms) else []
+    # The judge answers a question the model found short only when each term it asks about is somewhere
+    # in the evidence: "What grants are available to building owners who install green roofs?" over pages
+    # that never say grants shares most of its words with a council's list of green-roof measures.
+    held_stems = set(content_stems(held))
+    if not all(matched(t, held_stems) for t in analysis.focus_terms):
+        return False, conf
     verdict = answer_verdict(question, [item.sentence.text for item in chosen], context, focus_read, meaning)
     if verdict.states:
         return True, max(conf, verdict.score)
