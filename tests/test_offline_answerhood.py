@@ -62,7 +62,7 @@ def test_a_percentage_is_answered_and_quoted_with_its_unit(make_library, tmp_pat
     assert f"49{unit}" in finding.claims[0].text
     [citation] = result.report.citations
     assert citation.resolution.matched_text.endswith(f"below 2{unit}.")
-    assert "(answered; confidence" in result.report.markdown
+    assert result.report.answered_sections() and "The library does not answer" not in result.report.markdown
 
 
 CACHING = "Can I directly apply prompt caching through an API call?"
