@@ -37,7 +37,7 @@ ROOF_NOTES = {
 
 @pytest.fixture
 def roof_library(make_library, tmp_path):
-    docs = tmp_path / "roofs"
+    docs = tmp_path / "roof-notes"  # beside the library's data directory, never inside it
     docs.mkdir()
     for name, text in ROOF_NOTES.items():
         (docs / name).write_text(text, encoding="utf-8")
