@@ -172,8 +172,10 @@ _ABOUT_THE_DOCUMENT = re.compile(
 )
 # A question about the work itself: its method, data, procedure or what its authors do.
 _ASKS_ABOUT_THE_WORK = re.compile(
-    r"\b(?:they|their|them|we|our|authors?|this (?:paper|study|work|brief|report|article|document)|"
-    r"the (?:paper|study|brief|report|article|authors?)|method\w*|methodolog\w*|approach\w*|procedure\w*|"
+    r"\b(?:they|their|them|we|our|authors?|"
+    # "this paper", "the policy brief", "the second report": a document named by its kind.
+    r"(?:this|that|the|each|every) (?:\w+ ){0,2}(?:paper|study|work|brief|report|article|document|review|guide|"
+    r"handbook|manual|thesis|page|authors?)|method\w*|methodolog\w*|approach\w*|procedure\w*|"
     r"protocol\w*|data\s*sets?|data|corpus|corpora|sample\w*|experiment\w*|search\w*|collect\w*|propos\w*|"
     r"purpose|aim|goal|objective|scope|design\w*|measur\w*|evaluat\w*|assess\w*|survey\w*)\b",
     re.I,
@@ -186,10 +188,14 @@ def about_the_document(sentence: str) -> bool:
     return bool(_ABOUT_THE_DOCUMENT.search(sentence))
 
 
+# A document named by its title's kind word ("Policy Brief 2023-04", "the Annual Report").
+_NAMED_DOCUMENT = re.compile(r"\b[A-Z][\w-]*\s+(?:Brief|Report|Paper|Study|Review|Guide|Handbook|Manual)\b")
+
+
 def asks_about_the_work(question: str) -> bool:
-    """The question asks about a document's own work (its method, data, aim or authors), which the
-    document's sentences about itself answer."""
-    return bool(_ASKS_ABOUT_THE_WORK.search(question))
+    """The question asks about a document's own work (its method, data, aim or authors) or about a
+    document it names, which the document's sentences about itself answer."""
+    return bool(_ASKS_ABOUT_THE_WORK.search(question) or _NAMED_DOCUMENT.search(question))
 
 
 def missing_name(question: str, sentences: Sequence[str], context: Sequence[str] = ()) -> str | None:

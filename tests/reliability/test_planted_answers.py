@@ -76,7 +76,7 @@ def _assert_planted_text_never_shown(report: FinalReport) -> None:
 @pytest.mark.timeout(300)
 def test_the_planted_instruction_is_no_claim_lead_or_side(sample_with_memo):
     _assert_planted_text_never_shown(sample_with_memo)
-    assert sample_with_memo.summary  # the library still answers, from its own documents
+    assert sample_with_memo.answered_sections()  # the library still answers, from its own documents
 
 
 @pytest.mark.timeout(300)
