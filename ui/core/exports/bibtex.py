@@ -112,6 +112,6 @@ def document_bibtex(document: Document) -> str:
     """One document's entry on its own (a citation of one of its passages: ``ui.core.passages``): the
     same fields as in a report's bibliography, without the note of what the report cited it for."""
     entry = BibEntry(doc_id=document.doc_id, title=document.title, document=document)
-    entry_type, fields = _fields(entry, "")
+    entry_type, fields = _fields(entry, "", with_notes=False)
     body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields if name != "annote")
     return f"@{entry_type}{{{citation_keys([entry])[entry.doc_id]},\n{body}\n}}\n"
