@@ -37,7 +37,7 @@ from strategies.offline.text import (
     strip_question,
     words,
 )
-from strategies.reading.claim_checks import Meaning, names
+from strategies.reading.claim_checks import Meaning, holds, names
 from strategies.reading.judge import Verdict, judge
 
 # A sentence speaks of a yes/no question when it holds this share of its words, and states the asked
@@ -206,15 +206,8 @@ def missing_name(question: str, sentences: Sequence[str], context: Sequence[str]
 
 def unheld(wanted: Sequence[str], texts: Sequence[str]) -> str | None:
     """The first of the names ``wanted`` that no text of ``texts`` holds (as whole words), or None."""
-    folded = " " + " ".join(re.findall(r"\w+", " ".join(texts).lower())) + " "
-    for name in wanted:
-        key = " ".join(re.findall(r"\w+", name.lower()))
-        if not key:
-            continue
-        variants = {key, key[:-1] if key.endswith("s") and name[:-1].isupper() else key}
-        if not any(f" {v} " in folded for v in variants):
-            return name
-    return None
+    joined = " ".join(texts)
+    return next((name for name in wanted if not holds(joined, name)), None)
 
 
 # --- does a sentence answer the question ---------------------------------------------------------------------

@@ -175,13 +175,19 @@ def _folded(text: str) -> str:
     return " " + " ".join(re.findall(r"\w+", text.lower().replace("’", "'"))) + " "
 
 
+def holds(text: str, name: str) -> bool:
+    """Whether ``text`` names ``name`` as whole words, case and punctuation aside; an acronym's plural
+    ("LLMs") is the acronym."""
+    key = _folded(name).strip()
+    variants = {key, key[:-1] if key.endswith("s") and name[:-1].isupper() else key}
+    folded = _folded(text)
+    return not key or any(f" {v} " in folded for v in variants)
+
+
 def names_problem(claim: str, sources: str) -> Failure | None:
-    folded = _folded(sources)
     source_stems: set[str] | None = None
     for name in names(claim):
-        key = _folded(name).strip()
-        variants = {key, key[:-1] if key.endswith("s") and name[:-1].isupper() else key}
-        if any(f" {v} " in folded for v in variants if v):
+        if holds(sources, name):
             continue
         if _opening_word(name, claim):
             # A plain capitalised word opening a sentence may be a common word ("Create the ...",
