@@ -25,10 +25,11 @@ demo: setup
 	$(BIN)/prp report "$(DEMO_TOPIC)" --out demo-report.md --json demo-report.json
 	@echo "report written to demo-report.md (citations with pages and bboxes in demo-report.json)"
 
-# Lint and format checks first: they take a second, the suite a few minutes.
+# Lint, format and layering checks first: they take a second, the suite a few minutes.
 test: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports --no-logo --no-cache
 	$(BIN)/python -m pytest -q -ra
 
 # The local LLM (opt-in): llama-cpp-python is compiled from source, and its default native build
