@@ -88,10 +88,14 @@ def test_stdio_lists_and_answers_every_tool_and_resource(library_dir: Path, mode
         assert recent["documents"] and all(d["year"] >= 2023 and d["type"] == "pdf" for d in recent["documents"])
 
         block = first["blocks"][0]["block_id"]
-        cited = valid(await session.call_tool("cite", {"block_id": block}), tools["cite"])
-        assert cited["block_id"] == block and cited["doc_id"] == first["doc_id"]
-        assert cited["text"] and cited["text"] in first["text"]
+        cite_result = await session.call_tool("cite", {"block_id": block})
+        cited = valid(cite_result, tools["cite"])
+        assert cited["block_ids"] == [block] and cited["doc_id"] == first["doc_id"] and cited["number"] is None
+        assert cited["matched_text"] and cited["matched_text"] in first["text"]
+        assert [b["block_id"] for b in cited["passage"] if b["match"]] == [block]
         assert cited["bibtex"].startswith("@") and "file = {" in cited["bibtex"]  # no note unless asked
+        if first["blocks"][0]["bbox"]:  # a PDF's block: the page crop, as image content
+            assert cite_result.content[-1].type == "image" and cite_result.content[-1].mimeType == "image/png"
 
         steps: list[str] = []
 
@@ -118,7 +122,7 @@ def test_stdio_lists_and_answers_every_tool_and_resource(library_dir: Path, mode
         assert templates == {"prp://documents/{doc_id}", "prp://threads/{thread_id}"}
         document = json.loads((await session.read_resource(f"prp://documents/{first['doc_id']}")).contents[0].text)
         assert document["document"]["title"] == first["title"]
-        assert any(block_text in page["text"] for page in document["pages"] for block_text in [cited["text"]])
+        assert any(block_text in page["text"] for page in document["pages"] for block_text in [cited["matched_text"]])
         thread = json.loads((await session.read_resource(f"prp://threads/{answer['thread_id']}")).contents[0].text)
         assert thread["markdown"] == answer["markdown"]
 
@@ -296,7 +300,7 @@ def test_served_mcp_one_code_path_cancellation_and_concurrent_use(library_dir: P
         answer, cited, document, missing, resources = results["stdio"]
         assert text(answer) == api_markdown  # `prp mcp` through the service: the same bytes
         citation = answer.structuredContent["citations"][0]
-        assert citation["matched_text"] in cited.structuredContent["text"]
+        assert citation["matched_text"] in cited.structuredContent["matched_text"]
         assert document["document"]["doc_id"] == citation["doc_id"] and document["pages"]
         assert missing.isError and "no block 'nope-0001'" in text(missing)
         assert f"prp://threads/{answer.structuredContent['thread_id']}" in resources

@@ -446,6 +446,7 @@ def test_an_over_long_query_is_refused_in_the_same_words_by_the_api_the_cli_and_
         refused = empty.post(path, json=body)
         assert refused.status_code == 422, (path, refused.status_code)
         assert "over the limit of 4,000" in refused.json()["detail"] and len(refused.text) < 1000  # not echoed
+        assert refused.json()["code"] == "query_too_long"  # what a RemotePortal raises QueryTooLongError from
     assert empty.post("/api/search", json={"query": "x" * MAX_QUERY_CHARS}).status_code == 200
     assert empty.get("/api/jobs").json() == []
     library = make_library("cli")

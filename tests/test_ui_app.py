@@ -24,10 +24,10 @@ from graph.checkpoints import open_checkpointer
 from graph.run import run_research
 from strategies.offline.strategy import OfflineStrategy
 from ui.chat.app import banner
-from ui.chat.page_image import STROKE
 from ui.cli.main import main as cli_main
 from ui.core.exports.record import load_record
 from ui.core.local import LocalPortal
+from ui.core.page_image import STROKE
 
 from .ui_server import free_port, running_ui
 

@@ -22,7 +22,7 @@ from PIL import Image
 
 from corpus.config import Settings
 from corpus.library import Library
-from ui.chat.page_image import STROKE, ZOOM_RESOLUTION
+from ui.core.page_image import STROKE, ZOOM_RESOLUTION
 
 from .paths import ROOT, SAMPLE_DOCS
 from .served import start, stop

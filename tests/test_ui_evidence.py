@@ -1,5 +1,6 @@
-"""The evidence panel's pieces: the page image with the citation drawn, the highlighted passage,
-what happens when the file moved or changed, and the safe report HTML with citation links."""
+"""The evidence panel's pieces: the core's view of a citation (``ui.core.citation_view``) with the
+page image drawn, the highlighted passage, what happens when the file moved or changed, and the safe
+report HTML with citation links."""
 
 from __future__ import annotations
 
@@ -15,9 +16,10 @@ from research.evidence import FindingStatus, SubQuestion
 from research.report import ClaimStatus, FinalReport, NumberedCitation, ReportClaim, ReportSection
 from tools.citations.index import BlockIndex
 from tools.citations.resolve import resolve_citation
-from ui.chat.evidence import citation_view
-from ui.chat.page_image import PAD, QUOTE_FILL, STROKE, ZOOM_MARGIN, ZOOM_RESOLUTION, quoted_lines
+from ui.chat.evidence import citation_panel
 from ui.chat.report_html import parse_cite_ref, report_html
+from ui.core.citation_view import citation_view
+from ui.core.page_image import PAD, QUOTE_FILL, STROKE, ZOOM_MARGIN, ZOOM_RESOLUTION, quoted_lines
 
 MODEL_PDF = "harborview_cooling_model_2022.pdf"
 # Runs over a line break with the word "de-/coupled" hyphenated on the page.
@@ -25,6 +27,11 @@ HYPHENATED = (
     "Rooftops are decoupled from canyon air by building height, and cooled air above the roofs "
     "mixes into a convective boundary layer"
 )
+
+
+def panel(registry: Registry, number: int, resolution):
+    """The evidence panel's HTML and pictures for the core's view of a citation."""
+    return citation_panel(citation_view(registry, number, resolution))
 
 
 def pixels_like(image, colour, tolerance=40) -> int:
@@ -37,7 +44,7 @@ def test_pdf_citation_shows_the_page_with_frame_and_quoted_lines(sample_library,
     resolution = resolve_citation(HYPHENATED, None, index)
     assert resolution is not None and resolution.page == 2
 
-    view = citation_view(sample_library.registry, 4, resolution)
+    view = panel(sample_library.registry, 4, resolution)
     assert "[4]" in view.header and "page 2" in view.header and MODEL_PDF in view.header
     marked = re.search(r"<mark>(.*?)</mark>", view.passage, flags=re.S).group(1)
     assert normalize(marked) == normalize(HYPHENATED)
@@ -63,14 +70,14 @@ def test_a_moved_or_edited_pdf_gets_no_page_image(sample_library, tmp_path):
     document = Document(**original.model_dump(include=set(Document.model_fields)) | {"path": str(copy)})
     registry.add_pending(document, sample_library.registry.blocks_of(original.doc_id), [])
     registry.mark_ready(document.doc_id)
-    assert citation_view(registry, 1, resolution).image is not None
+    assert panel(registry, 1, resolution).image is not None
 
     copy.write_bytes(copy.read_bytes() + b"\n% edited")
-    changed = citation_view(registry, 1, resolution)
+    changed = panel(registry, 1, resolution)
     assert changed.image is None and "changed since it was ingested" in changed.image_note
     assert "<mark>" in changed.passage  # the stored text still shows the quote
     copy.unlink()
-    moved = citation_view(registry, 1, resolution)
+    moved = panel(registry, 1, resolution)
     assert moved.image is None and "no longer at" in moved.image_note
 
 
@@ -91,7 +98,7 @@ def test_text_citation_shows_the_surrounding_passage(sample_library):
     index = BlockIndex.from_registry(sample_library.registry)
     quote = "Over the twelve-month monitoring period the test rig retained 57% of annual rainfall"
     resolution = resolve_citation(quote, None, index)
-    view = citation_view(sample_library.registry, 1, resolution)
+    view = panel(sample_library.registry, 1, resolution)
     assert view.image is None and "Text document" in view.image_note
     assert "text document" in view.header
     assert "57% of annual rainfall" in re.search(r"<mark>(.*?)</mark>", view.passage, flags=re.S).group(1)

@@ -15,22 +15,15 @@ from pathlib import Path
 
 import anyio
 from fastapi import APIRouter, FastAPI, HTTPException, Query, Request
+from fastapi.encoders import jsonable_encoder
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
 
-from corpus.errors import ReferenceImportError, RefusedPathError
 from corpus.models import MetadataOverride
 from corpus.registry import DocumentRecord
 from ui.api.security import is_loopback_client
 from ui.core.conversations import Conversation
-from ui.core.errors import (
-    BlockNotFoundError,
-    DocumentNotFoundError,
-    JobFailed,
-    JobFinishedError,
-    JobNotFoundError,
-    QueryTooLongError,
-    ThreadNotFoundError,
-)
+from ui.core.errors import API_ERRORS, DocumentNotFoundError, InvalidValueError
 from ui.core.exports.formats import FILE_NAMES, ExportFormat
 from ui.core.jobs import Job, JobKind, JobView
 from ui.core.local import LocalPortal
@@ -47,7 +40,7 @@ from ui.core.models import (
     SyncRequest,
     SyncStarted,
 )
-from ui.core.passages import CitedPassage, DocumentPages
+from ui.core.passages import CitationView, CitedPassage, DocumentPages
 from ui.core.portal import RunKind
 from ui.core.report_json import JsonReport
 
@@ -58,30 +51,30 @@ API_PATH = "/api"
 
 
 def add_api(app: FastAPI, portal: LocalPortal) -> None:
-    """The routes under ``/api``, and the core's errors as HTTP statuses."""
+    """The routes under ``/api``, and the core's errors as HTTP statuses with their codes
+    (``ui.core.errors.API_ERRORS``), which ``RemotePortal`` raises again."""
     api = APIRouter(prefix=API_PATH)
-    for add_routes in (_health, _documents, _search, _research, _jobs, _threads):
+    for add_routes in (_health, _documents, _passages, _adding, _search, _research, _jobs, _threads):
         add_routes(api, portal)
     app.include_router(api)
-    for error, status in (
-        (ThreadNotFoundError, 404),
-        (DocumentNotFoundError, 404),
-        (BlockNotFoundError, 404),
-        (JobNotFoundError, 404),
-        (JobFinishedError, 409),
-        (QueryTooLongError, 422),
-        (RefusedPathError, 422),
-        (ReferenceImportError, 422),
-        (JobFailed, 500),
-    ):
-        app.add_exception_handler(error, _answer(status))
+    for known in API_ERRORS:
+        app.add_exception_handler(known.error, _answer(known.status, known.code))
+    app.add_exception_handler(RequestValidationError, _refused_fields)
 
 
-def _answer(status: int):
+def _answer(status: int, code: str):
     async def handler(_request: Request, exc: Exception) -> JSONResponse:
-        return JSONResponse({"detail": str(exc)}, status_code=status)
+        return JSONResponse({"detail": str(exc), "code": code}, status_code=status)
 
     return handler
+
+
+async def _refused_fields(_request: Request, exc: Exception) -> JSONResponse:
+    """A request whose fields the models refuse: FastAPI's list of what is wrong with each, coded as
+    the ``InvalidValueError`` the same values raise in process (a model's ``ValueError``)."""
+    invalid = next(e for e in API_ERRORS if e.error is InvalidValueError)
+    errors = exc.errors() if isinstance(exc, RequestValidationError) else []
+    return JSONResponse({"detail": jsonable_encoder(errors), "code": invalid.code}, status_code=invalid.status)
 
 
 def _health(api: APIRouter, portal: LocalPortal) -> None:
@@ -101,7 +94,7 @@ def _documents(api: APIRouter, portal: LocalPortal) -> None:
     def document(doc_id: str) -> DocumentRecord:
         record = portal.document(doc_id)
         if record is None:
-            raise HTTPException(404, f"no document {doc_id}")
+            raise DocumentNotFoundError(f"no document {doc_id}")
         return record
 
     @api.get("/documents/{doc_id}/pages", response_model=DocumentPages, tags=["documents"])
@@ -109,21 +102,12 @@ def _documents(api: APIRouter, portal: LocalPortal) -> None:
         """The document's bibliographic fields and its stored text, page by page."""
         return portal.document_pages(doc_id)
 
-    @api.get("/blocks/{block_id}", response_model=CitedPassage, tags=["documents"])
-    def block(block_id: str) -> CitedPassage:
-        """One block as stored: the text a citation of it must match, its page, bounding box and
-        character offsets, its document and the document's BibTeX entry."""
-        return portal.cite(block_id)
-
     @api.patch("/documents/{doc_id}", response_model=DocumentRecord, tags=["documents"])
     def edit_document(doc_id: str, edit: MetadataOverride) -> DocumentRecord:
         """Sets the fields the body gives (title, year, authors, venue, doi, arxiv_id; null clears
         one): they win over what extraction finds, on every later ingest. A DOI or arXiv id that is
         not one: 422, nothing changed."""
-        try:
-            return portal.edit_document(doc_id, edit)
-        except ValueError as exc:
-            raise HTTPException(422, str(exc)) from None
+        return portal.edit_document(doc_id, edit)
 
     @api.delete("/documents/{doc_id}", response_model=DeleteResult, tags=["documents"])
     def delete_document(doc_id: str) -> DeleteResult:
@@ -132,6 +116,31 @@ def _documents(api: APIRouter, portal: LocalPortal) -> None:
         if deleted is None:
             raise HTTPException(404, f"no document {doc_id}")
         return DeleteResult(deleted=deleted)
+
+
+def _passages(api: APIRouter, portal: LocalPortal) -> None:
+
+    @api.get("/blocks/{block_id}", response_model=CitedPassage, tags=["documents"])
+    def block(block_id: str) -> CitedPassage:
+        """One block as stored: the text a citation of it must match, its page, bounding box and
+        character offsets, its document and the document's BibTeX entry."""
+        return portal.cite(block_id)
+
+    @api.get("/blocks/{block_id}/view", response_model=CitationView, tags=["documents"])
+    def block_view(block_id: str, images: bool = True) -> CitationView:
+        """One block as the evidence panel shows a citation of it: the passage around it, its document
+        and BibTeX entry, and for a PDF the page with the block framed (base64 PNGs; ``images=false``: none)."""
+        return portal.block_view(block_id, images)
+
+    @api.get("/threads/{thread_id}/citations/{number}", response_model=CitationView, tags=["threads"])
+    def citation(thread_id: str, number: int, images: bool = True) -> CitationView:
+        """Citation ``number`` of a finished run's report as the evidence panel shows it: the quote, the
+        passage around it, the document and its BibTeX entry, and for a PDF the page with the cited block
+        framed and the quoted lines filled, zoomed and whole (base64 PNGs; ``images=false``: none)."""
+        return portal.citation_view(thread_id, number, images)
+
+
+def _adding(api: APIRouter, portal: LocalPortal) -> None:
 
     @api.put("/uploads/{filename}", response_model=IngestStarted, status_code=202, tags=["documents"])
     async def upload(filename: str, request: Request) -> IngestStarted:

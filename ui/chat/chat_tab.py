@@ -15,7 +15,7 @@ import gradio as gr
 from corpus.text import page_label
 from research.options import ResearchOptions
 from ui.chat.assets import CITATION_BRIDGE_JS
-from ui.chat.evidence import citation_view
+from ui.chat.evidence import citation_panel
 from ui.chat.evidence_cards import evidence_cards
 from ui.chat.report_html import parse_cite_ref, report_html
 from ui.chat.research_stream import Failed, Finished, Progress, stream_research
@@ -266,7 +266,7 @@ def panel_updates(portal: LocalPortal, record: ReportRecord | None, number: int 
             evidence_cards(record),
             exports,
         ]
-    view = citation_view(portal.library.registry, number, cited[number])
+    view = citation_panel(portal.citation_view(record.thread_id, number))
     return [
         gr.update(choices=choices, value=f"{record.thread_id}:{number}"),
         view.header,

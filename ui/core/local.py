@@ -32,12 +32,20 @@ from research.options import ResearchOptions
 from research.report import mode_model
 from research.strategy import ResearchStrategy
 from tools.hybrid_search import hybrid_search, named_documents
+from ui.core.citation_view import block_resolution, citation_view
 from ui.core.conversations import Conversation, conversations
-from ui.core.errors import DocumentNotFoundError, JobFailed, JobFinishedError, JobNotFoundError
+from ui.core.errors import (
+    CitationNotFoundError,
+    DocumentNotFoundError,
+    InvalidValueError,
+    JobFailed,
+    JobFinishedError,
+    JobNotFoundError,
+)
 from ui.core.exports.formats import ExportFormat
 from ui.core.jobs import Job, JobEvent, JobKind, Jobs, JobState, JobView
 from ui.core.models import ExportFile, Health, JobOutcome, RunRequest, SearchRequest, SearchResponse
-from ui.core.passages import CitedPassage, DocumentPages, cite, document_pages
+from ui.core.passages import CitationView, CitedPassage, DocumentPages, cite, document_pages
 from ui.core.portal import RunKind
 from ui.core.query_limit import check_query
 from ui.core.report_json import JsonReport
@@ -145,7 +153,10 @@ class LocalPortal:
     def edit_document(self, doc_id: str, edit: MetadataOverride) -> DocumentRecord:
         if self.document(doc_id) is None:
             raise DocumentNotFoundError(f"no document {doc_id}")
-        record = self.library.edit_metadata(doc_id, edit)
+        try:
+            record = self.library.edit_metadata(doc_id, edit)
+        except ValueError as exc:  # a DOI or arXiv id that is not one
+            raise InvalidValueError(str(exc)) from None
         if record is None:  # deleted in between
             raise DocumentNotFoundError(f"no document {doc_id}")
         return record
@@ -155,6 +166,18 @@ class LocalPortal:
 
     def cite(self, block_id: str) -> CitedPassage:
         return cite(self.library, block_id)
+
+    def block_view(self, block_id: str, images: bool = True) -> CitationView:
+        return citation_view(self.library.registry, None, block_resolution(self.cite(block_id)), images)
+
+    def citation_view(self, thread_id: str, number: int, images: bool = True) -> CitationView:
+        cited = {c.number: c.resolution for c in self.runs.record(thread_id).report.citations}
+        if number not in cited:
+            raise CitationNotFoundError(
+                f"the report of thread {thread_id} has no citation [{number}]"
+                + (f": its citations are [1] to [{max(cited)}]" if cited else ": it cites nothing")
+            )
+        return citation_view(self.library.registry, number, cited[number], images)
 
     def document_choices(self) -> list[tuple[str, str]]:
         """(label, doc_id) for every document, for filters and the delete picker."""

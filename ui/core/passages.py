@@ -1,6 +1,7 @@
-"""A library's stored text, read back: one block as a citation gives it (``cite``), and a document's
-text page by page. What an assistant (``prp mcp``) or a script reads to check a quote against the
-source, through the core like every other surface."""
+"""A library's stored text, read back: one block as a citation gives it (``cite``), a document's
+text page by page, and the typed view of a citation (``CitationView``, made by
+``ui.core.citation_view``). What an assistant (``prp mcp``), the chat or a script reads to check a
+quote against the source, through the core like every other surface."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pydantic import BaseModel, Field
 
 from corpus.models import BBox, BlockKind, CharSpan
 from corpus.registry import DocumentRecord
+from tools.citations.resolve import CitedBlock
 from ui.core.errors import BlockNotFoundError, DocumentNotFoundError
 
 if TYPE_CHECKING:  # the models are read where the library is not opened (an MCP server's schemas)
@@ -42,6 +44,56 @@ class PageText(BaseModel):
 class DocumentPages(BaseModel):
     document: DocumentRecord
     pages: list[PageText]
+
+
+class ShownBlock(BaseModel):
+    block_id: str
+    page: int
+    kind: BlockKind
+    section: str
+    text: str = Field(description="The block's stored text.")
+    match: CharSpan | None = Field(
+        default=None,
+        description="A cited block: where the quote's match is in its text. None: a block shown for context.",
+    )
+
+
+class CitationView(BaseModel):
+    """One citation of a report, or one block asked for by id, as a reader checks it: the quote, the
+    passage it sits in, the document with its BibTeX entry, and for a PDF the page with the cited
+    block framed and the quoted lines filled. What the chat's evidence panel, the REST API and the
+    MCP ``cite`` tool show alike (``Portal.citation_view``, ``Portal.block_view``)."""
+
+    number: int | None = Field(description="The citation's number in its report; None for a block asked for by id.")
+    doc_id: str
+    title: str
+    pages: list[int]
+    block_ids: list[str] = Field(description="One block, or two adjacent blocks of one document.")
+    blocks: list[CitedBlock] = Field(
+        description="Each cited block's page, bounding box (PDFs) and character offsets, and where the match is in it."
+    )
+    quote: str = Field(description="The cited text as given (a block asked for by id: its stored text).")
+    matched_text: str = Field(description="The exact stored text the quote matched.")
+    score: float = Field(description="Similarity of quote and matched text, 0-100 (100: exact after normalisation).")
+    found: str = Field(
+        description="Where the quote was found: hint (the block the writer named), document, retrieved, "
+        "corpus; `block` for a block asked for by id."
+    )
+    document: DocumentRecord | None = Field(
+        description="The document with its bibliographic fields; None if it was removed from the library."
+    )
+    bibtex: str | None = Field(description="The document's BibTeX entry; None if it was removed.")
+    passage: list[ShownBlock] = Field(
+        description="The cited block(s) with a block of context either side, as stored; empty when the "
+        "document or its cited blocks are no longer stored (``matched_text`` is what the citation kept)."
+    )
+    zoom_png: str | None = Field(
+        default=None,
+        description="Base64 PNG: the cited blocks on their page, framed, the quoted lines filled, large "
+        "enough to read (PDFs, when images were asked for).",
+    )
+    page_png: str | None = Field(default=None, description="Base64 PNG: the whole page(s) the citation is on.")
+    image_note: str = Field(description="What the images show, or why there are none.")
 
 
 def _ready(library: Library, doc_id: str) -> DocumentRecord | None:

@@ -8,7 +8,8 @@ prints the same whichever it got.
 
 Long work (an ingest, a research run) is a job: the call that starts it returns at once with the
 job's view, ``follow`` reads its events as they come and returns how it ended. Errors a caller acts
-on are typed (``ui.core.errors``).
+on are typed (``ui.core.errors``), and are the same from either implementation: the REST API
+answers each with the code ``ui.core.errors.API_ERRORS`` gives it, and ``RemotePortal`` raises it again.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from ui.core.conversations import Conversation
 from ui.core.exports.formats import ExportFormat
 from ui.core.jobs import JobEvent, JobKind, JobView
 from ui.core.models import ExportFile, Health, JobOutcome, RunRequest, SearchRequest, SearchResponse
-from ui.core.passages import CitedPassage, DocumentPages
+from ui.core.passages import CitationView, CitedPassage, DocumentPages
 from ui.core.report_json import JsonReport
 
 #: ``ask``: one question, one cited answer; ``report``: a topic, planned into sub-questions.
@@ -48,7 +49,7 @@ class Portal(Protocol):
     def edit_document(self, doc_id: str, edit: MetadataOverride) -> DocumentRecord:
         """Set a document's title, year, authors, venue, DOI or arXiv id (those ``edit`` gives): they
         win over extraction on every later ingest. ``DocumentNotFoundError`` for no such document,
-        ``ValueError`` for a DOI or arXiv id that is not one (nothing is changed)."""
+        ``InvalidValueError`` (a ``ValueError``) for a DOI or arXiv id that is not one (nothing is changed)."""
 
     def delete(self, doc_id: str) -> DocumentRecord | None:
         """Remove a document, its blocks and its chunks (after any ingest in progress); None if there
@@ -61,6 +62,16 @@ class Portal(Protocol):
     def cite(self, block_id: str) -> CitedPassage:
         """One block as stored (the text a citation of it must match, its page and bounding box) with
         its document and the document's BibTeX; ``BlockNotFoundError`` for no such block."""
+
+    def block_view(self, block_id: str, images: bool = True) -> CitationView:
+        """One block as a citation of the whole of it is shown (``citation_view``), with no number;
+        ``BlockNotFoundError`` for no such block."""
+
+    def citation_view(self, thread_id: str, number: int, images: bool = True) -> CitationView:
+        """Citation ``number`` of a finished run's report as a reader checks it: the quote, the passage
+        around it as stored, the document and its BibTeX entry, and (``images``, PDFs) the page with the
+        cited block framed, zoomed and whole. ``ThreadNotFoundError`` for no finished run of this
+        thread, ``CitationNotFoundError`` for no citation of this number in its report."""
 
     def search(self, request: SearchRequest) -> SearchResponse:
         """``QueryTooLongError`` for a query over ``ui.core.query_limit.MAX_QUERY_CHARS``."""

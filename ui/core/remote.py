@@ -23,14 +23,7 @@ from corpus.models import MetadataOverride
 from corpus.registry import DocumentRecord
 from ui.core import discovery
 from ui.core.conversations import Conversation
-from ui.core.errors import (
-    BlockNotFoundError,
-    DocumentNotFoundError,
-    JobFailed,
-    JobFinishedError,
-    JobNotFoundError,
-    ThreadNotFoundError,
-)
+from ui.core.errors import ERROR_OF_CODE
 from ui.core.exports.formats import ExportFormat
 from ui.core.jobs import JobEvent, JobKind, JobView
 from ui.core.models import (
@@ -45,7 +38,7 @@ from ui.core.models import (
     SyncRequest,
     SyncStarted,
 )
-from ui.core.passages import CitedPassage, DocumentPages
+from ui.core.passages import CitationView, CitedPassage, DocumentPages
 from ui.core.portal import RunKind
 from ui.core.report_json import JsonReport
 
@@ -56,7 +49,8 @@ RECONNECTS = 3
 
 
 class ServiceError(PrpError):
-    """The service answered with an error status; ``detail`` is what it said."""
+    """The service answered with an error status its body gives no core error's code for (one the
+    core raises is raised as itself: ``ui.core.errors.API_ERRORS``); ``detail`` is what it said."""
 
     def __init__(self, url: str, status: int, detail: str):
         super().__init__(f"the service at {url} answered {status}: {detail}")
@@ -112,31 +106,30 @@ class RemotePortal:
 
     def edit_document(self, doc_id: str, edit: MetadataOverride) -> DocumentRecord:
         body = edit.model_dump(mode="json", exclude_unset=True)
-        try:
-            response = self._call("PATCH", f"/api/documents/{doc_id}", json=body)
-        except ServiceError as exc:
-            if exc.status == 404:
-                raise DocumentNotFoundError(exc.detail) from None
-            if exc.status == 422:
-                raise ValueError(exc.detail) from None
-            raise
-        return DocumentRecord.model_validate(response.json())
+        return DocumentRecord.model_validate(self._call("PATCH", f"/api/documents/{_part(doc_id)}", json=body).json())
 
     def delete(self, doc_id: str) -> DocumentRecord | None:
         try:
-            return DocumentRecord.model_validate(self._call("DELETE", f"/api/documents/{doc_id}").json()["deleted"])
+            response = self._call("DELETE", f"/api/documents/{_part(doc_id)}")
         except ServiceError as exc:
-            if exc.status == 404:
+            if exc.status == 404:  # no such document: nothing to delete
                 return None
-            raise JobFailed(exc.detail) from None
+            raise
+        return DocumentRecord.model_validate(response.json()["deleted"])
 
     def document_pages(self, doc_id: str) -> DocumentPages:
-        response = self._found(DocumentNotFoundError, "GET", f"/api/documents/{quote(doc_id, safe='')}/pages")
-        return DocumentPages.model_validate(response.json())
+        return DocumentPages.model_validate(self._call("GET", f"/api/documents/{_part(doc_id)}/pages").json())
 
     def cite(self, block_id: str) -> CitedPassage:
-        response = self._found(BlockNotFoundError, "GET", f"/api/blocks/{quote(block_id, safe='')}")
-        return CitedPassage.model_validate(response.json())
+        return CitedPassage.model_validate(self._call("GET", f"/api/blocks/{_part(block_id)}").json())
+
+    def block_view(self, block_id: str, images: bool = True) -> CitationView:
+        response = self._call("GET", f"/api/blocks/{_part(block_id)}/view", params={"images": images})
+        return CitationView.model_validate(response.json())
+
+    def citation_view(self, thread_id: str, number: int, images: bool = True) -> CitationView:
+        path = f"/api/threads/{_part(thread_id)}/citations/{number}"
+        return CitationView.model_validate(self._call("GET", path, params={"images": images}).json())
 
     def search(self, request: SearchRequest) -> SearchResponse:
         body = request.model_dump(mode="json")
@@ -163,22 +156,17 @@ class RemotePortal:
         return [JobView.model_validate(j) for j in self._call("GET", "/api/jobs", params=params).json()]
 
     def job(self, job_id: str) -> JobView:
-        return JobView.model_validate(self._found(JobNotFoundError, "GET", f"/api/jobs/{job_id}").json())
+        return JobView.model_validate(self._call("GET", f"/api/jobs/{_part(job_id)}").json())
 
     def cancel(self, job_id: str) -> JobView:
-        try:
-            return JobView.model_validate(self._found(JobNotFoundError, "POST", f"/api/jobs/{job_id}/cancel").json())
-        except ServiceError as exc:
-            if exc.status == 409:
-                raise JobFinishedError(exc.detail) from None
-            raise
+        return JobView.model_validate(self._call("POST", f"/api/jobs/{_part(job_id)}/cancel").json())
 
     def follow(self, job_id: str, on_event: Callable[[JobEvent], None]) -> JobOutcome:
         """A dropped stream is picked up again from the last event seen."""
         last = 0
         for attempt in range(RECONNECTS + 1):
             try:
-                for event in self._events(f"/api/jobs/{job_id}/events", last):
+                for event in self._events(f"/api/jobs/{_part(job_id)}/events", last):
                     if event.event == "result":
                         return JobOutcome.model_validate(event.data)
                     last = event.seq or last
@@ -193,24 +181,22 @@ class RemotePortal:
         return [Conversation.model_validate(c) for c in self._call("GET", "/api/threads").json()]
 
     def report(self, thread_id: str) -> JsonReport:
-        return JsonReport.model_validate(self._found(ThreadNotFoundError, "GET", f"/api/threads/{thread_id}").json())
+        return JsonReport.model_validate(self._call("GET", f"/api/threads/{_part(thread_id)}").json())
 
     def exports(self, thread_id: str) -> list[ExportFile]:
         return [
-            ExportFile.model_validate(e)
-            for e in self._found(ThreadNotFoundError, "GET", f"/api/threads/{thread_id}/exports").json()
+            ExportFile.model_validate(e) for e in self._call("GET", f"/api/threads/{_part(thread_id)}/exports").json()
         ]
 
     def export(self, thread_id: str, export_format: ExportFormat, with_notes: bool = False) -> bytes:
         params = {"with_notes": "true"} if with_notes else None
-        return self._found(
-            ThreadNotFoundError, "GET", f"/api/threads/{thread_id}/exports/{export_format.value}", params=params
-        ).content
+        path = f"/api/threads/{_part(thread_id)}/exports/{export_format.value}"
+        return self._call("GET", path, params=params).content
 
     def export_conversation(self, conversation: str, export_format: ExportFormat, with_notes: bool = False) -> bytes:
         params = {"with_notes": "true"} if with_notes else None
-        path = f"/api/conversations/{conversation}/exports/{export_format.value}"
-        return self._found(ThreadNotFoundError, "GET", path, params=params).content
+        path = f"/api/conversations/{_part(conversation)}/exports/{export_format.value}"
+        return self._call("GET", path, params=params).content
 
     # --- HTTP -----------------------------------------------------------------------------------
 
@@ -220,21 +206,22 @@ class RemotePortal:
         except httpx.HTTPError as exc:
             raise PrpError(f"the service at {self.url} could not be reached ({exc})") from None
         if response.status_code >= 400:
-            try:
-                detail = response.json().get("detail", response.text)
-            except ValueError:
-                detail = response.text
-            raise ServiceError(self.url, response.status_code, str(detail))
+            raise self._error(response)
         return response
 
-    def _found(self, missing: type[Exception], method: str, path: str, **kwargs: Any) -> httpx.Response:
-        """``_call``, with a 404 raised as ``missing`` (the error the in-process portal raises)."""
+    def _error(self, response: httpx.Response) -> Exception:
+        """The core's error the body's code names, with the service's words; else a ``ServiceError``."""
         try:
-            return self._call(method, path, **kwargs)
-        except ServiceError as exc:
-            if exc.status == 404:
-                raise missing(exc.detail) from None
-            raise
+            body = response.json()
+        except ValueError:
+            body = None
+        if not isinstance(body, dict):
+            return ServiceError(self.url, response.status_code, response.text)
+        detail = body.get("detail", response.text)
+        if isinstance(detail, list):  # a request's fields refused: FastAPI's list of what is wrong with each
+            detail = "; ".join(_field_error(e) for e in detail)
+        error = ERROR_OF_CODE.get(body.get("code", ""))
+        return error(str(detail)) if error is not None else ServiceError(self.url, response.status_code, str(detail))
 
     def _events(self, url: str, after: int) -> Iterator[JobEvent]:
         """Server-sent events; ``result`` (the last) has no number."""
@@ -242,7 +229,7 @@ class RemotePortal:
         with self.http.stream("GET", url, headers=headers) as response:
             if response.status_code >= 400:
                 response.read()
-                raise ServiceError(self.url, response.status_code, response.text)
+                raise self._error(response)
             event, seq, data = "message", 0, []
             for line in response.iter_lines():
                 if not line:
@@ -260,3 +247,16 @@ class RemotePortal:
                         seq = int(value)
                     elif field == "data":
                         data.append(value)
+
+
+def _part(value: str) -> str:
+    """An id as one segment of a URL path (an id with a slash or a '?' is still one id, not found)."""
+    return quote(value, safe="")
+
+
+def _field_error(error: Any) -> str:
+    if not isinstance(error, dict):
+        return str(error)
+    where = ".".join(str(p) for p in error.get("loc", ()) if p != "body")
+    message = str(error.get("msg", "")).removeprefix("Value error, ")
+    return f"{where}: {message}" if where else message

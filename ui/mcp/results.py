@@ -13,7 +13,7 @@ from corpus.registry import DocumentRecord
 from corpus.retrieval import RetrievedChunk
 from corpus.text import counted, page_label
 from tools.title_scope import TitleScope
-from ui.core.passages import CitedPassage
+from ui.core.passages import CitationView
 
 #: How much of a passage the text shows; the structured content has it whole.
 SNIPPET_CHARS = 600
@@ -109,15 +109,20 @@ def documents_text(listed: DocumentList) -> str:
     return "\n".join(lines)
 
 
-def cite_text(passage: CitedPassage) -> str:
-    where = f"page {passage.page}"
-    if passage.bbox is not None:
-        b = passage.bbox
+def cite_text(view: CitationView) -> str:
+    """A block asked for by id (``Portal.block_view``): its stored text, where it is, whose it is."""
+    cited = view.blocks[0]
+    where = f"page {cited.page}"
+    if cited.bbox is not None:
+        b = cited.bbox
         where += f", bbox ({b.x0:.1f}, {b.top:.1f}, {b.x1:.1f}, {b.bottom:.1f}) pt"
-    elif passage.span is not None:
-        where += f", characters {passage.span.start}-{passage.span.end}"
+    elif cited.span is not None:
+        where += f", characters {cited.span.start}-{cited.span.end}"
+    section = next((b.section for b in view.passage if b.block_id == cited.block_id), "")
+    document = view.document
+    by = _by(document.bibliography.authors, document.year) if document is not None else "removed from the library"
     return (
-        f"\u201c{passage.text}\u201d\n"
-        f"\u2014 {passage.title} ({_by(passage.authors, passage.year)}), {where}, "
-        f"{passage.section or 'no section'}, block {passage.block_id}\n\n{passage.bibtex}"
+        f"\u201c{view.matched_text}\u201d\n"
+        f"\u2014 {view.title} ({by}), {where}, "
+        f"{section or 'no section'}, block {cited.block_id}\n\n{view.bibtex or ''}"
     )

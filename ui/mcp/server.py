@@ -26,14 +26,14 @@ import anyio
 from mcp.server.fastmcp import Context, FastMCP
 from mcp.server.fastmcp.exceptions import ToolError
 from mcp.server.transport_security import TransportSecuritySettings
-from mcp.types import CallToolResult, Resource, TextContent, ToolAnnotations
+from mcp.types import CallToolResult, ImageContent, Resource, TextContent, ToolAnnotations
 from mcp.types import Tool as MCPTool
 from pydantic import AnyUrl, Field, ValidationError
 
 from corpus.errors import PrpError
 from corpus.models import DocType
 from corpus.retrieval import DEFAULT_K, MAX_K, SearchMode
-from ui.core.passages import CitedPassage
+from ui.core.passages import CitationView
 from ui.core.query_limit import MAX_QUERY_CHARS
 from ui.core.report_json import JsonReport
 from ui.mcp.results import DocumentList, SearchResults, cite_text, documents_text, search_results, search_text
@@ -281,11 +281,16 @@ def _add_tools(server: FastMCP, source: PortalSource) -> None:
         block_id: Annotated[
             str, Field(description="A block id, as `search` passages and `ask`/`report` citations give them.")
         ],
-    ) -> Annotated[CallToolResult, CitedPassage]:
-        """One block as stored: the exact text a quote citing it must match, its page, bounding box (PDFs)
-        or character offsets, its section, its document, and the document's BibTeX entry."""
-        passage = await _call(lambda: source().cite(block_id))
-        return _result(cite_text(passage), passage)
+    ) -> Annotated[CallToolResult, CitationView]:
+        """One block as stored, as a citation of it is shown: the exact text a quote citing it must match
+        (`matched_text`), its page, bounding box (PDFs) or character offsets, the passage around it, its
+        document and the document's BibTeX entry; for a PDF, an image of the block framed on its page."""
+        view = await _call(lambda: source().block_view(block_id))
+        # The picture goes as image content, which an assistant sees; the structured content stays text.
+        result = _result(cite_text(view), view.model_copy(update={"zoom_png": None, "page_png": None}))
+        if view.zoom_png is not None:
+            result.content.append(ImageContent(type="image", data=view.zoom_png, mimeType="image/png"))
+        return result
 
 
 def _check_documents(doc_ids: list[str] | None, documents: dict) -> None:

@@ -1,0 +1,135 @@
+"""One citation as a reader checks it (``ui.core.models.CitationView``): where it points, the
+passage around it as stored, the document and its BibTeX entry, and for a PDF the page with the
+cited block framed and the quoted lines filled.
+
+Everything comes from the stored resolution and the registry. The page image is rendered from the
+document's file after checking that the file is still the one that was ingested (same sha256), so
+a box is never drawn on a different version of the page.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from corpus.ingest import sha256_of
+from corpus.models import Block, CharSpan, DocType
+from corpus.registry import DocumentRecord, Registry
+from tools.citations.resolve import CitedBlock, Resolution
+from ui.core.passages import CitationView, CitedPassage, ShownBlock
+
+if TYPE_CHECKING:
+    from PIL import Image
+
+#: Blocks of context shown before and after the cited block(s).
+CONTEXT_BLOCKS = 1
+#: ``Resolution.scope`` of a block asked for by its id: it is its own citation.
+BY_ID = "block"
+
+
+def citation_view(registry: Registry, number: int | None, resolution: Resolution, images: bool = True) -> CitationView:
+    """The view of citation ``number`` (None: a block asked for by id); ``images``: render the page."""
+    from ui.core.exports.bibtex import document_bibtex  # the export writers load for a citation only
+
+    document = registry.document(resolution.doc_id)
+    passage = _passage(registry.blocks_of(resolution.doc_id), resolution.bboxes) if document else []
+    zoom = page = None
+    if document is None:
+        note = "The document was removed from the library."
+    elif not images:
+        note = "No page image was asked for."
+    else:
+        zoom, page, note = _page_images(document, resolution)
+    return CitationView(
+        number=number,
+        doc_id=resolution.doc_id,
+        title=resolution.title,
+        pages=resolution.pages,
+        block_ids=resolution.block_ids,
+        blocks=resolution.bboxes,
+        quote=resolution.quote,
+        matched_text=resolution.matched_text,
+        score=round(resolution.score, 1),
+        found=resolution.scope,
+        document=document,
+        bibtex=document_bibtex(document) if document else None,
+        passage=passage,
+        zoom_png=zoom,
+        page_png=page,
+        image_note=note,
+    )
+
+
+def block_resolution(cited: CitedPassage) -> Resolution:
+    """A block asked for by id, as a citation resolved to the whole of it."""
+    whole = CitedBlock(
+        block_id=cited.block_id,
+        page=cited.page,
+        bbox=cited.bbox,
+        span=cited.span,
+        match=CharSpan(start=0, end=len(cited.text)),
+        matched_text=cited.text,
+    )
+    return Resolution(
+        doc_id=cited.doc_id,
+        title=cited.title,
+        block_ids=[cited.block_id],
+        page=cited.page,
+        pages=[cited.page],
+        bboxes=[whole],
+        quote=cited.text,
+        matched_text=cited.text,
+        score=100.0,
+        coverage=1.0,
+        hint_used=True,
+        scope=BY_ID,
+        block_text=cited.text,
+    )
+
+
+def _passage(blocks: list[Block], cited: list[CitedBlock]) -> list[ShownBlock]:
+    positions = {b.block_id: i for i, b in enumerate(blocks)}
+    found = [positions[c.block_id] for c in cited if c.block_id in positions]
+    if not found:  # the document was ingested again since: its blocks are others
+        return []
+    matches = {c.block_id: c.match for c in cited}
+    start = max(0, min(found) - CONTEXT_BLOCKS)
+    end = min(len(blocks), max(found) + CONTEXT_BLOCKS + 1)
+    return [
+        ShownBlock(
+            block_id=b.block_id, page=b.page, kind=b.kind, section=b.section, text=b.text, match=matches.get(b.block_id)
+        )
+        for b in blocks[start:end]
+    ]
+
+
+def _page_images(document: DocumentRecord, r: Resolution) -> tuple[str | None, str | None, str]:
+    """(zoom, whole page) as base64 PNGs, and what they show or why there are none."""
+    from ui.core.page_image import CitedArea, render_pages  # pdfplumber's renderer loads for a page image only
+
+    if document.type is not DocType.PDF:
+        return None, None, "Text document: the passage is shown with the quoted span highlighted."
+    path = Path(document.path)
+    if not path.is_file():
+        return None, None, f"The PDF is no longer at {path}; the stored text is shown instead."
+    if sha256_of(path) != document.sha256:
+        return None, None, f"{path.name} changed since it was ingested; re-ingest it to see the page."
+    areas = [CitedArea(c.page, c.bbox, c.matched_text) for c in r.bboxes if c.bbox is not None]
+    if not areas:
+        return None, None, "This block has no position on the page."
+    pages = sorted({a.page for a in areas})
+    shown = f"page {pages[0]}" if len(pages) == 1 else f"pages {', '.join(map(str, pages))}"
+    rendered = render_pages(path, areas)
+    note = (
+        f"{path.name}, {shown}: the cited block is framed in orange, the quoted lines are filled in yellow; "
+        "open \u201cThe whole page\u201d to see where it is."
+    )
+    return _png(rendered.zoom), _png(rendered.pages), note
+
+
+def _png(image: Image.Image) -> str:
+    out = io.BytesIO()
+    image.save(out, format="PNG")
+    return base64.b64encode(out.getvalue()).decode("ascii")
