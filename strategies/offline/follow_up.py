@@ -157,35 +157,49 @@ def leans_on_history(question: str) -> bool:
 
 def subject_of(question: str) -> _Subject | None:
     """The noun phrase ``question`` asks about, as a span of it; None if it has no content word."""
-    words = list(_WORD.finditer(question))
-    lower = [m.group(0).lower() for m in words]
-    aux = next((i for i, w in enumerate(lower) if w in _AUXILIARIES), None)
-    span: list[re.Match[str]] = []
-    if aux is not None and aux + 1 < len(words):
-        rest = list(range(aux + 1, len(words)))
-        if lower[aux] in _BE:
-            # "What is the cost of green roofs?": the thing is what the last "of" governs.
-            of = [i for i in rest if lower[i] == "of"]
-            indexes = [i for i in rest if i > of[-1]] if of and of[-1] < rest[-1] else rest
-        else:
-            # "do green roofs retain", "did the cooling model find": the phrase ends at its verb, a
-            # listed one, else the first word a preposition, an article or the end follows ("does a
-            # green roof add to").
-            verb = next((i for i in rest[1:] if is_verbish(lower[i])), None)
-            if verb is None:
-                verb = next((i for i in rest[1:] if i + 1 == len(words) or lower[i + 1] in _VERB_FOLLOWERS), None)
-            indexes = [i for i in rest if verb is None or i < verb]
-        span = [words[i] for i in indexes if lower[i] not in _AUXILIARIES]
+    span = _span_after_auxiliary(list(_WORD.finditer(question)))
     if not span or not question_terms(" ".join(m.group(0) for m in span)):
-        phrases = extract_keyphrases([question], k=1, exclude_stems=[stem(w) for w in QUESTION_WORDS])
-        if not phrases:
-            return None
-        found = re.search(re.escape(phrases[0].text), question, re.IGNORECASE)
-        if found is None:
-            return _Subject(0, 0, phrases[0].text)
-        return _Subject(found.start(), found.end(), found.group(0))
+        return _keyphrase_subject(question)
     start, end = span[0].start(), span[-1].end()
     return _Subject(start, end, question[start:end])
+
+
+def _span_after_auxiliary(words: list[re.Match[str]]) -> list[re.Match[str]]:
+    """The words of the phrase the question's first auxiliary is followed by, auxiliaries left out;
+    empty when it has none, or nothing after it."""
+    lower = [m.group(0).lower() for m in words]
+    aux = next((i for i, w in enumerate(lower) if w in _AUXILIARIES), None)
+    if aux is None or aux + 1 >= len(words):
+        return []
+    rest = list(range(aux + 1, len(words)))
+    indexes = _after_last_of(lower, rest) if lower[aux] in _BE else _before_verb(lower, rest)
+    return [words[i] for i in indexes if lower[i] not in _AUXILIARIES]
+
+
+def _after_last_of(lower: list[str], rest: list[int]) -> list[int]:
+    """ "What is the cost of green roofs?": the thing is what the last "of" governs."""
+    of = [i for i in rest if lower[i] == "of"]
+    return [i for i in rest if i > of[-1]] if of and of[-1] < rest[-1] else rest
+
+
+def _before_verb(lower: list[str], rest: list[int]) -> list[int]:
+    """ "do green roofs retain", "did the cooling model find": the phrase ends at its verb, a listed
+    one, else the first word a preposition, an article or the end follows ("does a green roof add to")."""
+    verb = next((i for i in rest[1:] if is_verbish(lower[i])), None)
+    if verb is None:
+        verb = next((i for i in rest[1:] if i + 1 == len(lower) or lower[i + 1] in _VERB_FOLLOWERS), None)
+    return [i for i in rest if verb is None or i < verb]
+
+
+def _keyphrase_subject(question: str) -> _Subject | None:
+    """The question's best keyphrase, as a span of it when it is found there; None if it has none."""
+    phrases = extract_keyphrases([question], k=1, exclude_stems=[stem(w) for w in QUESTION_WORDS])
+    if not phrases:
+        return None
+    found = re.search(re.escape(phrases[0].text), question, re.IGNORECASE)
+    if found is None:
+        return _Subject(0, 0, phrases[0].text)
+    return _Subject(found.start(), found.end(), found.group(0))
 
 
 def _plural(word: str) -> bool:

@@ -263,23 +263,47 @@ def value_problem(asked: QuestionType, phrase: str, sentence: str) -> str | None
         return None if _MONTH_OR_YEAR.search(phrase) else "not a date"
     if asked.kind is AnswerType.QUANTITY:
         return None if _NUMBER_WORD.search(phrase) else "not a quantity"
-    words = phrase.split()
     if asked.entity is Entity.CATEGORY:
-        ok = len(words) <= MAX_CATEGORY_WORDS and not any(w.lower() in stopwords() for w in words)
-        return None if ok else "not a category value"
-    if words[0].lower() == "the" and len(words) > 1:  # "The Beatles", "The Hague"
-        words = words[1:]
-    if asked.noun and len(words) > 1 and words[-1].lower() == asked.noun.split()[-1]:  # "the Standard *tier*"
-        words = words[:-1]
+        return None if _is_category_value(phrase) else "not a category value"
+    if not _is_name(phrase, asked.noun):
+        return "not a name"
+    if _cut_out_of_longer_name(phrase, sentence, found):
+        return "cut out of a longer name"
+    return None
+
+
+def _is_category_value(phrase: str) -> bool:
+    """ "football", "jazz": a few words, none of them a function word."""
+    words = phrase.split()
+    return len(words) <= MAX_CATEGORY_WORDS and not any(w.lower() in stopwords() for w in words)
+
+
+def _is_name(phrase: str, noun: str) -> bool:
+    """A few capitalised (or code-like) words, joined by name particles, neither starting nor ending
+    with one; a leading "the" ("The Beatles") and the asked-for noun at the end ("the Standard *tier*")
+    are not counted."""
+    words = _name_words(phrase, noun)
     if len(words) > MAX_NAME_WORDS or words[0].lower() in _NAME_PARTICLES or words[-1].lower() in _NAME_PARTICLES:
-        return "not a name"
-    if not all(w.lower() in _NAME_PARTICLES or _NAME_WORD.match(w) for w in words) or len(phrase) < 2:
-        return "not a name"
-    # Not cut out of a longer name: no capitalised word runs on either side (but the sentence's first).
-    # One name of a list of names ("ELMo, GPT, BERT and XLNet") is cut out of it, too.
+        return False
+    return all(w.lower() in _NAME_PARTICLES or _NAME_WORD.match(w) for w in words) and len(phrase) >= 2
+
+
+def _name_words(phrase: str, noun: str) -> list[str]:
+    """The words of ``phrase`` that must read as a name: without a leading "the" ("The Beatles", "The
+    Hague") and without the asked-for noun at its end ("the Standard *tier*")."""
+    words = phrase.split()
+    if words[0].lower() == "the" and len(words) > 1:
+        words = words[1:]
+    if noun and len(words) > 1 and words[-1].lower() == noun.split()[-1]:
+        words = words[:-1]
+    return words
+
+
+def _cut_out_of_longer_name(phrase: str, sentence: str, found: re.Match[str]) -> bool:
+    """Whether a capitalised word runs on either side of ``found`` (but the sentence's first): the
+    phrase is part of a longer name. One name of a list of names ("ELMo, GPT, BERT and XLNet") is cut
+    out of it, too."""
     before = sentence[: found.start()].split()
     after = sentence[found.end() :].split()
     inside = len(before) > 1 and before[-1][:1].isupper() and not before[-1].endswith((".", ":"))
-    if inside or (after and after[0][:1].isupper() and not phrase.endswith(",")):
-        return "cut out of a longer name"
-    return None
+    return inside or (bool(after) and after[0][:1].isupper() and not phrase.endswith(","))
