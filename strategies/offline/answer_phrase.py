@@ -22,6 +22,8 @@ import numpy as np
 
 from corpus.text import figures
 from strategies.reading.answerhood import polarity as asked_polarity
+from strategies.reading.lexicon.quantities import COUNT_NOUNS, MONEY_NOUNS
+from strategies.reading.lexicon.units import CURRENCY, MEASURE_UNITS
 from strategies.reading.numbers import quantities
 from strategies.reading.vectors import Vectors
 
@@ -133,7 +135,7 @@ def _candidates(qtype: QuestionType, sentence: str) -> list[tuple[str, int, int]
         # Measurements ("60 to 80 mm", "2 °C") answer "how much / how long", not "how many".
         found = [] if qtype.counted else [(q.text, q.start, q.end) for q in quantities(sentence)]
         if qtype.measure:  # "how long / deep": a measurement of that kind, never a bare figure
-            units = _MEASURE_UNITS[qtype.measure]
+            units = MEASURE_UNITS[qtype.measure]
             return [(t, st, e) for t, st, e in found if any(q.unit in units for q in quantities(t))]
         covered = [(s, e) for _, s, e in found]
         found += [
@@ -146,7 +148,7 @@ def _candidates(qtype: QuestionType, sentence: str) -> list[tuple[str, int, int]
         if noun in _COUNT_STEMS:
             found = [c for c in found if not any(q.unit == "%" for q in quantities(c[0]))]  # a population is no share
         elif noun in _MONEY_STEMS:  # a price is an amount of money: "€45 per m2", "120 dollars"
-            found = [(t, st, e) for t, st, e in found if _CURRENCY.search(sentence[max(0, st - 4) : e])]
+            found = [(t, st, e) for t, st, e in found if CURRENCY.search(sentence[max(0, st - 4) : e])]
         return [(t, s, e) for t, s, e in found if _stated_figure(t)]
     names = [
         (t, s, e)
@@ -179,18 +181,12 @@ _FREQUENCY = re.compile(
     r"annually|hourly|biannually))\b",
     re.IGNORECASE,
 )
-_DURATIONS = frozenset({"years", "months", "weeks", "days", "hours", "minutes"})
-_LENGTHS = frozenset({"mm", "cm", "m", "km"})
-_MEASURE_UNITS = {"duration": _DURATIONS, "length": _LENGTHS, "duration or length": _DURATIONS | _LENGTHS}
 
 
 # Nouns counted in units of themselves ("a population of 3,559"): a percentage is a share of them.
-_COUNT_STEMS = frozenset(stem(n) for n in ("population", "number", "count", "total", "amount"))
+_COUNT_STEMS = frozenset(stem(n) for n in COUNT_NOUNS)
 # Nouns answered by an amount of money, and the marks of one.
-_MONEY_STEMS = frozenset(stem(n) for n in ("price", "cost", "fee", "budget", "salary", "revenue", "expense", "wage"))
-_CURRENCY = re.compile(
-    r"[$€£¥₹]|\b(?:USD|EUR|GBP|CHF|JPY|dollars?|euros?|pounds?|yen|francs?|cents?|rupees?)\b", re.IGNORECASE
-)
+_MONEY_STEMS = frozenset(stem(n) for n in MONEY_NOUNS)
 
 
 def _widen(sentence: str, start: int, end: int) -> tuple[str, int, int]:

@@ -38,12 +38,13 @@ from dataclasses import dataclass
 from corpus.retrieval import RetrievedChunk
 from strategies.reading.answerhood import answer_verdict, unheld
 from strategies.reading.claim_checks import Meaning, names
+from strategies.reading.lexicon.question_words import QUESTION_WORDS
+from strategies.reading.lexicon.topics import SYNONYMS
 
 from .extractive import Analysis, ScoredSentence, prose, select
 from .keyphrases import extract_keyphrases
 from .question_types import question_type
 from .text import (
-    QUESTION_WORDS,
     content_stems,
     content_words,
     has_injection_word,
@@ -86,34 +87,6 @@ PRF_CHUNKS = 3
 PRF_PHRASES = 2
 MAX_NEXT_QUERIES = 2
 
-# A tiny thesaurus for reformulating queries and suggesting other terms; keys are stems.
-SYNONYMS: dict[str, tuple[str, ...]] = {
-    "cost": ("price", "expense", "budget", "payback"),
-    "price": ("cost", "expense", "budget"),
-    "expen": ("cost", "price", "budget"),
-    "payba": ("cost", "savings", "return on investment"),
-    "econo": ("cost", "price", "benefit"),
-    "insta": ("construction", "retrofit", "build-up"),
-    "maint": ("upkeep", "inspection", "care"),
-    "lifec": ("service life", "durability", "replacement"),
-    "cool": ("temperature reduction", "heat", "air temperature"),
-    "tempe": ("heat", "cooling", "warming"),
-    "heat": ("temperature", "cooling"),
-    "storm": ("runoff", "rainfall", "drainage"),
-    "retai": ("captured", "held back", "storage"),
-    "runof": ("stormwater", "drainage", "discharge"),
-    "biodi": ("species", "habitat", "wildlife"),
-    "habit": ("biodiversity", "species", "wildlife"),
-    "weigh": ("load", "mass"),
-    "load": ("weight", "structural capacity"),
-    "energ": ("electricity", "cooling demand"),
-    "carbo": ("CO2", "sequestration", "storage"),
-    "droug": ("dry spell", "water stress"),
-    "irrig": ("watering", "water supply"),
-    "polic": ("regulation", "programme", "requirement"),
-    "benef": ("advantage", "effect", "performance"),
-    "risk": ("hazard", "failure"),
-}
 
 # What kind of document would fill a gap about a given term (keys are stems).
 DOCUMENT_HINTS: dict[str, str] = {

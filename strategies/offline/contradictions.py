@@ -29,6 +29,7 @@ from corpus.retrieval import RetrievedChunk
 from research.evidence import CitationMarker, Claim, Contradiction, Finding
 from strategies.reading.answerhood import lemmas, missing_name, negated_terms
 from strategies.reading.judge import judge
+from strategies.reading.lexicon.modality import NORMATIVE
 from strategies.reading.numbers import Quantity, conflict_ratio, quantities, years
 from strategies.reading.vectors import Vectors, cosine_matrix
 
@@ -61,14 +62,6 @@ NEAR_BEFORE, NEAR_AFTER = 2, 2
 NUMERIC_COSINE = 0.55
 CONTEXT_WEIGHT = 0.05
 MIN_NUMERIC_STRENGTH = 0.77
-# A requirement or recommendation ("must cover at least 70% of the roof") does not contradict a
-# measurement ("roofs cover 23 percent of the plan area"): figures only conflict between two
-# statements of the same mood.
-_NORMATIVE = re.compile(
-    r"\b(?:must|should|shall|ought|have to|has to|need to|needs to|required?|requirement|recommend(?:s|ed)?|"
-    r"advised?|target)\b",
-    re.IGNORECASE,
-)
 DATE_COSINE = 0.75
 NEGATION_COSINE = 0.7
 # Negation pairs need more overlap (the two sentences must say nearly the same thing), and the word
@@ -213,7 +206,7 @@ def _pairs(sentences: list[Sentence]) -> list[tuple[str, int, int, object]]:
     common = _common_stems(sentences)
     stems = [s.stems - common for s in sentences]
     qs = [quantities(s.text) for s in sentences]
-    normative = [bool(_NORMATIVE.search(s.text)) for s in sentences]
+    normative = [bool(NORMATIVE.search(s.text)) for s in sentences]
     ys = [years(s.text) for s in sentences]
     negated = [negated_terms(s.text) for s in sentences]
     said = [lemmas(s.text) for s in sentences]

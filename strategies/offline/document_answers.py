@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from corpus.retrieval import RetrievedChunk
 from corpus.text import figures, word_tokens
 from research.evidence import CitationMarker, Claim, Contradiction, Finding, FindingStatus, SubQuestion
+from strategies.reading.lexicon.question_words import QUESTION_WORDS
 from strategies.reading.numbers import conflict_ratio, quantities
 from strategies.reading.vectors import Vectors
 
@@ -46,7 +47,7 @@ from .contradictions import MIN_CONFLICT_RATIO
 from .extractive import Analysis, ScoredSentence, analyse
 from .question_types import AnswerType, fits, question_type
 from .subjects import Subject, different, subject_of, with_label, without_label
-from .text import QUESTION_WORDS, content_stems, matched, normalise_space, stem, stopwords
+from .text import content_stems, matched, normalise_space, stem, stopwords
 
 # A document's answer must come from a sentence at least this share as relevant as the best one.
 DOC_RELEVANCE = 0.5

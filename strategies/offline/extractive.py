@@ -34,6 +34,7 @@ from corpus.text import word_tokens
 from research.ai_address import addresses_ai
 from research.evidence import Claim
 from strategies.reading.answerhood import about_the_document, asks_about_the_work
+from strategies.reading.lexicon.documents import FINDING_SECTIONS, METHOD_SECTIONS
 from strategies.reading.numbers import quantities
 from strategies.reading.vectors import Vectors, cosine_matrix
 
@@ -78,23 +79,6 @@ ABOUT_DOCUMENT_PENALTY = 0.5
 SECTION_BONUS = 0.03
 SECTION_PENALTY = 0.12
 QUANTITY_BONUS = 0.03
-FINDING_SECTIONS = ("abstract", "summary", "result", "discussion", "conclusion", "finding", "key message")
-METHOD_SECTIONS = (
-    "method",
-    "material",
-    "instrument",
-    "sampling",
-    "construction",
-    "measurement",
-    "definition",
-    "configuration",
-    "study area",
-    "study site",
-    "contact",
-    "acknowledg",
-    "reference",
-    "appendix",
-)
 # Claims prefer the better-ranked chunk: each rank down costs this much relevance (see ``preference``).
 CHUNK_RANK_PENALTY = 0.3
 # MMR trade-off between relevance and novelty, and the weight of covering question terms not yet covered.

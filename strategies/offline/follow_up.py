@@ -29,51 +29,27 @@ from dataclasses import dataclass
 
 from research.conversation import FollowUp, Turn
 from strategies.offline.keyphrases import extract_keyphrases
-from strategies.offline.text import QUESTION_WORDS, is_verbish, question_terms, stem
+from strategies.offline.text import is_verbish, question_terms, stem
+from strategies.reading.lexicon.documents import DOCUMENT_NOUNS, SOURCE_NOUNS
+from strategies.reading.lexicon.function_words import (
+    BE,
+    BEFORE_DEMONSTRATIVE,
+    DEMONSTRATIVES,
+    PLURAL_AUXILIARY,
+    PLURAL_PRONOUNS,
+    QUESTION_AUXILIARIES,
+    SINGULAR_PRONOUNS,
+    VERB_FOLLOWERS,
+)
+from strategies.reading.lexicon.quantities import ORDINALS
+from strategies.reading.lexicon.question_words import ASKING, QUESTION_WORDS
+from strategies.reading.lexicon.verbs import REPORTING_VERBS
 
 _OPENING = re.compile(r"^\s*(?:(?:and|but|also|so|then|okay|ok|now)[\s,]+)+", re.IGNORECASE)
 _WHAT_ABOUT = re.compile(r"^\s*(?:what|how)\s+about\s+", re.IGNORECASE)
 _WORD = re.compile(r"[\w'’-]+")
-_BE = frozenset({"is", "are", "was", "were"})
-_AUXILIARIES = _BE | frozenset("do does did has have had can could should would will may might must".split())
-_ASKING = _AUXILIARIES | frozenset("what which who whom whose how why when where whether".split())
-# The auxiliary agreeing with a plural subject put where a singular pronoun stood.
-_PLURAL_AUXILIARY = {"does": "do", "is": "are", "was": "were", "has": "have"}
-_PLURAL_PRONOUNS = frozenset({"they", "them", "their", "these", "those"})
-_SINGULAR_PRONOUNS = frozenset({"it", "its", "this", "that"})
-_DEMONSTRATIVES = frozenset({"this", "that", "these", "those"})
-# Words after which "that" + noun is a demonstrative ("compare that study"), not a relative clause
-# ("the studies that measured") or a conjunction ("true that roofs cool").
-_BEFORE_DEMONSTRATIVE = frozenset("about in of on from for to with and compare than".split())
-# Nouns a researcher calls a document by.
-_DOCUMENT_NOUNS = frozenset(
-    """paper papers document documents study studies article articles report reports brief review
-    source sources thesis book chapter survey memo guide one""".split()
-)
-# Verbs a question asks what a document says with ("what did it find?"): they name no topic.
-_REPORTING = frozenset(
-    """find finds found show shows showed shown conclude concludes concluded state states stated argue
-    argues argued suggest suggests suggested claim claims claimed recommend recommends recommended""".split()
-)
-# What a source is, beside a document: words that say what a phrase names, not what it is about.
-_SOURCE_NOUNS = _DOCUMENT_NOUNS | frozenset("model models simulation experiment trial dataset authors".split())
-_ORDINALS = {
-    "first": 1,
-    "second": 2,
-    "third": 3,
-    "fourth": 4,
-    "fifth": 5,
-    "sixth": 6,
-    "1st": 1,
-    "2nd": 2,
-    "3rd": 3,
-    "4th": 4,
-    "5th": 5,
-    "6th": 6,
-    "last": -1,
-}
 _ORDINAL_REFERENCE = re.compile(
-    rf"\bthe\s+(?P<ordinal>{'|'.join(_ORDINALS)})\s+(?:{'|'.join(sorted(_DOCUMENT_NOUNS))})\b", re.IGNORECASE
+    rf"\bthe\s+(?P<ordinal>{'|'.join(ORDINALS)})\s+(?:{'|'.join(sorted(DOCUMENT_NOUNS))})\b", re.IGNORECASE
 )
 _DOCUMENT_REFERENCE = re.compile(
     r"\b(?:the|this|that)\s+(?:paper|document|study|article|report|brief|review|source|thesis|memo|guide)\b",
@@ -84,7 +60,6 @@ _COMPARISON = re.compile(r"\b(?:compar\w*|versus|vs\.?|differ\w*|contrast\w*)\b"
 _DEFINITION = re.compile(r"^\s*(?:what|who)\s+(?:is|are|was|were)\s+(?!it\b|that\b|this\b|they\b)\w", re.IGNORECASE)
 # "does it cost to install", "is it true that": an "it" whose meaning follows in the turn.
 _EXTRAPOSED_IT = re.compile(r"\bit\b.*\b(?:to|that|whether|if)\b", re.IGNORECASE)
-_VERB_FOLLOWERS = frozenset("to the a an on in into of for with from by at over under".split())
 MIN_STANDALONE_TERMS = 2
 # An elliptical remainder longer than this is a question of its own, not a noun phrase.
 MAX_PHRASE_WORDS = 6
@@ -137,7 +112,7 @@ def leans_on_history(question: str) -> bool:
     words = [m.group(0).lower() for m in _WORD.finditer(question)]
     for i, word in enumerate(words):
         before = words[:i]
-        named_before = [w for w in question_terms(" ".join(before)) if w not in _PLURAL_PRONOUNS]
+        named_before = [w for w in question_terms(" ".join(before)) if w not in PLURAL_PRONOUNS]
         if word in ("they", "them", "their", "these", "those") and not any(_plural(w) for w in named_before):
             return True
         if word == "its" and not named_before:
@@ -145,7 +120,7 @@ def leans_on_history(question: str) -> bool:
         if (
             word in ("this", "that")
             and not named_before
-            and (not before or before[-1] in _BEFORE_DEMONSTRATIVE | _AUXILIARIES)
+            and (not before or before[-1] in BEFORE_DEMONSTRATIVE | QUESTION_AUXILIARIES)
         ):
             return True
         if word == "it" and not named_before and not _EXTRAPOSED_IT.search(question):
@@ -157,35 +132,49 @@ def leans_on_history(question: str) -> bool:
 
 def subject_of(question: str) -> _Subject | None:
     """The noun phrase ``question`` asks about, as a span of it; None if it has no content word."""
-    words = list(_WORD.finditer(question))
-    lower = [m.group(0).lower() for m in words]
-    aux = next((i for i, w in enumerate(lower) if w in _AUXILIARIES), None)
-    span: list[re.Match[str]] = []
-    if aux is not None and aux + 1 < len(words):
-        rest = list(range(aux + 1, len(words)))
-        if lower[aux] in _BE:
-            # "What is the cost of green roofs?": the thing is what the last "of" governs.
-            of = [i for i in rest if lower[i] == "of"]
-            indexes = [i for i in rest if i > of[-1]] if of and of[-1] < rest[-1] else rest
-        else:
-            # "do green roofs retain", "did the cooling model find": the phrase ends at its verb, a
-            # listed one, else the first word a preposition, an article or the end follows ("does a
-            # green roof add to").
-            verb = next((i for i in rest[1:] if is_verbish(lower[i])), None)
-            if verb is None:
-                verb = next((i for i in rest[1:] if i + 1 == len(words) or lower[i + 1] in _VERB_FOLLOWERS), None)
-            indexes = [i for i in rest if verb is None or i < verb]
-        span = [words[i] for i in indexes if lower[i] not in _AUXILIARIES]
+    span = _span_after_auxiliary(list(_WORD.finditer(question)))
     if not span or not question_terms(" ".join(m.group(0) for m in span)):
-        phrases = extract_keyphrases([question], k=1, exclude_stems=[stem(w) for w in QUESTION_WORDS])
-        if not phrases:
-            return None
-        found = re.search(re.escape(phrases[0].text), question, re.IGNORECASE)
-        if found is None:
-            return _Subject(0, 0, phrases[0].text)
-        return _Subject(found.start(), found.end(), found.group(0))
+        return _keyphrase_subject(question)
     start, end = span[0].start(), span[-1].end()
     return _Subject(start, end, question[start:end])
+
+
+def _span_after_auxiliary(words: list[re.Match[str]]) -> list[re.Match[str]]:
+    """The words of the phrase the question's first auxiliary is followed by, auxiliaries left out;
+    empty when it has none, or nothing after it."""
+    lower = [m.group(0).lower() for m in words]
+    aux = next((i for i, w in enumerate(lower) if w in QUESTION_AUXILIARIES), None)
+    if aux is None or aux + 1 >= len(words):
+        return []
+    rest = list(range(aux + 1, len(words)))
+    indexes = _after_last_of(lower, rest) if lower[aux] in BE else _before_verb(lower, rest)
+    return [words[i] for i in indexes if lower[i] not in QUESTION_AUXILIARIES]
+
+
+def _after_last_of(lower: list[str], rest: list[int]) -> list[int]:
+    """ "What is the cost of green roofs?": the thing is what the last "of" governs."""
+    of = [i for i in rest if lower[i] == "of"]
+    return [i for i in rest if i > of[-1]] if of and of[-1] < rest[-1] else rest
+
+
+def _before_verb(lower: list[str], rest: list[int]) -> list[int]:
+    """ "do green roofs retain", "did the cooling model find": the phrase ends at its verb, a listed
+    one, else the first word a preposition, an article or the end follows ("does a green roof add to")."""
+    verb = next((i for i in rest[1:] if is_verbish(lower[i])), None)
+    if verb is None:
+        verb = next((i for i in rest[1:] if i + 1 == len(lower) or lower[i + 1] in VERB_FOLLOWERS), None)
+    return [i for i in rest if verb is None or i < verb]
+
+
+def _keyphrase_subject(question: str) -> _Subject | None:
+    """The question's best keyphrase, as a span of it when it is found there; None if it has none."""
+    phrases = extract_keyphrases([question], k=1, exclude_stems=[stem(w) for w in QUESTION_WORDS])
+    if not phrases:
+        return None
+    found = re.search(re.escape(phrases[0].text), question, re.IGNORECASE)
+    if found is None:
+        return _Subject(0, 0, phrases[0].text)
+    return _Subject(found.start(), found.end(), found.group(0))
 
 
 def _plural(word: str) -> bool:
@@ -199,7 +188,7 @@ def _resolve_documents(text: str, previous: Turn) -> tuple[str, list[str], str |
     ordinal = _ORDINAL_REFERENCE.search(text)
     named = _DOCUMENT_REFERENCE.search(text)
     if ordinal:
-        n = _ORDINALS[ordinal.group("ordinal").lower()]
+        n = ORDINALS[ordinal.group("ordinal").lower()]
         if n > len(cited):
             return text, [], None  # no such document: the question goes as asked, unscoped
         document, found = (cited[n - 1] if n > 0 else cited[-1]), ordinal
@@ -215,7 +204,7 @@ def _resolve_documents(text: str, previous: Turn) -> tuple[str, list[str], str |
 
 def _topical(text: str, title: str) -> bool:
     """Whether ``text`` asks something beyond the document it names and a verb of reporting."""
-    return bool(set(question_terms(text)) - set(question_terms(title)) - _REPORTING)
+    return bool(set(question_terms(text)) - set(question_terms(title)) - REPORTING_VERBS)
 
 
 def _short_title(title: str) -> str:
@@ -233,9 +222,9 @@ def _elliptical_phrase(text: str) -> str | None:
         return None
     if rest == text.strip().rstrip("?.! ") and (words[0] not in ("the", "a", "an") or len(words) < 2):
         return None  # no "what about" and no article: "why?", "how much?" are not noun phrases
-    if any(w in _ASKING or is_verbish(w) for w in words):
+    if any(w in ASKING or is_verbish(w) for w in words):
         return None
-    if any(w in _SINGULAR_PRONOUNS | _PLURAL_PRONOUNS for w in words):
+    if any(w in SINGULAR_PRONOUNS | PLURAL_PRONOUNS for w in words):
         return None
     return rest
 
@@ -245,7 +234,7 @@ def _from_phrase(phrase: str, subject: _Subject, previous: str) -> str:
     words = _WORD.findall(phrase)
     same_kind = (
         _shares_word(phrase, subject.text)
-        or any(w.lower() in _DOCUMENT_NOUNS for w in words)
+        or any(w.lower() in DOCUMENT_NOUNS for w in words)
         or any(w[:1].isupper() for w in words[1:] + ([words[0]] if words[0].lower() not in ("the", "a", "an") else []))
     )
     if _names_document(phrase):
@@ -255,7 +244,7 @@ def _from_phrase(phrase: str, subject: _Subject, previous: str) -> str:
         carried = [
             w
             for w in _WORD.findall(subject.text)
-            if question_terms(w) and w.lower() not in _SOURCE_NOUNS and not w[:1].isupper()
+            if question_terms(w) and w.lower() not in SOURCE_NOUNS and not w[:1].isupper()
         ]
         if carried and not _shares_word(phrase, " ".join(carried)):
             return f"What does {phrase} say about {' '.join(carried)}?"
@@ -270,23 +259,23 @@ def _replace_pronoun(text: str, subject: _Subject) -> str:
     pronouns = [
         m
         for m in _WORD.finditer(text)
-        if m.group(0).lower() in _PLURAL_PRONOUNS | _SINGULAR_PRONOUNS
-        and not (m.group(0).lower() in _DEMONSTRATIVES and _next_word_is_noun(text, m.end()))
+        if m.group(0).lower() in PLURAL_PRONOUNS | SINGULAR_PRONOUNS
+        and not (m.group(0).lower() in DEMONSTRATIVES and _next_word_is_noun(text, m.end()))
         and not (m.group(0).lower() == "that" and _is_relative(text, m.start()))
     ]
     if not pronouns:
         return text
-    wanted = _PLURAL_PRONOUNS if subject.plural else _SINGULAR_PRONOUNS
+    wanted = PLURAL_PRONOUNS if subject.plural else SINGULAR_PRONOUNS
     chosen = next((m for m in pronouns if m.group(0).lower() in wanted), pronouns[0])
     word = chosen.group(0).lower()
     name = subject.text
     if word in ("its", "their"):
         name = f"{name}'" if subject.plural else f"{name}'s"
     before, after = text[: chosen.start()], text[chosen.end() :]
-    if subject.plural and word in _SINGULAR_PRONOUNS - {"its"}:
+    if subject.plural and word in SINGULAR_PRONOUNS - {"its"}:
         auxiliary = re.search(r"(\w+)(\s+)$", before)
-        if auxiliary and auxiliary.group(1).lower() in _PLURAL_AUXILIARY:
-            plural = _PLURAL_AUXILIARY[auxiliary.group(1).lower()]
+        if auxiliary and auxiliary.group(1).lower() in PLURAL_AUXILIARY:
+            plural = PLURAL_AUXILIARY[auxiliary.group(1).lower()]
             before = before[: auxiliary.start()] + _same_case(plural, auxiliary.group(1)) + auxiliary.group(2)
     return before + name + after
 
@@ -295,7 +284,7 @@ def _replace_demonstrative(text: str, subject: _Subject) -> str:
     """ "this method" -> "the method of green roofs": the thing is the previous subject's."""
     for match in _WORD.finditer(text):
         word = match.group(0).lower()
-        if word in _DEMONSTRATIVES and _next_word_is_noun(text, match.end()) and not _is_relative(text, match.start()):
+        if word in DEMONSTRATIVES and _next_word_is_noun(text, match.end()) and not _is_relative(text, match.start()):
             noun = _WORD.search(text, match.end())
             article = _same_case("the", match.group(0))
             return f"{text[: match.start()]}{article} {noun.group(0)} of {subject.text}{text[noun.end() :]}"
@@ -307,16 +296,16 @@ def _next_word_is_noun(text: str, end: int) -> bool:
     if following is None:
         return False
     word = following.group(0).lower()
-    return word not in _AUXILIARIES and bool(question_terms(word)) and not is_verbish(word)
+    return word not in QUESTION_AUXILIARIES and bool(question_terms(word)) and not is_verbish(word)
 
 
 def _is_relative(text: str, start: int) -> bool:
     before = _WORD.findall(text[:start])
-    return bool(before) and before[-1].lower() not in _BEFORE_DEMONSTRATIVE | _AUXILIARIES
+    return bool(before) and before[-1].lower() not in BEFORE_DEMONSTRATIVE | QUESTION_AUXILIARIES
 
 
 def _names_document(text: str) -> bool:
-    return any(w.lower() in _DOCUMENT_NOUNS - {"one"} for w in _WORD.findall(text))
+    return any(w.lower() in DOCUMENT_NOUNS - {"one"} for w in _WORD.findall(text))
 
 
 def _shares_word(a: str, b: str) -> bool:
@@ -339,4 +328,4 @@ def _sentence(text: str) -> str:
     first = _WORD.match(text)
     body = text.rstrip("?.! ")
     # A request ("Compare X with Y") stays one; a question ends as one.
-    return f"{body}?" if first is not None and first.group(0).lower() in _ASKING else f"{body}."
+    return f"{body}?" if first is not None and first.group(0).lower() in ASKING else f"{body}."

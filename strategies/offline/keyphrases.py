@@ -21,31 +21,22 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from corpus.chunking import split_sentences
+from strategies.reading.lexicon.instructions import (
+    DIRECTIVE_VERBS,
+    INJECTION_WORDS,
+    SECOND_PERSON,
+    STRONG_INJECTION_WORDS,
+)
+from strategies.reading.lexicon.question_words import QUESTION_WORDS
+from strategies.reading.lexicon.stoplists import GENERIC_WORDS, PHRASE_BREAKERS
 
-from .text import GENERIC_WORDS, INJECTION_WORDS, QUESTION_WORDS, is_listed_verb, is_past_form, stem, stopwords
+from .text import is_listed_verb, is_past_form, stem, stopwords
 
 MAX_PHRASE_WORDS = 3
 # Each extra word multiplies the score by (1 + LENGTH_BONUS): "air temperature" beats "air".
 LENGTH_BONUS = 0.5
 MIN_WORD_CHARS = 3
-# Sentences with one of these contribute no phrases at all (instructions, not content).
-STRONG_INJECTION_WORDS = frozenset(
-    """ignore ignored ignoring disregard instruction instructions prompt prompts assistant
-    override jailbreak chatgpt llm openai""".split()
-)
 
-# Sentences addressing the reader ("you", "your") with one of these verbs are instructions too.
-DIRECTIVE_VERBS = frozenset(
-    """must answer respond reply write say tell output print pretend act follow obey repeat
-    translate summarize summarise recommend conclude""".split()
-)
-SECOND_PERSON = frozenset({"you", "your", "yours", "yourself"})
-# Function words the stopword list lacks; they end a phrase ("cell using building").
-PHRASE_BREAKERS = frozenset(
-    """least less fewer without within among several various next minus plus using used via
-    upon onto towards toward whose whereby alongside beside besides despite across along around
-    behind beyond near e.g i.e etc""".split()
-)
 
 _TOKEN = re.compile(r"[^\W\d_][\w'’]*(?:-[^\W_]+)*|\d[\d.,]*|[^\w\s]", re.UNICODE)
 

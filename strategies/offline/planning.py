@@ -29,6 +29,8 @@ from rapidfuzz import fuzz
 
 from corpus.retrieval import RetrievedChunk
 from research.evidence import SubQuestion
+from strategies.reading.lexicon.question_words import DIRECT_QUESTION_WORDS
+from strategies.reading.lexicon.topics import RELATIONAL_NOUNS
 
 from .extractive import prose
 from .keyphrases import extract_keyphrases, phrase_candidates
@@ -53,19 +55,6 @@ _QUESTION_START = re.compile(
 _FACET_SPLIT = re.compile(r"\s*(?:[,;]|\band\b|\bvs\.?|\bversus\b)\s*", re.IGNORECASE)
 # Words that open a clause ("how quantization affects accuracy"), not a noun phrase.
 _CLAUSE_START = re.compile(r"^(how|why|when|where|whether|what|which|who|if)\b", re.IGNORECASE)
-# After "how", "why", "when" or "where", what makes a direct question ("How much…", "How do…",
-# "How effective are…"); without one within two words, the text is an indirect question.
-_DIRECT = frozenset(
-    """do does did is are was were can could should would will may might must has have had much many
-    long often far""".split()
-)
-# Nouns that name a relation rather than a thing: "the effect of sleep on memory" is about sleep
-# and memory, so its whole phrase, not "the effect", is the subject a question names.
-_RELATIONAL = frozenset(
-    """effect effects impact impacts role roles influence use uses application applications benefit
-    benefits cost costs risk risks relationship relationships link links association associations
-    comparison history future state evaluation analysis design performance""".split()
-)
 _COMPARE_SPLIT = re.compile(r"\s+(?:vs\.?|versus)\s+", re.IGNORECASE)
 _CONNECTOR = re.compile(r"\s+\b(of|for|in|on|at|within|across|under|among)\b\s+", re.IGNORECASE)
 
@@ -93,7 +82,7 @@ def is_indirect_question(text: str) -> bool:
         return False
     if words[0] in ("whether", "if"):
         return True
-    return words[0] in ("how", "why", "when", "where") and not any(w in _DIRECT for w in words[1:3])
+    return words[0] in ("how", "why", "when", "where") and not any(w in DIRECT_QUESTION_WORDS for w in words[1:3])
 
 
 def opens_as_question(text: str) -> bool:
@@ -123,7 +112,7 @@ def _core_of(subject: str, scout_texts: Sequence[str], question: bool = False) -
     subject found most often in the scout chunks, weighted by its length, is the core.
     """
     head = _CONNECTOR.split(subject, maxsplit=1)[0]
-    relational = re.sub(r"^(the|a|an)\s+", "", head.strip(), flags=re.IGNORECASE).lower() in _RELATIONAL
+    relational = re.sub(r"^(the|a|an)\s+", "", head.strip(), flags=re.IGNORECASE).lower() in RELATIONAL_NOUNS
     if not question and content_words(head) and head != subject:
         return _lower_first(_clean(subject if relational else head))
     options = [s for s, _ in phrase_candidates(subject)]

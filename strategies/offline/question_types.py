@@ -26,6 +26,11 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
+from strategies.reading.lexicon.entities import ENTITY_NOUNS
+from strategies.reading.lexicon.function_words import NAME_PARTICLES
+from strategies.reading.lexicon.quantities import DATE_NOUNS, MEASURES, QUANTITY_NOUNS
+from strategies.reading.lexicon.question_words import NOT_A_NOUN
+
 from .text import stem, stopwords
 
 
@@ -63,33 +68,9 @@ class QuestionType:
         return self.kind is not AnswerType.DESCRIPTION
 
 
-# General English nouns naming kinds of entities, by the kind of name their answers are.
-_ENTITY_NOUNS: dict[Entity, str] = {
-    Entity.PERSON: "person people author artist writer director founder inventor creator composer singer actor "
-    "actress player coach president leader ceo chairman chairperson editor producer scientist researcher "
-    "architect designer owner manager painter poet novelist musician king queen minister mayor governor",
-    Entity.ORGANISATION: "company organisation organization firm corporation university institution institute "
-    "agency team club band label publisher party provider vendor manufacturer school college network "
-    "channel newspaper magazine airline brand bank government ministry department committee studio operator "
-    "broadcaster carrier",
-    Entity.PRODUCT: "product model software tool library framework package language app application platform "
-    "device api sdk endpoint format version browser database engine compiler plan tier edition album film movie "
-    "book novel "
-    "song game ship car aircraft vehicle war battle award prize treaty",
-    Entity.METHOD: "method algorithm technique architecture classifier baseline metric dataset corpus benchmark "
-    "encoder decoder optimizer optimiser loss embedding embeddings",
-    Entity.CATEGORY: "sport genre profession occupation job instrument religion nationality position medium "
-    "style colour color species breed",
-}
-ENTITY_OF_NOUN: dict[str, Entity] = {stem(w): e for e, words in _ENTITY_NOUNS.items() for w in words.split()}
-# Nouns whose answers are quantities: general English, not any dataset's wording.
-QUANTITY_NOUNS = frozenset(
-    """population number size length height width depth area age count amount percentage proportion share
-    rate ratio accuracy score total cost price fee weight speed temperature capacity duration distance value
-    limit maximum minimum budget salary revenue""".split()
-)
+ENTITY_OF_NOUN: dict[str, Entity] = {stem(w): Entity(e) for e, words in ENTITY_NOUNS.items() for w in words.split()}
 _QUANTITY_STEMS = frozenset(stem(n) for n in QUANTITY_NOUNS)
-_DATE_STEMS = frozenset(stem(n) for n in ("date", "year", "birthday", "day", "month"))
+_DATE_STEMS = frozenset(stem(n) for n in DATE_NOUNS)
 
 _AUX = r"(?:is|are|was|were|do|does|did|can|could|has|have|had|will|would|should|shall|may|might|must)"
 _YES_NO = re.compile(rf"^{_AUX}\b", re.IGNORECASE)
@@ -103,17 +84,6 @@ _QUANTITY_Q = re.compile(
     r"^how (?P<how>many|much|long|big|large|old|far|tall|high|deep|wide|heavy|fast|often)\b",
     re.I,
 )
-# What "how <adjective>" measures; the others ("how much", "how big") may be any quantity.
-MEASURES = {
-    "often": "frequency",
-    "long": "duration or length",
-    "old": "duration",
-    "far": "length",
-    "tall": "length",
-    "high": "length",
-    "deep": "length",
-    "wide": "length",
-}
 _NAME_Q = re.compile(r"^(?:who|whom|whose)\b|^what is the name of\b", re.IGNORECASE)
 _PLACE_Q = re.compile(
     r"^(?:where\b|(?:in |at |from )?(?:what|which) (?:city|country|state|town|place|region|county|province|"
@@ -131,7 +101,6 @@ _THING_Q = re.compile(
 )
 # "Who is the artist of", "who were the directors of": the role asked for.
 _ROLE = re.compile(r"^who(?:m)?\s+(?:is|are|was|were)\s+the\s+(?:current\s+|first\s+|main\s+)?([a-z][\w-]*)\b", re.I)
-_NOT_A_NOUN = frozenset({"is", "are", "was", "were", "do", "does", "did", "kind", "type", "sort", "of", "the"})
 _QUESTION_START = r"(?:what|which|who|whom|whose|when|where|why|how|in|on|" + _AUX[3:-1] + r")\b"
 # A subordinate clause before the question proper: "When deciding whether ..., what ...?"
 _SUBORDINATE = re.compile(
@@ -169,7 +138,7 @@ def question_type(question: str) -> QuestionType:
     if found:
         # "how many spider species", "how much money": the counted thing names the answer's unit.
         unit = re.match(r"\s+([a-z][\w-]*(?:\s+[a-z][\w-]*)?)", text[found.end() :], re.IGNORECASE)
-        words = [w for w in (unit.group(1).lower().split() if unit else []) if w not in _NOT_A_NOUN]
+        words = [w for w in (unit.group(1).lower().split() if unit else []) if w not in NOT_A_NOUN]
         words = list(itertools.takewhile(lambda w: w not in stopwords() and not _AUX_WORD.match(w), words))
         how = found.group("how").lower()
         return QuestionType(AnswerType.QUANTITY, " ".join(words), counted=how == "many", measure=MEASURES.get(how, ""))
@@ -196,7 +165,7 @@ def _thing(text: str, found: re.Match[str]) -> QuestionType:
         rest = re.match(r"\s*of\s+(?:a\s+|an\s+)?([a-z][\w-]*)", text[found.end() :], re.IGNORECASE)
         noun = rest.group(1).lower() if rest else noun
     words = noun.split()
-    if words[0] in _NOT_A_NOUN or words[0] in stopwords() or _SEVERAL.match(words[0]) or {"and", "or"} & set(words):
+    if words[0] in NOT_A_NOUN or words[0] in stopwords() or _SEVERAL.match(words[0]) or {"and", "or"} & set(words):
         return QuestionType(AnswerType.DESCRIPTION)
     # The head of "what political party" is "party"; of "what embeddings provider", "provider". When the
     # noun phrase runs into the verb ("what model should"), the first word is the head.
@@ -234,7 +203,6 @@ _NUMBER_WORD = re.compile(
     r"thousand|million|billion|half|dozen|once|twice)\b",
     re.I,
 )
-_NAME_PARTICLES = frozenset({"of", "de", "la", "le", "van", "von", "der", "du", "the", "and", "&", "for", "del", "da"})
 _NAME_WORD = re.compile(r"^(?:[A-Z][\w'’.-]*|\S*\d\S*|\w+[A-Z]\w*|[a-z][\w.-]*_[\w.-]*)$")
 MAX_NAME_WORDS = 6
 MAX_CATEGORY_WORDS = 3
@@ -263,23 +231,47 @@ def value_problem(asked: QuestionType, phrase: str, sentence: str) -> str | None
         return None if _MONTH_OR_YEAR.search(phrase) else "not a date"
     if asked.kind is AnswerType.QUANTITY:
         return None if _NUMBER_WORD.search(phrase) else "not a quantity"
-    words = phrase.split()
     if asked.entity is Entity.CATEGORY:
-        ok = len(words) <= MAX_CATEGORY_WORDS and not any(w.lower() in stopwords() for w in words)
-        return None if ok else "not a category value"
-    if words[0].lower() == "the" and len(words) > 1:  # "The Beatles", "The Hague"
+        return None if _is_category_value(phrase) else "not a category value"
+    if not _is_name(phrase, asked.noun):
+        return "not a name"
+    if _cut_out_of_longer_name(phrase, sentence, found):
+        return "cut out of a longer name"
+    return None
+
+
+def _is_category_value(phrase: str) -> bool:
+    """ "football", "jazz": a few words, none of them a function word."""
+    words = phrase.split()
+    return len(words) <= MAX_CATEGORY_WORDS and not any(w.lower() in stopwords() for w in words)
+
+
+def _is_name(phrase: str, noun: str) -> bool:
+    """A few capitalised (or code-like) words, joined by name particles, neither starting nor ending
+    with one; a leading "the" ("The Beatles") and the asked-for noun at the end ("the Standard *tier*")
+    are not counted."""
+    words = _name_words(phrase, noun)
+    if len(words) > MAX_NAME_WORDS or words[0].lower() in NAME_PARTICLES or words[-1].lower() in NAME_PARTICLES:
+        return False
+    return all(w.lower() in NAME_PARTICLES or _NAME_WORD.match(w) for w in words) and len(phrase) >= 2
+
+
+def _name_words(phrase: str, noun: str) -> list[str]:
+    """The words of ``phrase`` that must read as a name: without a leading "the" ("The Beatles", "The
+    Hague") and without the asked-for noun at its end ("the Standard *tier*")."""
+    words = phrase.split()
+    if words[0].lower() == "the" and len(words) > 1:
         words = words[1:]
-    if asked.noun and len(words) > 1 and words[-1].lower() == asked.noun.split()[-1]:  # "the Standard *tier*"
+    if noun and len(words) > 1 and words[-1].lower() == noun.split()[-1]:
         words = words[:-1]
-    if len(words) > MAX_NAME_WORDS or words[0].lower() in _NAME_PARTICLES or words[-1].lower() in _NAME_PARTICLES:
-        return "not a name"
-    if not all(w.lower() in _NAME_PARTICLES or _NAME_WORD.match(w) for w in words) or len(phrase) < 2:
-        return "not a name"
-    # Not cut out of a longer name: no capitalised word runs on either side (but the sentence's first).
-    # One name of a list of names ("ELMo, GPT, BERT and XLNet") is cut out of it, too.
+    return words
+
+
+def _cut_out_of_longer_name(phrase: str, sentence: str, found: re.Match[str]) -> bool:
+    """Whether a capitalised word runs on either side of ``found`` (but the sentence's first): the
+    phrase is part of a longer name. One name of a list of names ("ELMo, GPT, BERT and XLNet") is cut
+    out of it, too."""
     before = sentence[: found.start()].split()
     after = sentence[found.end() :].split()
     inside = len(before) > 1 and before[-1][:1].isupper() and not before[-1].endswith((".", ":"))
-    if inside or (after and after[0][:1].isupper() and not phrase.endswith(",")):
-        return "cut out of a longer name"
-    return None
+    return inside or (bool(after) and after[0][:1].isupper() and not phrase.endswith(","))

@@ -30,6 +30,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from corpus.text import stopwords
+from strategies.reading.lexicon.entities import HONORIFICS
+from strategies.reading.lexicon.quantities import ORDINAL_NUMBERS
 
 from .text import content_stems, matched, stem
 
@@ -50,12 +52,6 @@ _WORD = re.compile(r"[\w'’.&-]+")
 _MONTH = re.compile(
     r"^(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
     r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?$"
-)
-# Titles before a person's name: "Judge Howe" is the Howe a document calls "James Henry Howe".
-_HONORIFICS = frozenset(
-    "mr mrs ms miss dr prof professor sir dame lord lady saint st general gen colonel col captain capt major "
-    "lieutenant admiral sergeant judge justice senator governor mayor president king queen prince princess "
-    "duke earl count emperor pope bishop reverend rev".split()
 )
 _ORDINAL = re.compile(
     r"\b(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|debut|"
@@ -163,20 +159,12 @@ class _Run:
     end: int
 
 
-_ORDINAL_NUMBERS = {
-    w: str(n)
-    for n, w in enumerate(
-        "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split(), start=1
-    )
-}
-
-
 def _ordinal(word: str) -> str:
     """ "Third", "3rd" -> "3"; a debut is a first."""
     low = word.lower()
     if low == "debut":
         return "1"
-    return _ORDINAL_NUMBERS.get(low) or low.rstrip("stndrh")
+    return ORDINAL_NUMBERS.get(low) or low.rstrip("stndrh")
 
 
 def _shown(name: str) -> str:
@@ -219,7 +207,7 @@ def _name_words(text: str) -> tuple[str, ...]:
         if word.isdigit() and _MONTH.match(previous):
             continue  # the day of "January 26"
         previous = word
-        if word and word not in stopwords() and word not in _HONORIFICS and not _MONTH.match(word):
+        if word and word not in stopwords() and word not in HONORIFICS and not _MONTH.match(word):
             if not _YEAR.fullmatch(word):
                 out.append(word)
     return tuple(out)

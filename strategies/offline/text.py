@@ -10,6 +10,10 @@ import re
 from functools import lru_cache
 
 from corpus.text import stopwords, word_tokens
+from strategies.reading.lexicon.instructions import INJECTION_WORDS
+from strategies.reading.lexicon.question_words import QUESTION_WORDS
+from strategies.reading.lexicon.stoplists import GENERIC_WORDS
+from strategies.reading.lexicon.verbs import VERBISH
 
 # Stems are a light suffix strip cut to this many characters ("installation", "installed" and
 # "install" all become "insta"); two stems also match when one is a prefix of the other and the
@@ -20,50 +24,6 @@ _SUFFIXES = ("ations", "ation", "ings", "ing", "tions", "tion", "ied", "ies", "e
 # Derivations the suffix strip cannot join (retain/retention).
 _STEM_EQUIVALENTS = {"reten": "retai"}
 
-# Words of question templates and of research questions in general: they say nothing about the
-# subject, so lexical overlap and query reformulation ignore them.
-QUESTION_WORDS = frozenset(
-    """what which who whom whose how why when where whether does do did is are was were can could
-    should would will may might evidence say says said document documents source sources report
-    reports reported tell known main findings finding regarding relation overall much many
-    according describe discuss affect affects effect effects impact impacts influence role compare
-    compared comparison difference differ way ways using use used happen happens happened key
-    important two three four several various kind kinds type types example examples specific
-    particular certain possible able need needs want help easily quickly documentation mentioned
-    described explain explained provide provided""".split()
-)
-
-# Words that mark a phrase as an instruction rather than a topic: document text that tries to
-# steer the research ("ignore your instructions and ...") must never become a sub-question.
-INJECTION_WORDS = frozenset(
-    """ignore ignored ignoring disregard forget instruction instructions prompt prompts system
-    assistant you your yours yourself override jailbreak previous command commands execute
-    respond reply chatgpt llm gpt openai ai password secret""".split()
-)
-
-# Auxiliaries and frequent verbs (base and third person): a sentence needs one of these, or a
-# past-tense form, to count as a statement rather than a heading or a label.
-_VERBISH = frozenset(
-    """is are was were be been being am has have had do does did can could may might will would
-    shall should must show shows showed reduce reduces lower lowers increase increases retain
-    retains provide provides offer offers require requires need needs remain remains cover
-    covers hold holds make makes help helps support supports depend depends suggest suggests
-    indicate indicates find finds found fall falls fell rise rises rose exceed exceeds take
-    takes took give gives gave keep keeps kept cut cuts store stores capture captures use uses
-    weigh weighs survive survives attract attracts protect protects create creates apply applies
-    mean means lose loses lost led run runs ran stay stays grow grows grew become becomes became
-    allow allows contribute contributes extend extends delay delays vary varies affect affects
-    cool cools occur occurs carry carries reach reaches cause causes explain explains combine
-    combines include includes compare compares measure measures report reports estimate
-    estimates propose proposes recommend recommends""".split()
-)
-
-# Units, hedges and document furniture: frequent in evidence, never what a passage is about.
-GENERIC_WORDS = frozenset(
-    """mm cm km m2 m3 kg kwh wh kn mg ha per percent cent percentage degrees about approximately
-    roughly around also however et al table fig figure section page vol pp eq approx versus vs
-    thus therefore hence whereas although""".split()
-)
 
 MIN_SENTENCE_WORDS = 6
 # A line this long without any punctuation and with many capitalised words is a run of headings.
@@ -139,7 +99,7 @@ def matched(term_stem: str, stems: set[str] | frozenset[str]) -> bool:
 
 
 def is_listed_verb(word: str) -> bool:
-    return word in _VERBISH
+    return word in VERBISH
 
 
 def is_past_form(word: str) -> bool:

@@ -26,7 +26,6 @@ import re
 from collections.abc import Sequence
 
 from strategies.offline.text import (
-    QUESTION_WORDS,
     STEM_LENGTH,
     content_stems,
     content_words,
@@ -39,6 +38,13 @@ from strategies.offline.text import (
 )
 from strategies.reading.claim_checks import Meaning, holds, names
 from strategies.reading.judge import Verdict, judge
+from strategies.reading.lexicon.documents import DOCUMENT_NOUN_PATTERN
+from strategies.reading.lexicon.function_words import AUXILIARIES
+from strategies.reading.lexicon.negation import CONTRACTED_NEGATIONS, LIGHT, NOUN_NEGATION, PARTIAL
+from strategies.reading.lexicon.quantities import COUNTED
+from strategies.reading.lexicon.question_words import QUESTION_WORDS
+from strategies.reading.lexicon.verbs import PROCEDURE_VERB_PATTERN
+from strategies.reading.lexicon.word_forms import NOT_ADVERBS
 
 # A sentence speaks of a yes/no question when it holds this share of its words, and states the asked
 # predicate when it holds this share of what the question asks of its subject (``predicate_stems``).
@@ -46,19 +52,6 @@ QUESTION_COVERAGE = 0.6
 PREDICATE_COVERAGE = 0.6
 # Words after a negation it may govern ("does not significantly reduce").
 NEGATION_REACH = 3
-
-_AUXILIARIES = frozenset(
-    "do does did is are was were be been can could should would will may might must has have had shall".split()
-)
-_CONTRACTED = frozenset(
-    "don't doesn't didn't isn't aren't wasn't weren't can't cannot won't shouldn't couldn't wouldn't "
-    "mustn't hasn't haven't hadn't".split()
-)
-# After a negation, a sweep is denied, not the predicate: "does not cover all services" says some are
-# covered; "not only … but also" affirms.
-_PARTIAL = frozenset({"all", "every", "always", "only", "just", "entirely", "completely", "fully", "necessarily"})
-# Negations of a noun: "no support for X", "without a header".
-_NOUN_NEGATION = frozenset({"no", "without", "neither", "nor", "never", "none"})
 
 
 def negated_terms(sentence: str) -> frozenset[str]:
@@ -69,27 +62,22 @@ def negated_terms(sentence: str) -> frozenset[str]:
     out: set[str] = set()
     stops = stopwords()
     for k, tok in enumerate(toks):
-        verbal = tok in _CONTRACTED or (tok in ("not", "never") and k > 0 and toks[k - 1] in _AUXILIARIES)
-        if not (verbal or tok in _NOUN_NEGATION):
+        verbal = tok in CONTRACTED_NEGATIONS or (tok in ("not", "never") and k > 0 and toks[k - 1] in AUXILIARIES)
+        if not (verbal or tok in NOUN_NEGATION):
             continue
         following = toks[k + 1 : k + 1 + NEGATION_REACH]
-        if any(w in _PARTIAL for w in following[:2]):
+        if any(w in PARTIAL for w in following[:2]):
             continue
         for word in following:
-            if word in _AUXILIARIES or word in stops or _adverb(word) or word in _LIGHT:
+            if word in AUXILIARIES or word in stops or _adverb(word) or word in LIGHT:
                 continue
             out.add(lemma(word))
             break
     return frozenset(out)
 
 
-# Light words a negation passes over to what it denies: "no *way* to apply", "no longer supports".
-_LIGHT = frozenset({"way", "ways", "means", "option", "options", "possibility", "longer", "able", "possible"})
-_NOT_ADVERBS = frozenset({"apply", "supply", "reply", "comply", "rely", "imply", "multiply", "fly", "family"})
-
-
 def _adverb(word: str) -> bool:
-    return word.endswith("ly") and len(word) > 4 and word not in _NOT_ADVERBS
+    return word.endswith("ly") and len(word) > 4 and word not in NOT_ADVERBS
 
 
 def lemma(word: str) -> str:
@@ -143,31 +131,21 @@ def polarity(question: str, sentence: str) -> str | None:
 
 # --- about the document rather than the subject ------------------------------------------------------------
 
-_DOCUMENT_NOUN = (
-    r"(?:brief|paper|report|study|article|document|chapter|section|review|guide|page|thesis|work|note|"
-    r"memo|survey|analysis|manuscript|book|essay|post|tutorial|appendix|proposal)"
-)
-_PROCEDURE_VERB = (
-    r"(?:propos|present|describ|outlin|introduc|discuss|examin|investigat|explor|review|summari[sz]|search|"
-    r"collect|conduct|us|focus|aim|consider|address|set|sets|organi[sz]|structur|begin|start|conclud|"
-    r"compil|screen|select|includ|exclud|extract|gather|interview|recruit|surve|analy[sz]|assess|evaluat|"
-    r"provid|offer|detail|cover|follow)\w*"
-)
 # "This brief proposes…", "The present study examines…", "In this paper, we…", "We searched…",
 # "Section 3 describes…", "Here we present…". Verbs of findings ("shows", "found", "concludes") are
 # left out: "This study shows that roofs retain half the rain" states a finding.
 _ABOUT_THE_DOCUMENT = re.compile(
-    rf"^\W*(?:(?:this|the present|the current|our|the following)\s+(?:\w+\s+)?{_DOCUMENT_NOUN}s?\s+{_PROCEDURE_VERB}"
-    rf"|(?:in|throughout)\s+(?:this|the present|our|the following)\s+(?:\w+\s+)?{_DOCUMENT_NOUN}\b"
+    rf"^\W*(?:(?:this|the present|the current|our|the following)\s+(?:\w+\s+)?{DOCUMENT_NOUN_PATTERN}s?\s+{PROCEDURE_VERB_PATTERN}"
+    rf"|(?:in|throughout)\s+(?:this|the present|our|the following)\s+(?:\w+\s+)?{DOCUMENT_NOUN_PATTERN}\b"
     rf"|(?:section|chapter|appendix)\s+\d"
-    rf"|(?:here\s+|first\s+|then\s+|next\s+|finally\s+|also\s+)?(?:we|i)\s+(?:\w+ly\s+)?{_PROCEDURE_VERB}"
-    rf"|(?:the\s+)?authors?\s+{_PROCEDURE_VERB})"
+    rf"|(?:here\s+|first\s+|then\s+|next\s+|finally\s+|also\s+)?(?:we|i)\s+(?:\w+ly\s+)?{PROCEDURE_VERB_PATTERN}"
+    rf"|(?:the\s+)?authors?\s+{PROCEDURE_VERB_PATTERN})"
     # ... a procedure in the passive: "Studies were included if…", "Data were collected from…"
     rf"|^\W*(?:[\w-]+\s+){{0,3}}(?:was|were)\s+(?:then\s+|first\s+|also\s+)?(?:included|excluded|selected|screened|"
     rf"collected|recruited|searched|extracted|coded|interviewed|sampled|retrieved)\b"
     # ... or, anywhere, what the document does with its subject: "… are presented in this brief as …".
     rf"|\b(?:presented|proposed|described|discussed|outlined|introduced|summari[sz]ed|reviewed)\s+(?:in|by)\s+"
-    rf"(?:this|the present|our)\s+{_DOCUMENT_NOUN}\b",
+    rf"(?:this|the present|our)\s+{DOCUMENT_NOUN_PATTERN}\b",
     re.I,
 )
 # A question about the work itself: its method, data, procedure or what its authors do.
@@ -212,8 +190,6 @@ def unheld(wanted: Sequence[str], texts: Sequence[str]) -> str | None:
 
 # --- does a sentence answer the question ---------------------------------------------------------------------
 
-_COUNTED = re.compile(r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|several|some|few|many|main|key)\b", re.I)
-
 
 def answer_verdict(
     question: str,
@@ -227,7 +203,7 @@ def answer_verdict(
     terms that are not the evidence's general subject ("grants", "subsidies", "owners" of a question on
     green roofs in a library on green roofs; all its content words when none is given) — against
     them. The count a question asks for ("what are the *two* ways") is no figure to find."""
-    words = content_words(_COUNTED.sub(" ", strip_question(question)), QUESTION_WORDS)
+    words = content_words(COUNTED.sub(" ", strip_question(question)), QUESTION_WORDS)
     wanted = set(focus)
     asked = " ".join(w for w in words if not wanted or stem(w) in wanted) or " ".join(words)
     return judge(asked, sentences, "", context, meaning)

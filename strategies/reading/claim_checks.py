@@ -34,7 +34,11 @@ from difflib import SequenceMatcher
 from typing import Protocol
 
 from corpus.text import stopwords
-from strategies.offline.text import GENERIC_WORDS, content_words, stem, stems_match
+from strategies.offline.text import content_words, stem, stems_match
+from strategies.reading.lexicon.modality import LIMITED, SWEEPING
+from strategies.reading.lexicon.negation import NEGATION, NOT_NEGATION
+from strategies.reading.lexicon.quantities import NUMBER_WORDS
+from strategies.reading.lexicon.stoplists import GENERIC_WORDS
 from strategies.reading.numbers import Mention, mentions
 
 
@@ -56,48 +60,6 @@ class Failure:
 # says (this share of the claim's content words); elsewhere the sentence is about something else.
 SAME_STATEMENT = 0.5
 
-_NUMBER_WORDS = {
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
-    "twenty": 20,
-    "thirty": 30,
-    "forty": 40,
-    "fifty": 50,
-    "hundred": 100,
-    "thousand": 1000,
-    "twice": 2,
-    "double": 2,
-    "half": 50,
-}
-_NEGATION = re.compile(
-    r"\b(?:not|no|never|none|nothing|nobody|nowhere|neither|nor|cannot|lacks?|lacking|"
-    r"fails? to|failed to|unable|\w+n['’]t)\b",
-    re.I,
-)
-# Negation words that do not negate what follows ("not only X but also Y", "no doubt").
-# "without" is left out: "X works without Y" says what X needs, it does not deny X.
-_NOT_NEGATION = re.compile(
-    r"\b(?:not only|not just|not least|no doubt|nothing but|not to mention|not surprisingly)\b", re.I
-)
-_SWEEPING = re.compile(
-    r"\b(?:all|every|everyone|everything|always|entirely|completely|totally|fully|permanently|"
-    r"eliminat\w*|guarantee\w*|any|whole)\b",
-    re.I,
-)
-_LIMITED = re.compile(
-    r"\b(?:some|several|many|most|half|part|partly|partially|about|around|roughly|approximately|up to|"
-    r"may|might|could|can|often|sometimes|usually|typically|reduce\w*|lower\w*|limit\w*|few|certain)\b",
-    re.I,
-)
 # A capitalised word opening a sentence is a name unless it has the shape of a common word (a verb
 # form, an adverb, an abstract noun): "Medusa achieves…" names, "Overall, …" and "Using …" do not.
 _COMMON_SHAPE = re.compile(
@@ -125,7 +87,7 @@ def figures_problem(claim: str, sources: str, best: str, overlap: float) -> Fail
 def _word_numbers(text: str) -> list[Mention]:
     out: list[Mention] = []
     for m in re.finditer(r"\b[a-z]+\b", text.lower()):
-        value = _NUMBER_WORDS.get(m.group())
+        value = NUMBER_WORDS.get(m.group())
         if value is not None:
             unit = "%" if m.group() == "half" else ""
             out.append(Mention(text=m.group(), value=value, unit=unit, bound="exact", start=m.start(), end=m.end()))
@@ -206,7 +168,7 @@ def _opening_word(name: str, text: str) -> bool:
 
 
 def negated(text: str) -> bool:
-    return bool(_NEGATION.search(_NOT_NEGATION.sub(" ", text)))
+    return bool(NEGATION.search(NOT_NEGATION.sub(" ", text)))
 
 
 def polarity_problem(claim: str, best: str, overlap: float) -> Failure | None:
@@ -219,11 +181,11 @@ def polarity_problem(claim: str, best: str, overlap: float) -> Failure | None:
 
 
 def sweep_problem(claim: str, sources: str) -> Failure | None:
-    sweeping = {w.lower() for w in _SWEEPING.findall(claim)}
+    sweeping = {w.lower() for w in SWEEPING.findall(claim)}
     if not sweeping or all(re.search(rf"\b{re.escape(w)}\b", sources, re.I) for w in sweeping):
         return None
     word = sorted(sweeping)[0]
-    if _LIMITED.search(sources):
+    if LIMITED.search(sources):
         return Failure(False, f"the claim says {word!r} where the cited text is limited")
     return Failure(False, f"the claim says {word!r}, which the cited text does not")
 

@@ -9,55 +9,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-# Canonical unit -> pattern (longest alternatives first). Units of different dimension never
-# compare; mm and m are kept apart on purpose (a depth and a height are rarely the same subject).
-_UNIT_PATTERNS: list[tuple[str, str]] = [
-    ("°C", r"°\s?C\b|º\s?C\b|degrees? (?:C|Celsius)\b"),
-    ("pp", r"percentage points?\b"),
-    ("%", r"%|percent\b|per cent\b"),
-    ("kg/m2", r"kg\s?(?:/|per)\s?(?:m2|m²|square met(?:re|er))\b"),
-    ("g/m2", r"g(?: C)?\s?(?:/|per)\s?(?:m2|m²|square met(?:re|er))\b"),
-    ("kN/m2", r"kN\s?(?:/|per)\s?(?:m2|m²)\b"),
-    ("Wh/m2", r"k?Wh\s?(?:/|per)\s?(?:m2|m²)\b"),
-    ("L/m2", r"(?:L|litres?|liters?)\s?(?:/|per)\s?(?:m2|m²)\b"),
-    ("mg/L", r"mg\s?(?:/|per)\s?(?:L|litre|liter)\b"),
-    ("µg/m3", r"(?:µg|ug|micrograms?)\s?(?:/|per)\s?(?:m3|m³)\b"),
-    ("kWh", r"kWh\b"),
-    ("m2", r"m2\b|m²|square met(?:re|er)s?\b"),
-    ("ha", r"hectares?\b|ha\b"),
-    ("mm", r"mm\b|millimet(?:re|er)s?\b"),
-    ("cm", r"cm\b|centimet(?:re|er)s?\b"),
-    ("km", r"km\b|kilomet(?:re|er)s?\b"),
-    ("m", r"m\b|met(?:re|er)s?\b"),
-    ("K", r"K\b|kelvin\b"),
-    ("deg", r"degrees?\b"),
-    ("years", r"years?\b"),
-    ("months", r"months?\b"),
-    ("weeks", r"weeks?\b"),
-    ("days", r"days?\b"),
-    ("hours", r"hours?\b|h\b"),
-    ("minutes", r"minutes?\b|min\b"),
-    ("storeys", r"stor(?:e)?ys?\b|stories\b|floors?\b"),
-    ("species", r"species\b"),
-]
+from strategies.reading.lexicon.negation import NEGATED
+from strategies.reading.lexicon.quantities import APPROX, LOWER, UPPER
+from strategies.reading.lexicon.units import UNIT_PATTERNS
+
 _NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _MENTION = re.compile(
     rf"(?<![\w.,/-])(?P<a>{_NUMBER})(?:\s*(?:-|–|—|to|and)\s*(?P<b>{_NUMBER}))?\s*"
-    rf"(?P<unit>{'|'.join(f'(?:{p})' for _, p in _UNIT_PATTERNS)})",
+    rf"(?P<unit>{'|'.join(f'(?:{p})' for _, p in UNIT_PATTERNS)})",
 )
-_UNIT_RES = [(name, re.compile(rf"^(?:{p})$")) for name, p in _UNIT_PATTERNS]
-_APPROX = re.compile(r"\b(?:about|around|roughly|approximately|approx\.|nearly|almost|some|circa|~)\s*$", re.I)
-_UPPER = re.compile(
-    r"\b(?:up to|at most|less than|fewer than|below|under|no more than|maximum of|max\.?|"
-    r"not exceeding)\s*$",
-    re.I,
-)
-_LOWER = re.compile(
-    r"\b(?:at least|more than|over|above|exceeding|exceeds?|minimum of|greater than|"
-    r"upwards of)\s*$",
-    re.I,
-)
-_NEGATED = re.compile(r"\b(?:no|not|never|none|nothing|nowhere)\b", re.I)
+_UNIT_RES = [(name, re.compile(rf"^(?:{p})$")) for name, p in UNIT_PATTERNS]
 _YEAR = re.compile(r"(?<![\w.,/-])(1[89]\d{2}|20\d{2})(?![\w%°/-]|\.\d|\s*(?:-|–|to)\s*\d)")
 
 # Relative tolerance around a value: a stated figure covers +-10%, a hedged one ("about") +-20%.
@@ -95,19 +56,19 @@ def quantities(sentence: str) -> list[Quantity]:
         low, high = min(a, b), max(a, b)
         before = sentence[max(0, m.start() - 25) : m.start()]
         start = m.start()
-        hedge = _APPROX.search(before) or _UPPER.search(before) or _LOWER.search(before)
+        hedge = APPROX.search(before) or UPPER.search(before) or LOWER.search(before)
         tol = EXACT_TOLERANCE
-        lower_bound = _LOWER.search(before)
+        lower_bound = LOWER.search(before)
         hedge_start = m.start() - len(before) + (lower_bound.start() if lower_bound else 0)
         lead = sentence[max(0, m.start() - 60) : hedge_start]
         lead = re.split(r"[,;:()]", lead)[-1]  # the same clause only
-        if lower_bound and _NEGATED.search(lead):
+        if lower_bound and NEGATED.search(lead):
             low = 0.0  # "no grid cell cooled by more than 0.5 °C" is an upper bound
-        elif _UPPER.search(before):
+        elif UPPER.search(before):
             low = 0.0
         elif lower_bound:
             high = float("inf")
-        elif _APPROX.search(before):
+        elif APPROX.search(before):
             tol = APPROX_TOLERANCE
         if hedge:
             start = m.start() - len(before) + hedge.start()
@@ -177,8 +138,8 @@ def mentions(text: str) -> list[Mention]:
 
 
 def _bound(before: str) -> str:
-    if _UPPER.search(before):
+    if UPPER.search(before):
         return "upper"
-    if _LOWER.search(before):
+    if LOWER.search(before):
         return "lower"
-    return "approx" if _APPROX.search(before) else "exact"
+    return "approx" if APPROX.search(before) else "exact"

@@ -1,0 +1,38 @@
+"""Closed-class English words: auxiliaries, pronouns, articles, prepositions and the particles of names."""
+
+from __future__ import annotations
+
+# Source: standard English grammar.
+BE = frozenset({"is", "are", "was", "were"})
+
+# Source: standard English grammar.
+QUESTION_AUXILIARIES = BE | frozenset("do does did has have had can could should would will may might must".split())
+
+# Source: standard English grammar.
+AUXILIARIES = frozenset(
+    "do does did is are was were be been can could should would will may might must has have had shall".split()
+)
+
+# The auxiliary agreeing with a plural subject put where a singular pronoun stood.
+# Source: standard English grammar.
+PLURAL_AUXILIARY = {"does": "do", "is": "are", "was": "were", "has": "have"}
+
+# Source: standard English grammar.
+PLURAL_PRONOUNS = frozenset({"they", "them", "their", "these", "those"})
+
+# Source: standard English grammar.
+SINGULAR_PRONOUNS = frozenset({"it", "its", "this", "that"})
+
+# Source: standard English grammar.
+DEMONSTRATIVES = frozenset({"this", "that", "these", "those"})
+
+# Words after which "that" + noun is a demonstrative ("compare that study"), not a relative clause
+# ("the studies that measured") or a conjunction ("true that roofs cool").
+# Source: hand-kept with the follow-up rules: prepositions, and verbs that take an object.
+BEFORE_DEMONSTRATIVE = frozenset("about in of on from for to with and compare than".split())
+
+# Source: standard English grammar: articles and prepositions.
+VERB_FOLLOWERS = frozenset("to the a an on in into of for with from by at over under".split())
+
+# Source: the particles of English and European personal, place and organisation names.
+NAME_PARTICLES = frozenset({"of", "de", "la", "le", "van", "von", "der", "du", "the", "and", "&", "for", "del", "da"})

@@ -1,0 +1,107 @@
+"""Quantity words: nouns answered by a quantity, number and ordinal words, the bounds of a figure."""
+
+from __future__ import annotations
+
+import re
+
+# Nouns whose answers are quantities: general English, not any dataset's wording.
+# Source: hand-kept, general English.
+QUANTITY_NOUNS = frozenset(
+    """population number size length height width depth area age count amount percentage proportion share
+    rate ratio accuracy score total cost price fee weight speed temperature capacity duration distance value
+    limit maximum minimum budget salary revenue""".split()
+)
+
+# Nouns whose answers are dates ("what year", "what is the birth date of").
+# Source: hand-kept, general English.
+DATE_NOUNS = ("date", "year", "birthday", "day", "month")
+
+# Nouns counted in units of themselves ("a population of 3,559").
+# Source: hand-kept, general English.
+COUNT_NOUNS = ("population", "number", "count", "total", "amount")
+
+# Nouns answered by an amount of money.
+# Source: hand-kept, general English.
+MONEY_NOUNS = ("price", "cost", "fee", "budget", "salary", "revenue", "expense", "wage")
+
+# What "how <adjective>" measures; the others ("how much", "how big") may be any quantity.
+# Source: standard English grammar: the adjectives of "how <adjective>" questions.
+MEASURES = {
+    "often": "frequency",
+    "long": "duration or length",
+    "old": "duration",
+    "far": "length",
+    "tall": "length",
+    "high": "length",
+    "deep": "length",
+    "wide": "length",
+}
+
+# Source: standard English grammar: English number words, "half" as 50 %.
+NUMBER_WORDS = {
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "hundred": 100,
+    "thousand": 1000,
+    "twice": 2,
+    "double": 2,
+    "half": 50,
+}
+
+# Source: standard English grammar: small number words and the quantifiers of a list.
+COUNTED = re.compile(r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|several|some|few|many|main|key)\b", re.I)
+
+# Source: standard English grammar: ordinals up to the sixth, and "last".
+ORDINALS = {
+    "first": 1,
+    "second": 2,
+    "third": 3,
+    "fourth": 4,
+    "fifth": 5,
+    "sixth": 6,
+    "1st": 1,
+    "2nd": 2,
+    "3rd": 3,
+    "4th": 4,
+    "5th": 5,
+    "6th": 6,
+    "last": -1,
+}
+
+# Source: standard English grammar: the ordinals up to the twelfth.
+ORDINAL_NUMBERS = {
+    w: str(n)
+    for n, w in enumerate(
+        "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split(), start=1
+    )
+}
+
+# Source: general English: words that make a figure approximate.
+APPROX = re.compile(r"\b(?:about|around|roughly|approximately|approx\.|nearly|almost|some|circa|~)\s*$", re.I)
+
+# Source: general English: words that make a figure an upper bound.
+UPPER = re.compile(
+    r"\b(?:up to|at most|less than|fewer than|below|under|no more than|maximum of|max\.?|"
+    r"not exceeding)\s*$",
+    re.I,
+)
+
+# Source: general English: words that make a figure a lower bound.
+LOWER = re.compile(
+    r"\b(?:at least|more than|over|above|exceeding|exceeds?|minimum of|greater than|"
+    r"upwards of)\s*$",
+    re.I,
+)

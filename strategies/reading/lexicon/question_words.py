@@ -1,0 +1,33 @@
+"""The words of questions: wh-words and auxiliaries, and what question templates say about any subject."""
+
+from __future__ import annotations
+
+from strategies.reading.lexicon.function_words import QUESTION_AUXILIARIES
+
+# Words of question templates and of research questions in general: they say nothing about the
+# subject, so lexical overlap and query reformulation ignore them.
+# Source: hand-kept: question templates' words and research questions' stock phrases.
+QUESTION_WORDS = frozenset(
+    """what which who whom whose how why when where whether does do did is are was were can could
+    should would will may might evidence say says said document documents source sources report
+    reports reported tell known main findings finding regarding relation overall much many
+    according describe discuss affect affects effect effects impact impacts influence role compare
+    compared comparison difference differ way ways using use used happen happens happened key
+    important two three four several various kind kinds type types example examples specific
+    particular certain possible able need needs want help easily quickly documentation mentioned
+    described explain explained provide provided""".split()
+)
+
+# Source: standard English grammar: the auxiliaries and the wh-words.
+ASKING = QUESTION_AUXILIARIES | frozenset("what which who whom whose how why when where whether".split())
+
+# After "how", "why", "when" or "where", what makes a direct question ("How much…", "How do…",
+# "How effective are…"); without one within two words, the text is an indirect question.
+# Source: standard English grammar: auxiliaries, and the words of "how much / many / long / often / far".
+DIRECT_QUESTION_WORDS = frozenset(
+    """do does did is are was were can could should would will may might must has have had much many
+    long often far""".split()
+)
+
+# Source: standard English grammar: auxiliaries, "of", "the" and the kind words.
+NOT_A_NOUN = frozenset({"is", "are", "was", "were", "do", "does", "did", "kind", "type", "sort", "of", "the"})

@@ -1,0 +1,36 @@
+"""Verb lists: frequent verbs of findings, verbs of reporting, verbs of a work's own procedure."""
+
+from __future__ import annotations
+
+# Auxiliaries and frequent verbs (base and third person): a sentence needs one of these, or a
+# past-tense form, to count as a statement rather than a heading or a label.
+# Source: hand-kept: English auxiliaries, then the verbs findings sentences use most.
+VERBISH = frozenset(
+    """is are was were be been being am has have had do does did can could may might will would
+    shall should must show shows showed reduce reduces lower lowers increase increases retain
+    retains provide provides offer offers require requires need needs remain remains cover
+    covers hold holds make makes help helps support supports depend depends suggest suggests
+    indicate indicates find finds found fall falls fell rise rises rose exceed exceeds take
+    takes took give gives gave keep keeps kept cut cuts store stores capture captures use uses
+    weigh weighs survive survives attract attracts protect protects create creates apply applies
+    mean means lose loses lost led run runs ran stay stays grow grows grew become becomes became
+    allow allows contribute contributes extend extends delay delays vary varies affect affects
+    cool cools occur occurs carry carries reach reaches cause causes explain explains combine
+    combines include includes compare compares measure measures report reports estimate
+    estimates propose proposes recommend recommends""".split()
+)
+
+# Verbs a question asks what a document says with ("what did it find?"): they name no topic.
+# Source: hand-kept, general English: verbs of reporting, in their usual forms.
+REPORTING_VERBS = frozenset(
+    """find finds found show shows showed shown conclude concludes concluded state states stated argue
+    argues argued suggest suggests suggested claim claims claimed recommend recommends recommended""".split()
+)
+
+# Source: hand-kept from papers' and briefs' sentences about themselves ("This brief proposes"), as stems.
+PROCEDURE_VERB_PATTERN = (
+    r"(?:propos|present|describ|outlin|introduc|discuss|examin|investigat|explor|review|summari[sz]|search|"
+    r"collect|conduct|us|focus|aim|consider|address|set|sets|organi[sz]|structur|begin|start|conclud|"
+    r"compil|screen|select|includ|exclud|extract|gather|interview|recruit|surve|analy[sz]|assess|evaluat|"
+    r"provid|offer|detail|cover|follow)\w*"
+)
