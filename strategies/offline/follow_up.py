@@ -28,8 +28,8 @@ import re
 from dataclasses import dataclass
 
 from research.conversation import FollowUp, Turn
-from strategies.offline.keyphrases import extract_keyphrases
-from strategies.offline.text import QUESTION_WORDS, is_verbish, question_terms, stem
+from strategies.reading.keyphrases import extract_keyphrases
+from strategies.reading.text import QUESTION_WORDS, is_verbish, question_terms, stem
 
 _OPENING = re.compile(r"^\s*(?:(?:and|but|also|so|then|okay|ok|now)[\s,]+)+", re.IGNORECASE)
 _WHAT_ABOUT = re.compile(r"^\s*(?:what|how)\s+about\s+", re.IGNORECASE)

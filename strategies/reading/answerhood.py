@@ -25,7 +25,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from strategies.offline.text import (
+from strategies.reading.claim_checks import Meaning, holds, names
+from strategies.reading.judge import Verdict, judge
+from strategies.reading.text import (
     QUESTION_WORDS,
     STEM_LENGTH,
     content_stems,
@@ -37,8 +39,6 @@ from strategies.offline.text import (
     strip_question,
     words,
 )
-from strategies.reading.claim_checks import Meaning, holds, names
-from strategies.reading.judge import Verdict, judge
 
 # A sentence speaks of a yes/no question when it holds this share of its words, and states the asked
 # predicate when it holds this share of what the question asks of its subject (``predicate_stems``).

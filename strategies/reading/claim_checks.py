@@ -34,8 +34,8 @@ from difflib import SequenceMatcher
 from typing import Protocol
 
 from corpus.text import stopwords
-from strategies.offline.text import GENERIC_WORDS, content_words, stem, stems_match
 from strategies.reading.numbers import Mention, mentions
+from strategies.reading.text import GENERIC_WORDS, content_words, stem, stems_match
 
 
 class Meaning(Protocol):
