@@ -1,6 +1,6 @@
 """The reading core: text understanding that both modes and the graph's checks share.
 
-It never imports a strategy (``strategies.offline``, ``strategies.llm``): they read through it.
+It never imports a strategy (the offline or the LLM package): they read through it.
 Modules, one job each:
 
 - ``text``: stopwords, light stems, content words and the sentence filters.
