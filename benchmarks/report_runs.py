@@ -51,7 +51,10 @@ def main() -> None:
         for retries in (0, 2):
             model = ScriptedChatModel(script=script_with())
             result = run_research(
-                library, LLMStrategy(model, "scripted"), TOPIC, options=ResearchOptions(max_retries=retries)
+                library,
+                LLMStrategy(model, "scripted", fallback=offline),
+                TOPIC,
+                options=ResearchOptions(max_retries=retries),
             )
             n = len(result.state["plan"])
             rows.append(

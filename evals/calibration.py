@@ -5,14 +5,15 @@
         prp:../shared/data/docs-dev/questions.jsonl=../shared/data/docs-dev/docs
 
 Each question is searched once, as the graph's first round does, and judged by the offline strategy;
-its ``assessment.Signals`` are recorded with whether the question is answerable. A logistic model is
-fitted by gradient descent with every set weighing the same and, within the pooled data, answerable and
+its ``Signals`` (``strategies.reading.signals``) are recorded with whether the question is
+answerable. A logistic model is fitted by gradient descent with every set weighing the same and, within the pooled data, answerable and
 unanswerable questions weighing the same (the sets differ in size by 30x and only two hold
 unanswerable questions). Then a grid of probability thresholds — one for questions asking for a typed
-value, one for those asking for an account (``assessment.ACCOUNT_LEAD``) — and coverage floors is scored per
+value, one for those asking for an account (``ACCOUNT_LEAD``) — and coverage floors is scored per
 set (answered on answerable questions, abstention on unanswerable ones), and the printed weights and
-the chosen setting go into ``strategies.offline.assessment``. The graph's retries answer some questions the
-first round does not, so the eval's figures run a little higher than these.
+the chosen setting go into ``strategies.offline.assessment`` (the coverage floor into
+``strategies.reading.signals``). The graph's retries answer some questions the first round does
+not, so the eval's figures run a little higher than these.
 """
 
 from __future__ import annotations
@@ -34,9 +35,10 @@ from evals.runner import libraries_for
 from research.options import ResearchOptions
 from strategies.offline import assessment
 from strategies.offline.strategy import OfflineStrategy
+from strategies.reading.signals import Signals
 from tools.hybrid_search import hybrid_search
 
-FEATURES = [f.name for f in dataclasses.fields(assessment.Signals)]
+FEATURES = [f.name for f in dataclasses.fields(Signals)]
 THRESHOLDS = [round(0.2 + 0.05 * i, 2) for i in range(11)]
 FLOORS = [round(0.3 + 0.05 * i, 2) for i in range(9)]
 L2 = 0.01
@@ -65,7 +67,7 @@ def collect(spec: str, library: Library, options: ResearchOptions) -> Iterator[R
             with library_for(example) as (lib, _labels):
                 evidence = hybrid_search(lib, example.prompt, options.k, options.filters, options.search_mode)
             judged = strategy.judge(example.prompt, evidence)
-            found = judged.signals or assessment.Signals(*(0.0 for _ in FEATURES))
+            found = judged.signals or Signals(*(0.0 for _ in FEATURES))
             yield Row(dataset.name, example.expected.answerable, dataclasses.asdict(found))
 
 
@@ -97,7 +99,7 @@ def per_set(
     for name in sorted({r.dataset for r in rows}):
         answered, abstained = [], []
         for r in (r for r in rows if r.dataset == name):
-            found = assessment.Signals(**r.signals)
+            found = Signals(**r.signals)
             says = assessment.sufficient(found, assessment.probability(found, weights, intercept), thresholds, floor)
             (answered if r.answerable else abstained).append(says if r.answerable else not says)
         out[name] = {"answered": _share(answered), "abstention": _share(abstained)}

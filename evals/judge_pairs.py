@@ -34,10 +34,10 @@ from pathlib import Path
 
 from corpus.chunking import split_sentences
 from evals.datasets import FLOAT_EVIDENCE
-from strategies.offline.text import content_words, stem
 from strategies.reading.claim_checks import content_stems, covered, names
 from strategies.reading.lexicon.stoplists import GENERIC_WORDS
 from strategies.reading.numbers import mentions
+from strategies.reading.text import content_words, stem
 
 # One question in HELD_BACK_EVERY falls in the held-back split.
 HELD_BACK_EVERY = 3

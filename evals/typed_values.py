@@ -3,7 +3,7 @@
 A report may lead an answer with a bold short answer ("**3,559 people**: As of the census…"). That is
 right only when the question asks for a typed value and the phrase is one, whole: a reader who sees
 "**services includes**" or "**important**" in front of a quoted sentence reads nonsense. A short
-answer is a *fragment* unless all of these hold (``strategies.offline.question_types.value_problem``,
+answer is a *fragment* unless all of these hold (``strategies.reading.question_types.value_problem``,
 the one rule the offline answer layer applies before it shows a value, held here against whatever
 either mode showed):
 
@@ -26,9 +26,9 @@ thing apart ("Tracy Lawrence (fifth)"): that parenthesised label is not part of 
 
 from __future__ import annotations
 
-from strategies.offline.question_types import question_type, value_problem
-from strategies.offline.subjects import without_label
-from strategies.offline.text import normalise_space
+from strategies.reading.question_types import question_type, value_problem
+from strategies.reading.subjects import without_label
+from strategies.reading.text import normalise_space
 
 
 def fragment_reason(question: str, answer: str, sentence: str) -> str | None:

@@ -26,8 +26,8 @@ def assess(state: ResearchState, runtime: Runtime[ResearchContext]) -> dict:
 
 def route_after_assess(
     state: ResearchState, runtime: Runtime[ResearchContext]
-) -> Literal["retry_gaps", "detect_contradictions"]:
+) -> Literal["retry_gaps", "answer_disputes"]:
     max_retries = runtime.context.options.max_retries
     if state.get("retry_round", 0) < max_retries and any(retryable(f, max_retries) for f in state.get("findings", [])):
         return "retry_gaps"
-    return "detect_contradictions"
+    return "answer_disputes"

@@ -1,4 +1,5 @@
-"""detect_contradictions: where do the sources disagree? Each side must come from another document."""
+"""detect_contradictions: where do the sources disagree? The documents' answer disputes (found by
+``answer_disputes``) and what the strategy finds; each side must come from another document."""
 
 from __future__ import annotations
 
@@ -9,6 +10,6 @@ from research.state import ResearchState
 
 
 def detect_contradictions(state: ResearchState, runtime: Runtime[ResearchContext]) -> dict:
-    found = runtime.context.strategy.contradictions(state.get("findings", []))
+    found = runtime.context.strategy.contradictions(state.get("findings", []), state.get("disputes", []))
     notes = [f"contradictions: {len(found)}"] + [f"  {c.subject}: {c.explanation}" for c in found]
     return {"contradictions": found, "progress": notes}

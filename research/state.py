@@ -34,6 +34,9 @@ class ResearchState(TypedDict, total=False):
     plan: list[SubQuestion]
     findings: Annotated[list[Finding], merge_findings]
     retry_round: int
+    # Documents answering a sub-question differently (the ``answer_disputes`` step); the first of
+    # ``contradictions``, which adds what the strategy finds.
+    disputes: list[Contradiction]
     contradictions: list[Contradiction]
     draft: DraftReport
     citations: dict[str, Resolution | None]

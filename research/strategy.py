@@ -52,8 +52,10 @@ class ResearchStrategy(Protocol):
     def suggest(self, finding: Finding) -> list[str]:
         """For a gap: next steps a researcher could take (other terms, documents to add)."""
 
-    def contradictions(self, findings: list[Finding]) -> list[Contradiction]:
-        """Pairs of claims from different documents that disagree, each side cited."""
+    def contradictions(self, findings: list[Finding], disputes: list[Contradiction]) -> list[Contradiction]:
+        """The report's disagreements: ``disputes`` (documents answering a sub-question differently,
+        the graph's ``answer_disputes`` step) with the pairs of claims from different documents the
+        strategy finds disagreeing, each side cited."""
 
     def summarize(
         self, topic: str, findings: list[Finding], contradictions: list[Contradiction]

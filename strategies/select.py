@@ -24,24 +24,27 @@ def llm_configured(settings: Settings) -> bool:
 
 
 def select_strategy(settings: Settings, library: Library) -> ResearchStrategy:
-    """LLM mode when an OpenAI-compatible endpoint is configured, offline mode otherwise.
+    """LLM mode when an OpenAI-compatible endpoint is configured, offline mode otherwise; LLM mode
+    falls back on offline mode's reading where the model's does not stand (``LLMStrategy``).
 
     Local LLM mode (``PRP_LLM=local``) needs its server running: ``open_strategy`` starts it.
     """
     if settings.llm == "local" and not settings.openai_base_url:
         raise ConfigError("PRP_LLM=local: the local model server is started by open_strategy(), not select_strategy()")
+    offline = OfflineStrategy(library.embedder)
     if llm_configured(settings):
         return LLMStrategy(
             make_chat_model(settings),
             settings.llm_model,
             settings.llm_schema_format,
             embedder=library.embedder,
+            fallback=offline,
             rerank=settings.llm_rerank,
             rerank_candidates=settings.llm_rerank_candidates,
             evidence_tokens=settings.llm_evidence_tokens,
             reader=settings.llm_reader == "on" or (settings.llm_reader == "auto" and settings.llm != "local"),
         )
-    return OfflineStrategy(library.embedder)
+    return offline
 
 
 @contextmanager

@@ -30,9 +30,9 @@ from evals.datasets import DatasetKind, EvalDataset, EvalExample, load_dataset
 from evals.judge_pairs import MAX_CITED, PERTURBATIONS, cited_for
 from evals.metrics import overlaps
 from research.report import FinalReport
-from strategies.offline.text import question_terms
 from strategies.reading.claim_checks import content_stems, covered, names
 from strategies.reading.numbers import mentions
+from strategies.reading.text import question_terms
 from testing_support.llm_fakes import sub_question_of
 from testing_support.llm_scripts import sentences_in
 

@@ -84,7 +84,9 @@ def test_llm_mode_presents_the_sides_even_when_the_model_states_one_as_fact(make
             return {"title": QUESTION, "summary": []}
         raise AssertionError(step)
 
-    strategy = LLMStrategy(ScriptedChatModel(script=script), "scripted", embedder=embedder)
+    strategy = LLMStrategy(
+        ScriptedChatModel(script=script), "scripted", embedder=embedder, fallback=OfflineStrategy(embedder)
+    )
     result = run_research(library, strategy, QUESTION, single_question=True)
     _assert_sides_presented(result.report)
     assert "It opened in 1951." not in result.report.markdown

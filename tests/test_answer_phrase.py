@@ -9,10 +9,10 @@ from corpus.models import Block, BlockKind, DocType
 from corpus.retrieval import RetrievedChunk
 from nodes.synthesize import _section
 from research.evidence import Finding, FindingStatus, SubQuestion
-from strategies.offline.answer_phrase import answer_phrase, polarity
-from strategies.offline.document_answers import answer_conflicts, answer_disputes, same_answer
-from strategies.offline.extractive import analyse
-from strategies.offline.question_types import AnswerType, question_type
+from strategies.reading.answer_phrase import answer_phrase, polarity
+from strategies.reading.document_answers import answer_conflicts, answer_disputes, same_answer
+from strategies.reading.extractive import analyse
+from strategies.reading.question_types import AnswerType, question_type
 from strategies.reading.vectors import Vectors
 
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from graph.run import run_research
-from strategies.offline.answer_phrase import AnswerType
-from strategies.offline.document_answers import changed_value, detail_change, relation_stems
 from strategies.offline.strategy import OfflineStrategy
-from strategies.offline.subjects import different, subject_of
-from strategies.offline.text import stem
+from strategies.reading.answer_phrase import AnswerType
+from strategies.reading.document_answers import changed_value, detail_change, relation_stems
+from strategies.reading.subjects import different, subject_of
+from strategies.reading.text import stem
 
 
 def _ask(make_library, tmp_path: Path, embedder, documents: dict[str, str], question: str):

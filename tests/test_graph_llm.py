@@ -18,6 +18,7 @@ from research.options import ResearchOptions, UnresolvedPolicy
 from strategies.llm.client import make_chat_model
 from strategies.llm.strategy import LLMStrategy
 from strategies.llm.structured import LLMOutputError
+from strategies.offline.strategy import OfflineStrategy
 from strategies.select import select_strategy
 from testing_support.llm_fakes import OpenAIStub, ScriptedChatModel, sentence_ids_in, step_of, sub_question_of
 from testing_support.llm_scripts import PLAN, plan_reply, script_with, sentences_in, substantial_sentence
@@ -26,7 +27,12 @@ FABRICATED = "Green roofs were shown to triple property values within eighteen m
 
 
 def run(library, model, **kwargs):
-    return run_research(library, LLMStrategy(model, "scripted"), "Green roofs in cities", **kwargs)
+    return run_research(
+        library,
+        LLMStrategy(model, "scripted", fallback=OfflineStrategy(library.embedder)),
+        "Green roofs in cities",
+        **kwargs,
+    )
 
 
 def test_llm_mode_report_and_call_budget(sample_library):
@@ -143,8 +149,6 @@ def test_injected_document_does_not_change_the_plan(make_library, tmp_path):
         assert "pirate" not in prompt.replace(fenced, "")
         assert any("pirate" in text for text in sentences_in(prompt).values())
     # Offline planning takes only keyphrases from documents, never their instructions.
-    from strategies.offline.strategy import OfflineStrategy
-
     offline = run_research(library, OfflineStrategy(library.embedder), "Green roofs in cities")
     for q in offline.state["plan"]:
         assert not re.search(r"pirate|ignore|instruction|system prompt|treasure", q.question, re.I)

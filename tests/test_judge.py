@@ -9,6 +9,7 @@ import pytest
 from graph.run import run_research
 from research.report import ClaimStatus
 from strategies.llm.strategy import LLMStrategy
+from strategies.offline.strategy import OfflineStrategy
 from strategies.reading.judge import Label, judge, read_again
 from strategies.reading.vectors import Meaning, Vectors
 from testing_support.llm_fakes import ScriptedChatModel
@@ -111,7 +112,9 @@ def test_a_sweeping_claim_cited_to_a_sentence_that_says_otherwise_is_flagged_nev
     )
     library = make_library("liar")
     library.ingest([docs])
-    strategy = LLMStrategy(ScriptedChatModel(script=_liar), "liar", embedder=library.embedder)
+    strategy = LLMStrategy(
+        ScriptedChatModel(script=_liar), "liar", embedder=library.embedder, fallback=OfflineStrategy(library.embedder)
+    )
     report = run_research(
         library, strategy, "How much annual rainfall do green roofs capture?", single_question=True
     ).report
@@ -164,7 +167,9 @@ def test_the_model_reads_its_claims_again_in_one_call_and_the_citation_node_keep
         raise AssertionError(step)
 
     model = ScriptedChatModel(script=reader)
-    strategy = LLMStrategy(model, "reader", embedder=library.embedder, reader=True)
+    strategy = LLMStrategy(
+        model, "reader", embedder=library.embedder, fallback=OfflineStrategy(library.embedder), reader=True
+    )
     report = run_research(library, strategy, "Who filtered the noisy labels?", single_question=True).report
     [section] = report.sections
     assert [c.text for c in section.claims if c.status is ClaimStatus.VERIFIED] == [claim]

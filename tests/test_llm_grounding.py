@@ -138,7 +138,10 @@ def _small_model(prompt: str) -> dict:
 def test_a_small_models_answer_reads_as_one_cited_claim(sample_library):
     model = ScriptedChatModel(script=_script(_small_model))
     result = run_research(
-        sample_library, LLMStrategy(model, "s", embedder=sample_library.embedder), QUESTION, single_question=True
+        sample_library,
+        LLMStrategy(model, "s", embedder=sample_library.embedder, fallback=OfflineStrategy(sample_library.embedder)),
+        QUESTION,
+        single_question=True,
     )
     report = result.report
     [section] = report.sections
@@ -156,7 +159,9 @@ def test_a_model_that_states_nothing_the_evidence_does_gives_way_to_the_document
         return {"claims": [], "sufficient": False, "confidence": 0.1, "next_queries": []}
 
     model = ScriptedChatModel(script=_script(empty_handed, summary={"title": "Spiders", "summary": []}))
-    strategy = LLMStrategy(model, "s", embedder=sample_library.embedder)
+    strategy = LLMStrategy(
+        model, "s", embedder=sample_library.embedder, fallback=OfflineStrategy(sample_library.embedder)
+    )
     result = run_research(sample_library, strategy, QUESTION, single_question=True)
     report = result.report
     [section] = report.sections
@@ -178,9 +183,9 @@ def test_a_model_that_states_nothing_the_evidence_does_gives_way_to_the_document
     assert not unanswerable.answered_sections() and not any(s.extractive for s in unanswerable.sections)
 
 
-def test_a_question_worded_as_one_is_researched_as_asked_without_a_planning_call():
+def test_a_question_worded_as_one_is_researched_as_asked_without_a_planning_call(embedder):
     model = ScriptedChatModel(script=_script(_small_model))
-    strategy = LLMStrategy(model, "s")
+    strategy = LLMStrategy(model, "s", fallback=OfflineStrategy(embedder))
     for asked in (QUESTION, "Spiders, Bees and Birds on Riverton's Green Roofs: which spiders did they find?"):
         [question] = strategy.plan(asked, single_question=True, scout=[])
         assert question.question == asked and "model" not in question.rationale

@@ -18,6 +18,7 @@ from research.evidence import marker_key
 from strategies.llm.evidence import EvidenceSheet, render
 from strategies.llm.selection import count_tokens, tokenizer_name, within_budget
 from strategies.llm.strategy import LLMStrategy
+from strategies.offline.strategy import OfflineStrategy
 from strategies.select import select_strategy
 from testing_support.llm_fakes import OpenAIStub, ScriptedChatModel, sentence_ids_in, step_of
 from testing_support.llm_scripts import PLAN, honest_answer, script_with, sentences_in
@@ -42,7 +43,9 @@ def test_every_id_in_a_prompt_is_unique_and_resolves_to_its_stored_sentence(samp
         }
 
     model = ScriptedChatModel(script=script_with(answer=cite_everything))
-    result = run_research(sample_library, LLMStrategy(model, "scripted"), TOPIC)
+    result = run_research(
+        sample_library, LLMStrategy(model, "scripted", fallback=OfflineStrategy(sample_library.embedder)), TOPIC
+    )
     for _step, prompt in model.calls:
         ids = sentence_ids_in(prompt)
         assert len(ids) == len(set(ids)), prompt[:500]
@@ -94,7 +97,13 @@ def test_a_claim_with_one_shown_and_one_unknown_id_is_cited_by_the_shown_one_onl
         reply["claims"][0]["sentence_ids"].append("b404.s4")
         return reply
 
-    result = run_research(sample_library, LLMStrategy(ScriptedChatModel(script=script_with(half_known)), "s"), TOPIC)
+    result = run_research(
+        sample_library,
+        LLMStrategy(
+            ScriptedChatModel(script=script_with(half_known)), "s", fallback=OfflineStrategy(sample_library.embedder)
+        ),
+        TOPIC,
+    )
     claims = [c for s in result.state["draft"].sections for c in s.claims]
     resolved = result.state["citations"]
     assert all(sum(resolved[marker_key(m)] is None for m in c.citations) == 1 for c in claims)
@@ -164,7 +173,13 @@ def test_rerank_reorders_the_evidence_and_the_answer_cites_the_top_sentence(samp
         return {"claims": [{"text": chosen[question], "sentence_ids": [sid]}], "sufficient": True, "confidence": 0.9}
 
     model = ScriptedChatModel(script=script_with(answer=cite_the_chosen, rerank=prefer_the_last))
-    result = run_research(sample_library, LLMStrategy(model, "scripted", embedder=sample_library.embedder), TOPIC)
+    result = run_research(
+        sample_library,
+        LLMStrategy(
+            model, "scripted", embedder=sample_library.embedder, fallback=OfflineStrategy(sample_library.embedder)
+        ),
+        TOPIC,
+    )
     assert [s for s, _ in model.calls].count("rerank") == len(PLAN)
     for finding in result.state["findings"]:
         top = chosen[finding.sub_question.question]
@@ -178,7 +193,13 @@ def test_rerank_reorders_the_evidence_and_the_answer_cites_the_top_sentence(samp
     assert all(len(sentence_ids_in(p)) <= 6 for p in answer_prompts)
 
     plain = ScriptedChatModel(script=script_with())
-    off = LLMStrategy(plain, "scripted", embedder=sample_library.embedder, rerank=False)
+    off = LLMStrategy(
+        plain,
+        "scripted",
+        embedder=sample_library.embedder,
+        fallback=OfflineStrategy(sample_library.embedder),
+        rerank=False,
+    )
     unranked = run_research(sample_library, off, TOPIC)
     assert "rerank" not in [s for s, _ in plain.calls]
     for finding in unranked.state["findings"]:

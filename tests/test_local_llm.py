@@ -20,6 +20,7 @@ from strategies.llm.local_server import LocalLLMServer, default_model_path, serv
 from strategies.llm.rerank import MAX_LISTED
 from strategies.llm.strategy import AnswerOutput, LLMStrategy, PlanOutput
 from strategies.llm.structured import GRAMMAR_MAX_CHARS, GRAMMAR_MAX_ITEMS, LLMOutputError, structured_call
+from strategies.offline.strategy import OfflineStrategy
 from strategies.select import open_strategy, select_strategy
 from testing_support.llm_fakes import CutOff, OpenAIStub, ScriptedChatModel
 from testing_support.llm_scripts import PLAN, script_with
@@ -44,7 +45,11 @@ def repetitive_script(step: str, prompt: str):
 
 def test_duplicate_sub_questions_from_a_repetitive_model_are_removed(sample_library):
     model = ScriptedChatModel(script=repetitive_script)
-    result = run_research(sample_library, LLMStrategy(model, "scripted"), "Green roofs in cities")
+    result = run_research(
+        sample_library,
+        LLMStrategy(model, "scripted", fallback=OfflineStrategy(sample_library.embedder)),
+        "Green roofs in cities",
+    )
     assert [q.question for q in result.state["plan"]] == [q for q, _ in PLAN]
     assert [q.id for q in result.state["plan"]] == ["q1", "q2", "q3"]
     # Each distinct sub-question is researched once, so the call budget holds for N = 3.
@@ -62,7 +67,9 @@ def test_single_question_mode_never_plans_an_empty_question(sample_library):
             }
         return script_with()(step, prompt)
 
-    strategy = LLMStrategy(ScriptedChatModel(script=blank_first), "scripted")
+    strategy = LLMStrategy(
+        ScriptedChatModel(script=blank_first), "scripted", fallback=OfflineStrategy(sample_library.embedder)
+    )
     [question] = strategy.plan("rain on green roofs?", single_question=True, scout=[])
     assert question.question == "How much rain do green roofs retain?"
 

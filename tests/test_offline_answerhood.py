@@ -8,11 +8,11 @@ import pytest
 from corpus.retrieval import RetrievedChunk
 from graph.run import run_research
 from research.evidence import FindingStatus
-from strategies.offline.answer_phrase import polarity
 from strategies.offline.contradictions import _opposed
 from strategies.offline.strategy import OfflineStrategy
-from strategies.offline.text import has_verb, is_statement
+from strategies.reading.answer_phrase import polarity
 from strategies.reading.answerhood import about_the_document, asks_about_the_work, lemma, negated_terms
+from strategies.reading.text import has_verb, is_statement
 from tests.test_offline_strategy import block, chunk
 
 ADASD = (

@@ -7,17 +7,25 @@ import pytest
 
 from corpus.models import Block, BlockKind, DocType
 from corpus.retrieval import RetrievedChunk
-from research.evidence import CitationMarker, Claim, Finding, FindingStatus, SubQuestion
+from research.evidence import CitationMarker, Claim, Contradiction, Finding, FindingStatus, SubQuestion
 from strategies.offline import assessment
 from strategies.offline.contradictions import find_contradictions
-from strategies.offline.extractive import analyse
-from strategies.offline.keyphrases import extract_keyphrases, is_instruction
 from strategies.offline.planning import plan_questions, split_topic
 from strategies.offline.strategy import OfflineStrategy
-from strategies.offline.text import is_statement
+from strategies.reading.document_answers import answer_disputes
+from strategies.reading.extractive import analyse
+from strategies.reading.keyphrases import extract_keyphrases, is_instruction
 from strategies.reading.numbers import conflict_ratio, quantities
+from strategies.reading.signals import MIN_COVERAGE, coverage, signals
+from strategies.reading.text import is_statement
 
 TOPIC = "Green roofs in cities: cooling, stormwater retention and installation costs"
+
+
+def disagreements(strategy: OfflineStrategy, findings: list[Finding]) -> list[Contradiction]:
+    """The report's disagreements as the graph finds them: the answer disputes, then the strategy's."""
+    return strategy.contradictions(findings, answer_disputes(findings, strategy.vectors))
+
 
 BRIEF_2C = (
     "Extensive green roofs lower street-level air temperature by about 2 °C in summer, "
@@ -290,7 +298,7 @@ def test_gap_is_insufficient_with_new_queries_and_suggestions(strategy, retentio
     assert not answer.sufficient
     led = None  # a description question
     analysis = analyse(question.question, retention_evidence, strategy.vectors)
-    assert assessment.coverage(assessment.signals(analysis, led)) < assessment.MIN_COVERAGE
+    assert coverage(signals(analysis, led)) < MIN_COVERAGE
     assert len(answer.next_queries) == 2
     assert len({q.lower() for q in answer.next_queries}) == 2
     assert question.question not in answer.next_queries
@@ -367,7 +375,7 @@ def test_numeric_contradiction_across_documents(strategy):
         finding("q1", "How much do green roofs cool the street?", [brief]),
         finding("q2", "How much do green roofs cool the street?", [model]),
     ]
-    (c,) = strategy.contradictions(findings)
+    (c,) = disagreements(strategy, findings)
     assert c.kind == "numeric"
     assert "2 °C" in c.explanation and "0.3 °C" in c.explanation
     assert "Policy Brief 2023-04 (2023)" in c.explanation
@@ -398,9 +406,9 @@ def test_figures_for_two_different_things_are_not_contradictions(strategy):
 def test_agreeing_ranges_and_same_document_are_not_contradictions(strategy):
     review = chunk("review", [block("review-0001", "review", REVIEW_RANGE)])
     rig = chunk("rig", [block("rig-0001", "rig", RIG_57)], rank=2)
-    assert strategy.contradictions([finding("q1", "How much rainfall do green roofs retain?", [review, rig])]) == []
+    assert disagreements(strategy, [finding("q1", "How much rainfall do green roofs retain?", [review, rig])]) == []
     one_doc = chunk("model", [block("model-0001", "model", BRIEF_2C), block("model-0002", "model", MODEL_03C)])
-    assert strategy.contradictions([finding("q1", "How much do green roofs cool the street?", [one_doc])]) == []
+    assert disagreements(strategy, [finding("q1", "How much do green roofs cool the street?", [one_doc])]) == []
 
 
 def test_negation_contradiction_and_deduplication(strategy):
@@ -412,7 +420,7 @@ def test_negation_contradiction_and_deduplication(strategy):
     assert c.kind == "negation"
     assert {c.side_a.citations[0].block_id, c.side_b.citations[0].block_id} == {"a-0001", "b-0001"}
     # The strategy reports the pair once: as the documents' answers to the question (Yes / No).
-    (d,) = strategy.contradictions([finding("q1", question, [a, b])])
+    (d,) = disagreements(strategy, [finding("q1", question, [a, b])])
     assert d.kind == "answer" and {d.side_a.answer, d.side_b.answer} == {"Yes", "No"}
     # The planted disagreement stated in several sentences on each side is reported once.
     brief = chunk(
@@ -436,7 +444,7 @@ def test_negation_contradiction_and_deduplication(strategy):
         rank=2,
     )
     assert (
-        len(strategy.contradictions([finding("q1", "How much do green roofs cool the street?", [brief, model])])) == 1
+        len(disagreements(strategy, [finding("q1", "How much do green roofs cool the street?", [brief, model])])) == 1
     )
 
 
@@ -504,7 +512,7 @@ def test_same_input_same_output(embedder, retention_evidence):
         answers = [strategy.answer(q, retention_evidence, [q.question]).model_dump() for q in (question, gap)]
         plan = [q.model_dump() for q in strategy.plan(TOPIC, False, retention_evidence)]
         f = finding("q2", gap.question, retention_evidence, queries=[gap.question])
-        return [plan, answers, strategy.suggest(f), [c.model_dump() for c in strategy.contradictions([f])]]
+        return [plan, answers, strategy.suggest(f), [c.model_dump() for c in disagreements(strategy, [f])]]
 
     assert OfflineStrategy(embedder).mode == "offline"
     assert run(OfflineStrategy(embedder)) == run(OfflineStrategy(embedder))

@@ -10,9 +10,9 @@ from corpus.models import Block, BlockKind, DocType
 from corpus.retrieval import RetrievedChunk
 from research.evidence import SubQuestion
 from research.report import ClaimStatus, ReportClaim
-from strategies.offline.extractive import analyse, select, to_claims
-from strategies.offline.passages import Layout, claim_of, merge, passage, pieces_of
 from strategies.offline.strategy import OfflineStrategy
+from strategies.reading.extractive import analyse, select, to_claims
+from strategies.reading.passages import Layout, claim_of, merge, passage, pieces_of
 
 
 def _block(doc: str, seq: int, text: str, kind: BlockKind = BlockKind.PARAGRAPH) -> Block:

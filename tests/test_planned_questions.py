@@ -8,7 +8,7 @@ import re
 import pytest
 
 from strategies.offline.planning import plan_questions, split_topic
-from strategies.offline.text import content_words
+from strategies.reading.text import content_words
 
 SUBJECTS = {
     "green roofs": ("cooling", "stormwater retention", "installation costs"),

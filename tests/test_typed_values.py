@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from evals.typed_values import fragment_reason
-from strategies.offline.answer_phrase import answer_phrase
-from strategies.offline.question_types import AnswerType, Entity, question_type
+from strategies.reading.answer_phrase import answer_phrase
+from strategies.reading.question_types import AnswerType, Entity, question_type
 from strategies.reading.vectors import Vectors
 
 

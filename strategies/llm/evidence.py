@@ -24,7 +24,7 @@ from html import escape
 from corpus.models import BlockKind
 from corpus.retrieval import RetrievedChunk
 from research.evidence import CitationMarker
-from strategies.offline.passages import pieces_of
+from strategies.reading.passages import pieces_of
 
 _SPACE = re.compile(r"\s+")
 # A "sentence" this long (a table flattened into one line, an unpunctuated page) is shown cut: the

@@ -1,9 +1,9 @@
 """LLM mode's condense step: one small call turns a follow-up into a standalone question.
 
-The offline rules decide whether the turn leans on the conversation at all (a standalone turn costs
-no call) and which documents it names by their place ("the second paper": the run's scope); the
-model writes the question. If the call fails (the server, or a reply that will not parse), the
-offline rewrite stands: a follow-up never stops a run.
+The fallback strategy's reading (offline mode's rules) decides whether the turn leans on the
+conversation at all (a standalone turn costs no call) and which documents it names by their place
+("the second paper": the run's scope); the model writes the question. If the call fails (the server,
+or a reply that will not parse), the fallback's rewrite stands: a follow-up never stops a run.
 """
 
 from __future__ import annotations
@@ -15,16 +15,15 @@ from pydantic import BaseModel
 from prompts.condense import CONDENSE, TURN
 from research.conversation import FollowUp, Turn
 from strategies.llm.structured import LLMOutputError, LLMServiceError
-from strategies.offline.follow_up import condense as condense_offline
 
 
 class CondenseOutput(BaseModel):
     question: str
 
 
-def condense(call: Callable[..., BaseModel], question: str, history: list[Turn]) -> FollowUp:
-    """``call``: the strategy's structured call, ``(schema, prompt, step, **fields)``."""
-    offline = condense_offline(question, history)
+def condense(call: Callable[..., BaseModel], question: str, history: list[Turn], offline: FollowUp) -> FollowUp:
+    """``call``: the strategy's structured call, ``(schema, prompt, step, **fields)``; ``offline``: the
+    fallback strategy's reading of the same turn."""
     if not offline.follow_up:
         return offline
     try:

@@ -16,7 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from strategies.llm.evidence import EvidenceSheet, Sentence
-from strategies.offline.text import content_stems, question_terms, stem
+from strategies.reading.text import content_stems, question_terms, stem
 from strategies.reading.vectors import Vectors, cosine_matrix
 
 # What a prompt's size is counted in when no tokenizer is installed: OpenAI's tokenizers average

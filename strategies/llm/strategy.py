@@ -30,7 +30,7 @@ from prompts.rerank import RERANK
 from prompts.summary import SUMMARY
 from research.conversation import FollowUp, Turn
 from research.evidence import CitationMarker, Claim, Contradiction, Finding, FindingStatus, SubQuestion
-from research.strategy import Answer
+from research.strategy import Answer, ResearchStrategy
 from strategies.llm.evidence import EvidenceSheet, Sentence, render
 from strategies.llm.follow_up import condense as condense_follow_up
 from strategies.llm.grounding import Grounded, grounded, stated
@@ -38,14 +38,11 @@ from strategies.llm.leaks import leaks_instructions
 from strategies.llm.rerank import MAX_LISTED, RerankOutput, chunks_in_order, reorder
 from strategies.llm.selection import ranked, relevance, within_budget
 from strategies.llm.structured import SchemaFormat, structured_call
-from strategies.offline import assessment
-from strategies.offline.document_answers import answer_disputes
-from strategies.offline.planning import opens_as_question, plan_questions
-from strategies.offline.strategy import OfflineStrategy
-from strategies.offline.text import question_terms
 from strategies.reading.claim_checks import content_stems, covered
 from strategies.reading.judge import Label, read_again
+from strategies.reading.text import question_terms
 from strategies.reading.vectors import Meaning, Vectors
+from strategies.reading.wording import opens_as_question
 
 MIN_QUESTIONS, MAX_QUESTIONS = 3, 6
 # Two sub-questions this similar (token-set ratio, ignoring case and punctuation) ask the same
@@ -129,13 +126,17 @@ class LLMStrategy:
         schema_format: SchemaFormat = "auto",
         embedder: Embedder | None = None,
         *,
+        fallback: ResearchStrategy,
         rerank: bool = True,
         rerank_candidates: int = 10,
         evidence_tokens: int = 450,
         reader: bool = False,
     ):
-        """``embedder``: ranks sentences for the prompts and checks what each document answers (see
-        contradictions); without it sentences are ranked by the question's words. ``rerank``: let the
+        """``embedder``: ranks sentences for the prompts by meaning and lets the ``fallback`` answer
+        where the model's claims do not (see ``answer``); without it sentences are ranked by the
+        question's words. ``fallback``: the strategy (offline mode's) that reads a follow-up before the
+        model rewrites it, plans a single question worded as one, and answers a sub-question none of
+        whose claims the evidence states. ``rerank``: let the
         model re-score the best ``rerank_candidates`` sentences first. ``evidence_tokens``: the
         evidence budget of an answer's prompt. ``reader``: ask the model, in one call per answer,
         whether each claim's cited sentences state it (``strategies.reading.judge.read_again``)."""
@@ -149,8 +150,7 @@ class LLMStrategy:
         self.vectors = Vectors(embedder) if embedder is not None else None
         # The judge reads paraphrases by meaning where the embedder is at hand.
         self.meaning = Meaning(self.vectors) if self.vectors is not None else None
-        # A sub-question none of whose claims the evidence states is answered as offline mode would.
-        self.extractive = OfflineStrategy(embedder) if embedder is not None else None
+        self.fallback = fallback
         self.rerank = rerank
         self.rerank_candidates = rerank_candidates
         self.evidence_tokens = evidence_tokens
@@ -178,7 +178,7 @@ class LLMStrategy:
             # Researched as asked: a restatement costs a call, and a small model's rewording changes
             # what is asked ("How do green roofs affect property values?" became "What are the
             # benefits of green roofs for property values?", which the evidence then "answers").
-            return plan_questions(topic, True, scout)
+            return self.fallback.plan(topic, True, scout)
         if single_question:
             out = self._call(PlanOutput, SINGLE, "plan", topic=topic)
             first = next(iter(_distinct(out.sub_questions)), PlannedQuestion(question=topic, rationale=""))
@@ -197,7 +197,7 @@ class LLMStrategy:
         ]
 
     def condense(self, question: str, history: list[Turn]) -> FollowUp:
-        return condense_follow_up(self._call, question, history)
+        return condense_follow_up(self._call, question, history, self.fallback.condense(question, history))
 
     def answer(self, sub_question: SubQuestion, evidence: list[RetrievedChunk], queries: list[str]) -> Answer:
         sheet = EvidenceSheet.of(evidence)
@@ -227,7 +227,9 @@ class LLMStrategy:
             round(sum(g.verdict.score for g in stated_claims) / len(stated_claims), 2) if stated_claims else 0.0
         )
         reordered = chunks_in_order(evidence, best) if self.rerank else None
-        if self.extractive is None:
+        if self.vectors is None:
+            # Ranked by words only (no embedder): the model's answer stands as it is, without the
+            # fallback's reading of the evidence to set against it.
             return Answer(
                 claims=claims,
                 confidence=confidence,
@@ -236,7 +238,7 @@ class LLMStrategy:
                 next_queries=next_queries[:2],
                 evidence=reordered,
             )
-        judged = self.extractive.judge(sub_question.question, evidence)
+        judged = self.fallback.answer(sub_question, evidence, queries)
         stated_only = [g.claim for g in stated_claims]
         if not stated_claims or self._beside_the_point(sub_question.question, stated_only, judged.claims):
             # A small model often answers with the right words on the wrong sentences, from a sentence
@@ -249,12 +251,11 @@ class LLMStrategy:
             beside = [
                 g.claim for g in judged_claims if not g.stated or not {m.quote for m in g.claim.citations} <= quoted
             ]
-            asked = [*queries, sub_question.question]
             return Answer(
                 claims=[*judged.claims, *beside],
                 confidence=judged.confidence,
                 sufficient=judged.sufficient,
-                next_queries=next_queries[:2] or assessment.next_queries(sub_question.question, evidence, asked),
+                next_queries=next_queries[:2] or judged.next_queries,
                 evidence=reordered,
                 extractive=bool(judged.claims) and judged.sufficient,
             )
@@ -350,10 +351,8 @@ class LLMStrategy:
         steps.append(f"add documents that address: {finding.sub_question.question}")
         return steps
 
-    def contradictions(self, findings: list[Finding]) -> list[Contradiction]:
-        """The documents' answers compared deterministically (as in offline mode: a model may miss that
-        two sources answer a question differently, or state one side as fact), then the model's."""
-        disputes = answer_disputes(findings, self.vectors) if self.vectors is not None else []
+    def contradictions(self, findings: list[Finding], disputes: list[Contradiction]) -> list[Contradiction]:
+        """The documents' answer ``disputes``, then the model's."""
         return [*disputes, *self._model_contradictions(findings)]
 
     def _model_contradictions(self, findings: list[Finding]) -> list[Contradiction]:

@@ -1,9 +1,10 @@
-"""Offline mode: deterministic research strategies that need no language model.
+"""Offline mode: the deterministic research strategy that needs no language model.
 
-Modules, one job each: ``text`` (stopwords, stems, sentence filters), ``keyphrases`` (noun-phrase
-n-grams scored by frequency x specificity), ``planning`` (templates + keyphrases -> sub-questions),
-``extractive`` (relevant, non-redundant sentences quoted verbatim), ``assessment`` (confidence,
-reformulations, gap suggestions), ``numbers`` (quantities with units and ranges),
-``contradictions`` (numeric/date/negation disagreements between documents), ``vectors`` (cached
-dense embeddings) and ``strategy`` (``OfflineStrategy``, the ``ResearchStrategy`` implementation).
+It decides; the reading core (``strategies.reading``) reads. Modules, one job each:
+
+- ``strategy``: ``OfflineStrategy``, the ``ResearchStrategy`` implementation (and LLM mode's fallback).
+- ``planning``: a topic split into 3-6 sub-questions, from templates and keyphrases.
+- ``assessment``: is the evidence enough (the calibrated confidence), reformulations, gap suggestions.
+- ``contradictions``: numeric, date and negation disagreements between documents.
+- ``follow_up``: a follow-up question read as a standalone one.
 """

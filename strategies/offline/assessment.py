@@ -1,7 +1,7 @@
 """Is the evidence enough, and what to try next: confidence, reformulations and gap suggestions.
 
-Confidence is a logistic model over eight ``Signals`` of an ``Analysis`` (see ``extractive``): how
-many of the question's focus terms the evidence and its top sentences hold, a sentence read in its
+Confidence is a logistic model over eight ``Signals`` of an ``Analysis`` (``strategies.reading.signals``):
+how many of the question's focus terms the evidence and its top sentences hold, a sentence read in its
 context (its document's title and section: "Click Add Test Case" on the page "Eval tool" is about the
 evaluation tool), and how many the chosen sentences hold together (a question in two parts is
 answered by two sentences); the asked-for noun of a "what sport" question is excluded (it names the
@@ -33,18 +33,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from corpus.retrieval import RetrievedChunk
 from strategies.reading.answerhood import answer_verdict, unheld
 from strategies.reading.claim_checks import Meaning, names
+from strategies.reading.extractive import Analysis, ScoredSentence, prose
+from strategies.reading.keyphrases import extract_keyphrases
 from strategies.reading.lexicon.question_words import QUESTION_WORDS
 from strategies.reading.lexicon.topics import SYNONYMS
-
-from .extractive import Analysis, ScoredSentence, prose, select
-from .keyphrases import extract_keyphrases
-from .question_types import question_type
-from .text import (
+from strategies.reading.signals import ACCOUNT_LEAD, MIN_COVERAGE, Signals, coverage
+from strategies.reading.text import (
     content_stems,
     content_words,
     has_injection_word,
@@ -71,17 +69,9 @@ INTERCEPT = -2.389
 # The probability an answer needs: for a question asking for a typed value, and for an account.
 SUFFICIENT_TYPED = 0.55
 SUFFICIENT_ACCOUNT = 0.35
-# ...and a floor on coverage = 0.35 pool + 0.35 best + 0.3 dense (the earlier, word-based rule).
-COVERAGE_WEIGHTS = (0.35, 0.35, 0.30)
-MIN_COVERAGE = 0.45
-AGREEMENT_RANKS = 3
-# The lead signal of a question asking for an account: between a typed question led by a short
-# answer (1) and one that found none (0).
-ACCOUNT_LEAD = 0.5
+# ...and a floor on coverage (``strategies.reading.signals.MIN_COVERAGE``).
 # The confidence shown at most when a name the question asks about is nowhere in the evidence.
 UNNAMED_CONFIDENCE = 0.2
-# Best coverage is measured over this many of the top-ranked sentences.
-TOP_SENTENCES = 5
 # Pseudo-relevance feedback reads the top chunks of the evidence.
 PRF_CHUNKS = 3
 PRF_PHRASES = 2
@@ -105,82 +95,11 @@ DOCUMENT_HINTS: dict[str, str] = {
 DEFAULT_DOCUMENT_HINT = "field studies, reviews or technical reports"
 
 
-@dataclass(frozen=True)
-class Signals:
-    """How well the evidence answers a question, each in [0, 1] (see the module docstring)."""
-
-    pool: float  # share of the focus terms found anywhere in the evidence
-    best: float  # largest share of focus terms one of the top sentences covers
-    dense: float  # best question-sentence cosine
-    margin: float  # best cosine above the median cosine: the answer standing out from the background
-    lexical: float  # the top sentence's idf-weighted overlap with the question
-    agreement: float  # 1 when the best sentence by meaning is among the best by words, or the reverse
-    lead: float  # a short answer of the asked-for type was found (1) or not (0); 0.5 for descriptions
-    joint: float  # share of the focus-term weight the chosen sentences cover together
-
-
-def signals(analysis: Analysis, led: bool | None, chosen: list[ScoredSentence] | None = None) -> Signals:
-    """``led``: whether a top sentence gave a short answer (None: the question wants a description);
-    ``chosen``: the sentences the answer quotes (``select``'s, unless the caller has them already)."""
-    scored = analysis.scored
-    # The asked-for noun ("what *sport*") names the answer's kind, not a word the answer contains.
-    noun = {stem(w) for w in question_type(analysis.question).noun.split()}
-    # When the noun was the only specific term ("who is the *artist* of the album VII"), the question's
-    # other terms are what the evidence must cover.
-    focus = (
-        [t for t in analysis.focus_terms if t not in noun]
-        or [t for t in analysis.terms if t not in noun]
-        or analysis.focus_terms
-    )
-    if focus:
-        pool = sum(1 for t in focus if any(s.sentence.covers(t) for s in scored)) / len(focus)
-        best = max(sum(1 for t in focus if s.sentence.covers(t)) / len(focus) for s in scored[:TOP_SENTENCES])
-    else:
-        pool = best = 1.0
-    dense = sorted(s.dense for s in scored)
-    by_dense = sorted(range(len(scored)), key=lambda i: -scored[i].dense)
-    by_words = sorted(range(len(scored)), key=lambda i: -scored[i].lexical)
-    agreement = float(by_dense[0] in by_words[:AGREEMENT_RANKS] or by_words[0] in by_dense[:AGREEMENT_RANKS])
-    return Signals(
-        pool=pool,
-        best=best,
-        dense=dense[-1],
-        margin=dense[-1] - dense[len(dense) // 2],
-        lexical=scored[0].lexical,
-        agreement=agreement,
-        lead=ACCOUNT_LEAD if led is None else float(led),
-        joint=joint_coverage(analysis, select(analysis) if chosen is None else chosen),
-    )
-
-
-def joint_coverage(analysis: Analysis, chosen: list[ScoredSentence]) -> float:
-    """The share of the question's focus-term weight that ``chosen`` cover together: a question in two
-    parts is answered by two sentences, neither of which covers it alone."""
-    covered: set[str] = set()
-    for item in chosen:
-        covered |= {t for t in analysis.focus_terms if item.sentence.covers(t)}
-    total = sum(analysis.weights.get(t, 0.0) for t in analysis.focus_terms)
-    # Summed in the question's order, not the set's (which follows the process's hash seed): float
-    # sums in another order differ in their last bits, and the report shows this confidence.
-    found = sum(analysis.weights.get(t, 0.0) for t in analysis.focus_terms if t in covered)
-    return found / total if total else 0.0
-
-
 def probability(found: Signals, weights: dict[str, float] = WEIGHTS, intercept: float = INTERCEPT) -> float:
     """The calibrated probability that the evidence answers the question (logistic over ``Signals``);
     other ``weights`` and ``intercept`` are what ``evals.calibration`` tries."""
     z = intercept + sum(weight * getattr(found, name) for name, weight in weights.items())
     return round(1.0 / (1.0 + math.exp(-z)), 4)
-
-
-def coverage(found: Signals) -> float:
-    """How much of the question the evidence's own words and best cosine cover (0-1)."""
-    return COVERAGE_WEIGHTS[0] * found.pool + COVERAGE_WEIGHTS[1] * found.best + COVERAGE_WEIGHTS[2] * found.dense
-
-
-def covered(analysis: Analysis) -> bool:
-    """The question's specific terms are not missing from the evidence (the floor of ``sufficient``)."""
-    return bool(analysis.scored) and coverage(signals(analysis, None)) >= MIN_COVERAGE
 
 
 def sufficient(

@@ -28,19 +28,16 @@ from dataclasses import dataclass
 from corpus.retrieval import RetrievedChunk
 from research.evidence import CitationMarker, Claim, Contradiction, Finding
 from strategies.reading.answerhood import lemmas, missing_name, negated_terms
+from strategies.reading.extractive import Sentence, analyse, evidence_sentences
 from strategies.reading.judge import judge
+from strategies.reading.keyphrases import phrase_candidates
 from strategies.reading.lexicon.modality import NORMATIVE
-from strategies.reading.numbers import Quantity, conflict_ratio, quantities, years
+from strategies.reading.numbers import MIN_CONFLICT_RATIO, Quantity, conflict_ratio, quantities, years
+from strategies.reading.subjects import different, subject_of
+from strategies.reading.text import content_stems, matched, normalise_space, stems_match
 from strategies.reading.vectors import Vectors, cosine_matrix
 
-from .extractive import Sentence, analyse, evidence_sentences
-from .keyphrases import phrase_candidates
-from .subjects import different, subject_of
-from .text import content_stems, matched, normalise_space, stems_match
-
 MAX_CONTRADICTIONS = 5
-# Intervals must be at least this far apart (ratio of the nearer ends) to be a conflict.
-MIN_CONFLICT_RATIO = 1.5
 # Same subject: shared content stems between the two sentences, not counting the stems common to
 # the whole evidence ("green", "roof" in a corpus about green roofs)...
 MIN_SHARED_STEMS = 3

@@ -28,8 +28,7 @@ import re
 from dataclasses import dataclass
 
 from research.conversation import FollowUp, Turn
-from strategies.offline.keyphrases import extract_keyphrases
-from strategies.offline.text import is_verbish, question_terms, stem
+from strategies.reading.keyphrases import extract_keyphrases
 from strategies.reading.lexicon.documents import DOCUMENT_NOUNS, SOURCE_NOUNS
 from strategies.reading.lexicon.function_words import (
     BE,
@@ -44,6 +43,7 @@ from strategies.reading.lexicon.function_words import (
 from strategies.reading.lexicon.quantities import ORDINALS
 from strategies.reading.lexicon.question_words import ASKING, QUESTION_WORDS
 from strategies.reading.lexicon.verbs import REPORTING_VERBS
+from strategies.reading.text import is_verbish, question_terms, stem
 
 _OPENING = re.compile(r"^\s*(?:(?:and|but|also|so|then|okay|ok|now)[\s,]+)+", re.IGNORECASE)
 _WHAT_ABOUT = re.compile(r"^\s*(?:what|how)\s+about\s+", re.IGNORECASE)

@@ -29,12 +29,12 @@ from rapidfuzz import fuzz
 
 from corpus.retrieval import RetrievedChunk
 from research.evidence import SubQuestion
+from strategies.reading.extractive import prose
+from strategies.reading.keyphrases import extract_keyphrases, phrase_candidates
 from strategies.reading.lexicon.question_words import DIRECT_QUESTION_WORDS
 from strategies.reading.lexicon.topics import RELATIONAL_NOUNS
-
-from .extractive import prose
-from .keyphrases import extract_keyphrases, phrase_candidates
-from .text import content_words, has_injection_word, matched, normalise_space, stem, stopwords
+from strategies.reading.text import content_words, has_injection_word, matched, normalise_space, stem, stopwords
+from strategies.reading.wording import is_question
 
 MIN_QUESTIONS = 3
 MAX_QUESTIONS = 6
@@ -47,11 +47,6 @@ MIN_SCOUT_COUNT = 2
 DUPLICATE_RATIO = 85
 MAX_PHRASE_CHARS = 60
 
-_QUESTION_START = re.compile(
-    r"^(what|which|who|whom|whose|how|why|when|where|whether|is|are|was|were|do|does|did|can|could|"
-    r"should|would|will|has|have|had)\b",
-    re.IGNORECASE,
-)
 _FACET_SPLIT = re.compile(r"\s*(?:[,;]|\band\b|\bvs\.?|\bversus\b)\s*", re.IGNORECASE)
 # Words that open a clause ("how quantization affects accuracy"), not a noun phrase.
 _CLAUSE_START = re.compile(r"^(how|why|when|where|whether|what|which|who|if)\b", re.IGNORECASE)
@@ -69,11 +64,6 @@ class TopicParts:
     comparison: list[str]  # the sides of an "A vs B" topic
 
 
-def is_question(text: str) -> bool:
-    text = text.strip()
-    return text.endswith("?") or bool(_QUESTION_START.match(text))
-
-
 def is_indirect_question(text: str) -> bool:
     """A clause that is not itself a question: "how quantization affects accuracy", "whether roofs
     pay off" (no "?", and no auxiliary or "much"/"many" after its first word within two words)."""
@@ -83,15 +73,6 @@ def is_indirect_question(text: str) -> bool:
     if words[0] in ("whether", "if"):
         return True
     return words[0] in ("how", "why", "when", "where") and not any(w in DIRECT_QUESTION_WORDS for w in words[1:3])
-
-
-def opens_as_question(text: str) -> bool:
-    """Worded as a question from its first word ("How do…", "Is…"), or its last clause is, after a
-    scope ("<paper title>: what datasets did they use?"); not a phrase ("rain on roofs?")."""
-    return bool(_QUESTION_START.match(_LAST_CLAUSE.split(text.strip())[-1]))
-
-
-_LAST_CLAUSE = re.compile(r"[:;]\s+|[.!]\s+(?=[A-Z])")
 
 
 def _lower_first(text: str) -> str:

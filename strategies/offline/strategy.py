@@ -2,8 +2,8 @@
 
 Offline mode is a real mode, not a stub: the same graph runs with deterministic planning
 (templates + keyphrases), extractive answers (verbatim sentences, cited, led by the short answer they
-give), a calibrated sufficiency judgement, query reformulation, disagreements between the documents'
-answers, and numeric/date/negation contradiction checks. Same input, same
+give), a calibrated sufficiency judgement, query reformulation, and numeric/date/negation
+contradiction checks beside the graph's own check of the documents' answers. Same input, same
 output: every ranking has a tie-break and nothing depends on set order or randomness.
 """
 
@@ -16,16 +16,17 @@ from corpus.retrieval import RetrievedChunk
 from research.conversation import FollowUp, Turn
 from research.evidence import Claim, Contradiction, Finding, FindingStatus, SubQuestion
 from research.strategy import Answer
+from strategies.reading.document_answers import MIN_PHRASE_SCORE, lead, things_answered
+from strategies.reading.extractive import MAX_CLAIMS, Analysis, ScoredSentence, analyse, preference, select, to_claims
+from strategies.reading.question_types import fits, question_type
+from strategies.reading.signals import MIN_COVERAGE, Signals, coverage, signals
+from strategies.reading.text import normalise_space
 from strategies.reading.vectors import Meaning, Vectors
 
 from . import assessment
 from .contradictions import find_contradictions
-from .document_answers import MIN_PHRASE_SCORE, answer_disputes, lead, things_answered
-from .extractive import MAX_CLAIMS, Analysis, ScoredSentence, analyse, preference, select, to_claims
 from .follow_up import condense
 from .planning import plan_questions
-from .question_types import fits, question_type
-from .text import normalise_space
 
 MAX_SUMMARY_CLAIMS = 4
 MAX_DISAGREEMENTS = 8
@@ -40,14 +41,14 @@ class Judgement:
 
     analysis: Analysis
     claims: list[Claim]
-    signals: assessment.Signals | None  # what the confidence is read from (None: no evidence sentences)
+    signals: Signals | None  # what the confidence is read from (None: no evidence sentences)
     confidence: float
     sufficient: bool
 
     @property
     def covered(self) -> bool:
-        """The question's specific terms are not missing from the evidence (``assessment.covered``)."""
-        return self.signals is not None and assessment.coverage(self.signals) >= assessment.MIN_COVERAGE
+        """The question's specific terms are not missing from the evidence (``signals.covered``)."""
+        return self.signals is not None and coverage(self.signals) >= MIN_COVERAGE
 
 
 class OfflineStrategy:
@@ -82,7 +83,7 @@ class OfflineStrategy:
             quoted = {c.text for c in things}
             claims = [*things, *(c for c in claims if c.text not in quoted)][:MAX_CLAIMS]
         led = bool(claims and claims[0].answer) if question_type(question).typed else None
-        found = assessment.signals(analysis, led, chosen) if analysis.scored else None
+        found = signals(analysis, led, chosen) if analysis.scored else None
         conf = assessment.probability(found) if claims and found else 0.0
         sufficient = bool(found) and assessment.sufficient(found, conf)
         if found and claims:
@@ -112,9 +113,8 @@ class OfflineStrategy:
                     return [claims[0].model_copy(update={"answer": answer}), *claims[1:]]
         return to_claims(analysis, chosen)
 
-    def contradictions(self, findings: list[Finding]) -> list[Contradiction]:
-        """Documents answering a sub-question differently, then figures, dates and negations that clash."""
-        disputes = answer_disputes(findings, self.vectors)
+    def contradictions(self, findings: list[Finding], disputes: list[Contradiction]) -> list[Contradiction]:
+        """The documents' answer ``disputes``, then figures, dates and negations that clash."""
         # A pair of sentences already set against each other as answers is not reported twice.
         paired = {_sides(c) for c in disputes}
         clashes = [c for c in find_contradictions(findings, self.vectors) if _sides(c) not in paired]

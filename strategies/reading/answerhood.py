@@ -25,7 +25,16 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from strategies.offline.text import (
+from strategies.reading.claim_checks import Meaning, holds, names
+from strategies.reading.judge import Verdict, judge
+from strategies.reading.lexicon.documents import DOCUMENT_NOUN_PATTERN
+from strategies.reading.lexicon.function_words import AUXILIARIES
+from strategies.reading.lexicon.negation import CONTRACTED_NEGATIONS, LIGHT, NOUN_NEGATION, PARTIAL
+from strategies.reading.lexicon.quantities import COUNTED
+from strategies.reading.lexicon.question_words import QUESTION_WORDS
+from strategies.reading.lexicon.verbs import PROCEDURE_VERB_PATTERN
+from strategies.reading.lexicon.word_forms import NOT_ADVERBS
+from strategies.reading.text import (
     STEM_LENGTH,
     content_stems,
     content_words,
@@ -36,15 +45,6 @@ from strategies.offline.text import (
     strip_question,
     words,
 )
-from strategies.reading.claim_checks import Meaning, holds, names
-from strategies.reading.judge import Verdict, judge
-from strategies.reading.lexicon.documents import DOCUMENT_NOUN_PATTERN
-from strategies.reading.lexicon.function_words import AUXILIARIES
-from strategies.reading.lexicon.negation import CONTRACTED_NEGATIONS, LIGHT, NOUN_NEGATION, PARTIAL
-from strategies.reading.lexicon.quantities import COUNTED
-from strategies.reading.lexicon.question_words import QUESTION_WORDS
-from strategies.reading.lexicon.verbs import PROCEDURE_VERB_PATTERN
-from strategies.reading.lexicon.word_forms import NOT_ADVERBS
 
 # A sentence speaks of a yes/no question when it holds this share of its words, and states the asked
 # predicate when it holds this share of what the question asks of its subject (``predicate_stems``).

@@ -34,12 +34,12 @@ from difflib import SequenceMatcher
 from typing import Protocol
 
 from corpus.text import stopwords
-from strategies.offline.text import content_words, stem, stems_match
 from strategies.reading.lexicon.modality import LIMITED, SWEEPING
 from strategies.reading.lexicon.negation import NEGATION, NOT_NEGATION
 from strategies.reading.lexicon.quantities import NUMBER_WORDS
 from strategies.reading.lexicon.stoplists import GENERIC_WORDS
 from strategies.reading.numbers import Mention, mentions
+from strategies.reading.text import content_words, stem, stems_match
 
 
 class Meaning(Protocol):

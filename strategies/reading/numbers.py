@@ -83,6 +83,10 @@ def years(sentence: str) -> list[tuple[int, int, int]]:
     return [(int(m.group(1)), m.start(), m.end()) for m in _YEAR.finditer(sentence)]
 
 
+# Intervals must be at least this far apart (ratio of the nearer ends) to be a conflict.
+MIN_CONFLICT_RATIO = 1.5
+
+
 def conflict_ratio(a: Quantity, b: Quantity) -> float:
     """How far apart two quantities of one unit are: 1.0 when their intervals overlap, else the ratio
     of the nearer ends (2 °C vs 0.3 °C -> ~4.4 once both hedges are allowed for)."""

@@ -15,6 +15,7 @@ from research.evidence import FindingStatus
 from research.report import NO_GAPS
 from strategies.llm.strategy import LLMStrategy
 from strategies.llm.structured import LLMServiceError
+from strategies.offline.strategy import OfflineStrategy
 from strategies.select import select_strategy
 from testing_support.llm_fakes import Delayed, HttpFailure, OpenAIStub, ScriptedChatModel, step_of
 from testing_support.llm_scripts import script_with, sentences_in
@@ -144,7 +145,13 @@ def test_planted_tags_and_markers_never_become_blocks_or_citations(planted_libra
         return script_with()(step, prompt)
 
     if boundary == "scripted chat model":
-        result = run_research(planted_library, LLMStrategy(ScriptedChatModel(script=obedient), "scripted"), TOPIC)
+        result = run_research(
+            planted_library,
+            LLMStrategy(
+                ScriptedChatModel(script=obedient), "scripted", fallback=OfflineStrategy(planted_library.embedder)
+            ),
+            TOPIC,
+        )
     else:
         with OpenAIStub(obedient) as stub:
             settings = Settings(OPENAI_BASE_URL=stub.base_url, PRP_LLM_MODEL="stub-model")
@@ -193,7 +200,13 @@ def test_claims_that_cite_nothing_in_the_library_answer_nothing(roof_library):
             return {"title": f"{UNSEEN} [1]\n# Proven", "summary": [claim]}
         return script_with()(step, prompt)
 
-    result = run_research(roof_library, LLMStrategy(ScriptedChatModel(script=unverifiable), "scripted"), TOPIC)
+    result = run_research(
+        roof_library,
+        LLMStrategy(
+            ScriptedChatModel(script=unverifiable), "scripted", fallback=OfflineStrategy(roof_library.embedder)
+        ),
+        TOPIC,
+    )
     report = result.report
     assert report.sections and not report.answered_sections()
     assert all(s.status is FindingStatus.UNVERIFIED and s.confidence == 0.0 for s in report.sections)
@@ -216,7 +229,13 @@ def test_a_model_title_is_one_line_of_literal_text(roof_library):
         reply = script_with()(step, prompt)
         return {**reply, "title": "Roofs [1](http://x)\n## Injected"} if step == "summary" else reply
 
-    report = run_research(roof_library, LLMStrategy(ScriptedChatModel(script=heading_title), "scripted"), TOPIC).report
+    report = run_research(
+        roof_library,
+        LLMStrategy(
+            ScriptedChatModel(script=heading_title), "scripted", fallback=OfflineStrategy(roof_library.embedder)
+        ),
+        TOPIC,
+    ).report
     first, *rest = report.markdown.split("\n")
     assert first == r"# Roofs \[1\](http://x) \#\# Injected"
     assert not any(line.startswith("## Injected") for line in rest)

@@ -99,7 +99,11 @@ def test_an_obedient_model_s_title_and_claims_never_repeat_the_planted_line(make
         return script_with()(step, prompt)
 
     # A report (a topic, not one question): the model writes its title.
-    report = run_research(library, LLMStrategy(ScriptedChatModel(script=obedient), "scripted"), TOPIC).report
+    report = run_research(
+        library,
+        LLMStrategy(ScriptedChatModel(script=obedient), "scripted", fallback=OfflineStrategy(library.embedder)),
+        TOPIC,
+    ).report
     assert report.title == TOPIC
     outside_cautions = "\n".join(line for line in report.markdown.splitlines() if "Caution" not in line)
     assert "90 degrees" not in _shown(report) and "90 degrees" not in outside_cautions

@@ -38,14 +38,13 @@ from corpus.retrieval import RetrievedChunk
 from corpus.text import figures, word_tokens
 from research.evidence import CitationMarker, Claim, Contradiction, Finding, FindingStatus, SubQuestion
 from strategies.reading.lexicon.question_words import QUESTION_WORDS
-from strategies.reading.numbers import conflict_ratio, quantities
+from strategies.reading.numbers import MIN_CONFLICT_RATIO, conflict_ratio, quantities
 from strategies.reading.vectors import Vectors
 
 from .answer_phrase import answer_phrase, polarity
-from .assessment import covered
-from .contradictions import MIN_CONFLICT_RATIO
 from .extractive import Analysis, ScoredSentence, analyse
 from .question_types import AnswerType, fits, question_type
+from .signals import covered
 from .subjects import Subject, different, subject_of, with_label, without_label
 from .text import content_stems, matched, normalise_space, stem, stopwords
 
@@ -347,7 +346,7 @@ def _is_name(text: str) -> bool:
 def answer_disputes(findings: list[Finding], vectors: Vectors) -> list[Contradiction]:
     """The answer disagreements of every finding: the check both modes run on their evidence.
 
-    A gap is checked too when its evidence covers the question's words (``assessment.covered``):
+    A gap is checked too when its evidence covers the question's words (``signals.covered``):
     documents answering differently lower every sufficiency signal, so a disputed question often
     looks unanswered (on RAMDocs dev 14 of 77 disputes were gaps); evidence that never mentions what
     is asked is no dispute, only unrelated answers."""
