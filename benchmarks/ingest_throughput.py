@@ -16,8 +16,8 @@ import time
 
 from common import WORK, save, shared_path
 
+from config import EmbeddingSettings, Settings, StorageSettings
 from corpus.chunking import chunk_document
-from corpus.config import Settings
 from corpus.embeddings import Embedder
 from corpus.library import Library
 
@@ -26,7 +26,9 @@ def measure(name: str, folder, embedder: Embedder, limit: int | None) -> dict:
     data_dir = WORK / name  # retrieval_qasper.py reuses the qasper index
     shutil.rmtree(data_dir, ignore_errors=True)
     files = sorted(p for p in folder.iterdir() if p.is_file())[:limit]
-    settings = Settings(PRP_DATA_DIR=data_dir, PRP_MODELS_DIR=WORK / "models")
+    settings = Settings(
+        storage=StorageSettings(data_dir=data_dir), embeddings=EmbeddingSettings(models_path=WORK / "models")
+    )
     with Library(settings, embedder=embedder) as library:
         store = library.store  # open the index outside the timed region, as a warm service would
         index_seconds = _time_calls(store, ("upsert", "optimize", "delete_chunks", "delete_document"))
@@ -83,7 +85,11 @@ def main() -> None:
     parser.add_argument("--limit", type=int, help="only the first N files of each set")
     parser.add_argument("--only", choices=["pdfs", "qasper_papers"], help="measure one set")
     args = parser.parse_args()
-    embedder = Embedder(Settings(PRP_DATA_DIR=WORK / "unused", PRP_MODELS_DIR=WORK / "models"))
+    embedder = Embedder(
+        Settings(
+            storage=StorageSettings(data_dir=WORK / "unused"), embeddings=EmbeddingSettings(models_path=WORK / "models")
+        )
+    )
     sets = {"pdfs": ("pdfs", shared_path("pdfs")), "qasper_papers": ("qasper", shared_path("qasper-dev", "papers"))}
     figures = {
         name: measure(data_dir, folder, embedder, args.limit)

@@ -16,7 +16,7 @@ from collections import defaultdict
 
 from common import SHARED, WORK, save
 
-from corpus.config import Settings
+from config import EmbeddingSettings, Settings, StorageSettings
 from corpus.embeddings import Embedder
 from evals.judge_pairs import KINDS, Pair, build
 from strategies.reading.judge import judge
@@ -80,7 +80,9 @@ def main() -> None:
     print(f"{len(pairs)} pairs built in {time.perf_counter() - started:.1f} s")
     meaning = None
     if not args.no_meaning:
-        settings = Settings(PRP_DATA_DIR=WORK / "judge", PRP_MODELS_DIR=WORK / "models")
+        settings = Settings(
+            storage=StorageSettings(data_dir=WORK / "judge"), embeddings=EmbeddingSettings(models_path=WORK / "models")
+        )
         meaning = Meaning(Vectors(Embedder(settings)))
     results: dict[str, dict] = {}
     for split, back in (("tuning", False), ("held-back", True)):

@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT))
 
 from openai import OpenAI  # noqa: E402
 
-from corpus.config import Settings  # noqa: E402
+from config import Settings  # noqa: E402
 from strategies.llm.local_server import LocalLLMServer  # noqa: E402
 from strategies.llm.strategy import PlanOutput  # noqa: E402
 from strategies.llm.structured import response_format  # noqa: E402

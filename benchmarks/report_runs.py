@@ -18,7 +18,7 @@ from common import ROOT, WORK, save
 
 sys.path.insert(0, str(ROOT))
 
-from corpus.config import Settings  # noqa: E402
+from config import EmbeddingSettings, Settings, StorageSettings  # noqa: E402
 from corpus.library import Library  # noqa: E402
 from graph.run import run_research  # noqa: E402
 from research.options import ResearchOptions  # noqa: E402
@@ -31,7 +31,9 @@ TOPIC = "Green roofs in cities: street-level cooling, stormwater retention and i
 
 
 def main() -> None:
-    settings = Settings(PRP_DATA_DIR=WORK / "sample", PRP_MODELS_DIR=WORK / "models")
+    settings = Settings(
+        storage=StorageSettings(data_dir=WORK / "sample"), embeddings=EmbeddingSettings(models_path=WORK / "models")
+    )
     figures: dict = {}
     with Library(settings) as library:
         library.ingest([ROOT / "sample_corpus" / "docs"])

@@ -19,7 +19,7 @@ from itertools import product
 
 from common import WORK, save, shared_path
 
-from corpus.config import Settings
+from config import EmbeddingSettings, Settings, StorageSettings
 from corpus.ingest import Outcome
 from corpus.library import Library
 from corpus.retrieval import SearchFilters, SearchMode
@@ -47,7 +47,9 @@ def main() -> None:
     parser.add_argument("--scoping", choices=["on", "off", "both"], default="both", help="title scoping (default both)")
     args = parser.parse_args()
     scopings = [True, False] if args.scoping == "both" else [args.scoping == "on"]
-    settings = Settings(PRP_DATA_DIR=WORK / "qasper", PRP_MODELS_DIR=WORK / "models")
+    settings = Settings(
+        storage=StorageSettings(data_dir=WORK / "qasper"), embeddings=EmbeddingSettings(models_path=WORK / "models")
+    )
     with Library(settings) as library:
         summary = library.ingest([shared_path("qasper-dev", "papers")])
         print(f"index: {library.registry.counts()} (ingest {summary.seconds:.0f} s, {summary.count(Outcome.OK)} new)")

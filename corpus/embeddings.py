@@ -19,7 +19,7 @@ from fastembed import SparseTextEmbedding, TextEmbedding
 from fastembed.sparse.sparse_embedding_base import SparseEmbedding
 from tokenizers import Tokenizer
 
-from corpus.config import DEFAULT_EMBED_MODEL, Settings
+from config import DEFAULT_EMBED_MODEL, Settings
 from corpus.errors import ConfigError
 
 # The model was trained on 256-token inputs; longer inputs drift (cosine 0.91 against the reference
@@ -109,16 +109,16 @@ class Embedder:
     """Embeds passages and queries into the dense and the BM25 sparse space, and counts tokens."""
 
     def __init__(self, settings: Settings):
-        self.batch_size = settings.embed_batch_size
+        self.batch_size = settings.embeddings.batch_size
         models_dir = settings.models_dir
-        if settings.embed_model == DEFAULT_EMBED_MODEL:
+        if settings.embeddings.model == DEFAULT_EMBED_MODEL:
             path = assemble_minilm(models_dir / "all-MiniLM-L6-v2")
             self.dense = TextEmbedding(
-                DEFAULT_EMBED_MODEL, specific_model_path=str(path), threads=settings.embed_threads
+                DEFAULT_EMBED_MODEL, specific_model_path=str(path), threads=settings.embeddings.threads
             )
         else:
             self.dense = TextEmbedding(
-                settings.embed_model, cache_dir=str(models_dir / "fastembed"), threads=settings.embed_threads
+                settings.embeddings.model, cache_dir=str(models_dir / "fastembed"), threads=settings.embeddings.threads
             )
         stop_spinning(self.dense)
         self.sparse = SparseTextEmbedding(BM25_MODEL, specific_model_path=str(assemble_bm25(models_dir / "bm25")))

@@ -15,7 +15,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from corpus.config import Settings
+from config import Settings
 from corpus.ingest import Checkpoint, Ingestor, IngestSummary, ProgressCallback, carry_on
 from corpus.ingest_roots import IngestRoots
 from corpus.models import MetadataOverride
@@ -33,10 +33,10 @@ class Library:
     def __init__(self, settings: Settings, embedder: Embedder | None = None):
         """``embedder`` lets several libraries (eval collections, tests) share loaded models."""
         self.settings = settings
-        settings.data_dir.mkdir(parents=True, exist_ok=True)
-        self.registry = Registry(settings.registry_path)
+        settings.storage.data_dir.mkdir(parents=True, exist_ok=True)
+        self.registry = Registry(settings.storage.registry_path)
         # The folders and files it was ingested from, kept in step by ``corpus.sync``.
-        self.roots = IngestRoots(settings.registry_path)
+        self.roots = IngestRoots(settings.storage.registry_path)
         if embedder is not None:
             self.embedder = embedder
         # Values computed from the whole corpus (the citation index), with the registry fingerprint
@@ -70,7 +70,7 @@ class Library:
 
         from corpus.index import legacy
 
-        ingestor = Ingestor(self.embedder, store, self.registry, self.settings.parse_workers)
+        ingestor = Ingestor(self.embedder, store, self.registry, self.settings.ingest.parse_workers)
         with tqdm(unit="doc", desc="prp: moving the index to the embedded engine", file=sys.stderr) as bar:
 
             def progress(done: int, total: int) -> None:
@@ -122,7 +122,11 @@ class Library:
 
     def _ingestor(self) -> Ingestor:
         return Ingestor(
-            self.embedder, self.store, self.registry, self.settings.parse_workers, self.settings.max_file_chunks
+            self.embedder,
+            self.store,
+            self.registry,
+            self.settings.ingest.parse_workers,
+            self.settings.limits.max_file_chunks,
         )
 
     def close(self) -> None:

@@ -41,7 +41,7 @@ SYSTEM = tuple(
 #: Folders refused themselves (a walk would reach every user's or program's files) whose sub-folders
 #: may hold documents (``/home/ana/papers``, ``/var/www/docs``, ``/srv/share``).
 SHARED = tuple(Path(p) for p in ("/", "/home", "/root", "/var", "/srv", "/opt", "/mnt", "/media", "/tmp"))
-#: A library's data directory holds its registry under this name (``corpus.config.Settings``).
+#: A library's data directory holds its registry under this name (``config.StorageSettings``).
 REGISTRY_NAME = "registry.sqlite"
 
 

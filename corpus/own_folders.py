@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from corpus.config import Settings
+from config import Settings
 from corpus.errors import RefusedPathError
 from corpus.ingest import hidden
 from corpus.off_limits import refusal
@@ -22,7 +22,10 @@ from corpus.off_limits import refusal
 def check_ingest_paths(paths: Sequence[Path], settings: Settings) -> None:
     """Raise ``RefusedPathError`` for the first path that is, is inside or would walk into the data
     or the models directory, or is a folder no walk may start at."""
-    protected = {"data directory": settings.data_dir.resolve(), "models directory": settings.models_dir.resolve()}
+    protected = {
+        "data directory": settings.storage.data_dir.resolve(),
+        "models directory": settings.models_dir.resolve(),
+    }
     for path in paths:
         resolved = Path(path).expanduser().resolve()
         for what, folder in protected.items():

@@ -120,7 +120,7 @@ class SyncPlan:
 
 def plan_sync(library: Library, scope: Sequence[Path] | None = None) -> SyncPlan:
     """What a sync of every root (``scope`` None), or of the paths in ``scope`` inside them, would do."""
-    data_dir = library.settings.data_dir.resolve()
+    data_dir = library.settings.storage.data_dir.resolve()
     documents = [d for d in library.registry.documents() if not Path(d.path).is_relative_to(data_dir)]
     roots = library.roots.all()
     reports = [_report(root, documents) for root in roots]

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from corpus.config import Settings
+from config import Settings
 from corpus.library import Library
 from evals.datasets import load_dataset
 from evals.runner import libraries_for

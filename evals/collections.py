@@ -17,7 +17,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from corpus.config import Settings
+from config import Settings
 from corpus.embeddings import Embedder
 from corpus.ingest import FileResult, Outcome, discover, sha256_of
 from corpus.library import Library
@@ -42,10 +42,13 @@ def content_hash(paths: Iterable[Path]) -> str:
 def eval_settings(settings: Settings, name: str, digest: str) -> Settings:
     """Settings for one eval collection; embedding models are shared with the user's data dir."""
     key = f"{name}-{digest[:12]}"
-    update = {"data_dir": settings.data_dir / "evals" / key, "models_path": settings.models_dir}
-    if not settings.uses_embedded_index:
-        update["collection"] = f"prp_eval_{key.replace('-', '_')}"  # a server is shared with the user's data
-    return settings.model_copy(update=update)
+    # A server is shared with the user's data: the eval has a collection of its own there.
+    index = {} if settings.index.uses_embedded_index else {"collection": f"prp_eval_{key.replace('-', '_')}"}
+    return settings.updated(
+        storage={"data_dir": settings.storage.data_dir / "evals" / key},
+        embeddings={"models_path": settings.models_dir},
+        index=index,
+    )
 
 
 def open_collection(
@@ -56,7 +59,7 @@ def open_collection(
     Files that fail to load are reported by name (once, when ingested) and the rest is evaluated.
     """
     library = Library(eval_settings(settings, name, content_hash(sources)), embedder=embedder)
-    marker = library.settings.data_dir / READY_MARKER
+    marker = library.settings.storage.data_dir / READY_MARKER
     if marker.exists():
         return library
     files = discover(sources)

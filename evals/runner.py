@@ -24,7 +24,7 @@ from langsmith import Client, evaluate, schemas
 from pydantic import BaseModel, Field
 from tqdm import tqdm
 
-from corpus.config import Settings
+from config import Settings
 from corpus.library import Library
 from corpus.retrieval import SearchMode
 from evals.collections import open_collection
@@ -59,14 +59,14 @@ class RunConfig(BaseModel):
 
 
 def llm_available(settings: Settings) -> bool:
-    return llm_configured(settings) or settings.llm == "local"
+    return llm_configured(settings) or settings.llm.mode == "local"
 
 
 def default_config(settings: Settings, options: ResearchOptions | None = None) -> RunConfig:
     llm = llm_available(settings)
     shaped = (
-        f"schema {settings.llm_schema_format}, re-ranking {'on' if settings.llm_rerank else 'off'} "
-        f"({settings.llm_rerank_candidates} candidates), evidence {settings.llm_evidence_tokens} tokens"
+        f"schema {settings.llm.schema_format}, re-ranking {'on' if settings.llm.rerank else 'off'} "
+        f"({settings.llm.rerank_candidates} candidates), evidence {settings.llm.evidence_tokens} tokens"
     )
     return RunConfig(
         name="llm" if llm else "offline",
@@ -130,13 +130,13 @@ def libraries_for(
             yield (
                 shared_library(collection),
                 [
-                    f"Eval collection: {collection.settings.data_dir} ({counts.get('documents', 0)} documents, "
+                    f"Eval collection: {collection.settings.storage.data_dir} ({counts.get('documents', 0)} documents, "
                     f"{counts.get('chunks', 0)} chunks), ingested once and reused while its sources are unchanged."
                 ],
             )
         return
     missing = evidence_missing_from(library, dataset.examples)
-    notes = [f"Asked against the library at {library.settings.data_dir}."]
+    notes = [f"Asked against the library at {library.settings.storage.data_dir}."]
     if missing:
         notes.append(f"{missing} expected evidence snippet(s) are not in any stored block: is the corpus ingested?")
         print(f"prp eval: warning: {notes[-1]}", file=sys.stderr)
@@ -166,13 +166,13 @@ def run_eval(
     settings = library.settings
     if not config.llm:
         # Offline even when an LLM is configured (the offline side of a comparison).
-        settings = settings.model_copy(update={"openai_api_key": None, "openai_base_url": None, "llm": "auto"})
+        settings = settings.updated(llm={"api_key": None, "base_url": None, "mode": "auto"})
     started = time.perf_counter()
     with open_strategy(settings, library) as strategy:
         target = ResearchTarget(library_for, strategy, config.options, trace=upload)
         evaluators = list(EVALUATORS)
         if judge and config.llm:
-            evaluators.append(make_judge(strategy.llm, settings.llm_schema_format))
+            evaluators.append(make_judge(strategy.llm, settings.llm.schema_format))
         client = Client() if upload else offline_client()
         data = _upload_dataset(client, dataset) if upload else _local_examples(dataset)
         bar = tqdm(

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from langsmith import tracing_context
 
-from corpus.config import Settings
+from config import Settings
 from corpus.embeddings import Embedder
 from corpus.library import Library
 from corpus.retrieval import RetrievedChunk
@@ -67,8 +67,8 @@ def _scratch(
         path.write_text(document.text, encoding="utf-8")
         label_of_path[str(path.resolve())] = document.label
     # Local mode always: a scratch library must never create collections on a configured server.
-    scratch = settings.model_copy(
-        update={"data_dir": root / "data", "qdrant_url": None, "models_path": settings.models_dir}
+    scratch = settings.updated(
+        storage={"data_dir": root / "data"}, index={"qdrant_url": None}, embeddings={"models_path": settings.models_dir}
     )
     with Library(scratch, embedder=embedder) as library:
         summary = library.ingest([folder])

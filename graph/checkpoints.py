@@ -26,7 +26,7 @@ import research.evidence
 import research.options
 import research.report
 import tools.citations.resolve
-from corpus.config import Settings
+from config import Settings
 from corpus.errors import PrpError
 from research.report import FinalReport
 
@@ -55,8 +55,8 @@ def checkpoint_serde() -> JsonPlusSerializer:
 
 @contextmanager
 def open_checkpointer(settings: Settings) -> Iterator[SqliteSaver]:
-    settings.data_dir.mkdir(parents=True, exist_ok=True)
-    connection = sqlite3.connect(settings.checkpoint_path, check_same_thread=False)
+    settings.storage.data_dir.mkdir(parents=True, exist_ok=True)
+    connection = sqlite3.connect(settings.storage.checkpoint_path, check_same_thread=False)
     try:
         yield SqliteSaver(connection, serde=checkpoint_serde())
     finally:
@@ -67,8 +67,8 @@ def open_checkpointer(settings: Settings) -> Iterator[SqliteSaver]:
 async def open_async_checkpointer(settings: Settings) -> AsyncIterator[AsyncSqliteSaver]:
     """The same store for an asyncio server (LangGraph's, under ``prp serve``): its runs land beside
     the CLI's and the chat's, in the same file, restorable by the same serde."""
-    settings.data_dir.mkdir(parents=True, exist_ok=True)
-    async with aiosqlite.connect(settings.checkpoint_path) as connection:
+    settings.storage.data_dir.mkdir(parents=True, exist_ok=True)
+    async with aiosqlite.connect(settings.storage.checkpoint_path) as connection:
         yield AsyncSqliteSaver(connection, serde=checkpoint_serde())
 
 

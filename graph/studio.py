@@ -15,7 +15,7 @@ from functools import cache
 
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
-from corpus.config import Settings
+from config import Settings
 from corpus.library import Library
 from graph.build import build_graph
 from graph.checkpoints import open_async_checkpointer

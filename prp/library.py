@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from pathlib import Path
 
-from corpus.config import Settings
+from config import Settings
 from corpus.errors import PrpError
 from corpus.ingest import IngestSummary
 from corpus.models import DocType
@@ -36,10 +36,10 @@ def open_library(data_dir: str | Path | None = None, *, settings: Settings | Non
     """The library in ``data_dir`` (default: ``PRP_DATA_DIR``, else ``.prp``), through the ``prp serve``
     serving it if one runs, else opened in this process (which then holds it until ``close``: an
     embedded index has one opener at a time). ``settings``: all of them, as ``prp`` reads them from
-    the environment (``corpus.config.Settings``); ``data_dir`` overrides theirs."""
+    the environment (``config.Settings``); ``data_dir`` overrides theirs."""
     settings = settings or Settings()
     if data_dir is not None:
-        settings = settings.model_copy(update={"data_dir": Path(data_dir).expanduser()})
+        settings = settings.updated(storage={"data_dir": Path(data_dir).expanduser()})
     return ResearchLibrary(settings)
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from corpus.config import Settings
+from config import EmbeddingSettings, Settings, StorageSettings
 from corpus.embeddings import Embedder
 from corpus.library import Library
 
@@ -28,6 +28,10 @@ for _var in (
     "PRP_LLM",
     "PRP_LLM_SCHEMA_FORMAT",
     "PRP_LLM_MODEL",
+    "PRP_LLM_PLANNING_MODEL",
+    "PRP_LLM_ANSWERING_MODEL",
+    "PRP_LLM_RERANKING_MODEL",
+    "PRP_LLM_CONDENSING_MODEL",
     "PRP_LLM_MAX_TOKENS",
     "PRP_LOCAL_MODEL",
     "PRP_UPLOAD_MAX_MB",
@@ -46,13 +50,22 @@ def models_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def embedder(models_dir: Path) -> Embedder:
-    return Embedder(Settings(PRP_DATA_DIR=models_dir.parent / "unused", PRP_MODELS_DIR=models_dir))
+    return Embedder(
+        Settings(
+            storage=StorageSettings(data_dir=models_dir.parent / "unused"),
+            embeddings=EmbeddingSettings(models_path=models_dir),
+        )
+    )
 
 
 @pytest.fixture
 def make_settings(tmp_path: Path, models_dir: Path):
     def make(name: str = "data", **overrides) -> Settings:
-        return Settings(PRP_DATA_DIR=tmp_path / name, PRP_MODELS_DIR=models_dir, **overrides)
+        return Settings(
+            storage=StorageSettings(data_dir=tmp_path / name),
+            embeddings=EmbeddingSettings(models_path=models_dir),
+            **overrides,
+        )
 
     return make
 
@@ -74,7 +87,10 @@ def make_library(make_settings, embedder: Embedder) -> Iterator:
 @pytest.fixture(scope="session")
 def sample_library(tmp_path_factory: pytest.TempPathFactory, models_dir: Path, embedder: Embedder) -> Iterator[Library]:
     """The bundled sample corpus, ingested once for the whole session."""
-    settings = Settings(PRP_DATA_DIR=tmp_path_factory.mktemp("sample"), PRP_MODELS_DIR=models_dir)
+    settings = Settings(
+        storage=StorageSettings(data_dir=tmp_path_factory.mktemp("sample")),
+        embeddings=EmbeddingSettings(models_path=models_dir),
+    )
     library = Library(settings, embedder=embedder)
     summary = library.ingest([SAMPLE_DOCS])
     failed = [f for f in summary.files if f.outcome.value == "failed"]

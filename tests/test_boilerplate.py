@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from config import EmbeddingSettings, Settings, StorageSettings
 from corpus import boilerplate
 from corpus.chunking import chunk_document
-from corpus.config import Settings
 from corpus.ingest import Outcome
 from corpus.library import Library
 from corpus.loaders.markdown import load_markdown
@@ -69,7 +69,10 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
 
 @pytest.fixture(scope="module")
 def site_library(tmp_path_factory: pytest.TempPathFactory, models_dir: Path, embedder, site) -> Iterator[Library]:
-    settings = Settings(PRP_DATA_DIR=tmp_path_factory.mktemp("site-data"), PRP_MODELS_DIR=models_dir)
+    settings = Settings(
+        storage=StorageSettings(data_dir=tmp_path_factory.mktemp("site-data")),
+        embeddings=EmbeddingSettings(models_path=models_dir),
+    )
     library = Library(settings, embedder=embedder)
     summary = library.ingest(site)
     assert summary.count(Outcome.OK) == len(PAGES), summary

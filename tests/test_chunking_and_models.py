@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from fastembed import TextEmbedding
 
+from config import DEFAULT_EMBED_MODEL, EmbeddingSettings, Settings, StorageSettings
 from corpus.chunking import chunk_document, split_sentences
-from corpus.config import DEFAULT_EMBED_MODEL, Settings
 from corpus.embeddings import Embedder, assemble_bm25
 from corpus.errors import ConfigError
 from corpus.models import Block, BlockKind, DocType, Document
@@ -146,7 +146,9 @@ def test_bm25_stopwords_are_loaded(embedder: Embedder):
 def test_missing_stopword_list_is_an_error(tmp_path, models_dir, monkeypatch):
     # If the stopword file cannot be provided, BM25 would silently run without stopwords: refuse.
     monkeypatch.setattr("corpus.embeddings.assemble_bm25", lambda target: target)
-    settings = Settings(PRP_DATA_DIR=tmp_path / "d", PRP_MODELS_DIR=models_dir / "fresh")
+    settings = Settings(
+        storage=StorageSettings(data_dir=tmp_path / "d"), embeddings=EmbeddingSettings(models_path=models_dir / "fresh")
+    )
     with pytest.raises(ConfigError, match="stopword"):
         Embedder(settings)
 

@@ -89,7 +89,7 @@ def test_fields_set_by_a_person_win_over_extraction_on_every_later_parse(
 
     # Deleted, its edits go with it.
     library.delete(changed.doc_id)
-    with sqlite3.connect(library.settings.registry_path) as db:
+    with sqlite3.connect(library.settings.storage.registry_path) as db:
         assert db.execute("SELECT COUNT(*) FROM metadata_overrides").fetchone()[0] == 0
 
 
@@ -118,7 +118,7 @@ def test_a_registry_from_before_bibliographies_gains_them_on_the_next_ingest(mak
     library = make_library()
     library.ingest([paper])
     library.close()
-    with sqlite3.connect(library.settings.registry_path) as db:
+    with sqlite3.connect(library.settings.storage.registry_path) as db:
         db.execute("ALTER TABLE documents DROP COLUMN bibliography")
         db.execute("UPDATE documents SET loader_version = 1")
     reopened = make_library()
@@ -135,7 +135,7 @@ def test_prp_docs_edit_and_the_library_table_show_the_authors(make_library, pape
     (doc,) = library.registry.documents()
     library.close()  # the embedded index admits one process, or one opening, at a time: the CLI's now
     del library.__dict__["store"]
-    monkeypatch.setenv("PRP_DATA_DIR", str(library.settings.data_dir))
+    monkeypatch.setenv("PRP_DATA_DIR", str(library.settings.storage.data_dir))
     monkeypatch.setenv("PRP_MODELS_DIR", str(library.settings.models_dir))
     authors = ["--author", "Lucia Fernhill", "--author", "Gregor Abernathy", "--author", "Ana de la Cruz"]
     assert cli_main(["docs", "edit", doc.doc_id, *authors, "--year", "2021", "--venue", ""]) == 0
@@ -196,7 +196,7 @@ def test_title_source_corporate_authors_and_authors_needing_review(make_library,
     assert not docs["sedum.md"].authors_need_review and docs["notes.md"].authors_need_review
     library.close()
     del library.__dict__["store"]
-    monkeypatch.setenv("PRP_DATA_DIR", str(library.settings.data_dir))
+    monkeypatch.setenv("PRP_DATA_DIR", str(library.settings.storage.data_dir))
     monkeypatch.setenv("PRP_MODELS_DIR", str(library.settings.models_dir))
     assert cli_main(["docs"]) == 0
     listed = capsys.readouterr().out

@@ -287,7 +287,7 @@ def test_ramdocs_example_runs_against_its_own_documents(make_settings, embedder)
 
 
 def test_prp_eval_command_on_a_cached_eval_collection(tmp_path: Path, models_dir: Path, embedder, monkeypatch, capsys):
-    from corpus.config import Settings
+    from config import Settings
     from ui.cli.main import main
 
     corpus = tmp_path / "corpus"
@@ -316,7 +316,7 @@ def test_prp_eval_command_on_a_cached_eval_collection(tmp_path: Path, models_dir
     # The collection is keyed by the corpus's content and ingested once.
     settings = Settings()
     digest = content_hash([corpus])
-    marker = eval_settings(settings, "prp", digest).data_dir / READY_MARKER
+    marker = eval_settings(settings, "prp", digest).storage.data_dir / READY_MARKER
     stamp = marker.stat().st_mtime_ns
     with open_collection(settings, "prp", [corpus], embedder, quiet=True) as library:
         assert library.registry.counts()["documents"] == 1
@@ -355,7 +355,7 @@ def test_llm_mode_eval_counts_calls_and_tokens_and_judges(sample_library, monkey
     """The real langchain-openai client against a scripted loopback server; nothing else is reached."""
     import socket
 
-    from corpus.config import Settings
+    from config import EmbeddingSettings, LLMSettings, Settings, StorageSettings
     from evals.runner import default_config, run_eval
     from evals.target import shared_library
     from testing_support.llm_fakes import OpenAIStub
@@ -392,10 +392,9 @@ def test_llm_mode_eval_counts_calls_and_tokens_and_judges(sample_library, monkey
     dataset.examples = [e for e in dataset.examples if e.id == "synthesis-structure"]
     with OpenAIStub(script) as stub:
         settings = Settings(
-            OPENAI_BASE_URL=stub.base_url,
-            PRP_LLM_MODEL="stub-model",
-            PRP_DATA_DIR=sample_library.settings.data_dir,
-            PRP_MODELS_DIR=sample_library.settings.models_dir,
+            llm=LLMSettings(base_url=stub.base_url, model="stub-model"),
+            storage=StorageSettings(data_dir=sample_library.settings.storage.data_dir),
+            embeddings=EmbeddingSettings(models_path=sample_library.settings.models_dir),
         )
         monkeypatch.setattr(sample_library, "settings", settings)
         config = default_config(settings)

@@ -315,7 +315,7 @@ def test_llm_standalone_turn_costs_no_call_and_a_failed_condense_falls_back(samp
 def own_library(make_library):
     """Two text documents in a library of their own (the CLI opens it itself)."""
     library = make_library("conversation")
-    folder = library.settings.data_dir.parent / "docs"
+    folder = library.settings.storage.data_dir.parent / "docs"
     folder.mkdir()
     for name in ("carbon_air_quality_2025.txt", "test_rig_retention_report_2018.txt"):
         shutil.copy(SAMPLE_DOCS / name, folder / name)
@@ -365,7 +365,7 @@ def test_the_api_continues_a_conversation(own_library):
 
 
 def test_prp_ask_thread_continues_the_conversation(own_library, monkeypatch, capsys):
-    monkeypatch.setenv("PRP_DATA_DIR", str(own_library.settings.data_dir))
+    monkeypatch.setenv("PRP_DATA_DIR", str(own_library.settings.storage.data_dir))
     monkeypatch.setenv("PRP_MODELS_DIR", str(own_library.settings.models_dir))
     own_library.close()  # the command opens the library itself
     assert main(["ask", "How much carbon do green roofs store?"]) == 0
@@ -377,7 +377,7 @@ def test_prp_ask_thread_continues_the_conversation(own_library, monkeypatch, cap
     assert "PM10" in out
 
     # The whole conversation exported: both turns, citations numbered through it, one bibliography.
-    folder = own_library.settings.data_dir / "conversation-export"
+    folder = own_library.settings.storage.data_dir / "conversation-export"
     assert main(["export", "--thread", f"{thread}.2", "--out", str(folder)]) == 0
     capsys.readouterr()
     report = (folder / "report.md").read_text()

@@ -9,7 +9,7 @@ import sqlite3
 import pytest
 from langgraph.checkpoint.sqlite import SqliteSaver
 
-from corpus.config import Settings
+from config import LLMSettings, Settings
 from evals.metrics import normalize
 from graph.checkpoints import checkpoint_serde
 from graph.run import run_research
@@ -181,7 +181,7 @@ def test_run_resumes_from_its_checkpoint(sample_library, tmp_path):
 
 def test_real_openai_client_against_a_scripted_http_stub(sample_library):
     with OpenAIStub(script_with()) as stub:
-        settings = Settings(OPENAI_BASE_URL=stub.base_url, PRP_LLM_MODEL="stub-model")
+        settings = Settings(llm=LLMSettings(base_url=stub.base_url, model="stub-model"))
         strategy = select_strategy(settings, sample_library)
         assert isinstance(strategy, LLMStrategy) and strategy.mode == "llm (stub-model)"
         assert make_chat_model(settings).openai_api_base == stub.base_url
@@ -200,7 +200,7 @@ def test_the_header_names_the_model_that_answered(sample_library):
     """A local server answering for ``PRP_LLM_MODEL``'s default with the model it loaded: the report
     names the model the replies name, not the setting."""
     with OpenAIStub(script_with(), served_model="qwen2.5-0.5b-instruct-q4_k_m.gguf") as stub:
-        settings = Settings(OPENAI_BASE_URL=stub.base_url, PRP_LLM_MODEL="gpt-4o-mini")
+        settings = Settings(llm=LLMSettings(base_url=stub.base_url, model="gpt-4o-mini"))
         strategy = select_strategy(settings, sample_library)
         assert strategy.mode == "llm (gpt-4o-mini)"  # nothing answered yet: what was asked for
         result = run_research(sample_library, strategy, "Green roofs in cities")

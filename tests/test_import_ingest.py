@@ -27,7 +27,7 @@ METERS = ["Working paper\n\nSoil moisture meters under the meadow read dry after
 @pytest.fixture
 def cli(make_settings, monkeypatch, capsys):
     settings = make_settings("import")
-    monkeypatch.setenv("PRP_DATA_DIR", str(settings.data_dir))
+    monkeypatch.setenv("PRP_DATA_DIR", str(settings.storage.data_dir))
     monkeypatch.setenv("PRP_MODELS_DIR", str(settings.models_dir))
 
     def run(*args: str) -> tuple[int, str]:

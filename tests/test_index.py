@@ -14,6 +14,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 from qdrant_client import QdrantClient, models
 
+from config import IndexSettings
 from corpus.errors import PrpError
 from corpus.index import schema
 from corpus.index.client import ClientIndex
@@ -216,7 +217,7 @@ class QdrantRecorder:
 
 def test_a_server_receives_the_collection_and_queries_prp_means(make_settings, embedder):
     with QdrantRecorder() as qdrant:
-        settings = make_settings(QDRANT_URL=qdrant.url)
+        settings = make_settings(index=IndexSettings(qdrant_url=qdrant.url))
         store = ChunkStore(settings, embedder.dim)
         dense = embedder.embed_query("green roofs")
         sparse = embedder.embed_sparse_query("green roofs")
@@ -268,7 +269,7 @@ def test_the_options_mode_reaches_the_engine_through_the_registry(make_library, 
     assert set(RETRIEVERS) == set(SearchMode)
     options = RetrievalOptions(k=6, search_mode=mode)
     with QdrantRecorder() as qdrant:
-        library = make_library(QDRANT_URL=qdrant.url)
+        library = make_library(index=IndexSettings(qdrant_url=qdrant.url))
         assert hybrid_search(library, text, options.k, options.filters, options.search_mode) == []
         library.close()
     queries = [q for _, p, b in qdrant.requests if p.endswith("/points/query/batch") for q in b["searches"]]
@@ -306,7 +307,7 @@ def test_prp_index_copies_the_library_to_a_server(make_library, monkeypatch, cap
     library.ingest([SAMPLE_DOCS / "harborview_policy_brief_2023.md", SAMPLE_DOCS / "green_roof_faq_2021.html"])
     points = library.store.count()
     library.close()
-    monkeypatch.setenv("PRP_DATA_DIR", str(library.settings.data_dir))
+    monkeypatch.setenv("PRP_DATA_DIR", str(library.settings.storage.data_dir))
     monkeypatch.setenv("PRP_MODELS_DIR", str(library.settings.models_dir))
     assert cli_main(["index"]) == 0
     assert f"points: {points}  registry chunks: {points}  (in step)" in capsys.readouterr().out
@@ -364,9 +365,9 @@ def test_copy_goes_both_ways_and_refuses_a_non_empty_target(sample_library: Libr
 def _local_mode_library(sample_library: Library, settings, lost: str | None = None) -> None:
     """The sample library as an earlier prp left it: local mode, flags stored as booleans, and
     ``lost``'s vectors missing."""
-    settings.data_dir.mkdir(parents=True)
-    shutil.copy(sample_library.settings.registry_path, settings.registry_path)
-    old = ClientIndex(QdrantClient(path=str(settings.local_mode_path)), settings.collection)
+    settings.storage.data_dir.mkdir(parents=True)
+    shutil.copy(sample_library.settings.storage.registry_path, settings.storage.registry_path)
+    old = ClientIndex(QdrantClient(path=str(settings.storage.local_mode_path)), settings.index.collection)
     old.ensure(schema.CollectionSchema(sample_library.embedder.dim))
     points = [
         p.as_point() for p in sample_library.store.backend.scroll(with_vectors=True) if p.payload["doc_id"] != lost
@@ -385,8 +386,8 @@ def test_a_local_mode_library_moves_without_reparsing(sample_library: Library, m
         assert library.store.count() == sample_library.store.count()
         err = capfd.readouterr().err
         assert "moved" in err and "1 embedded again" in err and "local-mode-moved" in err
-        assert not settings.local_mode_path.exists()
-        assert (settings.data_dir / "qdrant.local-mode-moved").is_dir()
+        assert not settings.storage.local_mode_path.exists()
+        assert (settings.storage.data_dir / "qdrant.local-mode-moved").is_dir()
         # The same points: payloads as prp writes them now, vectors as they were.
         moved = {p.id: p for p in library.store.backend.scroll(with_vectors=True)}
         original = {p.id: p for p in sample_library.store.backend.scroll(with_vectors=True)}
@@ -419,9 +420,9 @@ def test_an_interrupted_move_starts_over(sample_library: Library, make_settings,
     library = Library(settings, embedder=embedder)
     with pytest.raises(KeyboardInterrupt):
         _ = library.store
-    assert settings.local_mode_path.is_dir()  # nothing is given up until every point is written
+    assert settings.storage.local_mode_path.is_dir()  # nothing is given up until every point is written
     library.close()
     monkeypatch.undo()
     with Library(settings, embedder=embedder) as again:
         assert again.store.count() == sample_library.store.count()
-    assert not settings.local_mode_path.exists()
+    assert not settings.storage.local_mode_path.exists()

@@ -198,9 +198,9 @@ def test_second_process_gets_a_clear_lock_error(make_library, make_settings, doc
     with pytest.raises(StoreLockedError) as err:
         _ = Library(settings, embedder=holder.embedder).store
     message = str(err.value)
-    assert str(settings.data_dir.resolve()) in message and "prp serve" in message
+    assert str(settings.storage.data_dir.resolve()) in message and "prp serve" in message
     # The CLI prints it as an error, not a traceback.
-    proc = run_prp(["search", "meadows"], prp_env(settings.data_dir, settings.models_dir), timeout=120)
+    proc = run_prp(["search", "meadows"], prp_env(settings.storage.data_dir, settings.models_dir), timeout=120)
     assert proc.returncode == 2, proc.stderr
     assert "prp serve" in proc.stderr and "Traceback" not in proc.stderr
     # The refused second process changed nothing: the holder's library is as it was.
@@ -211,7 +211,9 @@ def test_second_process_gets_a_clear_lock_error(make_library, make_settings, doc
 def test_cli_ingest_json_summary(make_settings, docs_dir: Path):
     settings = make_settings("cli")
     (docs_dir / "empty.txt").write_text("")
-    proc = run_prp(["ingest", str(docs_dir), "--json"], prp_env(settings.data_dir, settings.models_dir), timeout=300)
+    proc = run_prp(
+        ["ingest", str(docs_dir), "--json"], prp_env(settings.storage.data_dir, settings.models_dir), timeout=300
+    )
     assert proc.returncode == 1  # one file failed; the others still landed
     summary = json.loads(proc.stdout)
     assert summary["documents"] == {"ok": 3, "skipped": 0, "failed": 1}

@@ -9,7 +9,7 @@ import shutil
 
 import pytest
 
-from corpus.config import Settings
+from config import EmbeddingSettings, LLMSettings, Settings, StorageSettings
 from corpus.models import Block, BlockKind, DocType
 from corpus.retrieval import RetrievedChunk
 from evals.cost import metered
@@ -112,7 +112,7 @@ def test_a_claim_with_one_shown_and_one_unknown_id_is_cited_by_the_shown_one_onl
 
 def test_a_schema_capable_server_gets_json_schema_and_never_retries(sample_library):
     with OpenAIStub(script_with()) as stub:
-        strategy = select_strategy(Settings(OPENAI_BASE_URL=stub.base_url, PRP_LLM_MODEL="stub"), sample_library)
+        strategy = select_strategy(Settings(llm=LLMSettings(base_url=stub.base_url, model="stub")), sample_library)
         with metered() as meter:
             result = run_research(sample_library, strategy, TOPIC)
         cost = meter.cost(1.0)
@@ -139,7 +139,7 @@ def test_a_server_without_schema_support_falls_back_to_parse_and_retry(sample_li
         return script_with()(step, prompt)
 
     with OpenAIStub(once_malformed, schema_capable=False) as stub:
-        strategy = select_strategy(Settings(OPENAI_BASE_URL=stub.base_url, PRP_LLM_MODEL="stub"), sample_library)
+        strategy = select_strategy(Settings(llm=LLMSettings(base_url=stub.base_url, model="stub")), sample_library)
         with metered() as meter:
             result = run_research(sample_library, strategy, TOPIC)
         cost = meter.cost(1.0)
@@ -218,7 +218,12 @@ def qasper_paper(tmp_path_factory, models_dir, embedder):
     ]
     from corpus.library import Library
 
-    library = Library(Settings(PRP_DATA_DIR=folder / "data", PRP_MODELS_DIR=models_dir), embedder=embedder)
+    library = Library(
+        Settings(
+            storage=StorageSettings(data_dir=folder / "data"), embeddings=EmbeddingSettings(models_path=models_dir)
+        ),
+        embedder=embedder,
+    )
     library.ingest([folder / f"{paper_id}.txt"])
     yield library, questions
     library.close()
@@ -228,10 +233,12 @@ def test_a_qasper_question_costs_under_3000_tokens_with_the_default_k(qasper_pap
     """Prompt + completion tokens per question, as the stub reports them (characters / 4 over every
     message), with re-ranking on and the default k and budgets."""
     library, questions = qasper_paper
-    settings = Settings(PRP_LLM_MODEL="stub", PRP_DATA_DIR=library.settings.data_dir)
+    settings = Settings(
+        llm=LLMSettings(model="stub"), storage=StorageSettings(data_dir=library.settings.storage.data_dir)
+    )
     totals, answers = [], []
     with OpenAIStub(script_with()) as stub:
-        strategy = select_strategy(settings.model_copy(update={"openai_base_url": stub.base_url}), library)
+        strategy = select_strategy(settings.updated(llm={"base_url": stub.base_url}), library)
         for question in questions:
             with metered() as meter:
                 run_research(library, strategy, question, single_question=True)

@@ -12,7 +12,7 @@ import re
 import pytest
 from langchain_core.messages import HumanMessage
 
-from corpus.config import Settings
+from config import LLMSettings, LocalLLMSettings, Settings, StorageSettings
 from corpus.errors import ConfigError
 from graph.run import run_research
 from strategies.llm import local_server, model_parts
@@ -77,10 +77,12 @@ def test_single_question_mode_never_plans_an_empty_question(sample_library):
 def test_llama_cpp_schema_form_through_the_real_client(sample_library):
     with OpenAIStub(script_with()) as stub:
         settings = Settings(
-            OPENAI_BASE_URL=stub.base_url,
-            PRP_LLM_MODEL="qwen2.5-coder-0.5b-instruct-q4_k_m",
-            PRP_LLM_SCHEMA_FORMAT="llama_cpp",
-            PRP_LLM_MAX_TOKENS=256,
+            llm=LLMSettings(
+                base_url=stub.base_url,
+                model="qwen2.5-coder-0.5b-instruct-q4_k_m",
+                schema_format="llama_cpp",
+                max_tokens=256,
+            )
         )
         strategy = select_strategy(settings, sample_library)
         result = run_research(sample_library, strategy, "Green roofs in cities")
@@ -118,14 +120,14 @@ def test_an_answer_cut_off_at_the_token_limit_is_retried_once_then_fails_naming_
         return script_with()(step, prompt)
 
     with OpenAIStub(cut_once) as stub:
-        strategy = select_strategy(Settings(OPENAI_BASE_URL=stub.base_url), sample_library)
+        strategy = select_strategy(Settings(llm=LLMSettings(base_url=stub.base_url)), sample_library)
         result = run_research(sample_library, strategy, "Green roofs in cities")
         assert len(result.state["plan"]) == len(PLAN)
         retry = stub.requests[1]["messages"]
         assert retry[-1]["role"] == "user" and "cut off" in retry[-1]["content"]
 
     with OpenAIStub(lambda step, prompt: CutOff('{"sub_questions": [')) as stub:
-        strategy = select_strategy(Settings(OPENAI_BASE_URL=stub.base_url), sample_library)
+        strategy = select_strategy(Settings(llm=LLMSettings(base_url=stub.base_url)), sample_library)
         with pytest.raises(LLMOutputError, match="step 'plan'.*cut off"):
             run_research(sample_library, strategy, "Green roofs in cities")
         assert len(stub.requests) == 2
@@ -157,11 +159,15 @@ def test_a_percentage_confidence_is_read_as_a_fraction():
 
 def test_local_mode_needs_its_server_from_open_strategy(sample_library):
     with pytest.raises(ConfigError, match="open_strategy"):
-        select_strategy(Settings(PRP_LLM="local"), sample_library)
+        select_strategy(Settings(llm=LLMSettings(mode="local")), sample_library)
 
 
 def test_local_mode_with_a_missing_model_file_fails_before_starting_anything(sample_library, tmp_path):
-    settings = Settings(PRP_LLM="local", PRP_LOCAL_MODEL=tmp_path / "missing.gguf", PRP_DATA_DIR=tmp_path)
+    settings = Settings(
+        llm=LLMSettings(mode="local"),
+        local_llm=LocalLLMSettings(model_path=tmp_path / "missing.gguf"),
+        storage=StorageSettings(data_dir=tmp_path),
+    )
     with pytest.raises(ConfigError, match="missing.gguf: no such GGUF model file"):
         with open_strategy(settings, sample_library):
             pass
@@ -187,11 +193,11 @@ def test_the_server_listens_on_loopback_only_and_ignores_server_settings_in_the_
     assert command[command.index("--model_alias") + 1] == "tiny"
     server = LocalLLMServer(model, port=8123)
     assert server.base_url == "http://127.0.0.1:8123/v1"
-    client = server.client_settings(Settings(OPENAI_API_KEY="sk-real", PRP_LLM_TIMEOUT=30))
+    client = server.client_settings(Settings(llm=LLMSettings(api_key="sk-real", timeout=30)))
     # The user's OpenAI key is never sent to the local server; its queue needs the longer timeout.
-    assert client.openai_api_key is None and client.openai_base_url == server.base_url
-    assert client.llm_schema_format == "llama_cpp" and client.llm_model == "tiny"
-    assert client.llm_timeout == Settings().local_timeout and client.llm_max_tokens == local_server.LOCAL_MAX_TOKENS
+    assert client.llm.api_key is None and client.llm.base_url == server.base_url
+    assert client.llm.schema_format == "llama_cpp" and client.llm.model == "tiny"
+    assert client.llm.timeout == Settings().local_llm.timeout and client.llm.max_tokens == local_server.LOCAL_MAX_TOKENS
     for name in ("HOST", "PORT", "API_KEY", "CONFIG_FILE"):
         assert name in local_server._SERVER_ENV
 

@@ -17,7 +17,7 @@ from mcp import ClientSession, McpError, StdioServerParameters, types
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
-from corpus.config import Settings
+from config import EmbeddingSettings, Settings, StorageSettings
 from corpus.library import Library
 
 from .cli_process import PRP, prp_env, run_prp
@@ -31,14 +31,17 @@ TOOLS = {"search", "ask", "report", "documents", "cite"}
 @pytest.fixture(scope="module")
 def library_dir(tmp_path_factory: pytest.TempPathFactory, models_dir: Path, embedder) -> Path:
     """The sample corpus ingested into a library no process holds open."""
-    settings = Settings(PRP_DATA_DIR=tmp_path_factory.mktemp("mcp") / "data", PRP_MODELS_DIR=models_dir)
+    settings = Settings(
+        storage=StorageSettings(data_dir=tmp_path_factory.mktemp("mcp") / "data"),
+        embeddings=EmbeddingSettings(models_path=models_dir),
+    )
     library = Library(settings, embedder=embedder)
     try:
         summary = library.ingest([SAMPLE_DOCS])
     finally:
         library.close()
     assert not [f for f in summary.files if f.outcome.value == "failed"]
-    return settings.data_dir
+    return settings.storage.data_dir
 
 
 def _stdio(env: dict[str, str], *args: str) -> StdioServerParameters:

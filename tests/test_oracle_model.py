@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from corpus.config import Settings
+from config import EmbeddingSettings, LLMSettings, Settings, StorageSettings
 from corpus.library import Library
 from evals.datasets import load_dataset
 from graph.run import run_research
@@ -29,7 +29,10 @@ def oracle_library(tmp_path_factory, models_dir, embedder):
     examples = [e for e in dataset.examples if e.id in QUESTIONS]
     gold = json.loads((docs_dev / "gold_docs.json").read_text())
     pages = sorted({docs_dev / "docs" / name for e in examples for name in gold[e.question]})
-    settings = Settings(PRP_DATA_DIR=tmp_path_factory.mktemp("oracle"), PRP_MODELS_DIR=models_dir)
+    settings = Settings(
+        storage=StorageSettings(data_dir=tmp_path_factory.mktemp("oracle")),
+        embeddings=EmbeddingSettings(models_path=models_dir),
+    )
     library = Library(settings, embedder=embedder)
     library.ingest(pages)
     yield library, dataset.model_copy(update={"examples": examples})
@@ -38,7 +41,7 @@ def oracle_library(tmp_path_factory, models_dir, embedder):
 
 def ask(library, oracle: Oracle) -> dict[str, list[dict]]:
     with OpenAIStub(oracle) as stub:
-        settings = Settings(OPENAI_BASE_URL=stub.base_url, OPENAI_API_KEY="oracle", PRP_LLM_MODEL="oracle")
+        settings = Settings(llm=LLMSettings(base_url=stub.base_url, api_key="oracle", model="oracle"))
         strategy = select_strategy(settings, library)
         return {
             e.prompt: shown_claims(run_research(library, strategy, e.prompt, single_question=True).report)

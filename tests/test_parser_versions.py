@@ -205,7 +205,7 @@ def test_a_library_from_before_versions_is_refreshed_once_without_re_embedding(
     library.store.upsert_points(legacy_points)
     library.close()
     del library.__dict__["store"]
-    with sqlite3.connect(library.settings.registry_path) as db:
+    with sqlite3.connect(library.settings.storage.registry_path) as db:
         db.execute("ALTER TABLE documents DROP COLUMN loader_version")
         db.execute("ALTER TABLE documents DROP COLUMN chunker_version")
     counting.passages.clear()

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from corpus.config import Settings
+from config import EmbeddingSettings, Settings, StorageSettings
 from corpus.errors import ReferenceImportError, RefusedPathError
 from corpus.library import Library
 from corpus.models import MetadataOverride
@@ -46,11 +46,15 @@ QUESTION = "How much annual rainfall do extensive green roofs retain?"
 PORTALS = ("local", "remote")
 
 
+def _settings(data_dir: Path, models_dir: Path) -> Settings:
+    return Settings(storage=StorageSettings(data_dir=data_dir), embeddings=EmbeddingSettings(models_path=models_dir))
+
+
 @pytest.fixture(scope="module")
 def data_dirs(tmp_path_factory, models_dir, embedder) -> tuple[Path, Path]:
     """The library ingested once, and a copy of it for the service."""
     local = tmp_path_factory.mktemp("contract-local")
-    with Library(Settings(PRP_DATA_DIR=local, PRP_MODELS_DIR=models_dir), embedder=embedder) as library:
+    with Library(_settings(local, models_dir), embedder=embedder) as library:
         library.ingest([SAMPLE_DOCS / name for name in DOCS])
     served = tmp_path_factory.mktemp("contract-served") / "data"
     shutil.copytree(local, served)
@@ -59,7 +63,7 @@ def data_dirs(tmp_path_factory, models_dir, embedder) -> tuple[Path, Path]:
 
 @pytest.fixture(scope="module")
 def local(data_dirs, models_dir, embedder) -> Iterator[LocalPortal]:
-    settings = Settings(PRP_DATA_DIR=data_dirs[0], PRP_MODELS_DIR=models_dir)
+    settings = _settings(data_dirs[0], models_dir)
     with Library(settings, embedder=embedder) as library, LocalPortal(library, OfflineStrategy(embedder)) as portal:
         yield portal
 

@@ -15,6 +15,7 @@ import gradio as gr
 import pytest
 from fastapi.testclient import TestClient
 
+from config import LimitSettings
 from corpus.models import MetadataOverride
 from strategies.offline.strategy import OfflineStrategy
 from ui.chat.app import banner
@@ -205,7 +206,7 @@ def test_upload_is_ingested_in_the_background_and_becomes_searchable(writable):
 
 
 def test_uploads_are_capped_and_checked(make_library):
-    library = make_library("capped", PRP_UPLOAD_MAX_MB=0.01)
+    library = make_library("capped", limits=LimitSettings(upload_max_mb=0.01))
     with TestClient(create_app(LocalPortal(library, OfflineStrategy(library.embedder)), chat=False), **LOCAL) as client:
         big = client.put("/api/uploads/big.md", content=b"word " * 5_000)
         assert big.status_code == 413 and "PRP_UPLOAD_MAX_MB" in big.json()["detail"]
@@ -215,9 +216,9 @@ def test_uploads_are_capped_and_checked(make_library):
         assert wrong.status_code == 422 and "not supported" in wrong.json()["detail"]
         empty = client.put("/api/uploads/empty.md", content=b"")
         assert empty.status_code == 422 and "empty" in empty.json()["detail"]
-    uploads = library.settings.uploads_dir
+    uploads = library.settings.storage.uploads_dir
     assert not uploads.exists() or not any(uploads.iterdir())
-    assert not any((library.settings.data_dir / "uploads-incoming").iterdir())
+    assert not any((library.settings.storage.data_dir / "uploads-incoming").iterdir())
 
 
 def test_searches_answer_during_an_ingest_and_see_documents_as_they_become_ready(writable, tmp_path):
@@ -371,9 +372,9 @@ def test_ingest_by_path_refuses_the_library_s_own_folders(empty, models_dir, mak
     assert writable.get("/api/health").json()["documents"] == before
     # The command line, with the library opened directly, refuses the data directory in the same words.
     own = make_settings("cli")
-    monkeypatch.setenv("PRP_DATA_DIR", str(own.data_dir))
+    monkeypatch.setenv("PRP_DATA_DIR", str(own.storage.data_dir))
     monkeypatch.setenv("PRP_MODELS_DIR", str(own.models_dir))
-    assert main(["ingest", str(own.data_dir)]) == 2
+    assert main(["ingest", str(own.storage.data_dir)]) == 2
     assert "is the library's data directory" in capsys.readouterr().err
 
 
@@ -397,7 +398,7 @@ def test_uploads_a_stopped_service_left_unindexed_are_ingested_as_it_starts(make
     kept = tmp_path / "kept.md"
     kept.write_text("# Sedum Trays\n\nSedum trays retained 41% of the rain.\n")
     library.ingest([kept])
-    uploads = library.settings.uploads_dir
+    uploads = library.settings.storage.uploads_dir
     uploads.mkdir(parents=True)
     (uploads / "apiary.md").write_bytes(APIARY)  # accepted, its ingest never ran
     (uploads / "kept-copy.md").write_bytes(kept.read_bytes())  # a second copy, as earlier versions kept
@@ -450,7 +451,7 @@ def test_an_over_long_query_is_refused_in_the_same_words_by_the_api_the_cli_and_
     assert empty.post("/api/search", json={"query": "x" * MAX_QUERY_CHARS}).status_code == 200
     assert empty.get("/api/jobs").json() == []
     library = make_library("cli")
-    monkeypatch.setenv("PRP_DATA_DIR", str(library.settings.data_dir))
+    monkeypatch.setenv("PRP_DATA_DIR", str(library.settings.storage.data_dir))
     monkeypatch.setenv("PRP_MODELS_DIR", str(library.settings.models_dir))
     library.close()  # the command opens it itself
     for argv in (["search", long], ["ask", long], ["report", huge]):

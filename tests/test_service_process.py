@@ -17,7 +17,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from corpus.config import Settings
+from config import EmbeddingSettings, Settings, StorageSettings
 from corpus.library import Library
 from corpus.registry import Registry
 from ui.core import discovery
@@ -46,7 +46,10 @@ class Served:
 @pytest.fixture(scope="module")
 def served(tmp_path_factory, models_dir, embedder) -> Iterator[Served]:
     data_dir = tmp_path_factory.mktemp("served")
-    with Library(Settings(PRP_DATA_DIR=data_dir, PRP_MODELS_DIR=models_dir), embedder=embedder) as library:
+    with Library(
+        Settings(storage=StorageSettings(data_dir=data_dir), embeddings=EmbeddingSettings(models_path=models_dir)),
+        embedder=embedder,
+    ) as library:
         library.ingest([SAMPLE_DOCS / name for name in DOCS])
     env = prp_env(data_dir, models_dir)
     direct = {
@@ -185,7 +188,12 @@ def test_a_second_service_on_the_same_data_directory_is_refused(served, models_d
 
 
 def test_beyond_loopback_a_token_is_required(tmp_path, models_dir, embedder):
-    with Library(Settings(PRP_DATA_DIR=tmp_path / "lan", PRP_MODELS_DIR=models_dir), embedder=embedder) as library:
+    with Library(
+        Settings(
+            storage=StorageSettings(data_dir=tmp_path / "lan"), embeddings=EmbeddingSettings(models_path=models_dir)
+        ),
+        embedder=embedder,
+    ) as library:
         library.ingest([SAMPLE_DOCS / DOCS[0]])
     env = prp_env(tmp_path / "lan", models_dir)
     refused = run_prp(["serve", "--host", "0.0.0.0", "--port", str(free_port())], env, timeout=120)
@@ -208,7 +216,10 @@ def test_after_kill_9_the_next_start_replaces_the_stale_record_and_ingests_the_u
     tmp_path, models_dir, embedder
 ):
     data_dir = tmp_path / "killed"
-    with Library(Settings(PRP_DATA_DIR=data_dir, PRP_MODELS_DIR=models_dir), embedder=embedder) as library:
+    with Library(
+        Settings(storage=StorageSettings(data_dir=data_dir), embeddings=EmbeddingSettings(models_path=models_dir)),
+        embedder=embedder,
+    ) as library:
         library.ingest([SAMPLE_DOCS / DOCS[0]])
     folder = tmp_path / "many"
     shutil.copytree(SAMPLE_DOCS, folder)
@@ -252,7 +263,7 @@ def test_after_kill_9_the_next_start_replaces_the_stale_record_and_ingests_the_u
 
 def test_a_record_left_by_a_dead_process_counts_as_no_service(make_settings):
     settings = make_settings()
-    settings.data_dir.mkdir(parents=True)
+    settings.storage.data_dir.mkdir(parents=True)
     url = "http://127.0.0.1:8400"
     zombie = subprocess.Popen(["true"])
     deadline = time.monotonic() + 10
@@ -261,13 +272,13 @@ def test_a_record_left_by_a_dead_process_counts_as_no_service(make_settings):
         time.sleep(0.05)
     try:
         for pid in (zombie.pid, os.getpid()):  # dead, not reaped; this process (its pid used again)
-            settings.service_file.write_text(
+            settings.storage.service_file.write_text(
                 ServiceRecord(url=url, pid=pid, data_dir="x", started_at="t").model_dump_json()
             )
             assert discovery.running(settings) is None, pid
         live = subprocess.Popen(["sleep", "30"])
         try:
-            settings.service_file.write_text(
+            settings.storage.service_file.write_text(
                 ServiceRecord(url=url, pid=live.pid, data_dir="x", started_at="t").model_dump_json()
             )
             assert discovery.running(settings).pid == live.pid

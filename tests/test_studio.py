@@ -15,7 +15,7 @@ def test_the_studio_graph_runs_on_json_options(make_settings, embedder, monkeypa
     settings = make_settings("studio")
     with Library(settings, embedder=embedder) as library:
         library.ingest([SAMPLE_DOCS / "test_rig_retention_report_2018.txt"])
-    monkeypatch.setenv("PRP_DATA_DIR", str(settings.data_dir))
+    monkeypatch.setenv("PRP_DATA_DIR", str(settings.storage.data_dir))
     monkeypatch.setenv("PRP_MODELS_DIR", str(settings.models_dir))
     from graph import studio
 
@@ -26,7 +26,7 @@ def test_the_studio_graph_runs_on_json_options(make_settings, embedder, monkeypa
             context={"k": 3, "max_retries": 0, "search_mode": "hybrid"},
         )
         served, strategy = studio.served()
-        assert served.settings.data_dir == settings.data_dir and strategy.mode == "offline"
+        assert served.settings.storage.data_dir == settings.storage.data_dir and strategy.mode == "offline"
     finally:
         studio.served()[0].close()
         studio.served.cache_clear()

@@ -155,7 +155,7 @@ def test_a_missing_folder_is_reported_and_nothing_of_it_removed(portal, tmp_path
     assert missing.root.path == str(mounted.resolve()) and missing.documents == 2 and "missing" in missing.reason
     assert found(portal.library, "guanabana") and found(portal.library, "soursop")
     # The command line says so, and a missing folder is no failure.
-    monkeypatch.setenv("PRP_DATA_DIR", str(portal.settings.data_dir))
+    monkeypatch.setenv("PRP_DATA_DIR", str(portal.settings.storage.data_dir))
     monkeypatch.setenv("PRP_MODELS_DIR", str(portal.settings.models_dir))
     portal.close()
     portal.library.close()
@@ -170,13 +170,13 @@ def test_a_missing_folder_is_reported_and_nothing_of_it_removed(portal, tmp_path
 def test_uploads_are_never_synced_away_and_a_library_without_roots_says_so(make_library, capsys, monkeypatch):
     library = make_library()
     with LocalPortal(library, foreground=True) as portal:
-        source = note(library.settings.data_dir.parent / "incoming", "upload.md", "salak")
+        source = note(library.settings.storage.data_dir.parent / "incoming", "upload.md", "salak")
         job, stored, _ = portal.upload([("upload.md", source)])
         portal.follow(job.id, lambda e: None)
         summary = run_sync(portal)
         assert summary.roots == [] and summary.removed == [] and found(library, "salak")
     library.close()
-    monkeypatch.setenv("PRP_DATA_DIR", str(library.settings.data_dir))
+    monkeypatch.setenv("PRP_DATA_DIR", str(library.settings.storage.data_dir))
     monkeypatch.setenv("PRP_MODELS_DIR", str(library.settings.models_dir))
     assert main(["sync"]) == 0
     assert "no folders to sync" in capsys.readouterr().out
@@ -242,7 +242,7 @@ def test_the_watch_ignores_the_data_directory_hidden_and_temporary_files(portal,
         folder / ".#notes.md",
         folder / "#notes.md#",
         tmp_path / "elsewhere.md",
-        portal.settings.data_dir / "uploads" / "x.md",
+        portal.settings.storage.data_dir / "uploads" / "x.md",
     ]
     assert all(watch._wanted(Change.added, str(p)) for p in wanted)
     assert not any(watch._wanted(Change.added, str(p)) for p in ignored)
@@ -268,7 +268,7 @@ def test_a_registry_from_before_roots_gains_the_table_empty(make_library, tmp_pa
     note(tmp_path / "papers", "a.md", "nance")
     library.ingest([tmp_path / "papers"])
     library.close()
-    with sqlite3.connect(library.settings.registry_path) as db:
+    with sqlite3.connect(library.settings.storage.registry_path) as db:
         db.execute("DROP TABLE ingest_roots")  # as a registry written before roots were kept
     reopened = make_library()
     assert reopened.roots.all() == [] and len(reopened.registry.documents()) == 1

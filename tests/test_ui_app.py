@@ -195,14 +195,14 @@ def test_upload_is_listed_and_searchable_and_a_bad_upload_loses_nothing(client, 
         assert f"{len(before) + 2} documents" in banner
         now = {d.doc_id for d in registry.documents()}
         assert before < now  # nothing that was there is lost
-        stored = sorted(p.name for p in sample_library.settings.uploads_dir.iterdir())
+        stored = sorted(p.name for p in sample_library.settings.storage.uploads_dir.iterdir())
         assert stored == ["lime_blossom_notes.txt", "rooftop_apiary_2023.md"]  # the failed PDF is not kept
     finally:
         for doc_id in {d.doc_id for d in registry.documents()} - before:
             message, table, *_ = client.predict(doc_id, api_name="/delete_document")
             assert "Deleted" in message
     assert {d.doc_id for d in registry.documents()} == before
-    assert not any(sample_library.settings.uploads_dir.iterdir())
+    assert not any(sample_library.settings.storage.uploads_dir.iterdir())
 
 
 def test_threads_are_listed_and_reopened(client, answered):
@@ -269,7 +269,7 @@ def test_stop_cancels_the_conversations_run_and_the_chat_says_so(client):
 
 def test_prp_serve_fails_at_start_when_the_store_is_held(sample_library, monkeypatch, capsys):
     """The session's library holds the embedded index, as another process (not a service) would."""
-    monkeypatch.setenv("PRP_DATA_DIR", str(sample_library.settings.data_dir))
+    monkeypatch.setenv("PRP_DATA_DIR", str(sample_library.settings.storage.data_dir))
     monkeypatch.setenv("PRP_MODELS_DIR", str(sample_library.settings.models_dir))
     for command in ("serve", "ui"):
         assert cli_main([command, "--port", str(free_port())]) == 2

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from corpus.config import Settings
+from config import EmbeddingSettings, Settings, StorageSettings
 from corpus.library import Library
 from ui.core.page_image import STROKE, ZOOM_RESOLUTION
 
@@ -53,7 +53,10 @@ pytestmark = pytest.mark.skipif(
 @pytest.fixture(scope="module")
 def url(tmp_path_factory, models_dir, embedder) -> Iterator[str]:
     data_dir = tmp_path_factory.mktemp("browser")
-    with Library(Settings(PRP_DATA_DIR=data_dir, PRP_MODELS_DIR=models_dir), embedder=embedder) as library:
+    with Library(
+        Settings(storage=StorageSettings(data_dir=data_dir), embeddings=EmbeddingSettings(models_path=models_dir)),
+        embedder=embedder,
+    ) as library:
         library.ingest([SAMPLE_DOCS])
     process, address, _ = start(data_dir, models_dir)
     try:

@@ -216,7 +216,7 @@ def test_unfinished_or_unknown_threads_are_refused(sample_library):
 
 
 def test_prp_export_cli(record, sample_library, tmp_path, monkeypatch, capsys):
-    monkeypatch.setenv("PRP_DATA_DIR", str(sample_library.settings.data_dir))
+    monkeypatch.setenv("PRP_DATA_DIR", str(sample_library.settings.storage.data_dir))
     monkeypatch.setenv("PRP_MODELS_DIR", str(sample_library.settings.models_dir))
     out = tmp_path / "cli"
     assert cli_main(["export", THREAD, "--out", str(out)]) == 0

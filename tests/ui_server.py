@@ -28,7 +28,7 @@ def free_port() -> int:
 def running_service(library: Library, token: str | None = None) -> Iterator[str]:
     """Serve the app over ``library`` (offline mode); yields its base URL, stops it afterwards."""
     with pytest.MonkeyPatch.context() as env:
-        env.setenv("GRADIO_TEMP_DIR", str(library.settings.data_dir / "gradio-cache"))
+        env.setenv("GRADIO_TEMP_DIR", str(library.settings.storage.data_dir / "gradio-cache"))
         app = create_app(LocalPortal(library, OfflineStrategy(library.embedder)), token)
         port = free_port()
         server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from qdrant_client import QdrantClient
 
-from corpus.config import Settings
+from config import Settings
 from corpus.errors import StoreLockedError
 from corpus.index import schema
 from corpus.index.client import ClientIndex
@@ -37,7 +37,10 @@ class MoveSummary:
 
 
 def needs_move(settings: Settings) -> bool:
-    return settings.uses_embedded_index and (settings.local_mode_path / "collection" / settings.collection).is_dir()
+    return (
+        settings.index.uses_embedded_index
+        and (settings.storage.local_mode_path / "collection" / settings.index.collection).is_dir()
+    )
 
 
 def move_local_mode_library(
@@ -50,16 +53,16 @@ def move_local_mode_library(
     """Copy every ready document's points from the local-mode store into ``store``; ``reindex(doc_id)``
     embeds a document again when its vectors are missing there."""
     try:
-        client = QdrantClient(path=str(settings.local_mode_path))
+        client = QdrantClient(path=str(settings.storage.local_mode_path))
     except RuntimeError as exc:
         if "already accessed" not in str(exc):
             raise
         raise StoreLockedError(
-            f"The data directory {settings.data_dir.resolve()} is in use by an older prp process (its "
+            f"The data directory {settings.storage.data_dir.resolve()} is in use by an older prp process (its "
             "local-mode index is locked); stop it, then run this again to move the library to the "
             "embedded engine."
         ) from None
-    old = ClientIndex(client, settings.collection)
+    old = ClientIndex(client, settings.index.collection)
     documents = registry.documents()
     written, reembedded = 0, []
     try:
@@ -90,10 +93,10 @@ def move_local_mode_library(
     finally:
         old.close()
     store.optimize()
-    moved = settings.local_mode_path.with_name(settings.local_mode_path.name + MOVED_SUFFIX)
+    moved = settings.storage.local_mode_path.with_name(settings.storage.local_mode_path.name + MOVED_SUFFIX)
     n = 1
     while moved.exists():  # an earlier move of another collection in this data directory
         n += 1
-        moved = moved.with_name(f"{settings.local_mode_path.name}{MOVED_SUFFIX}-{n}")
-    settings.local_mode_path.rename(moved)
+        moved = moved.with_name(f"{settings.storage.local_mode_path.name}{MOVED_SUFFIX}-{n}")
+    settings.storage.local_mode_path.rename(moved)
     return MoveSummary(documents=len(documents), points=written, reembedded=reembedded, old_folder=moved)

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 from qdrant_client import models
 
+from config import Settings
 from corpus.chunking import ChunkedText
-from corpus.config import Settings
 from corpus.errors import StoreLockedError
 from corpus.index import schema
 from corpus.index.backend import IndexBackend, StoredPoint
@@ -30,15 +30,15 @@ class Hit:
 
 
 def open_backend(settings: Settings, collection: schema.CollectionSchema) -> IndexBackend:
-    if settings.qdrant_url:
-        index = ClientIndex.remote(settings.qdrant_url, settings.qdrant_api_key, settings.collection)
+    if settings.index.qdrant_url:
+        index = ClientIndex.remote(settings.index.qdrant_url, settings.index.qdrant_api_key, settings.index.collection)
         index.ensure(collection)
         return index
     try:
         return EdgeIndex(settings.index_path, collection)
     except ShardLocked:
         raise StoreLockedError(
-            f"The data directory {settings.data_dir.resolve()} is in use by another prp process (the "
+            f"The data directory {settings.storage.data_dir.resolve()} is in use by another prp process (the "
             "embedded index admits one process at a time). To use the chat, the CLI and other programs "
             "together, run `prp serve`: the CLI then goes through it (see 'The research service' in "
             "docs/service-api.md). Otherwise stop that process or use another PRP_DATA_DIR."

@@ -18,7 +18,7 @@ import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 
-from corpus.config import Settings
+from config import STEPS, Settings
 from corpus.errors import ConfigError, PrpError
 from strategies.llm import model_parts
 
@@ -145,11 +145,11 @@ class LocalLLMServer:
         on_status: Status | None = None,
     ) -> LocalLLMServer:
         return cls(
-            model_path or settings.local_model_path or default_model_path(),
+            model_path or settings.local_llm.model_path or default_model_path(),
             port=port,
-            ctx=settings.local_ctx,
-            threads=settings.local_threads,
-            start_timeout=settings.local_start_timeout,
+            ctx=settings.local_llm.ctx,
+            threads=settings.local_llm.threads,
+            start_timeout=settings.local_llm.start_timeout,
             log_path=log_path,
             on_status=on_status,
         )
@@ -164,15 +164,17 @@ class LocalLLMServer:
 
     def client_settings(self, settings: Settings) -> Settings:
         """``settings`` pointed at this server: its URL and model, llama.cpp's schema form, no key."""
-        return settings.model_copy(
-            update={
-                "llm": "local",
-                "openai_base_url": self.base_url,
-                "openai_api_key": None,
-                "llm_model": self.model_name,
-                "llm_schema_format": "llama_cpp",
-                "llm_timeout": settings.local_timeout,
-                "llm_max_tokens": settings.llm_max_tokens or LOCAL_MAX_TOKENS,
+        # One model is loaded: every step's calls go to it.
+        return settings.updated(
+            llm={
+                "mode": "local",
+                "base_url": self.base_url,
+                "api_key": None,
+                "model": self.model_name,
+                **{f"{step}_model": None for step in STEPS},
+                "schema_format": "llama_cpp",
+                "timeout": settings.local_llm.timeout,
+                "max_tokens": settings.llm.max_tokens or LOCAL_MAX_TOKENS,
             }
         )
 

@@ -12,6 +12,8 @@ sentences that state them (``strategies/llm/grounding.py``), and every cited sen
 from __future__ import annotations
 
 import html
+from collections.abc import Mapping
+from functools import partial
 from typing import Literal
 
 from langchain_core.language_models import BaseChatModel
@@ -19,6 +21,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field, field_validator
 from rapidfuzz import fuzz, utils
 
+from config import Step
 from corpus.embeddings import Embedder
 from corpus.retrieval import RetrievedChunk
 from prompts.answer import ANSWER
@@ -131,6 +134,7 @@ class LLMStrategy:
         rerank_candidates: int = 10,
         evidence_tokens: int = 450,
         reader: bool = False,
+        step_llms: Mapping[Step, BaseChatModel] | None = None,
     ):
         """``embedder``: ranks sentences for the prompts by meaning and lets the ``fallback`` answer
         where the model's claims do not (see ``answer``); without it sentences are ranked by the
@@ -139,8 +143,11 @@ class LLMStrategy:
         whose claims the evidence states. ``rerank``: let the
         model re-score the best ``rerank_candidates`` sentences first. ``evidence_tokens``: the
         evidence budget of an answer's prompt. ``reader``: ask the model, in one call per answer,
-        whether each claim's cited sentences state it (``strategies.reading.judge.read_again``)."""
+        whether each claim's cited sentences state it (``strategies.reading.judge.read_again``).
+        ``step_llms``: the chat model of a step (planning, reranking, condensing) that is not ``llm``'s;
+        ``model_name`` then names them all."""
         self.llm = llm
+        self.step_llms = dict(step_llms or {})
         self.model_name = model_name
         # The models the server named in its replies (``mode``).
         self.served_models: set[str] = set()
@@ -158,18 +165,22 @@ class LLMStrategy:
 
     @property
     def mode(self) -> str:
-        """ "llm (<model>)": the model the server named in its replies, which is the one that answered
-        (``PRP_LLM_MODEL`` names what was asked for; a local server answers with what it loaded); the
-        setting when the replies agree with it or none has come yet."""
+        """ "llm (<model>)": the models the server named in its replies, which are the ones that answered
+        (``PRP_LLM_MODEL`` and the steps' own name what was asked for; a local server answers with what it
+        loaded); ``model_name`` when the replies agree with it or none has come yet."""
         reported = sorted(self.served_models)
-        if not reported or reported == [self.model_name]:
+        if not reported or ", ".join(reported) == self.model_name:
             return f"llm ({self.model_name})"
         return f"llm ({', '.join(reported)})"
 
-    def _call(self, schema: type[BaseModel], prompt: str, step: str, **fields) -> BaseModel:
+    def _call(
+        self, schema: type[BaseModel], prompt: str, step: str, *, kind: Step = "answering", **fields
+    ) -> BaseModel:
+        """``step`` names the call in errors and traces; ``kind`` chooses its chat model."""
         messages = [SystemMessage(content=SYSTEM), HumanMessage(content=prompt.format(**fields))]
+        llm = self.step_llms.get(kind, self.llm)
         return structured_call(
-            self.llm, schema, messages, step, self.schema_format, self.refused_formats, self.served_models
+            llm, schema, messages, step, self.schema_format, self.refused_formats, self.served_models
         )
 
     def plan(self, topic: str, single_question: bool, scout: list[RetrievedChunk]) -> list[SubQuestion]:
@@ -180,13 +191,19 @@ class LLMStrategy:
             # benefits of green roofs for property values?", which the evidence then "answers").
             return self.fallback.plan(topic, True, scout)
         if single_question:
-            out = self._call(PlanOutput, SINGLE, "plan", topic=topic)
+            out = self._call(PlanOutput, SINGLE, "plan", kind="planning", topic=topic)
             first = next(iter(_distinct(out.sub_questions)), PlannedQuestion(question=topic, rationale=""))
             # The model's "why it matters" for the researcher's own question is invented (a small
             # model's names places and facts no document gave): the report says what the question is.
             return [SubQuestion(id="q1", question=first.question.strip(), rationale=SINGLE_RATIONALE)]
         out = self._call(
-            PlanOutput, PLAN, "plan", topic=topic, min_questions=MIN_QUESTIONS, max_questions=MAX_QUESTIONS
+            PlanOutput,
+            PLAN,
+            "plan",
+            kind="planning",
+            topic=topic,
+            min_questions=MIN_QUESTIONS,
+            max_questions=MAX_QUESTIONS,
         )
         kept = _distinct(out.sub_questions)[:MAX_QUESTIONS] or [
             PlannedQuestion(question=topic, rationale="The topic as asked.")
@@ -197,7 +214,9 @@ class LLMStrategy:
         ]
 
     def condense(self, question: str, history: list[Turn]) -> FollowUp:
-        return condense_follow_up(self._call, question, history, self.fallback.condense(question, history))
+        return condense_follow_up(
+            partial(self._call, kind="condensing"), question, history, self.fallback.condense(question, history)
+        )
 
     def answer(self, sub_question: SubQuestion, evidence: list[RetrievedChunk], queries: list[str]) -> Answer:
         sheet = EvidenceSheet.of(evidence)
@@ -312,6 +331,7 @@ class LLMStrategy:
             RerankOutput,
             RERANK,
             f"rerank {sub_question.id}",
+            kind="reranking",
             question=sub_question.question,
             evidence=render(sorted(candidates, key=lambda s: position[s.sid])),
             limit=MAX_LISTED,

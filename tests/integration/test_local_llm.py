@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from langchain_core.messages import HumanMessage, SystemMessage
 
-from corpus.config import Settings
+from config import EmbeddingSettings, Settings, StorageSettings
 from corpus.library import Library
 from graph.build import build_graph
 from graph.checkpoints import open_checkpointer
@@ -159,7 +159,11 @@ def test_cli_run_in_local_llm_mode_keeps_the_contracts(cli_env, embedder, tmp_pa
     assert {int(n) for n in re.findall(r"\[(\d+)\]", body)} <= set(numbers)
     assert markdown.count(UNVERIFIED) == record["unverified_claims"]
     with Library(
-        Settings(PRP_DATA_DIR=cli_env["PRP_DATA_DIR"], PRP_MODELS_DIR=cli_env["PRP_MODELS_DIR"]), embedder=embedder
+        Settings(
+            storage=StorageSettings(data_dir=cli_env["PRP_DATA_DIR"]),
+            embeddings=EmbeddingSettings(models_path=cli_env["PRP_MODELS_DIR"]),
+        ),
+        embedder=embedder,
     ) as library:
         index = BlockIndex.from_registry(library.registry)
         for c in record["citations"]:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from config import LimitSettings
 from corpus import non_prose
 from corpus.chunking import MAX_CHARS_PER_TOKEN, chunk_document
 from corpus.ingest import WRITE_BATCH
@@ -86,7 +87,7 @@ def test_a_file_over_the_chunk_budget_is_refused_by_name_and_the_rest_ingested(t
     folder.mkdir()
     (folder / "big.txt").write_text(prose(20_000), encoding="utf-8")
     (folder / "small.txt").write_text(paragraph("quoll", "night foraging"), encoding="utf-8")
-    library = make_library(PRP_MAX_FILE_CHUNKS=5)
+    library = make_library(limits=LimitSettings(max_file_chunks=5))
     got = {Path(f.path).name: f for f in library.ingest([folder]).files}
     assert got["big.txt"].outcome.value == "failed"
     assert "over the limit of 5 per file (PRP_MAX_FILE_CHUNKS)" in got["big.txt"].reason

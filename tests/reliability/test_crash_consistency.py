@@ -102,8 +102,8 @@ def test_an_ingest_killed_midway_converges_to_the_clean_index(corpus, after_read
 
     crashed = make_library("crashed")
     crashed.close()  # the CLI process owns the store while it runs
-    data_dir = crashed.settings.data_dir
-    registry = crashed.settings.registry_path
+    data_dir = crashed.settings.storage.data_dir
+    registry = crashed.settings.storage.registry_path
     # "before any ready": as soon as the registry holds a pending document, before its vectors are in.
     status, at_least = ("pending", 1) if after_ready == 0 else ("ready", after_ready)
 
@@ -126,9 +126,9 @@ def test_a_report_killed_midway_resumes_with_its_thread(corpus, make_library, mo
     library = make_library("report")
     library.ingest([folder])
     library.close()
-    data_dir = library.settings.data_dir
+    data_dir = library.settings.storage.data_dir
     topic = "River deltas and salt marshes: water quality surveys, population changes and the local economy"
-    checkpoints = library.settings.data_dir / "checkpoints.sqlite"
+    checkpoints = library.settings.storage.data_dir / "checkpoints.sqlite"
 
     def steps_saved() -> int:
         return count_rows(checkpoints, "SELECT count(*) FROM checkpoints WHERE thread_id = 'crash-1'")
@@ -169,11 +169,11 @@ def test_a_full_disk_stops_the_ingest_with_a_clear_error_and_the_next_run_conver
     clean.close()
     full = make_library("full")
     full.close()
-    data_dir = full.settings.data_dir
+    data_dir = full.settings.storage.data_dir
     stopped = cli(["ingest", str(folder)], data_dir, models_dir, preexec_fn=_small_disk)
     assert stopped.returncode == 2, stopped.stderr[-2000:]
     assert "Traceback" not in stopped.stderr
-    assert "the disk is full" in stopped.stderr and str(full.settings.data_dir.resolve()) in stopped.stderr
+    assert "the disk is full" in stopped.stderr and str(full.settings.storage.data_dir.resolve()) in stopped.stderr
     again = cli(["ingest", str(folder)], data_dir, models_dir)
     assert again.returncode == 0, again.stderr[-2000:]
     library = make_library("full")

@@ -17,7 +17,7 @@ import pytest
 from fastapi.testclient import TestClient
 from markdown_it import MarkdownIt
 
-from corpus.config import Settings
+from config import EmbeddingSettings, Settings, StorageSettings
 from corpus.library import Library
 from strategies.offline.strategy import OfflineStrategy
 from ui.cli.main import main as cli_main
@@ -59,13 +59,15 @@ def exported(tmp_path_factory, models_dir, embedder) -> dict:
     """Every export of a report over the three documents, after the edits, fetched from the API."""
     root = tmp_path_factory.mktemp("hostile-exports")
     _write_documents(root)
-    settings = Settings(PRP_DATA_DIR=root / "data", PRP_MODELS_DIR=models_dir)
+    settings = Settings(
+        storage=StorageSettings(data_dir=root / "data"), embeddings=EmbeddingSettings(models_path=models_dir)
+    )
     with Library(settings, embedder=embedder) as library:
         library.ingest([root / "docs"])
         memo = next(d for d in library.registry.documents() if d.path.endswith("memo.md"))
     # `prp docs edit`, in this process as a user's shell would run it, on the closed library.
     mp = pytest.MonkeyPatch()
-    mp.setenv("PRP_DATA_DIR", str(settings.data_dir))
+    mp.setenv("PRP_DATA_DIR", str(settings.storage.data_dir))
     mp.setenv("PRP_MODELS_DIR", str(models_dir))
     try:
         edit = ["docs", "edit", memo.doc_id, "--venue", f"Roof{CONTROLS} Letters", "--author", f"Ana{CONTROLS} Cruz"]

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from config import LimitSettings
 from corpus.ingest import PARSER_DIED, IngestSummary
 from corpus.library import Library
 from corpus.registry import Registry
@@ -71,7 +72,7 @@ def test_every_hostile_file_gets_its_outcome_and_the_index_stays_consistent(host
     folder, expected = hostile
     library = make_library()
     library.close()  # the CLI process opens the store
-    done = cli(["ingest", str(folder), "--json"], library.settings.data_dir, models_dir)
+    done = cli(["ingest", str(folder), "--json"], library.settings.storage.data_dir, models_dir)
     assert done.returncode == 1, done.stderr[-2000:]
     assert "Traceback" not in done.stderr
     report = json.loads(done.stdout)
@@ -166,7 +167,7 @@ def test_a_closed_pipe_ends_the_cli_quietly(tmp_path, make_library, models_dir):
     process = subprocess.Popen(
         [*PRP, "search", "gannet", "--json"],
         cwd=ROOT,
-        env=prp_env(library.settings.data_dir, models_dir),
+        env=prp_env(library.settings.storage.data_dir, models_dir),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
@@ -184,7 +185,7 @@ def test_hostile_uploads_land_inside_the_library_or_are_refused(hostile, make_li
     """The chat's uploads: path-traversal names land in uploads/ under a safe name; oversized, empty
     and mislabelled files are refused or fail to parse by name; nothing is written elsewhere."""
     folder, _ = hostile
-    settings = make_settings("uploaded", PRP_UPLOAD_MAX_MB=0.5)
+    settings = make_settings("uploaded", limits=LimitSettings(upload_max_mb=0.5))
     files = [
         ("../../escape.md", folder / "notes.md"),
         ("C:\\Windows\\system32\\evil.txt", folder / "field-report.txt"),
@@ -196,15 +197,15 @@ def test_hostile_uploads_land_inside_the_library_or_are_refused(hostile, make_li
     big = folder.parent / "huge.txt"
     big.write_bytes(b"a" * 600_000)
     files.append(("huge.txt", big))
-    stored, rejected = store_uploads(files, settings, Registry(settings.registry_path))
-    uploads = settings.uploads_dir.resolve()
+    stored, rejected = store_uploads(files, settings, Registry(settings.storage.registry_path))
+    uploads = settings.storage.uploads_dir.resolve()
     assert all(s.path.resolve().parent == uploads for s in stored)
     assert {s.path.name for s in stored} >= {"escape.md", "evil.txt", "passwd.html", "photo.md"}
     reasons = {r.name: r.reason for r in rejected}
     assert "over the 0.5 MB limit" in reasons["huge.txt"]
     assert "empty" in reasons["empty.pdf"] and "not supported" in reasons["archive.zip"]
     assert not (folder.parent.parent / "escape.md").exists()
-    library = make_library("uploaded", PRP_UPLOAD_MAX_MB=0.5)
+    library = make_library("uploaded", limits=LimitSettings(upload_max_mb=0.5))
     got = {Path(f.path).name: (f.outcome.value, f.reason) for f in library.ingest([s.path for s in stored]).files}
     assert got["photo.md"][0] == "failed" and "PNG image" in got["photo.md"][1]
     assert {got[n][0] for n in ("escape.md", "evil.txt", "passwd.html")} == {"ok"}

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from corpus.config import Settings
+from config import LLMSettings, Settings
 from graph.run import run_research
 from prompts.common import SYSTEM
 from research.evidence import FindingStatus
@@ -63,7 +63,7 @@ def test_a_server_that_keeps_failing_stops_the_run_with_a_clear_error_and_the_ru
     settings = roof_library.settings
     roof_library.close()  # the CLI process owns the store while it runs
     with OpenAIStub(script) as stub:
-        env = prp_env(settings.data_dir, models_dir, OPENAI_BASE_URL=stub.base_url, PRP_LLM_MODEL="stub-model")
+        env = prp_env(settings.storage.data_dir, models_dir, OPENAI_BASE_URL=stub.base_url, PRP_LLM_MODEL="stub-model")
         command = ["report", TOPIC, "--thread", "flaky-1", "--quiet"]
         failed = run_prp(command, env, CLI_TIMEOUT)
         assert failed.returncode == 2, failed.stderr[-2000:]
@@ -87,7 +87,7 @@ def _prompt(request: dict) -> str:
 @pytest.mark.timeout(300)
 def test_a_server_that_never_answers_times_out_naming_the_step(roof_library):
     with OpenAIStub(lambda step, prompt: Delayed(5, script_with()(step, prompt))) as stub:
-        settings = Settings(OPENAI_BASE_URL=stub.base_url, PRP_LLM_MODEL="stub-model", PRP_LLM_TIMEOUT=0.5)
+        settings = Settings(llm=LLMSettings(base_url=stub.base_url, model="stub-model", timeout=0.5))
         strategy = select_strategy(settings, roof_library)
         with pytest.raises(LLMServiceError, match=r"step 'plan': the language model server did not answer"):
             run_research(roof_library, strategy, TOPIC)
@@ -154,7 +154,7 @@ def test_planted_tags_and_markers_never_become_blocks_or_citations(planted_libra
         )
     else:
         with OpenAIStub(obedient) as stub:
-            settings = Settings(OPENAI_BASE_URL=stub.base_url, PRP_LLM_MODEL="stub-model")
+            settings = Settings(llm=LLMSettings(base_url=stub.base_url, model="stub-model"))
             result = run_research(planted_library, select_strategy(settings, planted_library), TOPIC)
     report = result.report
     # The planted tags reach the model escaped, inside the one evidence fence: no fence of their own.

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from corpus.config import Settings
+from config import EmbeddingSettings, Settings, StorageSettings
 from corpus.library import Library
 from graph.run import run_research
 from research.report import ADDRESSED_NOTE, NO_DISAGREEMENT, Caution, FinalReport
@@ -27,7 +27,10 @@ PLANTED = (
 
 
 def _report(root: Path, docs: list[Path], question: str, models_dir: Path, embedder) -> FinalReport:
-    library = Library(Settings(PRP_DATA_DIR=root / "data", PRP_MODELS_DIR=models_dir), embedder=embedder)
+    library = Library(
+        Settings(storage=StorageSettings(data_dir=root / "data"), embeddings=EmbeddingSettings(models_path=models_dir)),
+        embedder=embedder,
+    )
     try:
         library.ingest(docs)
         return run_research(library, OfflineStrategy(embedder), question, single_question=True).report

@@ -97,7 +97,7 @@ def test_another_library_s_data_directory_is_never_walked(make_library, tmp_path
     other = make_library("other")  # a second library whose data directory sits in the folder, unhidden
     other_dir = shared / "lab-library"
     other_dir.mkdir()
-    (other_dir / "registry.sqlite").write_bytes(other.settings.registry_path.read_bytes())
+    (other_dir / "registry.sqlite").write_bytes(other.settings.storage.registry_path.read_bytes())
     note(other_dir / "uploads", "their-upload.md", "mamoncillo")
     found_files = discover([shared])
     assert [p.name for p in found_files.files] == ["mine.md"]
@@ -114,7 +114,7 @@ def test_prp_sync_refuses_a_swapped_root_and_keeps_the_user_s_documents(make_lib
     note(elsewhere, "private.md", "salmonberry")
     library = make_library()
     library.close()
-    env = prp_env(library.settings.data_dir, models_dir)
+    env = prp_env(library.settings.storage.data_dir, models_dir)
     assert run_prp(["ingest", str(folder)], env, CLI_TIMEOUT).returncode == 0
     swap_for_link(folder, elsewhere)
     for args in (["sync", "--dry-run", "--json"], ["sync", "--json"]):

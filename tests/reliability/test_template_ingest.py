@@ -27,7 +27,9 @@ def test_every_templated_note_is_ingested_and_found_by_its_own_word(tmp_path: Pa
     expected = template_notes(folder)
     library = make_library()
     library.close()  # the CLI process opens the store
-    done = run_prp(["ingest", str(folder), "--json"], prp_env(library.settings.data_dir, models_dir), CLI_TIMEOUT)
+    done = run_prp(
+        ["ingest", str(folder), "--json"], prp_env(library.settings.storage.data_dir, models_dir), CLI_TIMEOUT
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     report = json.loads(done.stdout)
     files = {Path(f["path"]).name: f for f in report["files"]}
@@ -54,7 +56,7 @@ def test_three_hundred_invoices_are_each_found_by_their_number(tmp_path: Path, m
     expected = invoices(folder)
     library = make_library()
     library.close()
-    env = prp_env(library.settings.data_dir, models_dir)
+    env = prp_env(library.settings.storage.data_dir, models_dir)
     done = run_prp(["ingest", str(folder), "--json"], env, CLI_TIMEOUT * 2)
     assert done.returncode == 0, done.stderr[-2000:]
     report = json.loads(done.stdout)

@@ -148,11 +148,11 @@ def _adding(api: APIRouter, portal: LocalPortal) -> None:
         library's ``uploads/`` and ingested in the background. Larger than PRP_UPLOAD_MAX_MB: 413.
         Content the library already holds (under any name): 409, naming the document; it is not
         stored again."""
-        limit = int(portal.settings.upload_max_mb * 1_000_000)
+        limit = int(portal.settings.limits.upload_max_mb * 1_000_000)
         declared = request.headers.get("content-length")
         if declared and declared.isdigit() and int(declared) > limit:
             raise HTTPException(413, f"the file is over the {limit / 1e6:g} MB limit (PRP_UPLOAD_MAX_MB)")
-        incoming = portal.settings.data_dir / "uploads-incoming"
+        incoming = portal.settings.storage.data_dir / "uploads-incoming"
         incoming.mkdir(parents=True, exist_ok=True)
         partial = incoming / f"{uuid.uuid4().hex}.part"
         try:

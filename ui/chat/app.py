@@ -15,7 +15,7 @@ from functools import partial
 
 import gradio as gr
 
-from corpus.config import Settings
+from config import Settings
 from corpus.text import counted
 from ui.chat.assets import CSS
 from ui.chat.chat_tab import (
@@ -55,7 +55,7 @@ def gradio_environment(settings: Settings) -> None:
     """Set before the Blocks are created, which is when Gradio reads them: no analytics (also
     passed to ``Blocks``), and browser uploads cached inside the data directory, not in /tmp."""
     os.environ["GRADIO_ANALYTICS_ENABLED"] = "False"
-    os.environ.setdefault("GRADIO_TEMP_DIR", str((settings.data_dir / "gradio-cache").resolve()))
+    os.environ.setdefault("GRADIO_TEMP_DIR", str((settings.storage.data_dir / "gradio-cache").resolve()))
 
 
 def banner(portal: LocalPortal) -> str:
@@ -224,7 +224,7 @@ def _library_views(portal: LocalPortal) -> list:
 def mount_options(settings: Settings) -> dict:
     """How ``gr.mount_gradio_app`` serves the chat: local theme and styles, no telemetry, uploads
     capped, downloads only from the exports folder, never from the rest of the data directory."""
-    settings.exports_dir.mkdir(parents=True, exist_ok=True)
+    settings.storage.exports_dir.mkdir(parents=True, exist_ok=True)
     return dict(
         theme=gr.themes.Default(),
         css=CSS,
@@ -234,12 +234,12 @@ def mount_options(settings: Settings) -> dict:
         pwa=False,
         show_error=True,
         footer_links=["api", "settings"],
-        max_file_size=int(settings.upload_max_mb * 1_000_000),
-        allowed_paths=[str(settings.exports_dir.resolve())],
+        max_file_size=int(settings.limits.upload_max_mb * 1_000_000),
+        allowed_paths=[str(settings.storage.exports_dir.resolve())],
         blocked_paths=[
-            str(settings.registry_path.resolve()),
-            str(settings.checkpoint_path.resolve()),
-            str((settings.data_dir / "index").resolve()),
-            str(settings.local_mode_path.resolve()),
+            str(settings.storage.registry_path.resolve()),
+            str(settings.storage.checkpoint_path.resolve()),
+            str((settings.storage.data_dir / "index").resolve()),
+            str(settings.storage.local_mode_path.resolve()),
         ],
     )

@@ -119,7 +119,7 @@ def edit_cells(portal: LocalPortal, table: list[list], query: str) -> tuple[list
 def build_library_tab(portal: LocalPortal) -> LibraryTab:
     """Adding and removing documents above; the table below, the page's whole width, so titles
     wrap to a line or two and a screen shows a dozen documents."""
-    limit = portal.settings.upload_max_mb
+    limit = portal.settings.limits.upload_max_mb
     with gr.Row(equal_height=False):
         upload = gr.File(
             file_count="multiple",

@@ -7,7 +7,7 @@ from contextlib import ExitStack
 
 from pydantic import ValidationError
 
-from corpus.config import Settings
+from config import Settings
 from corpus.errors import PrpError
 from corpus.ingest import FileResult
 from corpus.models import MetadataOverride

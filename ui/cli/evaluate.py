@@ -8,7 +8,7 @@ import os
 import sys
 from datetime import datetime
 
-from corpus.config import Settings
+from config import Settings
 from corpus.library import Library
 from evals.datasets import DatasetKind, load_dataset
 from evals.report import comparison_table, slug, write_results

@@ -7,7 +7,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from corpus.config import Settings
+from config import Settings
 from ui.cli.output import print_threads
 from ui.core.connect import open_portal
 from ui.core.errors import ThreadNotFoundError

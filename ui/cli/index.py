@@ -7,7 +7,7 @@ import sys
 
 from tqdm import tqdm
 
-from corpus.config import Settings
+from config import Settings
 from corpus.errors import PrpError
 from corpus.index import schema
 from corpus.index.client import ClientIndex
@@ -26,16 +26,16 @@ def index(library: Library, args: argparse.Namespace) -> int:
         chunks = library.registry.counts()["chunks"]
         points = library.store.count()
         state = "in step" if points == chunks else "differs: run prp ingest to finish an interrupted one"
-        print(f"index: {settings.describe_store()}, collection {settings.collection}")
+        print(f"index: {settings.describe_store()}, collection {settings.index.collection}")
         print(f"points: {points}  registry chunks: {chunks}  ({state})")
         return 0
     url = args.to or args.source
-    server = ClientIndex.remote(url, args.api_key or settings.qdrant_api_key, settings.collection)
+    server = ClientIndex.remote(url, args.api_key or settings.index.qdrant_api_key, settings.index.collection)
     # The data directory's own index, opened as every command opens it (an old local-mode one moves first).
-    embedded = Library(settings.model_copy(update={"qdrant_url": None}), embedder=library.embedder)
+    embedded = Library(settings.updated(index={"qdrant_url": None}), embedder=library.embedder)
     try:
         if args.source and not server.exists():
-            raise PrpError(f"{url} has no collection '{settings.collection}' to copy (PRP_COLLECTION names it)")
+            raise PrpError(f"{url} has no collection '{settings.index.collection}' to copy (PRP_COLLECTION names it)")
         server.ensure(schema.CollectionSchema(library.embedder.dim))  # or check the existing one's model
         source, target = (embedded.store.backend, server) if args.to else (server, embedded.store.backend)
         with tqdm(total=source.count(), unit="point", desc="prp: copying the index", file=sys.stderr) as bar:
@@ -43,9 +43,11 @@ def index(library: Library, args: argparse.Namespace) -> int:
     finally:
         embedded.close()
         server.close()
-    print(f"copied {copied} points {'to' if args.to else 'from'} {url}, collection {settings.collection}")
+    print(f"copied {copied} points {'to' if args.to else 'from'} {url}, collection {settings.index.collection}")
     if args.to:
-        print(f"use it: export QDRANT_URL={url} PRP_DATA_DIR={settings.data_dir} (the registry stays in the data dir)")
+        print(
+            f"use it: export QDRANT_URL={url} PRP_DATA_DIR={settings.storage.data_dir} (the registry stays in the data dir)"
+        )
     else:
-        print(f"use it: unset QDRANT_URL, keep PRP_DATA_DIR={settings.data_dir}")
+        print(f"use it: unset QDRANT_URL, keep PRP_DATA_DIR={settings.storage.data_dir}")
     return 0

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from corpus.config import Settings
+from config import Settings
 from strategies.llm.local_server import LocalLLMServer
 
 
@@ -22,9 +22,9 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
         print(server.base_url, flush=True)
         client = server.client_settings(settings)
         env = (
-            f"OPENAI_BASE_URL={client.openai_base_url} PRP_LLM_MODEL={client.llm_model} "
-            f"PRP_LLM_SCHEMA_FORMAT={client.llm_schema_format} PRP_LLM_TIMEOUT={client.llm_timeout:.0f} "
-            f"PRP_LLM_MAX_TOKENS={client.llm_max_tokens}"
+            f"OPENAI_BASE_URL={client.llm.base_url} PRP_LLM_MODEL={client.llm.model} "
+            f"PRP_LLM_SCHEMA_FORMAT={client.llm.schema_format} PRP_LLM_TIMEOUT={client.llm.timeout:.0f} "
+            f"PRP_LLM_MAX_TOKENS={client.llm.max_tokens}"
         )
         status(f'use it from another shell with: {env} prp report "..."   (Ctrl-C here stops the server)')
         try:

@@ -9,9 +9,13 @@ import signal
 import sqlite3
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from corpus.errors import PrpError
 from ui.cli.parser import build_parser
+
+if TYPE_CHECKING:
+    from config import Settings
 
 
 def guard_tracing() -> None:
@@ -29,8 +33,9 @@ def guard_tracing() -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     guard_tracing()
+    settings = _settings()
     try:
-        return run(args)
+        return run(settings, args)
     except PrpError as exc:
         print(f"prp: error: {exc}", file=sys.stderr)
         return 2
@@ -43,7 +48,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not _out_of_space(exc):
             raise
         print(
-            f"prp: error: could not write to the library at {_settings().data_dir.resolve()} ({exc}): the disk "
+            f"prp: error: could not write to the library at {settings.storage.data_dir.resolve()} ({exc}): the disk "
             "is full, or a file-size or quota limit was reached. Free space and run the command again: an "
             "interrupted ingest is finished, an interrupted report resumed with --thread.",
             file=sys.stderr,
@@ -51,10 +56,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
 
 
-def run(args: argparse.Namespace) -> int:
+def run(settings: Settings, args: argparse.Namespace) -> int:
     """Run the parsed command. Its module is imported only now, so help and usage errors never load
     what a command needs (and a command loads only what it needs)."""
-    settings = _settings()
     match args.command:
         case "ingest" | "sync" | "search" | "docs" | "delete":
             from ui.cli import documents as command
@@ -75,8 +79,8 @@ def run(args: argparse.Namespace) -> int:
     return command.run(settings, args)
 
 
-def _settings():
-    from corpus.config import Settings  # pydantic-settings: loaded for a command, not for help or a usage error
+def _settings() -> Settings:
+    from config import Settings  # pydantic-settings: loaded for a command, not for help or a usage error
 
     return Settings()
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 import anyio
 
-from corpus.config import Settings
+from config import Settings
 
 if TYPE_CHECKING:
     from ui.core.portal import Portal

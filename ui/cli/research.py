@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from corpus.config import Settings
+from config import Settings
 from corpus.errors import PrpError
 from ui.cli.follow import follow
 from ui.cli.output import write_report
@@ -21,7 +21,7 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
             print(f"[{step}] {line}", file=sys.stderr, flush=True)
 
     if args.llm:
-        settings = settings.model_copy(update={"llm": args.llm})
+        settings = settings.updated(llm={"mode": args.llm})
     topic = args.question if args.command == "ask" else args.topic
     with open_portal(settings, on_status=status) as portal:
         if args.llm and not portal.in_process:

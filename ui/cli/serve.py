@@ -20,7 +20,7 @@ from pathlib import Path
 
 from langgraph_api.cli import run_server
 
-from corpus.config import Settings
+from config import STEPS, LLMSettings, Settings
 from graph.studio import served
 from strategies.llm.local_server import LocalLLMServer
 from ui.api.security import STUDIO_ORIGINS, is_loopback_host
@@ -37,16 +37,17 @@ HTTP = {
 }
 #: Settings holding paths: made absolute before the server changes into the data directory.
 PATH_VARIABLES = ("PRP_MODELS_DIR", "PRP_PDF_FONT", "PRP_LOCAL_MODEL", "PRP_SHARED_DIR")
+#: The steps' own models (``PRP_LLM_PLANNING_MODEL``, ...): unset in local LLM mode, one model answers all.
+STEP_MODEL_VARIABLES = tuple(str(LLMSettings.model_fields[f"{step}_model"].validation_alias) for step in STEPS)
 
 
 def run(settings: Settings, args: argparse.Namespace) -> int:
-    update = (
-        {"data_dir": settings.data_dir.resolve()}
-        | ({"llm": args.llm} if args.llm else {})
-        | ({"watch_folders": True} if args.watch else {})
+    settings = settings.updated(
+        storage={"data_dir": settings.storage.data_dir.resolve()},
+        llm={"mode": args.llm} if args.llm else {},
+        service={"watch_folders": True} if args.watch else {},
     )
-    settings = settings.model_copy(update=update)
-    if not is_loopback_host(args.host) and not settings.api_token:
+    if not is_loopback_host(args.host) and not settings.service.api_token:
         print(
             f"prp serve: listening on {args.host} needs an API token: set PRP_API_TOKEN (a long random string; "
             "clients send it as 'Authorization: Bearer <token>', browsers sign in at /login)",
@@ -62,14 +63,15 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
         return 2
     with ExitStack() as stack:
         env = _server_environment(settings, stack)
-        stack.enter_context(_environment(env, without=["OPENAI_API_KEY"] if settings.llm == "local" else []))
+        local = settings.llm.mode == "local"
+        stack.enter_context(_environment(env, without=["OPENAI_API_KEY", *STEP_MODEL_VARIABLES] if local else []))
         # What the server serves, opened here first (its app and its graph take it from ``served``):
         # an index another process holds, or a local-mode index to move, is dealt with in words and
         # with a progress bar before the server starts.
         served()
         # LangGraph's in-memory runtime keeps its threads in ./.langgraph_api: the data directory's.
         os.chdir(env["PRP_DATA_DIR"])
-        token_note = "; token required" if settings.api_token else ""
+        token_note = "; token required" if settings.service.api_token else ""
         print(
             f"prp serve: {settings.describe_store()}; chat http://{_url_host(args.host)}:{args.port}/chat/, "
             f"API docs /api/docs, LangGraph API for Studio at the same address{token_note} (Ctrl-C stops it)",
@@ -95,7 +97,7 @@ def _environment(values: dict[str, str], without: list[str]) -> Iterator[None]:
     the caller's is back afterwards (and if the server could not start)."""
     saved = dict(os.environ)
     os.environ.update(values)
-    for name in without:  # the local model server takes no OpenAI key
+    for name in without:  # the local model server takes no OpenAI key, and answers every step itself
         os.environ.pop(name, None)
     try:
         yield
@@ -108,8 +110,8 @@ def _server_environment(settings: Settings, stack: ExitStack) -> dict[str, str]:
     """What the server's modules read through ``Settings()``: this command's settings, paths made
     absolute, and in local LLM mode the local model server this command keeps running."""
     env = {
-        "PRP_DATA_DIR": str(settings.data_dir.resolve()),
-        "PRP_WATCH": "true" if settings.watch_folders else "false",
+        "PRP_DATA_DIR": str(settings.storage.data_dir.resolve()),
+        "PRP_WATCH": "true" if settings.service.watch_folders else "false",
         "GRADIO_ANALYTICS_ENABLED": "False",
         "LANGGRAPH_NO_VERSION_CHECK": "true",  # else the server asks PyPI for a newer langgraph-api
         # LangGraph's server logs every request and worker tick at INFO; warnings and errors are what matter here.
@@ -118,22 +120,22 @@ def _server_environment(settings: Settings, stack: ExitStack) -> dict[str, str]:
     for name in PATH_VARIABLES:
         if os.environ.get(name):
             env[name] = str(Path(os.environ[name]).expanduser().resolve())
-    if settings.llm == "local":
+    if settings.llm.mode == "local":
         server = stack.enter_context(
             LocalLLMServer.from_settings(
                 settings,
-                log_path=settings.data_dir / "llm-server.log",
+                log_path=settings.storage.data_dir / "llm-server.log",
                 on_status=lambda line: print(f"[llm] {line}", file=sys.stderr, flush=True),
             )
         )
         local = server.client_settings(settings)
         env |= {
             "PRP_LLM": "auto",
-            "OPENAI_BASE_URL": local.openai_base_url or "",
-            "PRP_LLM_MODEL": local.llm_model,
-            "PRP_LLM_SCHEMA_FORMAT": local.llm_schema_format,
-            "PRP_LLM_TIMEOUT": str(local.llm_timeout),
-            "PRP_LLM_MAX_TOKENS": str(local.llm_max_tokens),
+            "OPENAI_BASE_URL": local.llm.base_url or "",
+            "PRP_LLM_MODEL": local.llm.model,
+            "PRP_LLM_SCHEMA_FORMAT": local.llm.schema_format,
+            "PRP_LLM_TIMEOUT": str(local.llm.timeout),
+            "PRP_LLM_MAX_TOKENS": str(local.llm.max_tokens),
         }
     return env
 

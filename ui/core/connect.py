@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from corpus.config import Settings
+from config import Settings
 from corpus.library import Library
 from ui.core.local import LocalPortal, StatusCallback
 from ui.core.portal import Portal

@@ -18,7 +18,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from pydantic import BaseModel, ValidationError
 
-from corpus.config import Settings
+from config import Settings
 
 #: Addresses a server listens on that a client reaches through loopback.
 _ANY = {"0.0.0.0", "::", "[::]"}
@@ -45,11 +45,11 @@ def publish(settings: Settings, url: str, token: str | None) -> ServiceRecord:
     record = ServiceRecord(
         url=local_url(url),
         pid=os.getpid(),
-        data_dir=str(settings.data_dir.resolve()),
+        data_dir=str(settings.storage.data_dir.resolve()),
         started_at=datetime.now(UTC).isoformat(timespec="seconds"),
         token=token,
     )
-    path = settings.service_file
+    path = settings.storage.service_file
     tmp = path.with_suffix(".tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w") as out:
@@ -62,12 +62,12 @@ def withdraw(settings: Settings) -> None:
     """Remove the file if this process wrote it (a second server never removes the first's)."""
     record = read(settings)
     if record is not None and record.pid == os.getpid():
-        settings.service_file.unlink(missing_ok=True)
+        settings.storage.service_file.unlink(missing_ok=True)
 
 
 def read(settings: Settings) -> ServiceRecord | None:
     try:
-        return ServiceRecord.model_validate_json(settings.service_file.read_text())
+        return ServiceRecord.model_validate_json(settings.storage.service_file.read_text())
     except (OSError, ValidationError, ValueError):
         return None
 

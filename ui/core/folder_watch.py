@@ -58,7 +58,7 @@ TEMPORARY = re.compile(
 class FolderWatch:
     def __init__(self, portal: LocalPortal):
         self.portal = portal
-        self._data_dir = portal.settings.data_dir.resolve()
+        self._data_dir = portal.settings.storage.data_dir.resolve()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="prp-watch", daemon=True)
         self._roots: list[IngestRoot] = []

@@ -19,7 +19,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from corpus.config import Settings
+from config import Settings
 from corpus.ingest import FileResult, IngestSummary, discover
 from corpus.library import Library
 from corpus.models import MetadataOverride
@@ -133,11 +133,11 @@ class LocalPortal:
         return Health(
             mode=mode_name(self.strategy.mode),
             engine=self.where,
-            dense_model=self.settings.embed_model,
+            dense_model=self.settings.embeddings.model,
             sparse_model=BM25_MODEL,
             documents=len(documents),
             chunks=sum(d.n_chunks for d in documents),
-            data_dir=str(self.settings.data_dir.resolve()),
+            data_dir=str(self.settings.storage.data_dir.resolve()),
             active_jobs=self.jobs(active=True),
         )
 
@@ -215,7 +215,7 @@ class LocalPortal:
         """Ingest the files in the uploads folder that the library does not hold: uploads whose
         ingest never ran (a service killed while they waited). They are ingested as any upload is, so
         one that cannot be is reported in the job with its reason and removed. None if there are none."""
-        folder = self.settings.uploads_dir
+        folder = self.settings.storage.uploads_dir
         if not folder.is_dir():
             return None
         held = {d.path for d in self.library.registry.documents()}
@@ -333,7 +333,7 @@ class LocalPortal:
             if document is None or not self.library.delete(doc_id):
                 return None
             path = Path(document.path)
-            if path.parent.resolve() == self.settings.uploads_dir.resolve() and not any(
+            if path.parent.resolve() == self.settings.storage.uploads_dir.resolve() and not any(
                 d.path == document.path for d in self.library.registry.documents()
             ):
                 path.unlink(missing_ok=True)

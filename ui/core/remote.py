@@ -17,7 +17,7 @@ from urllib.parse import quote
 
 import httpx
 
-from corpus.config import Settings
+from config import Settings
 from corpus.errors import PrpError
 from corpus.models import MetadataOverride
 from corpus.registry import DocumentRecord
@@ -69,11 +69,11 @@ class RemotePortal:
 
     @classmethod
     def connect(cls, settings: Settings) -> RemotePortal | None:
-        """The service serving ``settings.data_dir``, if one is running and answers."""
+        """The service serving ``settings.storage.data_dir``, if one is running and answers."""
         record = discovery.running(settings)
         if record is None:
             return None
-        portal = cls(record.url, record.token or settings.api_token)
+        portal = cls(record.url, record.token or settings.service.api_token)
         try:
             portal.http.get("/api/health", timeout=CONNECT_TIMEOUT).raise_for_status()
         except httpx.HTTPError as exc:

@@ -189,12 +189,12 @@ class Runs:
     def export_files(self, record: ReportRecord) -> dict[ExportFormat, Path]:
         """Every export of a finished run, written once under ``exports/<thread id>/`` (the chat
         offers them as downloads, the API serves them from there)."""
-        out_dir = self.settings.exports_dir / folder_name(record.thread_id)
+        out_dir = self.settings.storage.exports_dir / folder_name(record.thread_id)
         paths = {f: out_dir / FILE_NAMES[f] for f in ExportFormat}
         if not all(p.is_file() for p in paths.values()):
             documents = self._cited_documents(record)
             names = self._title_names(documents)
-            write_exports(record, out_dir, documents, font=self.settings.pdf_font, names=names)
+            write_exports(record, out_dir, documents, font=self.settings.exports.pdf_font, names=names)
         return paths
 
     def export(self, record: ReportRecord, export_format: ExportFormat, with_notes: bool = False) -> bytes:
@@ -202,7 +202,7 @@ class Runs:
         documents = self._cited_documents(record)
         names = self._title_names(documents) if export_format is ExportFormat.BIBTEX else None
         return render_export(
-            record, export_format, documents, font=self.settings.pdf_font, with_notes=with_notes, names=names
+            record, export_format, documents, font=self.settings.exports.pdf_font, with_notes=with_notes, names=names
         )
 
     def conversation_records(self, conversation: str) -> list[ReportRecord]:
@@ -229,7 +229,7 @@ class Runs:
         if len(records) < 2:
             return []
         conversation = conversation_of(thread_id)
-        out_dir = self.settings.exports_dir / f"{folder_name(conversation)}-conversation-{len(records)}"
+        out_dir = self.settings.storage.exports_dir / f"{folder_name(conversation)}-conversation-{len(records)}"
         paths = [out_dir / f"conversation-{FILE_NAMES[f]}" for f in CONVERSATION_FILES]
         if not all(p.is_file() for p in paths):
             out_dir.mkdir(parents=True, exist_ok=True)
@@ -247,7 +247,7 @@ class Runs:
         documents = self._cited_documents(record)
         names = self._title_names(documents) if export_format is ExportFormat.BIBTEX else None
         return render_export(
-            record, export_format, documents, font=self.settings.pdf_font, with_notes=with_notes, names=names
+            record, export_format, documents, font=self.settings.exports.pdf_font, with_notes=with_notes, names=names
         )
 
     def _cited_documents(self, record: ReportRecord):

@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
-from corpus.config import Settings
+from config import Settings
 from corpus.ingest import sha256_of
 from corpus.parsing import SUFFIX_TYPES, doc_id_for
 from corpus.registry import DocumentRecord, Registry
@@ -35,7 +35,7 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 @dataclass(frozen=True)
 class StoredUpload:
     name: str  # as the user named it
-    path: Path  # the stored copy, under ``settings.uploads_dir``
+    path: Path  # the stored copy, under ``settings.storage.uploads_dir``
     new: bool  # False when an identical file was already stored (under this name or another)
 
 
@@ -84,9 +84,9 @@ def store_uploads(
 ) -> tuple[list[StoredUpload], list[RejectedUpload]]:
     """Copy each acceptable ``(original name, temporary path)`` into the uploads folder, unless
     ``registry`` already holds its content as a ready document (then it is rejected, naming it)."""
-    folder = settings.uploads_dir.resolve()
+    folder = settings.storage.uploads_dir.resolve()
     folder.mkdir(parents=True, exist_ok=True)
-    max_bytes = int(settings.upload_max_mb * 1_000_000)
+    max_bytes = int(settings.limits.upload_max_mb * 1_000_000)
     stored: list[StoredUpload] = []
     rejected: list[RejectedUpload] = []
     for name, source in files:

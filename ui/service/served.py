@@ -17,8 +17,8 @@ from ui.service.app import create_app
 _library, _strategy = served()
 app = create_app(
     LocalPortal(_library, _strategy),
-    token=_library.settings.api_token,
+    token=_library.settings.service.api_token,
     # LangGraph's server sets the URL it listens on before it loads this app.
     url=os.environ.get("LANGGRAPH_API_URL") or None,
-    watch=_library.settings.watch_folders,
+    watch=_library.settings.service.watch_folders,
 )
