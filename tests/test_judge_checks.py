@@ -126,3 +126,15 @@ def test_what_a_claim_adds_to_its_question_must_be_in_the_sentence():
     assert judge(
         "XML tags separate the reasoning.", ["Use XML tags to separate reasoning from the answer."], question
     ).states
+
+
+def test_a_sweeping_word_under_a_negation_or_a_condition_sweeps_nothing():
+    sentence = "We use the existence of hashtags in tweets as an additional feature to unigrams."
+    assert judge("The feature is whether there is any hashtag in the tweet.", [sentence]).states
+    assert not judge("The feature is any hashtag in every tweet.", [sentence]).states
+
+
+def test_a_typo_or_another_form_of_the_copied_word_is_no_swapped_term():
+    sentence = "Each term-sense pair has around 15 samples for testing."
+    assert judge("Each term-sanse pair has around 15 samples for testing.", [sentence]).states
+    assert not judge("Each term-model pair has around 15 samples for testing.", [sentence]).states
