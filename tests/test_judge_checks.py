@@ -69,6 +69,7 @@ def test_an_acronym_in_lower_case_in_the_text_is_not_the_acronym():
     [
         ("GPT-4 scores 86% on MMLU.", "GPT4 scores 86% on MMLU."),  # hyphenated / joined
         ("GPT-4 scores 86% on MMLU.", "GPT 4 scores 86% on MMLU."),  # hyphenated / spaced
+        ("GPT4 scores 86% on MMLU.", "GPT-4 scores 86% on MMLU."),  # joined / hyphenated
         ("LLMs answer in Polish from Gdańsk.", "The LLM answers in Polish from Gdansk."),  # plural, accent
         ("The LLM answers in Polish.", "LLMs answer in Polish."),
         ("Python's standard library parses JSON.", "The standard library of Python parses JSON."),  # possessive
@@ -110,24 +111,6 @@ def test_a_name_standing_where_the_copied_sentence_has_another_is_a_swap_whereve
     assert "'care'" in verdict.reason and "'xml'" in verdict.reason
 
 
-def test_what_a_claim_adds_to_its_question_must_be_in_the_sentence():
-    question = "How can you combine XML tags with chain of thought reasoning to create high-performance prompts?"
-    claim = (
-        "You can combine Care tags like thinking and answer with chain of thought reasoning, where the model "
-        "explains its step-by-step reasoning process, to create structured, high-performance prompts."
-    )
-    sentence = (
-        "Then, think through what aspects of the Care for Kids program would appeal to them, given their history."
-    )
-    verdict = judge(claim, [sentence], question)
-    assert not verdict.states
-    assert "adds to the question" in verdict.reason
-    # A short answer needs no more of the sentence than its own words.
-    assert judge(
-        "XML tags separate the reasoning.", ["Use XML tags to separate reasoning from the answer."], question
-    ).states
-
-
 def test_a_sweeping_word_under_a_negation_or_a_condition_sweeps_nothing():
     sentence = "We use the existence of hashtags in tweets as an additional feature to unigrams."
     assert judge("The feature is whether there is any hashtag in the tweet.", [sentence]).states
@@ -138,3 +121,8 @@ def test_a_typo_or_another_form_of_the_copied_word_is_no_swapped_term():
     sentence = "Each term-sense pair has around 15 samples for testing."
     assert judge("Each term-sanse pair has around 15 samples for testing.", [sentence]).states
     assert not judge("Each term-model pair has around 15 samples for testing.", [sentence]).states
+
+
+def test_words_the_text_spaces_apart_are_no_name_written_as_one():
+    assert not holds("Voyage on the AWS Marketplace FAQ Pricing", "MarketplaceFAQPricing", cased=True)
+    assert holds("Voyage on the AWS MarketplaceFAQPricing", "MarketplaceFAQPricing", cased=True)

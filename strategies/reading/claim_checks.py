@@ -208,7 +208,7 @@ def holds(text: str, name: str, cased: bool = False) -> bool:
     folded = _unaccented(text)
     tokens = list(re.finditer(r"\w+", folded))
     for i in range(len(tokens)):
-        span = _joined(tokens, i, key)
+        span = _joined(tokens, i, key, len(wanted) > 1)
         if span is None:
             continue
         start, end = span
@@ -222,12 +222,16 @@ def holds(text: str, name: str, cased: bool = False) -> bool:
     return False
 
 
-def _joined(tokens: list[re.Match[str]], i: int, key: str) -> tuple[int, int] | None:
+def _joined(tokens: list[re.Match[str]], i: int, key: str, spaced: bool) -> tuple[int, int] | None:
     """Where the text's words from ``tokens[i]`` on, joined, are ``key`` (case aside; a plural or
     possessive "s" after it allowed): its start and end, else None."""
     written = ""
     want = key.lower()
-    for token in tokens[i : i + 4]:
+    for j, token in enumerate(tokens[i : i + 4], start=i):
+        # Words the text spaces apart join only for a name written in parts ("GPT-4" / "GPT 4"):
+        # "Marketplace FAQ Pricing" does not name "MarketplaceFAQPricing".
+        if j > i and not spaced and any(c.isspace() for c in token.string[tokens[j - 1].end() : token.start()]):
+            return None
         written += token.group().lower()
         if written in (want, f"{want}s", f"{want}es") or (want.endswith("s") and written == want[:-1]):
             return tokens[i].start(), token.end()

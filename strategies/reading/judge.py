@@ -49,12 +49,6 @@ STATE_COVERAGE = 0.55
 # puts one-word-wrong claims as close as right ones), 0.7 lets the fewest swaps through.
 RESCUE_COSINE = 0.7
 RESCUE_COVERAGE = 0.3
-# A claim adding MIN_ADDED or more content words to its question is stated only when the sentences
-# hold ADDED_COVERAGE of them. Tuning split: 5 words and 0.3 catch 17 more other/nearest sentences for
-# no paraphrase; 0.4 catches 22 but flags oracle answers the sentences state in part (3 of 144 docs-dev
-# reference sentences), 3 words and 0.3, 27 for 1 paraphrase.
-MIN_ADDED = 5
-ADDED_COVERAGE = 0.3
 
 
 class Label(StrEnum):
@@ -113,17 +107,7 @@ def judge(
     )
     if failure is not None:
         return _failed(failure, overlap)
-    background_stems = set(content_stems(background))
-    # What the claim adds to its question and titles must be the sentences' own words: a claim
-    # restating the question ("combine Care tags with chain of thought…" for "how do you combine XML
-    # tags with chain of thought…") is not stated by a sentence that only names one of its names.
-    added = [s for s in claim_stems if s not in background_stems]
-    own = covered(added, stems)
-    if len(added) >= MIN_ADDED and own < ADDED_COVERAGE:
-        return Verdict(
-            Label.NEITHER, round(own / 2, 3), f"only {own:.0%} of what it adds to the question is in the cited text"
-        )
-    coverage = covered(claim_stems, stems | background_stems)
+    coverage = covered(claim_stems, stems | set(content_stems(background)))
     if coverage >= STATE_COVERAGE:
         return Verdict(Label.STATES, round(coverage, 3), f"{coverage:.0%} of its words are in the cited text")
     if meaning is not None and coverage >= RESCUE_COVERAGE:
