@@ -192,8 +192,9 @@ def _unaccented(text: str) -> str:
 
 
 def holds(text: str, name: str, cased: bool = False) -> bool:
-    """Whether ``text`` names ``name`` as whole words, punctuation and accents aside: written joined,
-    hyphenated or spaced ("GPT-4", "GPT 4", "GPT4"), possessive or plural ("LLMs" for "LLM").
+    """Whether ``text`` names ``name`` as whole words, punctuation and accents aside: a name written in
+    parts joined, hyphenated or spaced ("GPT-4" / "GPT 4" / "GPT4"), possessive or plural ("LLMs" for
+    "LLM").
 
     ``cased``: the text capitalises it where ``name`` is capitalised, so "Care" is not held by a text
     saying "take care", nor "XML" by "xml" — but is by an identifier ("image/jpeg" holds "JPEG": code
