@@ -1,5 +1,8 @@
 """The judge's hard checks as calibrated on the pair set (benchmarks/judge_pairs.py)."""
 
+import pytest
+
+from strategies.reading.claim_checks import holds
 from strategies.reading.judge import judge
 
 SENTENCE = "Extensive green roofs retain 50 to 60 percent of annual rainfall in temperate climates."
@@ -40,3 +43,86 @@ def test_an_opening_name_the_text_does_not_hold_is_not_stated():
 def test_half_the_words_of_a_short_claim_is_not_enough():
     sentence = "Annotators were recruited through a crowdsourcing platform."
     assert not judge("classifier platform", [sentence], question="What was used?").states
+
+
+# --- names: a capital of the claim is a capital of the text -------------------------------------------------
+
+TAGS = "Wrap each document in XML tags and take care to close every tag you open."
+
+
+def test_a_name_the_text_holds_only_as_a_common_word_is_not_stated():
+    # "Care" stands for "XML": the text says "care", in lower case, as a common word.
+    verdict = judge("Wrap each document in Care tags and close every tag you open.", [TAGS])
+    assert not verdict.states
+    assert "Care" in verdict.reason
+
+
+def test_an_acronym_in_lower_case_in_the_text_is_not_the_acronym():
+    text = "The results were exported as a csv file."
+    assert not holds(text, "CSV", cased=True)
+    assert holds(text, "CSV")  # a question's names are read without their case (answerhood.unheld)
+    assert holds("Set the max_tokens parameter.", "max_tokens", cased=True)
+
+
+@pytest.mark.parametrize(
+    ("claim", "sentence"),
+    [
+        ("GPT-4 scores 86% on MMLU.", "GPT4 scores 86% on MMLU."),  # hyphenated / joined
+        ("GPT-4 scores 86% on MMLU.", "GPT 4 scores 86% on MMLU."),  # hyphenated / spaced
+        ("GPT4 scores 86% on MMLU.", "GPT-4 scores 86% on MMLU."),  # joined / hyphenated
+        ("LLMs answer in Polish from Gdańsk.", "The LLM answers in Polish from Gdansk."),  # plural, accent
+        ("The LLM answers in Polish.", "LLMs answer in Polish."),
+        ("Python's standard library parses JSON.", "The standard library of Python parses JSON."),  # possessive
+        ("The API accepts JPEG and PNG images.", 'The API accepts the "image/jpeg" and "image/png" media types.'),
+        ("They trained a Machine Translation model.", "They trained a machine translation model."),
+    ],
+)
+def test_a_name_written_otherwise_is_the_name(claim, sentence):
+    verdict = judge(claim, [sentence])
+    assert verdict.states, verdict
+
+
+def test_a_sentence_opening_capital_is_no_name_where_the_text_writes_the_word_in_lower_case():
+    sentences = ["Care must be taken with the wrapper.", "Wrap each document in XML tags; take care to close them."]
+    assert not judge("Wrap each document in Care tags.", sentences).states
+    # Where the text never writes it in lower case, a capital opening its sentence may be the name's.
+    sentences = ["Medusa achieves a speedup of up to 49% over standard decoding."]
+    assert judge("The speedup of Medusa over standard decoding is up to 49%.", sentences).states
+
+
+def test_a_claim_opening_word_owes_its_capital_to_its_place():
+    sentence = "Extensive green roofs retain 50 to 60 percent of annual rainfall."
+    assert judge("Extensive green roofs retain 50 to 60 percent of rainfall a year.", [sentence]).states
+
+
+def test_the_question_and_titles_name_without_their_case():
+    sentence = "It exports the results as a table."
+    verdict = judge("The Exporter exports the results as a table.", [sentence], question="what does the exporter do?")
+    assert verdict.states, verdict
+
+
+def test_a_name_standing_where_the_copied_sentence_has_another_is_a_swap_wherever_else_it_is_named():
+    sentences = [
+        "Combine XML tags with other techniques like chain of thought.",
+        "Draft emails to donors asking for contributions to this year's Care for Kids program.",
+    ]
+    verdict = judge("You can combine Care tags with other techniques like chain of thought.", sentences)
+    assert not verdict.states
+    assert "'care'" in verdict.reason and "'xml'" in verdict.reason
+
+
+def test_a_sweeping_word_under_a_negation_or_a_condition_sweeps_nothing():
+    sentence = "We use the existence of hashtags in tweets as an additional feature to unigrams."
+    assert judge("The feature is whether there is any hashtag in the tweet.", [sentence]).states
+    assert not judge("The feature is any hashtag in every tweet.", [sentence]).states
+
+
+def test_a_typo_or_another_form_of_the_copied_word_is_no_swapped_term():
+    sentence = "Each term-sense pair has around 15 samples for testing."
+    assert judge("Each term-sanse pair has around 15 samples for testing.", [sentence]).states
+    assert not judge("Each term-model pair has around 15 samples for testing.", [sentence]).states
+
+
+def test_words_the_text_spaces_apart_are_no_name_written_as_one():
+    assert not holds("Voyage on the AWS Marketplace FAQ Pricing", "MarketplaceFAQPricing", cased=True)
+    assert holds("Voyage on the AWS MarketplaceFAQPricing", "MarketplaceFAQPricing", cased=True)

@@ -8,8 +8,11 @@ on the text itself:
   bound ("up to", "at least", "about"), is a number of the sentences; a claim may round ("69%" for
   "68.8%") but not move a bound across ("more than 49%" against "up to 49%");
 - **names**: every name, acronym or identifier of the claim (a capitalised word inside a sentence,
-  an inner capital, a digit inside a word) is in the sentences, their document's title/section, or
-  the question;
+  an inner capital, a digit inside a word) is in the sentences *with its capital* ("Care" is not
+  named by "take care", "XML" not by "xml"; an identifier such as "image/jpeg" holds "JPEG", a claim
+  title-casing a term the text writes in lower case, "Machine Translation", names it), or, in any
+  case, in their document's title/section or the question; a name standing where the sentence it
+  copies has another ("Care tags" for "XML tags") is a swapped entity wherever else it is named;
 - **polarity**: the claim and the sentence that reads most like it are both negated or neither;
 - **sweep**: a claim saying "all", "every", "eliminates", "permanently" is not stated by sentences
   that say "some", "about half", "may";
@@ -28,10 +31,13 @@ the claim (a changed figure, a flipped polarity) or merely do not state it.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import Protocol
+
+from rapidfuzz.distance import Levenshtein
 
 from corpus.text import stopwords
 from strategies.reading.lexicon.modality import LIMITED, SWEEPING
@@ -65,6 +71,12 @@ SAME_STATEMENT = 0.5
 _COMMON_SHAPE = re.compile(
     r"(?:ing|ly|ed|ion|ions|ive|ives|al|ous|ble|ment|ments|ness|ity|ies|ers|ally|ic|ics|ful|less|ise|ize|"
     r"ises|izes|ised|ized|ance|ence|ant|ent|ary|ory|ure|ures|ship|ism|ist|ists)$",
+)
+# A sweeping word a negation or a condition governs sweeps nothing: "did not use any platform",
+# "without reading everything", "whether there is any hashtag". Read back to the clause's start.
+_GOVERNED = re.compile(
+    r"\b(?:not|no|never|without|nor|whether|if|\w+n['’]t)\b(?:\s+[\w'’-]+){0,3}\s*$|\bcannot\s+(?:[\w-]+\s+){0,3}$",
+    re.I,
 )
 _TOKEN = re.compile(r"[^\W_][\w'’.+/-]*[^\W_]|[^\W_]", re.UNICODE)
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*(?:[-*•]\s*)?|\(\s*)$")
@@ -137,28 +149,110 @@ def _folded(text: str) -> str:
     return " " + " ".join(re.findall(r"\w+", text.lower().replace("’", "'"))) + " "
 
 
-def holds(text: str, name: str) -> bool:
-    """Whether ``text`` names ``name`` as whole words, case and punctuation aside; an acronym's plural
-    ("LLMs") is the acronym."""
-    key = _folded(name).strip()
-    variants = {key, key[:-1] if key.endswith("s") and name[:-1].isupper() else key}
-    folded = _folded(text)
-    return not key or any(f" {v} " in folded for v in variants)
+def _unaccented(text: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 
-def names_problem(claim: str, sources: str) -> Failure | None:
+def holds(text: str, name: str, cased: bool = False) -> bool:
+    """Whether ``text`` names ``name`` as whole words, punctuation and accents aside: a name written in
+    parts joined, hyphenated or spaced ("GPT-4" / "GPT 4" / "GPT4"), possessive or plural ("LLMs" for
+    "LLM").
+
+    ``cased``: the text capitalises it where ``name`` is capitalised, so "Care" is not held by a text
+    saying "take care", nor "XML" by "xml" — but is by an identifier ("image/jpeg" holds "JPEG": code
+    has its own case). A capitalised word opening a sentence of the text holds a plain capitalised name
+    ("Care") only where the text never writes that word in lower case: there, the capital may be the
+    sentence's."""
+    wanted = re.findall(r"\w+", _unaccented(name))
+    if not wanted:
+        return True
+    key = "".join(wanted)
+    plain = key.isalpha() and key[:1].isupper() and key[1:].islower()
+    folded = _unaccented(text)
+    tokens = list(re.finditer(r"\w+", folded))
+    for i in range(len(tokens)):
+        span = _joined(tokens, i, key, len(wanted) > 1)
+        if span is None:
+            continue
+        start, end = span
+        if not cased or not key[0].isupper() or _in_identifier(folded, start, end):
+            return True
+        if not folded[start].isupper():
+            continue
+        if plain and _SENTENCE_START.search(folded[:start]) and re.search(rf"\b{re.escape(key.lower())}\b", folded):
+            continue
+        return True
+    return False
+
+
+def _joined(tokens: list[re.Match[str]], i: int, key: str, spaced: bool) -> tuple[int, int] | None:
+    """Where the text's words from ``tokens[i]`` on, joined, are ``key`` (case aside; a plural or
+    possessive "s" after it allowed): its start and end, else None."""
+    written = ""
+    want = key.lower()
+    for j, token in enumerate(tokens[i : i + 4], start=i):
+        # Words the text spaces apart join only for a name written in parts ("GPT-4" / "GPT 4"):
+        # "Marketplace FAQ Pricing" does not name "MarketplaceFAQPricing".
+        if j > i and not spaced and any(c.isspace() for c in token.string[tokens[j - 1].end() : token.start()]):
+            return None
+        written += token.group().lower()
+        if written in (want, f"{want}s", f"{want}es") or (want.endswith("s") and written == want[:-1]):
+            return tokens[i].start(), token.end()
+        if not want.startswith(written):
+            return None
+    return None
+
+
+def _in_identifier(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end] is part of an identifier or path ("image/jpeg", "claude-3-haiku")."""
+    before = start >= 2 and text[start - 1] in "/_.-" and text[start - 2].isalnum()
+    after = end + 1 < len(text) and text[end] in "/_.-" and text[end + 1].isalnum()
+    return before or after
+
+
+def names_problem(claim: str, sources: str, background: str = "") -> Failure | None:
+    """A name, acronym or identifier of the claim that the cited text does not write with its capital
+    (``holds(cased=True)``) nor in a phrase of the claim ("Machine Translation" for "machine
+    translation"), and that ``background`` (the question, titles and sections: a user types a question
+    in lower case, a title capitalises every word) does not name at all."""
     source_stems: set[str] | None = None
     for name in names(claim):
-        if holds(sources, name):
+        opening = _opening_word(name, claim)
+        # A word whose every use in the claim opens a sentence may owe its capital to that place.
+        written = name if not opening or _inside(name, claim) else name[0].lower() + name[1:]
+        if holds(sources, written, cased=True) or holds(background, name) or _phrase_held(name, claim, sources):
             continue
-        if _opening_word(name, claim):
+        if opening:
             # A plain capitalised word opening a sentence may be a common word ("Create the ...",
             # "Human evaluators ..."): it passes when the sources hold a form of it ("created").
-            source_stems = set(content_stems(sources)) if source_stems is None else source_stems
+            source_stems = set(content_stems(f"{sources} {background}")) if source_stems is None else source_stems
             if any(stems_match(stem(name), t) for t in source_stems):
                 continue
         return Failure(False, f"{name!r} is not named in the cited text")
     return None
+
+
+def _phrase_held(name: str, claim: str, sources: str) -> bool:
+    """Whether the sources hold ``name`` with a content word next to it in the claim, whatever the case:
+    a claim capitalising a term ("Machine Translation", "the Developer Console") names what the text
+    writes in lower case, where a lone capitalised word standing for another ("Care tags" for "XML
+    tags") has no such neighbour."""
+    stops = stopwords()
+    words = re.findall(r"[\w'’-]+", claim)
+    for i, word in enumerate(words):
+        if word != name:
+            continue
+        beside = [(j, words[j]) for j in (i - 1, i + 1) if 0 <= j < len(words) and words[j].lower() not in stops]
+        if any(holds(sources, f"{w} {name}" if j < i else f"{name} {w}") for j, w in beside):
+            return True
+    return False
+
+
+def _inside(name: str, text: str) -> bool:
+    """Whether ``name`` appears in ``text`` somewhere other than opening a sentence."""
+    return any(
+        not _SENTENCE_START.search(text[: m.start()]) for m in re.finditer(rf"(?<!\w){re.escape(name)}(?!\w)", text)
+    )
 
 
 def _opening_word(name: str, text: str) -> bool:
@@ -181,7 +275,7 @@ def polarity_problem(claim: str, best: str, overlap: float) -> Failure | None:
 
 
 def sweep_problem(claim: str, sources: str) -> Failure | None:
-    sweeping = {w.lower() for w in SWEEPING.findall(claim)}
+    sweeping = {m.group().lower() for m in SWEEPING.finditer(claim) if not _GOVERNED.search(claim[: m.start()])}
     if not sweeping or all(re.search(rf"\b{re.escape(w)}\b", sources, re.I) for w in sweeping):
         return None
     word = sorted(sweeping)[0]
@@ -215,12 +309,49 @@ def swap_problem(claim: str, best: str, source_stems: set[str]) -> Failure | Non
         after = i + 1 < len(ops) and ops[i + 1][0] == "equal"
         if not (before and after):
             continue
-        new = [w for w, s in zip(mine[a0:a1], a[a0:a1], strict=True) if s not in source_stems]
+        old = theirs[b0:b1]
+        renamed = _renamed(mine[a0:a1], old, claim, best)
+        if renamed is not None:
+            return renamed
+        new = [
+            w
+            for w, s in zip(mine[a0:a1], a[a0:a1], strict=True)
+            if s not in source_stems and not any(_spelled_otherwise(w, o) for o in old)
+        ]
         if not new:
             continue
-        old = theirs[b0:b1]
         return Failure(False, f"{' '.join(new)!r} stands where the cited text says {' '.join(old)!r}", firm=False)
     return None
+
+
+def _renamed(new: list[str], old: list[str], claim: str, best: str) -> Failure | None:
+    """A name of the claim standing where the sentence it copies has another name ("Care tags" for "XML
+    tags"): a swapped entity, however many other sentences name it. An acronym for its expansion, or a
+    name for one holding it ("Claude" / "Claude Haiku"), is the same entity."""
+    mine = [w for w in new if w in {n.lower() for n in names(claim)}]
+    theirs = [w for w in old if w in {n.lower() for n in names(best)}]
+    if not mine or not theirs:
+        return None
+    joined_new, joined_old = "".join(new), "".join(old)
+    if joined_new in joined_old or joined_old in joined_new:
+        return None
+    if "".join(w[0] for w in new) == joined_old or "".join(w[0] for w in old) == joined_new:
+        return None
+    return Failure(False, f"{' '.join(mine)!r} stands where the cited text names {' '.join(theirs)!r}")
+
+
+# Endings a word takes in another form of it ("use" / "used"), below the stemmer's prefix length.
+_INFLECTIONS = frozenset({"s", "es", "d", "ed", "ing"})
+
+
+def _spelled_otherwise(new: str, old: str) -> bool:
+    """Another form or spelling of the same word: an inflection ("use" / "used"), a typo or a variant
+    spelling one letter apart ("sanse" / "sense", "color" / "colour"); a swapped term differs more."""
+    new, old = new.lower(), old.lower()
+    short, long = sorted((new, old), key=len)
+    if long.startswith(short) and long[len(short) :] in _INFLECTIONS:
+        return True
+    return min(len(new), len(old)) >= 3 and new[0] == old[0] and Levenshtein.distance(new, old) <= 1
 
 
 _PIECE = re.compile(r"(?<=[.!?;])\s+(?=\S)")

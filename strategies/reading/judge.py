@@ -101,7 +101,7 @@ def judge(
     known = stems | set(content_stems(background))
     failure = (
         figures_problem(text, f"{joined} {question}", best, overlap)
-        or names_problem(text, f"{joined} {background}")
+        or names_problem(text, joined, background)
         or sweep_problem(text, joined)
         or _piecewise(text, shown, known)
     )
