@@ -49,10 +49,12 @@ ORGANISATION_WORDS = frozenset(
 _CJK_ORGANISATION = re.compile(
     r"(?:公司|大学|大學|学院|研究院|研究所|研究中心|集团|集團|委员会|委員会|政府|银行|銀行|协会|協会|株式会社)$"
 )
+# A personal name in Korean, Chinese or Japanese script: family name first, no space ("김창호", "王小明").
+_CJK_PERSON = re.compile(r"^[\uac00-\ud7a3]{2,4}$|^[\u4e00-\u9fff]{2,4}$")
 _ELIDED_PARTICLE = re.compile(r"^[dDlLoO]['’](?=[^\W\d_])")
 _INITIAL = re.compile(r"^(?:[^\W\d_]\.)+(?:-[^\W\d_]\.)*$")
 _SEPARATORS = re.compile(r"\s*(?:;|,\s*(?:and|&)\s+|\s+(?:and|&)\s+|,)\s*")
-_BYLINE = re.compile(r"^[\W_]*(?:by|written by|authors?)\b\s*:?\s+(.+?)[\W_]*$", re.IGNORECASE)
+_BYLINE = re.compile(r"^[\W_]*(?:by|written by|posted by|authors?)\b\s*:?\s+(.+?)[\W_]*$", re.IGNORECASE)
 MAX_BYLINE_CHARS = 200
 # Footnote and affiliation marks around a name: symbols, digits, stray punctuation.
 _MARKS = re.compile(r"^[^\w(]+|[^\w.)]+$")
@@ -97,6 +99,11 @@ def is_person_name(text: str) -> bool:
     # The family name comes last and is a word ("A. Chang" is a name, "Chang A." and "Smith J" are not).
     last = words[-1]
     return len(last) > 1 and not (last.lower() in PARTICLES or _INITIAL.match(last) or words[0].lower() in PARTICLES)
+
+
+def is_cjk_person_name(text: str) -> bool:
+    """Whether ``text`` is a name in Hangul or Han script, written family name first ("김창호")."""
+    return bool(_CJK_PERSON.match(text)) and not _CJK_ORGANISATION.search(text)
 
 
 def is_organisation_name(text: str) -> bool:
@@ -158,6 +165,8 @@ def metadata_authors(raw: str) -> list[str]:
     that holds one of them."""
     if re.search(r"\d", raw):
         return []
+    if is_cjk_person_name(raw.strip()):
+        return [raw.strip()]
     entries = _entries(raw)
     names = [name_case(strip_marks(entry)) for entry in entries]
     if not names or not all(is_person_name(name) for name in names):
@@ -178,6 +187,13 @@ def byline_authors(lines: list[str]) -> list[str]:
     return []
 
 
+def explicit_byline(line: str) -> list[str]:
+    """The names ``line`` introduces as its authors ("By Jane Doe", "Posted by Alon Zakai."); none
+    for a line that does not say it is a byline, names or not."""
+    match = _BYLINE.match(line) if len(line) <= MAX_BYLINE_CHARS else None
+    return split_names(match.group(1)) if match else []
+
+
 def is_corporate_name(name: str) -> bool:
     """Whether an author entry names a body rather than a person, and so is one literal with no
     family name: one word ("Microsoft", "DeepSeek-AI"), or words no personal name holds ("Gemma
@@ -191,7 +207,10 @@ def is_corporate_name(name: str) -> bool:
 def family_name(name: str) -> str:
     """The family name of "Given Family": the last word with the particles before it ("Ludwig van
     Beethoven" -> "van Beethoven"), a generational suffix ("Jr.") left out; a corporate author's
-    whole name ("Gemma Team")."""
+    whole name ("Gemma Team"); a name in Hangul or Han script, family name first, its first
+    character ("김창호" -> "김")."""
+    if is_cjk_person_name(name):
+        return name[0]
     if is_corporate_name(name):
         return name
     if "," in name:
@@ -207,3 +226,49 @@ def family_name(name: str) -> str:
 
 def family_names(authors: list[str]) -> list[str]:
     return [family_name(a) for a in authors]
+
+
+_EMAIL = re.compile(r"([\w.+-]+)@[\w-]+(?:\.[\w-]+)+")
+# An address spells a family name when at most this many letters (initials) precede it ("e.f.tjong.kim.sang").
+MAX_EMAIL_INITIALS = 2
+# A family name an address gives only in part (the first of two Spanish surnames) is this long at least,
+# so that a short given name ("Hui Lin Tan", "hlin@") is not taken for one.
+MIN_PARTIAL_FAMILY_CHARS = 5
+
+
+def _letters(text: str) -> str:
+    """``text``'s letters in lower-case ASCII ("Forăscu" -> "forascu")."""
+    return "".join(ch for ch in unicodedata.normalize("NFKD", text).lower() if "a" <= ch <= "z")
+
+
+def families_from_emails(names: list[str], texts: list[str]) -> list[str]:
+    """``names``, each whose family name is several words by the evidence of an e-mail address in
+    ``texts`` turned to "Family, Given": "Erik Tjong Kim Sang" with e.f.tjong.kim.sang@… ->
+    "Tjong Kim Sang, Erik"; "Ivan Rodriguez Montoya" with rrodriguez@… -> "Rodriguez Montoya, Ivan".
+    The last word alone is a family name by default, and names of three words or more are
+    ambiguous ("Hui Lin Tan", "Ivan Rodriguez Montoya"); an address is how the page settles it."""
+    addresses = {_letters(local) for text in texts for local in _EMAIL.findall(text)}
+    return [_family_by_email(name, addresses) for name in names] if addresses else names
+
+
+def _family_by_email(name: str, addresses: set[str]) -> str:
+    words = name.split()
+    if "," in name or len(words) < 3 or is_corporate_name(name):
+        return name
+    keys = [_letters(w) for w in words]
+    default = len(family_name(name).split())
+    for k in range(1, len(words) - default):
+        if _INITIAL.match(words[k]) or words[k].lower() in PARTICLES or not keys[k]:
+            continue
+        whole = "".join(keys[k:])
+        for address in addresses:
+            spelled = _spells(address, whole) or (
+                len(keys[k]) >= MIN_PARTIAL_FAMILY_CHARS and _spells(address, keys[k])
+            )
+            if spelled:
+                return f"{' '.join(words[k:])}, {' '.join(words[:k])}"
+    return name
+
+
+def _spells(address: str, family: str) -> bool:
+    return address.endswith(family) and len(address) - len(family) <= MAX_EMAIL_INITIALS
