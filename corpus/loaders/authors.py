@@ -15,8 +15,12 @@ import re
 import unicodedata
 
 # Lower-case words that belong to family names ("Ludwig van Beethoven", "Ana de la Cruz").
-PARTICLES = frozenset("van von der den de del della di da du dos das la le ter ten bin ibn al el".split())
+PARTICLES = frozenset(
+    "van von der den de del della delle di da du des dos das do la las los le ter ten zu bin ibn al el".split()
+)
 _SUFFIXES = frozenset("jr jr. sr sr. ii iii iv".split())
+# A particle joined to the family name by a hyphen ("al-Farsi", "el-Amin", "ibn-Rushd").
+_HYPHENED_PARTICLE = re.compile(r"^(?:al|el|ibn|bin|abu|ben)-(?=[^\W\d_])")
 # Words that put a piece of text outside personal names: institutions and their parts, places that
 # head an address, what programs and templates write into a PDF's author field, and the function
 # words and nouns of a title-case subtitle ("A Systematic Review of Roof Greening").
@@ -56,8 +60,6 @@ _INITIAL = re.compile(r"^(?:[^\W\d_]\.)+(?:-[^\W\d_]\.)*$")
 _SEPARATORS = re.compile(r"\s*(?:;|,\s*(?:and|&)\s+|\s+(?:and|&)\s+|,)\s*")
 _BYLINE = re.compile(r"^[\W_]*(?:by|written by|posted by|authors?)\b\s*:?\s+(.+?)[\W_]*$", re.IGNORECASE)
 MAX_BYLINE_CHARS = 200
-# Footnote and affiliation marks around a name: symbols, digits, stray punctuation.
-_MARKS = re.compile(r"^[^\w(]+|[^\w.)]+$")
 
 
 def _is_latin_letter(ch: str) -> bool:
@@ -70,8 +72,19 @@ def has_latin_letter(text: str) -> bool:
 
 def strip_marks(text: str) -> str:
     """``text`` without the footnote marks, asterisks and digits around it ("Whitcombe*" -> "Whitcombe")."""
-    words = [_MARKS.sub("", w) for w in text.split()]
+    words = [_without_marks(w) for w in text.split()]
     return " ".join(w for w in words if w and has_latin_letter(w))
+
+
+def _without_marks(word: str) -> str:
+    """A word without the footnote and affiliation marks around it: symbols, digits (superscript
+    ones too: "Roe¹"), stray punctuation; an initial's period and brackets stay."""
+    start, end = 0, len(word)
+    while start < end and not (word[start].isalpha() or word[start] == "("):
+        start += 1
+    while end > start and not (word[end - 1].isalpha() or word[end - 1] in ".)"):
+        end -= 1
+    return word[start:end]
 
 
 def _is_name_word(word: str) -> bool:
@@ -79,6 +92,8 @@ def _is_name_word(word: str) -> bool:
         return True
     if _ELIDED_PARTICLE.match(word):  # "d'Antras", "O'Brien"
         word = word[2:]
+    elif match := _HYPHENED_PARTICLE.match(word):  # "al-Farsi"
+        word = word[match.end() :]
     core = word.rstrip(".")
     return bool(core) and core[0].isupper() and all(ch.isalpha() or ch in "-'’" for ch in core)
 
@@ -119,13 +134,27 @@ def is_organisation_name(text: str) -> bool:
 
 
 def name_case(name: str) -> str:
-    """A name set in capitals in mixed case ("MARTI A. HEARST" -> "Marti A. Hearst"); others as written."""
+    """A name set in capitals in mixed case ("MARTI A. HEARST" -> "Marti A. Hearst"); others as written
+    (a generational suffix as written: "John Roe III")."""
     if not any(ch.islower() for ch in name):
-        return " ".join(w if _INITIAL.match(w) else w.capitalize() for w in name.split())
+        words = name.split()
+        suffix = words.pop() if len(words) > 2 and words[-1].lower() in _ROMAN_SUFFIXES else None
+        cased = [w if _INITIAL.match(w) else w.capitalize() for w in words]
+        return " ".join([*cased, suffix] if suffix else cased)
     words = name.split()
+    if words and words[-1].lower() in _ROMAN_SUFFIXES:
+        return name
     if len(words) > 1 and len(words[-1]) > 2 and words[-1].isupper() and words[-1].isalpha():
         return " ".join([*words[:-1], words[-1].capitalize()])  # "Chris QUIRK" -> "Chris Quirk"
     return name
+
+
+_ROMAN_SUFFIXES = frozenset("ii iii iv".split())
+
+
+def is_suffix(word: str) -> bool:
+    """A generational suffix: "Jr.", "Sr.", "III"."""
+    return word.lower() in _SUFFIXES
 
 
 def _turned(part: str) -> str:
@@ -146,7 +175,18 @@ def _entries(text: str) -> list[str]:
         return [_turned(entry) for entry in entries]
     if len(entries) == 1 and text.count(",") == 1 and len(text.split(",")[0].split()) == 1:
         return [_turned(text)]  # a single "Family, Given"
-    return [p for p in _SEPARATORS.split(text) if p.strip()]
+    return _suffixes_attached([p for p in _SEPARATORS.split(text) if p.strip()])
+
+
+def _suffixes_attached(entries: list[str]) -> list[str]:
+    """``entries`` with a suffix set off by a comma put back on its name ("John Roe, Jr." -> "John Roe Jr.")."""
+    out: list[str] = []
+    for entry in entries:
+        if out and is_suffix(entry.strip()):
+            out[-1] = f"{out[-1]} {entry.strip()}"
+        else:
+            out.append(entry)
+    return out
 
 
 def split_names(text: str) -> list[str]:

@@ -42,6 +42,7 @@ from corpus.loaders.authors import (
     has_latin_letter,
     is_organisation_name,
     is_person_name,
+    is_suffix,
     metadata_authors,
     name_case,
     split_names,
@@ -206,6 +207,9 @@ def layout_authors(page: PageData, title_ids: set[int]) -> list[str]:
                     seq.pop()
                     seq.append((name_case(joined), _style(piece), True))
                     continue
+            if seq and seq[-1][2] is True and is_suffix(text):  # "John Roe, Jr."
+                seq[-1] = (f"{seq[-1][0]} {text}", seq[-1][1], True)
+                continue
             kind = True if is_person_name(text) else (None if _may_be_mononym(text) else False)
             seq.append((name_case(text) if kind else text, _style(piece), kind))
         last = words[-1] if words else None
