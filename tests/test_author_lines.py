@@ -295,3 +295,9 @@ def test_structured_front_matter_authors() -> None:
     assert parse_fields(front)["authors"] == "Robbie van Leeuwen; Connor Ferster"
     document = load_markdown(f"---\n{front}---\n\n# Summary\n\n{PROSE}\n")
     assert document.bibliography.authors == ["Robbie van Leeuwen", "Connor Ferster"]
+
+
+def test_a_table_row_at_the_top_is_no_byline() -> None:
+    """An infobox rendered as a table ("| Domain: | Eukaryota |") names no author."""
+    text = f"# Duck\n\n| Duck |  |\n|---|---|\n| Domain: | Eukaryota |\n| Kingdom: | Animalia |\n\n{PROSE}\n"
+    assert load_markdown(text).bibliography.authors == []

@@ -98,9 +98,9 @@ def _unquote(value: str) -> str:
 
 def opening_lines(text: str) -> list[str]:
     """The lines at the top of ``text`` that may be a byline: not a Markdown heading (a title
-    may be a person's name), stripped of emphasis marks."""
+    may be a person's name) nor a table's row ("| Domain: | Eukaryota |"), stripped of emphasis marks."""
     lines = (line.strip().strip("*_").strip() for line in text[:BYLINE_SCAN_CHARS].splitlines())
-    return [line for line in lines if line and not line.startswith("#")]
+    return [line for line in lines if line and not line.startswith(("#", "|"))]
 
 
 def text_bibliography(fields: dict[str, str], body: str) -> Bibliography:

@@ -129,15 +129,12 @@ def _corporate_author(
 
 
 def _line_under_title(page: PageData, title_ids: set[int]) -> str | None:
-    """The line under the title when it is one organisation's name alone and the next line is an
-    address or a heading ("DeepSeek-AI" over "research@deepseek.com"), not a subtitle."""
+    """The line under the title when it is one organisation's name alone and the next line is its
+    address ("DeepSeek-AI" over "research@deepseek.com"), not a subtitle."""
     below = _lines_below_title(page, title_ids)
-    if not below:
+    if len(below) < 2 or not re.search(r"@|https?:|www\.", below[1].text):
         return None
     text = below[0].text.strip()
-    after = below[1].text.strip() if len(below) > 1 else ""
-    if not (re.search(r"@|https?:|www\.", after) or _ends_author_lines(after)):
-        return None
     words = text.split()
     if not words or len(words) > MAX_CORPORATE_WORDS or re.search(r"\d|[,:;]", text):
         return None
