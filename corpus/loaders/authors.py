@@ -16,7 +16,7 @@ import unicodedata
 
 # Lower-case words that belong to family names ("Ludwig van Beethoven", "Ana de la Cruz").
 PARTICLES = frozenset(
-    "van von der den de del della delle di da du des dos das do la las los le ter ten zu bin ibn al el".split()
+    "van von der den de del della delle di da du dos das do la las los le ter ten zu bin ibn al el".split()
 )
 _SUFFIXES = frozenset("jr jr. sr sr. ii iii iv".split())
 # A particle joined to the family name by a hyphen ("al-Farsi", "el-Amin", "ibn-Rushd").
