@@ -17,10 +17,10 @@ from dataclasses import dataclass
 
 from corpus.models import DocType
 
-PDF = 3
-MARKDOWN = 3
+PDF = 4  # 4: authors on hard first pages (wrapped lines, mononyms, cover sheets, corporate authors)
+MARKDOWN = 4  # 4: structured authors in front matter ("given-names:", "surname:"), "Posted by" bylines
 TEXT = 3
-HTML = 3
+HTML = 4  # 4: authors from the page's markup (rel="author", a byline element or paragraph)
 CHUNKER = 3  # 3: runs no reader reads (data: URIs, blobs) are in no chunk (corpus.non_prose)
 
 

@@ -15,8 +15,12 @@ import re
 import unicodedata
 
 # Lower-case words that belong to family names ("Ludwig van Beethoven", "Ana de la Cruz").
-PARTICLES = frozenset("van von der den de del della di da du dos das la le ter ten bin ibn al el".split())
+PARTICLES = frozenset(
+    "van von der den de del della delle di da du dos das do la las los le ter ten zu bin ibn al el".split()
+)
 _SUFFIXES = frozenset("jr jr. sr sr. ii iii iv".split())
+# A particle joined to the family name by a hyphen ("al-Farsi", "el-Amin", "ibn-Rushd").
+_HYPHENED_PARTICLE = re.compile(r"^(?:al|el|ibn|bin|abu|ben)-(?=[^\W\d_])")
 # Words that put a piece of text outside personal names: institutions and their parts, places that
 # head an address, what programs and templates write into a PDF's author field, and the function
 # words and nouns of a title-case subtitle ("A Systematic Review of Roof Greening").
@@ -49,13 +53,13 @@ ORGANISATION_WORDS = frozenset(
 _CJK_ORGANISATION = re.compile(
     r"(?:公司|大学|大學|学院|研究院|研究所|研究中心|集团|集團|委员会|委員会|政府|银行|銀行|协会|協会|株式会社)$"
 )
+# A personal name in Korean, Chinese or Japanese script: family name first, no space ("김창호", "王小明").
+_CJK_PERSON = re.compile(r"^[\uac00-\ud7a3]{2,4}$|^[\u4e00-\u9fff]{2,4}$")
 _ELIDED_PARTICLE = re.compile(r"^[dDlLoO]['’](?=[^\W\d_])")
 _INITIAL = re.compile(r"^(?:[^\W\d_]\.)+(?:-[^\W\d_]\.)*$")
 _SEPARATORS = re.compile(r"\s*(?:;|,\s*(?:and|&)\s+|\s+(?:and|&)\s+|,)\s*")
-_BYLINE = re.compile(r"^[\W_]*(?:by|written by|authors?)\b\s*:?\s+(.+?)[\W_]*$", re.IGNORECASE)
+_BYLINE = re.compile(r"^[\W_]*(?:by|written by|posted by|authors?)\b\s*:?\s+(.+?)[\W_]*$", re.IGNORECASE)
 MAX_BYLINE_CHARS = 200
-# Footnote and affiliation marks around a name: symbols, digits, stray punctuation.
-_MARKS = re.compile(r"^[^\w(]+|[^\w.)]+$")
 
 
 def _is_latin_letter(ch: str) -> bool:
@@ -68,8 +72,19 @@ def has_latin_letter(text: str) -> bool:
 
 def strip_marks(text: str) -> str:
     """``text`` without the footnote marks, asterisks and digits around it ("Whitcombe*" -> "Whitcombe")."""
-    words = [_MARKS.sub("", w) for w in text.split()]
+    words = [_without_marks(w) for w in text.split()]
     return " ".join(w for w in words if w and has_latin_letter(w))
+
+
+def _without_marks(word: str) -> str:
+    """A word without the footnote and affiliation marks around it: symbols, digits (superscript
+    ones too: "Roe¹"), stray punctuation; an initial's period and brackets stay."""
+    start, end = 0, len(word)
+    while start < end and not (word[start].isalpha() or word[start] == "("):
+        start += 1
+    while end > start and not (word[end - 1].isalpha() or word[end - 1] in ".)"):
+        end -= 1
+    return word[start:end]
 
 
 def _is_name_word(word: str) -> bool:
@@ -77,6 +92,8 @@ def _is_name_word(word: str) -> bool:
         return True
     if _ELIDED_PARTICLE.match(word):  # "d'Antras", "O'Brien"
         word = word[2:]
+    elif match := _HYPHENED_PARTICLE.match(word):  # "al-Farsi"
+        word = word[match.end() :]
     core = word.rstrip(".")
     return bool(core) and core[0].isupper() and all(ch.isalpha() or ch in "-'’" for ch in core)
 
@@ -99,6 +116,11 @@ def is_person_name(text: str) -> bool:
     return len(last) > 1 and not (last.lower() in PARTICLES or _INITIAL.match(last) or words[0].lower() in PARTICLES)
 
 
+def is_cjk_person_name(text: str) -> bool:
+    """Whether ``text`` is a name in Hangul or Han script, written family name first ("김창호")."""
+    return bool(_CJK_PERSON.match(text)) and not _CJK_ORGANISATION.search(text)
+
+
 def is_organisation_name(text: str) -> bool:
     """Whether ``text`` names an organisation, a team or a periodical rather than a person or a
     document: "Gemma Team", "U.S. Government Accountability Office", "东北电气发展股份有限公司"."""
@@ -112,13 +134,27 @@ def is_organisation_name(text: str) -> bool:
 
 
 def name_case(name: str) -> str:
-    """A name set in capitals in mixed case ("MARTI A. HEARST" -> "Marti A. Hearst"); others as written."""
+    """A name set in capitals in mixed case ("MARTI A. HEARST" -> "Marti A. Hearst"); others as written
+    (a generational suffix as written: "John Roe III")."""
     if not any(ch.islower() for ch in name):
-        return " ".join(w if _INITIAL.match(w) else w.capitalize() for w in name.split())
+        words = name.split()
+        suffix = words.pop() if len(words) > 2 and words[-1].lower() in _ROMAN_SUFFIXES else None
+        cased = [w if _INITIAL.match(w) else w.capitalize() for w in words]
+        return " ".join([*cased, suffix] if suffix else cased)
     words = name.split()
+    if words and words[-1].lower() in _ROMAN_SUFFIXES:
+        return name
     if len(words) > 1 and len(words[-1]) > 2 and words[-1].isupper() and words[-1].isalpha():
         return " ".join([*words[:-1], words[-1].capitalize()])  # "Chris QUIRK" -> "Chris Quirk"
     return name
+
+
+_ROMAN_SUFFIXES = frozenset("ii iii iv".split())
+
+
+def is_suffix(word: str) -> bool:
+    """A generational suffix: "Jr.", "Sr.", "III"."""
+    return word.lower() in _SUFFIXES
 
 
 def _turned(part: str) -> str:
@@ -139,7 +175,18 @@ def _entries(text: str) -> list[str]:
         return [_turned(entry) for entry in entries]
     if len(entries) == 1 and text.count(",") == 1 and len(text.split(",")[0].split()) == 1:
         return [_turned(text)]  # a single "Family, Given"
-    return [p for p in _SEPARATORS.split(text) if p.strip()]
+    return _suffixes_attached([p for p in _SEPARATORS.split(text) if p.strip()])
+
+
+def _suffixes_attached(entries: list[str]) -> list[str]:
+    """``entries`` with a suffix set off by a comma put back on its name ("John Roe, Jr." -> "John Roe Jr.")."""
+    out: list[str] = []
+    for entry in entries:
+        if out and is_suffix(entry.strip()):
+            out[-1] = f"{out[-1]} {entry.strip()}"
+        else:
+            out.append(entry)
+    return out
 
 
 def split_names(text: str) -> list[str]:
@@ -158,6 +205,8 @@ def metadata_authors(raw: str) -> list[str]:
     that holds one of them."""
     if re.search(r"\d", raw):
         return []
+    if is_cjk_person_name(raw.strip()):
+        return [raw.strip()]
     entries = _entries(raw)
     names = [name_case(strip_marks(entry)) for entry in entries]
     if not names or not all(is_person_name(name) for name in names):
@@ -178,6 +227,13 @@ def byline_authors(lines: list[str]) -> list[str]:
     return []
 
 
+def explicit_byline(line: str) -> list[str]:
+    """The names ``line`` introduces as its authors ("By Jane Doe", "Posted by Alon Zakai."); none
+    for a line that does not say it is a byline, names or not."""
+    match = _BYLINE.match(line) if len(line) <= MAX_BYLINE_CHARS else None
+    return split_names(match.group(1)) if match else []
+
+
 def is_corporate_name(name: str) -> bool:
     """Whether an author entry names a body rather than a person, and so is one literal with no
     family name: one word ("Microsoft", "DeepSeek-AI"), or words no personal name holds ("Gemma
@@ -191,7 +247,10 @@ def is_corporate_name(name: str) -> bool:
 def family_name(name: str) -> str:
     """The family name of "Given Family": the last word with the particles before it ("Ludwig van
     Beethoven" -> "van Beethoven"), a generational suffix ("Jr.") left out; a corporate author's
-    whole name ("Gemma Team")."""
+    whole name ("Gemma Team"); a name in Hangul or Han script, family name first, its first
+    character ("김창호" -> "김")."""
+    if is_cjk_person_name(name):
+        return name[0]
     if is_corporate_name(name):
         return name
     if "," in name:
@@ -207,3 +266,49 @@ def family_name(name: str) -> str:
 
 def family_names(authors: list[str]) -> list[str]:
     return [family_name(a) for a in authors]
+
+
+_EMAIL = re.compile(r"([\w.+-]+)@[\w-]+(?:\.[\w-]+)+")
+# An address spells a family name when at most this many letters (initials) precede it ("e.f.tjong.kim.sang").
+MAX_EMAIL_INITIALS = 2
+# A family name an address gives only in part (the first of two Spanish surnames) is this long at least,
+# so that a short given name ("Hui Lin Tan", "hlin@") is not taken for one.
+MIN_PARTIAL_FAMILY_CHARS = 5
+
+
+def _letters(text: str) -> str:
+    """``text``'s letters in lower-case ASCII ("Forăscu" -> "forascu")."""
+    return "".join(ch for ch in unicodedata.normalize("NFKD", text).lower() if "a" <= ch <= "z")
+
+
+def families_from_emails(names: list[str], texts: list[str]) -> list[str]:
+    """``names``, each whose family name is several words by the evidence of an e-mail address in
+    ``texts`` turned to "Family, Given": "Erik Tjong Kim Sang" with e.f.tjong.kim.sang@… ->
+    "Tjong Kim Sang, Erik"; "Ivan Rodriguez Montoya" with rrodriguez@… -> "Rodriguez Montoya, Ivan".
+    The last word alone is a family name by default, and names of three words or more are
+    ambiguous ("Hui Lin Tan", "Ivan Rodriguez Montoya"); an address is how the page settles it."""
+    addresses = {_letters(local) for text in texts for local in _EMAIL.findall(text)}
+    return [_family_by_email(name, addresses) for name in names] if addresses else names
+
+
+def _family_by_email(name: str, addresses: set[str]) -> str:
+    words = name.split()
+    if "," in name or len(words) < 3 or is_corporate_name(name):
+        return name
+    keys = [_letters(w) for w in words]
+    default = len(family_name(name).split())
+    for k in range(1, len(words) - default):
+        if _INITIAL.match(words[k]) or words[k].lower() in PARTICLES or not keys[k]:
+            continue
+        whole = "".join(keys[k:])
+        for address in addresses:
+            spelled = _spells(address, whole) or (
+                len(keys[k]) >= MIN_PARTIAL_FAMILY_CHARS and _spells(address, keys[k])
+            )
+            if spelled:
+                return f"{' '.join(words[k:])}, {' '.join(words[:k])}"
+    return name
+
+
+def _spells(address: str, family: str) -> bool:
+    return address.endswith(family) and len(address) - len(family) <= MAX_EMAIL_INITIALS

@@ -1,8 +1,9 @@
 """The fields of a Markdown file's YAML front matter, and the bibliography they declare.
 
 Only the simple YAML that front matter uses is read: ``key: value`` lines, inline lists
-(``authors: [Jane Doe, John Roe]``) and block lists (``authors:`` followed by ``- Jane Doe`` lines),
-a list's items joined with "; ". A document without an author field may still name its authors on
+(``authors: [Jane Doe, John Roe]``) and block lists (``authors:`` followed by ``- Jane Doe`` lines,
+or by mappings such as ``- name: Jane Doe`` / ``- given-names: Robbie`` with ``surname: Leeuwen``
+on the lines below), a list's items joined with "; ". A document without an author field may still name its authors on
 a byline near the top ("By Jane Doe", "*Authors: Jane Doe and John Roe*", or a line of names alone).
 """
 
@@ -25,8 +26,10 @@ BYLINE_SCAN_CHARS = 600
 
 
 def parse_fields(front_matter: str) -> dict[str, str]:
-    """``key: value`` pairs (keys lower-cased, quotes stripped); list values joined with "; "."""
+    """``key: value`` pairs (keys lower-cased, quotes stripped); list values joined with "; ". A list
+    item that is a mapping gives the name it holds (``_item_text``)."""
     fields: dict[str, str] = {}
+    items: dict[str, list[str | dict[str, str]]] = {}
     key = None
     for line in front_matter.splitlines():
         if (field := _FIELD.match(line)) is not None:
@@ -34,10 +37,42 @@ def parse_fields(front_matter: str) -> dict[str, str]:
             if value.startswith("[") and value.endswith("]"):
                 value = "; ".join(_unquote(v) for v in value[1:-1].split(",") if v.strip())
             fields[key] = value
+            items.pop(key, None)
         elif key is not None and (item := _ITEM.match(line)) is not None:
             value = _unquote(item.group(1) or item.group(2) or "")
-            fields[key] = f"{fields[key]}; {value}" if fields[key] else value
+            pair = _PAIR.match(value)
+            items.setdefault(key, []).append(
+                {"": value, pair.group(1).lower(): _unquote(pair.group(2))} if pair else value
+            )
+        elif key is not None and items.get(key) and isinstance(mapping := items[key][-1], dict):
+            if (pair := _PAIR.match(line.strip())) is not None:
+                mapping[pair.group(1).lower()] = _unquote(pair.group(2))
+    for key, values in items.items():
+        listed = "; ".join(v if isinstance(v, str) else _item_text(v) for v in values)
+        fields[key] = f"{fields[key]}; {listed}" if fields[key] else listed
     return fields
+
+
+# "key: value" inside a list item ("- given-names: Robbie", "    surname: Leeuwen").
+_PAIR = re.compile(r"^([A-Za-z][\w-]*)[ \t]*:[ \t]+(.*?)[ \t]*$")
+# The parts of a structured name (Citation File Format, JOSS, CSL, Pandoc), in the order they are written.
+_NAME_PARTS = (
+    ("given-names", "given", "first-name", "firstname", "first"),
+    ("dropping-particle",),
+    ("non-dropping-particle", "name-particle", "particle"),
+    ("family-names", "surname", "family", "last-name", "lastname", "last"),
+    ("name-suffix", "suffix"),
+)
+
+
+def _item_text(mapping: dict[str, str]) -> str:
+    """A mapping list item as text: its ``name`` (or ``literal``), else a name put together from its
+    parts ("given-names: Robbie", "non-dropping-particle: van", "surname: Leeuwen" -> "Robbie van
+    Leeuwen"), else the item's first line as written."""
+    if whole := mapping.get("name") or mapping.get("literal"):
+        return whole
+    parts = [next((mapping[k] for k in keys if mapping.get(k)), "") for keys in _NAME_PARTS]
+    return " ".join(p for p in parts if p) if parts[3] else mapping[""]
 
 
 def parse_toml_fields(front_matter: str) -> dict[str, str]:
@@ -63,9 +98,9 @@ def _unquote(value: str) -> str:
 
 def opening_lines(text: str) -> list[str]:
     """The lines at the top of ``text`` that may be a byline: not a Markdown heading (a title
-    may be a person's name), stripped of emphasis marks."""
+    may be a person's name) nor a table's row ("| Domain: | Eukaryota |"), stripped of emphasis marks."""
     lines = (line.strip().strip("*_").strip() for line in text[:BYLINE_SCAN_CHARS].splitlines())
-    return [line for line in lines if line and not line.startswith("#")]
+    return [line for line in lines if line and not line.startswith(("#", "|"))]
 
 
 def text_bibliography(fields: dict[str, str], body: str) -> Bibliography:

@@ -8,7 +8,8 @@ string is never treated as one), keeps no state between calls (no deduplication 
 search has a fixed upper bound instead of "today".
 
 The page's ``<meta>`` tags declare its authors, DOI and venue (``corpus.loaders.meta_tags``); a
-field they leave empty comes from the content, as for Markdown (a byline under the title).
+field they leave empty comes from the content, as for Markdown (a byline under the title), and
+authors last from the page's markup (``corpus.loaders.html_authors``: ``rel="author"``, a byline).
 
 When trafilatura finds no main content, the visible text of ``<body>`` goes to the plain-text
 loader instead, with the same span convention (offsets into that text).
@@ -24,6 +25,7 @@ import trafilatura
 from lxml import etree
 
 from corpus.errors import LoadError
+from corpus.loaders.html_authors import markup_authors
 from corpus.loaders.markdown import load_markdown
 from corpus.loaders.meta_tags import meta_tag_bibliography, meta_tags
 from corpus.loaders.text import load_text
@@ -91,16 +93,19 @@ def load_html(html: str) -> LoadedDocument:
         update={
             "title": title or None,
             "year": int(year.group(0)) if year else loaded.year,
-            "bibliography": _bibliography(meta_tags(root), loaded.bibliography),
+            "bibliography": _bibliography(meta_tags(root), loaded.bibliography, root),
         }
     )
 
 
-def _bibliography(tags: dict[str, list[str]], from_text: Bibliography) -> Bibliography:
-    """The meta tags' fields, each one they leave empty from the main content (a byline)."""
+def _bibliography(
+    tags: dict[str, list[str]], from_text: Bibliography, root: lxml.html.HtmlElement | None
+) -> Bibliography:
+    """The meta tags' fields, each one they leave empty from the main content (a byline); authors
+    last from the page's markup (``corpus.loaders.html_authors``)."""
     declared = meta_tag_bibliography(tags)
     return Bibliography(
-        authors=declared.authors or from_text.authors,
+        authors=declared.authors or from_text.authors or markup_authors(root),
         venue=declared.venue or from_text.venue,
         doi=declared.doi or from_text.doi,
         arxiv_id=declared.arxiv_id or from_text.arxiv_id,

@@ -11,7 +11,17 @@ Authors come from the first of these sources that gives any, in order of trust:
    and wide gaps (authors set side by side in a grid), and a piece is a name when it reads as one
    (``corpus.loaders.authors.is_person_name``) and is set in the type of the first name found:
    affiliations and e-mail addresses, which often share the names' lines, are set smaller or in
-   another font, and name institutions.
+   another font, and name institutions. A one-word name between two names ("Xu, Mausam, and
+   Etzioni") is a mononym. Author lines sit in the top half of the page, or anywhere on a cover
+   sheet (a page 1 without prose, where the names may stand at the foot).
+4. A corporate author, when no person is named: the metadata's /Author when it names an
+   organisation page 1 prints ("U.S. Government Accountability Office, http://www.gao.gov"), the
+   organisation whose name leads the title block ("<Company>" over "<Quarterly report>"), or a
+   line under the title that is one organisation's name alone ("DeepSeek-AI" over its e-mail).
+
+A name of three words or more whose family name an e-mail address on page 1 spells in full
+("e.f.tjong.kim.sang@…") or in part ("rrodriguez@…" for "Ivan Rodriguez Montoya") is stored as
+"Family, Given" (``corpus.loaders.authors.families_from_emails``).
 
 The venue is a proceedings line, a journal's header or name on page 1 (running headers included)
 or in the metadata's /Subject, else "arXiv preprint" for a paper that carries arXiv's side stamp.
@@ -24,9 +34,15 @@ from __future__ import annotations
 import re
 
 from corpus.loaders.authors import (
+    NON_NAME_WORDS,
+    ORGANISATION_WORDS,
+    PARTICLES,
+    families_from_emails,
     family_names,
     has_latin_letter,
+    is_organisation_name,
     is_person_name,
+    is_suffix,
     metadata_authors,
     name_case,
     split_names,
@@ -55,10 +71,16 @@ MAX_ZONE_REL = 0.5
 
 
 def pdf_bibliography(
-    meta: dict, page: PageData | None, title_ids: set[int], stamp: str, page_texts: list[str]
+    meta: dict,
+    page: PageData | None,
+    title_ids: set[int],
+    stamp: str,
+    page_texts: list[str],
+    title_lead: str | None = None,
 ) -> Bibliography:
     """``page`` is page 1 with its lines built; ``page_texts`` its text outside the reference list,
-    running headers and footers first (a journal prints its name there)."""
+    running headers and footers first (a journal prints its name there); ``title_lead`` the
+    organisation's name that leads the title block, if any."""
     subject = meta_text(meta, "Subject")
     metadata_texts = [meta_text(meta, key) for key in sorted(meta) if isinstance(meta[key], str | bytes)]
     arxiv_id = find_arxiv_id([stamp]) or find_arxiv_id(page_texts) or find_arxiv_id(metadata_texts)
@@ -66,14 +88,16 @@ def pdf_bibliography(
     if venue is None and find_arxiv_id([stamp]):
         venue = "arXiv preprint"
     return Bibliography(
-        authors=_authors(meta, page, title_ids, page_texts),
+        authors=families_from_emails(_authors(meta, page, title_ids, page_texts, title_lead), page_texts),
         venue=venue,
         doi=find_doi(metadata_texts) or find_doi(page_texts),
         arxiv_id=arxiv_id,
     )
 
 
-def _authors(meta: dict, page: PageData | None, title_ids: set[int], page_texts: list[str]) -> list[str]:
+def _authors(
+    meta: dict, page: PageData | None, title_ids: set[int], page_texts: list[str], title_lead: str | None
+) -> list[str]:
     if names := _printed(metadata_authors(meta_text(meta, "Author")), page_texts):
         # /Author often names only the first or the last author: page 1's fuller list wins.
         laid_out = layout_authors(page, title_ids) if page is not None else []
@@ -84,7 +108,60 @@ def _authors(meta: dict, page: PageData | None, title_ids: set[int], page_texts:
         match = _SELF_CITATION.search(" ".join(text.split()))
         if match and (names := split_names(match.group("names"))):
             return names
-    return layout_authors(page, title_ids) if page is not None else []
+    if page is not None and (names := layout_authors(page, title_ids)):
+        return names
+    return _corporate_author(meta_text(meta, "Author"), page, title_ids, page_texts, title_lead)
+
+
+def _corporate_author(
+    raw: str, page: PageData | None, title_ids: set[int], page_texts: list[str], title_lead: str | None
+) -> list[str]:
+    """An organisation as the author of a document that names no person (see the module's docstring)."""
+    printed = _loose(" ".join(page_texts))
+    for part in re.split(r"[,;]", re.sub(r"\S*(?:https?:|www\.|@)\S*", " ", raw)):
+        part = " ".join(part.split())
+        if is_organisation_name(part) and _loose(part) in printed:
+            return [part]
+    if title_lead and is_organisation_name(title_lead):
+        return [title_lead]
+    byline = _line_under_title(page, title_ids) if page is not None else None
+    return [byline] if byline else []
+
+
+def _line_under_title(page: PageData, title_ids: set[int]) -> str | None:
+    """The line under the title when it is one organisation's name alone and the next line is its
+    address ("DeepSeek-AI" over "research@deepseek.com"), not a subtitle."""
+    below = _lines_below_title(page, title_ids)
+    if len(below) < 2 or not re.search(r"@|https?:|www\.", below[1].text):
+        return None
+    text = below[0].text.strip()
+    words = text.split()
+    if not words or len(words) > MAX_CORPORATE_WORDS or re.search(r"\d|[,:;]", text):
+        return None
+    if len(words) == 1:
+        # One word names a body only when it is not a word of the language: "DeepSeek-AI", "OpenAI".
+        word = words[0]
+        inner_capital = any(ch.isupper() for ch in word[1:]) and any(ch.islower() for ch in word)
+        if word.lower() in NON_NAME_WORDS or not (inner_capital or "-" in word.strip("-")):
+            return None
+        return word
+    return text if is_organisation_name(text) else None
+
+
+# A corporate byline is a short name ("Cancer Council Australia", "Gemma Team").
+MAX_CORPORATE_WORDS = 6
+
+
+def _lines_below_title(page: PageData, title_ids: set[int]) -> list[Line]:
+    """Page 1's lines under its title (none when it has no title), top to bottom."""
+    title = [ln for ln in page.lines if id(ln) in title_ids]
+    if not title:
+        return []
+    below = max(ln.bottom for ln in title)
+    return sorted(
+        (ln for ln in page.lines if id(ln) not in title_ids and ln.table is None and ln.top >= below - 1),
+        key=lambda ln: (ln.top, ln.x0),
+    )
 
 
 def _printed(names: list[str], page_texts: list[str]) -> list[str]:
@@ -104,41 +181,45 @@ def _loose(text: str) -> str:
 
 def layout_authors(page: PageData, title_ids: set[int]) -> list[str]:
     """The names on the lines between page 1's title (``title_ids``) and its first heading or prose."""
-    title = [ln for ln in page.lines if id(ln) in title_ids]
-    if not title:
-        return []  # without a title there is no telling author lines from a page of text
-    below = max(ln.bottom for ln in title)
-    lines = sorted(
-        (ln for ln in page.lines if id(ln) not in title_ids and ln.table is None and ln.top >= below - 1),
-        key=lambda ln: (ln.top, ln.x0),
-    )
-    names: list[tuple[str, tuple[float, str]]] = []
-    open_end: tuple[str, bool] | None = None  # the piece a line ended on, unclosed, and if it was taken
+    lines = _lines_below_title(page, title_ids)
+    zone = 1.0 if not any(_is_prose(ln.text) for ln in page.lines) else MAX_ZONE_REL
+    # Every piece of the author lines in order: its text, its type, and whether it is a name (True),
+    # one word that may be a mononym (None) or something else (False).
+    seq: list[tuple[str, tuple[float, str], bool | None]] = []
+    open_end: str | None = None  # the piece a line ended on, unclosed (the last in ``seq``)
     for ln in lines:
-        if page.rel(ln.top) > MAX_ZONE_REL or _ends_author_lines(ln.text):
+        if page.rel(ln.top) > zone or _ends_author_lines(ln.text):
             break
-        pieces = _pieces(ln)
-        ordered = sorted(ln.words, key=lambda w: w.x0)
-        for i, words in enumerate(pieces):
-            text = " ".join(_strip_word(w.text) for w in words)
-            if i == 0 and open_end is not None and not _is_separator(ordered[0], ln.size):
-                joined = _rejoined(open_end[0], text)
+        if _CAPTION.match(ln.text):
+            open_end = None
+            continue
+        words = _glued(sorted(ln.words, key=lambda w: w.x0))
+        pieces = _pieces(words, ln.size)
+        for i, piece in enumerate(pieces):
+            text = " ".join(_strip_word(w.text) for w in piece)
+            if i == 0 and open_end is not None and not _is_separator(words[0], ln.size):
+                joined = _rejoined(open_end, text)
                 if is_person_name(joined) and not is_person_name(text):
                     # A name the line end cut ("Benjamin Charles Germain" / "Lee", "Paulo Ro-" / "cha").
-                    if open_end[1]:
-                        names.pop()
-                    names.append((name_case(joined), _style(words)))
+                    seq.pop()
+                    seq.append((name_case(joined), _style(piece), True))
                     continue
-            if is_person_name(text):
-                names.append((name_case(text), _style(words)))
-        last = ordered[-1] if ordered else None
+            if seq and seq[-1][2] is True and is_suffix(text):  # "John Roe, Jr."
+                seq[-1] = (f"{seq[-1][0]} {text}", seq[-1][1], True)
+                continue
+            kind = True if is_person_name(text) else (None if _may_be_mononym(text) else False)
+            seq.append((name_case(text) if kind else text, _style(piece), kind))
+        last = words[-1] if words else None
         closed = last is None or _is_separator(last, ln.size) or re.search(r"[,;][^\w]*$", last.text)
         if closed or not pieces:
             open_end = None
         else:
             raw = " ".join(w.text for w in pieces[-1])
             tail = " ".join(_strip_word(w.text) for w in pieces[-1]) + ("-" if raw.endswith("-") else "")
-            open_end = (tail, bool(names) and names[-1][0] == name_case(tail.rstrip("-")))
+            open_end = tail
+    names = [
+        (text, style) for i, (text, style, kind) in enumerate(seq) if kind or (kind is None and _between_names(seq, i))
+    ]
     if not names:
         return []
     style = names[0][1]
@@ -147,6 +228,52 @@ def layout_authors(page: PageData, title_ids: set[int]) -> list[str]:
         if _same_style(name_style, style) and name not in kept:
             kept.append(name)
     return kept
+
+
+# A figure's or a table's caption, which may stand beside the author lines in another column.
+_CAPTION = re.compile(r"^(?:Figure|Fig\.|Table|Exhibit)\s*\d", re.IGNORECASE)
+
+
+def _may_be_mononym(text: str) -> bool:
+    """One capitalised word that may be a person's only name ("Mausam"): not an acronym, a particle
+    or a word of an institution."""
+    if len(text.split()) != 1 or len(text) < 3 or not text.isalpha():
+        return False
+    key = text.lower()
+    return text[0].isupper() and not text.isupper() and key not in NON_NAME_WORDS | ORGANISATION_WORDS | PARTICLES
+
+
+def _between_names(seq: list[tuple[str, tuple[float, str], bool | None]], i: int) -> bool:
+    """Whether the piece at ``i`` stands between two names in their type (a mononym in a list)."""
+    if not 0 < i < len(seq) - 1:
+        return False
+    before, here, after = seq[i - 1], seq[i], seq[i + 1]
+    return before[2] is True and after[2] is True and _same_style(before[1], here[1]) and _same_style(after[1], here[1])
+
+
+def _glued(words: list[Word]) -> list[Word]:
+    """``words`` with the parts of one word put together where a change of font split it ("For" "ă"
+    "scu" -> "Forăscu"): letters of about the line's size with no gap between them."""
+    out: list[Word] = []
+    for w in words:
+        prev = out[-1] if out else None
+        if (
+            prev is not None
+            and w.x0 - prev.x1 < GLUED_GAP_EMS * max(w.size, prev.size)
+            and min(w.size, prev.size) >= MARK_SIZE_RATIO * max(w.size, prev.size)
+            and prev.text[-1:].isalpha()
+            and w.text[:1].isalpha()
+        ):
+            out[-1] = Word(
+                prev.text + w.text, prev.x0, w.x1, prev.top, prev.bottom, prev.baseline, prev.size, prev.font
+            )
+        else:
+            out.append(w)
+    return out
+
+
+# Two runs of letters closer than this many ems are one word.
+GLUED_GAP_EMS = 0.05
 
 
 def _rejoined(head: str, rest: str) -> str:
@@ -165,6 +292,10 @@ def _ends_author_lines(text: str) -> bool:
         return True  # "1 Introduction", "I. INTRODUCTION"
     if numbered and text[0].isdigit() and len(text.split()) <= 8 and not any(ch in text for ch in "@,"):
         return True  # "2 Green Roofs in Cities"; a letter may open a subtitle ("A Review of ...")
+    return _is_prose(text)
+
+
+def _is_prose(text: str) -> bool:
     return sum(1 for w in text.split() if w[:1].islower() and w.isalpha()) >= PROSE_WORDS
 
 
@@ -181,12 +312,12 @@ def _is_separator(w: Word, line_size: float) -> bool:
     return w.size < MARK_SIZE_RATIO * line_size and len(w.text) <= 2
 
 
-def _pieces(ln: Line) -> list[list[Word]]:
-    """The line's words cut at separators, wide gaps and changes of type."""
+def _pieces(words: list[Word], line_size: float) -> list[list[Word]]:
+    """A line's words, left to right, cut at separators, wide gaps and changes of type."""
     pieces: list[list[Word]] = []
     current: list[Word] = []
-    for w in sorted(ln.words, key=lambda w: w.x0):
-        if _is_separator(w, ln.size):
+    for w in words:
+        if _is_separator(w, line_size):
             pieces.append(current)
             current = []
             continue

@@ -221,7 +221,9 @@ def _layout(pages: list[PageData], vocab: Counter[str], meta: dict, stamp: str, 
         title_source=source if title else None,
         page_count=page_count,
         year=publication_year(meta, stamp, first_page_text),
-        bibliography=pdf_bibliography(meta, pages[0] if pages else None, title_ids, stamp, page_texts),
+        bibliography=pdf_bibliography(
+            meta, pages[0] if pages else None, title_ids, stamp, page_texts, visual.lead if visual else None
+        ),
         blocks=raw_blocks,
     )
 
