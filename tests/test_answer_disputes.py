@@ -90,3 +90,56 @@ def test_llm_mode_presents_the_sides_even_when_the_model_states_one_as_fact(make
     result = run_research(library, strategy, QUESTION, single_question=True)
     _assert_sides_presented(result.report)
     assert "It opened in 1951." not in result.report.markdown
+
+
+SHARED_WORD = {
+    "league-history.txt": (
+        "The Kestrel Shield\n\nThe Kestrel Shield is an amateur rugby union competition for clubs of the "
+        "northern valleys. It was first contested in 1921 and is played every spring."
+    ),
+    "club-handbook.txt": (
+        "Club competitions\n\nThe Kestrel Shield is an amateur rugby union competition for valley clubs. "
+        "Our first team has reached the final four times."
+    ),
+    "fan-page.txt": (
+        "The Kestrel Shield\n\nThe Kestrel Shield is an amateur cricket competition for clubs of the northern "
+        "valleys. It was first contested in 1921 and is played every spring."
+    ),
+}
+AGREEING = {
+    "league-history.txt": SHARED_WORD["league-history.txt"],
+    "club-handbook.txt": SHARED_WORD["club-handbook.txt"],
+    "fan-page.txt": (
+        "The Kestrel Shield\n\nThe Kestrel Shield is an amateur rugby competition for clubs of the northern "
+        "valleys. It was first contested in 1921 and is played every spring."
+    ),
+}
+SPORT = "What sport is the Kestrel Shield associated with?"
+
+
+def _corpus(make_library, tmp_path: Path, documents: dict[str, str]):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    for name, text in documents.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    library = make_library()
+    library.ingest([folder])
+    return library
+
+
+def test_answers_sharing_a_word_beside_a_different_one_are_a_disagreement(make_library, tmp_path, embedder):
+    """ "amateur rugby union" and "amateur cricket" share a word, yet name two sports: a dispute, the two
+    documents that agree on one side."""
+    library = _corpus(make_library, tmp_path, SHARED_WORD)
+    report = run_research(library, OfflineStrategy(embedder), SPORT, single_question=True).report
+    (section,) = report.sections
+    assert section.disputed
+    (dispute, *_) = report.disagreements
+    assert "(2 documents)" in dispute.explanation and "cricket" in dispute.explanation
+
+
+def test_answers_one_of_which_says_more_agree(make_library, tmp_path, embedder):
+    """ "rugby union" and "rugby": one answer said more fully, no disagreement."""
+    library = _corpus(make_library, tmp_path, AGREEING)
+    report = run_research(library, OfflineStrategy(embedder), SPORT, single_question=True).report
+    assert not report.disagreements and not report.sections[0].disputed

@@ -125,10 +125,20 @@ def same_answer(a: str, b: str) -> bool:
         # measurements of different things ("115 kg/m2", "50 to 150 mm") do not disagree at all.
         comparable = [(x, y) for x in qa for y in qb if x.unit == y.unit]
         return not comparable or any(conflict_ratio(x, y) < MIN_CONFLICT_RATIO for x, y in comparable)
-    na, nb = figures(a), figures(b)
-    if na and nb:
-        return bool(set(na) & set(nb))  # dates and counts: 1932 and 1951 are two answers
-    return bool(_content(a) & _content(b)) or normalise_space(a).lower() == normalise_space(b).lower()
+    # Dates, counts and names agree when one says all the other does and maybe more ("football" and
+    # "American football"; "1885" and "15 May 1885"); a shared word or figure beside a different one is
+    # two answers ("Indian Finnish-language" / "Indian Assamese-language"; "22 October 1885" / "15 May
+    # 1885"; "under-age rugby" / "under-age cricket competition").
+    ka, kb = _answer_key(a), _answer_key(b)
+    if ka and kb:
+        return ka <= kb or kb <= ka
+    return normalise_space(a).lower() == normalise_space(b).lower()
+
+
+def _answer_key(text: str) -> frozenset[str]:
+    """What an answer says: its figures and the stems of its other content words."""
+    words = {stem(w) for w in _content(text) if not any(c.isdigit() for c in w)}
+    return frozenset({*words, *(f"{n:g}" for n in figures(text))})
 
 
 def _mentions(text: str, answer: str) -> bool:
@@ -162,7 +172,11 @@ def answer_conflicts(
     # Largest groups first; equal sizes keep evidence order (the more relevant first). The leading
     # answer is the first that another answer about the same thing contradicts: of three albums of one
     # name, the two documents that credit the same album to two artists disagree, the third does not.
-    ordered = sorted(groups, key=lambda g: -len(g))
+    # Among groups of one size, an answer another document states in the same sentence with that detail
+    # changed comes first: the plainest sign of an altered copy ("With the population about 50,000" /
+    # "about 10,000"), more telling than a figure from some other statement of the subject.
+    edited = [any(o is not g and _edited_pair(g, o) for o in groups) for g in groups]
+    ordered = [g for _, g in sorted(enumerate(groups), key=lambda x: (-len(x[1]), not edited[x[0]]))]
     # Yes and No are compared as they are: both words occur in any text.
     yes_no = question_type(analysis.question).kind is AnswerType.YES_NO
     relation = relation_stems(analysis.question)
@@ -192,6 +206,10 @@ def answer_conflicts(
         if found:
             return _naming_other_things(found, sides, answers)
     return edited_statements(sub_question, analysis)
+
+
+def _edited_pair(one: list[DocumentAnswer], other: list[DocumentAnswer]) -> bool:
+    return any(detail_change(a.sentence.sentence.text, b.sentence.sentence.text) for a in one for b in other)
 
 
 def _naming_other_things(
@@ -348,17 +366,28 @@ def answer_disputes(findings: list[Finding], vectors: Vectors) -> list[Contradic
 
     A gap is checked too when its evidence covers the question's words (``signals.covered``):
     documents answering differently lower every sufficiency signal, so a disputed question often
-    looks unanswered (on RAMDocs dev 14 of 77 disputes were gaps); evidence that never mentions what
-    is asked is no dispute, only unrelated answers."""
+    looks unanswered (on RAMDocs dev 14 of 77 disputes were gaps), and so is a gap whose best sentence
+    names what the question names (``names_what_is_asked``); evidence that never mentions what is asked
+    is no dispute, only unrelated answers."""
     disputes: list[Contradiction] = []
     for finding in findings:
         if not finding.evidence:
             continue
         analysis = analyse(finding.sub_question.question, finding.evidence, vectors)
-        if (finding.status is FindingStatus.GAP or not finding.claims) and not covered(analysis):
+        if (finding.status is FindingStatus.GAP or not finding.claims) and not (
+            covered(analysis) or names_what_is_asked(analysis)
+        ):
             continue
         disputes += answer_conflicts(finding.sub_question, analysis, finding.evidence, vectors)
     return disputes
+
+
+def names_what_is_asked(analysis: Analysis) -> bool:
+    """The best sentence names everything the question names (its capitalised words): it is about what
+    is asked, though it may not use the question's other words ("associated with" for "What sport is
+    the Kestrel Shield associated with?"), so its documents' answers are answers to the question."""
+    names = {stem(w) for w in re.findall(r"[\w'’-]+", analysis.question)[1:] if w[0].isupper()}
+    return bool(names and analysis.scored) and all(matched(n, analysis.scored[0].sentence.stems) for n in names)
 
 
 def _dispute(sub_question: SubQuestion, a: DocumentAnswer, b: DocumentAnswer, explanation: str) -> Contradiction:
