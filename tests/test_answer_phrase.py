@@ -110,6 +110,10 @@ def test_same_answer_compares_words_and_figures():
     assert not same_answer("Blitzen Trapper", "The Beatles")
     assert same_answer("3,559 people", "3559")
     assert not same_answer("3,559 people", "10,000 people")
+    # One answer says all the other does, or they are two: a shared word beside a different one.
+    assert same_answer("1885", "15 May 1885")
+    assert not same_answer("22 October 1885", "15 May 1885")
+    assert not same_answer("Indian Finnish-language", "Indian Assamese-language")
 
 
 def _chunk(doc: str, text: str, rank: int) -> RetrievedChunk:
@@ -176,3 +180,16 @@ def test_a_gap_whose_documents_answer_differently_is_disputed_not_unanswered(vec
         status=FindingStatus.GAP,
     )
     assert answer_disputes([other], vectors) == []
+
+
+def test_an_edited_copy_is_set_against_its_original_first(vectors):
+    """Three documents, three populations: the two making the same statement with the figure changed are
+    the first dispute; the figure of another statement ("speaking Welsh") does not displace them."""
+    question = SubQuestion(id="q1", question="What is the population of Ardley?", rationale="")
+    evidence = [
+        _chunk("a", "The population of Ardley speaking Welsh at home is 22,795 people.", 1),
+        _chunk("b", "With a population of about 50,000, Ardley is the fifth largest town of the district.", 2),
+        _chunk("c", "With a population of about 10,000, Ardley is the fifth largest town of the district.", 3),
+    ]
+    first, *_ = answer_conflicts(question, analyse(question.question, evidence, vectors), evidence, vectors)
+    assert {first.side_a.answer, first.side_b.answer} == {"50,000", "10,000"}
