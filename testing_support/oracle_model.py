@@ -182,7 +182,10 @@ def fate(said: Said, claims: list[dict]) -> str:
     section), ``flagged`` (unsupported or unverified), ``not answered`` (in a section that is not
     answered) or ``not shown`` (replaced by the documents' sentences, or dropped)."""
     mine = utils.default_process(said.claim)
-    shown = [c for c in claims if fuzz.ratio(mine, utils.default_process(c["text"])) >= SAME_CLAIM]
+    ratios = [(fuzz.ratio(mine, utils.default_process(c["text"])), c) for c in claims]
+    closest = max((r for r, _ in ratios), default=0)
+    # The closest shown claim is this one: "…, in every case" is not the claim "…" shown beside it.
+    shown = [c for r, c in ratios if r >= SAME_CLAIM and r == closest]
     if not shown:
         return "not shown"
     if any(c["status"] == "verified" and c["section_status"] in ANSWERED for c in shown):

@@ -25,12 +25,13 @@ QUESTION = "How many spider species were recorded on the Riverton green roofs?"
 SPIDERS = "We recorded 47 spider species from 13 families, 31 wild bee species and 11 bird species"
 
 
-def _sheet() -> EvidenceSheet:
-    texts = [
+def _sheet(
+    texts: tuple[str, ...] = (
         "Spiders, Bees and Birds on Riverton's Green Roofs",
         "The survey ran for two seasons. We recorded 47 spider species from 13 families on the roofs. "
         "Biodiverse roofs held twice as many bees.",
-    ]
+    ),
+) -> EvidenceSheet:
     chunks = []
     for n, text in enumerate(texts, 1):
         block = Block(block_id=f"d1-000{n}", doc_id="d1", seq=n, page=1, kind=BlockKind.PARAGRAPH, text=text)
@@ -98,6 +99,59 @@ def test_a_claim_no_shown_sentence_states_keeps_its_citation_and_is_not_stated()
     unknown = unknown.claim
     assert unknown.citations[0].quote.startswith("We recorded 47")  # re-anchored by its text
     assert unknown.citations[-1].quote == ""  # and the id never shown stays an unverified marker
+
+
+PROMPTING = "How can you combine XML tags with chain of thought reasoning to create high-performance prompts?"
+PROMPTING_PAGES = (
+    "Power user tip: Combine XML tags with other techniques like multishot prompting or chain of thought.",
+    "Then, think through what aspects of the Care for Kids program would appeal to them.",
+)
+
+
+CARE_TAGS = (
+    "You can combine Care tags like <thinking> and <answer> with chain of thought reasoning, where the model "
+    "explains its step-by-step reasoning process, to create structured, high-performance prompts."
+)
+
+
+def test_a_name_swapped_into_a_restated_question_is_not_stated_by_another_sentence_naming_it():
+    """The question supplies most of the claim's words: the sentence naming "Care" states none of what
+    the claim adds, so the claim stays on the sentence it cited, not stated (flagged beside it)."""
+    sheet = _sheet(PROMPTING_PAGES)
+    tip, _care = sheet.sentences
+    [claim] = grounded(
+        [(CARE_TAGS, [tip.sid])],
+        PROMPTING,
+        sheet,
+        sheet.sentences,
+    )
+    assert not claim.stated
+    assert [m.quote for m in claim.claim.citations] == [tip.text]
+    # The right name is stated by the sentence it cites.
+    [right] = grounded(
+        [("You can combine XML tags with other techniques like multishot prompting or chain of thought.", [tip.sid])],
+        PROMPTING,
+        sheet,
+        sheet.sentences,
+    )
+    assert right.stated and [m.quote for m in right.claim.citations] == [tip.text]
+
+
+def test_a_claim_made_sweeping_is_no_repeat_of_the_claim_before_it_and_is_not_stated():
+    sheet = _sheet()
+    spiders = sheet.sentences[2]
+    plain, sweeping = grounded(
+        [
+            ("We recorded 47 spider species from 13 families on the roofs.", [spiders.sid]),
+            ("We recorded 47 spider species from 13 families on the roofs, in every case.", [spiders.sid]),
+        ],
+        QUESTION,
+        sheet,
+        sheet.sentences,
+    )
+    assert plain.stated
+    assert not sweeping.stated and "every" in sweeping.verdict.reason
+    assert [m.quote for m in sweeping.claim.citations] == [spiders.text]
 
 
 def _as_asked(prompt: str) -> dict:

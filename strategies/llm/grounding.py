@@ -8,11 +8,15 @@ prp: what a claim is cited for is decided by what its text states, as the judge 
 (``strategies.reading.judge``, the same judgement the citation node makes), so
 
 - a claim is cleaned of copied prompt labels and ids; one that is then empty, a question, or a
-  restatement or repeat of what came before is no claim;
+  restatement or repeat of what came before is no claim (a repeat: one an earlier claim states, so
+  "…, in every case" after "…" is a claim of its own, judged and flagged);
 - a block label stands for that block's shown sentences;
 - when the cited sentences state the claim (in its words or in others), it keeps the fewest of them
   that still do (a title line or a neighbour listed along is no evidence); when they do not and
-  another shown sentence does, the claim is cited to that sentence instead;
+  another shown sentence does, in the words the claim adds to its question, the claim is cited to
+  that sentence instead (the question supplies most of a restating claim's words, so "combine Care
+  tags with chain of thought …" for "how can you combine XML tags with chain of thought …" would
+  otherwise be "stated" by any sentence naming "Care");
 - a claim no shown sentence states keeps the sentences it cited, and the citation node flags it
   (unsupported, or contradicted where they say otherwise); an id that was never shown is a marker
   with no quote, an unverified citation.
@@ -29,7 +33,7 @@ from rapidfuzz import fuzz, utils
 from research.evidence import CitationMarker, Claim
 from strategies.llm.evidence import EvidenceSheet, Sentence
 from strategies.reading.claim_checks import Meaning, content_stems, covered
-from strategies.reading.judge import Label, Verdict, judge
+from strategies.reading.judge import STATE_COVERAGE, Label, Verdict, judge
 from strategies.reading.numbers import mentions
 
 # A claim this similar to an earlier one (token-sort ratio) repeats it.
@@ -66,7 +70,7 @@ def grounded(
     headers = {f"{s.title}, p. {s.page}" for s in shown}
     for raw, ids in claims:
         text = cleaned(_without(headers, raw))
-        if not text or _restates(text, question) or any(_similar(text, g.claim.text) for g in kept):
+        if not text or _restates(text, question) or any(_repeats(text, g.claim.text) for g in kept):
             continue
         cited = cited_sentences(ids, shown)
         unknown = [i for i in ids if not cited_sentences([i], shown)]
@@ -143,6 +147,8 @@ def stating(
         return chosen, found
     best: tuple[Sentence, Verdict] | None = None
     for sentence in shown:
+        if not _holds_additions(text, sentence, question):
+            continue
         alone = on([sentence])
         if alone.states and (best is None or alone.score > best[1].score):
             best = (sentence, alone)
@@ -161,5 +167,16 @@ def _restates(text: str, question: str) -> bool:
     return bool(stems) and not new_figures and covered(stems, set(content_stems(question))) == 1.0
 
 
-def _similar(a: str, b: str) -> bool:
-    return fuzz.token_sort_ratio(a, b, processor=utils.default_process) >= SAME_TEXT
+def _holds_additions(text: str, sentence: Sentence, question: str) -> bool:
+    """Whether ``sentence`` holds most of the words the claim adds to its question and the sentence's
+    title: a sentence the model did not cite stands for a claim only on the claim's own words."""
+    background = set(content_stems(f"{question} {sentence.title}"))
+    added = [s for s in content_stems(text) if s not in background]
+    return covered(added, set(content_stems(sentence.text))) >= STATE_COVERAGE
+
+
+def _repeats(text: str, earlier: str) -> bool:
+    """Nearly the same words, and nothing the earlier claim does not state (a sweeping word, a figure)."""
+    return fuzz.token_sort_ratio(text, earlier, processor=utils.default_process) >= SAME_TEXT and (
+        judge(text, [earlier]).states
+    )
