@@ -61,14 +61,23 @@ PROSE_SHARE = 0.5
 # Text larger than the body by this factor is a title or a heading, never a figure's label.
 MAX_LABEL_SCALE = 1.25
 
-# A caption this many ems from a drawing or closer is the drawing's own.
-CAPTION_EM = 3.0
+# A table's caption starting this many ems from a drawing or closer is the drawing's (a caption of
+# four lines above its table starts that far from it).
+CAPTION_EM = 6.0
 
 _SUBFIGURE = re.compile(r"^\(?[a-z]\)\s", re.IGNORECASE)
 Drawing = tuple[Box, bool]  # (x0, x1, top, bottom), whether it holds an image
 
 _PUNCTUATION = ".,;:!?()[]\"'“”‘’"
-_TABLE_CAPTION = re.compile(r"^(?:table|tab\.)", re.IGNORECASE)
+# A numbered caption's start, with or without punctuation after the number ("Figure 3-10 Column
+# masks", "Abbildung 3.10:", "Table 2 Results").
+_CAPTION_START = re.compile(
+    r"^(?:figure|fig\.?|table|tab\.|chart|exhibit|graph|scheme|abbildung|abb\.|tabelle)\s*[A-Z]?\d+(?:[.\-–]\d+)*[a-z]?\b",
+    re.IGNORECASE,
+)
+_TABLE_CAPTION = re.compile(r"^(?:table|tab\.|tabelle)", re.IGNORECASE)
+# Code in a listing: an assignment, a call, a prompt or braces; read as prose, never as a figure's labels.
+_CODE = re.compile(r"\s=\s|>>>|\w\(.*\)|[{};]\s*$")
 
 
 def drawing_regions(drawn: Drawn, page_box: tuple[float, float, float, float]) -> list[Drawing]:
@@ -161,7 +170,7 @@ def _figure_text(region: Box, segs: list[Segment], body_size: float) -> list[Seg
     """The segments that are the drawing's text, or none when the drawing is no figure."""
     x0, x1, top, bottom = region
     if any(
-        _TABLE_CAPTION.match(s.text) and CAPTION.match(s.text) and _gap(region, s) <= CAPTION_EM * s.ref_size
+        _TABLE_CAPTION.match(s.text) and _CAPTION_START.match(s.text) and _gap(region, s) <= CAPTION_EM * s.ref_size
         for s in segs
     ):
         return []  # a table drawn as a picture is a table, whose cells are searched
@@ -189,9 +198,11 @@ def _figure_text(region: Box, segs: list[Segment], body_size: float) -> list[Seg
 
 def _is_prose(s: Segment) -> bool:
     """A piece of a sentence: several words, most of them lower-case words ("of the plants that"),
-    or a run of letters of a script without case (Chinese, Korean); not tick values, names, labels
-    in capitals or a legend's entries."""
+    a run of letters of a script without case (Chinese, Korean), or a line of code; not tick values,
+    names, labels in capitals or a legend's entries."""
     words = s.text.split()
+    if len(words) >= 3 and _CODE.search(s.text):
+        return True
     caseless = sum(1 for ch in s.text if ch.isalpha() and ch.lower() == ch.upper())
     if caseless >= PROSE_CASELESS_LETTERS:
         return True
@@ -215,7 +226,12 @@ def _touches(s: Segment, prose: list[Segment]) -> bool:
 
 def _may_be_label(s: Segment, body_size: float) -> bool:
     text = s.text
-    return s.ref_size <= MAX_LABEL_SCALE * body_size and not CAPTION.match(text) and not _SUBFIGURE.match(text)
+    return (
+        s.ref_size <= MAX_LABEL_SCALE * body_size
+        and not CAPTION.match(text)
+        and not _CAPTION_START.match(text)
+        and not _SUBFIGURE.match(text)
+    )
 
 
 def _gap(box: Box, s: Segment) -> float:
