@@ -213,9 +213,10 @@ def _layout(pages: list[PageData], vocab: Counter[str], meta: dict, stamp: str, 
         raw = _raw_block(b, vocab)
         if raw is not None:
             raw_blocks.append(raw)
-    if not any(b.kind not in (BlockKind.FIGURE, BlockKind.HEADING) for b in raw_blocks):
-        # Nothing but figures (and headings): their text is all the document says, so it is read
-        # and searched as prose.
+    figure_words = sum(len(b.text.split()) for b in raw_blocks if b.kind is BlockKind.FIGURE)
+    if figure_words and figure_words >= sum(len(b.text.split()) for b in raw_blocks) / 2:
+        # Mostly figures (a chart, a diagram, a poster saved as a PDF): their text is most of what
+        # the document says, so it is read and searched as prose.
         raw_blocks = [b.model_copy(update={"kind": BlockKind.PARAGRAPH}) for b in raw_blocks]
     first_page_text = " ".join(ln.text for ln in pages[0].lines) if pages else ""
     page_texts = margin_texts + [b.text for b in raw_blocks if b.page == 1 and b.kind is not BlockKind.REFERENCE]

@@ -22,8 +22,8 @@ Found in the two passes of the loader:
    logos beside a byline stand against the title and the authors, which are read from the page's
    lines.
 
-A document whose text is all in figures keeps it as prose (``document``): nothing is lost to
-search where it is the only content.
+A document whose text is mostly in figures (a chart, a diagram or a poster saved as a PDF) keeps
+it all as prose (``document``): nothing is lost to search where it is the main content.
 """
 
 from __future__ import annotations
@@ -54,6 +54,8 @@ MAX_REACH_EM = 4.0
 # A piece of a sentence: this many words or more, at least this share of them lower-case words...
 PROSE_MIN_WORDS = 5
 PROSE_LOWER_SHARE = 0.5
+# A shorter piece is prose with two lower-case words at least, and this share of its words.
+SHORT_PROSE_LOWER_SHARE = 0.6
 # ...or this many letters of a script without case.
 PROSE_CASELESS_LETTERS = 12
 # A drawing whose text inside it is at least this share prose (in characters) is a text box.
@@ -70,9 +72,10 @@ Drawing = tuple[Box, bool]  # (x0, x1, top, bottom), whether it holds an image
 
 _PUNCTUATION = ".,;:!?()[]\"'“”‘’"
 # A numbered caption's start, with or without punctuation after the number ("Figure 3-10 Column
-# masks", "Abbildung 3.10:", "Table 2 Results").
+# masks", "Abbildung 3.10:", "Table 2 Results", "TABLE IV").
 _CAPTION_START = re.compile(
-    r"^(?:figure|fig\.?|table|tab\.|chart|exhibit|graph|scheme|abbildung|abb\.|tabelle)\s*[A-Z]?\d+(?:[.\-–]\d+)*[a-z]?\b",
+    r"^(?:figure|fig\.?|table|tab\.|chart|exhibit|graph|scheme|abbildung|abb\.|tabelle)\s*"
+    r"(?:[A-Z]?\d+(?:[.\-–]\d+)*[a-z]?|[IVXLC]+)\b",
     re.IGNORECASE,
 )
 _TABLE_CAPTION = re.compile(r"^(?:table|tab\.|tabelle)", re.IGNORECASE)
@@ -178,11 +181,11 @@ def _figure_text(region: Box, segs: list[Segment], body_size: float) -> list[Seg
     enclosed = [
         s for s in near if x0 - 1 <= (s.x0 + s.x1) / 2 <= x1 + 1 and top - 1 <= (s.top + s.bottom) / 2 <= bottom + 1
     ]
-    prose = [s for s in near if _is_prose(s)]
-    enclosed_prose = sum(s.nchars for s in enclosed if _is_prose(s))
+    prose = [s for s in near if _is_prose(s, body_size)]
+    enclosed_prose = sum(s.nchars for s in enclosed if _is_prose(s, body_size))
     if enclosed_prose >= PROSE_SHARE * sum(s.nchars for s in enclosed) and enclosed:
         return []  # a text box, a sidebar, a photograph beside a biography
-    labels = [s for s in near if _may_be_label(s, body_size) and not _is_prose(s) and not _touches(s, prose)]
+    labels = [s for s in near if _may_be_label(s, body_size) and not _is_prose(s, body_size) and not _touches(s, prose)]
     inside = [s for s in labels if any(x is s for x in enclosed)]
     found = {id(s) for s in inside}
     queue: deque[Box] = deque([region])
@@ -196,7 +199,7 @@ def _figure_text(region: Box, segs: list[Segment], body_size: float) -> list[Seg
     return inside
 
 
-def _is_prose(s: Segment) -> bool:
+def _is_prose(s: Segment, body_size: float) -> bool:
     """A piece of a sentence: several words, most of them lower-case words ("of the plants that"),
     a run of letters of a script without case (Chinese, Korean), or a line of code; not tick values,
     names, labels in capitals or a legend's entries."""
@@ -207,7 +210,10 @@ def _is_prose(s: Segment) -> bool:
     if caseless >= PROSE_CASELESS_LETTERS:
         return True
     lower = sum(1 for w in words if w.strip(_PUNCTUATION).isalpha() and w.strip(_PUNCTUATION).islower())
-    return len(words) >= PROSE_MIN_WORDS and lower >= PROSE_LOWER_SHARE * len(words)
+    if len(words) < PROSE_MIN_WORDS:  # a short piece of a narrow column ("For information and"),
+        # not an axis label in smaller type ("Training steps (thousands)")
+        return s.ref_size >= body_size - 0.5 and lower >= 2 and lower >= SHORT_PROSE_LOWER_SHARE * len(words)
+    return lower >= PROSE_LOWER_SHARE * len(words)
 
 
 def _touches(s: Segment, prose: list[Segment]) -> bool:
