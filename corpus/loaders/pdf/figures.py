@@ -14,8 +14,8 @@ Found in the two passes of the loader:
    values under the axis, the axis label under them, a legend beside the plot). Never a line of
    prose (most of its words lower-case words, or a run of Chinese or Korean letters), nor a piece
    right above, below or beside one (a paragraph's short last line, a table's row label), a
-   caption start, a sub-figure label, or text larger than the body's (a title over a cover
-   picture). A drawing whose own text is mostly prose (a framed text box, a sidebar on a tinted
+   caption start, a sub-figure label, text larger than the body's (a title over a cover
+   picture) or a bold line in the body's size (a section heading on a decorated banner). A drawing whose own text is mostly prose (a framed text box, a sidebar on a tinted
    background, a photograph beside a biography) is no figure, nor is one a "Table N" caption
    stands against (a table drawn with shaded rows that table detection did not take): their text
    stays where it is. On page 1 a drawing holding an image is left alone: a cover picture or the
@@ -57,7 +57,7 @@ PROSE_LOWER_SHARE = 0.5
 # A shorter piece is prose with two lower-case words at least, and this share of its words.
 SHORT_PROSE_LOWER_SHARE = 0.6
 # ...or this many letters of a script without case.
-PROSE_CASELESS_LETTERS = 12
+PROSE_CASELESS_LETTERS = 8
 # A drawing whose text inside it is at least this share prose (in characters) is a text box.
 PROSE_SHARE = 0.5
 # Text larger than the body by this factor is a title or a heading, never a figure's label.
@@ -232,8 +232,10 @@ def _touches(s: Segment, prose: list[Segment]) -> bool:
 
 def _may_be_label(s: Segment, body_size: float) -> bool:
     text = s.text
+    heading = s.ref_size >= body_size - 0.5 and all(w.bold for w in s.words)  # "3 Results" in a banner
     return (
         s.ref_size <= MAX_LABEL_SCALE * body_size
+        and not heading
         and not CAPTION.match(text)
         and not _CAPTION_START.match(text)
         and not _SUBFIGURE.match(text)
