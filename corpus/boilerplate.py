@@ -157,8 +157,8 @@ def detect(
 def _is_body(block: Block) -> bool:
     """Text that always lands in a chunk a default search sees: not a heading (a heading over a
     reference list opens the references' chunk, which default searches leave out, see
-    ``corpus.chunking``), not a reference entry, not empty."""
-    return block.kind not in (BlockKind.HEADING, BlockKind.REFERENCE) and bool(block.text.strip())
+    ``corpus.chunking``), not a reference entry, not a figure's text (in no chunk), not empty."""
+    return block.kind not in (BlockKind.HEADING, BlockKind.REFERENCE, BlockKind.FIGURE) and bool(block.text.strip())
 
 
 def _keep_searchable(blocks: Sequence[Block], marked: list[bool]) -> list[bool]:

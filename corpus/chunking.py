@@ -6,7 +6,8 @@ the embedding model's window, so the model never truncates a chunk. The embedded
 to place a passage ("the proposed method" means little without knowing whose); the stored chunk text
 is the blocks' text only. A block longer than the window is split at sentence boundaries, and every
 part keeps the block's id, so a citation of either part resolves to the same block. Boilerplate
-blocks (``corpus.boilerplate``) are in no chunk, nor are runs no reader reads (images inline as
+blocks (``corpus.boilerplate``) and the text a figure draws (kind ``figure``: tick values, axis
+labels, legends; ``corpus.loaders.pdf.figures``) are in no chunk, nor are runs no reader reads (images inline as
 ``data:`` URIs, base64 and hex blobs, tokens of hundreds of characters: ``corpus.non_prose``): a
 block that is nothing else is in no chunk either.
 
@@ -244,9 +245,9 @@ def chunk_document(
 ) -> list[ChunkedText]:
     """Chunk a document's blocks; ``count`` returns model token counts (with special tokens).
 
-    Boilerplate blocks are left out: no chunk's text or block ids hold them.
+    Boilerplate blocks and figures' text are left out: no chunk's text or block ids hold them.
     """
-    blocks = [b for b in blocks if not b.boilerplate]
+    blocks = [b for b in blocks if not b.boilerplate and b.kind is not BlockKind.FIGURE]
     max_chars = max_tokens * MAX_CHARS_PER_TOKEN
     units = _units(blocks, count, max_chars)
     if not units:

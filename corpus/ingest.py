@@ -41,7 +41,7 @@ import logging
 import multiprocessing
 import os
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -61,7 +61,7 @@ from corpus import boilerplate, parser_versions
 from corpus.chunk_vectors import EarlierVectors, vectors_for
 from corpus.chunking import ChunkedText, chunk_document
 from corpus.errors import LoadError
-from corpus.models import Block, DocType, Document, MetadataOverride, ParsedDocument
+from corpus.models import Block, BlockKind, DocType, Document, MetadataOverride, ParsedDocument
 from corpus.non_prose import NonProse
 from corpus.non_prose import summarise as summarise_non_prose
 from corpus.off_limits import REGISTRY_NAME, is_data_directory
@@ -114,6 +114,9 @@ class FileResult(BaseModel):
     entry: str | None = None
     # Runs no reader reads (``corpus.non_prose``: data: URIs, blobs), kept in the blocks, in no chunk.
     non_prose: list[NonProse] = Field(default_factory=list)
+    # Pages whose only text is a figure's (tick values, labels: kind ``figure``), kept in the blocks,
+    # in no chunk: said, so that text is never lost without a word.
+    figure_pages: list[int] = Field(default_factory=list)
 
 
 class IngestSummary(BaseModel):
@@ -606,6 +609,7 @@ class Ingestor:
             refreshed=refreshed,
             entry=entry.key if entry else None,
             non_prose=summarise_non_prose(b.text for b in blocks if not b.boilerplate),
+            figure_pages=figure_only_pages(blocks),
         )
 
     def _chunk(self, doc: Document, blocks: list[Block]) -> list[ChunkedText]:
@@ -653,6 +657,13 @@ def _keep_overridden(doc: Document, earlier: DocumentRecord | None) -> Document:
         return doc
     shown = {**earlier.model_dump(include={"title", "year"}), **earlier.bibliography.model_dump()}
     return MetadataOverride(**{f: shown[f] for f in earlier.overridden}).apply(doc)
+
+
+def figure_only_pages(blocks: Sequence[Block]) -> list[int]:
+    """The pages whose text, headings aside, is all figures' (``BlockKind.FIGURE``)."""
+    figures = {b.page for b in blocks if b.kind is BlockKind.FIGURE}
+    other = {b.page for b in blocks if b.kind not in (BlockKind.FIGURE, BlockKind.HEADING) and not b.boilerplate}
+    return sorted(figures - other)
 
 
 def _metadata(document: Document) -> tuple:

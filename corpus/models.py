@@ -72,6 +72,8 @@ class BlockKind(StrEnum):
     CAPTION = "caption"
     FOOTNOTE = "footnote"
     REFERENCE = "reference"
+    # Text a figure draws (tick values, axis labels, legends): kept for citations, in no chunk.
+    FIGURE = "figure"
 
 
 class DocType(StrEnum):

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 
 from corpus.models import DocType
 
-PDF = 4  # 4: authors on hard first pages (wrapped lines, mononyms, cover sheets, corporate authors)
-MARKDOWN = 4  # 4: structured authors in front matter ("given-names:", "surname:"), "Posted by" bylines
+PDF = 5  # 5: figures' text (tick values, axis labels, legends) is a block of its own, in no chunk
+MARKDOWN = 5  # 5: a navigation trail without separators under the title is page furniture
 TEXT = 3
 HTML = 4  # 4: authors from the page's markup (rel="author", a byline element or paragraph)
 CHUNKER = 3  # 3: runs no reader reads (data: URIs, blobs) are in no chunk (corpus.non_prose)

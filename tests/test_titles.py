@@ -140,6 +140,23 @@ def test_crawler_header_lines_are_kept_out_of_the_text_and_the_url_kept(tmp_path
     assert parse_file(page).blocks[0].text.startswith("Source: the 2019 census")
 
 
+@pytest.mark.parametrize(
+    "crumb", ["Documentation Acme Router User Guide", "[Documentation](/docs) [Acme Router](/router) [User Guide](/g)"]
+)
+def test_a_navigation_trail_without_separators_under_the_title_is_kept_out_of_the_text(
+    tmp_path: Path, crumb: str
+) -> None:
+    page = tmp_path / "quotas.md"
+    body = "Acme Router is controlled by quotas on requests per second."
+    for text in (f"# Quotas\n\n{crumb}\n\n{body}\n", f"# Quotas\n\n{crumb}\n{body}\n"):
+        page.write_text(text)
+        assert [b.text for b in parse_file(page).blocks] == ["Quotas", body]
+    # A line of the page's own (not opening with a site's navigation root, or a sentence) stays.
+    for line in ("Home Assistant Integration Guide", "Documentation Is Where Teams Start."):
+        page.write_text(f"# Quotas\n\n{line}\n\n{body}\n")
+        assert line in [b.text for b in parse_file(page).blocks]
+
+
 def test_a_page_of_nothing_but_header_lines_keeps_them(tmp_path: Path) -> None:
     page = tmp_path / "page.md"
     page.write_text("Source: https://docs.acme.example/x\nFetched-At: 2026-01-02\n")

@@ -30,7 +30,14 @@ from markdown_it.token import Token
 from corpus.loaders.front_matter import parse_fields, parse_toml_fields, text_bibliography
 from corpus.loaders.line_breaks import real_breaks
 from corpus.loaders.page_furniture import is_furniture_line, source_url
-from corpus.loaders.titles import clean_heading, clean_title, is_breadcrumb, is_section_name, section_key
+from corpus.loaders.titles import (
+    clean_heading,
+    clean_title,
+    is_bare_breadcrumb,
+    is_breadcrumb,
+    is_section_name,
+    section_key,
+)
 from corpus.models import BlockKind, CharSpan, LoadedDocument, RawBlock, TitleSource
 
 
@@ -126,7 +133,7 @@ def load_markdown(text: str) -> LoadedDocument:
         kind, block_text = made
         first, last = group[0].map  # every block-level opening token carries its line range
         if in_opening and kind is BlockKind.PARAGRAPH:
-            leading = _furniture_lines(text, lines, first, last)
+            leading = _furniture_lines(text, lines, first, last, under_title=bool(opening))
             if leading:
                 furniture_lines += [text[slice(*lines[i])] for i in range(first, first + leading)]
                 span = trimmed_span(text, lines[first][0], lines[first + leading - 1][1])
@@ -169,10 +176,15 @@ def load_markdown(text: str) -> LoadedDocument:
     )
 
 
-def _furniture_lines(text: str, lines: list[tuple[int, int]], first: int, last: int) -> int:
-    """How many of a paragraph's first lines are a crawler's header lines ("Source: https://…")."""
+def _furniture_lines(text: str, lines: list[tuple[int, int]], first: int, last: int, under_title: bool) -> int:
+    """How many of a paragraph's first lines are a crawler's header lines ("Source: https://…"), or,
+    under the page's opening heading, a navigation trail written without separators ("Documentation
+    Acme Router User Guide"): where the page sits on its site, not what it says."""
     count = 0
-    while first + count < last and is_furniture_line(text[slice(*lines[first + count])]):
+    while first + count < last:
+        line = text[slice(*lines[first + count])]
+        if not (is_furniture_line(line) or (under_title and is_bare_breadcrumb(line))):
+            break
         count += 1
     return count
 

@@ -28,6 +28,12 @@ _TITLE_SEPARATOR = re.compile(r"\s+(?:[-–—|·•»:]|::)\s+")
 _CRUMB_SEPARATOR = re.compile(r"\s+(?:/|>|›|»|→|\\)\s+")
 MAX_CRUMB_PART_WORDS = 5
 MAX_CRUMB_WORDS = 16
+# The first step of a site's navigation trail, when the trail is written without separators
+# ("Documentation Acme Router User Guide": a scraper kept the links' words and lost the arrows).
+# Only words a page's own first line hardly starts with ("Home Assistant", "Help Desk Software" do).
+_TRAIL_ROOTS = frozenset("documentation docs guides developer developers".split())
+MAX_BARE_CRUMB_WORDS = 10
+_MARKDOWN_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 # Permalink anchors that heading text picks up from documentation generators (Sphinx, MkDocs).
 _PERMALINK_MARKS = frozenset("¶§🔗#")
 # A part of a title that only numbers it within a book or a course: "Chapter 6", "Part II", "Lesson 3".
@@ -119,6 +125,17 @@ def is_breadcrumb(line: str) -> bool:
     if len(parts) < 3 or len(line.split()) > MAX_CRUMB_WORDS or line[-1:] in ".!?;,":
         return False
     return all(p.strip() and len(p.split()) <= MAX_CRUMB_PART_WORDS for p in parts)
+
+
+def is_bare_breadcrumb(line: str) -> bool:
+    """A navigation trail without separators, as a scraper leaves it under a page's title:
+    "Documentation Acme Router User Guide", "[Docs](/docs) [Routing](/docs/routing)". Every word
+    capitalised, no sentence punctuation, opening with the root of a site's navigation (the
+    loaders only ask about the line right under the title)."""
+    words = _MARKDOWN_LINK.sub(r"\1", line).replace("*", "").split()
+    if not 3 <= len(words) <= MAX_BARE_CRUMB_WORDS or words[0].casefold() not in _TRAIL_ROOTS:
+        return False
+    return all(w[0].isupper() or w[0].isdigit() for w in words) and not any(ch in ".!?,;:" for ch in "".join(words))
 
 
 def section_key(heading: str) -> str:

@@ -41,8 +41,10 @@ from strategies.reading.vectors import Vectors, cosine_matrix
 from .passages import Layout, claim_of, merge, passage
 from .text import content_stems, is_statement, matched, normalise_space, question_terms, stem
 
-# Blocks whose text is never an answer: bibliography entries, headings, captions and tables.
-SKIPPED_KINDS = frozenset({BlockKind.REFERENCE, BlockKind.HEADING, BlockKind.CAPTION, BlockKind.TABLE})
+# Blocks whose text is never an answer: bibliography entries, headings, captions, tables and figures.
+SKIPPED_KINDS = frozenset(
+    {BlockKind.REFERENCE, BlockKind.HEADING, BlockKind.CAPTION, BlockKind.TABLE, BlockKind.FIGURE}
+)
 
 
 def is_evidence(block: Block) -> bool:

@@ -62,6 +62,9 @@ def format_summary(summary: IngestSummary) -> str:
         if f.outcome is Outcome.OK and f.non_prose:
             left_out = ", ".join(n.describe() for n in f.non_prose)
             lines.append(f"  kept out of chunks (not text to read or search): {f.path}: {left_out}")
+        if f.outcome is Outcome.OK and f.figure_pages:
+            pages = ", ".join(map(str, f.figure_pages))
+            lines.append(f"  only a figure's text (kept with the figure, not searched): {f.path}: page(s) {pages}")
     if summary.remarked:  # what other documents share changed: their marks and chunks were redone
         lines.append(f"boilerplate marked again in {len(summary.remarked)} earlier document(s)")
     for f in summary.files:

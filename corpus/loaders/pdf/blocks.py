@@ -113,8 +113,10 @@ class _BlockState:
         self._start(ln, BlockKind.HEADING).heading = True
 
     def _add_table(self, ln: Line) -> None:
-        """A table is a block of its own; nothing continues across it."""
-        self._start(ln, BlockKind.REFERENCE if self.in_refs else BlockKind.TABLE)
+        """A table, or a figure's text, is a block of its own; nothing continues across it."""
+        figure = ln.table is not None and ln.table.figure
+        kind = BlockKind.FIGURE if figure else BlockKind.REFERENCE if self.in_refs else BlockKind.TABLE
+        self._start(ln, kind)
         self.cur = None
         self.prev = None
 

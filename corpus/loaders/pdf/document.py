@@ -21,6 +21,7 @@ from corpus.loaders.pdf.blocks import BlockDraft, build_blocks
 from corpus.loaders.pdf.dehyphenation import dehyphenated_text
 from corpus.loaders.pdf.doc_stats import DocStats
 from corpus.loaders.pdf.elements import WORD_GAP_RATIO, PageData, most_common
+from corpus.loaders.pdf.figures import separate_figures
 from corpus.loaders.pdf.headers_footers import strip_headers_footers
 from corpus.loaders.pdf.inflation import bomb_stream
 from corpus.loaders.pdf.metadata import (
@@ -201,6 +202,7 @@ def _layout(pages: list[PageData], vocab: Counter[str], meta: dict, stamp: str, 
     kept = {id(s) for s in pages[0].segments} if pages else set()
     margin_texts = [s.text for s in first_segments if id(s) not in kept]
     for p in pages:
+        separate_figures(p, body_size)
         build_lines(p, body_size)
     doc = DocStats(pages, vocab)
     visual = find_title(pages, doc, running)
@@ -211,6 +213,11 @@ def _layout(pages: list[PageData], vocab: Counter[str], meta: dict, stamp: str, 
         raw = _raw_block(b, vocab)
         if raw is not None:
             raw_blocks.append(raw)
+    figure_words = sum(len(b.text.split()) for b in raw_blocks if b.kind is BlockKind.FIGURE)
+    if figure_words and figure_words >= sum(len(b.text.split()) for b in raw_blocks) / 2:
+        # Mostly figures (a chart, a diagram, a poster saved as a PDF): their text is most of what
+        # the document says, so it is read and searched as prose.
+        raw_blocks = [b.model_copy(update={"kind": BlockKind.PARAGRAPH}) for b in raw_blocks]
     first_page_text = " ".join(ln.text for ln in pages[0].lines) if pages else ""
     page_texts = margin_texts + [b.text for b in raw_blocks if b.page == 1 and b.kind is not BlockKind.REFERENCE]
     title, source = document_title(meta, visual, running)
@@ -244,7 +251,7 @@ def _raw_block(b: BlockDraft, vocab: Counter[str]) -> RawBlock | None:
     text = b.lines[0].text if b.lines[0].table is not None else dehyphenated_text(b.lines, vocab)
     if not text.strip():
         return None
-    if b.kind is not BlockKind.TABLE and len(text) <= 12 and not any(ch.isalpha() for ch in text):
+    if b.kind not in (BlockKind.TABLE, BlockKind.FIGURE) and len(text) <= 12 and not any(ch.isalpha() for ch in text):
         return None  # stray figure labels and callout numbers: nothing to read or cite
     # The union of the words' boxes, rounded outwards to 0.01 pt.
     bbox = BBox(

@@ -70,11 +70,14 @@ class Segment:
 
 
 class Table:
-    __slots__ = ("x0", "top", "x1", "bottom", "rows")
+    """A table, or a figure's text (``figure``: see ``figures``), placed in the reading order as one item."""
+
+    __slots__ = ("x0", "top", "x1", "bottom", "rows", "figure")
 
     def __init__(self, x0: float, top: float, x1: float, bottom: float):
         self.x0, self.top, self.x1, self.bottom = x0, top, x1, bottom
         self.rows: list[tuple[float, str, list[Word]]] = []  # (top, text, words)
+        self.figure = False
 
 
 class Line:
@@ -124,7 +127,7 @@ class Line:
 
 
 class PageData:
-    __slots__ = ("number", "left", "top", "width", "height", "segments", "tables", "lines", "edges")
+    __slots__ = ("number", "left", "top", "width", "height", "segments", "tables", "lines", "edges", "drawings")
 
     def __init__(self, number: int, bbox: tuple[float, float, float, float]):
         # Coordinates are pdfplumber's: usually (0, 0) at the top-left, offset by the MediaBox origin.
@@ -136,6 +139,8 @@ class PageData:
         self.tables: list[Table] = []
         self.lines: list[Line] = []
         self.edges: dict[str, tuple[float, float, float]] = {}  # col -> (left, right, min_left)
+        # Where the page draws figures: (x0, x1, top, bottom), holds an image (``figures.drawing_regions``).
+        self.drawings: list[tuple[tuple[float, float, float, float], bool]] = []
 
     def rel(self, y: float) -> float:
         """Vertical position as a fraction of the page height (0 at the top)."""

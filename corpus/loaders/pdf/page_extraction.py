@@ -7,6 +7,7 @@ from typing import Any
 from pdfplumber.utils.text import WordExtractor
 
 from corpus.loaders.pdf.elements import PageData, Segment, Table, Word
+from corpus.loaders.pdf.figures import drawing_regions
 from corpus.loaders.pdf.page_objects import extract_page_objects
 from corpus.loaders.pdf.tables import find_tables, is_inside
 from corpus.loaders.pdf.words import build_segments, group_rows, page_words
@@ -16,10 +17,10 @@ from corpus.loaders.pdf.words import build_segments, group_rows, page_words
 
 
 def extract_page(page: Any, number: int, extractor: WordExtractor) -> tuple[PageData, str]:
-    """The page's segments and tables, and the arXiv side stamp found on it (or "")."""
+    """The page's segments, tables and drawings, and the arXiv side stamp found on it (or "")."""
     bbox = (float(page.bbox[0]), float(page.bbox[1]), float(page.bbox[2]), float(page.bbox[3]))
     data = PageData(number, bbox)
-    chars, horizontal, vertical, shades = extract_page_objects(page)
+    chars, horizontal, vertical, shades, drawn = extract_page_objects(page)
     words, stamp = page_words(chars, extractor, bbox)
     if words and (len(horizontal) >= 2 or (horizontal and shades)):
         data.tables = find_tables(horizontal, vertical, shades, words)
@@ -40,6 +41,8 @@ def extract_page(page: Any, number: int, extractor: WordExtractor) -> tuple[Page
     segments.sort(key=lambda s: (s.top, s.x0, s.x1))
     data.segments = segments
     data.tables = kept_tables
+    if segments:
+        data.drawings = drawing_regions(drawn, bbox)
     return data, stamp
 
 

@@ -1,11 +1,12 @@
-"""The only part of the loader that touches pdfminer: a page's characters, table rules and cell
-shading, read from pdfminer's layout objects in pdfplumber's coordinates."""
+"""The only part of the loader that touches pdfminer: a page's characters, table rules, cell
+shading and drawings (paths and images, where figures are: ``figures``), read from pdfminer's layout
+objects in pdfplumber's coordinates."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from pdfminer.layout import LTChar, LTContainer, LTImage, LTLine, LTRect
+from pdfminer.layout import LTChar, LTContainer, LTCurve, LTImage, LTLine, LTRect
 
 
 def _is_rule_color(color: Any) -> bool:
@@ -30,7 +31,21 @@ Rule = tuple[float, float, float]  # (start, end, position): x0, x1, y of a hori
 Box = tuple[float, float, float, float]  # x0, x1, top, bottom
 
 
-def extract_page_objects(page: Any) -> tuple[list[dict], list[Rule], list[Rule], list[Box]]:
+class Drawn:
+    """What a page draws besides its text: the boxes of its paths (lines, rectangles, curves) and
+    images, kept only as geometry. A stroked rectangle stands for its four edges (a page frame or a
+    text box's border encloses text without drawing over it), which join what touches them but do
+    not count as drawing."""
+
+    __slots__ = ("boxes", "images", "edges")
+
+    def __init__(self) -> None:
+        self.boxes: list[Box] = []
+        self.images: list[Box] = []
+        self.edges: list[Box] = []
+
+
+def extract_page_objects(page: Any) -> tuple[list[dict], list[Rule], list[Rule], list[Box], Drawn]:
     """Characters and table rules of a page, straight from pdfminer's layout objects.
 
     pdfplumber's ``page.chars`` turns every object on the page (each glyph, path and image) into a
@@ -38,7 +53,7 @@ def extract_page_objects(page: Any) -> tuple[list[dict], list[Rule], list[Rule],
     the few attributes the loader uses are read, with pdfplumber's coordinate conventions (top-left
     origin, MediaBox offsets), so bounding boxes are exactly pdfplumber's.
     Returns (chars, horizontal rules (x0, x1, y), vertical rules (top, bottom, x), bands of light
-    grey cell shading (x0, x1, top, bottom)).
+    grey cell shading (x0, x1, top, bottom), the drawing's paths and images).
     """
     height = float(page.height)
     mb_x0, mb_top = float(page.mediabox[0]), float(page.mediabox[1])
@@ -46,6 +61,7 @@ def extract_page_objects(page: Any) -> tuple[list[dict], list[Rule], list[Rule],
     horizontal: list[tuple[float, float, float]] = []
     vertical: list[tuple[float, float, float]] = []
     shades: list[Box] = []
+    drawn = Drawn()
 
     def walk(objs: Any) -> None:
         for obj in objs:
@@ -70,32 +86,58 @@ def extract_page_objects(page: Any) -> tuple[list[dict], list[Rule], list[Rule],
                 )
             elif isinstance(obj, LTContainer):
                 walk(obj)
-            elif isinstance(obj, (LTLine, LTRect, LTImage)):
-                width = obj.x1 - obj.x0
-                thick = obj.y1 - obj.y0
-                if isinstance(obj, LTImage):  # thin image masks: macOS Quartz draws rules this way
-                    if width >= 30 and thick <= 2.0:
-                        horizontal.append((obj.x0 + mb_x0, obj.x1 + mb_x0, height - (obj.y0 + obj.y1) / 2 + mb_top))
-                    continue
-                x0, x1 = obj.x0 + mb_x0, obj.x1 + mb_x0
-                top, bottom = height - obj.y1 + mb_top, height - obj.y0 + mb_top
-                if thick <= 2.0 or width <= 2.0:  # a rule: a line or a thin filled rectangle
-                    color = obj.non_stroking_color if (isinstance(obj, LTRect) and obj.fill) else obj.stroking_color
-                    if not _is_rule_color(color):
-                        continue
-                    if thick <= 2.0 and width >= 10:
-                        horizontal.append((x0, x1, (top + bottom) / 2))
-                    elif width <= 2.0 and thick >= 10:
-                        vertical.append((top, bottom, (x0 + x1) / 2))
-                elif isinstance(obj, LTRect) and obj.stroke and _is_rule_color(obj.stroking_color):
-                    # A stroked box, such as a table cell's border: its four edges are rules.
-                    horizontal.extend(((x0, x1, top), (x0, x1, bottom)))
-                    vertical.extend(((top, bottom, x0), (top, bottom, x1)))
-                elif isinstance(obj, LTRect) and obj.fill and thick <= 40 and _is_shade_color(obj.non_stroking_color):
-                    shades.append((x0, x1, top, bottom))  # a shaded cell or row of a table
+            elif isinstance(obj, (LTCurve, LTImage)):
+                _drawn(obj, drawn, height, mb_x0, mb_top)
+                if isinstance(obj, (LTLine, LTRect, LTImage)):
+                    _rules(obj, height, mb_x0, mb_top, horizontal, vertical, shades)
 
     walk(page.layout)
-    return chars, _merge_rules(horizontal, 30.0), _merge_rules(vertical, 10.0), _merge_shades(shades)
+    return chars, _merge_rules(horizontal, 30.0), _merge_rules(vertical, 10.0), _merge_shades(shades), drawn
+
+
+def _rules(
+    obj: Any,
+    height: float,
+    mb_x0: float,
+    mb_top: float,
+    horizontal: list[Rule],
+    vertical: list[Rule],
+    shades: list[Box],
+) -> None:
+    """The table rules and cell shading a line, rectangle or thin image draws."""
+    width = obj.x1 - obj.x0
+    thick = obj.y1 - obj.y0
+    if isinstance(obj, LTImage):  # thin image masks: macOS Quartz draws rules this way
+        if width >= 30 and thick <= 2.0:
+            horizontal.append((obj.x0 + mb_x0, obj.x1 + mb_x0, height - (obj.y0 + obj.y1) / 2 + mb_top))
+        return
+    x0, x1 = obj.x0 + mb_x0, obj.x1 + mb_x0
+    top, bottom = height - obj.y1 + mb_top, height - obj.y0 + mb_top
+    if thick <= 2.0 or width <= 2.0:  # a rule: a line or a thin filled rectangle
+        color = obj.non_stroking_color if (isinstance(obj, LTRect) and obj.fill) else obj.stroking_color
+        if not _is_rule_color(color):
+            return
+        if thick <= 2.0 and width >= 10:
+            horizontal.append((x0, x1, (top + bottom) / 2))
+        elif width <= 2.0 and thick >= 10:
+            vertical.append((top, bottom, (x0 + x1) / 2))
+    elif isinstance(obj, LTRect) and obj.stroke and _is_rule_color(obj.stroking_color):
+        # A stroked box, such as a table cell's border: its four edges are rules.
+        horizontal.extend(((x0, x1, top), (x0, x1, bottom)))
+        vertical.extend(((top, bottom, x0), (top, bottom, x1)))
+    elif isinstance(obj, LTRect) and obj.fill and thick <= 40 and _is_shade_color(obj.non_stroking_color):
+        shades.append((x0, x1, top, bottom))  # a shaded cell or row of a table
+
+
+def _drawn(obj: Any, drawn: Drawn, height: float, mb_x0: float, mb_top: float) -> None:
+    x0, x1 = obj.x0 + mb_x0, obj.x1 + mb_x0
+    top, bottom = height - obj.y1 + mb_top, height - obj.y0 + mb_top
+    if isinstance(obj, LTImage):
+        drawn.images.append((x0, x1, top, bottom))
+    elif isinstance(obj, LTRect) and obj.stroke and not obj.fill and x1 - x0 > 2 and bottom - top > 2:
+        drawn.edges.extend(((x0, x1, top, top), (x0, x1, bottom, bottom), (x0, x0, top, bottom), (x1, x1, top, bottom)))
+    else:
+        drawn.boxes.append((x0, x1, top, bottom))
 
 
 def _is_shade_color(color: Any) -> bool:
