@@ -260,9 +260,10 @@ class LLMSettings(_Section):
         "unstate one the judge stated by words or meaning, never overrule a verbatim quote or a failed "
         "figure/name/polarity check. `auto`: on for a served model, off for the local 0.5B one",
     )
-    # A served model gets room for the answer wherever its paper puts it (QASPER dev, oracle model: gold
-    # sentence shown 24 -> 27 of 29 from 450 to 1,000); the local 0.5B one keeps the budget it was
-    # measured with (its prompts are read on the CPU; unmeasured with more).
+    # A served model gets room for the answer wherever its paper puts it (QASPER dev, 29 questions, in
+    # the pre-ranked order alone: a gold sentence in the prompt for 20 at 450 tokens, 27 at 1,000); the
+    # local 0.5B one keeps the budget it was measured with (its prompts are read on the CPU; unmeasured
+    # with more).
     evidence_tokens: int | None = Field(
         default=None,
         ge=50,

@@ -256,5 +256,6 @@ def test_a_qasper_question_costs_under_3000_tokens_with_the_default_k(qasper_pap
             if step_of(request["messages"][1]["content"]) == "answer":
                 answers.append(count_tokens(prompt))
     assert len(totals) == len(questions) and max(totals) <= 3000, (totals, tokenizer_name())
-    # One answer call per question, its whole prompt (rules, question, evidence) within ~1,000 tokens.
-    assert len(answers) == len(questions) and max(answers) <= 1000, answers
+    # One answer call per question, its whole prompt (rules, question, evidence) within its evidence
+    # budget and ~500 tokens more.
+    assert len(answers) == len(questions) and max(answers) <= SERVED_EVIDENCE_TOKENS + 500, answers
