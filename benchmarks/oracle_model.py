@@ -19,6 +19,7 @@ import argparse
 import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -70,6 +71,11 @@ def tally(said: list[Said], records: list[dict]) -> dict:
         "questions_with_a_verified_claim": {k: dict(v) for k, v in questions.items()},
         "examples": dict(examples),
     }
+
+
+def percentiles(values: list[int]) -> dict:
+    """p50 and max of the evidence tokens the prompts showed a question (all its answer or re-rank calls)."""
+    return {"p50": statistics.median(values), "max": max(values), "n": len(values)} if values else {}
 
 
 def main() -> None:
@@ -124,6 +130,9 @@ def run(args: argparse.Namespace) -> None:
         summary = json.loads(done.stdout)
         records = [json.loads(line) for f in Path(out).glob("*/examples-*.jsonl") for line in f.open()]
     figures = tally(oracle.said, records)
+    figures["evidence_tokens_per_question"] = {
+        step: percentiles([c[step] for c in oracle.evidence_tokens.values()]) for step in ("answer", "rerank")
+    }
     metrics = next(iter(summary["configs"].values()))["metrics"]
     figures["eval"] = {
         k: metrics[k] for k in ("gold_shown", "answered", "citation_support", "llm_tokens") if k in metrics

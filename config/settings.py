@@ -20,6 +20,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from pydantic_settings import BaseSettings, EnvSettingsSource, PydanticBaseSettingsSource, SettingsConfigDict
 
 DEFAULT_EMBED_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
+# Tokens of evidence in an answer's prompt unless PRP_LLM_EVIDENCE_TOKENS says (see LLMSettings).
+SERVED_EVIDENCE_TOKENS, LOCAL_EVIDENCE_TOKENS = 1000, 450
 
 Step = Literal["planning", "answering", "reranking", "condensing"]
 """The LLM calls that may each have their own model (answering covers every call that writes or
@@ -258,18 +260,30 @@ class LLMSettings(_Section):
         "unstate one the judge stated by words or meaning, never overrule a verbatim quote or a failed "
         "figure/name/polarity check. `auto`: on for a served model, off for the local 0.5B one",
     )
-    evidence_tokens: int = Field(
-        default=450,
+    # A served model gets room for the answer wherever its paper puts it (QASPER dev, 29 questions, in
+    # the pre-ranked order alone: a gold sentence in the prompt for 20 at 450 tokens, 27 at 1,000); the
+    # local 0.5B one keeps the budget it was measured with (its prompts are read on the CPU; unmeasured
+    # with more).
+    evidence_tokens: int | None = Field(
+        default=None,
         ge=50,
         validation_alias="PRP_LLM_EVIDENCE_TOKENS",
-        description="tokens of evidence sentences (the best and their neighbours) in an answer's prompt; the "
-        "contradiction call shares half as many among the sub-questions",
+        description="tokens of evidence sentences in an answer's prompt: the re-ranked ones and their "
+        "neighbours, then the best of the rest (unset: 1,000 for a served model, 450 for the local 0.5B one); "
+        "the contradiction call shares half as many among the sub-questions",
     )
     mode: Literal["auto", "local"] = Field(
         default="auto",
         validation_alias="PRP_LLM",
         description="`local`: run a local llama.cpp model for the run (`--llm local` does the same)",
     )
+
+    @property
+    def evidence_budget(self) -> int:
+        """``evidence_tokens``, or its default for the mode."""
+        if self.evidence_tokens is not None:
+            return self.evidence_tokens
+        return LOCAL_EVIDENCE_TOKENS if self.mode == "local" else SERVED_EVIDENCE_TOKENS
 
     def model_for(self, step: Step) -> str:
         """The chat model ``step``'s calls go to."""

@@ -66,7 +66,7 @@ def default_config(settings: Settings, options: ResearchOptions | None = None) -
     llm = llm_available(settings)
     shaped = (
         f"schema {settings.llm.schema_format}, re-ranking {'on' if settings.llm.rerank else 'off'} "
-        f"({settings.llm.rerank_candidates} candidates), evidence {settings.llm.evidence_tokens} tokens"
+        f"({settings.llm.rerank_candidates} candidates), evidence {settings.llm.evidence_budget} tokens"
     )
     return RunConfig(
         name="llm" if llm else "offline",

@@ -42,7 +42,7 @@ def select_strategy(settings: Settings, library: Library) -> ResearchStrategy:
             fallback=offline,
             rerank=settings.llm.rerank,
             rerank_candidates=settings.llm.rerank_candidates,
-            evidence_tokens=settings.llm.evidence_tokens,
+            evidence_tokens=settings.llm.evidence_budget,
             reader=settings.llm.reader == "on" or (settings.llm.reader == "auto" and settings.llm.mode != "local"),
             step_llms=llms,
         )

@@ -20,6 +20,7 @@ import json
 import random
 import re
 import threading
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -30,6 +31,7 @@ from evals.datasets import DatasetKind, EvalDataset, EvalExample, load_dataset
 from evals.judge_pairs import MAX_CITED, PERTURBATIONS, cited_for
 from evals.metrics import overlaps
 from research.report import FinalReport
+from strategies.llm.selection import count_tokens
 from strategies.reading.claim_checks import content_stems, covered, names
 from strategies.reading.numbers import mentions
 from strategies.reading.text import question_terms
@@ -61,6 +63,8 @@ class Oracle:
     dataset: EvalDataset
     lie: bool = False
     said: list[Said] = field(default_factory=list)
+    # Tokens of evidence the prompts showed, by question and step ("rerank", "answer"), retries included.
+    evidence_tokens: dict[str, Counter] = field(default_factory=lambda: defaultdict(Counter))
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _calls: int = 0
 
@@ -74,6 +78,8 @@ class Oracle:
             asked = re.search(r"(?:Question|Research topic) \(from the researcher\): (.*)", prompt)
             question = asked.group(1).strip() if asked else ""
             return {"sub_questions": [{"question": question, "rationale": "The researcher's question."}]}
+        if step in ("rerank", "answer"):
+            self._count_evidence(step, prompt)
         if step == "rerank":
             return self._rerank(prompt)
         if step == "answer":
@@ -104,8 +110,17 @@ class Oracle:
         golds = example.expected.evidence if example else []
         return {sid: text for sid, text in shown.items() if any(overlaps(text, g) for g in golds)}
 
+    def _count_evidence(self, step: str, prompt: str) -> None:
+        asked = re.search(r"(?:for this sub-question|Sub-question): (.*)", prompt)
+        example = self.example(asked.group(1).strip() if asked else "")
+        shown = re.search(r"<evidence>(.*?)</evidence>", prompt, re.S)
+        if example is not None and shown:
+            with self._lock:
+                self.evidence_tokens[example.prompt][step] += count_tokens(shown.group(1))
+
     def _rerank(self, prompt: str) -> dict:
-        gold = self._gold(self.example(sub_question_of(prompt)), prompt)
+        asked = re.search(r"for this sub-question: (.*)", prompt)
+        gold = self._gold(self.example(asked.group(1).strip() if asked else ""), prompt)
         return {"scores": [{"id": sid, "score": 9.0} for sid in list(gold)[:8]]}
 
     def _answer(self, prompt: str) -> dict:

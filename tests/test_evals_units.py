@@ -400,7 +400,7 @@ def test_llm_mode_eval_counts_calls_and_tokens_and_judges(sample_library, monkey
         config = default_config(settings)
         run = run_eval(dataset, config, sample_library, shared_library(sample_library), upload=False, quiet=True)
     assert config.llm and run.mode == "llm (stub-model)"
-    assert config.describe().endswith("schema auto, re-ranking on (10 candidates), evidence 450 tokens")
+    assert config.describe().endswith("schema auto, re-ranking on (10 candidates), evidence 1000 tokens")
     result = run.results[0]
     assert result.outputs["error"] is None
     assert result.scores["citation_validity"] == 1.0

@@ -10,6 +10,7 @@ import pytest
 from langgraph.checkpoint.sqlite import SqliteSaver
 
 from config import LLMSettings, Settings
+from config.settings import SERVED_EVIDENCE_TOKENS
 from evals.metrics import normalize
 from graph.checkpoints import checkpoint_serde
 from graph.run import run_research
@@ -26,10 +27,10 @@ from testing_support.llm_scripts import PLAN, plan_reply, script_with, sentences
 FABRICATED = "Green roofs were shown to triple property values within eighteen months of installation."
 
 
-def run(library, model, **kwargs):
+def run(library, model, evidence_tokens=SERVED_EVIDENCE_TOKENS, **kwargs):
     return run_research(
         library,
-        LLMStrategy(model, "scripted", fallback=OfflineStrategy(library.embedder)),
+        LLMStrategy(model, "scripted", fallback=OfflineStrategy(library.embedder), evidence_tokens=evidence_tokens),
         "Green roofs in cities",
         **kwargs,
     )
@@ -222,7 +223,9 @@ def test_a_claim_its_quote_does_not_state_is_flagged_unsupported(sample_library)
             "next_queries": [],
         }
 
-    report = run(sample_library, ScriptedChatModel(script=script_with(answer=inflated))).report
+    # The budget this was written for: with 1,000 tokens the first substantial sentence is another one,
+    # "Pitfall traps yielded 6,412 adult spiders ...", and its verbatim claim is flagged too (a judge issue).
+    report = run(sample_library, ScriptedChatModel(script=script_with(answer=inflated)), 450).report
     flagged = [c for _, c in report.parts() if c.status.value == "unsupported"]
     assert any("triple property values" in c.text for c in flagged)
     assert not any(c.text.startswith("The sources say:") for c in flagged)  # its quote states it

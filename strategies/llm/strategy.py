@@ -22,6 +22,7 @@ from pydantic import BaseModel, Field, field_validator
 from rapidfuzz import fuzz, utils
 
 from config import Step
+from config.settings import SERVED_EVIDENCE_TOKENS
 from corpus.embeddings import Embedder
 from corpus.retrieval import RetrievedChunk
 from prompts.answer import ANSWER
@@ -132,7 +133,7 @@ class LLMStrategy:
         fallback: ResearchStrategy,
         rerank: bool = True,
         rerank_candidates: int = 10,
-        evidence_tokens: int = 450,
+        evidence_tokens: int = SERVED_EVIDENCE_TOKENS,
         reader: bool = False,
         step_llms: Mapping[Step, BaseChatModel] | None = None,
     ):
@@ -223,9 +224,12 @@ class LLMStrategy:
         if not sheet.sentences:
             return Answer(claims=[], confidence=0.0, sufficient=False, next_queries=[])
         best = ranked(sub_question.question, sheet, self.vectors)
-        if self.rerank:
-            best = self._rerank(sub_question, sheet, best[: self.rerank_candidates])
-        shown = within_budget(best, sheet, self.evidence_tokens)
+        chosen = self._rerank(sub_question, sheet, best[: self.rerank_candidates]) if self.rerank else best
+        # The model's choice first, then the rest of the pre-ranked sentences while the budget lasts:
+        # a re-ranker that scored few sentences, or missed the answer among its candidates, does not
+        # leave the answer's prompt half empty.
+        picked = {s.sid for s in chosen}
+        shown = within_budget([*chosen, *(s for s in best if s.sid not in picked)], sheet, self.evidence_tokens)
         out = self._call(
             AnswerOutput,
             ANSWER,
@@ -245,7 +249,7 @@ class LLMStrategy:
         confidence = (
             round(sum(g.verdict.score for g in stated_claims) / len(stated_claims), 2) if stated_claims else 0.0
         )
-        reordered = chunks_in_order(evidence, best) if self.rerank else None
+        reordered = chunks_in_order(evidence, chosen) if self.rerank else None
         if self.vectors is None:
             # Ranked by words only (no embedder): the model's answer stands as it is, without the
             # fallback's reading of the evidence to set against it.
