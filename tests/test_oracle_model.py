@@ -72,8 +72,9 @@ def test_the_oracle_cites_only_gold_sentences_it_was_shown_and_is_believed(oracl
 def test_the_liars_wrong_figures_and_names_are_never_shown_verified_and_its_sweep_is_flagged(oracle_library):
     library, dataset = oracle_library
     oracle = Oracle(dataset, lie=True)
-    # The budget this was written for: with 1,000 tokens the liar finds another name in the evidence
-    # ("Sign AI" for "Voyage AI"), which the judge lets through (left to the judge's work, issue 31).
+    # The budget this was written for. With 1,000 tokens the liar finds another name in the evidence,
+    # "Sign AI" for "Voyage AI", and the judge lets it through: "Sign" is held by "Sign up on Voyage
+    # AI's website", where a capital opening a sentence may be the name's (docs/evaluation.md, weak).
     outcome = fates(oracle, ask(library, oracle, evidence_tokens=450))
     lies = [(kind, what, claim) for kind, what, claim in outcome if kind in ("figure", "entity")]
     assert lies, outcome
