@@ -90,6 +90,14 @@ def test_a_sentence_opening_capital_is_no_name_where_the_text_writes_the_word_in
     assert judge("The speedup of Medusa over standard decoding is up to 49%.", sentences).states
 
 
+def test_a_part_of_a_longer_name_capitalised_only_where_a_sentence_opens_needs_the_whole_name():
+    sentences = ["One provider with a wide variety of options is Voyage AI.", "Sign up on Voyage AI's website."]
+    assert not judge("Anthropic recommends Sign AI for embedding models.", sentences).states
+    assert judge("One provider with a wide variety of options is Voyage AI.", sentences).states
+    # The whole name held where a sentence opens is the name.
+    assert judge("The guide recommends Voyage AI.", ["Voyage AI is recommended by the guide."]).states
+
+
 def test_a_claim_opening_word_owes_its_capital_to_its_place():
     sentence = "Extensive green roofs retain 50 to 60 percent of annual rainfall."
     assert judge("Extensive green roofs retain 50 to 60 percent of rainfall a year.", [sentence]).states

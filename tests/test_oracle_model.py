@@ -43,9 +43,9 @@ def oracle_library(tmp_path_factory, models_dir, embedder):
     library.close()
 
 
-def ask(library, oracle: Oracle, evidence_tokens: int | None = None) -> dict[str, list[dict]]:
+def ask(library, oracle: Oracle) -> dict[str, list[dict]]:
     with OpenAIStub(oracle) as stub:
-        llm = LLMSettings(base_url=stub.base_url, api_key="oracle", model="oracle", evidence_tokens=evidence_tokens)
+        llm = LLMSettings(base_url=stub.base_url, api_key="oracle", model="oracle")
         settings = Settings(llm=llm)
         strategy = select_strategy(settings, library)
         return {
@@ -72,10 +72,8 @@ def test_the_oracle_cites_only_gold_sentences_it_was_shown_and_is_believed(oracl
 def test_the_liars_wrong_figures_and_names_are_never_shown_verified_and_its_sweep_is_flagged(oracle_library):
     library, dataset = oracle_library
     oracle = Oracle(dataset, lie=True)
-    # The budget this was written for. With 1,000 tokens the liar finds another name in the evidence,
-    # "Sign AI" for "Voyage AI", and the judge lets it through: "Sign" is held by "Sign up on Voyage
-    # AI's website", where a capital opening a sentence may be the name's (docs/evaluation.md, weak).
-    outcome = fates(oracle, ask(library, oracle, evidence_tokens=450))
+    # At the default budget the liar finds names such as "Sign AI" for "Voyage AI" in the evidence.
+    outcome = fates(oracle, ask(library, oracle))
     lies = [(kind, what, claim) for kind, what, claim in outcome if kind in ("figure", "entity")]
     assert lies, outcome
     assert all(what != "verified" for _, what, _ in lies), lies

@@ -80,6 +80,7 @@ _GOVERNED = re.compile(
 )
 _TOKEN = re.compile(r"[^\W_][\w'’.+/-]*[^\W_]|[^\W_]", re.UNICODE)
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*(?:[-*•]\s*)?|\(\s*)$")
+_SENTENCE_OPENING = re.compile(r"(?:^|[.!?]\s+|\n\s*)$")
 
 
 def figures_problem(claim: str, sources: str, best: str, overlap: float) -> Failure | None:
@@ -220,7 +221,9 @@ def names_problem(claim: str, sources: str, background: str = "") -> Failure | N
         opening = _opening_word(name, claim)
         # A word whose every use in the claim opens a sentence may owe its capital to that place.
         written = name if not opening or _inside(name, claim) else name[0].lower() + name[1:]
-        if holds(sources, written, cased=True) or holds(background, name) or _phrase_held(name, claim, sources):
+        if holds(background, name) or _phrase_held(name, claim, sources):
+            continue
+        if holds(sources, written, cased=True) and not _compound_unheld(name, claim, sources):
             continue
         if opening:
             # A plain capitalised word opening a sentence may be a common word ("Create the ...",
@@ -230,6 +233,22 @@ def names_problem(claim: str, sources: str, background: str = "") -> Failure | N
                 continue
         return Failure(False, f"{name!r} is not named in the cited text")
     return None
+
+
+def _compound_unheld(name: str, claim: str, sources: str) -> bool:
+    """Whether ``name`` is a plain capitalised part of a longer name of the claim ("Sign AI") that the
+    sources capitalise only where a sentence opens ("Sign up on Voyage AI's website"), without the
+    name it is part of: there the capital is the sentence's, so only the whole name would hold it."""
+    if not (name.isalpha() and name[1:].islower()):
+        return False
+    word, stops = re.escape(name), stopwords()
+    # Only a sentence's own first word: a capital after a colon or in brackets ("(Macro)") is the name's.
+    if any(not _SENTENCE_OPENING.search(sources[: m.start()]) for m in re.finditer(rf"(?<!\w){word}(?!\w)", sources)):
+        return False
+    after = [f"{name} {p}" for p in re.findall(rf"(?<![\w-]){word}\s+([A-Z][\w-]*)", claim)]
+    before = [f"{p} {name}" for p in re.findall(rf"([A-Z][\w-]*)\s+{word}(?![\w-])", claim)]
+    compounds = [c for c in after + before if not any(w.lower() in stops for w in c.split())]
+    return bool(compounds) and not any(holds(sources, c) for c in compounds)
 
 
 def _phrase_held(name: str, claim: str, sources: str) -> bool:
