@@ -4,7 +4,7 @@ would ever be faked, at its boundary."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -82,6 +82,22 @@ def make_library(make_settings, embedder: Embedder) -> Iterator:
     yield make
     for library in opened:
         library.close()
+
+
+@pytest.fixture
+def library_of(make_library, tmp_path: Path) -> Callable[[dict[str, str]], Library]:
+    """A library of the given documents (file name -> text), ingested from a folder of them."""
+
+    def make(documents: dict[str, str]) -> Library:
+        folder = tmp_path / "docs"
+        folder.mkdir()
+        for name, text in documents.items():
+            (folder / name).write_text(text, encoding="utf-8")
+        library = make_library()
+        library.ingest([folder])
+        return library
+
+    return make
 
 
 @pytest.fixture(scope="session")

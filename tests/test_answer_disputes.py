@@ -4,8 +4,6 @@ chat model is scripted."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from graph.run import run_research
 from strategies.llm.strategy import LLMStrategy
 from strategies.offline.strategy import OfflineStrategy
@@ -32,16 +30,6 @@ DOCUMENTS = {
 QUESTION = "When was the Harbour Crossing opened to traffic?"
 
 
-def _library(make_library, tmp_path: Path):
-    folder = tmp_path / "docs"
-    folder.mkdir()
-    for name, text in DOCUMENTS.items():
-        (folder / name).write_text(text, encoding="utf-8")
-    library = make_library()
-    library.ingest([folder])
-    return library
-
-
 def _assert_sides_presented(report):
     (section,) = report.sections
     assert section.disputed
@@ -55,14 +43,14 @@ def _assert_sides_presented(report):
     assert answer.index("The sources disagree on this") < answer.index("1932") and "[1]" in answer
 
 
-def test_offline_report_presents_both_answers_with_their_documents(make_library, tmp_path, embedder):
-    library = _library(make_library, tmp_path)
+def test_offline_report_presents_both_answers_with_their_documents(library_of, embedder):
+    library = library_of(DOCUMENTS)
     result = run_research(library, OfflineStrategy(embedder), QUESTION, single_question=True)
     _assert_sides_presented(result.report)
 
 
-def test_llm_mode_presents_the_sides_even_when_the_model_states_one_as_fact(make_library, tmp_path, embedder):
-    library = _library(make_library, tmp_path)
+def test_llm_mode_presents_the_sides_even_when_the_model_states_one_as_fact(library_of, embedder):
+    library = library_of(DOCUMENTS)
     one_sided = "The Harbour Crossing was opened to traffic in 1951 after a long delay caused by the war."
 
     def script(step: str, prompt: str):
@@ -117,20 +105,10 @@ AGREEING = {
 SPORT = "What sport is the Kestrel Shield associated with?"
 
 
-def _corpus(make_library, tmp_path: Path, documents: dict[str, str]):
-    folder = tmp_path / "docs"
-    folder.mkdir()
-    for name, text in documents.items():
-        (folder / name).write_text(text, encoding="utf-8")
-    library = make_library()
-    library.ingest([folder])
-    return library
-
-
-def test_answers_sharing_a_word_beside_a_different_one_are_a_disagreement(make_library, tmp_path, embedder):
+def test_answers_sharing_a_word_beside_a_different_one_are_a_disagreement(library_of, embedder):
     """ "amateur rugby union" and "amateur cricket" share a word, yet name two sports: a dispute, the two
     documents that agree on one side."""
-    library = _corpus(make_library, tmp_path, SHARED_WORD)
+    library = library_of(SHARED_WORD)
     report = run_research(library, OfflineStrategy(embedder), SPORT, single_question=True).report
     (section,) = report.sections
     assert section.disputed
@@ -138,8 +116,8 @@ def test_answers_sharing_a_word_beside_a_different_one_are_a_disagreement(make_l
     assert "(2 documents)" in dispute.explanation and "cricket" in dispute.explanation
 
 
-def test_answers_one_of_which_says_more_agree(make_library, tmp_path, embedder):
+def test_answers_one_of_which_says_more_agree(library_of, embedder):
     """ "rugby union" and "rugby": one answer said more fully, no disagreement."""
-    library = _corpus(make_library, tmp_path, AGREEING)
+    library = library_of(AGREEING)
     report = run_research(library, OfflineStrategy(embedder), SPORT, single_question=True).report
     assert not report.disagreements and not report.sections[0].disputed

@@ -4,8 +4,6 @@ disagreement. Real library (fastembed, embedded Qdrant, LangGraph), offline mode
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from graph.run import run_research
 from strategies.offline.strategy import OfflineStrategy
 from strategies.reading.answer_phrase import AnswerType
@@ -14,14 +12,8 @@ from strategies.reading.subjects import different, subject_of
 from strategies.reading.text import stem
 
 
-def _ask(make_library, tmp_path: Path, embedder, documents: dict[str, str], question: str):
-    folder = tmp_path / "docs"
-    folder.mkdir()
-    for name, text in documents.items():
-        (folder / name).write_text(text, encoding="utf-8")
-    library = make_library()
-    library.ingest([folder])
-    return run_research(library, OfflineStrategy(embedder), question, single_question=True).report
+def _ask(library_of, embedder, documents: dict[str, str], question: str):
+    return run_research(library_of(documents), OfflineStrategy(embedder), question, single_question=True).report
 
 
 def _leads(report) -> list[str]:
@@ -29,7 +21,7 @@ def _leads(report) -> list[str]:
     return [c.answer for c in section.claims if c.answer]
 
 
-def test_two_plans_with_two_prices_are_no_disagreement_and_each_price_names_its_plan(make_library, tmp_path, embedder):
+def test_two_plans_with_two_prices_are_no_disagreement_and_each_price_names_its_plan(library_of, embedder):
     documents = {
         "relay-pro.txt": (
             "Relay Pro\n\nThe Relay Pro plan is priced at $20 per month for each user. "
@@ -40,7 +32,7 @@ def test_two_plans_with_two_prices_are_no_disagreement_and_each_price_names_its_
             "It adds shared workspaces and an admin console for the whole organisation."
         ),
     }
-    report = _ask(make_library, tmp_path, embedder, documents, "What is the monthly price of a Relay plan?")
+    report = _ask(library_of, embedder, documents, "What is the monthly price of a Relay plan?")
     assert report.disagreements == []
     assert "The sources disagree" not in report.markdown
     leads = _leads(report)
@@ -48,7 +40,7 @@ def test_two_plans_with_two_prices_are_no_disagreement_and_each_price_names_its_
     assert any("$30" in a and "Team" in a for a in leads), leads
 
 
-def test_one_plan_with_two_prices_in_two_documents_is_a_disagreement(make_library, tmp_path, embedder):
+def test_one_plan_with_two_prices_in_two_documents_is_a_disagreement(library_of, embedder):
     documents = {
         "relay-pricing.txt": (
             "Relay pricing\n\nThe Relay Pro plan is priced at $20 per month for each user. "
@@ -59,7 +51,7 @@ def test_one_plan_with_two_prices_in_two_documents_is_a_disagreement(make_librar
             "It includes unlimited projects and priority support for every workspace."
         ),
     }
-    report = _ask(make_library, tmp_path, embedder, documents, "What is the monthly price of the Relay Pro plan?")
+    report = _ask(library_of, embedder, documents, "What is the monthly price of the Relay Pro plan?")
     (dispute,) = report.disagreements
     assert "$20" in dispute.explanation and "$35" in dispute.explanation
     (section,) = report.sections
@@ -79,8 +71,8 @@ ECHOES = {
 ECHOES_QUESTION = "Who is the artist of the album Echoes?"
 
 
-def test_two_albums_of_one_name_are_two_things_not_a_disagreement(make_library, tmp_path, embedder):
-    report = _ask(make_library, tmp_path, embedder, ECHOES, ECHOES_QUESTION)
+def test_two_albums_of_one_name_are_two_things_not_a_disagreement(library_of, embedder):
+    report = _ask(library_of, embedder, ECHOES, ECHOES_QUESTION)
     assert report.disagreements == []
     leads = _leads(report)
     # Each artist is shown with what tells its album apart (its year, its place in a series).
@@ -90,9 +82,7 @@ def test_two_albums_of_one_name_are_two_things_not_a_disagreement(make_library, 
     assert "2009" in mara and "debut" in mara
 
 
-def test_of_three_albums_of_one_name_only_the_two_crediting_one_album_to_two_artists_disagree(
-    make_library, tmp_path, embedder
-):
+def test_of_three_albums_of_one_name_only_the_two_crediting_one_album_to_two_artists_disagree(library_of, embedder):
     documents = {
         **ECHOES,
         "fan-site.txt": (
@@ -100,7 +90,7 @@ def test_of_three_albums_of_one_name_only_the_two_crediting_one_album_to_two_art
             "Records. Its first single reached the national charts."
         ),
     }
-    report = _ask(make_library, tmp_path, embedder, documents, ECHOES_QUESTION)
+    report = _ask(library_of, embedder, documents, ECHOES_QUESTION)
     (dispute,) = report.disagreements
     assert {dispute.sides[0].answer, dispute.sides[1].answer} == {"Mara Vell", "Lena Frost"}
     # The other album's artist is named as another thing, not as a side.

@@ -42,6 +42,7 @@ from strategies.reading.numbers import MIN_CONFLICT_RATIO, conflict_ratio, quant
 from strategies.reading.vectors import Vectors
 
 from .answer_phrase import answer_phrase, polarity
+from .claim_checks import names as claim_names
 from .extractive import Analysis, ScoredSentence, analyse
 from .question_types import AnswerType, fits, question_type
 from .signals import covered
@@ -383,10 +384,10 @@ def answer_disputes(findings: list[Finding], vectors: Vectors) -> list[Contradic
 
 
 def names_what_is_asked(analysis: Analysis) -> bool:
-    """The best sentence names everything the question names (its capitalised words): it is about what
+    """The best sentence names everything the question names (``claim_checks.names``): it is about what
     is asked, though it may not use the question's other words ("associated with" for "What sport is
     the Kestrel Shield associated with?"), so its documents' answers are answers to the question."""
-    names = {stem(w) for w in re.findall(r"[\w'’-]+", analysis.question)[1:] if w[0].isupper()}
+    names = {stem(w) for w in claim_names(analysis.question)}
     return bool(names and analysis.scored) and all(matched(n, analysis.scored[0].sentence.stems) for n in names)
 
 
