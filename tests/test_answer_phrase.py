@@ -12,7 +12,7 @@ from research.evidence import Finding, FindingStatus, SubQuestion
 from strategies.reading.answer_phrase import answer_phrase, polarity
 from strategies.reading.document_answers import answer_conflicts, answer_disputes, same_answer
 from strategies.reading.extractive import analyse
-from strategies.reading.question_types import AnswerType, question_type
+from strategies.reading.question_types import AnswerType, fits, question_type
 from strategies.reading.vectors import Vectors
 
 
@@ -86,12 +86,69 @@ def test_question_types_come_from_question_grammar(question, kind, noun):
             "About 14% of the district lives in Wadi, which had 120,000 at the last census.",
             "120,000",
         ),
+        # A figure belongs to the subject its clause names: the town's, not the district's.
+        (
+            "What is the population of Pilzno?",
+            "As of 2006 the district's total population is 17,289 (out of which the population of Pilzno amounts"
+            " to 4,411, and the population of the rural part is 12,878).",
+            "4,411",
+        ),
+        # A year dating a noun counts nothing; a bare figure the asked noun introduces is its value.
+        ("What is the population of Blue Lake?", "As of the 2000 census, the township population was 428.", "428"),
+        (
+            "What is the population of Qorveh?",
+            "At the 2006 census, its population was 2,772, in 720 families.",
+            "2,772",
+        ),
+        # A density is a rate, not a population.
+        (
+            "What is the estimated population of Handa?",
+            "In 2015 the city had an estimated population of 117,088 and a density of 2,470 persons per km².",
+            "117,088",
+        ),
+        ("How many employees does Acme have?", "In 2019 Acme had 1,200 employees and 12 offices.", "1,200 employees"),
+        # A place is named where the sentence locates something; the subject running on is no part of it.
+        (
+            "Where was Justice Dunn born?",
+            "Born in Houghton County, Michigan, Dunn attended the public schools.",
+            "Houghton County, Michigan",
+        ),
+        (
+            "Where was Airways International based?",
+            "Airways International, which flew Shorts 330 aircraft, was an airline based in Anchorage, Alaska.",
+            "Anchorage, Alaska",
+        ),
     ],
 )
 def test_answer_phrase_is_the_part_of_the_sentence_the_question_asks_for(vectors, question, sentence, expected):
     phrase = answer_phrase(question, sentence, vectors)
     assert phrase is not None and phrase.text == expected
     assert sentence[phrase.start : phrase.end] == expected
+
+
+def test_a_sentence_that_locates_nothing_names_no_place(vectors):
+    question = "Where was Airways International based?"
+    sentence = "Throughout its history, Airways operated a fleet of Shorts 330 and Convair 580 aircraft."
+    assert answer_phrase(question, sentence, vectors) is None
+    assert answer_phrase("Where was Justice Dunn born?", "Charles J. Dunn (1872 – 1939) was a jurist.", vectors) is None
+    # A place name describing a noun ("the Maine bar") is not where anything is.
+    phrase = answer_phrase(
+        "Where did he work?", "He was admitted to the Maine bar and worked in Orono, Maine.", vectors
+    )
+    assert phrase is not None and phrase.text == "Orono, Maine"
+
+
+def test_a_place_with_its_region_may_lead_but_a_list_of_names_may_not():
+    sentence = "The Chopin House is a historic house in Cloutierville, Louisiana."
+    assert fits(question_type("Where is the Chopin House located?"), "Cloutierville, Louisiana", sentence)
+    assert not fits(question_type("Who wrote it?"), "Smith, Jones", "It was written by Smith, Jones and Brown.")
+
+
+def test_a_capitalised_function_word_is_no_name(vectors):
+    question = 'Who is the artist of the album "Crazy for You"?'
+    sentence = "Crazy for You (Best Coast album) Crazy for You is the debut studio album by the duo Best Coast."
+    phrase = answer_phrase(question, sentence, vectors)
+    assert phrase is not None and phrase.text == "Best Coast"
 
 
 def test_description_questions_have_no_short_answer(vectors):

@@ -70,6 +70,21 @@ W_NOUN = 0.6
 MIN_UNIT_SIMILARITY = 0.25
 # Between equally placed candidates, a fuller name ("Blitzen Trapper" over "American").
 LENGTH_BONUS = 0.05
+# Weight, in choosing among candidates, of the share of the question's words in a candidate's own clause.
+CLAUSE_WEIGHT = 0.2
+_CLAUSE_BREAK = re.compile(r"[;()\[\]]|,(?!\d{3})|\s[–—-]\s")
+# A place is named after a word that locates ("based in", "the city of", "near"): a capitalised name
+# elsewhere in the sentence (the subject, an aircraft maker, a person) says nothing of where.
+_LOCATIVE = re.compile(
+    r"\b(?:in|at|near|from|on|outside|inside|within|throughout|across|into|to|toward|towards|between|around|"
+    r"beside|(?:city|town|village|state|county|province|region|country|capital|island|district|borough|"
+    r"municipality|suburb|neighbourhood|neighborhood|area)\s+of)\s+(?:the\s+)?(?:[a-z]+\s+)?$"
+)
+# A year before a noun names an event ("the 2000 census", "its 2006 season"), it counts nothing.
+_YEAR_BEFORE_NOUN = re.compile(r"(?:1[0-9]|20)\d{2}\s+[a-z][a-z-]*")
+_DETERMINER_BEFORE = re.compile(r"\b(?:the|its|their|his|her|this|that|each|every|a|an)\s+$", re.IGNORECASE)
+# A count is followed by a plural; these plurals do not end in "s".
+_IRREGULAR_PLURALS = frozenset("people children men women staff personnel police cattle".split())
 
 
 @dataclass(frozen=True)
@@ -92,7 +107,7 @@ def answer_phrase(question: str, sentence: str, vectors: Vectors | None = None) 
     asked = set(figures(question))
     candidates = [
         c
-        for c in _candidates(qtype, sentence)
+        for c in (_without_asked_tail(t, st, q_stems) for t, st, _ in _candidates(qtype, sentence))
         if (figures(c[0]) and not set(figures(c[0])) <= asked)
         or (not figures(c[0]) and not _inside_question(c[0], q_stems))
     ]
@@ -100,6 +115,7 @@ def answer_phrase(question: str, sentence: str, vectors: Vectors | None = None) 
         return None
     similarity = _noun_similarity(qtype, [c[0] for c in candidates], vectors)
     best: Phrase | None = None
+    best_key = 0.0
     for (text, start, end), sim in zip(candidates, similarity, strict=True):
         if qtype.kind is AnswerType.QUANTITY and sim is not None and sim < MIN_UNIT_SIMILARITY and content_words(text):
             continue  # "14 green roofs" counts roofs, not the spider species asked about
@@ -107,9 +123,35 @@ def answer_phrase(question: str, sentence: str, vectors: Vectors | None = None) 
         near = max(0.0, 1.0 - _words_between(sentence, distance) / PROXIMITY_WORDS)
         score = near if sim is None else (1 - W_NOUN) * near + W_NOUN * sim
         score += LENGTH_BONUS * min(len(text.split()) - 1, 2)
-        if best is None or score > best.score:
-            best = Phrase(text=text, start=start, end=end, score=round(score, 6))
+        # The clause a candidate stands in says whose value it is: in "its total population is 17,289
+        # (of which the population of Pilzno amounts to 4,411, …)" the town's figure is the one whose
+        # clause names the town. Only the choice weighs it; the score keeps its meaning for thresholds.
+        key = score + CLAUSE_WEIGHT * _clause_share(sentence, start, end, q_stems)
+        if best is None or key > best_key:
+            best, best_key = Phrase(text=text, start=start, end=end, score=round(score, 6)), key
     return best
+
+
+def _clause_share(sentence: str, start: int, end: int, q_stems: frozenset[str]) -> float:
+    """The share of the question's content words found in the clause around ``sentence[start:end]``
+    (bounded by brackets, semicolons, dashes and commas that separate no thousands)."""
+    if not q_stems:
+        return 0.0
+    left = max((m.end() for m in _CLAUSE_BREAK.finditer(sentence, 0, start)), default=0)
+    right = next((m.start() for m in _CLAUSE_BREAK.finditer(sentence, end)), len(sentence))
+    clause = frozenset(content_stems(sentence[left:right]))
+    found = {s for s in q_stems if matched(s, clause)}
+    return len(found) / len(q_stems)
+
+
+def _without_asked_tail(text: str, start: int, q_stems: frozenset[str]) -> tuple[str, int, int]:
+    """ "Houghton County, Michigan, Dunn" -> "Houghton County, Michigan": a comma-joined part that only
+    repeats the question's words is the subject running on, not part of the answer."""
+    parts = text.split(", ")
+    while len(parts) > 1 and _inside_question(parts[-1], q_stems):
+        parts.pop()
+    kept = ", ".join(parts)
+    return kept, start, start + len(kept)
 
 
 def _words_between(sentence: str, chars: int) -> int:
@@ -144,12 +186,13 @@ def _candidates(qtype: QuestionType, sentence: str) -> list[tuple[str, int, int]
             if not any(s < ce and cs < e for cs, ce in covered) and not _YEAR_ONLY.fullmatch(t.strip())
         ]
         found = [_widen(sentence, st, e) for _, st, e in found]
+        found = [(t, st, e) for t, st, e in found if not _year_modifier(sentence, t, st)]
         noun = stem(qtype.noun.split()[-1]) if qtype.noun else ""
-        if noun in _COUNT_STEMS:
-            found = [c for c in found if not any(q.unit == "%" for q in quantities(c[0]))]  # a population is no share
+        if noun in _COUNT_STEMS:  # a population is no share, nor a rate ("2,470 persons per km²")
+            found = [c for c in found if not any(q.unit == "%" for q in quantities(c[0])) and not _RATE.search(c[0])]
         elif noun in _MONEY_STEMS:  # a price is an amount of money: "€45 per m2", "120 dollars"
             found = [(t, st, e) for t, st, e in found if CURRENCY.search(sentence[max(0, st - 4) : e])]
-        return [(t, s, e) for t, s, e in found if _stated_figure(t)]
+        return [(t, s, e) for t, s, e in found if _stated_figure(t) or _after_noun(sentence, s, noun)]
     names = [
         (t, s, e)
         for t, s, e in _spans(_NAME, sentence)
@@ -159,9 +202,16 @@ def _candidates(qtype: QuestionType, sentence: str) -> list[tuple[str, int, int]
         and not _EVENT_WORD.match(t.split()[0])
     ]
     names = [(t, s, e) for t, s, e in names if len(t.split()) <= MAX_NAME_WORDS]  # a list is not one name
+    names = [(t, s, e) for t, s, e in names if t.lower() not in stopwords()]  # "You" of "Crazy for You"
     names = [(t, s, e) for t, s, e in names if not any(_GLUED.search(w) for w in t.split())]
-    if qtype.kind in (AnswerType.NAME, AnswerType.PLACE):
+    if qtype.kind is AnswerType.NAME:
         return names
+    if qtype.kind is AnswerType.PLACE:
+        return [
+            (t, s, e)
+            for t, s, e in names
+            if _LOCATIVE.search(sentence[max(0, s - 40) : s]) and not _describes_noun(sentence, s, e)
+        ]
     if qtype.entity is Entity.CATEGORY:  # "what sport": "football", a common noun in lower case
         return [(t, s, e) for t, s, e in _noun_phrases(sentence) if t.islower()]
     # A name followed by the asked-for noun is named with it: "the *Standard tier*", "the *Pro plan*".
@@ -201,11 +251,38 @@ def _widen(sentence: str, start: int, end: int) -> tuple[str, int, int]:
     return sentence[start:end], start, end
 
 
+_RATE = re.compile(r"\bper\b|/")
+
+
+def _describes_noun(sentence: str, start: int, end: int) -> bool:
+    """ "the Maine bar", "the Boston office": a place name between an article and a common noun
+    describes the noun."""
+    following = re.match(r"\s+([a-z][\w-]*)", sentence[end:])
+    article = re.search(r"\bthe\s+$", sentence[max(0, start - 5) : start], re.IGNORECASE)
+    return bool(article and following) and following.group(1) not in stopwords()
+
+
+def _year_modifier(sentence: str, text: str, start: int) -> bool:
+    """A year before a noun ("2000 census") after a determiner or before a singular noun: it dates
+    the noun, it does not count it ("2000 people", "1500 families" are counts)."""
+    if not _YEAR_BEFORE_NOUN.fullmatch(text):
+        return False
+    noun = text.split()[-1]
+    singular = not noun.endswith("s") and noun not in _IRREGULAR_PLURALS
+    return singular or bool(_DETERMINER_BEFORE.search(sentence[max(0, start - 12) : start]))
+
+
 def _trim_unit(text: str) -> str:
     """ "5,000 at" -> "5,000": the word after a number is its unit only when it is not a function word."""
     text = text.rstrip(" ,.")
     head, _, last = text.rpartition(" ")
     return head if head and last.lower() in stopwords() else text
+
+
+def _after_noun(sentence: str, start: int, noun: str) -> bool:
+    """A bare integer the asked noun introduces ("the township population was 428") is its value."""
+    before = _WORD.findall(sentence[max(0, start - 40) : start])[-3:]
+    return bool(noun) and any(stem(w.lower()) == noun for w in before)
 
 
 def _stated_figure(text: str) -> bool:
@@ -284,7 +361,13 @@ def _noun_similarity(qtype: QuestionType, texts: list[str], vectors: Vectors | N
         return [None] * len(texts)
     noun = vectors.query(qtype.noun)
     matrix = vectors.passages(texts)
-    return [float(x) for x in np.clip(matrix @ noun, 0.0, 1.0)]
+    counted = stem(qtype.noun.split()[-1]) in _COUNT_STEMS
+    # A bare figure of a noun counted in units of itself ("a population of 4,411") has no unit to
+    # compare with the noun: the embedder's cosine to "4,411" is noise, so only its place counts.
+    return [
+        None if counted and not content_words(text) else float(x)
+        for text, x in zip(texts, np.clip(matrix @ noun, 0.0, 1.0), strict=True)
+    ]
 
 
 # --- yes / no ---------------------------------------------------------------------------------------------

@@ -233,7 +233,7 @@ def value_problem(asked: QuestionType, phrase: str, sentence: str) -> str | None
         return None if _NUMBER_WORD.search(phrase) else "not a quantity"
     if asked.entity is Entity.CATEGORY:
         return None if _is_category_value(phrase) else "not a category value"
-    if not _is_name(phrase, asked.noun):
+    if not _is_name(phrase, asked.noun, place=asked.kind is AnswerType.PLACE):
         return "not a name"
     if _cut_out_of_longer_name(phrase, sentence, found):
         return "cut out of a longer name"
@@ -246,14 +246,18 @@ def _is_category_value(phrase: str) -> bool:
     return len(words) <= MAX_CATEGORY_WORDS and not any(w.lower() in stopwords() for w in words)
 
 
-def _is_name(phrase: str, noun: str) -> bool:
+def _is_name(phrase: str, noun: str, place: bool = False) -> bool:
     """A few capitalised (or code-like) words, joined by name particles, neither starting nor ending
     with one; a leading "the" ("The Beatles") and the asked-for noun at the end ("the Standard *tier*")
     are not counted."""
     words = _name_words(phrase, noun)
     if len(words) > MAX_NAME_WORDS or words[0].lower() in NAME_PARTICLES or words[-1].lower() in NAME_PARTICLES:
         return False
-    return all(w.lower() in NAME_PARTICLES or _NAME_WORD.match(w) for w in words) and len(phrase) >= 2
+    # A place's parts are joined by commas ("Houghton County, Michigan"); other names' are a list.
+    return (
+        all(w.lower() in NAME_PARTICLES or _NAME_WORD.match(w.rstrip(",") if place else w) for w in words)
+        and len(phrase) >= 2
+    )
 
 
 def _name_words(phrase: str, noun: str) -> list[str]:
