@@ -149,6 +149,9 @@ def test_a_capitalised_function_word_is_no_name(vectors):
     sentence = "Crazy for You (Best Coast album) Crazy for You is the debut studio album by the duo Best Coast."
     phrase = answer_phrase(question, sentence, vectors)
     assert phrase is not None and phrase.text == "Best Coast"
+    sentence = "\"There's a Kind of Hush\", a cover of a 1960s song, was a hit for Herman's Hermits."
+    phrase = answer_phrase("Who recorded the song?", sentence, vectors)
+    assert phrase is not None and phrase.text == "Herman's Hermits"
 
 
 def test_description_questions_have_no_short_answer(vectors):

@@ -202,7 +202,8 @@ def _candidates(qtype: QuestionType, sentence: str) -> list[tuple[str, int, int]
         and not _EVENT_WORD.match(t.split()[0])
     ]
     names = [(t, s, e) for t, s, e in names if len(t.split()) <= MAX_NAME_WORDS]  # a list is not one name
-    names = [(t, s, e) for t, s, e in names if t.lower() not in stopwords()]  # "You" of "Crazy for You"
+    # "You" of "Crazy for You", "There's" of a song title: a capitalised function word is no name.
+    names = [(t, s, e) for t, s, e in names if re.sub(r"['’]s$", "", t.lower()) not in stopwords()]
     names = [(t, s, e) for t, s, e in names if not any(_GLUED.search(w) for w in t.split())]
     if qtype.kind is AnswerType.NAME:
         return names
