@@ -149,11 +149,11 @@ def read(
     focus_read = read_terms(analysis)
     # The judge answers a question the model found short only when each term it asks about is somewhere
     # in the evidence: "What grants are available to building owners who install green roofs?" over pages
-    # that never say grants shares most of its words with a council's list of green-roof measures. A
-    # question read whole is asked about by all its words, which the judge weighs; the few its evidence's
-    # subject left over ("given" of "how does X differ when given a role") are no more what it asks.
+    # that never say grants shares most of its words with a council's list of green-roof measures. So
+    # with a question read whole: the words its evidence's subject left over are what it asks about
+    # ("installation *costs*" over a policy brief that says "install green roofs" and never a cost).
     held_stems = set(content_stems(held))
-    if focus_read and not all(matched(t, held_stems) for t in focus_read):
+    if not all(matched(t, held_stems) for t in analysis.focus_terms):
         return False, conf
     # Read whole, the question's subject words are its evidence's titles and sections: the sentences must
     # state it themselves, not lean on the page they stand on.
