@@ -11,7 +11,6 @@ from strategies.offline import assessment
 from strategies.offline.strategy import OfflineStrategy
 from strategies.reading.extractive import analyse, select
 from strategies.reading.signals import MIN_COVERAGE, coverage, read_coverage, signals
-from strategies.reading.vectors import Vectors
 from tests.test_offline_strategy import block, chunk
 
 ANSWER = "The client reads the API key from the ANTHROPIC_API_KEY environment variable when none is passed to it."
@@ -33,17 +32,6 @@ def test_code_listings_ranked_first_take_no_rank_from_the_passage_that_answers(s
     # Three chunks down, the only sentence's rank penalty exceeds its relevance: its preference is
     # negative, and a share of it lay above it, so nothing was quoted.
     assert [c.text for c in judged.claims] == [ANSWER]
-
-
-def test_a_sentence_not_about_the_question_is_never_quoted_above_one_that_is(embedder):
-    opening = "This guide describes the layout of the console pages."
-    evidence = [
-        chunk("sdk", [block("sdk-0001", "sdk", opening)], rank=1),
-        chunk("sdk", [block("sdk-0002", "sdk", ANSWER)], 2),
-    ]
-    analysis = analyse("How does the client find the API key?", evidence, Vectors(embedder))
-    assert any(s.relevance <= 0 for s in analysis.scored)  # the opening line, about its own page
-    assert [s.sentence.text for s in select(analysis)] == [ANSWER]
 
 
 # One page on image input, in six passages: each names images, formats and requests, so what a

@@ -320,12 +320,9 @@ def select(analysis: Analysis) -> list[ScoredSentence]:
     """Up to MAX_CLAIMS sentences that answer the question together: maximal marginal relevance over
     ``preference``, plus what each adds to the question's terms covered so far, so the second part of
     "what are X, and how do they relate to Y?" is answered too, not a second sentence on X."""
-    # A sentence not even loosely about the question is never quoted, however well its chunk ranked
-    # (a page's opening line above the passage that answers); with none left, nothing is.
-    about = [c for c in analysis.scored if c.relevance > 0]
-    remaining = sorted(about, key=lambda c: (-preference(c), c.sentence.chunk_index, c.sentence.order))
-    if not remaining:
-        return []
+    remaining = sorted(analysis.scored, key=lambda c: (-preference(c), c.sentence.chunk_index, c.sentence.order))
+    if not remaining or remaining[0].relevance <= 0:
+        return []  # nothing in the evidence is even loosely about the question
     best = preference(remaining[0])
     best_relevance = max(c.relevance for c in remaining)
     chosen: list[ScoredSentence] = []
