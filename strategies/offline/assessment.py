@@ -41,7 +41,7 @@ from strategies.reading.extractive import Analysis, ScoredSentence, prose
 from strategies.reading.keyphrases import extract_keyphrases
 from strategies.reading.lexicon.question_words import QUESTION_WORDS
 from strategies.reading.lexicon.topics import SYNONYMS
-from strategies.reading.signals import ACCOUNT_LEAD, MIN_COVERAGE, Signals, coverage
+from strategies.reading.signals import ACCOUNT_LEAD, MIN_COVERAGE, Signals, coverage, read_coverage, read_terms
 from strategies.reading.text import (
     content_stems,
     content_words,
@@ -131,7 +131,9 @@ def read(
       sentences state what it asks (``answerhood.answer_verdict``: the judge's hard checks, then most
       of the question's words in the sentences and their context, or the same in other words), its
       words are not missing from the evidence (the coverage floor) and, when it asks for a typed value,
-      a sentence gives one; the confidence shown is then the judge's score."""
+      a sentence gives one; the confidence shown is then the judge's score. A question the evidence's
+      subject took most of the words of is read whole (``signals.read_terms``): the floor is measured
+      over all its terms and the judge reads them against the sentences alone."""
     question = analysis.question
     focus = set(analysis.focus_terms)
     held = " ".join(f"{c.title} {c.text} {' '.join(b.section for b in c.blocks)}" for c in evidence)
@@ -140,19 +142,23 @@ def read(
         return False, min(conf, UNNAMED_CONFIDENCE)
     # A question asking for a typed value is answered only by a sentence giving one (``found.lead``): a
     # sentence sharing the words of "what is the average length of the titles" without a figure does not.
-    if sufficient or coverage(found) < MIN_COVERAGE or found.lead == 0.0:
+    # The coverage floor is measured over the terms the question is read by (``read_terms``).
+    if sufficient or read_coverage(analysis, found) < MIN_COVERAGE or found.lead == 0.0:
         return sufficient, conf
     context = [" ".join(sorted(item.sentence.context)) for item in chosen]
-    # The focus terms stand for the question when they are most of it; when the evidence's subject took
-    # most of its words (one page whose every chunk names its topic), the question is read whole.
-    focus_read = analysis.focus_terms if 2 * len(analysis.focus_terms) >= len(analysis.terms) else []
+    focus_read = read_terms(analysis)
     # The judge answers a question the model found short only when each term it asks about is somewhere
     # in the evidence: "What grants are available to building owners who install green roofs?" over pages
-    # that never say grants shares most of its words with a council's list of green-roof measures.
+    # that never say grants shares most of its words with a council's list of green-roof measures. So
+    # with a question read whole: the words its evidence's subject left over are what it asks about
+    # ("installation *costs*" over a policy brief that says "install green roofs" and never a cost).
     held_stems = set(content_stems(held))
     if not all(matched(t, held_stems) for t in analysis.focus_terms):
         return False, conf
-    verdict = answer_verdict(question, [item.sentence.text for item in chosen], context, focus_read, meaning)
+    # Read whole, the question's subject words are its evidence's titles and sections: the sentences must
+    # state it themselves, not lean on the page they stand on.
+    read_in = context if focus_read else []
+    verdict = answer_verdict(question, [item.sentence.text for item in chosen], read_in, focus_read, meaning)
     if verdict.states:
         return True, max(conf, verdict.score)
     return False, conf

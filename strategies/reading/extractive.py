@@ -103,7 +103,7 @@ class Sentence:
     text: str  # verbatim substring of the block's text
     block_id: str
     doc_id: str
-    chunk_index: int
+    chunk_index: int  # its chunk's rank among the evidence chunks holding a sentence to quote
     order: int
     stems: frozenset[str]
     section: str = ""
@@ -174,7 +174,12 @@ def evidence_sentences(evidence: Sequence[RetrievedChunk], layout: Layout | None
     layout = layout or Layout(evidence)
     out: list[Sentence] = []
     seen_blocks: set[str] = set()
-    for chunk_index, chunk in enumerate(evidence):
+    # A chunk with nothing to quote (a code listing, a table) takes no rank: the passage ranked below
+    # it is the best the evidence offers, not one rank down (``preference``'s floors are relative to it).
+    chunk_index = 0
+    for chunk in evidence:
+        if out and out[-1].chunk_index == chunk_index:
+            chunk_index += 1
         for block in chunk.blocks:
             if block.block_id in seen_blocks or not is_evidence(block):
                 continue
@@ -340,16 +345,23 @@ def select(analysis: Analysis) -> list[ScoredSentence]:
         # A sentence answering a part of the question no chosen one covers is judged by its own
         # relevance, not by its chunk's rank: the second part of a question is often in another passage.
         adds = bool(chosen) and coverage_gain(pick, covered, analysis) >= MIN_NEW_COVERAGE
-        if adds and pick.relevance >= ABSOLUTE_FLOOR * best_relevance:
+        if adds and pick.relevance >= _floor(best_relevance, ABSOLUTE_FLOOR):
             pass
-        elif preference(pick) < ABSOLUTE_FLOOR * best:
+        elif preference(pick) < _floor(best, ABSOLUTE_FLOOR):
             break
-        elif len(chosen) >= MIN_CLAIMS and preference(pick) < RELATIVE_RELEVANCE_FLOOR * best:
+        elif len(chosen) >= MIN_CLAIMS and preference(pick) < _floor(best, RELATIVE_RELEVANCE_FLOOR):
             break
         chosen.append(pick)
         covered |= {t for t in analysis.focus_terms if pick.sentence.covers(t)}
         remaining.remove(pick)
     return chosen
+
+
+def _floor(best: float, share: float) -> float:
+    """``share`` of ``best``, as far below it as that is when ``best`` is negative (the best passage's
+    chunk ranked below others that hold nothing to quote, its rank penalty above its relevance): a
+    share of a negative number would lie above it, and not even the best sentence would be chosen."""
+    return best - (1.0 - share) * abs(best)
 
 
 def to_claims(analysis: Analysis, chosen: Sequence[ScoredSentence]) -> list[Claim]:

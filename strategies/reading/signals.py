@@ -8,6 +8,7 @@ stood out for is checked for documents answering it differently (``document_answ
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from .extractive import Analysis, ScoredSentence, select
@@ -52,11 +53,7 @@ def signals(analysis: Analysis, led: bool | None, chosen: list[ScoredSentence] |
         or [t for t in analysis.terms if t not in noun]
         or analysis.focus_terms
     )
-    if focus:
-        pool = sum(1 for t in focus if any(s.sentence.covers(t) for s in scored)) / len(focus)
-        best = max(sum(1 for t in focus if s.sentence.covers(t)) / len(focus) for s in scored[:TOP_SENTENCES])
-    else:
-        pool = best = 1.0
+    pool, best = _shares(analysis, focus)
     dense = sorted(s.dense for s in scored)
     by_dense = sorted(range(len(scored)), key=lambda i: -scored[i].dense)
     by_words = sorted(range(len(scored)), key=lambda i: -scored[i].lexical)
@@ -71,6 +68,36 @@ def signals(analysis: Analysis, led: bool | None, chosen: list[ScoredSentence] |
         lead=ACCOUNT_LEAD if led is None else float(led),
         joint=joint_coverage(analysis, select(analysis) if chosen is None else chosen),
     )
+
+
+def _shares(analysis: Analysis, terms: list[str]) -> tuple[float, float]:
+    """(pool, best): the share of ``terms`` anywhere in the evidence's sentences, and the largest share
+    one of the top sentences covers."""
+    scored = analysis.scored
+    if not terms:
+        return 1.0, 1.0
+    pool = sum(1 for t in terms if any(s.sentence.covers(t) for s in scored)) / len(terms)
+    best = max(sum(1 for t in terms if s.sentence.covers(t)) / len(terms) for s in scored[:TOP_SENTENCES])
+    return pool, best
+
+
+def read_terms(analysis: Analysis) -> list[str]:
+    """The terms a question is read by when its sentences are judged: its focus terms when they are
+    most of it; when the evidence's subject took most of its words (one page whose every chunk names
+    its topic, leaving "given" or "part" of "how does X differ when given a role"), none: the question
+    is read whole."""
+    return analysis.focus_terms if 2 * len(analysis.focus_terms) >= len(analysis.terms) else []
+
+
+def read_coverage(analysis: Analysis, found: Signals) -> float:
+    """``coverage`` over the terms the question is read by (``read_terms``): over all its terms but
+    the asked-for noun when it is read whole, since a few words the evidence's subject left over do
+    not stand for it."""
+    if read_terms(analysis):
+        return coverage(found)
+    noun = {stem(w) for w in question_type(analysis.question).noun.split()}
+    pool, best = _shares(analysis, [t for t in analysis.terms if t not in noun] or analysis.terms)
+    return coverage(dataclasses.replace(found, pool=pool, best=best))
 
 
 def joint_coverage(analysis: Analysis, chosen: list[ScoredSentence]) -> float:
