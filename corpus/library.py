@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 import threading
 from collections.abc import Callable, Iterable
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
@@ -117,7 +117,9 @@ class Library:
         other fields live in the registry alone, and their edit opens neither the index nor a model."""
         record = self.registry.override_metadata(doc_id, override)
         if record is not None and {"year", "title"} & override.model_fields_set:
-            self.store.restate_document(record)
+            from corpus.title_field import title_vectors
+
+            self.store.restate_document(record, partial(title_vectors, self.embedder, record))
         return record
 
     def _ingestor(self) -> Ingestor:

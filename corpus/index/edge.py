@@ -63,6 +63,7 @@ class EdgeIndex:
         else:
             with _engine_errors():
                 self._create(schema)
+        self.sparse_names = _stored_sparse_names(path)
 
     def _create(self, schema: CollectionSchema) -> None:
         config = qe.EdgeConfig(
@@ -133,6 +134,10 @@ def _stored_dimension(path: Path) -> int | None:
     """The dense size the shard was created with (the bindings expose no config getter)."""
     config = json.loads((path / _CONFIG_FILE).read_text())
     return config.get("vectors", {}).get(DENSE, {}).get("size")
+
+
+def _stored_sparse_names(path: Path) -> frozenset[str]:
+    return frozenset(json.loads((path / _CONFIG_FILE).read_text()).get("sparse_vectors", {}))
 
 
 def _point(point: models.PointStruct) -> qe.Point:

@@ -1,0 +1,71 @@
+"""The title field: a chunk's document title, URL path and section heading, indexed as a BM25 vector of
+its own (``corpus.title_field``) and fused with the body's rankings (``tools.retrievers``). A term every
+page's title repeats ("- Acme Router") weighs nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from corpus.index import schema
+from corpus.models import Bibliography, DocType, Document, MetadataOverride
+from corpus.title_field import field_text, url_words
+from tools.hybrid_search import hybrid_search
+from tools.retrievers import TITLE_WEIGHT, title_ranks
+
+PAGES = {
+    "what-is-acme-router": ("Overview", "Acme Router is a fully managed service that routes HTTP requests."),
+    "quotas": ("Quotas", "Acme Router is controlled by quotas: 50 routes per region and account."),
+    "pricing": ("Pricing", "Acme Router is billed per million requests; rejected requests are free."),
+    "logging": ("Logging", "Acme Router writes one log line per request and keeps it for seven days."),
+    "security": ("Security", "Acme Router encrypts traffic in transit and rotates certificates automatically."),
+    "regions": ("Regions", "Acme Router runs in twelve locations; pick the ones nearest your users."),
+}
+
+
+def _site(folder: Path) -> Path:
+    folder.mkdir()
+    for slug, (title, text) in PAGES.items():
+        (folder / f"docs__{slug}.md").write_text(
+            f"Source: https://docs.acme.example/router/{slug}.html\n"
+            "Fetched-At: 2026-01-02T10:00:00Z\n\n"
+            f"# {title} - Acme Router\n\n{text}\n"
+        )
+    return folder
+
+
+def test_the_field_is_title_url_path_and_heading():
+    document = Document(
+        doc_id="d",
+        path="p.md",
+        title="Quotas - Acme Router",
+        type=DocType.MARKDOWN,
+        page_count=1,
+        sha256="0",
+        bibliography=Bibliography(url="https://docs.acme.example/en/router/raise-a-quota.html"),
+    )
+    assert url_words(document.bibliography.url) == "router raise a quota"
+    assert field_text(document, "Limits per region") == "Quotas - Acme Router\nrouter raise a quota\nLimits per region"
+    assert url_words(None) == ""
+
+
+def test_a_term_every_title_repeats_carries_no_weight_and_a_named_page_ranks_first(make_library, tmp_path: Path):
+    library = make_library()
+    library.ingest([_site(tmp_path / "site")])
+    assert library.store.has_titles
+
+    def title_hits(query: str) -> list:
+        sparse = schema.sparse_vector(library.embedder.embed_sparse_query(query))
+        return title_ranks(library.store.query(schema.sparse_query(sparse, 20, None, schema.TITLE)))
+
+    # The site's name is in every page's title and URL: no title match at all.
+    assert title_hits("Acme Router") == []
+    # A page's own name is a title match, that page's alone.
+    assert {library.registry.document(h.doc_id).title for _, h in title_hits("acme router regions")} == {
+        "Regions - Acme Router"
+    }
+    assert TITLE_WEIGHT > 0
+    hits = hybrid_search(library, "Which regions does Acme Router support?", k=3)
+    assert hits[0].title == "Regions - Acme Router"
+    # A title edited by hand is in the field from then on.
+    library.edit_metadata(hits[0].doc_id, MetadataOverride(title="Availability zones - Acme Router"))
+    assert {h.doc_id for _, h in title_hits("availability zones")} == {hits[0].doc_id}
