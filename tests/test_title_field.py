@@ -1,12 +1,14 @@
 """The title field: a chunk's document title, URL path and section heading, indexed as a BM25 vector of
 its own (``corpus.title_field``) and fused with the body's rankings (``tools.retrievers``). A term every
-page's title repeats ("- Acme Router") weighs nothing."""
+page's title repeats ("- Acme Router") weighs nothing; a page exported without heading markup has its
+one-line headings read as its sections (``corpus.loaders.markdown``)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from corpus.index import schema
+from corpus.loaders.markdown import load_markdown
 from corpus.models import Bibliography, DocType, Document, MetadataOverride
 from corpus.title_field import field_text, url_words
 from tools.hybrid_search import hybrid_search
@@ -69,3 +71,27 @@ def test_a_term_every_title_repeats_carries_no_weight_and_a_named_page_ranks_fir
     # A title edited by hand is in the field from then on.
     library.edit_metadata(hits[0].doc_id, MetadataOverride(title="Availability zones - Acme Router"))
     assert {h.doc_id for _, h in title_hits("availability zones")} == {hits[0].doc_id}
+
+
+def test_a_page_without_heading_markup_has_its_one_line_headings_as_sections():
+    page = (
+        "<!-- source: https://docs.example.com/en/docs/eval-tool -->\n\n"
+        "Accessing the Evaluate Feature\n\n\n"
+        "To get started with the Evaluation tool, open the console.\n\n"
+        "Creating Test Cases\n\n\n"
+        "When you first access the Evaluation screen, you see a single row.\n\n"
+        "Where the model is running. e.g. us-central1\n\n"
+        "Click the button.\n"
+    )
+    blocks = load_markdown(page).blocks
+    assert [b.section for b in blocks] == [
+        "Accessing the Evaluate Feature",
+        "Accessing the Evaluate Feature",
+        "Creating Test Cases",
+        "Creating Test Cases",
+        "Creating Test Cases",  # a sentence, not a heading
+        "Creating Test Cases",
+    ]
+    # A page with heading markup keeps its own headings only.
+    marked = load_markdown("# Guide\n\nCreating Test Cases\n\nClick the button.\n").blocks
+    assert [b.section for b in marked] == ["Guide", "Guide", "Guide"]
