@@ -7,7 +7,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from corpus.index import schema
+import pytest
+from qdrant_client import QdrantClient
+
+from corpus.index import rebuild, schema
+from corpus.index.client import ClientIndex
+from corpus.library import Library
 from corpus.loaders.markdown import load_markdown
 from corpus.models import Bibliography, DocType, Document, MetadataOverride
 from corpus.title_field import field_text, url_words
@@ -95,3 +100,96 @@ def test_a_page_without_heading_markup_has_its_one_line_headings_as_sections():
     # A page with heading markup keeps its own headings only.
     marked = load_markdown("# Guide\n\nCreating Test Cases\n\nClick the button.\n").blocks
     assert [b.section for b in marked] == ["Guide", "Guide", "Guide"]
+
+
+# --- an index built before the title field ----------------------------------------------------------
+
+
+def _before_the_title_field(monkeypatch, settings, embedder, folder: Path) -> int:
+    """A library as prp left it before the title field: the collection created without its vector,
+    chunks written without it. Returns its chunk count."""
+    body_only = {schema.SPARSE: schema.CollectionSchema(embedder.dim).sparse_vectors()[schema.SPARSE]}
+    with monkeypatch.context() as m:
+        m.setattr(schema.CollectionSchema, "sparse_vectors", lambda self: dict(body_only))
+        m.setattr(rebuild, "needed", lambda store: False)
+        with Library(settings, embedder=embedder) as old:
+            old.ingest([_site(folder)])
+            assert not old.store.has_titles
+            assert all(schema.TITLE not in p.vectors for p in old.store.backend.scroll(with_vectors=True))
+            return old.store.count()
+
+
+def _title_hits(library: Library, query: str) -> list:
+    sparse = schema.sparse_vector(library.embedder.embed_sparse_query(query))
+    return title_ranks(library.store.query(schema.sparse_query(sparse, 20, None, schema.TITLE)))
+
+
+def test_an_index_built_before_the_title_field_is_rebuilt_once_on_open(
+    monkeypatch, make_settings, embedder, tmp_path: Path, capfd
+):
+    settings = make_settings("old")
+    chunks = _before_the_title_field(monkeypatch, settings, embedder, tmp_path / "site")
+    capfd.readouterr()
+    with Library(settings, embedder=embedder) as library:
+        assert library.store.has_titles and library.store.count() == chunks
+        err = capfd.readouterr().err
+        assert (
+            "built before the title field" in err and f"rebuilt the index with the title field ({chunks} chunks)" in err
+        )
+        assert all(schema.TITLE in p.vectors for p in library.store.backend.scroll(with_vectors=True))
+        assert {library.registry.document(h.doc_id).title for _, h in _title_hits(library, "regions")} == {
+            "Regions - Acme Router"
+        }
+        assert (
+            hybrid_search(library, "Which regions does Acme Router support?", k=3)[0].title == "Regions - Acme Router"
+        )
+    assert not settings.index_path.with_name(settings.index_path.name + rebuild.REBUILDING).exists()
+    with Library(settings, embedder=embedder) as again:
+        assert again.store.count() == chunks
+    assert "rebuild" not in capfd.readouterr().err
+
+
+def test_an_interrupted_rebuild_leaves_the_old_index_and_runs_again(monkeypatch, make_settings, embedder, tmp_path):
+    settings = make_settings("old")
+    chunks = _before_the_title_field(monkeypatch, settings, embedder, tmp_path / "site")
+    with monkeypatch.context() as m:
+        m.setattr(rebuild, "_with_titles", lambda *a: (_ for _ in ()).throw(KeyboardInterrupt))
+        library = Library(settings, embedder=embedder)
+        with pytest.raises(KeyboardInterrupt):
+            _ = library.store
+        library.close()
+    # A crash between setting the old shard aside and moving the new one in: the old one comes back.
+    settings.index_path.rename(settings.index_path.with_name(settings.index_path.name + ".replaced"))
+    with Library(settings, embedder=embedder) as library:
+        assert library.store.has_titles and library.store.count() == chunks
+        assert (
+            hybrid_search(library, "Which regions does Acme Router support?", k=3)[0].title == "Regions - Acme Router"
+        )
+
+
+def test_a_server_collection_built_before_the_title_field_is_rebuilt(monkeypatch, make_settings, embedder, tmp_path):
+    """The same rebuild on qdrant-client (a server's code path; local mode stands in for the server)."""
+    settings = make_settings("old")
+    chunks = _before_the_title_field(monkeypatch, settings, embedder, tmp_path / "site")
+    with Library(settings, embedder=embedder) as library:
+        points = [p.as_point() for p in library.store.backend.scroll(with_vectors=True)]
+        server = ClientIndex(QdrantClient(location=":memory:"), "prp")
+        body_only = {schema.SPARSE: schema.CollectionSchema(embedder.dim).sparse_vectors()[schema.SPARSE]}
+        with monkeypatch.context() as m:
+            m.setattr(schema.CollectionSchema, "sparse_vectors", lambda self: dict(body_only))
+            server.ensure(schema.CollectionSchema(embedder.dim))
+        for p in points:
+            p.vector = {k: v for k, v in p.vector.items() if k != schema.TITLE}
+        server.upsert(points)
+        edge, library.store.backend = library.store.backend, server
+        try:
+            assert rebuild.needed(library.store)
+            assert rebuild.rebuild(library.store, library.registry, embedder) == chunks
+            assert not rebuild.needed(library.store) and server.count() == chunks
+            assert not server.client.collection_exists("prp" + rebuild.REBUILDING)
+            assert {library.registry.document(h.doc_id).title for _, h in _title_hits(library, "regions")} == {
+                "Regions - Acme Router"
+            }
+        finally:
+            library.store.backend = edge
+            server.close()
