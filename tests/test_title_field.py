@@ -16,6 +16,8 @@ from corpus.library import Library
 from corpus.loaders.markdown import load_markdown
 from corpus.models import Bibliography, DocType, Document, MetadataOverride
 from corpus.title_field import field_text, url_words
+from graph.run import run_research
+from strategies.offline.strategy import OfflineStrategy
 from tools.hybrid_search import hybrid_search
 from tools.retrievers import TITLE_WEIGHT, title_ranks
 
@@ -193,3 +195,91 @@ def test_a_server_collection_built_before_the_title_field_is_rebuilt(monkeypatch
         finally:
             library.store.backend = edge
             server.close()
+
+
+def test_what_is_the_product_finds_the_page_that_defines_it(make_library, tmp_path: Path):
+    """A crawled site where every page's title ends "- Acme Router" and every page names it several
+    times: the overview page (URL .../what-is-acme-router.html) ranks first and the answer is the
+    sentence that defines the product, not the quotas page's "Acme Router is controlled by quotas"."""
+    library = make_library()
+    folder = tmp_path / "site"
+    folder.mkdir()
+    for slug, (title, sentences) in SITE.items():
+        (folder / f"docs__{slug}.md").write_text(
+            f"Source: https://docs.acme.example/router/{slug}.html\nFetched-At: 2026-01-02T10:00:00Z\n\n"
+            f"# {title} - Acme Router\n\n" + "\n\n".join(sentences) + "\n"
+        )
+    library.ingest([folder])
+    for question in ("What is Acme Router?", "What does Acme Router do?"):
+        assert hybrid_search(library, question, k=3)[0].title == "Overview - Acme Router"
+        result = run_research(library, OfflineStrategy(library.embedder), question, single_question=True)
+        (finding,) = result.state["findings"]
+        assert finding.claims[0].text == SITE["what-is-acme-router"][1][0]
+
+
+SITE = {
+    "what-is-acme-router": (
+        "Overview",
+        [
+            "Acme Router is a fully managed service that routes HTTP requests to your backends.",
+            "With Acme Router you describe routes once and the service applies them in every region.",
+            "This guide shows how to set up Acme Router, send traffic through it and watch its logs.",
+        ],
+    ),
+    "quotas": (
+        "Quotas",
+        [
+            "Acme Router is controlled by quotas that limit how many routes and requests an account may use.",
+            "Each Acme Router account may create 50 routes per region; ask support to raise the quota.",
+            "Requests above the Acme Router request quota are rejected with status 429.",
+        ],
+    ),
+    "pricing": (
+        "Pricing",
+        [
+            "Acme Router is billed per million requests routed; rejected requests are free.",
+            "Acme Router data transfer is billed at the rate of the region the request leaves from.",
+            "There is no minimum fee for Acme Router and no charge for idle routes.",
+        ],
+    ),
+    "logging": (
+        "Logging",
+        [
+            "Acme Router writes one log line per request and keeps it for seven days.",
+            "You can export Acme Router logs to your own storage bucket.",
+            "Acme Router log lines hold the route, the status and the latency of each request.",
+        ],
+    ),
+    "security": (
+        "Security",
+        [
+            "Acme Router encrypts traffic in transit and rotates certificates automatically.",
+            "Access to Acme Router is granted by roles; an administrator role may change routes.",
+            "Acme Router never stores request bodies.",
+        ],
+    ),
+    "regions": (
+        "Regions",
+        [
+            "Acme Router runs in twelve locations; pick the ones nearest your users.",
+            "An Acme Router route can be served from several regions at once.",
+            "New Acme Router regions are announced on the status page.",
+        ],
+    ),
+    "getting-started": (
+        "Getting started",
+        [
+            "To start with Acme Router, create an account and a first route in the console.",
+            "Acme Router then gives you an endpoint; point your DNS record at it.",
+            "Send a test request and Acme Router shows it in the logs within a minute.",
+        ],
+    ),
+    "limits": (
+        "Limits",
+        [
+            "Acme Router accepts request headers up to 64 KB and bodies up to 32 MB.",
+            "A route in Acme Router may have up to 100 rules.",
+            "Acme Router closes idle connections after 10 minutes.",
+        ],
+    ),
+}
