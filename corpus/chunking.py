@@ -286,13 +286,27 @@ def chunk_document(
 
 
 def _fit(run: list[Unit], budget: int, count: TokenCounter, max_chars: int) -> list[Unit]:
-    """Split the units longer than the window left after the header at sentence boundaries."""
+    """Split the units longer than the window left after the header at sentence boundaries. A unit
+    right after a section's heading lines leaves room for them: the headings open a chunk with the
+    passage they head, instead of closing a chunk of their own that names a topic and states nothing."""
     out: list[Unit] = []
     for unit in run:
-        if unit.tokens <= budget and len(unit.text) <= max_chars:
+        headings = _trailing_headings(out)
+        room = max(budget - sum(u.tokens for u in headings), budget // 2)
+        chars = max(max_chars - sum(len(u.text) + 2 for u in headings), max_chars // 2)
+        if unit.tokens <= room and len(unit.text) <= chars:
             out.append(unit)
             continue
-        parts = _split_long(unit.text, budget, count, max_chars)
+        parts = _split_long(unit.text, room, count, chars)
         counts = _token_counts(parts, count, max_chars)
         out.extend(Unit(unit.block, p, n) for p, n in zip(parts, counts, strict=True))
     return out
+
+
+def _trailing_headings(units: list[Unit]) -> list[Unit]:
+    """The heading lines ending ``units``: heading blocks, or the line a section is named after (a
+    page without heading markup has its one-line headings as paragraphs)."""
+    n = len(units)
+    while n and (units[n - 1].block.kind is BlockKind.HEADING or units[n - 1].text == units[n - 1].block.section):
+        n -= 1
+    return units[n:]

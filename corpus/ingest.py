@@ -69,6 +69,7 @@ from corpus.parsing import SUFFIX_TYPES, doc_id_for, parse_file
 from corpus.references.entries import ReferenceEntry
 from corpus.references.plan import ImportPlan
 from corpus.registry import DocumentRecord, Registry
+from corpus.title_field import title_vectors
 
 if TYPE_CHECKING:  # an ingest is handed them open; importing them is the library's (corpus.library)
     from corpus.embeddings import Embedder
@@ -622,7 +623,8 @@ class Ingestor:
             checkpoint()
             batch = chunked[start : start + WRITE_BATCH]
             dense, sparse = vectors_for(batch, earlier, self.embedder)
-            self.store.upsert(doc, batch, dense, sparse)
+            titles = title_vectors(self.embedder, doc, [c.chunk.section for c in batch])
+            self.store.upsert(doc, batch, dense, sparse, titles)
 
     def _embed_and_store(self, doc: Document, blocks: list[Block]) -> list:
         """Chunk a ready document again and write its chunks, reusing the vectors it has."""

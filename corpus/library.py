@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 import threading
 from collections.abc import Callable, Iterable
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
@@ -52,17 +52,39 @@ class Library:
 
     @cached_property
     def store(self) -> ChunkStore:
-        from corpus.index import legacy
+        from corpus.index import legacy, rebuild
         from corpus.index.store import ChunkStore
 
         store = ChunkStore(self.settings, self.embedder.dim)
-        if legacy.needs_move(self.settings):
-            try:
+        try:
+            if legacy.needs_move(self.settings):
                 self._move_local_mode(store)
-            except BaseException:
-                store.close()  # release the engine's lock: the next open starts the move over
-                raise
+            if rebuild.needed(store):
+                self._rebuild_with_titles(store)
+        except BaseException:
+            store.close()  # release the engine's lock: the next open starts the move or rebuild over
+            raise
         return store
+
+    def _rebuild_with_titles(self, store: ChunkStore) -> None:
+        """Rebuild a collection created before the title field, once, on first open."""
+        from tqdm import tqdm
+
+        from corpus.index import rebuild
+
+        print(
+            f"prp: the index ({self.settings.describe_store()}) was built before the title field "
+            "(titles, URLs and headings searched on their own); rebuilding it once, its vectors kept.",
+            file=sys.stderr,
+        )
+        with tqdm(unit="chunk", desc="prp: rebuilding the index", file=sys.stderr) as bar:
+
+            def progress(done: int, total: int) -> None:
+                bar.total = total
+                bar.update(done - bar.n)
+
+            written = rebuild.rebuild(store, self.registry, self.embedder, progress)
+        print(f"prp: rebuilt the index with the title field ({written} chunks).", file=sys.stderr)
 
     def _move_local_mode(self, store: ChunkStore) -> None:
         """Move a library an earlier prp built on qdrant-client's local mode (once, on first open)."""
@@ -77,7 +99,12 @@ class Library:
                 bar.total = total
                 bar.update(done - bar.n)
 
-            moved = legacy.move_local_mode_library(self.settings, store, self.registry, ingestor.reindex, progress)
+            from corpus.title_field import title_vectors
+
+            titles = partial(title_vectors, self.embedder)
+            moved = legacy.move_local_mode_library(
+                self.settings, store, self.registry, ingestor.reindex, titles, progress
+            )
         again = f"; {len(moved.reembedded)} embedded again (vectors missing)" if moved.reembedded else ""
         print(
             f"prp: moved {moved.points} chunks of {moved.documents} documents from local mode{again}. "
@@ -117,7 +144,9 @@ class Library:
         other fields live in the registry alone, and their edit opens neither the index nor a model."""
         record = self.registry.override_metadata(doc_id, override)
         if record is not None and {"year", "title"} & override.model_fields_set:
-            self.store.restate_document(record)
+            from corpus.title_field import title_vectors
+
+            self.store.restate_document(record, partial(title_vectors, self.embedder, record))
         return record
 
     def _ingestor(self) -> Ingestor:

@@ -18,10 +18,12 @@ from dataclasses import dataclass
 from corpus.models import DocType
 
 PDF = 5  # 5: figures' text (tick values, axis labels, legends) is a block of its own, in no chunk
-MARKDOWN = 5  # 5: a navigation trail without separators under the title is page furniture
+MARKDOWN = 6  # 5: a navigation trail without separators under the title is page furniture
+# MARKDOWN 6: a page without heading markup has its one-line headings as sections
 TEXT = 3
 HTML = 4  # 4: authors from the page's markup (rel="author", a byline element or paragraph)
-CHUNKER = 3  # 3: runs no reader reads (data: URIs, blobs) are in no chunk (corpus.non_prose)
+CHUNKER = 4  # 3: runs no reader reads (data: URIs, blobs) are in no chunk (corpus.non_prose)
+# CHUNKER 4: a section's heading opens a chunk with the passage it heads, never a chunk of its own
 
 
 @dataclass(frozen=True)

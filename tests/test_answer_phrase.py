@@ -253,3 +253,11 @@ def test_an_edited_copy_is_set_against_its_original_first(vectors):
     ]
     first, *_ = answer_conflicts(question, analyse(question.question, evidence, vectors), evidence, vectors)
     assert {first.side_a.answer, first.side_b.answer} == {"50,000", "10,000"}
+
+
+def test_a_question_asking_how_much_money_is_answered_by_an_amount_of_money():
+    question = "How much money do building owners spend on green roof upkeep each year?"
+    depth = "This guidance covers the upkeep of extensive green roofs: roofs with 50 to 150 mm of substrate."
+    assert answer_phrase(question, depth) is None  # a depth is no amount of money
+    found = answer_phrase(question, "Owners spend about €12 per square metre on upkeep each year.")
+    assert found is not None and found.text.startswith("€12")

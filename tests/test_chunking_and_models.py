@@ -95,6 +95,31 @@ def test_long_block_is_split_at_sentences_and_keeps_its_id(embedder: Embedder):
     assert " ".join(c.chunk.text for c in chunks) == long_text
 
 
+def test_a_heading_opens_a_chunk_with_the_passage_it_heads(embedder: Embedder):
+    """A page without heading markup: its heading line is a paragraph naming the section. When the
+    passage after it nearly fills a window, the passage is split to make room for the heading, which
+    never becomes a chunk of its own (it would name a topic and state nothing)."""
+    section = "When to prompt engineer"
+
+    def chunks_of(*texts: str):
+        blocks = [block(i, text, section=section) for i, text in enumerate(texts)]
+        return chunk_document(DOC, blocks, embedder.max_tokens, embedder.count_tokens_batch)
+
+    def filled(n: int) -> str:
+        return " ".join(sentence(i) for i in range(9)) + " It rained" + " again" * n + "."
+
+    n = 1
+    while len(chunks_of(filled(n + 1))) == 1:
+        n += 1  # the longest passage that is one chunk alone: no room left for the heading
+    passage = filled(n)
+    chunks = chunks_of(section, passage)
+    assert chunks[0].chunk.text.startswith(f"{section}\n\n{sentence(0)}")
+    assert all(c.chunk.text != section for c in chunks)
+    assert chunks[0].chunk.block_ids == ["b0", "b1"] and chunks[-1].chunk.text.endswith(passage[-60:])
+    for c in chunks:
+        assert embedder.count_tokens(c.embed_text) <= embedder.max_tokens
+
+
 def test_sentence_split_respects_abbreviations():
     text = "Results agree with Lee et al. 2020 on drainage. Fig. 3 shows it. Next sentence here."
     assert split_sentences(text) == [

@@ -227,7 +227,7 @@ def test_a_server_receives_the_collection_and_queries_prp_means(make_settings, e
     sent = {(m, p): b for m, p, b in qdrant.requests}
     assert sent[("PUT", "/collections/prp_chunks")] == {
         "vectors": {"dense": {"size": embedder.dim, "distance": "Cosine"}},
-        "sparse_vectors": {"bm25": {"modifier": "idf"}},
+        "sparse_vectors": {"bm25": {"modifier": "idf"}, "title": {"modifier": "idf"}},
     }
     indexes = [b for m, p, b in qdrant.requests if p == "/collections/prp_chunks/index"]
     assert indexes == [
@@ -253,7 +253,7 @@ def test_a_server_receives_the_collection_and_queries_prp_means(make_settings, e
 @pytest.mark.parametrize(
     ("mode", "text", "sent"),
     [
-        (SearchMode.HYBRID, "stormwater retention of green roofs", ["dense", "bm25"]),
+        (SearchMode.HYBRID, "stormwater retention of green roofs", ["dense", "bm25", "title"]),
         (SearchMode.DENSE, "stormwater retention of green roofs", ["dense"]),
         (SearchMode.SPARSE, "stormwater retention of green roofs", ["bm25"]),
         # Only stopwords: BM25 has nothing to say, so hybrid is the dense ranking and sparse asks nothing.
@@ -264,7 +264,7 @@ def test_a_server_receives_the_collection_and_queries_prp_means(make_settings, e
 def test_the_options_mode_reaches_the_engine_through_the_registry(make_library, mode, text, sent):
     """A run's mode goes from its options, through the one registry of retrievers, to the queries the
     engine receives: one retriever per mode, and each builds its own queries (nothing is inferred).
-    Hybrid asks for the dense and the BM25 ranking, each ``max(20, 4k)`` deep, and fuses them itself
+    Hybrid asks for the dense, the BM25 and the title field's ranking, each ``max(20, 4k)`` deep, and fuses them itself
     (``fuse_rrf``); every ranking is asked ``TIE_MARGIN`` deeper, so ties at its end are cut by chunk id."""
     assert set(RETRIEVERS) == set(SearchMode)
     options = RetrievalOptions(k=6, search_mode=mode)
@@ -274,7 +274,7 @@ def test_the_options_mode_reaches_the_engine_through_the_registry(make_library, 
         library.close()
     queries = [q for _, p, b in qdrant.requests if p.endswith("/points/query/batch") for q in b["searches"]]
     assert [q["using"] for q in queries] == sent
-    depth = max(MIN_PREFETCH, PREFETCH_FACTOR * options.k) if len(sent) == 2 else options.k
+    depth = max(MIN_PREFETCH, PREFETCH_FACTOR * options.k) if len(sent) > 1 else options.k
     for query in queries:
         assert query["limit"] == depth + TIE_MARGIN and query["with_payload"] is True and "prefetch" not in query
         if query["using"] == "dense":
@@ -319,7 +319,7 @@ def test_prp_index_copies_the_library_to_a_server(make_library, monkeypatch, cap
     assert len(sent) == points and {p["payload"]["doc_id"] for p in sent} == {
         d.doc_id for d in library.registry.documents()
     }
-    assert all(set(p["vector"]) == {"dense", "bm25"} and p["payload"]["is_reference"] in (0, 1) for p in sent)
+    assert all(set(p["vector"]) == {"dense", "bm25", "title"} and p["payload"]["is_reference"] in (0, 1) for p in sent)
     # Copying back from a server that has no such collection is an error, not an empty library.
     with QdrantRecorder() as empty:
         assert cli_main(["index", "copy", "--from", empty.url]) == 2

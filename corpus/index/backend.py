@@ -33,6 +33,9 @@ class ScoredPayload:
 
 
 class IndexBackend(Protocol):
+    # The sparse vectors the collection was created with: one created before ``schema.TITLE`` lacks it.
+    sparse_names: frozenset[str]
+
     def upsert(self, points: Sequence[models.PointStruct]) -> None: ...
 
     def delete(self, selector: models.Filter | Sequence[str]) -> None:

@@ -21,6 +21,7 @@ class ClientIndex:
         self.client = client
         self.collection = collection
         self.where = where
+        self.sparse_names: frozenset[str] = frozenset()
 
     @classmethod
     def remote(cls, url: str, api_key: str | None, collection: str) -> ClientIndex:
@@ -40,15 +41,17 @@ class ClientIndex:
     def ensure(self, schema: CollectionSchema) -> None:
         """Create the collection with ``schema``, or check an existing one was built with its model."""
         if self.exists():
-            vectors = self.client.get_collection(self.collection).config.params.vectors
-            existing = vectors.get(DENSE) if isinstance(vectors, dict) else None
+            params = self.client.get_collection(self.collection).config.params
+            existing = params.vectors.get(DENSE) if isinstance(params.vectors, dict) else None
             check_dimension(self.collection, existing.size if existing else None, schema.dim)
+            self.sparse_names = frozenset(params.sparse_vectors or {})
             return
         self.client.create_collection(
             self.collection, vectors_config=schema.vectors(), sparse_vectors_config=schema.sparse_vectors()
         )
         for field, field_schema in PAYLOAD_INDEXES.items():
             self.client.create_payload_index(self.collection, field, field_schema, wait=True)
+        self.sparse_names = frozenset(schema.sparse_vectors())
 
     def upsert(self, points: Sequence[models.PointStruct]) -> None:
         self.client.upsert(self.collection, points=list(points), wait=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -22,6 +23,8 @@ from corpus.index.backend import SCROLL_BATCH, ScoredPayload, StoredPoint, check
 from corpus.index.schema import DENSE, PAYLOAD_INDEXES, RRF_K, CollectionSchema
 
 _CONFIG_FILE = "edge_config.json"
+# A shard folder set aside while a rebuilt one takes its place (``replace_shard``).
+_REPLACED = ".replaced"
 _OS_ERROR = re.compile(r"Os \{ code: (\d+)")
 _DISTANCES = {models.Distance.COSINE: qe.Distance.Cosine, models.Distance.DOT: qe.Distance.Dot}
 _MODIFIERS = {models.Modifier.IDF: qe.Modifier.Idf}
@@ -56,6 +59,7 @@ def _engine_errors() -> Iterator[None]:
 class EdgeIndex:
     def __init__(self, path: Path, schema: CollectionSchema):
         self.path = path
+        _finish_replace(path)
         if (path / _CONFIG_FILE).exists():
             check_dimension(str(path), _stored_dimension(path), schema.dim)
             with _engine_errors():
@@ -63,6 +67,7 @@ class EdgeIndex:
         else:
             with _engine_errors():
                 self._create(schema)
+        self.sparse_names = _stored_sparse_names(path)
 
     def _create(self, schema: CollectionSchema) -> None:
         config = qe.EdgeConfig(
@@ -129,10 +134,35 @@ class EdgeIndex:
         self.shard.close()
 
 
+def replace_shard(path: Path, fresh: Path) -> None:
+    """Put the closed shard folder ``fresh`` in the place of the closed ``path``. The old folder is set
+    aside first and deleted last; ``_finish_replace`` completes a replacement a crash interrupted."""
+    aside = path.with_name(path.name + _REPLACED)
+    shutil.rmtree(aside, ignore_errors=True)
+    path.rename(aside)
+    fresh.rename(path)
+    shutil.rmtree(aside)
+
+
+def _finish_replace(path: Path) -> None:
+    """After an interrupted ``replace_shard``: the old folder back when the new one never took its place
+    (the rebuild then runs again), else deleted."""
+    aside = path.with_name(path.name + _REPLACED)
+    if aside.exists():
+        if path.exists():
+            shutil.rmtree(aside)
+        else:
+            aside.rename(path)
+
+
 def _stored_dimension(path: Path) -> int | None:
     """The dense size the shard was created with (the bindings expose no config getter)."""
     config = json.loads((path / _CONFIG_FILE).read_text())
     return config.get("vectors", {}).get(DENSE, {}).get("size")
+
+
+def _stored_sparse_names(path: Path) -> frozenset[str]:
+    return frozenset(json.loads((path / _CONFIG_FILE).read_text()).get("sparse_vectors", {}))
 
 
 def _point(point: models.PointStruct) -> qe.Point:

@@ -9,17 +9,18 @@ old folder is renamed only after every point is written: a move that is interrup
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from qdrant_client import QdrantClient
+from qdrant_client import QdrantClient, models
 
 from config import Settings
 from corpus.errors import StoreLockedError
 from corpus.index import schema
 from corpus.index.client import ClientIndex
 from corpus.index.store import ChunkStore
+from corpus.models import Document
 from corpus.registry import Registry
 
 MOVED_SUFFIX = ".local-mode-moved"
@@ -48,10 +49,12 @@ def move_local_mode_library(
     store: ChunkStore,
     registry: Registry,
     reindex: Callable[[str], None],
+    titles: Callable[[Document, Sequence[str]], list[models.SparseVector]],
     progress: MoveProgress | None = None,
 ) -> MoveSummary:
     """Copy every ready document's points from the local-mode store into ``store``; ``reindex(doc_id)``
-    embeds a document again when its vectors are missing there."""
+    embeds a document again when its vectors are missing there; ``titles(document, sections)`` are the
+    title field's vectors, which local mode never had."""
     try:
         client = QdrantClient(path=str(settings.storage.local_mode_path))
     except RuntimeError as exc:
@@ -80,8 +83,11 @@ def move_local_mode_library(
                             p.vectors[schema.DENSE],
                             p.vectors[schema.SPARSE],
                             p.payload.get(schema.EMBEDDED),
+                            title,
                         )
-                        for chunk, p in zip(chunks, points, strict=True)
+                        for chunk, p, title in zip(
+                            chunks, points, titles(document, [c.section for c in chunks]), strict=True
+                        )
                     ]
                 )
                 written += len(chunks)

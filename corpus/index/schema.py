@@ -17,6 +17,9 @@ from corpus.models import Chunk, Document
 
 DENSE = "dense"
 SPARSE = "bm25"
+# BM25 of a chunk's title field (``corpus.title_field``): its document's title, URL path and heading.
+# Collections created before it have no such vector; their searches go without it.
+TITLE = "title"
 # The payload field naming the text a point's vectors were embedded from; points written by earlier
 # versions lack it.
 EMBEDDED = "embedded"
@@ -53,7 +56,10 @@ class CollectionSchema:
     def sparse_vectors(self) -> dict[str, models.SparseVectorParams]:
         # IDF is computed by Qdrant over the live collection, so BM25 stays right as documents
         # come and go without re-embedding anything.
-        return {SPARSE: models.SparseVectorParams(modifier=models.Modifier.IDF)}
+        return {
+            SPARSE: models.SparseVectorParams(modifier=models.Modifier.IDF),
+            TITLE: models.SparseVectorParams(modifier=models.Modifier.IDF),
+        }
 
 
 def sparse_vector(sparse: SparseEmbedding) -> models.SparseVector:
@@ -84,12 +90,13 @@ def point(
     dense: Sequence[float],
     sparse: models.SparseVector,
     embedded: str | None = None,
+    title: models.SparseVector | None = None,
 ) -> models.PointStruct:
-    return models.PointStruct(
-        id=point_id(chunk.chunk_id),
-        vector={DENSE: list(dense), SPARSE: sparse},
-        payload=payload(document, chunk, embedded),
-    )
+    """A chunk's point; ``title`` is its title field's vector, left out for a collection without one."""
+    vectors: dict = {DENSE: list(dense), SPARSE: sparse}
+    if title is not None:
+        vectors[TITLE] = title
+    return models.PointStruct(id=point_id(chunk.chunk_id), vector=vectors, payload=payload(document, chunk, embedded))
 
 
 def document_filter(doc_id: str) -> models.Filter:
@@ -107,9 +114,12 @@ def dense_query(dense: Sequence[float], limit: int, query_filter: models.Filter 
     )
 
 
-def sparse_query(sparse: models.SparseVector, limit: int, query_filter: models.Filter | None) -> models.QueryRequest:
-    """Best BM25 matches of the query's sparse vector (IDF applied by the engine)."""
-    return models.QueryRequest(query=sparse, using=SPARSE, filter=query_filter, limit=limit, with_payload=True)
+def sparse_query(
+    sparse: models.SparseVector, limit: int, query_filter: models.Filter | None, using: str = SPARSE
+) -> models.QueryRequest:
+    """Best BM25 matches of the query's sparse vector (IDF applied by the engine), in the body
+    (``SPARSE``) or the title field (``TITLE``)."""
+    return models.QueryRequest(query=sparse, using=using, filter=query_filter, limit=limit, with_payload=True)
 
 
 def hybrid_query(

@@ -6,7 +6,7 @@ queries to a Qdrant server or cluster.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from qdrant_client import models
@@ -61,22 +61,42 @@ class ChunkStore:
         chunked: Sequence[ChunkedText],
         dense: Sequence[Sequence[float]],
         sparse: Sequence[models.SparseVector],
+        titles: Sequence[models.SparseVector],
     ) -> None:
         """Write a document's chunks with their vectors, each recording the text they were made from."""
+        kept = titles if self.has_titles else [None] * len(titles)
         self.backend.upsert(
-            [schema.point(document, c.chunk, d, s, c.digest) for c, d, s in zip(chunked, dense, sparse, strict=True)]
+            [
+                schema.point(document, c.chunk, d, s, c.digest, t)
+                for c, d, s, t in zip(chunked, dense, sparse, kept, strict=True)
+            ]
         )
+
+    @property
+    def has_titles(self) -> bool:
+        """Whether the collection has the title field's vector (one created before it has not)."""
+        return schema.TITLE in self.backend.sparse_names
 
     def upsert_points(self, points: Sequence[models.PointStruct]) -> None:
         self.backend.upsert(points)
 
-    def restate_document(self, document: Document) -> None:
-        """Write a document's own fields (year, type, title) into its points' payloads again, vectors
-        unchanged: after its metadata was edited, so a search filtered by year sees the new one."""
+    def restate_document(
+        self, document: Document, titles: Callable[[Sequence[str]], list[models.SparseVector]]
+    ) -> None:
+        """Write a document's own fields (year, type, title) into its points' payloads again, and its
+        title field's vectors (``titles`` of the points' sections), the other vectors unchanged: after
+        its metadata was edited, so a search filtered by year or naming the new title sees it."""
         points = list(self.points(schema.document_filter(document.doc_id), with_vectors=True))
         fields = {"year": document.year, "type": document.type.value, "title": document.title}
-        if points:  # none when every block of the document is boilerplate
-            self.backend.upsert([StoredPoint(p.id, {**p.payload, **fields}, p.vectors).as_point() for p in points])
+        if not points:  # none when every block of the document is boilerplate
+            return
+        vectors = [dict(p.vectors or {}) for p in points]
+        if self.has_titles:
+            for v, t in zip(vectors, titles([p.payload["section"] for p in points]), strict=True):
+                v[schema.TITLE] = t
+        self.backend.upsert(
+            [StoredPoint(p.id, {**p.payload, **fields}, v).as_point() for p, v in zip(points, vectors, strict=True)]
+        )
 
     def delete_document(self, doc_id: str) -> None:
         self.backend.delete(schema.document_filter(doc_id))

@@ -172,7 +172,39 @@ def load_markdown(text: str) -> LoadedDocument:
         title_source=TitleSource.FRONT_MATTER if front_title else None,
         year=year,
         bibliography=bibliography.model_copy(update={"url": url}) if url else bibliography,
-        blocks=blocks or furniture,
+        blocks=_implicit_headings(blocks) or furniture,
+    )
+
+
+# A line that heads what follows in a page exported without heading markup: a few words, capitalised,
+# no sentence punctuation at its end and no code or link characters.
+_IMPLICIT_HEADING = re.compile(r"^[A-Z][\w’'&/ -]{0,58}\w$")
+MAX_HEADING_WORDS = 8
+
+
+def _implicit_headings(blocks: list[RawBlock]) -> list[RawBlock]:
+    """A document without a single heading (a crawled page saved as plain lines) has its headings
+    as one-line paragraphs: each opens a section holding it and the blocks after it, so chunks end
+    where its sections do and carry their heading. The line stays a paragraph (quotable, as it was),
+    since a short line is sometimes content. A document with headings is left as it is."""
+    if any(b.kind is BlockKind.HEADING for b in blocks):
+        return blocks
+    out: list[RawBlock] = []
+    section = ""
+    for i, block in enumerate(blocks):
+        following = blocks[i + 1] if i + 1 < len(blocks) else None
+        if following is not None and following.kind is not BlockKind.REFERENCE and _heads(block):
+            section = block.text
+        out.append(block.model_copy(update={"section": section}) if section else block)
+    return out
+
+
+def _heads(block: RawBlock) -> bool:
+    text = block.text
+    return (
+        block.kind is BlockKind.PARAGRAPH
+        and len(text.split()) <= MAX_HEADING_WORDS
+        and _IMPLICIT_HEADING.match(text) is not None
     )
 
 

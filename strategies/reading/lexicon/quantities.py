@@ -22,7 +22,7 @@ COUNT_NOUNS = ("population", "number", "count", "total", "amount")
 
 # Nouns answered by an amount of money.
 # Source: hand-kept, general English.
-MONEY_NOUNS = ("price", "cost", "fee", "budget", "salary", "revenue", "expense", "wage")
+MONEY_NOUNS = ("money", "price", "cost", "fee", "budget", "salary", "revenue", "expense", "wage")
 
 # What "how <adjective>" measures; the others ("how much", "how big") may be any quantity.
 # Source: standard English grammar: the adjectives of "how <adjective>" questions.
