@@ -136,16 +136,13 @@ def test_words_the_text_spaces_apart_are_no_name_written_as_one():
     assert holds("Voyage on the AWS MarketplaceFAQPricing", "MarketplaceFAQPricing", cased=True)
 
 
-def test_a_sweeping_word_a_negation_governs_four_words_on_or_an_idiom_holds_sweeps_nothing():
+def test_a_sweeping_word_a_negation_governs_four_words_on_sweeps_nothing():
     pdfs = "Learn how to upload PDFs and have Claude summarize their content, making it easy to digest long documents."
     claim = (
         "You can have Claude summarize PDFs, making long documents easy to digest without having to read everything."
     )
     assert judge(claim, [pdfs]).states
     assert not judge("You can have Claude summarize everything in long documents.", [pdfs]).states
-    chains = "Each subtask gets full attention, reducing inconsistency errors across scaled workflows."
-    assert judge("Subtasks reduce inconsistency errors across scaled workflows done all at once.", [chains]).states
-    assert not judge("Subtasks reduce all inconsistency errors across scaled workflows.", [chains]).states
 
 
 def test_a_list_items_label_is_no_figure_but_a_changed_figure_still_is():
@@ -158,6 +155,8 @@ def test_a_list_items_label_is_no_figure_but_a_changed_figure_still_is():
     ).states
     assert not judge('API parameters can be set as arguments of CLAUDE(), like "max_tokens", 5.', [sentence]).states
     assert not judge('API parameters can be set as arguments of CLAUDE(), like "max_tokens", 1).', [sentence]).states
+    assert judge("2) By passing the API parameter to CLAUDE() in any cell.", [sentence], asked).states
+    assert not judge("5) By passing the API parameter to CLAUDE() in any cell.", [sentence], asked).states
 
 
 def test_a_figure_read_with_its_label_and_its_thousands():

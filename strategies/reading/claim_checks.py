@@ -40,7 +40,7 @@ from typing import Protocol
 from rapidfuzz.distance import Levenshtein
 
 from corpus.text import stopwords
-from strategies.reading.lexicon.modality import LIMITED, NOT_SWEEPING, SWEEPING
+from strategies.reading.lexicon.modality import LIMITED, SWEEPING
 from strategies.reading.lexicon.negation import NEGATION, NOT_NEGATION
 from strategies.reading.lexicon.quantities import NUMBER_WORDS
 from strategies.reading.lexicon.stoplists import GENERIC_WORDS
@@ -84,9 +84,10 @@ _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*(?:[-*•]\s*)?|\(\s*)$")
 _SENTENCE_OPENING = re.compile(r"(?:^|[.!?]\s+|\n\s*)$")
 
 
-# A list item's label ("two ways: 1) As arguments …", "(2) By …") counts items, not a quantity: a
-# number followed by ")" where the text, a clause or a sentence opens.
-_ENUMERATOR = re.compile(r"(?:^|[:;.!?]\s+|:)\(?(\d{1,2})\)\s+(?=[A-Za-z])")
+# The first list item's label ("two ways: 1) As arguments …") states no quantity: a "1)" where the text,
+# a clause or a sentence opens. A later label ("2) By …") is checked as a figure: it counts the items
+# before it, which the sources or the question ("two ways") must hold.
+_ENUMERATOR = re.compile(r"(?:^|[:;.!?]\s+|:)\(?(1)\)\s+(?=[A-Za-z])")
 
 
 def figures_problem(claim: str, sources: str, best: str, overlap: float) -> Failure | None:
@@ -302,12 +303,7 @@ def polarity_problem(claim: str, best: str, overlap: float) -> Failure | None:
 
 
 def sweep_problem(claim: str, sources: str) -> Failure | None:
-    idioms = [m.span() for m in NOT_SWEEPING.finditer(claim)]
-    sweeping = {
-        m.group().lower()
-        for m in SWEEPING.finditer(claim)
-        if not _GOVERNED.search(claim[: m.start()]) and not any(a <= m.start() < b for a, b in idioms)
-    }
+    sweeping = {m.group().lower() for m in SWEEPING.finditer(claim) if not _GOVERNED.search(claim[: m.start()])}
     if not sweeping or all(re.search(rf"\b{re.escape(w)}\b", sources, re.I) for w in sweeping):
         return None
     word = sorted(sweeping)[0]

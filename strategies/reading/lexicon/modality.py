@@ -11,10 +11,6 @@ SWEEPING = re.compile(
     re.I,
 )
 
-# Idioms whose "all" or "any" quantifies nothing: "handle a workflow all at once" says "at one time".
-# Source: hand-kept, general English.
-NOT_SWEEPING = re.compile(r"\b(?:all at once|all in all|above all|after all|first of all)\b", re.I)
-
 # Source: hand-kept, general English: partial quantifiers, hedges and modals of possibility.
 LIMITED = re.compile(
     r"\b(?:some|several|many|most|half|part|partly|partially|about|around|roughly|approximately|up to|"
