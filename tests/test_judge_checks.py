@@ -134,3 +134,38 @@ def test_a_typo_or_another_form_of_the_copied_word_is_no_swapped_term():
 def test_words_the_text_spaces_apart_are_no_name_written_as_one():
     assert not holds("Voyage on the AWS Marketplace FAQ Pricing", "MarketplaceFAQPricing", cased=True)
     assert holds("Voyage on the AWS MarketplaceFAQPricing", "MarketplaceFAQPricing", cased=True)
+
+
+def test_a_sweeping_word_a_negation_governs_four_words_on_sweeps_nothing():
+    pdfs = "Learn how to upload PDFs and have Claude summarize their content, making it easy to digest long documents."
+    claim = (
+        "You can have Claude summarize PDFs, making long documents easy to digest without having to read everything."
+    )
+    assert judge(claim, [pdfs]).states
+    assert not judge("You can have Claude summarize everything in long documents.", [pdfs]).states
+
+
+def test_a_list_items_label_is_no_figure_but_a_changed_figure_still_is():
+    sentence = (
+        'Type in any cell =CLAUDE("Hi", "claude-3-haiku", "max_tokens", 3). Any API parameter can be set this way.'
+    )
+    asked = "What are two ways to set API parameters?"
+    assert judge(
+        'Parameters can be set two ways: 1) As arguments of CLAUDE(), like "max_tokens", 3.', [sentence], asked
+    ).states
+    assert not judge('API parameters can be set as arguments of CLAUDE(), like "max_tokens", 5.', [sentence]).states
+    assert not judge('API parameters can be set as arguments of CLAUDE(), like "max_tokens", 1).', [sentence]).states
+    assert judge("2) By passing the API parameter to CLAUDE() in any cell.", [sentence], asked).states
+    assert not judge("5) By passing the API parameter to CLAUDE() in any cell.", [sentence], asked).states
+
+
+def test_a_figure_read_with_its_label_and_its_thousands():
+    limits = "Yes, there are limits: API: Maximum 5MB per image claude.ai: Maximum 10MB per image."
+    assert judge("The API has a maximum of 5MB per image, while claude.ai has a maximum of 10MB.", [limits]).states
+    assert not judge("The API has a maximum of 8MB per image, while claude.ai has a maximum of 10MB.", [limits]).states
+    assert not judge("The API has a maximum of 10MB per image, while claude.ai has a maximum of 5MB.", [limits]).states
+    table = "Gmina: population 14,719; Gniewkowo: population 7,041."
+    assert judge("Gniewkowo has a population of 7,041.", [table]).states
+    assert not judge("Gniewkowo has a population of 14,719.", [table]).states
+    prose = "The gmina has a population of 14,719, of which the town of Gniewkowo has 7,041."
+    assert not judge("The population of Gniewkowo is 14,719.", [prose]).states

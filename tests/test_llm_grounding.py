@@ -247,3 +247,23 @@ def test_a_question_worded_as_one_is_researched_as_asked_without_a_planning_call
     # A phrase is restated by the model (its rationale is not the model's invention).
     [restated] = strategy.plan("spiders on Riverton roofs?", single_question=True, scout=[])
     assert [s for s, _ in model.calls] == ["plan"] and restated.rationale == SINGLE_RATIONALE
+
+
+def test_a_cited_lead_in_ending_in_a_colon_is_read_with_the_list_it_introduces():
+    sheet = _sheet(
+        (
+            "The survey tool helps you:\nCount spider species on each roof\nCompare bee visits across seasons\n"
+            "Other roofs were not surveyed.",
+        )
+    )
+    shown = sheet.sentences
+    lead = shown[0]
+    assert lead.text.endswith(":")
+    claim = "The survey tool helps count spider species on each roof and compare bee visits across seasons."
+    [listed] = grounded([(claim, [lead.sid])], "What does the survey tool help with?", sheet, shown)
+    assert listed.stated
+    assert "Compare bee visits" in listed.claim.citations[0].quote
+    assert "not surveyed" not in " ".join(m.quote for m in listed.claim.citations)
+    # The list is read with the hard checks: a figure it does not hold is not stated by reading it.
+    [other] = grounded([("The survey tool counts 12 spider species a roof.", [lead.sid])], "What?", sheet, shown)
+    assert not other.stated

@@ -11,6 +11,8 @@ prp: what a claim is cited for is decided by what its text states, as the judge 
   restatement or repeat of what came before is no claim (a repeat: one an earlier claim states, so
   "…, in every case" after "…" is a claim of its own, judged and flagged);
 - a block label stands for that block's shown sentences;
+- a cited sentence ending in a colon ("The tool helps you:") is read with the list it introduces (the
+  shown sentences after it in its block), which are then cited with it;
 - when the cited sentences state the claim (in its words or in others), it keeps the fewest of them
   that still do (a title line or a neighbour listed along is no evidence); when they do not and
   another shown sentence does, in the words the claim adds to its question, the claim is cited to
@@ -36,6 +38,8 @@ from strategies.reading.claim_checks import Meaning, content_stems, covered
 from strategies.reading.judge import STATE_COVERAGE, Label, Verdict, judge
 from strategies.reading.numbers import mentions
 
+# A cited sentence ending in a colon is read with at most this many of the sentences it introduces.
+MAX_CONTINUED = 8
 # A claim this similar to an earlier one (token-sort ratio) repeats it.
 SAME_TEXT = 90
 # Field labels of the prompts that small models copy into their claims, and what follows them.
@@ -137,6 +141,9 @@ def stating(
         return judge(text, [s.text for s in sentences], question, sorted({s.title for s in sentences}), meaning)
 
     found = on(cited) if cited else Verdict(Label.NEITHER, 0.0, "no sentence cited")
+    read_on = _continued(cited, shown)
+    if not found.states and len(read_on) > len(cited) and (fuller := on(read_on)).states:
+        cited, found = read_on, fuller
     if found.states:
         # Without each sentence that adds nothing to the verdict, judged again on what stays.
         chosen = list(cited)
@@ -155,6 +162,23 @@ def stating(
     if best is not None:
         return [best[0]], best[1]
     return list(cited), found
+
+
+def _continued(cited: Sequence[Sentence], shown: Sequence[Sentence]) -> list[Sentence]:
+    """The cited sentences with what a cited sentence ending in a colon introduces: the shown sentences
+    after it in its block, up to the next one ending in a colon ("The tool helps you:" says nothing by
+    itself; the list under it says what it helps with). A reader cited the lead-in reads the list."""
+    out = list(cited)
+    for sentence in cited:
+        if not sentence.text.rstrip().endswith(":"):
+            continue
+        at = next((i for i, s in enumerate(shown) if s is sentence), len(shown))
+        for following in shown[at + 1 : at + 1 + MAX_CONTINUED]:
+            if following.block_id != sentence.block_id or following.text.rstrip().endswith(":"):
+                break
+            if following not in out:
+                out.append(following)
+    return out
 
 
 def _restates(text: str, question: str) -> bool:

@@ -73,9 +73,10 @@ _COMMON_SHAPE = re.compile(
     r"ises|izes|ised|ized|ance|ence|ant|ent|ary|ory|ure|ures|ship|ism|ist|ists)$",
 )
 # A sweeping word a negation or a condition governs sweeps nothing: "did not use any platform",
-# "without reading everything", "whether there is any hashtag". Read back to the clause's start.
+# "without having to read through everything", "whether there is any hashtag". Read back to the
+# clause's start (a comma ends the reach).
 _GOVERNED = re.compile(
-    r"\b(?:not|no|never|without|nor|whether|if|\w+n['’]t)\b(?:\s+[\w'’-]+){0,3}\s*$|\bcannot\s+(?:[\w-]+\s+){0,3}$",
+    r"\b(?:not|no|never|without|nor|whether|if|\w+n['’]t)\b(?:\s+[\w'’-]+){0,4}\s*$|\bcannot\s+(?:[\w-]+\s+){0,4}$",
     re.I,
 )
 _TOKEN = re.compile(r"[^\W_][\w'’.+/-]*[^\W_]|[^\W_]", re.UNICODE)
@@ -83,10 +84,18 @@ _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*(?:[-*•]\s*)?|\(\s*)$")
 _SENTENCE_OPENING = re.compile(r"(?:^|[.!?]\s+|\n\s*)$")
 
 
+# The first list item's label ("two ways: 1) As arguments …") states no quantity: a "1)" where the text,
+# a clause or a sentence opens. A later label ("2) By …") is checked as a figure: it counts the items
+# before it, which the sources or the question ("two ways") must hold.
+_ENUMERATOR = re.compile(r"(?:^|[:;.!?]\s+|:)\(?(1)\)\s+(?=[A-Za-z])")
+
+
 def figures_problem(claim: str, sources: str, best: str, overlap: float) -> Failure | None:
     """A figure of the claim that the sources do not state (see the module docstring)."""
     stated = mentions(sources) + _word_numbers(sources)
-    for figure in mentions(claim) + [m for m in _word_numbers(claim) if m.value not in (1.0,)]:
+    labels = {m.start(1) for m in _ENUMERATOR.finditer(claim)}
+    figures = [m for m in mentions(claim) if m.start not in labels]
+    for figure in figures + [m for m in _word_numbers(claim) if m.value not in (1.0,)]:
         same = [m for m in stated if _same_value(figure, m)]
         if not same:
             rival = [m for m in mentions(best) if m.unit == figure.unit and figure.unit]
@@ -389,7 +398,9 @@ def pieces(text: str) -> list[str]:
     return out or [text]
 
 
-_CLAUSE = re.compile(r"[,;:()]|\b(?:while|whereas|of which|but)\b")
+_CLAIM_PART = re.compile(r"[;.!?](?:\s|$)|\b(?:while|whereas|but)\b")
+_LABEL = re.compile(r"[\w.-]*\s*:(?!//)")
+_CLAUSE = re.compile(r"[;:()]|,(?!\d)|\b(?:while|whereas|of which|but)\b")
 
 
 def subject_problem(claim: str, best: str) -> Failure | None:
@@ -400,21 +411,27 @@ def subject_problem(claim: str, best: str) -> Failure | None:
         same = [m for m in stated if _same_value(figure, m)]
         if not same:
             continue
+        # The claim gives the figure the names of its own part ("the API allows 5MB, while claude.ai 10MB").
+        part = _folded(_clause(claim, figure.start, _CLAIM_PART))
         for name in names(claim):
             key = _folded(name)
+            if name[0].isdigit() or key not in part:
+                continue  # a figure with its unit ("10MB") is no subject
             if key not in _folded(best) or any(key in _folded(_clause(best, m.start)) for m in same):
                 continue
             # The name's clause holds a figure of its own: the claim's figure belongs to another subject.
             where = re.search(rf"(?<!\w){re.escape(name)}(?!\w)", best, re.I)
             if where is None:
                 continue
-            own = _clause(best, where.start())
+            # A name followed by a colon labels what follows it ("API: Maximum 5MB claude.ai: Maximum 10MB").
+            label = _LABEL.match(best, where.end())
+            own = _clause(best, label.end() if label else where.start())
             if any(m.unit == figure.unit and not _same_value(figure, m) for m in mentions(own)):
                 return Failure(False, f"{figure.text!r} is not what the cited text gives for {name!r}")
     return None
 
 
-def _clause(text: str, at: int) -> str:
-    cuts = [0, *(m.end() for m in _CLAUSE.finditer(text) if m.end() <= at)]
-    ends = [m.start() for m in _CLAUSE.finditer(text) if m.start() > at] + [len(text)]
+def _clause(text: str, at: int, bounds: re.Pattern[str] = _CLAUSE) -> str:
+    cuts = [0, *(m.end() for m in bounds.finditer(text) if m.end() <= at)]
+    ends = [m.start() for m in bounds.finditer(text) if m.start() > at] + [len(text)]
     return text[max(cuts) : min(ends)]
