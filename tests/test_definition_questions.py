@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.webpages import write_crawled_markdown
 from tools.definitions import defines, definition_subject
 from tools.hybrid_search import hybrid_search
 
@@ -45,23 +46,12 @@ PAGES = {
 }
 
 
-def _site(folder: Path) -> Path:
-    folder.mkdir()
-    for slug, (title, text) in PAGES.items():
-        (folder / f"docs__{slug}.md").write_text(
-            f"Source: https://docs.acme.example/router/{slug}.html\n"
-            "Fetched-At: 2026-01-02T10:00:00Z\n\n"
-            f"# {title} - Acme Router\n\n"
-            "Documentation / Acme Router / User Guide\n\n"
-            f"{text}\n"
-        )
-    return folder
-
-
 @pytest.mark.parametrize("question", ["What is Acme Router?", "what is acme router", "What does Acme Router do?"])
 def test_a_definition_question_ranks_the_page_that_defines_it_first(make_library, tmp_path: Path, question: str):
     library = make_library()
-    library.ingest([_site(tmp_path / "site")])
+    library.ingest(
+        [write_crawled_markdown(tmp_path / "site", PAGES, breadcrumb="Documentation / Acme Router / User Guide")]
+    )
     hits = hybrid_search(library, question, k=5)
     assert hits[0].title == "Overview - Acme Router"
     assert "Acme Router is a fully managed service" in hits[0].text

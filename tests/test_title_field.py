@@ -18,6 +18,7 @@ from corpus.models import Bibliography, DocType, Document, MetadataOverride
 from corpus.title_field import field_text, url_words
 from graph.run import run_research
 from strategies.offline.strategy import OfflineStrategy
+from tests.webpages import write_crawled_markdown
 from tools.hybrid_search import hybrid_search
 from tools.retrievers import TITLE_WEIGHT, title_ranks
 
@@ -29,17 +30,6 @@ PAGES = {
     "security": ("Security", "Acme Router encrypts traffic in transit and rotates certificates automatically."),
     "regions": ("Regions", "Acme Router runs in twelve locations; pick the ones nearest your users."),
 }
-
-
-def _site(folder: Path) -> Path:
-    folder.mkdir()
-    for slug, (title, text) in PAGES.items():
-        (folder / f"docs__{slug}.md").write_text(
-            f"Source: https://docs.acme.example/router/{slug}.html\n"
-            "Fetched-At: 2026-01-02T10:00:00Z\n\n"
-            f"# {title} - Acme Router\n\n{text}\n"
-        )
-    return folder
 
 
 def test_the_field_is_title_url_path_and_heading():
@@ -59,7 +49,7 @@ def test_the_field_is_title_url_path_and_heading():
 
 def test_a_term_every_title_repeats_carries_no_weight_and_a_named_page_ranks_first(make_library, tmp_path: Path):
     library = make_library()
-    library.ingest([_site(tmp_path / "site")])
+    library.ingest([write_crawled_markdown(tmp_path / "site", PAGES)])
     assert library.store.has_titles
 
     def title_hits(query: str) -> list:
@@ -115,7 +105,7 @@ def _before_the_title_field(monkeypatch, settings, embedder, folder: Path) -> in
         m.setattr(schema.CollectionSchema, "sparse_vectors", lambda self: dict(body_only))
         m.setattr(rebuild, "needed", lambda store: False)
         with Library(settings, embedder=embedder) as old:
-            old.ingest([_site(folder)])
+            old.ingest([write_crawled_markdown(folder, PAGES)])
             assert not old.store.has_titles
             assert all(schema.TITLE not in p.vectors for p in old.store.backend.scroll(with_vectors=True))
             return old.store.count()

@@ -148,3 +148,18 @@ def write_site(folder: Path, pages: list[str] | None = None) -> list[Path]:
         path.write_text(page_html(page, PAGES[page]), encoding="utf-8")
         paths.append(path)
     return paths
+
+
+def write_crawled_markdown(folder: Path, pages: dict[str, tuple[str, str]], breadcrumb: str = "") -> Path:
+    """The same product's pages as a crawler saves them in Markdown: a "Source:" and "Fetched-At:"
+    header, every title ending "- Acme Router", an optional breadcrumb line, then the page's text.
+    ``pages`` maps a URL slug to (title, text); returns ``folder``."""
+    folder.mkdir()
+    for page_slug, (title, text) in pages.items():
+        trail = f"{breadcrumb}\n\n" if breadcrumb else ""
+        (folder / f"docs__{page_slug}.md").write_text(
+            f"Source: https://docs.acme.example/router/{page_slug}.html\n"
+            "Fetched-At: 2026-01-02T10:00:00Z\n\n"
+            f"# {title} - {PRODUCT}\n\n{trail}{text}\n"
+        )
+    return folder
