@@ -53,6 +53,7 @@ from strategies.reading.text import (
     strip_question,
     words,
 )
+from strategies.reading.value_lines import technical
 
 # Logistic weights over ``Signals``, fitted on the dev sets (see the module docstring).
 WEIGHTS = {
@@ -137,7 +138,7 @@ def read(
     question = analysis.question
     focus = set(analysis.focus_terms)
     held = " ".join(f"{c.title} {c.text} {' '.join(b.section for b in c.blocks)}" for c in evidence)
-    asked = [n for n in names(question) if _technical(n) and any(stem(w) in focus for w in content_words(n))]
+    asked = [n for n in names(question) if technical(n) and any(stem(w) in focus for w in content_words(n))]
     if unheld(asked, [held]) is not None:
         return False, min(conf, UNNAMED_CONFIDENCE)
     # A question asking for a typed value is answered only by a sentence giving one (``found.lead``): a
@@ -162,19 +163,6 @@ def read(
     if verdict.states:
         return True, max(conf, verdict.score)
     return False, conf
-
-
-def _technical(name: str) -> bool:
-    """An acronym or identifier ("IPv6", "BERT", "GPT-4", "max_tokens"), which a text that speaks of it
-    must write; a plain capitalised word ("Anthropic", "Python") is often the publisher or the setting
-    a page says as "we" or leaves unsaid."""
-    letters = [c for c in name if c.isalpha()]
-    return (
-        any(c.isdigit() for c in name)
-        or "_" in name
-        or any(c.isupper() for c in name[1:])
-        or (len(letters) >= 2 and all(c.isupper() for c in letters))
-    )
 
 
 def feedback_phrases(question: str, evidence: Sequence[RetrievedChunk], k: int) -> list[str]:

@@ -9,6 +9,7 @@ output: every ranking has a tie-break and nothing depends on set order or random
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from corpus.embeddings import Embedder
@@ -17,10 +18,20 @@ from research.conversation import FollowUp, Turn
 from research.evidence import Claim, Contradiction, Finding, FindingStatus, SubQuestion
 from research.strategy import Answer
 from strategies.reading.document_answers import MIN_PHRASE_SCORE, lead, things_answered
-from strategies.reading.extractive import MAX_CLAIMS, Analysis, ScoredSentence, analyse, preference, select, to_claims
-from strategies.reading.question_types import fits, question_type
+from strategies.reading.extractive import (
+    MAX_CLAIMS,
+    Analysis,
+    ScoredSentence,
+    analyse,
+    passage_date,
+    preference,
+    select,
+    to_claims,
+)
+from strategies.reading.question_types import AnswerType, fits, question_type
 from strategies.reading.signals import MIN_COVERAGE, Signals, coverage, signals
 from strategies.reading.text import normalise_space
+from strategies.reading.value_lines import value_lines
 from strategies.reading.vectors import Meaning, Vectors
 
 from . import assessment
@@ -33,6 +44,9 @@ MAX_DISAGREEMENTS = 8
 # When no chosen claim gives a short answer, this many more sentences are tried for one.
 LEAD_SEARCH = 5
 MAX_TITLE_CHARS = 120
+# A question answered by lines setting a value quotes at most this many (a Python and a TypeScript
+# example of one setting).
+MAX_VALUE_LINES = 2
 
 
 @dataclass(frozen=True)
@@ -88,6 +102,8 @@ class OfflineStrategy:
         sufficient = bool(found) and assessment.sufficient(found, conf)
         if found and claims:
             sufficient, conf = assessment.read(analysis, chosen, evidence, found, conf, sufficient, self.meaning)
+        if found:
+            claims, sufficient, conf = _valued(analysis, chosen, claims, found, sufficient, conf)
         return Judgement(analysis, claims, found, conf, sufficient)
 
     def suggest(self, finding: Finding) -> list[str]:
@@ -105,6 +121,8 @@ class OfflineStrategy:
             others = [x for x in ranked if x not in chosen][:LEAD_SEARCH]
             for item in [*chosen, *others]:
                 answer = lead(analysis.question, item, self.vectors, MIN_PHRASE_SCORE)
+                if not answer and asked.kind is AnswerType.DATE:
+                    answer = passage_date(analysis, item)
                 if not answer:
                     continue
                 claims = to_claims(analysis, [item, *(x for x in chosen if x is not item)][:MAX_CLAIMS])
@@ -149,6 +167,29 @@ class OfflineStrategy:
                 break
         chosen.sort(key=lambda item: item[0])
         return title_from_topic(topic), [c for _, c in chosen]
+
+
+def _valued(
+    analysis: Analysis,
+    chosen: list[ScoredSentence],
+    claims: list[Claim],
+    found: Signals,
+    sufficient: bool,
+    conf: float,
+) -> tuple[list[Claim], bool, float]:
+    """The lines setting the value the question asks for (``value_lines``) as its answer, when no
+    chosen sentence names what it asks for (those answered a question on another thing of the
+    page, or none): (claims, sufficient, confidence). A sentence naming it says more than an
+    example's value ("uses max_tokens 1 to get one token" over a listing's ``"max_tokens": 1024``).
+    The confidence is the model's with that value found and the question's terms covered."""
+    values = value_lines(analysis.question, analysis.layout)[:MAX_VALUE_LINES]
+    if not values:
+        return claims, sufficient, conf
+    said = " ".join(item.sentence.text.lower() for item in chosen)
+    if any(v.name.lower() in said for v in values):
+        return claims, sufficient, conf
+    valued = assessment.probability(dataclasses.replace(found, lead=1.0, joint=1.0))
+    return [v.claim() for v in values], True, max(conf, valued)
 
 
 def _sides(c: Contradiction) -> frozenset[str]:

@@ -30,7 +30,7 @@ import numpy as np
 from corpus.chunking import split_sentences
 from corpus.models import Block, BlockKind
 from corpus.retrieval import RetrievedChunk
-from corpus.text import word_tokens
+from corpus.text import figures, word_tokens
 from research.ai_address import addresses_ai
 from research.evidence import Claim
 from strategies.reading.answerhood import about_the_document, asks_about_the_work
@@ -38,7 +38,8 @@ from strategies.reading.lexicon.documents import FINDING_SECTIONS, METHOD_SECTIO
 from strategies.reading.numbers import quantities
 from strategies.reading.vectors import Vectors, cosine_matrix
 
-from .passages import Layout, claim_of, merge, passage
+from .passages import Layout, claim_of, dated, merge, passage
+from .question_types import AnswerType, question_type
 from .text import content_stems, is_statement, matched, normalise_space, question_terms, stem
 
 # Blocks whose text is never an answer: bibliography entries, headings, captions, tables and figures.
@@ -184,6 +185,9 @@ def evidence_sentences(evidence: Sequence[RetrievedChunk], layout: Layout | None
             if block.block_id in seen_blocks or not is_evidence(block):
                 continue
             seen_blocks.add(block.block_id)
+            # A date line above the block heads it as a section would (``Layout.date_line``).
+            line = layout.date_line(block)
+            dated_by = line.text if line is not None else ""
             for piece in layout.pieces(block):
                 if not is_statement(piece.text):
                     continue
@@ -198,7 +202,7 @@ def evidence_sentences(evidence: Sequence[RetrievedChunk], layout: Layout | None
                         section=block.section,
                         start=piece.start,
                         words=len(piece.text.split()),
-                        context=frozenset(content_stems(f"{chunk.title} {block.section}")),
+                        context=frozenset(content_stems(f"{chunk.title} {block.section} {dated_by}")),
                     )
                 )
     return out
@@ -364,15 +368,30 @@ def _floor(best: float, share: float) -> float:
     return best - (1.0 - share) * abs(best)
 
 
+def passage_date(analysis: Analysis, item: ScoredSentence) -> str | None:
+    """The date of ``item``'s entry when a date line heads it (``Layout.date_line``): what a question
+    asking when is answered by where the sentence itself gives no date."""
+    block = analysis.layout.block(item.sentence.block_id)
+    line = analysis.layout.date_line(block) if block is not None else None
+    return normalise_space(line.text) if line is not None else None
+
+
 def to_claims(analysis: Analysis, chosen: Sequence[ScoredSentence]) -> list[Claim]:
     """The claims quoting ``chosen`` as passages (``passages``): the first chosen sentence's passage
     first, then the others grouped by document (in the order their documents were first chosen)
     and in document order within each."""
     layout = analysis.layout
+    # A question asking when is shown the date line heading each passage's entry, and so is one naming
+    # that date ("introduced on May 10th, 2024").
+    when = question_type(analysis.question).kind is AnswerType.DATE
+    named = set(figures(analysis.question))
     found = []
     for item in chosen:
         block = layout.block(item.sentence.block_id)
         segments = passage(layout, block, item.sentence.start) if block is not None else []
+        line = layout.date_line(segments[0].block) if segments else None
+        if line is not None and (when or set(figures(line.text)) <= named):
+            segments = dated(layout, segments)
         if segments:
             found.append(segments)
     merged = merge(found)

@@ -44,6 +44,18 @@ MAX_ITEMS = 8
 MAX_ITEM_WORDS = 40
 # Blocks whose text can introduce or continue a passage.
 _PROSE_KINDS = frozenset({BlockKind.PARAGRAPH, BlockKind.LIST})
+# A line holding a date and nothing else ("June 20th, 2024", "3 May 2024", "2024-06-20"): release notes
+# and changelogs saved without heading markup head each entry with one, and the entry below it says
+# "is now available", never when.
+_MONTH = (
+    r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|"
+    r"Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?"
+)
+_DATE_LINE = re.compile(
+    rf"^(?:{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH},?\s+\d{{4}}|"
+    r"\d{4}-\d{2}-\d{2})$",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -118,6 +130,14 @@ class Layout:
         # Text planted for an AI never joins a passage as a sentence's antecedent or list.
         usable = found is not None and found.kind in _PROSE_KINDS and not addresses_ai(found.text)
         return found if usable else None
+
+    def date_line(self, block: Block) -> Block | None:
+        """The line right above ``block`` when it holds only a date: the date of the entry ``block``
+        opens (a release note's), as a heading would give it."""
+        above = self.blocks.get((block.doc_id, block.seq - 1))
+        if above is not None and above.kind in _PROSE_KINDS and _DATE_LINE.match(above.text.strip()):
+            return above
+        return None
 
     def locate(self, block: Block, start: int) -> int | None:
         """The index of the piece of ``block`` that starts at ``start`` (a sentence's offset)."""
@@ -232,6 +252,16 @@ def _with_items(layout: Layout, segments: list[Segment]) -> list[Segment]:
 
 def _terminated(line: str) -> bool:
     return line.rstrip().endswith((".", "!", "?"))
+
+
+def dated(layout: Layout, segments: list[Segment]) -> list[Segment]:
+    """``segments`` with the date line heading their entry quoted first (``Layout.date_line``): the
+    entry from its first sentence on, so the date stands right above what it dates."""
+    first = segments[0]
+    line = layout.date_line(first.block)
+    if line is None:
+        return segments
+    return [Segment(line, 0, len(layout.pieces(line)) - 1), Segment(first.block, 0, first.last), *segments[1:]]
 
 
 def merge(passages: list[list[Segment]]) -> list[list[Segment]]:

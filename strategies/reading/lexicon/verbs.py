@@ -34,3 +34,13 @@ PROCEDURE_VERB_PATTERN = (
     r"compil|screen|select|includ|exclud|extract|gather|interview|recruit|surve|analy[sz]|assess|evaluat|"
     r"provid|offer|detail|cover|follow)\w*"
 )
+
+# Verbs a question asks how a value is given with ("how do you specify the API key?"): a line of code
+# or configuration setting that key answers it (``strategies.reading.value_lines``).
+# Source: hand-kept, general English: verbs of setting a value, in their usual forms.
+SETTING_VERBS = frozenset(
+    """set sets setting specify specifies specified specifying pass passes passed passing configure
+    configures configured configuring supply supplies supplied provide provides provided providing
+    enter enters entered define defines defined override overrides overridden assign assigns
+    assigned""".split()
+)
