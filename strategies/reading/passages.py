@@ -5,7 +5,9 @@ A sentence that opens with a reference ("This", "It", "These", "Such") means lit
 quoted with the sentence before it. A sentence that introduces a list ("... come from:") is quoted
 with its items, and an item chosen on its own brings its list's introduction and its siblings. Items
 are the lines of a block that hold one sentence each (documentation pages write lists as plain
-lines) or the list blocks that follow a block. Passages stay inside the evidence: the blocks the
+lines) or the list blocks that follow a block. A line holding only a date right above a block (a
+release note's, on a page without heading markup) dates that block's entry, and is quoted above it for
+a question asking when (``dated``). Passages stay inside the evidence: the blocks the
 search returned, in document order (``Layout``). Two passages that touch or overlap are one, each
 sentence is quoted once, and the claims keep document order within a document.
 
