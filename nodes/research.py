@@ -35,6 +35,7 @@ def research(branch: ResearchBranch, runtime: Runtime[ResearchContext]) -> dict:
         confidence=answer.confidence,
         next_queries=answer.next_queries,
         extractive=answer.extractive,
+        unstated=answer.unstated,
     )
     note = f"research {question.id}: {len(evidence)} chunks, confidence {answer.confidence:.2f}"
     return {"findings": [finding], "progress": [note]}

@@ -34,6 +34,7 @@ def retry_gaps(state: ResearchState, runtime: Runtime[ResearchContext]) -> dict:
                     "retries": finding.retries + 1,
                     "next_queries": answer.next_queries,
                     "extractive": answer.extractive,
+                    "unstated": answer.unstated,
                 }
             )
         )

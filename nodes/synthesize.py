@@ -39,10 +39,12 @@ def _section(finding: Finding, contradictions: list[Contradiction]) -> DraftSect
             claims=list(sides.values()),
             disputed=True,
         )
+    # A gap shows none of its sentences, only what a model claimed that they do not state: flagged
+    # beside the passage it cites (the section then reads "not answered"), never silently dropped.
     return DraftSection(
         sub_question=finding.sub_question,
         status=finding.status,
         confidence=finding.confidence,
-        claims=finding.claims if finding.status is not FindingStatus.GAP else [],
+        claims=finding.claims if finding.status is not FindingStatus.GAP else finding.unstated,
         extractive=finding.extractive and finding.status is not FindingStatus.GAP,
     )

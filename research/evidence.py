@@ -71,6 +71,7 @@ class Finding(BaseModel):
     next_queries: list[str] = Field(default_factory=list, description="Reformulations to try on retry.")
     suggestions: list[str] = Field(default_factory=list, description="For a gap: what might help.")
     extractive: bool = Field(default=False, description="See research.strategy.Answer.extractive.")
+    unstated: list[Claim] = Field(default_factory=list, description="See research.strategy.Answer.unstated.")
 
 
 class Contradiction(BaseModel):

@@ -32,6 +32,11 @@ class Answer(BaseModel):
         "because none of the model's claims was stated by the evidence it was shown, or they quoted text "
         "much less relevant than the sentence offline mode leads with.",
     )
+    unstated: list[Claim] = Field(
+        default_factory=list,
+        description="LLM mode: the model's claims its cited sentences do not state. When the sub-question "
+        "is not answered they are still shown, flagged beside the passage they cite, never silently dropped.",
+    )
 
 
 class ResearchStrategy(Protocol):

@@ -194,7 +194,7 @@ def shown_claims(report: FinalReport) -> list[dict]:
 
 def fate(said: Said, claims: list[dict]) -> str:
     """What a report shows of a claim the oracle made: ``verified`` (cited, unflagged, in an answered
-    section), ``flagged`` (unsupported or unverified), ``not answered`` (in a section that is not
+    section), ``flagged`` (unsupported, contradicted or unverified), ``not answered`` (in a section that is not
     answered) or ``not shown`` (replaced by the documents' sentences, or dropped)."""
     mine = utils.default_process(said.claim)
     ratios = [(fuzz.ratio(mine, utils.default_process(c["text"])), c) for c in claims]
@@ -205,7 +205,7 @@ def fate(said: Said, claims: list[dict]) -> str:
         return "not shown"
     if any(c["status"] == "verified" and c["section_status"] in ANSWERED for c in shown):
         return "verified"
-    if any(c["status"] in ("unsupported", "unverified") for c in shown):
+    if any(c["status"] in ("unsupported", "unverified", "contradicted") for c in shown):
         return "flagged"
     return "not answered"
 

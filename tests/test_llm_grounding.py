@@ -13,13 +13,14 @@ import re
 from corpus.models import Block, BlockKind, DocType
 from corpus.retrieval import RetrievedChunk
 from graph.run import run_research
+from research.evidence import FindingStatus
 from research.report import ClaimStatus
 from strategies.llm.evidence import EvidenceSheet
 from strategies.llm.grounding import cleaned, grounded, stated
-from strategies.llm.strategy import SINGLE_RATIONALE, LLMStrategy
+from strategies.llm.strategy import SINGLE_RATIONALE, LLMStrategy, _addresses
 from strategies.offline.strategy import OfflineStrategy
 from testing_support.llm_fakes import ScriptedChatModel
-from testing_support.llm_scripts import script_with, sentences_in
+from testing_support.llm_scripts import script_with, sentences_in, substantial_sentence
 
 QUESTION = "How many spider species were recorded on the Riverton green roofs?"
 SPIDERS = "We recorded 47 spider species from 13 families, 31 wild bee species and 11 bird species"
@@ -267,3 +268,51 @@ def test_a_cited_lead_in_ending_in_a_colon_is_read_with_the_list_it_introduces()
     # The list is read with the hard checks: a figure it does not hold is not stated by reading it.
     [other] = grounded([("The survey tool counts 12 spider species a roof.", [lead.sid])], "What?", sheet, shown)
     assert not other.stated
+
+
+def test_a_stated_claim_addresses_a_question_about_its_page_when_the_page_title_names_the_subject():
+    """A page rarely repeats its subject in the sentence that answers: the cited page's title counts
+    toward the question's terms a model's stated claims must hold to answer on the model's word."""
+    question = "How can the Evaluation tool in the Console help you improve prompts and build robust applications?"
+    claim = "Reviewing results across test cases helps spot patterns that lead to more robust applications."
+
+    def addresses(title: str) -> bool:
+        text = f"{claim} Remember to save your work."
+        block = Block(block_id="d1-0001", doc_id="d1", seq=1, page=1, kind=BlockKind.PARAGRAPH, text=text)
+        chunk = RetrievedChunk(
+            chunk_id="c1", doc_id="d1", title=title, year=None, doc_type=DocType.TEXT, section="",
+            pages=[1], text=text, score=1.0, rank=1, blocks=[block],
+        )  # fmt: skip
+        sheet = EvidenceSheet.of([chunk])
+        judged = grounded([(claim, [sheet.sentences[0].sid])], question, sheet, sheet.sentences)
+        assert all(g.stated for g in judged)
+        return _addresses(question, judged, sheet)
+
+    assert addresses("Using the Evaluation Tool in the Console")
+    assert not addresses("Release notes")
+
+
+def test_a_models_claim_on_a_question_the_library_does_not_answer_is_shown_flagged_not_hidden(sample_library):
+    """What a model answered that its cited sentences do not state stays in the report, flagged beside
+    the passage it cites, while the question reads "not answered": a reader sees what was said and
+    that the library does not bear it out, rather than nothing."""
+    claim = "Building owners who install a green roof receive a grant of 5,000 dollars."
+
+    def unfounded(prompt: str) -> dict:
+        sid, _ = substantial_sentence(prompt)
+        return {"claims": [{"text": claim, "sentence_ids": [sid]}], "sufficient": True, "confidence": 0.9}
+
+    strategy = LLMStrategy(
+        ScriptedChatModel(script=_script(unfounded)),
+        "s",
+        embedder=sample_library.embedder,
+        fallback=OfflineStrategy(sample_library.embedder),
+    )
+    asked = "What grants are available to building owners who install green roofs?"
+    report = run_research(sample_library, strategy, asked, single_question=True).report
+    [section] = report.sections
+    assert not report.answered_sections() and section.status is FindingStatus.UNVERIFIED
+    [shown] = section.claims
+    assert shown.text == claim and shown.status is not ClaimStatus.VERIFIED and shown.citations
+    assert claim in report.markdown and "\u26a0" in report.markdown
+    assert "(answered" not in report.markdown

@@ -245,6 +245,7 @@ class LLMStrategy:
             judged_claims = self._read(sub_question, judged_claims)
         claims = [g.claim for g in judged_claims]
         stated_claims = [g for g in judged_claims if g.stated]
+        unstated = [g.claim for g in judged_claims if not g.stated]
         # The confidence shown is the judge's, never the model's own: how well the sentences state its claims.
         confidence = (
             round(sum(g.verdict.score for g in stated_claims) / len(stated_claims), 2) if stated_claims else 0.0
@@ -260,6 +261,7 @@ class LLMStrategy:
                 sufficient=out.sufficient and bool(claims),
                 next_queries=next_queries[:2],
                 evidence=reordered,
+                unstated=unstated,
             )
         judged = self.fallback.answer(sub_question, evidence, queries)
         stated_only = [g.claim for g in stated_claims]
@@ -281,6 +283,7 @@ class LLMStrategy:
                 next_queries=next_queries[:2] or judged.next_queries,
                 evidence=reordered,
                 extractive=bool(judged.claims) and judged.sufficient,
+                unstated=unstated,
             )
         # Stated claims answer when offline mode's judgement finds the evidence sufficient, or on the
         # model's word when they hold the question's own terms (a small model answers an unanswerable
@@ -288,9 +291,11 @@ class LLMStrategy:
         return Answer(
             claims=claims,
             confidence=confidence,
-            sufficient=judged.sufficient or (out.sufficient and _addresses(sub_question.question, stated_claims)),
+            sufficient=judged.sufficient
+            or (out.sufficient and _addresses(sub_question.question, stated_claims, sheet)),
             next_queries=next_queries[:2],
             evidence=reordered,
+            unstated=unstated,
         )
 
     def _read(self, sub_question: SubQuestion, claims: list[Grounded]) -> list[Grounded]:
@@ -468,8 +473,13 @@ def _claims(
     )
 
 
-def _addresses(question: str, claims: list[Grounded]) -> bool:
-    """The stated claims, with their quotes, hold the question's own terms (see ADDRESSED_TERMS)."""
-    said = " ".join(f"{g.claim.text} {' '.join(m.quote for m in g.claim.citations)}" for g in claims)
+def _addresses(question: str, claims: list[Grounded], sheet: EvidenceSheet) -> bool:
+    """The stated claims, with their quotes and the titles of the documents they quote, hold the
+    question's own terms (see ADDRESSED_TERMS). The titles count because a page rarely repeats its
+    subject in the sentence that answers: "Reviewing results … leads to more robust AI applications",
+    on the page "Using the Evaluation Tool", answers how the Evaluation tool helps."""
+    cited = {m.block_id for g in claims for m in g.claim.citations}
+    titles = dict.fromkeys(s.title for s in sheet.sentences if s.block_id in cited)
+    said = " ".join([*(f"{g.claim.text} {' '.join(m.quote for m in g.claim.citations)}" for g in claims), *titles])
     terms = content_stems(" ".join(question_terms(question)))
     return covered(terms, set(content_stems(said))) >= ADDRESSED_TERMS
