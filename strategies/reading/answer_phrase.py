@@ -132,6 +132,11 @@ def answer_phrase(question: str, sentence: str, vectors: Vectors | None = None) 
     return best
 
 
+def dates(text: str) -> list[str]:
+    """The whole dates a text states ("15 May 1885", "May 15, 1885", "May 1885", "1885")."""
+    return [t for t, _, _ in _spans(_DATE, text)]
+
+
 def _clause_share(sentence: str, start: int, end: int, q_stems: frozenset[str]) -> float:
     """The share of the question's content words found in the clause around ``sentence[start:end]``
     (bounded by brackets, semicolons, dashes and commas that separate no thousands)."""
@@ -198,7 +203,7 @@ def _candidates(qtype: QuestionType, sentence: str) -> list[tuple[str, int, int]
         for t, s, e in _spans(_NAME, sentence)
         if (s > 0 or _proper_at_start(t))
         and not (s > 0 and sentence[s - 1].isalnum())  # "Legacy" out of "StrengthsLegacy" is no name
-        and not _modifier(t, sentence[e:])
+        and not (qtype.kind is not AnswerType.THING and _modifier(t, sentence[e:]))
         and not _EVENT_WORD.match(t.split()[0])
     ]
     names = [(t, s, e) for t, s, e in names if len(t.split()) <= MAX_NAME_WORDS]  # a list is not one name
@@ -214,7 +219,14 @@ def _candidates(qtype: QuestionType, sentence: str) -> list[tuple[str, int, int]
             if _LOCATIVE.search(sentence[max(0, s - 40) : s]) and not _describes_noun(sentence, s, e)
         ]
     if qtype.entity is Entity.CATEGORY:  # "what sport": "football", a common noun in lower case
-        return [(t, s, e) for t, s, e in _noun_phrases(sentence) if t.islower()]
+        # A phrase holding the asked noun names the category, not one of its members ("a major sport",
+        # "the Vestri sport club", "the most beloved sports" for "what sport").
+        kind = stem(qtype.noun.split()[-1]) if qtype.noun else ""
+        return [
+            (t, s, e)
+            for t, s, e in _noun_phrases(sentence)
+            if t.islower() and not any(stem(w) == kind for w in content_words(t))
+        ]
     # A name followed by the asked-for noun is named with it: "the *Standard tier*", "the *Pro plan*".
     head = stem(qtype.noun.split()[-1]) if qtype.noun else ""
     names = [_with_noun(sentence, t, st, e, head) for t, st, e in names]
@@ -297,7 +309,9 @@ _DEMONYM = re.compile(r"^[A-Z][a-z]+(?:an|ese|ish|ic|i|ch)$")
 
 def _modifier(text: str, after: str) -> bool:
     """ "American" in "American rock band", "Hindi" in "Hindi movie": a nationality or language before
-    a noun describes the answer; it is not the name asked for."""
+    a noun describes the answer; it is not the name of a person or place asked for. For a "what
+    <noun>" question it may be the answer ("a *Republican* legislator" for a party, "a *Hindi* movie"
+    for a language): there the question's noun chooses among the candidates."""
     return bool(_DEMONYM.match(text)) and bool(re.match(r"\s+[a-z]", after))
 
 

@@ -41,7 +41,7 @@ from strategies.reading.lexicon.question_words import QUESTION_WORDS
 from strategies.reading.numbers import MIN_CONFLICT_RATIO, conflict_ratio, quantities
 from strategies.reading.vectors import Vectors
 
-from .answer_phrase import answer_phrase, polarity
+from .answer_phrase import answer_phrase, dates, polarity
 from .claim_checks import names as claim_names
 from .extractive import Analysis, ScoredSentence, analyse
 from .question_types import AnswerType, fits, question_type
@@ -65,6 +65,8 @@ MAX_CHANGED_WORDS = 4
 # For a question asking for a value, a statement edited in that value counts from this share of the
 # best sentence's relevance (see ``edited_statements``).
 EDITED_RELEVANCE = 0.1
+# An answer of several words is mentioned when they all stand within its length plus this many words.
+MENTION_SLACK = 3
 # A disputed question shows at most this many answers.
 MAX_SIDES = 3
 
@@ -88,12 +90,13 @@ def lead(question: str, item: ScoredSentence, vectors: Vectors, min_score: float
     return phrase.text if fits(question_type(question), phrase.text, normalise_space(item.sentence.text)) else None
 
 
-def document_answers(analysis: Analysis, vectors: Vectors) -> list[DocumentAnswer]:
+def document_answers(analysis: Analysis, vectors: Vectors, *, naming: bool = False) -> list[DocumentAnswer]:
     """One answer per document that gives one, best document first.
 
     An answer is a value of the asked-for type (``answer_phrase``), and its sentence is about what the
     question asks: a sentence naming another thing of a like name ("the Messages API" when the
-    question asks about "the Text Completions API") answers for that thing, not for the question."""
+    question asks about "the Text Completions API") answers for that thing, not for the question.
+    With ``naming``, only a sentence naming everything the question names gives an answer."""
     kind = question_type(analysis.question).kind
     if not analysis.scored or kind is AnswerType.DESCRIPTION:
         return []
@@ -105,6 +108,8 @@ def document_answers(analysis: Analysis, vectors: Vectors) -> list[DocumentAnswe
         if item.relevance < floor or doc in out or tried.get(doc, 0) >= SENTENCES_PER_DOCUMENT:
             continue
         tried[doc] = tried.get(doc, 0) + 1
+        if naming and not names_asked(analysis.question, item):
+            continue
         answer = lead(analysis.question, item, vectors, MIN_PHRASE_SCORE)
         if not answer:  # ``lead`` gives only values of the asked-for type (``answer_phrase``)
             continue
@@ -136,6 +141,18 @@ def same_answer(a: str, b: str) -> bool:
     return normalise_space(a).lower() == normalise_space(b).lower()
 
 
+def _month(text: str) -> str:
+    """The month a date names, by its first three letters ("Sept." -> "sep"), or ""."""
+    for date in dates(text):
+        for word in re.findall(r"[A-Za-z]+", date):
+            if word.lower()[:3] in _MONTHS:
+                return word.lower()[:3]
+    return ""
+
+
+_MONTHS = frozenset("jan feb mar apr may jun jul aug sep oct nov dec".split())
+
+
 def _answer_key(text: str) -> frozenset[str]:
     """What an answer says: its figures and the stems of its other content words."""
     words = {stem(w) for w in _content(text) if not any(c.isdigit() for c in w)}
@@ -143,23 +160,42 @@ def _answer_key(text: str) -> frozenset[str]:
 
 
 def _mentions(text: str, answer: str) -> bool:
-    """The document's text contains the answer (all its content words, or its figures)."""
+    """The document's text contains the answer (all its content words, or its figures). A date with its
+    month is mentioned only as a date of that month holding its figures: a page giving a life's span
+    "1885-1955" and a birth date "22 October 1900" does not mention "15 May 1885"."""
+    month = _month(answer)
+    if month:
+        wanted = set(figures(answer))
+        return any(_month(d) == month and wanted <= set(figures(d)) for d in dates(text))
     numbers = figures(answer)
     if numbers:
         found = figures(text)
         return set(numbers) <= set(found)
+    # A name is mentioned as a phrase: its words together, not scattered ("Odakyu ... electric ...
+    # railway" over a page does not say "Odakyu Electric Railway").
     words = _content(answer)
-    return bool(words) and words <= _content(text)
+    if not words:
+        return False
+    tokens = word_tokens(text)
+    span = len(word_tokens(answer)) + MENTION_SLACK
+    at = [i for i, t in enumerate(tokens) if t in words]
+    return any(words <= set(tokens[i : i + span]) for i in at)
 
 
 def answer_conflicts(
-    sub_question: SubQuestion, analysis: Analysis, evidence: list[RetrievedChunk], vectors: Vectors
+    sub_question: SubQuestion,
+    analysis: Analysis,
+    evidence: list[RetrievedChunk],
+    vectors: Vectors,
+    *,
+    naming: bool = False,
 ) -> list[Contradiction]:
     """The disagreements between the documents' answers to ``sub_question``: the most widely given
-    answer against each other answer about the same thing (at most ``MAX_SIDES`` - 1 of them)."""
-    answers = document_answers(analysis, vectors)
+    answer against each other answer about the same thing (at most ``MAX_SIDES`` - 1 of them). With
+    ``naming``, only answers from sentences naming what the question names, and no edited statements."""
+    answers = document_answers(analysis, vectors, naming=naming)
     if len(answers) < 2:
-        return edited_statements(sub_question, analysis)
+        return [] if naming else edited_statements(sub_question, analysis)
     text_of: dict[str, str] = {}
     for chunk in evidence:
         text_of[chunk.doc_id] = text_of.get(chunk.doc_id, "") + " " + chunk.text
@@ -206,7 +242,7 @@ def answer_conflicts(
                 break
         if found:
             return _naming_other_things(found, sides, answers)
-    return edited_statements(sub_question, analysis)
+    return [] if naming else edited_statements(sub_question, analysis)
 
 
 def _edited_pair(one: list[DocumentAnswer], other: list[DocumentAnswer]) -> bool:
@@ -368,18 +404,21 @@ def answer_disputes(findings: list[Finding], vectors: Vectors) -> list[Contradic
     A gap is checked too when its evidence covers the question's words (``signals.covered``):
     documents answering differently lower every sufficiency signal, so a disputed question often
     looks unanswered (on RAMDocs dev 14 of 77 disputes were gaps), and so is a gap whose best sentence
-    names what the question names (``names_what_is_asked``); evidence that never mentions what is asked
-    is no dispute, only unrelated answers."""
+    names what the question names (``names_what_is_asked``). Any other gap is checked on the answers
+    of sentences that name what the question names (a page's "Doak is widely recognized for his skills
+    in chess" against "Doak Campbell Stadium … is a football stadium", when the best sentence of all
+    names neither): evidence that never mentions what is asked is no dispute, only unrelated answers."""
     disputes: list[Contradiction] = []
     for finding in findings:
         if not finding.evidence:
             continue
         analysis = analyse(finding.sub_question.question, finding.evidence, vectors)
-        if (finding.status is FindingStatus.GAP or not finding.claims) and not (
+        weak = (finding.status is FindingStatus.GAP or not finding.claims) and not (
             covered(analysis) or names_what_is_asked(analysis)
-        ):
+        )
+        if weak and not claim_names(analysis.question):
             continue
-        disputes += answer_conflicts(finding.sub_question, analysis, finding.evidence, vectors)
+        disputes += answer_conflicts(finding.sub_question, analysis, finding.evidence, vectors, naming=weak)
     return disputes
 
 
@@ -387,8 +426,13 @@ def names_what_is_asked(analysis: Analysis) -> bool:
     """The best sentence names everything the question names (``claim_checks.names``): it is about what
     is asked, though it may not use the question's other words ("associated with" for "What sport is
     the Kestrel Shield associated with?"), so its documents' answers are answers to the question."""
-    names = {stem(w) for w in claim_names(analysis.question)}
-    return bool(names and analysis.scored) and all(matched(n, analysis.scored[0].sentence.stems) for n in names)
+    return bool(analysis.scored) and names_asked(analysis.question, analysis.scored[0])
+
+
+def names_asked(question: str, item: ScoredSentence) -> bool:
+    """The sentence names everything the question names (and the question names something)."""
+    names = {stem(w) for w in claim_names(question)}
+    return bool(names) and all(matched(n, item.sentence.stems) for n in names)
 
 
 def _dispute(sub_question: SubQuestion, a: DocumentAnswer, b: DocumentAnswer, explanation: str) -> Contradiction:

@@ -1,0 +1,150 @@
+"""Which value each document gives, and when two documents' values are a disagreement (issue 31,
+conflicting sources): a party or language said as an adjective is an answer; a date is mentioned only
+as that date; a name only as that name; a gap is checked on the sentences naming what is asked."""
+
+from __future__ import annotations
+
+import pytest
+
+from corpus.models import Block, BlockKind, DocType
+from corpus.retrieval import RetrievedChunk
+from research.evidence import Finding, FindingStatus, SubQuestion
+from strategies.reading.answer_phrase import answer_phrase
+from strategies.reading.document_answers import answer_conflicts, answer_disputes
+from strategies.reading.extractive import analyse
+from strategies.reading.vectors import Vectors
+
+
+@pytest.fixture(scope="module")
+def vectors(embedder) -> Vectors:
+    return Vectors(embedder)
+
+
+def _chunk(doc: str, text: str, rank: int) -> RetrievedChunk:
+    block = Block(block_id=f"{doc}-b1", doc_id=doc, seq=0, page=1, kind=BlockKind.PARAGRAPH, text=text)
+    return RetrievedChunk(
+        chunk_id=f"{doc}-c1",
+        doc_id=doc,
+        title=f"Document {doc}",
+        doc_type=DocType.TEXT,
+        year=None,
+        pages=[1],
+        section="",
+        text=text,
+        score=1.0 / rank,
+        rank=rank,
+        blocks=[block],
+    )
+
+
+def _sides(question: str, texts: list[str], vectors: Vectors) -> set[str | None]:
+    sub = SubQuestion(id="q1", question=question, rationale="")
+    evidence = [_chunk(f"d{i}", t, i) for i, t in enumerate(texts, start=1)]
+    conflicts = answer_conflicts(sub, analyse(question, evidence, vectors), evidence, vectors)
+    return {a for c in conflicts for a in (c.side_a.answer, c.side_b.answer)}
+
+
+PEOPLE = ["Ann Verity", "Tomas Kell", "Rosa Imbert"]
+PARTIES = ["Republican", "Democratic", "Liberal", "Conservative"]
+
+
+@pytest.mark.parametrize("person", PEOPLE)
+@pytest.mark.parametrize("party", PARTIES)
+def test_a_party_said_as_an_adjective_answers_what_party(vectors, person, party):
+    """ "a Republican legislator": for "what political party" the adjective is the answer, not the
+    house the legislator sat in."""
+    surname = person.split()[1]
+    sentence = f"{surname} served one term as a {party} legislator in the Ardley House of Representatives."
+    found = answer_phrase(f"What political party was {person} affiliated with?", sentence, vectors)
+    assert found is not None and found.text == party
+
+
+@pytest.mark.parametrize("band", ["Blitzen Trapper", "Northern Lights", "Kestrel Road"])
+def test_a_nationality_before_a_noun_is_still_no_name_asked_for(vectors, band):
+    found = answer_phrase(
+        "Who is the artist of the album Seven?",
+        f"Seven is the seventh studio album by American rock band {band}, released in 2013.",
+        vectors,
+    )
+    assert found is not None and found.text == band
+
+
+@pytest.mark.parametrize(
+    ("person", "right", "wrong"),
+    [
+        ("Maurice Roche", "15 May 1885", "22 October 1900"),
+        ("Ann Verity", "3 July 1750", "12 December 1750"),
+        ("Tomas Kell", "1 December 1737", "15 June 1745"),
+    ],
+)
+def test_a_date_is_mentioned_only_as_that_date(vectors, person, right, wrong):
+    """A page giving the other document's year and day as other figures ("one of 15 children", "moved
+    there in 1885") does not mention that date: the two birth dates are a disagreement."""
+    day, _, year = right.split()
+    texts = [
+        f"{person} was born on {right} in Chelsea, London.",
+        f"{person} was born on {wrong} in Chelsea, one of {day} children. His family had moved there in {year}.",
+    ]
+    assert _sides(f"What is the birth date of {person}?", texts, vectors) == {right, wrong}
+
+
+@pytest.mark.parametrize(
+    ("right", "wrong"),
+    [
+        ("Odakyu Electric Railway", "JR East"),
+        ("Kestrel Valley Railway", "Northgate Lines"),
+        ("Ardley Tramways", "Port Rail"),
+    ],
+)
+def test_a_name_is_mentioned_only_as_that_name(vectors, right, wrong):
+    """The altered page keeps the original's words scattered ("The Odakyu … electric … railway
+    operator JR East"); it does not name the original's operator, so the two operators disagree."""
+    first = right.split()[0]
+    texts = [
+        f"The 20000 series is an electric train type operated by the private railway operator {right}.",
+        f"The {first} 20000 series is an electric train type operated by the private railway operator {wrong}.",
+    ]
+    assert _sides("Which private railway operator operates the 20000 series?", texts, vectors) == {right, wrong}
+
+
+def test_documents_naming_both_values_together_still_agree(vectors):
+    texts = [
+        "Seven is an album by Blitzen Trapper, released on the Vagrant label in 2013.",
+        "Seven was released by Vagrant, the label of Blitzen Trapper, in 2013.",
+    ]
+    assert _sides("Who is the artist of the album Seven?", texts, vectors) == set()
+
+
+@pytest.mark.parametrize(
+    ("name", "sport", "other"), [("Doak", "chess", "football"), ("Vestri", "basketball", "football")]
+)
+def test_a_gap_is_checked_on_the_sentences_naming_what_is_asked(vectors, name, sport, other):
+    """A gap whose best sentence names nothing the question names is still checked, on the answers of
+    the sentences that do name it; sentences that never name it give no side."""
+    question = SubQuestion(id="q1", question=f"What sport is {name} associated with?", rationale="")
+    evidence = [
+        _chunk("a", "Every sport of the region is listed by season, with its clubs and grounds.", 1),
+        _chunk("b", f"{name} is widely recognized for exceptional skill in {sport} across the country.", 2),
+        _chunk("c", f"{name} is known as the home of a professional {other} club founded in 1986.", 3),
+        _chunk("d", "Tennis and golf are played at the municipal grounds by several clubs.", 4),
+    ]
+    gap = Finding(sub_question=question, evidence=evidence, status=FindingStatus.GAP)
+    (dispute,) = answer_disputes([gap], vectors)
+    cited = {m.block_id for side in (dispute.side_a, dispute.side_b) for m in side.citations}
+    assert cited == {"b-b1", "c-b1"}
+
+
+@pytest.mark.parametrize("sport", ["basketball", "football", "cricket", "hockey"])
+@pytest.mark.parametrize(
+    "template",
+    [
+        "Despite other sports, {name}'s impact on {sport} has made it one of the most beloved sports here.",
+        "{name} is the {sport} department of the {name} sport club and is based in Ardley.",
+    ],
+)
+def test_a_phrase_holding_the_asked_noun_names_the_category_not_a_member(vectors, sport, template):
+    """For "what sport", "the most beloved sports" or "the sport club" restate the category; the member
+    named beside them is the answer."""
+    sentence = template.format(name="Vestri", sport=sport)
+    found = answer_phrase("What sport is Vestri associated with?", sentence, vectors)
+    assert found is not None and found.text == sport
