@@ -38,12 +38,15 @@ def diverse(ranked: list[RetrievedChunk], k: int) -> list[RetrievedChunk]:
 
 
 def merge_evidence(*result_lists: Iterable[RetrievedChunk]) -> list[RetrievedChunk]:
-    """Union of several searches: each chunk once, at its best score, best first."""
-    best: dict[str, RetrievedChunk] = {}
-    for results in result_lists:
-        for chunk in results:
-            kept = best.get(chunk.chunk_id)
-            if kept is None or chunk.score > kept.score:
-                best[chunk.chunk_id] = chunk
-    ranked = sorted(best.values(), key=lambda c: (-c.score, c.chunk_id))
-    return [c.model_copy(update={"rank": i}) for i, c in enumerate(ranked, start=1)]
+    """Union of several searches, each chunk once: the first list's chunks in its order, then each
+    chunk only a later search found, best rank first (a reformulation adds what the question's own
+    search missed; it does not re-rank what that search found)."""
+    lists = [list(results) for results in result_lists]
+    taken: dict[str, RetrievedChunk] = {c.chunk_id: c for c in lists[0]} if lists else {}
+    later = sorted(
+        (c for results in lists[1:] for c in results),
+        key=lambda c: (c.rank, -c.score, c.chunk_id),
+    )
+    for chunk in later:
+        taken.setdefault(chunk.chunk_id, chunk)
+    return [c.model_copy(update={"rank": i}) for i, c in enumerate(taken.values(), start=1)]

@@ -113,6 +113,36 @@ def title_ranks(hits: list[Hit]) -> list[tuple[int, Hit]]:
     return ranked
 
 
+# A question that names a section ("How can you create multiple test cases …" under "Creating Test
+# Cases", "… specify a system prompt …" under "System prompt") asks for what that section says. Among
+# the chunks the body rankings found, those whose heading's terms (BM25's: stemmed, stopwords out) are
+# all in the question move up by this much over the rank of their heading, the heading of most terms
+# first: as much as a first place in one body ranking, so a named section's chunk near the top takes
+# the first place, and one the body rankings hold low stays below the passages they agree on. A
+# heading of one term ("Examples", "Python", "Pricing") names a kind of section many pages have, not
+# one; it takes two.
+HEADING_WEIGHT = 0.5
+MIN_HEADING_TERMS = 2
+
+
+def named_sections(
+    hits: list[Hit], query_terms: frozenset[int], heading_terms: Mapping[str, frozenset[int]]
+) -> list[Hit]:
+    """``hits`` re-ranked with ``HEADING_WEIGHT`` for each whose section heading the query names:
+    every one of at least ``MIN_HEADING_TERMS`` terms of the heading (``heading_terms``) is among
+    ``query_terms``."""
+    named: dict[str, int] = {}
+    for hit in hits:
+        terms = heading_terms.get(hit.payload.get("section", ""), frozenset())
+        if len(terms) >= MIN_HEADING_TERMS and terms <= query_terms:
+            named[hit.chunk_id] = len(terms)
+    if not named:
+        return hits
+    sizes = sorted(set(named.values()), reverse=True)
+    bonus = {chunk_id: HEADING_WEIGHT / (schema.RRF_K + sizes.index(n)) for chunk_id, n in named.items()}
+    return rank_hits([replace(h, score=h.score + bonus.get(h.chunk_id, 0.0)) for h in hits], len(hits))
+
+
 class DenseRetriever:
     """The chunks nearest the query in the dense model's space."""
 
@@ -142,7 +172,15 @@ class HybridRetriever:
         vector = schema.sparse_vector(sparse)
         rankings = [_dense(library, query, depth), _sparse(library, vector, query, depth)]
         titles = _sparse(library, vector, query, depth, schema.TITLE) if library.store.has_titles else None
-        return fuse_rrf(rankings, query.limit, titles)
+        fused = fuse_rrf(rankings, query.limit, titles)
+        headings = {h.payload.get("section", "") for h in fused}
+        terms = {heading: _terms(library, heading) for heading in headings}
+        return named_sections(fused, frozenset(sparse.indices.tolist()), terms)
+
+
+def _terms(library: Library, text: str) -> frozenset[int]:
+    """The BM25 terms of ``text`` as the query side counts them (stemmed, stopwords out)."""
+    return frozenset(library.embedder.embed_sparse_query(text).indices.tolist()) if text.strip() else frozenset()
 
 
 RETRIEVERS: Mapping[SearchMode, Retriever] = MappingProxyType(

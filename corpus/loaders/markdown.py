@@ -132,6 +132,8 @@ def load_markdown(text: str) -> LoadedDocument:
             continue
         kind, block_text = made
         first, last = group[0].map  # every block-level opening token carries its line range
+        if kind is BlockKind.HEADING and _is_code_comment(text, lines, first):
+            kind, block_text = BlockKind.PARAGRAPH, text[slice(*lines[first])].strip()
         if in_opening and kind is BlockKind.PARAGRAPH:
             leading = _furniture_lines(text, lines, first, last, under_title=bool(opening))
             if leading:
@@ -177,7 +179,8 @@ def load_markdown(text: str) -> LoadedDocument:
 
 
 # A line that heads what follows in a page exported without heading markup: a few words, capitalised,
-# no sentence punctuation at its end and no code or link characters.
+# no code or link characters, ending in a word or a question mark ("Why use examples?", an FAQ's
+# question), never in other sentence punctuation.
 _IMPLICIT_HEADING = re.compile(r"^[A-Z][\w’'&/ -]{0,58}\w$")
 MAX_HEADING_WORDS = 8
 
@@ -206,6 +209,35 @@ def _heads(block: RawBlock) -> bool:
         and len(text.split()) <= MAX_HEADING_WORDS
         and _IMPLICIT_HEADING.match(text) is not None
     )
+
+
+# "# " lines a scraper flattened out of a code sample read as ATX headings ("# Create an instance of the
+# client" over "client = Anthropic()"). A heading is told from them by what touches it without a blank
+# line: a comment sits against a statement (an assignment, an import, a definition, a bracket that
+# opens or closes a call). A fence or a command line right under a heading is not enough: a README's
+# "## Install" is often followed by one.
+_ATX = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
+_CODE_LINE = re.compile(
+    r"^\s*(?:[A-Za-z_$][\w.$]*(?:\[[^\]]*\])?\s*[-+*/|&]?=(?!=)\s*\S"
+    r"|(?:import|from\s+\S+\s+import|def|class|const|let|var|function)\s+\w"
+    r"|(?:return|await)\b|print\(|[)}\]])"
+    r"|[({\[;]\s*$"
+)
+
+
+def _is_code_comment(text: str, lines: list[tuple[int, int]], index: int) -> bool:
+    """Whether the ATX heading on line ``index`` is a comment of flattened code: the run of "#" lines
+    it belongs to touches a line of code just before or after it."""
+
+    def line(i: int) -> str:
+        return text[slice(*lines[i])] if 0 <= i < len(lines) else ""
+
+    start = end = index
+    while _ATX.match(line(start - 1)):
+        start -= 1
+    while _ATX.match(line(end + 1)):
+        end += 1
+    return any(_CODE_LINE.search(line(i)) for i in (start - 1, end + 1))
 
 
 def _furniture_lines(text: str, lines: list[tuple[int, int]], first: int, last: int, under_title: bool) -> int:
