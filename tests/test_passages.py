@@ -176,3 +176,72 @@ def test_a_quoted_list_renders_as_a_list():
     )
     assert claim.markdown() == "The tokens come from:\n  - the tools parameter\n  - the system prompt [3]"
     assert claim.markdown(indent="") == "The tokens come from:\n- the tools parameter\n- the system prompt [3]"
+
+
+# A lead-in too short to be a statement, or one that names nothing the question asks about, with its
+# list (one item per line, no full stops) and a paragraph of the same page on something else: the
+# question's words are in the items, so the lead-in is read with them.
+LEAD_INS = [
+    (
+        "The dashboard helps you:",
+        ["Spot slow queries before users notice them", "Compare latency across regions", "Export weekly reports"],
+        "The dashboard is available on every paid plan and loads in under a second.",
+        "What are two ways the dashboard helps with slow queries and latency?",
+    ),
+    (
+        "Every deployment needs:",
+        ["A signed container image", "A health check endpoint", "A rollback plan for failed releases"],
+        "Deployments are scheduled by the release manager every Tuesday afternoon.",
+        "What does a deployment need, such as a container image or a health check?",
+    ),
+    (
+        "The sensor kit includes:",
+        ["A soil moisture probe", "A rain gauge with a tipping bucket", "A solar powered data logger"],
+        "The sensor kit ships in a waterproof case and weighs four kilograms.",
+        "Which instruments, like the moisture probe and rain gauge, come in the sensor kit?",
+    ),
+]
+
+
+@pytest.mark.parametrize(("lead_in", "items", "other", "question"), LEAD_INS)
+def test_a_lead_in_is_read_with_its_items(strategy, lead_in, items, other, question):
+    text = "\n".join([lead_in, *items])
+    evidence = [_chunk("l", [_block("l", 1, text), _block("l", 2, other)])]
+    analysis = analyse(question, evidence, strategy.vectors)
+    lead = next(s for s in analysis.scored if s.sentence.text == lead_in)
+    assert all(item in lead.sentence.read for item in items)
+    assert analysis.scored[0] is lead  # the items hold the question's words, the other sentence does not
+    judged = strategy.judge(question, evidence)
+    assert judged.sufficient
+    assert judged.claims[0].text.split("\n") == [lead_in, *items]
+
+
+def test_a_sentence_introducing_nothing_is_read_as_itself(strategy):
+    blocks = [
+        _block("n", 1, "The console opens in a new tab when you follow the steps:"),
+        _block("n", 2, "It opens fast."),
+    ]
+    evidence = [_chunk("n", blocks)]
+    analysis = analyse("How does the console open?", evidence, strategy.vectors)
+    assert all(s.sentence.read == s.sentence.text for s in analysis.scored)
+
+
+# Nested lists as documentation pages write them: an item introducing items of its own, then the outer
+# list going on; generated over several item counts.
+@pytest.mark.parametrize("inner", [1, 2, 3])
+def test_an_item_introducing_its_own_items_keeps_the_list_going(inner):
+    sub = [f"{'abc'[i]}. A step_{i} event" for i in range(inner)]
+    lines = ["A stream response is comprised of:", "A start event", "Several blocks, each of which contains:"]
+    lines += [*sub, "A stop event"]
+    text = "\n".join([*lines, "There may be ping events dispersed throughout the response as well."])
+    block = _block("s", 1, text)
+    layout = Layout([_chunk("s", [block])])
+    claim = claim_of(layout, passage(layout, block, 0))
+    assert claim.text.split("\n") == lines  # the prose after the list is not an item
+
+
+def test_the_tail_of_a_code_line_is_no_statement():
+    from strategies.reading.text import is_statement
+
+    assert not is_statement(") # Check if the model's prediction is correct. You may also consider these:")
+    assert is_statement("(Optional) The model's prediction is checked against the label.")

@@ -159,7 +159,7 @@ def read(
     # Read whole, the question's subject words are its evidence's titles and sections: the sentences must
     # state it themselves, not lean on the page they stand on.
     read_in = context if focus_read else []
-    verdict = answer_verdict(question, [item.sentence.text for item in chosen], read_in, focus_read, meaning)
+    verdict = answer_verdict(question, [item.sentence.read for item in chosen], read_in, focus_read, meaning)
     if verdict.states:
         return True, max(conf, verdict.score)
     return False, conf

@@ -2,7 +2,8 @@
 
 Candidates are the statement sentences of the retrieved blocks (never reference entries, headings,
 captions or tables, nor a block that addresses an AI model, ``research.ai_address``; fragments and
-table dumps are filtered by ``text.is_statement``). Each is scored
+table dumps are filtered by ``text.is_statement``; a list's lead-in is read with its items,
+``passages.listed``). Each is scored
 by a blend of
 
 - lexical overlap with the question's content words, stem-matched and idf-weighted over the
@@ -38,9 +39,9 @@ from strategies.reading.lexicon.documents import FINDING_SECTIONS, METHOD_SECTIO
 from strategies.reading.numbers import quantities
 from strategies.reading.vectors import Vectors, cosine_matrix
 
-from .passages import Layout, claim_of, dated, merge, passage
+from .passages import Layout, claim_of, dated, listed, merge, passage
 from .question_types import AnswerType, question_type
-from .text import content_stems, is_statement, matched, normalise_space, question_terms, stem
+from .text import content_stems, has_verb, is_statement, matched, normalise_space, question_terms, stem
 
 # Blocks whose text is never an answer: bibliography entries, headings, captions, tables and figures.
 SKIPPED_KINDS = frozenset(
@@ -111,6 +112,12 @@ class Sentence:
     start: int = 0  # offset in the block's text
     words: int = 0  # length in words (BM25's length normalisation)
     context: frozenset[str] = frozenset()  # stems of its document's title and its section
+    items: str = ""  # the items of the list it introduces ("The tool helps you:"), read as its words
+
+    @property
+    def read(self) -> str:
+        """What the sentence says: its text, and a lead-in's list with it (``passages.listed``)."""
+        return f"{self.text} {self.items}" if self.items else self.text
 
     def covers(self, term: str) -> bool:
         """The sentence states ``term``, or says it in the context of a document or section named by
@@ -188,9 +195,13 @@ def evidence_sentences(evidence: Sequence[RetrievedChunk], layout: Layout | None
             # A date line above the block heads it as a section would (``Layout.date_line``).
             line = layout.date_line(block)
             dated_by = line.text if line is not None else ""
-            for piece in layout.pieces(block):
-                if not is_statement(piece.text):
+            for index, piece in enumerate(layout.pieces(block)):
+                # A lead-in says what its list holds ("The Evaluation tool helps you:", then "Identify
+                # edge cases …"): it is read with its items, and is a statement short as it is.
+                items = listed(layout, block, index)
+                if not (is_statement(piece.text) or (items and has_verb(piece.text))):
                     continue
+                read = f"{piece.text} {items}" if items else piece.text
                 out.append(
                     Sentence(
                         text=piece.text,
@@ -198,11 +209,12 @@ def evidence_sentences(evidence: Sequence[RetrievedChunk], layout: Layout | None
                         doc_id=block.doc_id,
                         chunk_index=chunk_index,
                         order=len(out),
-                        stems=frozenset(content_stems(piece.text)),
+                        stems=frozenset(content_stems(read)),
                         section=block.section,
                         start=piece.start,
-                        words=len(piece.text.split()),
+                        words=len(read.split()),
                         context=frozenset(content_stems(f"{chunk.title} {block.section} {dated_by}")),
+                        items=items,
                     )
                 )
     return out
@@ -259,7 +271,7 @@ def analyse(question: str, evidence: Sequence[RetrievedChunk], vectors: Vectors)
     if len(pool) > MAX_CANDIDATES:
         pool = sorted(pool, key=lambda s: (-lex[s.order], s.chunk_index, s.order))[:MAX_CANDIDATES]
         pool.sort(key=lambda s: s.order)
-    matrix = vectors.passages([s.text for s in pool])
+    matrix = vectors.passages([s.read for s in pool])
     dense = cosine_matrix(vectors.query(question)[None, :], matrix)[0]
     scored = []
     for s, d, v in zip(pool, dense, matrix, strict=True):

@@ -5,7 +5,8 @@ A sentence that opens with a reference ("This", "It", "These", "Such") means lit
 quoted with the sentence before it. A sentence that introduces a list ("... come from:") is quoted
 with its items, and an item chosen on its own brings its list's introduction and its siblings. Items
 are the lines of a block that hold one sentence each (documentation pages write lists as plain
-lines) or the list blocks that follow a block. A line holding only a date right above a block (a
+lines) or the list blocks that follow a block; an item ending in a colon with items under it nests a
+list and carries it on. A line holding only a date right above a block (a
 release note's, on a page without heading markup) dates that block's entry, and is quoted above it for
 a question asking when (``dated``). Passages stay inside the evidence: the blocks the
 search returned, in document order (``Layout``). Two passages that touch or overlap are one, each
@@ -182,6 +183,22 @@ def _is_item(layout: Layout, block: Block, index: int) -> bool:
     return multiline and not continues and not line[-1].introduces and words <= MAX_ITEM_WORDS
 
 
+def _nests(layout: Layout, block: Block, index: int) -> bool:
+    """The piece is an item introducing a list of its own ("Potentially multiple content blocks, each of
+    which contains:", then "a. A content_block_start event"): a line of one sentence, as items are,
+    whose next line is an item (a paragraph ending in a colon introduces a list of its own)."""
+    pieces = layout.pieces(block)
+    line = _line(pieces, index)
+    after = next((i for i in range(index + 1, len(pieces)) if pieces[i].line != pieces[index].line), None)
+    return (
+        len(line) == 1
+        and line[0].introduces
+        and len(line[0].text.split()) <= MAX_ITEM_WORDS
+        and after is not None
+        and _is_item(layout, block, after)
+    )
+
+
 def _introduction(layout: Layout, block: Block, index: int) -> Segment | None:
     """The piece introducing the list that the item at ``index`` belongs to (within MAX_ITEMS lines)."""
     pieces = layout.pieces(block)
@@ -230,7 +247,7 @@ def _with_items(layout: Layout, segments: list[Segment]) -> list[Segment]:
     pieces = layout.pieces(last.block)
     end = last.last
     seen: list[str] = []  # the item lines so far, normalised
-    while end + 1 < len(pieces) and _is_item(layout, last.block, end + 1):
+    while end + 1 < len(pieces) and (_is_item(layout, last.block, end + 1) or _nests(layout, last.block, end + 1)):
         if pieces[end + 1].line != pieces[end].line:
             line = normalise_space(" ".join(p.text for p in _line(pieces, end + 1)))
             # The list ends where its style changes (items without a full stop, then a sentence that
@@ -250,6 +267,20 @@ def _with_items(layout: Layout, segments: list[Segment]) -> list[Segment]:
         out.append(Segment(following, 0, len(layout.pieces(following)) - 1))
         current, taken = following, taken + 1
     return out
+
+
+def listed(layout: Layout, block: Block, index: int) -> str:
+    """The items of the list the piece at ``index`` of ``block`` introduces, one text ("" when it
+    introduces none): what a lead-in ("The tool helps you:") says is in its list, not in itself."""
+    if not layout.pieces(block)[index].introduces:
+        return ""
+    segments = _with_items(layout, [Segment(block, index, index)])
+    texts = [
+        normalise_space(piece.text)
+        for k, segment in enumerate(segments)
+        for piece in layout.pieces(segment.block)[segment.first + (k == 0) : segment.last + 1]
+    ]
+    return " ".join(texts)
 
 
 def _terminated(line: str) -> bool:

@@ -148,6 +148,8 @@ def is_statement(sentence: str) -> bool:
         return False
     if text[0].islower():
         return False  # the tail of a sentence cut by a page or column break
+    if text[0] in ")]}":
+        return False  # the tail of a code line ("  ) # Check the prediction."), never prose
     if _FIGURE_REFERENCE.match(text):
         return False  # "Table 1 summarises ...": points at a table, states nothing
     if "|" in text or re.search(r"\S {3,}\S.* {3,}", text) or _REFERENCE_LINE.search(text):
