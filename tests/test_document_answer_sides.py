@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from corpus.models import Block, BlockKind, DocType
 from corpus.retrieval import RetrievedChunk
 from research.evidence import Finding, FindingStatus, SubQuestion
 from strategies.reading.answer_phrase import answer_phrase
 from strategies.reading.document_answers import answer_conflicts, answer_disputes
 from strategies.reading.extractive import analyse
 from strategies.reading.vectors import Vectors
+from tests.test_offline_strategy import block, chunk
 
 
 @pytest.fixture(scope="module")
@@ -21,20 +21,7 @@ def vectors(embedder) -> Vectors:
 
 
 def _chunk(doc: str, text: str, rank: int) -> RetrievedChunk:
-    block = Block(block_id=f"{doc}-b1", doc_id=doc, seq=0, page=1, kind=BlockKind.PARAGRAPH, text=text)
-    return RetrievedChunk(
-        chunk_id=f"{doc}-c1",
-        doc_id=doc,
-        title=f"Document {doc}",
-        doc_type=DocType.TEXT,
-        year=None,
-        pages=[1],
-        section="",
-        text=text,
-        score=1.0 / rank,
-        rank=rank,
-        blocks=[block],
-    )
+    return chunk(doc, [block(f"{doc}-1", doc, text)], rank)
 
 
 def _sides(question: str, texts: list[str], vectors: Vectors) -> set[str | None]:
@@ -131,7 +118,7 @@ def test_a_gap_is_checked_on_the_sentences_naming_what_is_asked(vectors, name, s
     gap = Finding(sub_question=question, evidence=evidence, status=FindingStatus.GAP)
     (dispute,) = answer_disputes([gap], vectors)
     cited = {m.block_id for side in (dispute.side_a, dispute.side_b) for m in side.citations}
-    assert cited == {"b-b1", "c-b1"}
+    assert cited == {"b-1", "c-1"}
 
 
 @pytest.mark.parametrize("sport", ["basketball", "football", "cricket", "hockey"])

@@ -6,32 +6,17 @@ from __future__ import annotations
 
 import pytest
 
-from corpus.models import Block, BlockKind, DocType
+from corpus.models import Block, BlockKind
 from corpus.retrieval import RetrievedChunk
 from strategies.offline.strategy import OfflineStrategy
 from strategies.reading.passages import Layout
 from strategies.reading.value_lines import value_lines
+from tests.test_offline_strategy import chunk
 
 
 def _block(doc: str, seq: int, text: str, section: str = "") -> Block:
     return Block(
         block_id=f"{doc}-{seq:04d}", doc_id=doc, seq=seq, page=1, kind=BlockKind.PARAGRAPH, text=text, section=section
-    )
-
-
-def _chunk(doc: str, title: str, blocks: list[Block], rank: int = 1) -> RetrievedChunk:
-    return RetrievedChunk(
-        chunk_id=f"{doc}:{rank:05d}",
-        doc_id=doc,
-        title=title,
-        year=None,
-        doc_type=DocType.MARKDOWN,
-        section=blocks[0].section,
-        pages=[1],
-        text="\n\n".join(b.text for b in blocks),
-        score=1.0 / rank,
-        rank=rank,
-        blocks=blocks,
     )
 
 
@@ -57,7 +42,7 @@ def _release_notes() -> list[RetrievedChunk]:
     blocks = []
     for date, entry in RELEASES:
         blocks += [_block("notes", len(blocks), date), _block("notes", len(blocks) + 1, entry)]
-    return [_chunk("notes", "Release notes", blocks)]
+    return [chunk("notes", blocks, title="Release notes")]
 
 
 @pytest.mark.parametrize(("question", "entry"), DATED_QUESTIONS)
@@ -87,7 +72,7 @@ def test_a_date_in_the_sentence_leads_before_the_date_line(strategy):
         _block("log", 0, "May 2nd, 2024"),
         _block("log", 1, "The mobile app shipped on April 30th, 2024, two days before this note."),
     ]
-    judged = strategy.judge("When did the mobile app ship?", [_chunk("log", "Changelog", blocks)])
+    judged = strategy.judge("When did the mobile app ship?", [chunk("log", blocks, title="Changelog")])
     assert judged.claims[0].answer == "April 30th, 2024"
 
 
@@ -97,7 +82,7 @@ def test_a_date_line_not_right_above_the_entry_dates_nothing(strategy):
         _block("log", 1, "Several fixes landed in the dashboard this month."),
         _block("log", 2, "Exports are now available in the dashboard for every workspace."),
     ]
-    layout = Layout([_chunk("log", "Changelog", blocks)])
+    layout = Layout([chunk("log", blocks, title="Changelog")])
     assert layout.date_line(blocks[1]) is blocks[0]
     assert layout.date_line(blocks[2]) is None
 
@@ -119,7 +104,7 @@ def _labelled_page(label: str, value: str) -> list[RetrievedChunk]:
         _block("net", 3, f"{value}\nGetting startedVersions", label),
         _block("net", 4, "Contact support to have these ranges allowed on your network.", "Support"),
     ]
-    return [_chunk("net", "Network addresses", blocks)]
+    return [chunk("net", blocks, title="Network addresses")]
 
 
 @pytest.mark.parametrize(("label", "value", "question"), LABELLED)
@@ -150,7 +135,7 @@ def test_a_code_line_setting_the_asked_key_answers_it(strategy, question, line, 
         _block("sdk", 0, "The client reads its settings when it is created.", "Usage"),
         _block("sdk", 1, f"const client = new Client({{\n  {line}\n}});", "Usage"),
     ]
-    judged = strategy.judge(question, [_chunk("sdk", "Client library", blocks)])
+    judged = strategy.judge(question, [chunk("sdk", blocks, title="Client library")])
     assert judged.sufficient
     assert judged.claims[0].text == line.rstrip(",")
     assert judged.claims[0].citations[0].quote in blocks[1].text
@@ -174,7 +159,7 @@ def test_a_code_line_setting_the_asked_key_answers_it(strategy, question, line, 
 )
 def test_a_line_with_another_or_a_plain_key_answers_nothing(question, line):
     blocks = [_block("cfg", 0, f"settings = {{\n  {line}\n}}", "Settings")]
-    assert value_lines(question, Layout([_chunk("cfg", "Settings", blocks)])) == []
+    assert value_lines(question, Layout([chunk("cfg", blocks, title="Settings")])) == []
 
 
 def test_a_sentence_naming_the_identifier_keeps_the_prose_answer(strategy):
@@ -182,6 +167,8 @@ def test_a_sentence_naming_the_identifier_keeps_the_prose_answer(strategy):
         _block("api", 0, 'The example below uses "max_tokens" of 1 to get a single token from the model.', "Prefill"),
         _block("api", 1, '{\n  "max_tokens": 1024,\n  "model": "m"\n}', "Prefill"),
     ]
-    judged = strategy.judge('What value of "max_tokens" returns a single token?', [_chunk("api", "Messages", blocks)])
+    judged = strategy.judge(
+        'What value of "max_tokens" returns a single token?', [chunk("api", blocks, title="Messages")]
+    )
     assert judged.claims[0].text.startswith("The example below uses")
     assert all("1024" not in c.text for c in judged.claims)
