@@ -140,3 +140,24 @@ def test_a_side_must_state_what_the_question_asks_of_its_subject():
     assert relation_stems("In which city did Conry practice law?") >= {stem("practice"), stem("law")}
     assert relation_stems("What is the population of Madi Municipality?") == {stem("population")}
     assert stem("sport") not in relation_stems("What sport is Vestri associated with?")  # the answer names one
+
+
+def test_figures_in_the_evidence_of_a_question_the_library_does_not_answer_are_no_disagreement_on_it(
+    library_of, embedder
+):
+    """An unanswered question whose best sentence names nothing it asks about shows no clash between
+    figures its evidence happens to hold: a roof's membrane 30 °C cooler and street air 2 °C cooler
+    say nothing on insurance premiums, and are two things besides."""
+    documents = {
+        "membrane.txt": (
+            "Roof Surface Temperatures\n\nOn average, the peak daily membrane temperature beneath the green "
+            "roof was 30 °C lower than the peak surface temperature of the black bitumen roof."
+        ),
+        "street.txt": (
+            "How Much Do Green Roofs Cool the Street?\n\nClaims that green roofs lower street temperatures "
+            "by around 2 °C are not supported by our simulations for a mid-rise city."
+        ),
+    }
+    report = _ask(library_of, embedder, documents, "Do insurers give lower premiums to buildings with green roofs?")
+    assert not report.answered_sections()
+    assert report.disagreements == [] and "Where sources disagree" not in report.markdown.split("## What")[0]

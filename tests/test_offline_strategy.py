@@ -76,6 +76,8 @@ def chunk(
 
 
 def finding(qid: str, question: str, evidence: list[RetrievedChunk], **kw) -> Finding:
+    """A finding, answered unless ``status`` says otherwise (a gap's clashes are read differently)."""
+    kw.setdefault("status", FindingStatus.ANSWERED)
     return Finding(sub_question=SubQuestion(id=qid, question=question, rationale="r"), evidence=evidence, **kw)
 
 
@@ -306,7 +308,13 @@ def test_gap_is_insufficient_with_new_queries_and_suggestions(strategy, retentio
     # A retry round proposes queries not tried yet.
     again = strategy.answer(question, retention_evidence, [question.question, *answer.next_queries])
     assert again.next_queries and not set(again.next_queries) & set(answer.next_queries)
-    gap = finding("q4", question.question, retention_evidence, queries=[question.question, *answer.next_queries])
+    gap = finding(
+        "q4",
+        question.question,
+        retention_evidence,
+        queries=[question.question, *answer.next_queries],
+        status=FindingStatus.GAP,
+    )
     steps = strategy.suggest(gap)
     assert any("price" in s for s in steps)
     assert steps[-1].startswith("Add sources on installation costs of green roofs")
@@ -511,7 +519,7 @@ def test_same_input_same_output(embedder, retention_evidence):
         )
         answers = [strategy.answer(q, retention_evidence, [q.question]).model_dump() for q in (question, gap)]
         plan = [q.model_dump() for q in strategy.plan(TOPIC, False, retention_evidence)]
-        f = finding("q2", gap.question, retention_evidence, queries=[gap.question])
+        f = finding("q2", gap.question, retention_evidence, queries=[gap.question], status=FindingStatus.GAP)
         return [plan, answers, strategy.suggest(f), [c.model_dump() for c in disagreements(strategy, [f])]]
 
     assert OfflineStrategy(embedder).mode == "offline"

@@ -26,8 +26,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from corpus.retrieval import RetrievedChunk
-from research.evidence import CitationMarker, Claim, Contradiction, Finding
+from research.evidence import CitationMarker, Claim, Contradiction, Finding, FindingStatus
 from strategies.reading.answerhood import lemmas, missing_name, negated_terms
+from strategies.reading.document_answers import names_what_is_asked
 from strategies.reading.extractive import Sentence, analyse, evidence_sentences
 from strategies.reading.judge import judge
 from strategies.reading.keyphrases import phrase_candidates
@@ -294,11 +295,17 @@ def _relevant(findings: Sequence[Finding], vectors: Vectors) -> dict[tuple[str, 
     """The sentences at least RELEVANCE_SHARE as relevant to their finding's question as its best one,
     each with that question (the first, in plan order): a clash the question is not about ("2 °C"
     against "0.3 °C" of street cooling, in the evidence for "how many hot days were there") is not a
-    disagreement on it."""
+    disagreement on it. A gap (its evidence found not to answer it) takes part only when its best
+    sentence names what the question names (``names_what_is_asked``): otherwise that sentence is far
+    from the question and every sentence near it would pass the share ("30 °C lower" beneath a roof
+    against "2 °C" of street cooling, for "Do insurers give lower premiums to green roofs?")."""
     keep: dict[tuple[str, str], str] = {}
     for finding in findings:
         question = finding.sub_question.question
-        scored = analyse(question, finding.evidence, vectors).scored
+        analysis = analyse(question, finding.evidence, vectors)
+        scored = analysis.scored
+        if finding.status is FindingStatus.GAP and not names_what_is_asked(analysis):
+            continue
         if scored:
             floor = RELEVANCE_SHARE * scored[0].relevance
             for x in scored:
