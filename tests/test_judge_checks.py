@@ -96,6 +96,14 @@ def test_a_part_of_a_longer_name_capitalised_only_where_a_sentence_opens_needs_t
     assert judge("One provider with a wide variety of options is Voyage AI.", sentences).states
     # The whole name held where a sentence opens is the name.
     assert judge("The guide recommends Voyage AI.", ["Voyage AI is recommended by the guide."]).states
+    # A page's navigation run together capitalises every word: "Pricing" there is a link's title.
+    menu = [
+        "One provider with a wide variety of options is Voyage AI.",
+        "Getting started with Voyage AI Voyage Python package Voyage on the AWS Marketplace FAQ Pricing",
+    ]
+    asked = "Which provider does Anthropic recommend for embedding models?"
+    assert not judge("Anthropic recommends Pricing AI for embedding models.", menu, question=asked).states
+    assert judge("One provider with a wide variety of options is Voyage AI.", menu).states
 
 
 def test_a_claim_opening_word_owes_its_capital_to_its_place():

@@ -82,6 +82,8 @@ _GOVERNED = re.compile(
 _TOKEN = re.compile(r"[^\W_][\w'’.+/-]*[^\W_]|[^\W_]", re.UNICODE)
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*(?:[-*•]\s*)?|\(\s*)$")
 _SENTENCE_OPENING = re.compile(r"(?:^|[.!?]\s+|\n\s*)$")
+# A word right after a capitalised word or an acronym stands in a title-case run ("FAQ Pricing").
+_TITLE_RUN = re.compile(r"\b[A-Z][\w-]*\s+$")
 
 
 # The first list item's label ("two ways: 1) As arguments …") states no quantity: a "1)" where the text,
@@ -246,13 +248,18 @@ def names_problem(claim: str, sources: str, background: str = "") -> Failure | N
 
 def _compound_unheld(name: str, claim: str, sources: str) -> bool:
     """Whether ``name`` is a plain capitalised part of a longer name of the claim ("Sign AI") that the
-    sources capitalise only where a sentence opens ("Sign up on Voyage AI's website"), without the
-    name it is part of: there the capital is the sentence's, so only the whole name would hold it."""
+    sources capitalise only where a sentence opens ("Sign up on Voyage AI's website") or in a run of
+    capitalised words (a title or a page's navigation run together: "… the AWS Marketplace FAQ
+    Pricing"), without the name it is part of: there the capital is the sentence's or the title's, so
+    only the whole name would hold it."""
     if not (name.isalpha() and name[1:].islower()):
         return False
     word, stops = re.escape(name), stopwords()
     # Only a sentence's own first word: a capital after a colon or in brackets ("(Macro)") is the name's.
-    if any(not _SENTENCE_OPENING.search(sources[: m.start()]) for m in re.finditer(rf"(?<!\w){word}(?!\w)", sources)):
+    if any(
+        not (_SENTENCE_OPENING.search(sources[: m.start()]) or _TITLE_RUN.search(sources[: m.start()]))
+        for m in re.finditer(rf"(?<!\w){word}(?!\w)", sources)
+    ):
         return False
     after = [f"{name} {p}" for p in re.findall(rf"(?<![\w-]){word}\s+([A-Z][\w-]*)", claim)]
     before = [f"{p} {name}" for p in re.findall(rf"([A-Z][\w-]*)\s+{word}(?![\w-])", claim)]
