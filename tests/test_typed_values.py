@@ -113,6 +113,8 @@ def test_typed_values_pass_the_fragment_check(question, answer, sentence):
         ("What are the key points of the guide?", "important", "It is important to test prompts.", "account"),
         # Wrong shape for the type.
         ("When was the courthouse built?", "local stone", "The courthouse was built of local stone.", "date"),
+        # A word a month's name opens is no month.
+        ("When was the vote held?", "the decision", "The vote was held after the decision.", "date"),
         ("How many layers does it have?", "services includes", "The services includes many layers.", "quantity"),
         ("Who founded the company?", "following services cover", "The following services cover it.", "name"),
         ("What sport does she play?", "the following", "She plays the following sport.", "category"),

@@ -67,6 +67,19 @@ def test_a_question_naming_the_date_is_shown_it(strategy):
     assert judged.claims[0].text.startswith("March 3rd, 2025")
 
 
+def test_a_date_line_dates_neither_what_its_entry_denies_nor_an_identifier_it_does_not_name(strategy):
+    blocks = [
+        _block("log", 0, "April 14th, 2025"),
+        _block("log", 1, "Orbit exports reports as CSV files. Exports to PDF are not supported yet."),
+    ]
+    evidence = [chunk("log", blocks, title="Changelog")]
+    judged = strategy.judge("When did Orbit start exporting reports as PDF?", evidence)
+    assert all(c.answer != "April 14th, 2025" for c in judged.claims), judged.claims
+    # What the entry states, it dates.
+    judged = strategy.judge("When did Orbit start exporting reports as CSV files?", evidence)
+    assert judged.claims[0].answer == "April 14th, 2025"
+
+
 def test_a_date_in_the_sentence_leads_before_the_date_line(strategy):
     blocks = [
         _block("log", 0, "May 2nd, 2024"),

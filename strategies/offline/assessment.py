@@ -36,7 +36,7 @@ from collections.abc import Sequence
 
 from corpus.retrieval import RetrievedChunk
 from strategies.reading.answerhood import answer_verdict, unheld
-from strategies.reading.claim_checks import Meaning, names
+from strategies.reading.claim_checks import Meaning, names, technical
 from strategies.reading.extractive import Analysis, ScoredSentence, prose
 from strategies.reading.keyphrases import extract_keyphrases
 from strategies.reading.lexicon.question_words import QUESTION_WORDS
@@ -53,7 +53,6 @@ from strategies.reading.text import (
     strip_question,
     words,
 )
-from strategies.reading.value_lines import technical
 
 # Logistic weights over ``Signals``, fitted on the dev sets (see the module docstring).
 WEIGHTS = {

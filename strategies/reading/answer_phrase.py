@@ -27,18 +27,15 @@ from strategies.reading.lexicon.units import CURRENCY, MEASURE_UNITS
 from strategies.reading.numbers import quantities
 from strategies.reading.vectors import Vectors
 
+from .lexicon.months import MONTH_PATTERN
 from .question_types import AnswerType, Entity, QuestionType, main_clause, question_type
 from .text import content_stems, content_words, matched, stem, stopwords
 
 # --- candidates in a sentence --------------------------------------------------------------------------------
 
-_MONTH = (
-    r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|"
-    r"Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?"
-)
 _DATE = re.compile(
-    rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}\s+\d{{3,4}}|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{3,4}}|"
-    rf"{_MONTH}\s+\d{{3,4}}|"
+    rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{MONTH_PATTERN}\s+\d{{3,4}}|{MONTH_PATTERN}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{3,4}}|"
+    rf"{MONTH_PATTERN}\s+\d{{3,4}}|"
     r"(?:1[0-9]|20)\d{2}s?)\b"
 )
 _NUMBER = re.compile(
@@ -56,7 +53,7 @@ _GLUED = re.compile(r"[a-z]{3,}[A-Z][a-z]{2,}[A-Z]")
 # A lower-case identifier with a digit or an underscore: a model, version, parameter or file name.
 _IDENTIFIER = re.compile(r"(?<![\w.-])[a-z][\w.-]*(?:_|\d)[\w.-]*[a-z0-9](?![\w-])")
 # Dates and life events belong to date answers, never to a thing's name ("born May").
-_EVENT_WORD = re.compile(rf"^(?:{_MONTH}|born|died|founded|established)$", re.IGNORECASE)
+_EVENT_WORD = re.compile(rf"^(?:{MONTH_PATTERN}|born|died|founded|established)$", re.IGNORECASE)
 _YEAR_ONLY = re.compile(r"(?:1[0-9]|20)\d{2}")
 _WORD = re.compile(r"[A-Za-z][\w'’-]*|\d[\d,.]*")
 # A candidate farther than this many words from every shared word is hardly the answer to it.

@@ -222,6 +222,19 @@ def _in_identifier(text: str, start: int, end: int) -> bool:
     return before or after
 
 
+def technical(name: str) -> bool:
+    """An acronym or identifier ("IPv6", "BERT", "GPT-4", "max_tokens"), which a text that speaks of it
+    must write; a plain capitalised word ("Anthropic", "Python") is often the publisher or the setting
+    a page says as "we" or leaves unsaid."""
+    letters = [c for c in name if c.isalpha()]
+    return (
+        any(c.isdigit() for c in name)
+        or "_" in name
+        or any(c.isupper() for c in name[1:])
+        or (len(letters) >= 2 and all(c.isupper() for c in letters))
+    )
+
+
 def names_problem(claim: str, sources: str, background: str = "") -> Failure | None:
     """A name, acronym or identifier of the claim that the cited text does not write with its capital
     (``holds(cased=True)``) nor in a phrase of the claim ("Machine Translation" for "machine

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from corpus.retrieval import RetrievedChunk
 from corpus.text import figures, word_tokens
 from research.evidence import CitationMarker, Claim, Contradiction, Finding, FindingStatus, SubQuestion
+from strategies.reading.lexicon.months import MONTH_WORD
 from strategies.reading.lexicon.question_words import QUESTION_WORDS
 from strategies.reading.numbers import MIN_CONFLICT_RATIO, conflict_ratio, quantities
 from strategies.reading.vectors import Vectors
@@ -145,12 +146,9 @@ def _month(text: str) -> str:
     """The month a date names, by its first three letters ("Sept." -> "sep"), or ""."""
     for date in dates(text):
         for word in re.findall(r"[A-Za-z]+", date):
-            if word.lower()[:3] in _MONTHS:
+            if MONTH_WORD.match(word):
                 return word.lower()[:3]
     return ""
-
-
-_MONTHS = frozenset("jan feb mar apr may jun jul aug sep oct nov dec".split())
 
 
 def _answer_key(text: str) -> frozenset[str]:

@@ -34,11 +34,12 @@ from corpus.retrieval import RetrievedChunk
 from corpus.text import figures, word_tokens
 from research.ai_address import addresses_ai
 from research.evidence import Claim
-from strategies.reading.answerhood import about_the_document, asks_about_the_work
+from strategies.reading.answerhood import about_the_document, asks_about_the_work, negated_terms, unheld
 from strategies.reading.lexicon.documents import FINDING_SECTIONS, METHOD_SECTIONS
 from strategies.reading.numbers import quantities
 from strategies.reading.vectors import Vectors, cosine_matrix
 
+from .claim_checks import names, technical
 from .passages import Layout, claim_of, dated, listed, merge, passage
 from .question_types import AnswerType, question_type
 from .text import content_stems, has_verb, is_statement, matched, normalise_space, question_terms, stem
@@ -100,6 +101,11 @@ RELATIVE_RELEVANCE_FLOOR = 0.8
 DUPLICATE_COSINE = 0.9
 
 
+def read_with(text: str, items: str) -> str:
+    """A sentence read with the items of the list it introduces ("" when none)."""
+    return f"{text} {items}" if items else text
+
+
 @dataclass(frozen=True)
 class Sentence:
     text: str  # verbatim substring of the block's text
@@ -117,7 +123,7 @@ class Sentence:
     @property
     def read(self) -> str:
         """What the sentence says: its text, and a lead-in's list with it (``passages.listed``)."""
-        return f"{self.text} {self.items}" if self.items else self.text
+        return read_with(self.text, self.items)
 
     def covers(self, term: str) -> bool:
         """The sentence states ``term``, or says it in the context of a document or section named by
@@ -201,7 +207,7 @@ def evidence_sentences(evidence: Sequence[RetrievedChunk], layout: Layout | None
                 items = listed(layout, block, index)
                 if not (is_statement(piece.text) or (items and has_verb(piece.text))):
                     continue
-                read = f"{piece.text} {items}" if items else piece.text
+                read = read_with(piece.text, items)
                 out.append(
                     Sentence(
                         text=piece.text,
@@ -382,7 +388,14 @@ def _floor(best: float, share: float) -> float:
 
 def passage_date(analysis: Analysis, item: ScoredSentence) -> str | None:
     """The date of ``item``'s entry when a date line heads it (``Layout.date_line``): what a question
-    asking when is answered by where the sentence itself gives no date."""
+    asking when is answered by where the sentence itself gives no date. A date line dates what its
+    entry's sentence names: not an acronym or identifier the question asks about that the sentence
+    leaves out ("When did Orbit start exporting PDF?" is not answered by the date of "Orbit exports
+    reports as CSV files", beside "Exports to PDF are not supported yet"), nor what its sentence denies
+    (that entry does not date PDF exports)."""
+    asked = [n for n in names(analysis.question) if technical(n)]
+    if unheld(asked, [item.sentence.text]) is not None or negated_terms(item.sentence.text):
+        return None
     block = analysis.layout.block(item.sentence.block_id)
     line = analysis.layout.date_line(block) if block is not None else None
     return normalise_space(line.text) if line is not None else None

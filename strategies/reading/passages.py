@@ -29,6 +29,7 @@ from corpus.retrieval import RetrievedChunk
 from research.ai_address import addresses_ai
 from research.evidence import CitationMarker, Claim
 
+from .lexicon.months import MONTH_PATTERN
 from .text import normalise_space
 
 # A sentence opening with one of these, or with a short phrase holding one ("By following these
@@ -50,12 +51,8 @@ _PROSE_KINDS = frozenset({BlockKind.PARAGRAPH, BlockKind.LIST})
 # A line holding a date and nothing else ("June 20th, 2024", "3 May 2024", "2024-06-20"): release notes
 # and changelogs saved without heading markup head each entry with one, and the entry below it says
 # "is now available", never when.
-_MONTH = (
-    r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|"
-    r"Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?"
-)
 _DATE_LINE = re.compile(
-    rf"^(?:{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH},?\s+\d{{4}}|"
+    rf"^(?:{MONTH_PATTERN}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{MONTH_PATTERN},?\s+\d{{4}}|"
     r"\d{4}-\d{2}-\d{2})$",
     re.IGNORECASE,
 )

@@ -28,6 +28,7 @@ from enum import StrEnum
 
 from strategies.reading.lexicon.entities import ENTITY_NOUNS
 from strategies.reading.lexicon.function_words import NAME_PARTICLES
+from strategies.reading.lexicon.months import MONTH_PATTERN
 from strategies.reading.lexicon.quantities import DATE_NOUNS, MEASURES, QUANTITY_NOUNS
 from strategies.reading.lexicon.question_words import NOT_A_NOUN
 
@@ -193,9 +194,9 @@ def main_clause(question: str) -> str:
 
 # --- what a value of each type looks like ------------------------------------------------------------
 
+# A month by its name, not any word it opens ("decision", "market", "maybe").
 _MONTH_OR_YEAR = re.compile(
-    r"(?<!\d)(?:1\d{3}|20\d{2})(?!\d)|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b"
-    r"|\b\d{1,2}/\d{1,2}/\d{2,4}\b",
+    rf"(?<!\d)(?:1\d{{3}}|20\d{{2}})(?!\d)|\b{MONTH_PATTERN}(?![a-z])|\b\d{{1,2}}/\d{{1,2}}/\d{{2,4}}\b",
     re.I,
 )
 _NUMBER_WORD = re.compile(

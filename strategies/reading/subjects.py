@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 from corpus.text import stopwords
 from strategies.reading.lexicon.entities import HONORIFICS
+from strategies.reading.lexicon.months import MONTH_WORD
 from strategies.reading.lexicon.quantities import ORDINAL_NUMBERS
 
 from .text import content_stems, matched, stem
@@ -49,10 +50,6 @@ _NAME = re.compile(
 _OPENING = re.compile(r"(?:^|[.!?:;•]\s+|\n)\W*$")
 _NEXT_WORD = re.compile(r"[ \t]+([a-z][\w-]*)")
 _WORD = re.compile(r"[\w'’.&-]+")
-_MONTH = re.compile(
-    r"^(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
-    r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?$"
-)
 _ORDINAL = re.compile(
     r"\b(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|debut|"
     r"\d+(?:st|nd|rd|th))\b",
@@ -204,10 +201,10 @@ def _name_words(text: str) -> tuple[str, ...]:
     previous = ""
     for raw in _WORD.findall(text):
         word = raw.strip(".'’&-").lower()
-        if word.isdigit() and _MONTH.match(previous):
+        if word.isdigit() and MONTH_WORD.match(previous):
             continue  # the day of "January 26"
         previous = word
-        if word and word not in stopwords() and word not in HONORIFICS and not _MONTH.match(word):
+        if word and word not in stopwords() and word not in HONORIFICS and not MONTH_WORD.match(word):
             if not _YEAR.fullmatch(word):
                 out.append(word)
     return tuple(out)

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from corpus.models import Block, BlockKind
 from research.evidence import CitationMarker, Claim
 
-from .claim_checks import names
+from .claim_checks import names, technical
 from .lexicon.verbs import SETTING_VERBS
 from .passages import Layout
 from .text import stem, words
@@ -60,19 +60,6 @@ class ValueLine:
         """The line quoted, with no short answer before it: the line is the answer, shown whole (a
         question asking for an account shows no bold value)."""
         return Claim(text=self.line, citations=[CitationMarker(block_id=self.block.block_id, quote=self.line)])
-
-
-def technical(name: str) -> bool:
-    """An acronym or identifier ("IPv6", "BERT", "GPT-4", "max_tokens"), which a text that speaks of it
-    must write; a plain capitalised word ("Anthropic", "Python") is often the publisher or the setting
-    a page says as "we" or leaves unsaid."""
-    letters = [c for c in name if c.isalpha()]
-    return (
-        any(c.isdigit() for c in name)
-        or "_" in name
-        or any(c.isupper() for c in name[1:])
-        or (len(letters) >= 2 and all(c.isupper() for c in letters))
-    )
 
 
 def value_lines(question: str, layout: Layout) -> list[ValueLine]:
