@@ -31,6 +31,7 @@ from research.report import (
 )
 from strategies.reading.claim_checks import Meaning
 from strategies.reading.judge import Label, Verdict, judge, read_again
+from tools.citations.normalise import normalise
 from tools.citations.resolve import Resolution
 
 _FLAGS = {Label.NEITHER: ClaimStatus.UNSUPPORTED, Label.CONTRADICTS: ClaimStatus.CONTRADICTED}
@@ -112,6 +113,7 @@ class _Renderer:
             return None
         if verdict is not None:
             numbers = [self.number(r) for r in resolutions]
+            by_line = numbers if _quoted_line_by_line(text, resolutions) else []
             if verdict.states:
                 return ReportClaim(
                     text=text,
@@ -119,11 +121,19 @@ class _Renderer:
                     citations=numbers,
                     confidence=None if confidence is None else min(confidence, verdict.score),
                     answer=claim.answer,
+                    line_citations=by_line,
                 )
             status = _FLAGS[verdict.label]
             self.unsupported += status is ClaimStatus.UNSUPPORTED
             self.contradicted += status is ClaimStatus.CONTRADICTED
-            return ReportClaim(text=text, status=status, citations=numbers, answer=claim.answer, reason=verdict.reason)
+            return ReportClaim(
+                text=text,
+                status=status,
+                citations=numbers,
+                answer=claim.answer,
+                reason=verdict.reason,
+                line_citations=by_line,
+            )
         if self.policy is UnresolvedPolicy.DROP:
             self.dropped += 1
             return None
@@ -170,6 +180,17 @@ class _Renderer:
             for side, resolution in ((item.side_a, a[0]), (item.side_b, b[0]))
         )
         return Disagreement(subject=item.subject, kind=item.kind, explanation=item.explanation, sides=sides)
+
+
+def _quoted_line_by_line(text: str, resolutions: list[Resolution]) -> bool:
+    """Whether each line of a claim quoting a list (its lead-in, then each item) is the text of the
+    block cited in the same place, so each line can carry its own citation."""
+    lines = text.split("\n")
+    return (
+        len(lines) > 1
+        and len(lines) == len(resolutions)
+        and all(normalise(line) in normalise(r.block_text) for line, r in zip(lines, resolutions, strict=True))
+    )
 
 
 def _addressed_blocks(evidence: list[RetrievedChunk], resolved: list[Resolution]) -> list[tuple[str, str, int, str]]:

@@ -10,7 +10,7 @@ from it; a claim's own text is never scanned for citation markers.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from enum import StrEnum
 
 from pydantic import BaseModel, Field
@@ -124,6 +124,11 @@ class ReportClaim(BaseModel):
     reason: str | None = Field(
         default=None, description="Why a flagged claim is not stated by its citations (the judge's reason)."
     )
+    line_citations: list[int] = Field(
+        default_factory=list,
+        description="For a claim quoting a list block by block: the citation of each line (its lead-in, "
+        "then each item), so each is cited where it stands; empty when the citations follow the whole claim.",
+    )
 
     @property
     def items(self) -> list[str]:
@@ -134,14 +139,23 @@ class ReportClaim(BaseModel):
     def first_line(self) -> str:
         return self.text.split("\n", 1)[0]
 
+    def cited_lines(self, marks: Callable[[list[int]], str]) -> list[str]:
+        """The first line, then each item, with the citation marks (``marks`` of their numbers) after
+        the line each cites, or after the last line."""
+        lines = [self.first_line, *self.items]
+        if self.line_citations:
+            return [f"{line} {marks([n])}" for line, n in zip(lines, self.line_citations, strict=True)]
+        return [*lines[:-1], f"{lines[-1]} {marks(self.citations)}"]
+
     def markdown(self, indent: str = "  ") -> str:
         """The claim with its short answer first and its citations last; list items on lines of their
         own, as a Markdown list indented by ``indent`` (under a bullet) or not (in a paragraph)."""
         lead = f"**{self.answer}**: " if self.answer else ""
-        body = self.first_line + "".join(f"\n{indent}- {item}" for item in self.items)
         if self.status is ClaimStatus.UNVERIFIED:
+            body = self.first_line + "".join(f"\n{indent}- {item}" for item in self.items)
             return f"{lead}{body} {UNVERIFIED}"
-        cited = f"{lead}{body} {''.join(f'[{n}]' for n in self.citations)}"
+        first, *rest = self.cited_lines(lambda numbers: "".join(f"[{n}]" for n in numbers))
+        cited = lead + first + "".join(f"\n{indent}- {item}" for item in rest)
         if self.status is ClaimStatus.VERIFIED:
             return cited
         because = f" ({markdown_text(self.reason)})" if self.reason else ""

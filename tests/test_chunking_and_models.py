@@ -192,6 +192,13 @@ def test_onnx_session_sleeps_instead_of_spinning_and_embeds_the_same(embedder: E
     assert np.allclose(embedder.embed_passages([text])[0], next(iter(stock.passage_embed([text]))), atol=1e-6)
 
 
+def test_passages_batched_by_length_come_back_in_order_with_the_same_vectors(embedder: Embedder):
+    # Batches group texts of like length (less padding); each vector is the one the text gets alone.
+    texts = ["short", "a much longer passage about green roofs and stormwater " * 12, "mid-length text here", ""]
+    together = embedder.embed_passages(texts)
+    assert together == [embedder.embed_passages([text])[0] for text in texts]
+
+
 def test_a_long_block_keeps_its_line_breaks_in_its_chunks(embedder: Embedder):
     lines = [f"Item {i} of the parameter list is described here in a few plain words" for i in range(60)]
     text = "\n".join(lines)

@@ -98,3 +98,17 @@ def test_single_question_runs_one_sub_question(sample_library):
     assert result.report.citations
     files = {doc_file(sample_library, c.resolution.doc_id) for c in result.report.citations}
     assert files & {"hydrology_review_2019.pdf", "test_rig_retention_report_2018.txt"}
+
+
+def test_each_line_of_a_quoted_list_carries_its_own_citation(offline_run):
+    """The brief's "Key messages:" list is quoted block by block: its lead-in and every item are cited
+    where they stand, each number resolving to the block that line quotes."""
+    report = offline_run[0].report
+    listed = [c for s in report.sections for c in s.claims if c.items and c.line_citations]
+    assert listed
+    quoted = {c.number: c.resolution.block_text for c in report.citations}
+    for claim in listed:
+        lines = [claim.first_line, *claim.items]
+        for line, number in zip(lines, claim.line_citations, strict=True):
+            assert normalize(line) in normalize(quoted[number])
+            assert f"{line} [{number}]" in report.markdown

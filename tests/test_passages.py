@@ -178,6 +178,16 @@ def test_a_quoted_list_renders_as_a_list():
     assert claim.markdown(indent="") == "The tokens come from:\n- the tools parameter\n- the system prompt [3]"
 
 
+def test_a_list_quoted_block_by_block_cites_each_line_where_it_stands():
+    claim = ReportClaim(
+        text="The tokens come from:\nthe tools parameter\nthe system prompt",
+        status=ClaimStatus.VERIFIED,
+        citations=[3, 4, 5],
+        line_citations=[3, 4, 5],
+    )
+    assert claim.markdown() == "The tokens come from: [3]\n  - the tools parameter [4]\n  - the system prompt [5]"
+
+
 # A lead-in too short to be a statement, or one that names nothing the question asks about, with its
 # list (one item per line, no full stops) and a paragraph of the same page on something else: the
 # question's words are in the items, so the lead-in is read with them.

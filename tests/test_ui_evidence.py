@@ -149,3 +149,19 @@ def test_a_claim_quoting_a_papers_own_reference_marker_links_only_its_citation(s
     assert "as shown in [2]." in claim_html
     # The Markdown keeps the quoted marker as the claim's words, followed by the claim's own citation.
     assert "- Roofs cool the street, as shown in [2]. [1]" in report.markdown
+
+
+def test_a_list_quoted_block_by_block_links_each_item_to_its_own_citation(sample_library):
+    index = BlockIndex.from_registry(sample_library.registry)
+    first = resolve_citation("the test rig retained 57% of annual rainfall", None, index)
+    claim = ReportClaim(
+        text="Findings <b>:\nfirst item\nsecond item",
+        status=ClaimStatus.VERIFIED,
+        citations=[1, 2, 3],
+        line_citations=[1, 2, 3],
+    )
+    report = _report([claim], [NumberedCitation(number=n, resolution=first) for n in (1, 2, 3)])
+    html = report_html(report, "c")
+    assert "Findings &lt;b&gt;: <a " in html  # the lead-in's link right after it, its text escaped
+    items = re.findall(r'<li>(\w+ item) <a [^>]*href="#prp-cite=c:(\d)"', html)
+    assert items == [("first item", "2"), ("second item", "3")]

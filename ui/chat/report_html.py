@@ -65,11 +65,15 @@ class _Writer:
 
     def claim(self, claim: ReportClaim) -> str:
         lead = f"<strong>{_e(claim.answer)}</strong>: " if claim.answer else ""
-        items = "".join(f"<li>{_e(item)}</li>" for item in claim.items)
-        body = f"{lead}{_e(claim.first_line)}" + (f'<ul class="prp-items">{items}</ul>' if items else "")
         if claim.status is ClaimStatus.UNVERIFIED:
+            items = "".join(f"<li>{_e(item)}</li>" for item in claim.items)
+            body = f"{lead}{_e(claim.first_line)}" + (f'<ul class="prp-items">{items}</ul>' if items else "")
             return f'{body} <span class="prp-unverified">\u26a0 <em>{_e(UNVERIFIED_NOTE)}</em></span>'
-        cited = f"{body} {''.join(self.link(n) for n in claim.citations)}"
+        # Lines are escaped before the links go in, so a link's markup is never escaped.
+        escaped = claim.model_copy(update={"text": _e(claim.text)})
+        first, *rest = escaped.cited_lines(lambda numbers: "".join(self.link(n) for n in numbers))
+        items = "".join(f"<li>{item}</li>" for item in rest)
+        cited = f"{lead}{first}" + (f'<ul class="prp-items">{items}</ul>' if items else "")
         if claim.status is ClaimStatus.VERIFIED:
             return cited
         because = f" ({_e(claim.reason)})" if claim.reason else ""
