@@ -255,7 +255,7 @@ def chunk_document(
     out: list[ChunkedText] = []
     for run in _section_runs(units):
         # A merged run is named for its main section (the last one: stubs come first).
-        section = run[-1].block.section
+        section, parents = run[-1].block.section, run[-1].block.parents
         is_reference = _is_reference(run)
         header = header_for(document, section)
         (header_tokens,) = _token_counts([header], count, MAX_HEADER_TOKENS * MAX_CHARS_PER_TOKEN)
@@ -277,6 +277,7 @@ def chunk_document(
                 block_ids=block_ids,
                 text=text,
                 section=section,
+                parents=parents,
                 page_start=min(pages),
                 page_end=max(pages),
                 is_reference=is_reference,

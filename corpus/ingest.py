@@ -623,7 +623,7 @@ class Ingestor:
             checkpoint()
             batch = chunked[start : start + WRITE_BATCH]
             dense, sparse = vectors_for(batch, earlier, self.embedder)
-            titles = title_vectors(self.embedder, doc, [c.chunk.section for c in batch])
+            titles = title_vectors(self.embedder, doc, [[*c.chunk.parents, c.chunk.section] for c in batch])
             self.store.upsert(doc, batch, dense, sparse, titles)
 
     def _embed_and_store(self, doc: Document, blocks: list[Block]) -> list:

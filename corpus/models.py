@@ -127,6 +127,9 @@ class RawBlock(BaseModel):
     bbox: BBox | None = None
     span: CharSpan | None = None
     section: str = ""
+    parents: list[str] = Field(
+        default_factory=list, description="The headings the section sits under, outermost first (Markdown, HTML)."
+    )
     kind: BlockKind = BlockKind.PARAGRAPH
     text: str
 
@@ -247,6 +250,9 @@ class Block(BaseModel):
     bbox: BBox | None = None
     span: CharSpan | None = None
     section: str = ""
+    parents: list[str] = Field(
+        default_factory=list, description="The headings the section sits under, outermost first (Markdown, HTML)."
+    )
     kind: BlockKind
     text: str
     boilerplate: bool = Field(
@@ -266,6 +272,9 @@ class Chunk(BaseModel):
     page_start: int
     page_end: int
     is_reference: bool = False
+    parents: list[str] = Field(
+        default_factory=list, description="The headings the section sits under, outermost first."
+    )
 
 
 class ParsedDocument(BaseModel):

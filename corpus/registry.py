@@ -68,7 +68,8 @@ CREATE TABLE IF NOT EXISTS blocks (
     text TEXT NOT NULL,
     fp TEXT,
     boilerplate INTEGER NOT NULL DEFAULT 0,
-    nfp TEXT  -- the number fingerprint (corpus.boilerplate.number_fingerprint), when it holds a number
+    nfp TEXT,  -- the number fingerprint (corpus.boilerplate.number_fingerprint), when it holds a number
+    parents TEXT NOT NULL DEFAULT ''  -- the headings above the section, outermost first, one a line
 );
 CREATE INDEX IF NOT EXISTS blocks_doc ON blocks(doc_id, seq);
 CREATE TABLE IF NOT EXISTS chunks (
@@ -80,7 +81,8 @@ CREATE TABLE IF NOT EXISTS chunks (
     section TEXT NOT NULL,
     page_start INTEGER NOT NULL,
     page_end INTEGER NOT NULL,
-    is_reference INTEGER NOT NULL
+    is_reference INTEGER NOT NULL,
+    parents TEXT NOT NULL DEFAULT ''  -- as the blocks'
 );
 CREATE INDEX IF NOT EXISTS chunks_doc ON chunks(doc_id, seq);
 CREATE TABLE IF NOT EXISTS tombstones (doc_id TEXT PRIMARY KEY);
@@ -110,7 +112,8 @@ CREATE TABLE IF NOT EXISTS metadata_overrides (
 """
 
 _BLOCK_COLUMNS = (
-    "block_id, doc_id, seq, page, x0, top, x1, bottom, span_start, span_end, section, kind, text, fp, boilerplate, nfp"
+    "block_id, doc_id, seq, page, x0, top, x1, bottom, span_start, span_end, section, kind, text, fp, boilerplate, nfp, "
+    "parents"
 )
 
 
@@ -157,7 +160,7 @@ class Registry:
         parser versions: add the document columns, 0 for every existing document (an unknown
         version, older than any), so the next ingest parses them again; before bibliographies: an
         empty one each, filled when a newer loader parses the document again; before title sources:
-        none recorded ('') until the next parse."""
+        none recorded ('') until the next parse; before heading paths: none ('') until then either."""
         added = (
             ("blocks", "fp", "TEXT"),
             ("blocks", "boilerplate", "INTEGER NOT NULL DEFAULT 0"),
@@ -168,6 +171,8 @@ class Registry:
             ("documents", "chunker_version", "INTEGER NOT NULL DEFAULT 0"),
             ("documents", "bibliography", "TEXT NOT NULL DEFAULT '{}'"),
             ("documents", "title_source", "TEXT NOT NULL DEFAULT ''"),
+            ("blocks", "parents", "TEXT NOT NULL DEFAULT ''"),
+            ("chunks", "parents", "TEXT NOT NULL DEFAULT ''"),
         )
         for table, column, kind in added:
             columns = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
@@ -311,7 +316,7 @@ class Registry:
                 ),
             )
             db.executemany(
-                f"INSERT INTO blocks ({_BLOCK_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                f"INSERT INTO blocks ({_BLOCK_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 [_block_row(b, fp, nfp) for b, fp, nfp in zip(blocks, fps, nfps, strict=True)],
             )
             _insert_fingerprints(db, document.doc_id, [*fps, *nfps])
@@ -513,7 +518,7 @@ def _identifier(normalised: str | None, kind: str, raw: str) -> str:
 
 def _insert_chunks(db: sqlite3.Connection, chunks: Sequence[Chunk]) -> None:
     db.executemany(
-        "INSERT INTO chunks VALUES (?,?,?,?,?,?,?,?,?)",
+        "INSERT INTO chunks VALUES (?,?,?,?,?,?,?,?,?,?)",
         [
             (
                 c.chunk_id,
@@ -525,6 +530,7 @@ def _insert_chunks(db: sqlite3.Connection, chunks: Sequence[Chunk]) -> None:
                 c.page_start,
                 c.page_end,
                 int(c.is_reference),
+                "\n".join(c.parents),
             )
             for c in chunks
         ],
@@ -568,6 +574,7 @@ def _block_row(b: Block, fp: str | None, nfp: str | None) -> tuple:
         fp,
         int(b.boilerplate),
         nfp,
+        "\n".join(b.parents),
     )
 
 
@@ -582,6 +589,7 @@ def _block(row: sqlite3.Row) -> Block:
         bbox=bbox,
         span=span,
         section=row["section"],
+        parents=row["parents"].split("\n") if row["parents"] else [],
         kind=BlockKind(row["kind"]),
         text=row["text"],
         boilerplate=bool(row["boilerplate"]),
@@ -599,4 +607,5 @@ def _chunk(row: sqlite3.Row) -> Chunk:
         page_start=row["page_start"],
         page_end=row["page_end"],
         is_reference=bool(row["is_reference"]),
+        parents=row["parents"].split("\n") if row["parents"] else [],
     )

@@ -2,7 +2,7 @@
 
 A reader names a page by its title or its URL and a passage by its heading; in the body's BM25 those
 words are a few among hundreds and count for little, so each point also carries a sparse BM25 vector
-of its document's title, its URL's path and its section heading (``corpus.index.schema.TITLE``),
+of its document's title, its URL's path and its section's heading path (``corpus.index.schema.TITLE``),
 searched as a ranking of its own and fused with the body's (``tools.retrievers``).
 
 A title suffix every page of a site repeats ("… - Acme Router") needs no list to be ignored: the
@@ -41,16 +41,26 @@ def url_words(url: str | None) -> str:
     return " ".join(w for w in words if w and w.lower() not in _NO_NAME)
 
 
-def field_text(document: Document, section: str) -> str:
-    """The title field of a chunk of ``document`` under ``section``: title, URL path words, heading."""
-    parts = [document.title, url_words(document.bibliography.url), section]
+def _words(text: str) -> str:
+    return " ".join(re.findall(r"\w+", text.casefold()))
+
+
+def field_text(document: Document, headings: Sequence[str]) -> str:
+    """The title field of a chunk of ``document`` under ``headings`` (the headings its section sits
+    under, then its own): title, URL path words, heading path. A heading above the section that repeats
+    the title (a page's level-1 heading) is left out: it would count the title's words twice."""
+    *parents, section = headings or [""]
+    path = [h for h in parents if _words(h) != _words(document.title)]
+    parts = [document.title, url_words(document.bibliography.url), *path, section]
     return "\n".join(p for p in parts if p)
 
 
-def title_vectors(embedder: Embedder, document: Document, sections: Sequence[str]) -> list[models.SparseVector]:
-    """The title field's BM25 vector for each of ``sections`` (one per chunk), each distinct field
-    embedded once."""
-    texts = [field_text(document, s) for s in sections]
+def title_vectors(
+    embedder: Embedder, document: Document, headings: Sequence[Sequence[str]]
+) -> list[models.SparseVector]:
+    """The title field's BM25 vector for each chunk's ``headings`` (``schema.headings``), each distinct
+    field embedded once."""
+    texts = [field_text(document, h) for h in headings]
     distinct = sorted(set(texts))
     vectors = dict(zip(distinct, embedder.embed_sparse_passages(distinct), strict=True))
     return [schema.sparse_vector(vectors[t]) for t in texts]

@@ -43,7 +43,9 @@ def test_the_field_is_title_url_path_and_heading():
         bibliography=Bibliography(url="https://docs.acme.example/en/router/raise-a-quota.html"),
     )
     assert url_words(document.bibliography.url) == "router raise a quota"
-    assert field_text(document, "Limits per region") == "Quotas - Acme Router\nrouter raise a quota\nLimits per region"
+    assert (
+        field_text(document, ["Limits per region"]) == "Quotas - Acme Router\nrouter raise a quota\nLimits per region"
+    )
     assert url_words(None) == ""
 
 
@@ -92,6 +94,56 @@ def test_a_page_without_heading_markup_has_its_one_line_headings_as_sections():
     # A page with heading markup keeps its own headings only.
     marked = load_markdown("# Guide\n\nCreating Test Cases\n\nClick the button.\n").blocks
     assert [b.section for b in marked] == ["Guide", "Guide", "Guide"]
+
+
+def test_a_block_knows_the_headings_its_section_sits_under():
+    page = (
+        "# SDK guide\n\nIntro.\n\n## Python\n\nInstall it.\n\n### Examples\n\nprint(1)\n\n"
+        "## TypeScript\n\n### Examples\n\nconsole.log(1)\n\n# Appendix\n\nMore.\n"
+    )
+    placed = [(b.parents, b.section, b.text) for b in load_markdown(page).blocks]
+    assert placed == [
+        ([], "SDK guide", "SDK guide"),
+        ([], "SDK guide", "Intro."),
+        (["SDK guide"], "Python", "Python"),
+        (["SDK guide"], "Python", "Install it."),
+        (["SDK guide", "Python"], "Examples", "Examples"),
+        (["SDK guide", "Python"], "Examples", "print(1)"),
+        (["SDK guide"], "TypeScript", "TypeScript"),
+        (["SDK guide", "TypeScript"], "Examples", "Examples"),
+        (["SDK guide", "TypeScript"], "Examples", "console.log(1)"),
+        ([], "Appendix", "Appendix"),
+        ([], "Appendix", "More."),
+    ]
+    document = Document(doc_id="d", path="p.md", title="SDK guide", type=DocType.MARKDOWN, page_count=1, sha256="0")
+    # The page's own title heading is not counted twice.
+    assert field_text(document, ["SDK guide", "TypeScript", "Examples"]) == "SDK guide\nTypeScript\nExamples"
+
+
+SDKS = {
+    "Python": "pip install acme-sdk, then create a client with your key.",
+    "TypeScript": "npm install @acme/sdk, then create a client with your key.",
+    "Go": "go get acme.example/sdk, then create a client with your key.",
+}
+
+
+def test_a_question_naming_a_sections_parent_heading_ranks_that_section_first(make_library, tmp_path: Path):
+    """Three "Examples" sections, one under each language: the language is in no example's text, only
+    in the heading above it, and the question that names it finds that section's examples first."""
+    parts = ["# Client libraries\n\nAcme ships a client library for three languages.\n"]
+    for language, setup in SDKS.items():
+        parts.append(
+            f"## {language}\n\n{setup}\n\n### Examples\n\nclient.routes.list() returns every route; "
+            "client.routes.create(name) adds one and returns its identifier.\n"
+        )
+    path = tmp_path / "sdk.md"
+    path.write_text("\n".join(parts))
+    library = make_library()
+    library.ingest([path])
+    for language in SDKS:
+        hits = hybrid_search(library, f"Examples for the {language} client library", k=8)
+        first = next(h for h in hits if h.section == "Examples")
+        assert first.blocks[-1].parents == ["Client libraries", language]
 
 
 # --- an index built before the title field ----------------------------------------------------------

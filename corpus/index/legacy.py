@@ -49,11 +49,11 @@ def move_local_mode_library(
     store: ChunkStore,
     registry: Registry,
     reindex: Callable[[str], None],
-    titles: Callable[[Document, Sequence[str]], list[models.SparseVector]],
+    titles: Callable[[Document, Sequence[Sequence[str]]], list[models.SparseVector]],
     progress: MoveProgress | None = None,
 ) -> MoveSummary:
     """Copy every ready document's points from the local-mode store into ``store``; ``reindex(doc_id)``
-    embeds a document again when its vectors are missing there; ``titles(document, sections)`` are the
+    embeds a document again when its vectors are missing there; ``titles(document, heading paths)`` are the
     title field's vectors, which local mode never had."""
     try:
         client = QdrantClient(path=str(settings.storage.local_mode_path))
@@ -86,7 +86,7 @@ def move_local_mode_library(
                             title,
                         )
                         for chunk, p, title in zip(
-                            chunks, points, titles(document, [c.section for c in chunks]), strict=True
+                            chunks, points, titles(document, [[*c.parents, c.section] for c in chunks]), strict=True
                         )
                     ]
                 )

@@ -113,7 +113,7 @@ def _with_titles(batch: list[StoredPoint], registry: Registry, embedder: Embedde
         if document is None:
             out.extend(points)
             continue
-        titles = title_vectors(embedder, document, [p.payload.get("section", "") for p in points])
+        titles = title_vectors(embedder, document, [schema.headings(p.payload) for p in points])
         out.extend(
             StoredPoint(p.id, p.payload, {**(p.vectors or {}), schema.TITLE: t})
             for p, t in zip(points, titles, strict=True)

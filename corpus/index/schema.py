@@ -75,6 +75,7 @@ def payload(document: Document, chunk: Chunk, embedded: str | None = None) -> di
         "text": chunk.text,
         "block_ids": chunk.block_ids,
         "section": chunk.section,
+        "parents": chunk.parents,
         "pages": list(range(chunk.page_start, chunk.page_end + 1)),
         "year": document.year,
         "type": document.type.value,
@@ -82,6 +83,12 @@ def payload(document: Document, chunk: Chunk, embedded: str | None = None) -> di
         "is_reference": int(chunk.is_reference),
     }
     return fields if embedded is None else {**fields, EMBEDDED: embedded}
+
+
+def headings(payload: dict) -> list[str]:
+    """A point's heading path: the headings its section sits under, then the section's own (points
+    written before heading paths were kept: the section alone)."""
+    return [*payload.get("parents", []), payload.get("section", "")]
 
 
 def point(

@@ -81,10 +81,10 @@ class ChunkStore:
         self.backend.upsert(points)
 
     def restate_document(
-        self, document: Document, titles: Callable[[Sequence[str]], list[models.SparseVector]]
+        self, document: Document, titles: Callable[[Sequence[Sequence[str]]], list[models.SparseVector]]
     ) -> None:
         """Write a document's own fields (year, type, title) into its points' payloads again, and its
-        title field's vectors (``titles`` of the points' sections), the other vectors unchanged: after
+        title field's vectors (``titles`` of the points' heading paths), the other vectors unchanged: after
         its metadata was edited, so a search filtered by year or naming the new title sees it."""
         points = list(self.points(schema.document_filter(document.doc_id), with_vectors=True))
         fields = {"year": document.year, "type": document.type.value, "title": document.title}
@@ -92,7 +92,7 @@ class ChunkStore:
             return
         vectors = [dict(p.vectors or {}) for p in points]
         if self.has_titles:
-            for v, t in zip(vectors, titles([p.payload["section"] for p in points]), strict=True):
+            for v, t in zip(vectors, titles([schema.headings(p.payload) for p in points]), strict=True):
                 v[schema.TITLE] = t
         self.backend.upsert(
             [StoredPoint(p.id, {**p.payload, **fields}, v).as_point() for p, v in zip(points, vectors, strict=True)]

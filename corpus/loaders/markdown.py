@@ -123,6 +123,8 @@ def load_markdown(text: str) -> LoadedDocument:
     opening: list[tuple[int, str]] = []  # (level, text) of the headings before any body text
     in_opening = True
     section = ""
+    open_headings: list[tuple[int, str]] = []  # (level, text) of the headings the next block sits under
+    parents: list[str] = []  # the headings above the current section, outermost first
     references_level: int | None = None  # level of the References heading we are under, if any
     furniture: list[RawBlock] = []  # a crawler's header lines, kept only if nothing else is there
     furniture_lines: list[str] = []
@@ -139,13 +141,17 @@ def load_markdown(text: str) -> LoadedDocument:
             if leading:
                 furniture_lines += [text[slice(*lines[i])] for i in range(first, first + leading)]
                 span = trimmed_span(text, lines[first][0], lines[first + leading - 1][1])
-                furniture.append(RawBlock(span=span, section=section, kind=kind, text=block_text))
+                furniture.append(RawBlock(span=span, section=section, parents=parents, kind=kind, text=block_text))
                 if leading == last - first:
                     continue
                 block_text = _children_text(_paragraph_children(group[1])[_break_index(group, leading) + 1 :])
                 first += leading
         if kind is BlockKind.HEADING:
             level = int(group[0].tag[1])
+            while open_headings and open_headings[-1][0] >= level:
+                open_headings.pop()
+            parents = [heading for _, heading in open_headings]
+            open_headings.append((level, block_text))
             section = block_text
             if in_opening:
                 opening.append((level, block_text))
@@ -161,10 +167,10 @@ def load_markdown(text: str) -> LoadedDocument:
             # A breadcrumb line glued above a paragraph is a block of its own, so it can be told
             # apart (and marked as boilerplate) without taking the paragraph with it.
             crumb_span = trimmed_span(text, lines[first][0], lines[first][1])
-            blocks.append(RawBlock(span=crumb_span, section=section, kind=kind, text=crumb[0]))
+            blocks.append(RawBlock(span=crumb_span, section=section, parents=parents, kind=kind, text=crumb[0]))
             first, block_text = first + 1, crumb[1]
         span = trimmed_span(text, lines[first][0], lines[last - 1][1])
-        blocks.append(RawBlock(span=span, section=section, kind=kind, text=block_text))
+        blocks.append(RawBlock(span=span, section=section, parents=parents, kind=kind, text=block_text))
     year = _front_matter_year(fields) or find_year(body[:YEAR_SCAN_CHARS])
     bibliography = text_bibliography(fields, body.lstrip("\n"))
     url = source_url(furniture_lines) or _comment_source(body)
