@@ -9,7 +9,7 @@ import pytest
 
 from graph.run import run_research
 from research.evidence import FindingStatus
-from strategies.offline.strategy import OfflineStrategy
+from strategies.offline.strategy import OfflineStrategy, _conjuncts
 from strategies.reading.passages import dates_only, instructs
 
 AUTH = """# Authentication
@@ -135,7 +135,19 @@ def test_a_menu_of_dates_is_not_quoted_and_each_thing_asked_leads_with_its_own_d
 def test_a_lead_in_relative_to_an_answer_above_it_does_not_lead(library_of, embedder):
     library = library_of({"router.md": METRICS})
     result, finding = _answer(
-        library, embedder, "What metrics are used to measure the router, and what are its results?"
+        library, embedder, "Which core metrics are measured for the router, and what are the results?"
     )
     assert finding.claims
     assert not finding.claims[0].text.startswith("In addition to")
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("On what date did the scheduler and webhooks become available?", ["sched", "webho", "becom", "avail"]),
+        # One thing asked: no claim after the first is led by a value of its own.
+        ("How much green cover did sedum keep at 60 mm of substrate after the drought?", []),
+    ],
+)
+def test_the_things_a_question_joins_are_the_words_around_its_and(question, expected):
+    assert _conjuncts(question)[: len(expected)] == expected

@@ -30,7 +30,7 @@ from strategies.reading.extractive import (
 )
 from strategies.reading.question_types import AnswerType, fits, question_type
 from strategies.reading.signals import MIN_COVERAGE, Signals, coverage, signals
-from strategies.reading.text import matched, normalise_space
+from strategies.reading.text import content_stems, matched, normalise_space
 from strategies.reading.value_lines import value_lines
 from strategies.reading.vectors import Meaning, Vectors
 
@@ -138,10 +138,10 @@ class OfflineStrategy:
         """``claims`` after the led one, each led by its own value when it answers for another of the
         things the question asks about: "On what date did X and Y become available?" over one entry
         dating X and another dating Y is not answered by X's date in bold; each date leads its entry.
-        A claim is led when a sentence it quotes names a term of the question the leading sentence
-        does not and gives a value of the asked type other than the first."""
+        A claim is led when a sentence it quotes names a thing of the question's "X and Y" the leading
+        sentence does not (``_conjuncts``) and gives a value of the asked type other than the first."""
         asked = question_type(analysis.question)
-        missing = [t for t in analysis.terms if not matched(t, first.sentence.stems)]
+        missing = [t for t in _conjuncts(analysis.question) if not matched(t, first.sentence.stems)]
         if not missing:
             return claims
         out: list[Claim] = []
@@ -220,6 +220,21 @@ def _valued(
         return claims, sufficient, conf
     valued = assessment.probability(dataclasses.replace(found, lead=1.0, joint=1.0))
     return [v.claim() for v in values], True, max(conf, valued)
+
+
+# The words either side of a question's "and" that name the things it joins ("Claude 3.5 Sonnet and
+# tool use"): at most this many.
+CONJUNCT_WORDS = 3
+
+
+def _conjuncts(question: str) -> list[str]:
+    """Stems of the words either side of the question's first "and" (CONJUNCT_WORDS each): the things a
+    question on "X and Y" asks about, each of which may have its own answer. None without an "and"."""
+    before, sep, after = question.partition(" and ")
+    if not sep:
+        return []
+    joined = " ".join([*before.split()[-CONJUNCT_WORDS:], *after.split()[:CONJUNCT_WORDS]])
+    return list(dict.fromkeys(content_stems(joined)))
 
 
 def _sides(c: Contradiction) -> frozenset[str]:
