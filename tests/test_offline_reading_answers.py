@@ -11,6 +11,7 @@ from graph.run import run_research
 from research.evidence import FindingStatus
 from strategies.offline.strategy import OfflineStrategy, _conjuncts
 from strategies.reading.passages import dates_only, instructs
+from strategies.reading.text import is_code_line
 
 AUTH = """# Authentication
 
@@ -151,3 +152,19 @@ def test_a_lead_in_relative_to_an_answer_above_it_does_not_lead(library_of, embe
 )
 def test_the_things_a_question_joins_are_the_words_around_its_and(question, expected):
     assert _conjuncts(question)[: len(expected)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            'client = anthropic.Anthropic() def get_completion(prompt: str): message = client.messages.create(model="m",',
+            True,
+        ),
+        ("# Send the prompt to the API:", True),
+        ('Use the "x-api-key" header and the "anthropic-version" header:', False),
+        ("The Evaluation tool helps you:", False),
+    ],
+)
+def test_a_code_line_ending_in_a_colon_leads_no_list(text, expected):
+    assert is_code_line(text) is expected

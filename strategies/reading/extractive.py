@@ -43,7 +43,7 @@ from strategies.reading.vectors import Vectors, cosine_matrix
 from .claim_checks import names, technical
 from .passages import Layout, claim_of, dated, dates_only, instructs, listed, merge, passage
 from .question_types import AnswerType, question_type
-from .text import content_stems, has_verb, is_statement, matched, normalise_space, question_terms, stem
+from .text import content_stems, has_verb, is_code_line, is_statement, matched, normalise_space, question_terms, stem
 
 # Blocks whose text is never an answer: bibliography entries, headings, captions, tables and figures.
 SKIPPED_KINDS = frozenset(
@@ -215,7 +215,9 @@ def evidence_sentences(evidence: Sequence[RetrievedChunk], layout: Layout | None
                 # A lead-in says what its list holds ("The Evaluation tool helps you:", then "Identify
                 # edge cases …"): it is read with its items, and is a statement short as it is.
                 items = listed(layout, block, index)
-                if not (is_statement(piece.text) or (items and (has_verb(piece.text) or instructs(piece.text)))):
+                # A line of code ending in a colon ("def get_completion(prompt: str):") leads no list.
+                lead_in = items and not is_code_line(piece.text) and (has_verb(piece.text) or instructs(piece.text))
+                if not (is_statement(piece.text) or lead_in):
                     continue
                 if dates_only(piece.text):
                     continue
