@@ -32,6 +32,7 @@ and keeps documentation questions answered.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 
 from corpus.retrieval import RetrievedChunk
@@ -39,6 +40,7 @@ from strategies.reading.answerhood import answer_verdict, unheld
 from strategies.reading.claim_checks import Meaning, names, technical
 from strategies.reading.extractive import Analysis, ScoredSentence, prose
 from strategies.reading.keyphrases import extract_keyphrases
+from strategies.reading.lexicon.function_words import COMPLEX_PREPOSITIONS
 from strategies.reading.lexicon.question_words import QUESTION_WORDS
 from strategies.reading.lexicon.topics import SYNONYMS
 from strategies.reading.signals import ACCOUNT_LEAD, MIN_COVERAGE, Signals, coverage, read_coverage, read_terms
@@ -153,7 +155,7 @@ def read(
     # with a question read whole: the words its evidence's subject left over are what it asks about
     # ("installation *costs*" over a policy brief that says "install green roofs" and never a cost).
     held_stems = set(content_stems(held))
-    if not all(matched(t, held_stems) for t in analysis.focus_terms):
+    if not all(matched(t, held_stems) for t in analysis.focus_terms if t not in _connective_stems(question)):
         return False, conf
     # Read whole, the question's subject words are its evidence's titles and sections: the sentences must
     # state it themselves, not lean on the page they stand on.
@@ -162,6 +164,16 @@ def read(
     if verdict.states:
         return True, max(conf, verdict.score)
     return False, conf
+
+
+def _connective_stems(question: str) -> set[str]:
+    """Stems of the question's words that only stand in a complex preposition ("in *terms* of", "when
+    it *comes* to", "*instead* of"): no term a sentence must hold."""
+    rest = question.lower()
+    phrases = [p for p in COMPLEX_PREPOSITIONS if re.search(rf"\b{p}\b", rest)]
+    for phrase in phrases:
+        rest = re.sub(rf"\b{phrase}\b", " ", rest)
+    return {stem(w) for p in phrases for w in content_words(p)} - set(content_stems(rest))
 
 
 def feedback_phrases(question: str, evidence: Sequence[RetrievedChunk], k: int) -> list[str]:

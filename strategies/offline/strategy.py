@@ -30,7 +30,7 @@ from strategies.reading.extractive import (
 )
 from strategies.reading.question_types import AnswerType, fits, question_type
 from strategies.reading.signals import MIN_COVERAGE, Signals, coverage, signals
-from strategies.reading.text import normalise_space
+from strategies.reading.text import content_stems, matched, normalise_space
 from strategies.reading.value_lines import value_lines
 from strategies.reading.vectors import Meaning, Vectors
 
@@ -128,8 +128,38 @@ class OfflineStrategy:
                 claims = to_claims(analysis, [item, *(x for x in chosen if x is not item)][:MAX_CLAIMS])
                 # The value must also stand whole in the passage it leads (a passage joins sentences).
                 if fits(asked, answer, claims[0].first_line):
-                    return [claims[0].model_copy(update={"answer": answer}), *claims[1:]]
+                    led = claims[0].model_copy(update={"answer": answer})
+                    return [led, *self._also_led(analysis, item, answer, claims[1:], chosen)]
         return to_claims(analysis, chosen)
+
+    def _also_led(
+        self, analysis: Analysis, first: ScoredSentence, answer: str, claims: list[Claim], chosen: list[ScoredSentence]
+    ) -> list[Claim]:
+        """``claims`` after the led one, each led by its own value when it answers for another of the
+        things the question asks about: "On what date did X and Y become available?" over one entry
+        dating X and another dating Y is not answered by X's date in bold; each date leads its entry.
+        A claim is led when a sentence it quotes names a thing of the question's "X and Y" the leading
+        sentence does not (``_conjuncts``) and gives a value of the asked type other than the first."""
+        asked = question_type(analysis.question)
+        missing = [t for t in _conjuncts(analysis.question) if not matched(t, first.sentence.stems)]
+        if not missing:
+            return claims
+        out: list[Claim] = []
+        for claim in claims:
+            value = None
+            for item in chosen:
+                if item is first or item.sentence.text not in claim.text:
+                    continue
+                if not any(matched(t, item.sentence.stems) for t in missing):
+                    continue
+                value = lead(analysis.question, item, self.vectors, MIN_PHRASE_SCORE)
+                if not value and asked.kind is AnswerType.DATE:
+                    value = passage_date(analysis, item)
+                if value and value != answer and value not in ("Yes", "No") and fits(asked, value, claim.first_line):
+                    break
+                value = None
+            out.append(claim.model_copy(update={"answer": value}) if value else claim)
+        return out
 
     def contradictions(self, findings: list[Finding], disputes: list[Contradiction]) -> list[Contradiction]:
         """The documents' answer ``disputes``, then figures, dates and negations that clash."""
@@ -190,6 +220,21 @@ def _valued(
         return claims, sufficient, conf
     valued = assessment.probability(dataclasses.replace(found, lead=1.0, joint=1.0))
     return [v.claim() for v in values], True, max(conf, valued)
+
+
+# The words either side of a question's "and" that name the things it joins ("Claude 3.5 Sonnet and
+# tool use"): at most this many.
+CONJUNCT_WORDS = 3
+
+
+def _conjuncts(question: str) -> list[str]:
+    """Stems of the words either side of the question's first "and" (CONJUNCT_WORDS each): the things a
+    question on "X and Y" asks about, each of which may have its own answer. None without an "and"."""
+    before, sep, after = question.partition(" and ")
+    if not sep:
+        return []
+    joined = " ".join([*before.split()[-CONJUNCT_WORDS:], *after.split()[:CONJUNCT_WORDS]])
+    return list(dict.fromkeys(content_stems(joined)))
 
 
 def _sides(c: Contradiction) -> frozenset[str]:

@@ -23,6 +23,7 @@ repeated in a summary table) are not both cited.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -40,9 +41,9 @@ from strategies.reading.numbers import quantities
 from strategies.reading.vectors import Vectors, cosine_matrix
 
 from .claim_checks import names, technical
-from .passages import Layout, claim_of, dated, listed, merge, passage
+from .passages import Layout, claim_of, dated, dates_only, instructs, listed, merge, passage
 from .question_types import AnswerType, question_type
-from .text import content_stems, has_verb, is_statement, matched, normalise_space, question_terms, stem
+from .text import content_stems, has_verb, is_code_line, is_statement, matched, normalise_space, question_terms, stem
 
 # Blocks whose text is never an answer: bibliography entries, headings, captions, tables and figures.
 SKIPPED_KINDS = frozenset(
@@ -81,6 +82,15 @@ OFF_FOCUS_PENALTY = 0.1
 # it ranks below every sentence that does (relevance is mostly within 0-1; the chunk-rank penalty is
 # 0.3 a rank), so it is quoted only when nothing else is.
 ABOUT_DOCUMENT_PENALTY = 0.5
+# A list's lead-in relative to something said before it ("In addition to these core metrics, you may
+# also consider:") introduces more of something, not the thing asked: its list is what the page adds
+# to an answer given above it, so it ranks below the sentences that may give that answer.
+RELATIVE_LEAD_IN_PENALTY = 0.2
+_RELATIVE_LEAD_IN = re.compile(
+    r"^(?:in addition\b|additionally\b|besides\b|apart from\b|aside from\b|beyond\b|other than\b|"
+    r"as well as\b|furthermore\b|moreover\b|other\b)|\balso\b",
+    re.IGNORECASE,
+)
 SECTION_BONUS = 0.03
 SECTION_PENALTY = 0.12
 QUANTITY_BONUS = 0.03
@@ -205,7 +215,11 @@ def evidence_sentences(evidence: Sequence[RetrievedChunk], layout: Layout | None
                 # A lead-in says what its list holds ("The Evaluation tool helps you:", then "Identify
                 # edge cases …"): it is read with its items, and is a statement short as it is.
                 items = listed(layout, block, index)
-                if not (is_statement(piece.text) or (items and has_verb(piece.text))):
+                # A line of code ending in a colon ("def get_completion(prompt: str):") leads no list.
+                lead_in = items and not is_code_line(piece.text) and (has_verb(piece.text) or instructs(piece.text))
+                if not (is_statement(piece.text) or lead_in):
+                    continue
+                if dates_only(piece.text):
                     continue
                 read = read_with(piece.text, items)
                 out.append(
@@ -286,6 +300,8 @@ def analyse(question: str, evidence: Sequence[RetrievedChunk], vectors: Vectors)
             relevance -= OFF_FOCUS_PENALTY
         if not about_work and about_the_document(s.text):
             relevance -= ABOUT_DOCUMENT_PENALTY
+        if s.items and _RELATIVE_LEAD_IN.search(s.text):
+            relevance -= RELATIVE_LEAD_IN_PENALTY
         scored.append(
             ScoredSentence(
                 sentence=s,

@@ -30,7 +30,7 @@ from research.ai_address import addresses_ai
 from research.evidence import CitationMarker, Claim
 
 from .lexicon.months import MONTH_PATTERN
-from .text import normalise_space
+from .text import is_statement, normalise_space
 
 # A sentence opening with one of these, or with a short phrase holding one ("By following these
 # steps", "In that case"), leans on the sentence before it; "this paper" / "this guide" points at the
@@ -51,11 +51,30 @@ _PROSE_KINDS = frozenset({BlockKind.PARAGRAPH, BlockKind.LIST})
 # A line holding a date and nothing else ("June 20th, 2024", "3 May 2024", "2024-06-20"): release notes
 # and changelogs saved without heading markup head each entry with one, and the entry below it says
 # "is now available", never when.
-_DATE_LINE = re.compile(
-    rf"^(?:{MONTH_PATTERN}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{MONTH_PATTERN},?\s+\d{{4}}|"
-    r"\d{4}-\d{2}-\d{2})$",
-    re.IGNORECASE,
+_DATE = (
+    rf"(?:{MONTH_PATTERN}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{MONTH_PATTERN},?\s+\d{{4}}|"
+    r"\d{4}-\d{2}-\d{2})"
 )
+_DATE_LINE = re.compile(rf"^{_DATE}$", re.IGNORECASE)
+# Dates one after another and nothing else ("June 27th, 2024 June 20th, 2024 May 30th, 2024"): a
+# release-notes page's menu of its entries, scraped with it; it states nothing.
+_DATE_RUN = re.compile(rf"^(?:{_DATE}[\s,;|·•]*)+$", re.IGNORECASE)
+
+
+def dates_only(text: str) -> bool:
+    """``text`` is a run of dates and nothing else (see ``_DATE_RUN``)."""
+    return bool(_DATE_RUN.match(text.strip()))
+
+
+# A lead-in that instructs ("Pass the token in the Authorization header:", "Set your key as follows:"):
+# an imperative verb, which no verb list holds, known by what follows it (an article, a possessive or a
+# pronoun as its object).
+_INSTRUCTION = re.compile(r"^[A-Z][a-z]+\s+(?:the|a|an|your|its|their|this|these|each|every|all|it|them)\s", re.ASCII)
+
+
+def instructs(text: str) -> bool:
+    """``text`` opens with an imperative (see ``_INSTRUCTION``); only a lead-in is read so."""
+    return bool(_INSTRUCTION.match(text.strip()))
 
 
 @dataclass(frozen=True)
@@ -263,7 +282,25 @@ def _with_items(layout: Layout, segments: list[Segment]) -> list[Segment]:
             break
         out.append(Segment(following, 0, len(layout.pieces(following)) - 1))
         current, taken = following, taken + 1
+    if taken == 0 and end == len(pieces) - 1:
+        shown = _shown(layout, last.block)
+        if shown is not None:
+            out.append(shown)
     return out
+
+
+def _shown(layout: Layout, block: Block) -> Segment | None:
+    """The block right after ``block`` when it is what a lead-in shows rather than prose: a short code
+    sample, command or header line ("Pass the token in the Authorization header:", then "Authorization:
+    Bearer <token>"), a few lines none of which is a statement. Without it the lead-in says where the
+    answer is and not what it is."""
+    following = layout.neighbour(block, 1)
+    if following is None or following.kind is not BlockKind.PARAGRAPH:
+        return None
+    pieces = layout.pieces(following)
+    if not pieces or pieces[-1].line >= MAX_ITEMS or any(is_statement(p.text) for p in pieces):
+        return None
+    return Segment(following, 0, len(pieces) - 1)
 
 
 def listed(layout: Layout, block: Block, index: int) -> str:

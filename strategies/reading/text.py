@@ -190,6 +190,14 @@ def is_code(text: str) -> bool:
     return len(_CODE_SYMBOLS.findall(stripped)) / max(1, len(stripped)) > MAX_SYMBOL_SHARE
 
 
+def is_code_line(text: str) -> bool:
+    """Source code or a command by its shape alone (an assignment, a comment marker or command at the
+    start), not by symbol density: a lead-in quoting an identifier ('Use the "x-api-key" header:') is
+    dense in symbols and still prose."""
+    stripped = text.strip()
+    return bool(_CODE_START.match(stripped) or _ASSIGNMENT.search(stripped))
+
+
 def normalise_space(text: str) -> str:
     return " ".join(text.split())
 

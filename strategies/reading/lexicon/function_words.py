@@ -36,3 +36,20 @@ VERB_FOLLOWERS = frozenset("to the a an on in into of for with from by at over u
 
 # Source: the particles of English and European personal, place and organisation names.
 NAME_PARTICLES = frozenset({"of", "de", "la", "le", "van", "von", "der", "du", "the", "and", "&", "for", "del", "da"})
+
+# Multi-word prepositions and connectives: their content-looking words ("terms", "comes", "instead")
+# name nothing a question asks about ("the key differences in *terms of* their training").
+# Source: standard English grammar (complex prepositions).
+COMPLEX_PREPOSITIONS = (
+    "in terms of",
+    "when it comes to",
+    "with regard to",
+    "in regard to",
+    "with respect to",
+    "instead of",
+    "rather than",
+    "in place of",
+    "as opposed to",
+    "according to",
+    "in order to",
+)
