@@ -62,10 +62,6 @@ MAX_PHRASE_WORDS = 3
 MAX_NAME_WORDS = 6
 # For "what <noun>" questions: weight of the cosine to the noun against proximity.
 W_NOUN = 0.6
-# For a category ("what sport", "what medium") a member is told by its meaning more than by its place:
-# the words next to the subject are often what is said of it ("Doak is widely known for his exceptional
-# skills in chess").
-W_CATEGORY = 0.8
 # A figure whose unit is this unlike the counted noun counts something else ("14 roofs" for "how many
 # species": cosine 0.15; "3,559 inhabitants" for "population": 0.55, "5,000 people": 0.6).
 MIN_UNIT_SIMILARITY = 0.25
@@ -115,7 +111,6 @@ def answer_phrase(question: str, sentence: str, vectors: Vectors | None = None) 
     if not candidates:
         return None
     similarity = _noun_similarity(qtype, [c[0] for c in candidates], vectors)
-    w_noun = W_CATEGORY if qtype.entity is Entity.CATEGORY else W_NOUN
     best: Phrase | None = None
     best_key = 0.0
     for (text, start, end), sim in zip(candidates, similarity, strict=True):
@@ -123,7 +118,7 @@ def answer_phrase(question: str, sentence: str, vectors: Vectors | None = None) 
             continue  # "14 green roofs" counts roofs, not the spider species asked about
         distance = min((abs(a - start) if a < start else abs(a - end) for a in anchors), default=len(sentence))
         near = max(0.0, 1.0 - _words_between(sentence, distance) / PROXIMITY_WORDS)
-        score = near if sim is None else (1 - w_noun) * near + w_noun * sim
+        score = near if sim is None else (1 - W_NOUN) * near + W_NOUN * sim
         score += LENGTH_BONUS * min(len(text.split()) - 1, 2)
         # The clause a candidate stands in says whose value it is: in "its total population is 17,289
         # (of which the population of Pilzno amounts to 4,411, …)" the town's figure is the one whose
