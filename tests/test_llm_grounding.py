@@ -279,16 +279,19 @@ def test_a_cited_entry_is_read_with_the_date_line_heading_it_which_is_then_cited
             "Claude.ai and our API are now available in Canada. Learn more in our Canada launch announcement.",
             "May 13th, 2024",
             "Claude.ai and our iOS app are now available in Europe. Learn more in our Europe launch announcement.",
+            "May 1st, 2024",
+            "Claude iOS app is now available. Download it from the App Store.",
         )
     )
     shown = [s for s in sheet.sentences if "available" in s.text]
-    europe, canada = shown[1], shown[0]
+    canada, europe, ios = shown
     question = "When did Claude.ai launch in Europe and in Canada?"
     claim = "Claude.ai launched in Europe in May 2024 and in Canada in June 2024."
-    [dated] = grounded([(claim, [europe.sid, canada.sid])], question, sheet, shown)
+    [dated] = grounded([(claim, [europe.sid, canada.sid, ios.sid])], question, sheet, shown)
     assert dated.stated
     quotes = [m.quote for m in dated.claim.citations]
-    assert "May 13th, 2024" in quotes and "June 5th, 2024" in quotes
+    # Each date stays with its entry: Europe's May line, not the May line of the iOS entry cited along.
+    assert quotes == ["June 5th, 2024", canada.text, "May 13th, 2024", europe.text]
     # The date line is read, not trusted: a year it does not give, or a month another entry's line
     # gives, is not stated.
     for wrong in ("Claude.ai launched in Europe in May 2023.", "Claude.ai launched in Europe in June 2024."):

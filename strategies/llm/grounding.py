@@ -19,7 +19,8 @@ prp: what a claim is cited for is decided by what its text states, as the judge 
   sentences before and after it in its block (a list's sibling items, a table's next row) when the
   claim keeps every name and figure its cited sentences give — a claim that leaves one out may have
   put a neighbour's name in its place, the mix-up of adjacent sentences a model makes. The context
-  that states the claim is cited along, so the reader sees it and the citation node judges that text;
+  that states the claim is cited along (a date line or lead-in only beside the sentences it heads), so
+  the reader sees it and the citation node judges that text;
 - when the cited sentences state the claim (in its words or in others), it keeps the fewest of them
   that still do (a title line or a neighbour listed along is no evidence); when they do not and
   another shown sentence does, in the words the claim adds to its question, the claim is cited to
@@ -156,15 +157,27 @@ def stating(
     read_on = _continued(cited, shown)
     if not found.states and len(read_on) > len(cited) and (fuller := on(read_on)).states:
         cited, found = read_on, fuller
+    heads: dict[str, list[str]] = {}
     if not found.states and cited and sheet is not None:
         around = _in_context(text, cited, sheet)
         if len(around) > len(cited) and (fuller := on(around)).states:
             cited, found = around, fuller
+            heads = {s.sid: [h.sid for h in [*sheet.dating(s), *_lead_in(s, sheet)]] for s in around}
     if found.states:
-        # Without each sentence that adds nothing to the verdict, judged again on what stays.
+        # Without each sentence that adds nothing to the verdict, judged again on what stays. Read in
+        # context, a date line or lead-in goes only with the sentences it heads (it says nothing of
+        # another entry), and those holding least of the claim's own words go first: the question
+        # supplies a claim's names, so "Europe in May 2024" would otherwise keep the May line of
+        # whichever entry was tried last.
         chosen = list(cited)
-        for sentence in cited:
-            rest = [s for s in chosen if s is not sentence]
+        headings = {h for hs in heads.values() for h in hs}
+        order = sorted(cited, key=lambda s: _holds(text, s, question)) if heads else cited
+        for sentence in order:
+            if sentence not in chosen or sentence.sid in headings:
+                continue
+            others = {h for s in chosen if s is not sentence for h in heads.get(s.sid, [])}
+            gone = {sentence.sid, *(h for h in heads.get(sentence.sid, []) if h not in others)}
+            rest = [s for s in chosen if s.sid not in gone]
             if rest and (fewer := on(rest)).states and fewer.score >= found.score:
                 chosen, found = rest, fewer
         return chosen, found
@@ -238,6 +251,13 @@ def _restates(text: str, question: str) -> bool:
     stems = content_stems(text)
     new_figures = {m.value for m in mentions(text)} - {m.value for m in mentions(question)}
     return bool(stems) and not new_figures and covered(stems, set(content_stems(question))) == 1.0
+
+
+def _holds(text: str, sentence: Sentence, question: str) -> tuple[float, float]:
+    """The share of the words the claim adds to its question that ``sentence`` holds, then of all its words."""
+    claim, held = content_stems(text), set(content_stems(sentence.text))
+    background = set(content_stems(question))
+    return covered([s for s in claim if s not in background], held), covered(claim, held)
 
 
 def _holds_additions(text: str, sentence: Sentence, question: str) -> bool:
