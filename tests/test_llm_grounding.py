@@ -270,6 +270,85 @@ def test_a_cited_lead_in_ending_in_a_colon_is_read_with_the_list_it_introduces()
     assert not other.stated
 
 
+def test_a_cited_entry_is_read_with_the_date_line_heading_it_which_is_then_cited_with_it():
+    """Release notes head each entry with a date line the model was not shown ("May 13th, 2024"):
+    a claim dating the entry is stated by the entry read under its date, and quotes the date."""
+    sheet = _sheet(
+        (
+            "June 5th, 2024",
+            "Claude.ai and our API are now available in Canada. Learn more in our Canada launch announcement.",
+            "May 13th, 2024",
+            "Claude.ai and our iOS app are now available in Europe. Learn more in our Europe launch announcement.",
+            "May 1st, 2024",
+            "Claude iOS app is now available. Download it from the App Store.",
+        )
+    )
+    shown = [s for s in sheet.sentences if "available" in s.text]
+    canada, europe, ios = shown
+    question = "When did Claude.ai launch in Europe and in Canada?"
+    claim = "Claude.ai launched in Europe in May 2024 and in Canada in June 2024."
+    [dated] = grounded([(claim, [europe.sid, canada.sid, ios.sid])], question, sheet, shown)
+    assert dated.stated
+    quotes = [m.quote for m in dated.claim.citations]
+    # Each date stays with its entry: Europe's May line, not the May line of the iOS entry cited along.
+    assert quotes == ["June 5th, 2024", canada.text, "May 13th, 2024", europe.text]
+    # The date line is read, not trusted: a year it does not give, or a month another entry's line
+    # gives, is not stated.
+    for wrong in ("Claude.ai launched in Europe in May 2023.", "Claude.ai launched in Europe in June 2024."):
+        assert not grounded([(wrong, [europe.sid])], question, sheet, shown)[0].stated
+
+
+EVENT_FLOW = (
+    "Each stream uses the following event flow:\n"
+    "message_start: contains a Message object with empty content.\n"
+    "A series of content blocks, each of which have a content_block_start and a content_block_stop event.\n"
+    "A final message_stop event."
+)
+
+
+def test_a_cited_sentence_lends_its_neighbours_names_only_to_a_claim_that_keeps_its_own():
+    """A claim naming what the sentences beside its cited one name is stated by them together, and
+    cites them; a claim that puts a neighbour's name where its cited sentence has another (a model
+    mixing up adjacent sentences) is not: it leaves out a name its cited sentence gives."""
+    sheet = _sheet((EVENT_FLOW,))
+    shown = sheet.sentences
+    blocks = next(s for s in shown if s.text.startswith("A series"))
+    question = "What events does a stream send?"
+    claim = (
+        "A stream sends message_start, then content blocks each with a content_block_start and a "
+        "content_block_stop event, and ends with message_stop."
+    )
+    [read] = grounded([(claim, [blocks.sid])], question, sheet, shown)
+    assert read.stated
+    assert "message_start: contains" in " ".join(m.quote for m in read.claim.citations)
+    swapped = "A stream sends content blocks each with a message_start and a content_block_stop event."
+    [mixed] = grounded([(swapped, [blocks.sid])], question, sheet, shown)
+    assert not mixed.stated
+    assert [m.quote for m in mixed.claim.citations] == [blocks.text]
+
+
+def test_a_cited_row_is_read_under_the_lead_in_introducing_its_table():
+    """A table's row says what the sentence introducing the table leads into ("Anthropic recommends
+    the following embedding models:"): the row is read under it, as under a heading."""
+    sheet = _sheet(
+        (
+            "Anthropic recommends the following embedding models:\n"
+            "voyage-code-2: optimized for code retrieval, 17% better than alternatives (see the Voyage AI blog).\n"
+            "voyage-2: a generalist embedding model with a 4K context.",
+        )
+    )
+    shown = sheet.sentences
+    row = shown[1]
+    question = "Which embedding model is best for code retrieval?"
+    claim = "For code retrieval, Anthropic recommends voyage-code-2, 17% better than alternatives."
+    [read] = grounded([(claim, [row.sid])], question, sheet, shown)
+    assert read.stated
+    assert [m.quote for m in read.claim.citations] == [f"{shown[0].text}\n{row.text}"]
+    # The next row's model is not lent to a claim that puts it in the cited row's place.
+    swapped = "For code retrieval, Anthropic recommends voyage-2, 17% better than alternatives."
+    assert not grounded([(swapped, [row.sid])], question, sheet, shown)[0].stated
+
+
 def test_a_stated_claim_addresses_a_question_about_its_page_when_the_page_title_names_the_subject():
     """A page rarely repeats its subject in the sentence that answers: the cited page's title counts
     toward the question's terms a model's stated claims must hold to answer on the model's word."""

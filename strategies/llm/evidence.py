@@ -24,7 +24,7 @@ from html import escape
 from corpus.models import BlockKind
 from corpus.retrieval import RetrievedChunk
 from research.evidence import CitationMarker
-from strategies.reading.passages import pieces_of
+from strategies.reading.passages import Layout, pieces_of
 
 _SPACE = re.compile(r"\s+")
 # A "sentence" this long (a table flattened into one line, an unpunctuated page) is shown cut: the
@@ -56,10 +56,14 @@ class EvidenceSheet:
 
     sentences: list[Sentence] = field(default_factory=list)
     block_texts: dict[str, str] = field(default_factory=dict)
+    # A block's date line (a release note's "May 13th, 2024" right above its entry), by block id.
+    date_lines: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def of(cls, chunks: Iterable[RetrievedChunk]) -> EvidenceSheet:
         sheet = cls()
+        chunks = list(chunks)
+        layout = Layout(chunks)
         for chunk in chunks:
             for block in chunk.blocks:
                 if block.block_id in sheet.block_texts or block.kind is BlockKind.REFERENCE:
@@ -79,6 +83,11 @@ class EvidenceSheet:
                             chunk.rank,
                         )
                     )
+        for block_id in sheet.block_texts:
+            block = layout.block(block_id)
+            line = layout.date_line(block) if block is not None else None
+            if line is not None and line.block_id in sheet.block_texts:
+                sheet.date_lines[block_id] = line.block_id
         return sheet
 
     def neighbours(self, sentence: Sentence) -> list[Sentence]:
@@ -86,6 +95,11 @@ class EvidenceSheet:
         i = self.sentences.index(sentence)
         around = self.sentences[max(0, i - 1) : i + 2]
         return [s for s in around if s.block_id == sentence.block_id and s is not sentence]
+
+    def dating(self, sentence: Sentence) -> list[Sentence]:
+        """The date line heading the sentence's entry (``strategies.reading.passages.Layout.date_line``)."""
+        line = self.date_lines.get(sentence.block_id)
+        return [s for s in self.sentences if s.block_id == line] if line else []
 
     def markers(self, ids: Sequence[str], shown: Iterable[Sentence]) -> list[CitationMarker]:
         """Cited ids as markers: runs of consecutive sentences of one block become one quote (the

@@ -13,6 +13,14 @@ prp: what a claim is cited for is decided by what its text states, as the judge 
 - a block label stands for that block's shown sentences;
 - a cited sentence ending in a colon ("The tool helps you:") is read with the list it introduces (the
   shown sentences after it in its block), which are then cited with it;
+- a cited sentence is read in its context where alone it does not state the claim: under what heads
+  it, the date line of its entry (a release note's "May 13th, 2024") and the lead-in ending in a colon
+  right before it (a table's "Voyage recommends using the following embedding models:"); and with the
+  sentences before and after it in its block (a list's sibling items, a table's next row) when the
+  claim keeps every name and figure its cited sentences give — a claim that leaves one out may have
+  put a neighbour's name in its place, the mix-up of adjacent sentences a model makes. The context
+  that states the claim is cited along (a date line or lead-in only beside the sentences it heads), so
+  the reader sees it and the citation node judges that text;
 - when the cited sentences state the claim (in its words or in others), it keeps the fewest of them
   that still do (a title line or a neighbour listed along is no evidence); when they do not and
   another shown sentence does, in the words the claim adds to its question, the claim is cited to
@@ -34,7 +42,7 @@ from rapidfuzz import fuzz, utils
 
 from research.evidence import CitationMarker, Claim
 from strategies.llm.evidence import EvidenceSheet, Sentence
-from strategies.reading.claim_checks import Meaning, content_stems, covered
+from strategies.reading.claim_checks import Meaning, content_stems, covered, names
 from strategies.reading.judge import STATE_COVERAGE, Label, Verdict, judge
 from strategies.reading.numbers import mentions
 
@@ -78,9 +86,9 @@ def grounded(
             continue
         cited = cited_sentences(ids, shown)
         unknown = [i for i in ids if not cited_sentences([i], shown)]
-        sentences, verdict = stating(text, cited, shown, question, meaning)
+        sentences, verdict = stating(text, cited, shown, question, meaning, sheet)
         # Ids that were never shown stay as markers with no quote: unverified citations, never shown.
-        citations = sheet.markers([*(s.sid for s in sentences), *unknown], shown)
+        citations = sheet.markers([*(s.sid for s in sentences), *unknown], [*shown, *sentences])
         claim = Claim(text=text, citations=citations or [CitationMarker(block_id=None, quote="")])
         kept.append(Grounded(claim, verdict))
     return kept
@@ -130,12 +138,17 @@ def cited_sentences(ids: Sequence[str], shown: Sequence[Sentence]) -> list[Sente
 
 
 def stating(
-    text: str, cited: Sequence[Sentence], shown: Sequence[Sentence], question: str, meaning: Meaning | None
+    text: str,
+    cited: Sequence[Sentence],
+    shown: Sequence[Sentence],
+    question: str,
+    meaning: Meaning | None,
+    sheet: EvidenceSheet | None = None,
 ) -> tuple[list[Sentence], Verdict]:
     """The sentences the claim is cited to and the judge's verdict on exactly those: the cited ones
-    that state it (the fewest that still do), else the shown one that states it best, else the cited
-    ones (a claim beyond its evidence, which the citation node then flags: the reader sees the
-    passage it was pinned on)."""
+    that state it, read in their context where need be (the fewest that still do), else the shown one
+    that states it best, else the cited ones (a claim beyond its evidence, which the citation node
+    then flags: the reader sees the passage it was pinned on)."""
 
     def on(sentences: Sequence[Sentence]) -> Verdict:
         return judge(text, [s.text for s in sentences], question, sorted({s.title for s in sentences}), meaning)
@@ -144,11 +157,27 @@ def stating(
     read_on = _continued(cited, shown)
     if not found.states and len(read_on) > len(cited) and (fuller := on(read_on)).states:
         cited, found = read_on, fuller
+    heads: dict[str, list[str]] = {}
+    if not found.states and cited and sheet is not None:
+        around = _in_context(text, cited, sheet)
+        if len(around) > len(cited) and (fuller := on(around)).states:
+            cited, found = around, fuller
+            heads = {s.sid: [h.sid for h in [*sheet.dating(s), *_lead_in(s, sheet)]] for s in around}
     if found.states:
-        # Without each sentence that adds nothing to the verdict, judged again on what stays.
+        # Without each sentence that adds nothing to the verdict, judged again on what stays. Read in
+        # context, a date line or lead-in goes only with the sentences it heads (it says nothing of
+        # another entry), and those holding least of the claim's own words go first: the question
+        # supplies a claim's names, so "Europe in May 2024" would otherwise keep the May line of
+        # whichever entry was tried last.
         chosen = list(cited)
-        for sentence in cited:
-            rest = [s for s in chosen if s is not sentence]
+        headings = {h for hs in heads.values() for h in hs}
+        order = sorted(cited, key=lambda s: _holds(text, s, question)) if heads else cited
+        for sentence in order:
+            if sentence not in chosen or sentence.sid in headings:
+                continue
+            others = {h for s in chosen if s is not sentence for h in heads.get(s.sid, [])}
+            gone = {sentence.sid, *(h for h in heads.get(sentence.sid, []) if h not in others)}
+            rest = [s for s in chosen if s.sid not in gone]
             if rest and (fewer := on(rest)).states and fewer.score >= found.score:
                 chosen, found = rest, fewer
         return chosen, found
@@ -181,6 +210,39 @@ def _continued(cited: Sequence[Sentence], shown: Sequence[Sentence]) -> list[Sen
     return out
 
 
+def _in_context(text: str, cited: Sequence[Sentence], sheet: EvidenceSheet) -> list[Sentence]:
+    """The cited sentences with what heads each (its entry's date line, its lead-in), and with the
+    sentences before and after each in its block when the claim keeps every name and figure the cited
+    sentences give (``_keeps_all``); in the sheet's order."""
+    around = {s.sid: s for s in cited}
+    for sentence in cited:
+        around.update((s.sid, s) for s in sheet.dating(sentence))
+        around.update((s.sid, s) for s in _lead_in(sentence, sheet))
+    if _keeps_all(text, cited):
+        for sentence in cited:
+            around.update((s.sid, s) for s in sheet.neighbours(sentence))
+    order = {s.sid: i for i, s in enumerate(sheet.sentences)}
+    return sorted(around.values(), key=lambda s: order.get(s.sid, len(order)))
+
+
+def _lead_in(sentence: Sentence, sheet: EvidenceSheet) -> list[Sentence]:
+    """The sentence introducing the list or table ``sentence`` opens: the one before it in its block,
+    when that ends in a colon ("Voyage recommends using the following embedding models:")."""
+    before = [s for s in sheet.neighbours(sentence) if s.end <= sentence.start]
+    return [s for s in before if s.text.rstrip().endswith(":")]
+
+
+def _keeps_all(text: str, cited: Sequence[Sentence]) -> bool:
+    """Whether the claim gives every name and figure of its cited sentences (a name as part of a longer
+    identifier of the claim: "Message" in "message_delta"): then a name or figure it takes from a
+    neighbouring sentence stands beside theirs, not in the place of one."""
+    joined = " ".join(s.text for s in cited)
+    folded = text.lower()
+    if any(not re.search(rf"(?<![a-z0-9]){re.escape(n.lower())}(?![a-z0-9])", folded) for n in names(joined)):
+        return False
+    return {m.value for m in mentions(joined)} <= {m.value for m in mentions(text)}
+
+
 def _restates(text: str, question: str) -> bool:
     """A question, or a sentence saying nothing the question does not ("roof height affects the
     number of bee species" for "How does roof height affect the number of bee species?")."""
@@ -189,6 +251,13 @@ def _restates(text: str, question: str) -> bool:
     stems = content_stems(text)
     new_figures = {m.value for m in mentions(text)} - {m.value for m in mentions(question)}
     return bool(stems) and not new_figures and covered(stems, set(content_stems(question))) == 1.0
+
+
+def _holds(text: str, sentence: Sentence, question: str) -> tuple[float, float]:
+    """The share of the words the claim adds to its question that ``sentence`` holds, then of all its words."""
+    claim, held = content_stems(text), set(content_stems(sentence.text))
+    background = set(content_stems(question))
+    return covered([s for s in claim if s not in background], held), covered(claim, held)
 
 
 def _holds_additions(text: str, sentence: Sentence, question: str) -> bool:
