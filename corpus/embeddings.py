@@ -150,8 +150,9 @@ class Embedder:
 
     def embed_passages(self, texts: Sequence[str]) -> list[list[float]]:
         # A batch is padded to its longest text, so texts of like length are batched together and
-        # put back in order after: a document's chunks embed ~15% faster, to the same bits (the
-        # attention mask leaves a text's vector untouched by the padding around it).
+        # put back in order after: the same vectors to the bit (the attention mask keeps a text's
+        # vector apart from the padding around it), a few percent faster on chunks of 100-256 tokens
+        # (8 papers' chunks, paired runs on the idle machine: 19.45 -> 20.52 and 17.07 -> 18.27 a second).
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         vectors = self.dense.passage_embed([texts[i] for i in order], batch_size=self.batch_size)
         placed: list[list[float]] = [[] for _ in texts]

@@ -265,7 +265,12 @@ class LLMStrategy:
             )
         judged = self.fallback.answer(sub_question, evidence, queries)
         stated_only = [g.claim for g in stated_claims]
-        if not stated_claims or self._beside_the_point(sub_question.question, stated_only, judged.claims):
+        # Beside the point only next to a passage that answers: where offline mode finds the evidence
+        # insufficient, its lead is no better answer, and a claim its text states is not hidden behind it.
+        beside_the_point = judged.sufficient and self._beside_the_point(
+            sub_question.question, stated_only, judged.claims
+        )
+        if not stated_claims or beside_the_point:
             # A small model often answers with the right words on the wrong sentences, from a sentence
             # beside the point, or not at all while the evidence answers: the documents' own
             # sentences lead then, chosen as offline mode chooses them (which also decides whether they
