@@ -28,7 +28,7 @@ from strategies.reading.numbers import quantities
 from strategies.reading.vectors import Vectors
 
 from .lexicon.months import MONTH_PATTERN
-from .question_types import AnswerType, Entity, QuestionType, category_value, main_clause, question_type
+from .question_types import AnswerType, Entity, QuestionType, main_clause, question_type
 from .text import content_stems, content_words, matched, stem, stopwords
 
 # --- candidates in a sentence --------------------------------------------------------------------------------
@@ -222,7 +222,7 @@ def _candidates(qtype: QuestionType, sentence: str) -> list[tuple[str, int, int]
         return [
             (t, s, e)
             for t, s, e in _noun_phrases(sentence)
-            if t.islower() and category_value(t) and not any(stem(w) == kind for w in content_words(t))
+            if t.islower() and not any(stem(w) == kind for w in content_words(t))
         ]
     # A name followed by the asked-for noun is named with it: "the *Standard tier*", "the *Pro plan*".
     head = stem(qtype.noun.split()[-1]) if qtype.noun else ""

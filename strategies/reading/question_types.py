@@ -32,7 +32,7 @@ from strategies.reading.lexicon.months import MONTH_PATTERN
 from strategies.reading.lexicon.quantities import DATE_NOUNS, MEASURES, QUANTITY_NOUNS
 from strategies.reading.lexicon.question_words import NOT_A_NOUN
 
-from .text import is_listed_verb, is_past_form, stem, stopwords
+from .text import stem, stopwords
 
 
 class AnswerType(StrEnum):
@@ -207,8 +207,6 @@ _NUMBER_WORD = re.compile(
 _NAME_WORD = re.compile(r"^(?:[A-Z][\w'’.-]*|\S*\d\S*|\w+[A-Z]\w*|[a-z][\w.-]*_[\w.-]*)$")
 MAX_NAME_WORDS = 6
 MAX_CATEGORY_WORDS = 3
-# A word in -ly longer than this is read as an adverb ("widely", "mainly"; not "rally" or "Italy").
-ADVERB_MIN_LETTERS = 5
 
 
 def fits(asked: QuestionType, phrase: str, sentence: str) -> bool:
@@ -235,7 +233,7 @@ def value_problem(asked: QuestionType, phrase: str, sentence: str) -> str | None
     if asked.kind is AnswerType.QUANTITY:
         return None if _NUMBER_WORD.search(phrase) else "not a quantity"
     if asked.entity is Entity.CATEGORY:
-        return None if category_value(phrase) else "not a category value"
+        return None if _is_category_value(phrase) else "not a category value"
     if not _is_name(phrase, asked.noun, place=asked.kind is AnswerType.PLACE):
         return "not a name"
     if _cut_out_of_longer_name(phrase, sentence, found):
@@ -243,16 +241,10 @@ def value_problem(asked: QuestionType, phrase: str, sentence: str) -> str | None
     return None
 
 
-def category_value(phrase: str) -> bool:
-    """ "football", "jazz", "mixed martial arts": a few words naming a kind, none of them a function
-    word, a listed verb or an adverb in -ly, and not ending in a past form: "widely recognized" or
-    "recognized" of "Doak is widely recognized for his skills in chess" says how the subject is seen,
-    not what it is."""
-    words = [w.lower() for w in phrase.split()]
-    if not words or len(words) > MAX_CATEGORY_WORDS or any(w in stopwords() for w in words):
-        return False
-    adverb = any(len(w) > ADVERB_MIN_LETTERS and w.endswith("ly") for w in words)
-    return not (adverb or any(is_listed_verb(w) for w in words) or is_past_form(words[-1]))
+def _is_category_value(phrase: str) -> bool:
+    """ "football", "jazz": a few words, none of them a function word."""
+    words = phrase.split()
+    return len(words) <= MAX_CATEGORY_WORDS and not any(w.lower() in stopwords() for w in words)
 
 
 def _is_name(phrase: str, noun: str, place: bool = False) -> bool:
