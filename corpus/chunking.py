@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from corpus import non_prose
-from corpus.loaders.titles import title_parts
+from corpus.loaders.titles import repeats_title
 from corpus.models import Block, BlockKind, Chunk, Document
 
 # BERT-style models add [CLS] and [SEP] around every input.
@@ -165,13 +165,9 @@ def _words(sentence: str, budget: int) -> tuple[list[str], list[str]]:
 def header_for(document: Document, section: str) -> str:
     """ "title | section", or the title alone when the section is the title or a part of it (a page
     whose heading repeats its title would otherwise be embedded as "Overview | Overview")."""
-    if not section or _key(section) in {_key(document.title), *map(_key, title_parts(document.title))}:
+    if not section or repeats_title(section, document.title):
         return document.title
     return f"{document.title} | {section}"
-
-
-def _key(text: str) -> str:
-    return " ".join(text.casefold().split())
 
 
 def _units(blocks: Sequence[Block], count: TokenCounter, max_chars: int) -> list[Unit]:

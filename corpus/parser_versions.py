@@ -18,10 +18,12 @@ from dataclasses import dataclass
 from corpus.models import DocType
 
 PDF = 5  # 5: figures' text (tick values, axis labels, legends) is a block of its own, in no chunk
-MARKDOWN = 8  # 5: a navigation trail without separators under the title is page furniture
+MARKDOWN = 9  # 5: a navigation trail without separators under the title is page furniture
 # MARKDOWN 6: a page without heading markup has its one-line headings as sections
 # MARKDOWN 7: a "# " comment of flattened code is no heading; a one-line question heads a section
 # MARKDOWN 8: a block knows the headings its section sits under (the title field's heading path)
+# MARKDOWN 9: the heading path leaves out a heading repeating a part of the title (only Markdown,
+# HTML and text blocks have heading paths, so their libraries alone need their title fields again)
 TEXT = 3
 HTML = 4  # 4: authors from the page's markup (rel="author", a byline element or paragraph)
 CHUNKER = 4  # 3: runs no reader reads (data: URIs, blobs) are in no chunk (corpus.non_prose)

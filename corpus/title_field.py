@@ -22,6 +22,7 @@ from urllib.parse import unquote, urlsplit
 from qdrant_client import models
 
 from corpus.index import schema
+from corpus.loaders.titles import repeats_title
 from corpus.models import Document
 
 if TYPE_CHECKING:
@@ -41,16 +42,13 @@ def url_words(url: str | None) -> str:
     return " ".join(w for w in words if w and w.lower() not in _NO_NAME)
 
 
-def _words(text: str) -> str:
-    return " ".join(re.findall(r"\w+", text.casefold()))
-
-
 def field_text(document: Document, headings: Sequence[str]) -> str:
     """The title field of a chunk of ``document`` under ``headings`` (the headings its section sits
     under, then its own): title, URL path words, heading path. A heading above the section that repeats
-    the title (a page's level-1 heading) is left out: it would count the title's words twice."""
+    the title or a part of it (a page's level-1 heading) is left out: it would count the title's words
+    twice."""
     *parents, section = headings or [""]
-    path = [h for h in parents if _words(h) != _words(document.title)]
+    path = [h for h in parents if not repeats_title(h, document.title)]
     parts = [document.title, url_words(document.bibliography.url), *path, section]
     return "\n".join(p for p in parts if p)
 

@@ -46,6 +46,8 @@ def test_the_field_is_title_url_path_and_heading():
     assert (
         field_text(document, ["Limits per region"]) == "Quotas - Acme Router\nrouter raise a quota\nLimits per region"
     )
+    # A heading above the section repeating a part of the title ("Quotas") does not count its words twice.
+    assert field_text(document, ["Quotas", "Limits per region"]) == field_text(document, ["Limits per region"])
     assert url_words(None) == ""
 
 

@@ -96,6 +96,11 @@ def title_parts(title: str) -> list[str]:
     return [p for p in _TITLE_SEPARATOR.split(title) if p.strip()]
 
 
+def repeats_title(heading: str, title: str) -> bool:
+    """``heading`` is the title or one of its parts ("Overview" on the page "Overview - Acme Router")."""
+    return _key(heading) in {_key(title), *map(_key, title_parts(title))}
+
+
 def page_title(title: str | None, site_name: str | None = None, h1: str | None = None) -> str:
     """An HTML page's title without the site's name: the parts that are not ``site_name``, or else
     the part that is the page's one ``<h1>`` ("Overview - Acme Router" with h1 "Overview")."""
