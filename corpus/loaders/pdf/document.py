@@ -139,20 +139,13 @@ def _extract_pages(
     errors: list[str] = []
     image_pages = 0
     for number, page in enumerate(page_list, start=1):
-        image_pages += _has_images(page)
         data, page_stamp = _extract_page_or_blank(page, number, extractor, errors)
+        image_pages += data.has_images
         if page_stamp and not stamp and number <= 2:
             stamp = page_stamp
         _count_tokens(data, vocab)
         pages.append(data)
     return pages, vocab, stamp, errors, image_pages
-
-
-def _has_images(page: Any) -> bool:
-    try:
-        return bool(page.objects.get("image"))
-    except Exception:  # noqa: BLE001 - an unreadable page is reported by the extraction itself
-        return False
 
 
 def _extract_page_or_blank(page: Any, number: int, extractor: WordExtractor, errors: list[str]) -> tuple[PageData, str]:

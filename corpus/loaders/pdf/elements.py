@@ -127,7 +127,19 @@ class Line:
 
 
 class PageData:
-    __slots__ = ("number", "left", "top", "width", "height", "segments", "tables", "lines", "edges", "drawings")
+    __slots__ = (
+        "number",
+        "left",
+        "top",
+        "width",
+        "height",
+        "segments",
+        "tables",
+        "lines",
+        "edges",
+        "drawings",
+        "has_images",
+    )
 
     def __init__(self, number: int, bbox: tuple[float, float, float, float]):
         # Coordinates are pdfplumber's: usually (0, 0) at the top-left, offset by the MediaBox origin.
@@ -141,6 +153,8 @@ class PageData:
         self.edges: dict[str, tuple[float, float, float]] = {}  # col -> (left, right, min_left)
         # Where the page draws figures: (x0, x1, top, bottom), holds an image (``figures.drawing_regions``).
         self.drawings: list[tuple[tuple[float, float, float, float], bool]] = []
+        # Whether the page places any image: a page of images and no text is a scan (no text layer).
+        self.has_images = False
 
     def rel(self, y: float) -> float:
         """Vertical position as a fraction of the page height (0 at the top)."""

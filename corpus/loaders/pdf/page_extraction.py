@@ -21,6 +21,7 @@ def extract_page(page: Any, number: int, extractor: WordExtractor) -> tuple[Page
     bbox = (float(page.bbox[0]), float(page.bbox[1]), float(page.bbox[2]), float(page.bbox[3]))
     data = PageData(number, bbox)
     chars, horizontal, vertical, shades, drawn = extract_page_objects(page)
+    data.has_images = bool(drawn.images)
     words, stamp = page_words(chars, extractor, bbox)
     if words and (len(horizontal) >= 2 or (horizontal and shades)):
         data.tables = find_tables(horizontal, vertical, shades, words)
