@@ -55,6 +55,11 @@ def test_a_marked_instruction_is_a_statement(sentence):
         ("Can I put the token in the URL query?", "Don't put the token in the URL query.", "No"),
         ("Can I put the token in the URL query?", "Do not send the token in the query string.", "No"),
         ("Does prompt caching reprocess the prompt?", "Prompt caching avoids reprocessing the prompt.", "No"),
+        (
+            "Can Claude identify people in images?",
+            "Claude cannot be used to identify (i.e., name) people in images and will refuse to do so.",
+            "No",
+        ),
         # An instruction states it.
         (QUERY, "You should send the token in the query string.", "Yes"),
         (

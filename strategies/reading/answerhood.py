@@ -104,6 +104,9 @@ def lemmas(text: str) -> frozenset[str]:
     return frozenset(lemma(w) for w in words(text) if w not in stops)
 
 
+# Words before "to" that pass a negation on to the verb after it.
+_BEFORE_TO = frozenset({"used", "allowed", "permitted", "meant", "designed", "supposed", "able"})
+_ASIDE = re.compile(r"\([^()]*\)")
 _PLACING = frozenset(lemma(w) for w in PLACING_VERBS)
 _PLACING_STEMS = frozenset(stem(w) for w in PLACING_VERBS)
 
@@ -165,7 +168,8 @@ def _clause_denial(predicate: Sequence[str], sentence: str) -> bool | None:
     denies what is asked; False when no clause speaks of the asked things under a negation."""
     placing = [w for w in predicate if w in _PLACING]
     things = [w for w in predicate if w not in _PLACING] or list(predicate)
-    for clause in _CLAUSE_BREAK.split(sentence):
+    # An aside in brackets ("cannot be used to identify (i.e., name) people") breaks no clause.
+    for clause in _CLAUSE_BREAK.split(_ASIDE.sub(" ", sentence)):
         denied = _denials(clause)
         if not denied or _share(things, lemmas(clause)) < PREDICATE_COVERAGE:
             continue  # no negation here, or one of other things
@@ -194,8 +198,14 @@ def _denials(clause: str) -> list[str]:
         following = toks[k + 1 :]
         if any(w in PARTIAL for w in following[:2]):
             continue
+        # "cannot be *used to* identify", "is not *allowed to* send": the verb after "to" is denied.
+        passed = {i for i, w in enumerate(following[:-1]) if w in _BEFORE_TO and following[i + 1] == "to"}
         governed = next(
-            (w for w in following[:NEGATION_REACH] if not (w in AUXILIARIES or w in stops or _adverb(w) or w in LIGHT)),
+            (
+                w
+                for i, w in enumerate(following[: NEGATION_REACH + 2 * len(passed)])
+                if not (i in passed or w in AUXILIARIES or w in stops or _adverb(w) or w in LIGHT)
+            ),
             None,
         )
         if governed is not None:
