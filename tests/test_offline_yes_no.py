@@ -76,7 +76,20 @@ def test_a_marked_instruction_is_a_statement(sentence):
         (QUERY, "Send the token in the query string, but never share it with anyone.", "Yes"),
         (QUERY, "Never share your password with anyone, and send the token in the query string.", "Yes"),
         ("Should the token go in the Authorization header?", "Never send the token in the query string.", None),
+        # A denial of the asked verb in one clause is no denial of what another clause says.
+        (
+            "Can I store API keys in environment variables?",
+            "Never store API keys in your source code; use environment variables.",
+            "Yes",
+        ),
+        (
+            "Can I store API keys in my source code?",
+            "Never store API keys in your source code; use environment variables.",
+            "No",
+        ),
         # Another action denied of the asked things neither states nor denies what is asked.
+        (QUERY, "Tokens sent in the query string are not encrypted.", None),
+        (QUERY, "You don't need to send the token in the query string.", None),
         (QUERY, "Never log the token in the query string.", None),
         ("Can I cache the token in the query string?", "Never send the token in the query string.", None),
         # A negated question: the denial agrees with it.

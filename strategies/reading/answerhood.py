@@ -143,19 +143,14 @@ def polarity(question: str, sentence: str) -> str | None:
     predicate = predicate_stems(question) or q_stems
     if sum(1 for s in predicate if matched(s, s_stems)) / len(predicate) < PREDICATE_COVERAGE:
         return None  # the question's names are there, what it asks of them is not
-    denied = negated_terms(sentence)
-    asked = lemmas(question) - lemmas(" ".join(QUESTION_WORDS))
-    denies = any(stems_match(a, d) for a in asked for d in denied)
-    if not denies:
-        asked_predicate = [
-            lemma(w)
-            for w in content_words(question)
-            if stem(w) in set(predicate) and not NEGATED.fullmatch(w) and w not in AVOIDANCE
-        ]
-        reading = _clause_denial(asked_predicate, sentence)
-        if reading is None:
-            return None  # another action is denied of the asked things: neither stated nor denied
-        denies = reading
+    asked = [
+        lemma(w)
+        for w in content_words(question)
+        if stem(w) in set(predicate) and not NEGATED.fullmatch(w) and w not in AVOIDANCE
+    ]
+    denies = _clause_denial(asked or [lemma(s) for s in predicate], sentence)
+    if denies is None:
+        return None  # another action is denied of the asked things: neither stated nor denied
     return "No" if denies != _question_negated(question) else "Yes"
 
 
@@ -185,15 +180,16 @@ def _share(wanted: Sequence[str], held: frozenset[str]) -> float:
 
 
 def _denials(clause: str) -> list[str]:
-    """The lemma each negation of a clause governs: a verbal negation ("does not send", "don't send",
-    "never send" at an imperative's head) or a verb of abstention ("avoid sending"); a negated sweep
-    ("not all") denies no action."""
+    """The lemma each negation of a clause governs (as ``negated_terms``): a verbal negation ("does not
+    send", "don't send", "never send" at an imperative's head), a negated noun ("no *way* to apply",
+    "without a header") or a verb of abstention ("avoid sending"); a negated sweep ("not all") denies
+    nothing."""
     toks = [t.replace("’", "'") for t in words(clause)]
     stops = stopwords()
     out: list[str] = []
     for k, tok in enumerate(toks):
         verbal = tok in CONTRACTED_NEGATIONS or (tok in ("not", "never") and (k == 0 or toks[k - 1] in AUXILIARIES))
-        if not (verbal or tok in AVOIDANCE):
+        if not (verbal or tok in NOUN_NEGATION or tok in AVOIDANCE):
             continue
         following = toks[k + 1 :]
         if any(w in PARTIAL for w in following[:2]):
