@@ -7,8 +7,10 @@ readings of a question against a sentence are made here:
   "Yes" by a sentence that states the predicate ("apply") of the question's subject, "No" by one that
   denies it ("X cannot be applied"), and not at all by a sentence that covers the question's words
   but negates something else ("the request does not need a header"). A negation governs the first
-  content word after it (``negated_terms``); "not all" / "not always" deny a sweep, not the
-  predicate;
+  content word after it, within its clause (``_denials``; "not all" / "not always" deny a sweep, not
+  the predicate); an instruction answers as a statement does ("Never send the token in the query
+  string": No to "Should the token go in the query string?", a verb of placing standing for another),
+  and a clause denying another action of the asked things gives no answer (``_clause_denial``);
 - **about the document, not the subject** (``about_the_document``): "This brief proposes that…",
   "We searched four bibliographic databases…", "In this section we describe…" say what a document or
   its authors do, not what is known about the subject; such a sentence does not lead an answer unless
