@@ -13,7 +13,7 @@ import re
 from corpus.models import Block, BlockKind, DocType
 from corpus.retrieval import RetrievedChunk
 from graph.run import run_research
-from research.evidence import FindingStatus
+from research.evidence import FindingStatus, SubQuestion
 from research.report import ClaimStatus
 from strategies.llm.evidence import EvidenceSheet
 from strategies.llm.grounding import cleaned, grounded, stated
@@ -395,3 +395,51 @@ def test_a_models_claim_on_a_question_the_library_does_not_answer_is_shown_flagg
     assert shown.text == claim and shown.status is not ClaimStatus.VERIFIED and shown.citations
     assert claim in report.markdown and "\u26a0" in report.markdown
     assert "(answered" not in report.markdown
+
+
+def test_a_stated_claim_is_kept_where_offline_modes_own_lead_does_not_answer(embedder):
+    """Offline mode's lead displaces a model's stated claim only where that lead answers: here its best
+    sentence is far closer to the question by meaning (0.65 against 0.33 cosine) but says nothing of how
+    long a membrane lasts, and offline mode finds the evidence short of an answer. The model's claim,
+    which the sentence it cites states, answers; displaced behind the offline sentence, it read as an
+    aside with offline mode's low confidence."""
+    question = "How long does a green roof membrane last?"
+    texts = (
+        "A green roof membrane is protected from sunlight and frost by the layers above it.",
+        "Protected this way, it can serve for decades before it needs replacing.",
+    )
+    evidence = []
+    for n, text in enumerate(texts, 1):
+        block = Block(block_id=f"d1-000{n}", doc_id="d1", seq=n, page=1, kind=BlockKind.PARAGRAPH, text=text)
+        evidence.append(
+            RetrievedChunk(
+                chunk_id=f"c{n}",
+                doc_id="d1",
+                title="Roof membranes",
+                year=None,
+                doc_type=DocType.TEXT,
+                section="",
+                pages=[1],
+                text=text,
+                score=1.0,
+                rank=n,
+                blocks=[block],
+            )  # fmt: skip
+        )
+    claim = "Protected this way, the membrane can serve for decades before it needs replacing."
+
+    def cites_the_decades(prompt: str) -> dict:
+        sid = next(s for s, t in sentences_in(prompt).items() if "decades" in t)
+        return {"claims": [{"text": claim, "sentence_ids": [sid]}], "sufficient": True, "confidence": 0.9}
+
+    offline = OfflineStrategy(embedder)
+    strategy = LLMStrategy(
+        ScriptedChatModel(script=script_with(cites_the_decades)), "s", embedder=embedder, fallback=offline
+    )
+    sub_question = SubQuestion(id="q1", question=question, rationale="")
+    own = offline.answer(sub_question, evidence, [question])
+    assert not own.sufficient and own.claims[0].text == texts[0]  # offline's lead: close, and no answer
+    answer = strategy.answer(sub_question, evidence, [question])
+    [kept] = answer.claims
+    assert kept.text == claim and stated(kept) and [m.quote for m in kept.citations] == [texts[1]]
+    assert not answer.extractive and answer.confidence > own.confidence  # the judge's, not offline mode's

@@ -7,8 +7,10 @@ readings of a question against a sentence are made here:
   "Yes" by a sentence that states the predicate ("apply") of the question's subject, "No" by one that
   denies it ("X cannot be applied"), and not at all by a sentence that covers the question's words
   but negates something else ("the request does not need a header"). A negation governs the first
-  content word after it (``negated_terms``); "not all" / "not always" deny a sweep, not the
-  predicate;
+  content word after it, within its clause (``_denials``; "not all" / "not always" deny a sweep, not
+  the predicate); an instruction answers as a statement does ("Never send the token in the query
+  string": No to "Should the token go in the query string?", a verb of placing standing for another),
+  and a clause denying another action of the asked things gives no answer (``_clause_denial``);
 - **about the document, not the subject** (``about_the_document``): "This brief proposes that…",
   "We searched four bibliographic databases…", "In this section we describe…" say what a document or
   its authors do, not what is known about the subject; such a sentence does not lead an answer unless
@@ -29,10 +31,10 @@ from strategies.reading.claim_checks import Meaning, holds, names
 from strategies.reading.judge import Verdict, judge
 from strategies.reading.lexicon.documents import DOCUMENT_NOUN_PATTERN
 from strategies.reading.lexicon.function_words import AUXILIARIES
-from strategies.reading.lexicon.negation import CONTRACTED_NEGATIONS, LIGHT, NOUN_NEGATION, PARTIAL
+from strategies.reading.lexicon.negation import AVOIDANCE, CONTRACTED_NEGATIONS, LIGHT, NEGATED, NOUN_NEGATION, PARTIAL
 from strategies.reading.lexicon.quantities import COUNTED
 from strategies.reading.lexicon.question_words import QUESTION_WORDS
-from strategies.reading.lexicon.verbs import PROCEDURE_VERB_PATTERN
+from strategies.reading.lexicon.verbs import PLACING_VERBS, PROCEDURE_VERB_PATTERN
 from strategies.reading.lexicon.word_forms import NOT_ADVERBS
 from strategies.reading.text import (
     STEM_LENGTH,
@@ -52,6 +54,13 @@ QUESTION_COVERAGE = 0.6
 PREDICATE_COVERAGE = 0.6
 # Words after a negation it may govern ("does not significantly reduce").
 NEGATION_REACH = 3
+# Where a negation's reach ends: a clause break, or a conjunction or subordinator opening another clause
+# ("Never log the token, but send it…"; "does not change the output when applied…").
+_CLAUSE_BREAK = re.compile(
+    r"[;:()]|\s[–—-]\s|,\s*(?:and|or|so|then)\s|,?\s+(?:but|while|whereas|although|though|because|unless|if|when|"
+    r"once|since|until|after|before)\s",
+    re.I,
+)
 
 
 def negated_terms(sentence: str) -> frozenset[str]:
@@ -97,8 +106,18 @@ def lemmas(text: str) -> frozenset[str]:
     return frozenset(lemma(w) for w in words(text) if w not in stops)
 
 
+# Words before "to" that pass a negation on to the verb after it.
+_BEFORE_TO = frozenset({"used", "allowed", "permitted", "meant", "designed", "supposed", "able"})
+_ASIDE = re.compile(r"\([^()]*\)")
+_PLACING = frozenset(lemma(w) for w in PLACING_VERBS)
+_PLACING_STEMS = frozenset(stem(w) for w in PLACING_VERBS)
+
+
 def _question_negated(question: str) -> bool:
-    return bool(re.search(r"\b(?:not|never|no)\b|n['’]t\b", question, re.I))
+    """ "Can I not…", "Should I never…", "Should I avoid…": the question asks of a denial."""
+    return bool(re.search(r"\b(?:not|never|no)\b|n['’]t\b", question, re.I)) or any(
+        w in AVOIDANCE for w in words(question)
+    )
 
 
 def predicate_stems(question: str) -> list[str]:
@@ -118,15 +137,78 @@ def polarity(question: str, sentence: str) -> str | None:
     if not q_stems:
         return None
     s_stems = frozenset(content_stems(sentence))
+    # A verb putting or sending a thing somewhere stands for another ("go" / "send": ``PLACING_VERBS``).
+    if s_stems & _PLACING_STEMS:
+        s_stems |= _PLACING_STEMS
     if sum(1 for s in q_stems if matched(s, s_stems)) / len(q_stems) < QUESTION_COVERAGE:
         return None
     predicate = predicate_stems(question) or q_stems
     if sum(1 for s in predicate if matched(s, s_stems)) / len(predicate) < PREDICATE_COVERAGE:
         return None  # the question's names are there, what it asks of them is not
-    denied = negated_terms(sentence)
-    asked = lemmas(question) - lemmas(" ".join(QUESTION_WORDS))
-    denies = any(stems_match(a, d) for a in asked for d in denied)
+    asked = [
+        lemma(w)
+        for w in content_words(question)
+        if stem(w) in set(predicate) and not NEGATED.fullmatch(w) and w not in AVOIDANCE
+    ]
+    denies = _clause_denial(asked or [lemma(s) for s in predicate], sentence)
+    if denies is None:
+        return None  # another action is denied of the asked things: neither stated nor denied
     return "No" if denies != _question_negated(question) else "Yes"
+
+
+def _clause_denial(predicate: Sequence[str], sentence: str) -> bool | None:
+    """Whether a clause of ``sentence`` holding most of the asked ``predicate`` (lemmas) denies it: True
+    when its negation governs the question's verb ("Avoid *sending*…") or, both verbs putting or
+    sending a thing somewhere (``PLACING_VERBS``), another of that kind ("Never *send* the token in the
+    query string" for "Should the token *go* in the query string?"); None when it denies another action
+    of the asked things ("Never *log* the token in the query string"): the sentence neither states nor
+    denies what is asked; False when no clause speaks of the asked things under a negation."""
+    placing = [w for w in predicate if w in _PLACING]
+    things = [w for w in predicate if w not in _PLACING] or list(predicate)
+    # An aside in brackets ("cannot be used to identify (i.e., name) people") breaks no clause.
+    for clause in _CLAUSE_BREAK.split(_ASIDE.sub(" ", sentence)):
+        denied = _denials(clause)
+        if not denied or _share(things, lemmas(clause)) < PREDICATE_COVERAGE:
+            continue  # no negation here, or one of other things
+        for verb in denied:
+            if any(stems_match(verb, w) for w in predicate) or (placing and verb in _PLACING):
+                return True  # the asked verb, or one of placing for the question's own ("avoid sending")
+            return None
+    return False
+
+
+def _share(wanted: Sequence[str], held: frozenset[str]) -> float:
+    return sum(1 for w in wanted if any(stems_match(w, h) for h in held)) / len(wanted) if wanted else 0.0
+
+
+def _denials(clause: str) -> list[str]:
+    """The lemma each negation of a clause governs (as ``negated_terms``): a verbal negation ("does not
+    send", "don't send", "never send" at an imperative's head), a negated noun ("no *way* to apply",
+    "without a header") or a verb of abstention ("avoid sending"); a negated sweep ("not all") denies
+    nothing."""
+    toks = [t.replace("’", "'") for t in words(clause)]
+    stops = stopwords()
+    out: list[str] = []
+    for k, tok in enumerate(toks):
+        verbal = tok in CONTRACTED_NEGATIONS or (tok in ("not", "never") and (k == 0 or toks[k - 1] in AUXILIARIES))
+        if not (verbal or tok in NOUN_NEGATION or tok in AVOIDANCE):
+            continue
+        following = toks[k + 1 :]
+        if any(w in PARTIAL for w in following[:2]):
+            continue
+        # "cannot be *used to* identify", "is not *allowed to* send": the verb after "to" is denied.
+        passed = {i for i, w in enumerate(following[:-1]) if w in _BEFORE_TO and following[i + 1] == "to"}
+        governed = next(
+            (
+                w
+                for i, w in enumerate(following[: NEGATION_REACH + 2 * len(passed)])
+                if not (i in passed or w in AUXILIARIES or w in stops or _adverb(w) or w in LIGHT)
+            ),
+            None,
+        )
+        if governed is not None:
+            out.append(lemma(governed))
+    return out
 
 
 # --- about the document rather than the subject ------------------------------------------------------------

@@ -11,6 +11,7 @@ from functools import lru_cache
 
 from corpus.text import stopwords, word_tokens
 from strategies.reading.lexicon.instructions import INJECTION_WORDS
+from strategies.reading.lexicon.negation import MARKED_IMPERATIVE
 from strategies.reading.lexicon.question_words import QUESTION_WORDS
 from strategies.reading.lexicon.stoplists import GENERIC_WORDS
 from strategies.reading.lexicon.verbs import VERBISH
@@ -129,11 +130,12 @@ _MODAL = re.compile(r"\b(?:can|could|may|might|must|shall|should|will|would)\s+(
 
 
 def has_verb(text: str) -> bool:
-    """The text holds a finite verb: a listed verb or auxiliary, a past form, a modal with its verb, or
-    a third-person verb before its object (``_THIRD_PERSON``)."""
+    """The text holds a finite verb: a listed verb or auxiliary, a past form, a modal with its verb, a
+    third-person verb before its object (``_THIRD_PERSON``), or an imperative marked as one ("Never
+    send…", "Always pass…": ``MARKED_IMPERATIVE``)."""
     if any(is_verbish(w) for w in words(text)):
         return True
-    return bool(_MODAL.search(text) or _THIRD_PERSON.search(text))
+    return bool(_MODAL.search(text) or _THIRD_PERSON.search(text) or MARKED_IMPERATIVE.match(text))
 
 
 def has_injection_word(phrase: str) -> bool:

@@ -39,3 +39,14 @@ PARTIAL = frozenset({"all", "every", "always", "only", "just", "entirely", "comp
 # Light words a negation passes over to what it denies: "no *way* to apply", "no longer supports".
 # Source: hand-kept, general English.
 LIGHT = frozenset({"way", "ways", "means", "option", "options", "possibility", "longer", "able", "possible"})
+
+# Verbs that deny what they govern as "not" does: "Avoid sending the token in URLs" says do not send it.
+# Source: standard English: verbs of abstention.
+AVOIDANCE = frozenset({"avoid", "avoids", "avoiding", "refrain", "refrains"})
+
+# An instruction marked as one at the head of its sentence ("Never send…", "Always pass…", "Don't…",
+# "Do not…", "Avoid storing…", "Make sure…"): a statement though no verb list holds its verb.
+# Source: standard English grammar: the markers of imperatives in instructions.
+MARKED_IMPERATIVE = re.compile(
+    r"^\W*(?:please\s+)?(?:never|always|don['’]t|do\s+not|avoid|make\s+sure|be\s+sure)\s+[a-z]", re.I
+)

@@ -44,3 +44,16 @@ SETTING_VERBS = frozenset(
     enter enters entered define defines defined override overrides overridden assign assigns
     assigned""".split()
 )
+
+# Verbs of putting, sending or keeping a thing somewhere, which a yes/no question and the sentence that
+# answers it use interchangeably ("Should the token *go* in the query string?" / "Never *send* the token
+# in the query string"): one of them denied of the asked things denies another. A verb of another action
+# ("log", "cache") is never taken for one of these.
+# Source: hand-kept, general English: verbs of placement and transfer, in their usual forms.
+PLACING_VERBS = frozenset(
+    """go goes going went gone put puts putting place places placed placing send sends sending sent
+    pass passes passed passing include includes included including add adds added adding insert inserts
+    inserted inserting embed embeds embedded embedding append appends appended appending attach attaches
+    attached attaching submit submits submitted submitting transmit transmits transmitted
+    transmitting""".split()
+)

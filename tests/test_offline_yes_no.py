@@ -1,0 +1,126 @@
+"""A yes/no question answered by an instruction (issue 31): "Never send the token in the query string"
+answers "Should the token go in the query string?" with a bold No quoting it, "Always pass the token in
+the Authorization header" answers Yes, and the lead comes only from a sentence that states or denies
+the asked predicate, never from a negation of something else. Generated documents through the real
+pipeline (fastembed, embedded Qdrant, LangGraph)."""
+
+from __future__ import annotations
+
+import pytest
+
+from graph.run import run_research
+from research.evidence import FindingStatus
+from strategies.offline.strategy import OfflineStrategy
+from strategies.reading.answer_phrase import polarity
+from strategies.reading.text import is_statement
+
+AUTH = """# Authentication
+
+Every request to the Orbit API must be authenticated with an access token.
+
+## Passing the token
+
+Always pass the token in the Authorization header of each request. Never send the token in the query
+string: URLs end up in server logs.
+
+## Rotating tokens
+
+Do not share a token between applications, and rotate it every 90 days.
+"""
+
+QUERY = "Should the token go in the query string?"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Never send the token in the query string.",
+        "Don't send the token in the query string.",
+        "Avoid sending the token in the query string.",
+        "Always pass the token in the Authorization header.",
+    ],
+)
+def test_a_marked_instruction_is_a_statement(sentence):
+    assert is_statement(sentence)
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "lead"),
+    [
+        # A denial in the imperative, in the question's words or with another verb of placing.
+        (QUERY, "Never send the token in the query string: URLs end up in logs.", "No"),
+        (QUERY, "Do not send the token in the query string.", "No"),
+        (QUERY, "Avoid sending the token in the query string.", "No"),
+        (QUERY, "Tokens are never sent in the query string.", "No"),
+        ("Can I put the token in the URL query?", "Don't put the token in the URL query.", "No"),
+        ("Can I put the token in the URL query?", "Do not send the token in the query string.", "No"),
+        ("Does prompt caching reprocess the prompt?", "Prompt caching avoids reprocessing the prompt.", "No"),
+        (
+            "Can Claude identify people in images?",
+            "Claude cannot be used to identify (i.e., name) people in images and will refuse to do so.",
+            "No",
+        ),
+        # An instruction states it.
+        (QUERY, "You should send the token in the query string.", "Yes"),
+        (
+            "Should the token go in the Authorization header?",
+            "Always send the token in the Authorization header.",
+            "Yes",
+        ),
+        (
+            "Should the token go in the Authorization header?",
+            "The token must be sent in the Authorization header.",
+            "Yes",
+        ),
+        # "Never" in another clause, about something else, denies nothing asked.
+        (QUERY, "Send the token in the query string, but never share it with anyone.", "Yes"),
+        (QUERY, "Never share your password with anyone, and send the token in the query string.", "Yes"),
+        ("Should the token go in the Authorization header?", "Never send the token in the query string.", None),
+        # A denial of the asked verb in one clause is no denial of what another clause says.
+        (
+            "Can I store API keys in environment variables?",
+            "Never store API keys in your source code; use environment variables.",
+            "Yes",
+        ),
+        (
+            "Can I store API keys in my source code?",
+            "Never store API keys in your source code; use environment variables.",
+            "No",
+        ),
+        # Another action denied of the asked things neither states nor denies what is asked.
+        (QUERY, "Tokens sent in the query string are not encrypted.", None),
+        (QUERY, "You don't need to send the token in the query string.", None),
+        (QUERY, "Never log the token in the query string.", None),
+        ("Can I cache the token in the query string?", "Never send the token in the query string.", None),
+        # A negated question: the denial agrees with it.
+        ("Should I never send the token in the query string?", "Never send the token in the query string.", "Yes"),
+        ("Should I never send the token in the query string?", "You should send the token in the query string.", "No"),
+        ("Should I avoid sending the token in the query string?", "Never send the token in the query string.", "Yes"),
+        ("Should I avoid putting the token in the URL query?", "Never send the token in the query string.", "Yes"),
+    ],
+)
+def test_an_instruction_answers_the_yes_no_question_on_its_predicate(question, sentence, lead):
+    assert polarity(question, sentence) == lead
+
+
+@pytest.mark.parametrize(
+    ("question", "lead", "quoted"),
+    [
+        (QUERY, "No", "Never send the token in the query string"),
+        ("Can I put the token in the URL query?", "No", "Never send the token in the query string"),
+        # The page also says "Never" and "Do not" of other things: the answer is still Yes.
+        ("Should the token go in the Authorization header?", "Yes", "Always pass the token in the Authorization"),
+        ("Should I rotate the token every 90 days?", "Yes", "Do not share a token between applications, and rotate"),
+        ("Can a token be shared between applications?", "No", "Do not share a token between applications"),
+    ],
+)
+def test_a_yes_no_question_is_answered_by_the_instruction_that_states_or_denies_it(
+    library_of, embedder, question, lead, quoted
+):
+    library = library_of({"auth.md": AUTH})
+    result = run_research(library, OfflineStrategy(embedder), question, single_question=True)
+    [finding] = result.state["findings"]
+    assert finding.status is not FindingStatus.GAP
+    first = finding.claims[0]
+    assert first.answer == lead and first.text.startswith(quoted)
+    assert f"**{lead}**" in result.report.markdown and "does not answer" not in result.report.markdown
