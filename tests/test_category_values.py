@@ -14,6 +14,8 @@ import pytest
 
 from config import EmbeddingSettings, Settings, StorageSettings
 from corpus.library import Library
+from corpus.models import Block, BlockKind, DocType
+from corpus.retrieval import RetrievedChunk
 from graph.run import run_research
 from research.report import FinalReport
 from strategies.offline.strategy import OfflineStrategy
@@ -69,6 +71,36 @@ def test_a_question_asking_for_several_kinds_wants_the_list(noun):
     assert question_type(f"Which {noun} does the Ardley kit include?").kind is AnswerType.DESCRIPTION
     assert question_type(f"Which {noun[:-1]} does the Ardley kit include?").kind is AnswerType.THING
     assert question_type("What species is the Ardley owl?").kind is AnswerType.THING
+
+
+def test_a_list_answers_a_plural_category_question_without_a_bold_value(embedder):
+    """The lead-in and its items lead, with no value cut out of the lead-in ("kit includes") nor taken
+    from the other sentence ("waterproof case"), and the question is still answered."""
+    lines = ["The Ardley field kit includes:", "A soil moisture probe", "A rain gauge with a tipping bucket"]
+    other = "The Ardley field kit ships in a waterproof case and weighs four kilograms."
+    blocks = [
+        Block(block_id=f"k-{i:04d}", doc_id="k", seq=i, page=1, kind=BlockKind.PARAGRAPH, text=text)
+        for i, text in enumerate(["\n".join(lines), other], start=1)
+    ]
+    chunk = RetrievedChunk(
+        chunk_id="k:1",
+        doc_id="k",
+        title="Field kit",
+        year=None,
+        doc_type=DocType.MARKDOWN,
+        section="",
+        pages=[1],
+        text=" ".join(b.text for b in blocks),
+        score=1.0,
+        rank=1,
+        blocks=blocks,
+    )
+    judged = OfflineStrategy(embedder).judge(
+        "Which instruments, like the rain gauge, come in the Ardley field kit?", [chunk]
+    )
+    assert judged.sufficient
+    assert judged.claims[0].text.split("\n") == lines
+    assert all(c.answer is None for c in judged.claims)
 
 
 PEOPLE = ["Wren Halloway", "Ossian Petrie", "Mara Lindqvist"]
