@@ -28,7 +28,7 @@ from strategies.reading.numbers import quantities
 from strategies.reading.vectors import Vectors
 
 from .lexicon.months import MONTH_PATTERN
-from .question_types import AnswerType, Entity, QuestionType, main_clause, question_type
+from .question_types import AnswerType, Entity, QuestionType, category_value, main_clause, question_type
 from .text import content_stems, content_words, matched, stem, stopwords
 
 # --- candidates in a sentence --------------------------------------------------------------------------------
@@ -77,6 +77,11 @@ _LOCATIVE = re.compile(
     r"beside|(?:city|town|village|state|county|province|region|country|capital|island|district|borough|"
     r"municipality|suburb|neighbourhood|neighborhood|area)\s+of)\s+(?:the\s+)?(?:[a-z]+\s+)?$"
 )
+# What follows a verb, not a kind: an article as its object; "of" after an -ing word (see ``_of_the_category``).
+_TAKES_OBJECT = re.compile(r"\s+(?:a|an|the)\s", re.IGNORECASE)
+_ACTION_OF = re.compile(r"\s+of\s")
+# A name's particles are short ("ni", "del", "van"); "player" of "Gators player Ronald Powell" is none.
+MAX_PARTICLE_LETTERS = 3
 # A year before a noun names an event ("the 2000 census", "its 2006 season"), it counts nothing.
 _YEAR_BEFORE_NOUN = re.compile(r"(?:1[0-9]|20)\d{2}\s+[a-z][a-z-]*")
 _DETERMINER_BEFORE = re.compile(r"\b(?:the|its|their|his|her|this|that|each|every|a|an)\s+$", re.IGNORECASE)
@@ -116,6 +121,8 @@ def answer_phrase(question: str, sentence: str, vectors: Vectors | None = None) 
     for (text, start, end), sim in zip(candidates, similarity, strict=True):
         if qtype.kind is AnswerType.QUANTITY and sim is not None and sim < MIN_UNIT_SIMILARITY and content_words(text):
             continue  # "14 green roofs" counts roofs, not the spider species asked about
+        if qtype.entity is Entity.CATEGORY and not _of_the_category(sentence, text, start, end, q_stems):
+            continue  # "became" of "he became a poet" is what he did, not his profession
         distance = min((abs(a - start) if a < start else abs(a - end) for a in anchors), default=len(sentence))
         near = max(0.0, 1.0 - _words_between(sentence, distance) / PROXIMITY_WORDS)
         score = near if sim is None else (1 - W_NOUN) * near + W_NOUN * sim
@@ -154,6 +161,23 @@ def _without_asked_tail(text: str, start: int, q_stems: frozenset[str]) -> tuple
         parts.pop()
     kept = ", ".join(parts)
     return kept, start, start + len(kept)
+
+
+def _of_the_category(sentence: str, text: str, start: int, end: int, q_stems: frozenset[str]) -> bool:
+    """``text`` names a kind the subject is of (``category_value``), not a short lower-case word inside a
+    name ("ni" of "Parokya ni San Vicente", "del" of "Dupax del Sur Church") nor a kind standing right before
+    another's name: "actress" of "Bergman was married to actress Christine Ebersole" is hers, not his
+    ("the comedian Peter Bergman" names the one asked of). A word taking an article as its object is a
+    verb ("to *change* the medium"), and an -ing word before "of" an action ("the *passing* of")."""
+    if not category_value(text) or _TAKES_OBJECT.match(sentence, end):
+        return False
+    if text.endswith("ing") and _ACTION_OF.match(sentence, end):
+        return False
+    before = sentence[:start].split()
+    name = _NAME.match(sentence, end + 1) if sentence[end : end + 1] == " " else None
+    if name and len(before) > 1 and before[-1][:1].isupper() and len(text) <= MAX_PARTICLE_LETTERS:
+        return False
+    return name is None or any(matched(s, q_stems) for s in content_stems(name.group(0)))
 
 
 def _words_between(sentence: str, chars: int) -> int:

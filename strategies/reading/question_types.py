@@ -31,8 +31,10 @@ from strategies.reading.lexicon.function_words import NAME_PARTICLES
 from strategies.reading.lexicon.months import MONTH_PATTERN
 from strategies.reading.lexicon.quantities import DATE_NOUNS, MEASURES, QUANTITY_NOUNS
 from strategies.reading.lexicon.question_words import NOT_A_NOUN
+from strategies.reading.lexicon.stoplists import PHRASE_BREAKERS
+from strategies.reading.lexicon.word_forms import NOT_ADVERBS
 
-from .text import stem, stopwords
+from .text import is_listed_verb, is_past_form, stem, stopwords
 
 
 class AnswerType(StrEnum):
@@ -123,6 +125,8 @@ _IN_PLACE = re.compile(
 _WHERE_HOW_TO = re.compile(r"^where\s+(?:can|could|should|do|does|would|may|might|must)\s", re.I)
 # "What two methods", "which three datasets": a list of several values.
 _SEVERAL = re.compile(r"^(?:two|three|four|five|six|several|some|many|\d+)$", re.I)
+# A plural noun: "instruments", "sports", "genres", "categories" (not "species", "series", "class", "bus").
+_PLURAL = re.compile(r"(?<![sui])(?<!specie)(?<!serie)s$")
 
 
 def question_type(question: str) -> QuestionType:
@@ -175,9 +179,15 @@ def _thing(text: str, found: re.Match[str]) -> QuestionType:
         return QuestionType(AnswerType.QUANTITY, noun)
     if heads[0] in _DATE_STEMS:  # "what is the birth date of" (but "the monthly price" is a price)
         return QuestionType(AnswerType.DATE)
-    entity = next((ENTITY_OF_NOUN[h] for h in heads if h in ENTITY_OF_NOUN), None)
-    if entity is None:
+    head = next((w for w in (words[-1], words[0]) if stem(w) in ENTITY_OF_NOUN), None)
+    if head is None:
         # The noun of an account ("what *support* does X offer") is a word the answer contains.
+        return QuestionType(AnswerType.DESCRIPTION)
+    entity = ENTITY_OF_NOUN[stem(head)]
+    if entity is Entity.CATEGORY and _PLURAL.search(head):
+        # "Which instruments come in the kit?" asks for several: its answer is the list. One name of a
+        # list of names is refused as cut out of it (``value_problem``); a category's values are plain
+        # words, so one of them would lead as if it were the whole answer.
         return QuestionType(AnswerType.DESCRIPTION)
     return QuestionType(AnswerType.THING, noun, entity=entity)
 
@@ -207,6 +217,8 @@ _NUMBER_WORD = re.compile(
 _NAME_WORD = re.compile(r"^(?:[A-Z][\w'’.-]*|\S*\d\S*|\w+[A-Z]\w*|[a-z][\w.-]*_[\w.-]*)$")
 MAX_NAME_WORDS = 6
 MAX_CATEGORY_WORDS = 3
+# A word in -ly longer than this is read as an adverb ("widely", "mainly"; not "rally" or "Italy").
+ADVERB_MIN_LETTERS = 5
 
 
 def fits(asked: QuestionType, phrase: str, sentence: str) -> bool:
@@ -233,7 +245,7 @@ def value_problem(asked: QuestionType, phrase: str, sentence: str) -> str | None
     if asked.kind is AnswerType.QUANTITY:
         return None if _NUMBER_WORD.search(phrase) else "not a quantity"
     if asked.entity is Entity.CATEGORY:
-        return None if _is_category_value(phrase) else "not a category value"
+        return None if category_value(phrase) else "not a category value"
     if not _is_name(phrase, asked.noun, place=asked.kind is AnswerType.PLACE):
         return "not a name"
     if _cut_out_of_longer_name(phrase, sentence, found):
@@ -241,10 +253,18 @@ def value_problem(asked: QuestionType, phrase: str, sentence: str) -> str | None
     return None
 
 
-def _is_category_value(phrase: str) -> bool:
-    """ "football", "jazz": a few words, none of them a function word."""
-    words = phrase.split()
-    return len(words) <= MAX_CATEGORY_WORDS and not any(w.lower() in stopwords() for w in words)
+def category_value(phrase: str) -> bool:
+    """ "football", "jazz", "mixed martial arts": a few words naming a kind, none of them a function
+    word, a listed verb or an adverb in -ly, and not ending in a past form: "became" of "he became a
+    poet", or "widely recognized" of "Doak is widely recognized for his skills in chess", says what the
+    subject did or how it is seen, not what it is."""
+    words = [w.lower() for w in phrase.split()]
+    if not words or len(words) > MAX_CATEGORY_WORDS:
+        return False
+    if any(w in stopwords() or w in PHRASE_BREAKERS for w in words):
+        return False
+    adverb = any(len(w) > ADVERB_MIN_LETTERS and w.endswith("ly") and w not in NOT_ADVERBS for w in words)
+    return not (adverb or any(is_listed_verb(w) for w in words) or is_past_form(words[-1]))
 
 
 def _is_name(phrase: str, noun: str, place: bool = False) -> bool:

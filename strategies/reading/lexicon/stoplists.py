@@ -14,6 +14,6 @@ GENERIC_WORDS = frozenset(
 # Source: hand-kept: prepositions and quantifiers missing from corpus/resources' stopword list, and Latin abbreviations.
 PHRASE_BREAKERS = frozenset(
     """least less fewer without within among several various next minus plus using used via
-    upon onto towards toward whose whereby alongside beside besides despite across along around
+    upon onto towards toward whose whereby alongside beside besides despite across along around throughout
     behind beyond near e.g i.e etc""".split()
 )
