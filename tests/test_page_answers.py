@@ -77,3 +77,53 @@ def test_read_whole_a_question_is_not_answered_when_what_its_page_left_over_is_n
     answered, _, read = _page_read(embedder, "What image formats are refunded in a request?")
     assert read >= MIN_COVERAGE
     assert not answered
+
+
+# A list answering a question under a lead-in that says the question's frame in its own words: "assumes
+# that you have" for what is "recommended … in place", "reasons to consider X over Y" for an
+# "advantage". The things the question asks about are still read; only its framing words are not.
+FRAMED = [
+    (
+        "Before your first shift",
+        "This checklist assumes that you have:",
+        ["A signed employment contract", "A staff badge from the front desk", "Finished the fire safety course"],
+        "Before a first shift, what key things does the staff handbook recommend you have in place?",
+    ),
+    (
+        "Heat pumps or gas boilers",
+        "Here are some reasons to consider heat pumps over gas boilers for home heating:",
+        [
+            "Running costs: a heat pump delivers three units of heat for each unit of electricity.",
+            "Emissions: a heat pump releases far less carbon dioxide over a year.",
+        ],
+        "What is one advantage of heat pumps instead of gas boilers for home heating?",
+    ),
+]
+
+
+def _framed_read(strategy, framed: tuple[str, str, list[str], str], question: str) -> tuple[bool, list[str]]:
+    """(answered, the first claim's lines) when the calibrated model found the evidence short."""
+    section, lead_in, items, _ = framed
+    heading = block("f-0001", "f", section, BlockKind.HEADING, section)
+    listing = block("f-0002", "f", "\n".join([lead_in, *items]), section=section)
+    other = block("f-0003", "f", "The front desk opens at seven and closes at six on weekdays.", section=section)
+    evidence = [chunk("f", [heading, listing, other], rank=1, title="Staff handbook")]
+    analysis = analyse(question, evidence, strategy.vectors)
+    chosen = select(analysis)
+    found = signals(analysis, None, chosen)
+    answered, _ = assessment.read(analysis, chosen, evidence, found, 0.2, False, strategy.meaning)
+    return answered, strategy.judge(question, evidence).claims[0].text.split("\n")
+
+
+@pytest.mark.parametrize("framed", FRAMED)
+def test_a_list_under_a_lead_in_in_other_words_answers_the_question_it_frames(strategy, framed):
+    answered, lines = _framed_read(strategy, framed, framed[3])
+    assert answered
+    assert lines == [framed[1], *framed[2]]
+
+
+def test_a_lead_in_excuses_framing_words_not_what_the_question_asks_about(strategy):
+    # "grants" is what is asked, and nothing holds it: the list of reasons does not answer it.
+    question = "What grants are there for heat pumps instead of gas boilers for home heating?"
+    answered, _ = _framed_read(strategy, FRAMED[1], question)
+    assert not answered

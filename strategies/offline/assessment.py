@@ -41,7 +41,8 @@ from strategies.reading.claim_checks import Meaning, names, technical
 from strategies.reading.extractive import Analysis, ScoredSentence, prose
 from strategies.reading.keyphrases import extract_keyphrases
 from strategies.reading.lexicon.function_words import COMPLEX_PREPOSITIONS
-from strategies.reading.lexicon.question_words import QUESTION_WORDS
+from strategies.reading.lexicon.quantities import COUNTED
+from strategies.reading.lexicon.question_words import FRAMING_PHRASES, FRAMING_WORDS, QUESTION_WORDS
 from strategies.reading.lexicon.topics import SYNONYMS
 from strategies.reading.signals import ACCOUNT_LEAD, MIN_COVERAGE, Signals, coverage, read_coverage, read_terms
 from strategies.reading.text import (
@@ -154,13 +155,20 @@ def read(
     # that never say grants shares most of its words with a council's list of green-roof measures. So
     # with a question read whole: the words its evidence's subject left over are what it asks about
     # ("installation *costs*" over a policy brief that says "install green roofs" and never a cost).
+    # A lead-in's list answering it says what the question frames its ask with in its own words ("This
+    # guide assumes that you have:" for "what does it recommend you have in place"): those words are
+    # neither held nor read (``_framing_stems``); the things it asks about still are.
+    framing = _framing_stems(question) if chosen[0].sentence.items else set()
     held_stems = set(content_stems(held))
-    if not all(matched(t, held_stems) for t in analysis.focus_terms if t not in _connective_stems(question)):
+    excused = _connective_stems(question) | framing
+    if not all(matched(t, held_stems) for t in analysis.focus_terms if t not in excused):
         return False, conf
     # Read whole, the question's subject words are its evidence's titles and sections: the sentences must
-    # state it themselves, not lean on the page they stand on.
-    read_in = context if focus_read else []
-    verdict = answer_verdict(question, [item.sentence.read for item in chosen], read_in, focus_read, meaning)
+    # state it themselves, not lean on the page they stand on; but a lead-in stands for its heading
+    # ("A stream response is comprised of:" under "Raw HTTP Stream response").
+    read_in = context if focus_read or framing else []
+    sentences = [item.sentence.read for item in chosen]
+    verdict = answer_verdict(question, sentences, read_in, focus_read, meaning, unasked=framing)
     if verdict.states:
         return True, max(conf, verdict.score)
     return False, conf
@@ -174,6 +182,19 @@ def _connective_stems(question: str) -> set[str]:
     for phrase in phrases:
         rest = re.sub(rf"\b{phrase}\b", " ", rest)
     return {stem(w) for p in phrases for w in content_words(p)} - set(content_stems(rest))
+
+
+def _framing_stems(question: str) -> set[str]:
+    """Stems of the words ``question`` frames its ask with (``FRAMING_WORDS``, ``FRAMING_PHRASES``, the
+    count it asks for: "one key advantage", "the two main steps") and nowhere else in it."""
+    rest = question.lower()
+    phrases = [p for p in FRAMING_PHRASES if re.search(rf"\b{p}\b", rest)]
+    for phrase in phrases:
+        rest = re.sub(rf"\b{phrase}\b", " ", rest)
+    framing = [w for w in words(rest) if w in FRAMING_WORDS or COUNTED.fullmatch(w)]
+    kept = " ".join(w for w in words(rest) if w not in framing)
+    stems = {stem(w) for w in framing} | {stem(w) for p in phrases for w in content_words(p)}
+    return stems - set(content_stems(kept))
 
 
 def feedback_phrases(question: str, evidence: Sequence[RetrievedChunk], k: int) -> list[str]:

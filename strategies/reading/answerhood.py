@@ -25,7 +25,7 @@ readings of a question against a sentence are made here:
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from strategies.reading.claim_checks import Meaning, holds, names
 from strategies.reading.judge import Verdict, judge
@@ -279,13 +279,17 @@ def answer_verdict(
     context: Sequence[str] = (),
     focus: Sequence[str] = (),
     meaning: Meaning | None = None,
+    unasked: Collection[str] = (),
 ) -> Verdict:
     """Whether ``sentences`` (read with ``context``, their documents' titles and sections) state an
     answer to ``question``: the judge reading what the question asks about — its ``focus`` stems, the
     terms that are not the evidence's general subject ("grants", "subsidies", "owners" of a question on
     green roofs in a library on green roofs; all its content words when none is given) — against
-    them. The count a question asks for ("what are the *two* ways") is no figure to find."""
-    words = content_words(COUNTED.sub(" ", strip_question(question)), QUESTION_WORDS)
+    them. The count a question asks for ("what are the *two* ways") is no figure to find; the words
+    whose stems are ``unasked`` (what it frames its ask with) are not read."""
+    words = [
+        w for w in content_words(COUNTED.sub(" ", strip_question(question)), QUESTION_WORDS) if stem(w) not in unasked
+    ]
     wanted = set(focus)
     asked = " ".join(w for w in words if not wanted or stem(w) in wanted) or " ".join(words)
     return judge(asked, sentences, "", context, meaning)

@@ -31,3 +31,18 @@ DIRECT_QUESTION_WORDS = frozenset(
 
 # Source: standard English grammar: auxiliaries, "of", "the" and the kind words.
 NOT_A_NOUN = frozenset({"is", "are", "was", "were", "do", "does", "did", "kind", "type", "sort", "of", "the"})
+
+# The words a question frames what it asks with — what is recommended, an advantage, the typical
+# order, what to have in place — which a list's lead-in says in its own words ("This guide assumes
+# that you have:", "Here are some reasons to consider X over Y:", "A stream response is comprised of:"):
+# no term the evidence must hold when a lead-in's list is the answer.
+# Source: hand-kept, general English: verbs of advising, nouns of merit, words of typicality and order,
+# and the placeholder noun of "what key things".
+FRAMING_WORDS = frozenset(
+    """thing things recommend recommends recommended recommendation recommendations suggest suggests
+    suggested advise advises advised advice advantage advantages disadvantage disadvantages benefit
+    benefits drawback drawbacks merit merits reason reasons typical typically usual usually order
+    sequence""".split()
+)
+# Source: standard English idiom ("have a draft in place").
+FRAMING_PHRASES = ("in place",)
