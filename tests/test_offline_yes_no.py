@@ -124,3 +124,57 @@ def test_a_yes_no_question_is_answered_by_the_instruction_that_states_or_denies_
     first = finding.claims[0]
     assert first.answer == lead and first.text.startswith(quoted)
     assert f"**{lead}**" in result.report.markdown and "does not answer" not in result.report.markdown
+
+
+LIMITS = """# Limits
+
+Each token may make up to 600 requests per minute. Requests above the limit receive HTTP 429.
+
+Tokens expire after 30 days. The service was launched in 2021.
+"""
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "lead"),
+    [
+        # Another figure of the asked thing answers No, never Yes; the same figure in other words Yes.
+        ("Do tokens expire after 60 days?", "Tokens expire after 30 days.", "No"),
+        ("Do tokens expire after 30 days?", "Tokens expire after 30 days.", "Yes"),
+        ("Does AdaSD achieve a 49% speedup?", "AdaSD achieves a speedup of up to 49 percent.", "Yes"),
+        ("Does AdaSD achieve a 60% speedup?", "AdaSD achieves a speedup of up to 49 percent.", "No"),
+        ("Does the plan cover 20 visits?", "The plan covers 12 visits per year.", "No"),
+        ("Was the service launched in 2019?", "The service was launched in 2021.", "No"),
+        ("Was the service launched in 2021?", "The service was launched in 2021.", "Yes"),
+        # What is possible: a bound answers both ways; a bounded question or a minimum below it, neither.
+        ("Can a token make 1000 requests per minute?", "Each token may make up to 600 requests per minute.", "No"),
+        ("Can a token make 500 requests per minute?", "Each token may make up to 600 requests per minute.", "Yes"),
+        ("Can a token make more than 700 requests?", "Each token may make up to 600 requests per minute.", None),
+        ("Can it run with 4 GB of memory?", "It can run with at least 8 GB of memory.", "No"),
+        ("Can it run with 16 GB of memory?", "It can run with at least 8 GB of memory.", None),
+    ],
+)
+def test_a_figure_answers_a_yes_no_question_by_its_value(question, sentence, lead):
+    assert polarity(question, sentence) == lead
+
+
+def test_a_plural_subject_takes_its_verb_in_the_base_form():
+    assert is_statement("Tokens expire after 30 days; rotate them before then.")
+    assert is_statement("Users need an API key to call the service.")
+    assert not is_statement("Headers and footers in the document.")
+
+
+@pytest.mark.parametrize(
+    ("question", "lead", "quoted"),
+    [
+        ("Can a token make 1000 requests per minute?", "No", "Each token may make up to 600 requests"),
+        ("Can a token make 500 requests per minute?", "Yes", "Each token may make up to 600 requests"),
+        ("Do tokens expire?", "Yes", "Tokens expire after 30 days"),
+    ],
+)
+def test_a_one_page_library_answers_by_the_figure_it_states(library_of, embedder, question, lead, quoted):
+    library = library_of({"limits.md": LIMITS})
+    result = run_research(library, OfflineStrategy(embedder), question, single_question=True)
+    [finding] = result.state["findings"]
+    assert finding.status is not FindingStatus.GAP
+    first = finding.claims[0]
+    assert first.answer == lead and first.text.startswith(quoted)

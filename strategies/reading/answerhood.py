@@ -10,7 +10,9 @@ readings of a question against a sentence are made here:
   content word after it, within its clause (``_denials``; "not all" / "not always" deny a sweep, not
   the predicate); an instruction answers as a statement does ("Never send the token in the query
   string": No to "Should the token go in the query string?", a verb of placing standing for another),
-  and a clause denying another action of the asked things gives no answer (``_clause_denial``);
+  and a clause denying another action of the asked things gives no answer (``_clause_denial``); a
+  question giving a figure is answered by the sentence's figure of the same thing ("up to 600
+  requests" answers "Can a token make 1000 requests…?" No: ``_figure_answer``);
 - **about the document, not the subject** (``about_the_document``): "This brief proposes that…",
   "We searched four bibliographic databases…", "In this section we describe…" say what a document or
   its authors do, not what is known about the subject; such a sentence does not lead an answer unless
@@ -36,6 +38,7 @@ from strategies.reading.lexicon.quantities import COUNTED
 from strategies.reading.lexicon.question_words import QUESTION_WORDS
 from strategies.reading.lexicon.verbs import PLACING_VERBS, PROCEDURE_VERB_PATTERN
 from strategies.reading.lexicon.word_forms import NOT_ADVERBS
+from strategies.reading.numbers import Mention, mentions
 from strategies.reading.text import (
     STEM_LENGTH,
     content_stems,
@@ -150,10 +153,68 @@ def polarity(question: str, sentence: str) -> str | None:
         for w in content_words(question)
         if stem(w) in set(predicate) and not NEGATED.fullmatch(w) and w not in AVOIDANCE
     ]
+    figures = _figure_answer(question, sentence)
+    if figures is not None:
+        # The asked figure against the sentence's: "Can a token make 1000 requests per minute?" is
+        # answered "No" by "Each token may make up to 600 requests per minute", never "Yes".
+        return figures if figures != "open" and not _question_negated(question) else None
     denies = _clause_denial(asked or [lemma(s) for s in predicate], sentence)
     if denies is None:
         return None  # another action is denied of the asked things: neither stated nor denied
     return "No" if denies != _question_negated(question) else "Yes"
+
+
+# "Can…", "Could…", "May…", "Is it possible / allowed…": the question asks whether a figure is within
+# what the sentence allows, so a bound ("up to 600") answers it both ways.
+_CAPABILITY = re.compile(r"^\s*(?:can|could|may|might)\b|\b(?:able|allowed|permitted|possible)\b", re.I)
+_FIGURE_THING = re.compile(r"\s*([A-Za-z][\w-]*)")
+_TIME_PREPOSITION = re.compile(r"\b(?:in|since|during|until|by)\s+$", re.I)
+
+
+def _figure_answer(question: str, sentence: str) -> str | None:
+    """How the sentence's figure of the thing a yes/no question counts answers the question's own
+    figure: None when the sentence gives none of that thing, or gives the asked one (the words decide);
+    "No" when it gives another ("12 visits" for "20 visits?"); for a question of what is possible, a
+    bound decides ("up to 600" answers 500 "Yes", 1000 "No"; "at least 8 GB" answers 4 GB "No"); "open"
+    when the figures differ but neither reading is safe (the question bounds its figure, the sentence
+    negates, a minimum below the asked figure)."""
+    asked = [(m, thing) for m in mentions(question) if (thing := _counted(m, question))]
+    if not asked:
+        return None
+    stated = [(m, _counted(m, sentence)) for m in mentions(sentence)]
+    for q, thing in asked:
+        same = [m for m, t in stated if t == thing]
+        if not same:
+            continue
+        if any(_same_figure(q, m, thing) for m in same):
+            return None
+        s = same[0]
+        if q.bound != "exact" or _denials(sentence):
+            return "open"
+        if _CAPABILITY.search(question) and s.bound == "upper":
+            return "Yes" if q.value <= s.value else "No"
+        if _CAPABILITY.search(question) and s.bound == "lower":
+            return "No" if q.value < s.value else "open"
+        return "No"
+    return None
+
+
+def _counted(m: Mention, text: str) -> str:
+    """What a figure counts: its unit, the word after a bare number ("600 *requests*"), "year" for a year
+    a time preposition leads ("finished *in 1990*"); "" for a number on its own or a year naming a thing
+    ("the 2020 policy"), which are not compared."""
+    if m.unit:
+        return m.unit
+    if m.value.is_integer() and 1800 <= m.value <= 2100:
+        return "year" if _TIME_PREPOSITION.search(text, 0, m.start) else ""
+    after = _FIGURE_THING.match(text, m.end)
+    return lemma(after.group(1).lower()) if after else ""
+
+
+def _same_figure(a: Mention, b: Mention, thing: str) -> bool:
+    """One figure, as written or rounded ("49%" / "49 percent", "about 50" / "48"); a year exactly."""
+    tolerance = 0.0 if thing == "year" else 0.2 if "approx" in (a.bound, b.bound) else 0.01
+    return abs(a.value - b.value) <= tolerance * max(abs(a.value), abs(b.value), 1e-9)
 
 
 def _clause_denial(predicate: Sequence[str], sentence: str) -> bool | None:

@@ -27,6 +27,9 @@ _STEM_EQUIVALENTS = {"reten": "retai"}
 
 
 MIN_SENTENCE_WORDS = 6
+# A shorter sentence is a statement when it ends with a full stop and has a finite verb ("Tokens expire
+# after 30 days."); without both it is a label or a heading's fragment.
+MIN_VERB_SENTENCE_WORDS = 4
 # A line this long without any punctuation and with many capitalised words is a run of headings.
 MAX_UNPUNCTUATED_WORDS = 15
 # Sentences at least this long are statements even when no verb from the list shows up.
@@ -125,17 +128,31 @@ _THIRD_PERSON = re.compile(
     rf"various|previous|numerous|famous|serious|analysis|basis|thesis|axis|series|species|news|"
     rf"means|ways|times|years|days|hours)\s)[a-z]{{2,}}s(?<![su]s)(?<!ics)\s+(?:{_OBJECT_START})",
 )
+# A plural subject opening the sentence takes its verb in the base form, which the -s rule above
+# cannot see: "Tokens *expire* after 30 days", "Users *need* an API key". A verb stands right after it
+# when what follows is an object or a time ("after", "before", "within", "until").
+_PLURAL_SUBJECT = re.compile(
+    rf"^(?:(?:the|these|those|all|most|many|some|our|your|their)\s+)?(?:[a-z][\w-]*\s+)?[a-z][\w-]*[a-z]s\s+"
+    rf"(?!(?:of|and|or|in|on|for|to|with|from|by|at|as|is|are|were|was|have|had|do|did|can|may|will)\s)"
+    rf"[a-z]{{3,}}\s+(?:{_OBJECT_START}|(?:after|before|within|until)\b)",
+    re.I,
+)
 # Modals take a verb's base form: "the model can outperform", "it will cost".
 _MODAL = re.compile(r"\b(?:can|could|may|might|must|shall|should|will|would)\s+(?:not\s+)?[a-z]{2,}\b", re.I)
 
 
 def has_verb(text: str) -> bool:
     """The text holds a finite verb: a listed verb or auxiliary, a past form, a modal with its verb, a
-    third-person verb before its object (``_THIRD_PERSON``), or an imperative marked as one ("Never
-    send…", "Always pass…": ``MARKED_IMPERATIVE``)."""
+    third-person verb before its object (``_THIRD_PERSON``), a plural subject's verb (``_PLURAL_SUBJECT``),
+    or an imperative marked as one ("Never send…", "Always pass…": ``MARKED_IMPERATIVE``)."""
     if any(is_verbish(w) for w in words(text)):
         return True
-    return bool(_MODAL.search(text) or _THIRD_PERSON.search(text) or MARKED_IMPERATIVE.match(text))
+    return bool(
+        _MODAL.search(text)
+        or _THIRD_PERSON.search(text)
+        or _PLURAL_SUBJECT.match(text)
+        or MARKED_IMPERATIVE.match(text)
+    )
 
 
 def has_injection_word(phrase: str) -> bool:
@@ -146,7 +163,9 @@ def is_statement(sentence: str) -> bool:
     """False for fragments, headings, labels, reference entries and table dumps."""
     text = sentence.strip()
     toks = text.split()
-    if len(toks) < MIN_SENTENCE_WORDS or text.endswith("?"):
+    if text.endswith("?") or len(toks) < MIN_VERB_SENTENCE_WORDS:
+        return False
+    if len(toks) < MIN_SENTENCE_WORDS and not (text.endswith(".") and has_verb(text)):
         return False
     if text[0].islower():
         return False  # the tail of a sentence cut by a page or column break
