@@ -33,6 +33,11 @@ def _sheet(
         "Biodiverse roofs held twice as many bees.",
     ),
 ) -> EvidenceSheet:
+    return EvidenceSheet.of(_chunks(texts, "Spiders, Bees and Birds"))
+
+
+def _chunks(texts: tuple[str, ...], title: str) -> list[RetrievedChunk]:
+    """One retrieved chunk of one paragraph block per text, of one document, ranked in order."""
     chunks = []
     for n, text in enumerate(texts, 1):
         block = Block(block_id=f"d1-000{n}", doc_id="d1", seq=n, page=1, kind=BlockKind.PARAGRAPH, text=text)
@@ -40,7 +45,7 @@ def _sheet(
             RetrievedChunk(
                 chunk_id=f"c{n}",
                 doc_id="d1",
-                title="Spiders, Bees and Birds",
+                title=title,
                 year=None,
                 doc_type=DocType.TEXT,
                 section="",
@@ -51,7 +56,7 @@ def _sheet(
                 blocks=[block],
             )
         )
-    return EvidenceSheet.of(chunks)
+    return chunks
 
 
 def test_copied_prompt_labels_and_ids_are_no_part_of_a_claim():
@@ -408,24 +413,7 @@ def test_a_stated_claim_is_kept_where_offline_modes_own_lead_does_not_answer(emb
         "A green roof membrane is protected from sunlight and frost by the layers above it.",
         "Protected this way, it can serve for decades before it needs replacing.",
     )
-    evidence = []
-    for n, text in enumerate(texts, 1):
-        block = Block(block_id=f"d1-000{n}", doc_id="d1", seq=n, page=1, kind=BlockKind.PARAGRAPH, text=text)
-        evidence.append(
-            RetrievedChunk(
-                chunk_id=f"c{n}",
-                doc_id="d1",
-                title="Roof membranes",
-                year=None,
-                doc_type=DocType.TEXT,
-                section="",
-                pages=[1],
-                text=text,
-                score=1.0,
-                rank=n,
-                blocks=[block],
-            )  # fmt: skip
-        )
+    evidence = _chunks(texts, "Roof membranes")
     claim = "Protected this way, the membrane can serve for decades before it needs replacing."
 
     def cites_the_decades(prompt: str) -> dict:

@@ -117,13 +117,17 @@ def test_an_instruction_answers_the_yes_no_question_on_its_predicate(question, s
 def test_a_yes_no_question_is_answered_by_the_instruction_that_states_or_denies_it(
     library_of, embedder, question, lead, quoted
 ):
-    library = library_of({"auth.md": AUTH})
+    result, first = _answer(library_of({"auth.md": AUTH}), embedder, question)
+    assert first.answer == lead and first.text.startswith(quoted)
+    assert f"**{lead}**" in result.report.markdown and "does not answer" not in result.report.markdown
+
+
+def _answer(library, embedder, question: str):
+    """The offline run of ``question`` on ``library`` and its first claim; the question must be answered."""
     result = run_research(library, OfflineStrategy(embedder), question, single_question=True)
     [finding] = result.state["findings"]
     assert finding.status is not FindingStatus.GAP
-    first = finding.claims[0]
-    assert first.answer == lead and first.text.startswith(quoted)
-    assert f"**{lead}**" in result.report.markdown and "does not answer" not in result.report.markdown
+    return result, finding.claims[0]
 
 
 LIMITS = """# Limits
@@ -172,9 +176,5 @@ def test_a_plural_subject_takes_its_verb_in_the_base_form():
     ],
 )
 def test_a_one_page_library_answers_by_the_figure_it_states(library_of, embedder, question, lead, quoted):
-    library = library_of({"limits.md": LIMITS})
-    result = run_research(library, OfflineStrategy(embedder), question, single_question=True)
-    [finding] = result.state["findings"]
-    assert finding.status is not FindingStatus.GAP
-    first = finding.claims[0]
+    _, first = _answer(library_of({"limits.md": LIMITS}), embedder, question)
     assert first.answer == lead and first.text.startswith(quoted)

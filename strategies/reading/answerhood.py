@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Sequence
 
-from strategies.reading.claim_checks import Meaning, holds, names
+from strategies.reading.claim_checks import Meaning, holds, names, same_value
 from strategies.reading.judge import Verdict, judge
 from strategies.reading.lexicon.documents import DOCUMENT_NOUN_PATTERN
 from strategies.reading.lexicon.function_words import AUXILIARIES
@@ -186,7 +186,7 @@ def _figure_answer(question: str, sentence: str) -> str | None:
         same = [m for m, t in stated if t == thing]
         if not same:
             continue
-        if any(_same_figure(q, m, thing) for m in same):
+        if any(same_value(q, m) for m in same):
             return None
         s = same[0]
         if q.bound != "exact" or _denials(sentence):
@@ -209,12 +209,6 @@ def _counted(m: Mention, text: str) -> str:
         return "year" if _TIME_PREPOSITION.search(text, 0, m.start) else ""
     after = _FIGURE_THING.match(text, m.end)
     return lemma(after.group(1).lower()) if after else ""
-
-
-def _same_figure(a: Mention, b: Mention, thing: str) -> bool:
-    """One figure, as written or rounded ("49%" / "49 percent", "about 50" / "48"); a year exactly."""
-    tolerance = 0.0 if thing == "year" else 0.2 if "approx" in (a.bound, b.bound) else 0.01
-    return abs(a.value - b.value) <= tolerance * max(abs(a.value), abs(b.value), 1e-9)
 
 
 def _clause_denial(predicate: Sequence[str], sentence: str) -> bool | None:

@@ -98,7 +98,7 @@ def figures_problem(claim: str, sources: str, best: str, overlap: float) -> Fail
     labels = {m.start(1) for m in _ENUMERATOR.finditer(claim)}
     figures = [m for m in mentions(claim) if m.start not in labels]
     for figure in figures + [m for m in _word_numbers(claim) if m.value not in (1.0,)]:
-        same = [m for m in stated if _same_value(figure, m)]
+        same = [m for m in stated if same_value(figure, m)]
         if not same:
             rival = [m for m in mentions(best) if m.unit == figure.unit and figure.unit]
             contradicts = bool(rival) and overlap >= SAME_STATEMENT
@@ -118,7 +118,8 @@ def _word_numbers(text: str) -> list[Mention]:
     return out
 
 
-def _same_value(claim: Mention, stated: Mention) -> bool:
+def same_value(claim: Mention, stated: Mention) -> bool:
+    """One figure: the same value in the same unit ("49%" / "49 percent"), or the claim rounding it."""
     if claim.unit and stated.unit and claim.unit != stated.unit:
         return False
     if claim.value == stated.value:
@@ -428,7 +429,7 @@ def subject_problem(claim: str, best: str) -> Failure | None:
     14,719, of which the town of Gniewkowo 7,000": 14,719 is not Gniewkowo's)."""
     stated = mentions(best)
     for figure in mentions(claim):
-        same = [m for m in stated if _same_value(figure, m)]
+        same = [m for m in stated if same_value(figure, m)]
         if not same:
             continue
         # The claim gives the figure the names of its own part ("the API allows 5MB, while claude.ai 10MB").
@@ -446,7 +447,7 @@ def subject_problem(claim: str, best: str) -> Failure | None:
             # A name followed by a colon labels what follows it ("API: Maximum 5MB claude.ai: Maximum 10MB").
             label = _LABEL.match(best, where.end())
             own = _clause(best, label.end() if label else where.start())
-            if any(m.unit == figure.unit and not _same_value(figure, m) for m in mentions(own)):
+            if any(m.unit == figure.unit and not same_value(figure, m) for m in mentions(own)):
                 return Failure(False, f"{figure.text!r} is not what the cited text gives for {name!r}")
     return None
 
