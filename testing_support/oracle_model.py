@@ -28,7 +28,7 @@ from rapidfuzz import fuzz, utils
 
 from corpus.chunking import split_sentences
 from evals.datasets import DatasetKind, EvalDataset, EvalExample, load_dataset
-from evals.judge_pairs import MAX_CITED, PERTURBATIONS, cited_for
+from evals.judge_pairs import MAX_CITED, PERTURBATIONS
 from evals.metrics import overlaps
 from research.report import FinalReport
 from strategies.llm.selection import count_tokens
@@ -169,18 +169,34 @@ class Oracle:
 
 
 def _citing(claim: str, gold: dict[str, str]) -> list[str]:
-    """The ids of the (at most MAX_CITED) gold sentences that hold most of the claim: its figures and
-    names first, then its words."""
-    cited = set(cited_for(claim, list(gold.values())))
+    """The ids of the (at most MAX_CITED) gold sentences that together hold most of the claim, as a
+    model cites the sentences it drew each part from: each next one the sentence holding most of the
+    claim's figures, names and words the ones before it do not (document order kept)."""
     stems = content_stems(claim)
     marks = [n.lower() for n in names(claim)] + [m.text.lower() for m in mentions(claim)]
 
-    def holds(sid: str) -> tuple[int, float]:
+    def held(sid: str) -> set[str]:
         text = gold[sid].lower()
-        return sum(mark in text for mark in marks), covered(stems, set(content_stems(text)))
+        found = set(content_stems(text))
+        return {f"mark:{m}" for m in marks if m in text} | {s for s in stems if covered([s], found)}
 
-    ranked = sorted((sid for sid, t in gold.items() if t in cited), key=holds, reverse=True)
-    return ranked[:MAX_CITED] or list(gold)[:1]
+    holding = {sid: held(sid) for sid in gold}
+    chosen: list[str] = []
+    covered_so_far: set[str] = set()
+    while len(chosen) < MAX_CITED:
+        # Figures and names count twice: a sentence holding the claim's figure is the one it draws on.
+        gain = {
+            sid: sum(2 if item.startswith("mark:") else 1 for item in items - covered_so_far)
+            for sid, items in holding.items()
+            if sid not in chosen
+        }
+        best = max(gain, key=lambda sid: gain[sid], default=None)
+        if best is None or gain[best] == 0:
+            break
+        chosen.append(best)
+        covered_so_far |= holding[best]
+    order = list(gold)
+    return sorted(chosen, key=order.index) or order[:1]
 
 
 def shown_claims(report: FinalReport) -> list[dict]:

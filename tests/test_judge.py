@@ -71,6 +71,27 @@ def test_a_term_swapped_inside_copied_words_is_not_stated(meaning):
     assert verdict.label is Label.NEITHER and "crowdsourcing" in verdict.reason
 
 
+def test_a_negation_of_a_word_the_claim_does_not_use_denies_nothing_of_it(meaning):
+    sentence = "The EGL method in [3] is almost the same as Eq. (8), except the gradient's norm is not squared in [3]."
+    # An abbreviation ends no piece of the claim, and the sentence's "not squared" is not the claim's.
+    assert judge("The EGL method is almost the same as Eq. (8) in [3].", [sentence], meaning=meaning).states
+    assert judge(sentence.replace("The EGL", "Reducing variance, the EGL"), [sentence], meaning=meaning).states
+    # A negation of the claim's own word still contradicts it.
+    verdict = judge("The EGL method squares the gradient's norm, almost as Eq. (8) does.", [sentence], meaning=meaning)
+    assert not verdict.states, verdict
+
+
+def test_contrasted_clauses_are_read_for_polarity_each_against_its_own_sentence(meaning):
+    sentences = [
+        "We find that the political handles do not change their usernames at all.",
+        "Their followers change their usernames many times over the election.",
+    ]
+    claim = "The political handles do not change their usernames, while their followers change their usernames."
+    assert judge(claim, sentences, meaning=meaning).states
+    swapped = "The political handles change their usernames, while their followers do not change their usernames."
+    assert not judge(swapped, sentences, meaning=meaning).states
+
+
 def test_the_question_and_title_may_hold_what_the_sentence_leaves_implicit(meaning):
     sentence = "It achieves 69% on MMLU and 8.38 on MT-bench."
     claim = "phi-3-mini scores 69% on MMLU."

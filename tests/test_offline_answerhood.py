@@ -11,8 +11,9 @@ from research.evidence import FindingStatus
 from strategies.offline.contradictions import _opposed
 from strategies.offline.strategy import OfflineStrategy
 from strategies.reading.answer_phrase import polarity
-from strategies.reading.answerhood import about_the_document, asks_about_the_work, lemma, negated_terms
-from strategies.reading.text import has_verb, is_statement
+from strategies.reading.answerhood import about_the_document, asks_about_the_work
+from strategies.reading.negations import negated_terms
+from strategies.reading.text import has_verb, is_statement, lemma
 from tests.test_offline_strategy import block, chunk
 
 ADASD = (

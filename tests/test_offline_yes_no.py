@@ -155,9 +155,32 @@ Tokens expire after 30 days. The service was launched in 2021.
         ("Can a token make more than 700 requests?", "Each token may make up to 600 requests per minute.", None),
         ("Can it run with 4 GB of memory?", "It can run with at least 8 GB of memory.", "No"),
         ("Can it run with 16 GB of memory?", "It can run with at least 8 GB of memory.", None),
+        # "7 of the 9 tasks" counts 7 tasks; the 9 is their whole, not the figure stated of them.
+        ("Does RoBERTa outperform BERT on 7 tasks?", "RoBERTa outperforms BERT on 7 of the 9 tasks.", "Yes"),
+        ("Does RoBERTa outperform BERT on 9 tasks?", "RoBERTa outperforms BERT on 7 of the 9 tasks.", "No"),
+        # A year naming a thing: another year names another thing, which neither states nor denies.
+        ("Is the 2020 policy still in force?", "The 2018 policy is still in force.", None),
+        ("Is the 2020 policy still in force?", "The 2020 policy is still in force.", "Yes"),
+        ("Did the 2019 survey find a decline?", "In 2019 the survey found a decline in membership.", "Yes"),
     ],
 )
 def test_a_figure_answers_a_yes_no_question_by_its_value(question, sentence, lead):
+    assert polarity(question, sentence) == lead
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "lead"),
+    [
+        # Another term where the question has its own: the sentence speaks of another thing or act.
+        ("Does the plan cover physical therapy?", "The plan covers massage therapy.", None),
+        ("Is the token logged in the query string?", "The token is sent in the query string.", None),
+        ("Do green roofs cut cooling costs?", "Green roofs cut heating costs.", None),
+        # The asked terms themselves, with more beside them, still answer.
+        ("Does the plan cover physical therapy?", "The plan covers physical therapy up to 20 visits.", "Yes"),
+        ("Do green roofs cut cooling costs?", "Green roofs cut cooling costs by a fifth.", "Yes"),
+    ],
+)
+def test_a_sentence_swapping_an_asked_term_gives_no_lead(question, sentence, lead):
     assert polarity(question, sentence) == lead
 
 

@@ -27,15 +27,16 @@ from dataclasses import dataclass
 
 from corpus.retrieval import RetrievedChunk
 from research.evidence import CitationMarker, Claim, Contradiction, Finding, FindingStatus
-from strategies.reading.answerhood import lemmas, missing_name, negated_terms
+from strategies.reading.answerhood import missing_name
 from strategies.reading.document_answers import names_what_is_asked
 from strategies.reading.extractive import Sentence, analyse, evidence_sentences
 from strategies.reading.judge import judge
 from strategies.reading.keyphrases import phrase_candidates
 from strategies.reading.lexicon.modality import NORMATIVE
+from strategies.reading.negations import negated_terms
 from strategies.reading.numbers import MIN_CONFLICT_RATIO, Quantity, conflict_ratio, quantities, years
 from strategies.reading.subjects import different, subject_of
-from strategies.reading.text import content_stems, matched, normalise_space, stems_match
+from strategies.reading.text import content_stems, lemmas, matched, normalise_space, stems_match
 from strategies.reading.vectors import Vectors, cosine_matrix
 
 MAX_CONTRADICTIONS = 5

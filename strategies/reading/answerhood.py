@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Sequence
 
-from strategies.reading.claim_checks import Meaning, holds, names, same_value
+from strategies.reading.claim_checks import Meaning, holds, names, same_value, swap_problem
 from strategies.reading.judge import Verdict, judge
 from strategies.reading.lexicon.documents import DOCUMENT_NOUN_PATTERN
 from strategies.reading.lexicon.function_words import AUXILIARIES
@@ -37,12 +37,13 @@ from strategies.reading.lexicon.negation import AVOIDANCE, CONTRACTED_NEGATIONS,
 from strategies.reading.lexicon.quantities import COUNTED
 from strategies.reading.lexicon.question_words import QUESTION_WORDS
 from strategies.reading.lexicon.verbs import PLACING_VERBS, PROCEDURE_VERB_PATTERN
-from strategies.reading.lexicon.word_forms import NOT_ADVERBS
+from strategies.reading.negations import NEGATION_REACH, adverb
 from strategies.reading.numbers import Mention, mentions
 from strategies.reading.text import (
-    STEM_LENGTH,
     content_stems,
     content_words,
+    lemma,
+    lemmas,
     matched,
     stem,
     stems_match,
@@ -55,8 +56,6 @@ from strategies.reading.text import (
 # predicate when it holds this share of what the question asks of its subject (``predicate_stems``).
 QUESTION_COVERAGE = 0.6
 PREDICATE_COVERAGE = 0.6
-# Words after a negation it may govern ("does not significantly reduce").
-NEGATION_REACH = 3
 # Where a negation's reach ends: a clause break, or a conjunction or subordinator opening another clause
 # ("Never log the token, but send it…"; "does not change the output when applied…").
 _CLAUSE_BREAK = re.compile(
@@ -64,49 +63,6 @@ _CLAUSE_BREAK = re.compile(
     r"once|since|until|after|before)\s",
     re.I,
 )
-
-
-def negated_terms(sentence: str) -> frozenset[str]:
-    """The words a sentence denies, as ``lemma``s: the first content word after a verbal negation ("do
-    not *reduce*", "cannot *apply*") or a negated noun ("no *support*", "without *cost*"); nothing after
-    a negation of a sweep ("not all", "not always") or "not only"."""
-    toks = [t.replace("’", "'") for t in words(sentence)]
-    out: set[str] = set()
-    stops = stopwords()
-    for k, tok in enumerate(toks):
-        verbal = tok in CONTRACTED_NEGATIONS or (tok in ("not", "never") and k > 0 and toks[k - 1] in AUXILIARIES)
-        if not (verbal or tok in NOUN_NEGATION):
-            continue
-        following = toks[k + 1 : k + 1 + NEGATION_REACH]
-        if any(w in PARTIAL for w in following[:2]):
-            continue
-        for word in following:
-            if word in AUXILIARIES or word in stops or _adverb(word) or word in LIGHT:
-                continue
-            out.add(lemma(word))
-            break
-    return frozenset(out)
-
-
-def _adverb(word: str) -> bool:
-    return word.endswith("ly") and len(word) > 4 and word not in NOT_ADVERBS
-
-
-def lemma(word: str) -> str:
-    """A word without its inflection ("applied", "applies", "applying" -> "apply"; "covered" -> "cover"),
-    cut to the stem length, for matching a verb across its forms (``stem`` cuts "apply" to "app")."""
-    w = word.lower().replace("’", "'")
-    for suffix, repl in (("ied", "y"), ("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
-        if w.endswith(suffix) and len(w) - len(suffix) >= 3 and not w.endswith(("ss", "us")):
-            w = w[: -len(suffix)] + repl
-            break
-    return w[:STEM_LENGTH]
-
-
-def lemmas(text: str) -> frozenset[str]:
-    """The ``lemma`` of every word of ``text`` but its stopwords."""
-    stops = stopwords()
-    return frozenset(lemma(w) for w in words(text) if w not in stops)
 
 
 # Words before "to" that pass a negation on to the verb after it.
@@ -148,6 +104,8 @@ def polarity(question: str, sentence: str) -> str | None:
     predicate = predicate_stems(question) or q_stems
     if sum(1 for s in predicate if matched(s, s_stems)) / len(predicate) < PREDICATE_COVERAGE:
         return None  # the question's names are there, what it asks of them is not
+    if swap_problem(strip_question(question), sentence, set(s_stems)) is not None:
+        return None  # another term where the question has its own: "massage therapy" for "physical therapy"
     asked = [
         lemma(w)
         for w in content_words(question)
@@ -168,6 +126,9 @@ def polarity(question: str, sentence: str) -> str | None:
 # what the sentence allows, so a bound ("up to 600") answers it both ways.
 _CAPABILITY = re.compile(r"^\s*(?:can|could|may|might)\b|\b(?:able|allowed|permitted|possible)\b", re.I)
 _FIGURE_THING = re.compile(r"\s*([A-Za-z][\w-]*)")
+# "7 of the 9 tasks": the first figure counts the tasks, the second their whole.
+_PART_OF = re.compile(r"\s+of\s+(?:the\s+|all\s+)?\d[\d,.]*\s+([A-Za-z][\w-]*)", re.I)
+_WHOLE_AFTER = re.compile(r"\d[\d,.]*\s+of\s+(?:the\s+|all\s+)?$", re.I)
 _TIME_PREPOSITION = re.compile(r"\b(?:in|since|during|until|by)\s+$", re.I)
 
 
@@ -178,6 +139,8 @@ def _figure_answer(question: str, sentence: str) -> str | None:
     bound decides ("up to 600" answers 500 "Yes", 1000 "No"; "at least 8 GB" answers 4 GB "No"); "open"
     when the figures differ but neither reading is safe (the question bounds its figure, the sentence
     negates, a minimum below the asked figure)."""
+    if _other_named_year(question, sentence):
+        return "open"  # "the 2018 policy" is another policy than the asked "2020 policy"
     asked = [(m, thing) for m in mentions(question) if (thing := _counted(m, question))]
     if not asked:
         return None
@@ -205,10 +168,36 @@ def _counted(m: Mention, text: str) -> str:
     ("the 2020 policy"), which are not compared."""
     if m.unit:
         return m.unit
-    if m.value.is_integer() and 1800 <= m.value <= 2100:
+    if _is_year(m):
         return "year" if _TIME_PREPOSITION.search(text, 0, m.start) else ""
+    part = _PART_OF.match(text, m.end)
+    if part:
+        return lemma(part.group(1).lower())
     after = _FIGURE_THING.match(text, m.end)
+    if after and _WHOLE_AFTER.search(text, 0, m.start):
+        return "whole " + lemma(after.group(1).lower())
     return lemma(after.group(1).lower()) if after else ""
+
+
+def _is_year(m: Mention) -> bool:
+    return not m.unit and m.value.is_integer() and 1800 <= m.value <= 2100
+
+
+def _named_years(text: str) -> dict[str, set[float]]:
+    """The years that name a thing ("the *2020* policy"), by the thing they name."""
+    named: dict[str, set[float]] = {}
+    for m in mentions(text):
+        after = _FIGURE_THING.match(text, m.end)
+        if _is_year(m) and after and not _TIME_PREPOSITION.search(text, 0, m.start):
+            named.setdefault(lemma(after.group(1).lower()), set()).add(m.value)
+    return named
+
+
+def _other_named_year(question: str, sentence: str) -> bool:
+    """The sentence names the asked thing by another year only ("the 2018 policy" for "the 2020 policy"):
+    it speaks of another thing, so it neither states nor denies what is asked."""
+    stated = _named_years(sentence)
+    return any(thing in stated and not years & stated[thing] for thing, years in _named_years(question).items())
 
 
 def _clause_denial(predicate: Sequence[str], sentence: str) -> bool | None:
@@ -257,7 +246,7 @@ def _denials(clause: str) -> list[str]:
             (
                 w
                 for i, w in enumerate(following[: NEGATION_REACH + 2 * len(passed)])
-                if not (i in passed or w in AUXILIARIES or w in stops or _adverb(w) or w in LIGHT)
+                if not (i in passed or w in AUXILIARIES or w in stops or adverb(w) or w in LIGHT)
             ),
             None,
         )

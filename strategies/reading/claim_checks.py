@@ -39,13 +39,16 @@ from typing import Protocol
 
 from rapidfuzz.distance import Levenshtein
 
+from corpus.chunking import split_sentences
 from corpus.text import stopwords
 from strategies.reading.lexicon.modality import LIMITED, SWEEPING
 from strategies.reading.lexicon.negation import NEGATION, NOT_NEGATION
 from strategies.reading.lexicon.quantities import NUMBER_WORDS
 from strategies.reading.lexicon.stoplists import GENERIC_WORDS
+from strategies.reading.lexicon.word_forms import IRREGULAR_BASE
+from strategies.reading.negations import negated_terms
 from strategies.reading.numbers import Mention, mentions
-from strategies.reading.text import content_words, stem, stems_match
+from strategies.reading.text import content_words, lemmas, stem, stems_match
 
 
 class Meaning(Protocol):
@@ -317,10 +320,22 @@ def negated(text: str) -> bool:
 def polarity_problem(claim: str, best: str, overlap: float) -> Failure | None:
     if negated(claim) == negated(best):
         return None
+    if negated(best) and not _denies_its_words(best, claim):
+        # "… is almost the same as Eq. 8, except the norm is not squared" denies nothing of "… is
+        # almost the same as Eq. 8": its negation governs a word the claim does not use.
+        return None
     said = "denies" if negated(best) else "does not deny"
     return Failure(
         overlap >= SAME_STATEMENT, f"the cited text {said} what the claim {'denies' if not negated(best) else 'states'}"
     )
+
+
+def _denies_its_words(sentence: str, claim: str) -> bool:
+    """A word the sentence's negations govern is one of the claim's (or the sentence denies outright,
+    without a governed word: "none of them", "not at all")."""
+    denied = negated_terms(sentence)
+    held = lemmas(claim)
+    return not denied or any(stems_match(d, h) for d in denied for h in held)
 
 
 def sweep_problem(claim: str, sources: str) -> Failure | None:
@@ -394,24 +409,28 @@ _INFLECTIONS = frozenset({"s", "es", "d", "ed", "ing"})
 
 
 def _spelled_otherwise(new: str, old: str) -> bool:
-    """Another form or spelling of the same word: an inflection ("use" / "used"), a typo or a variant
+    """Another form or spelling of the same word: an inflection ("use" / "used", "find" / "found"), a typo or a variant
     spelling one letter apart ("sanse" / "sense", "color" / "colour"); a swapped term differs more."""
     new, old = new.lower(), old.lower()
+    if IRREGULAR_BASE.get(new, new) == IRREGULAR_BASE.get(old, old):
+        return True  # "find" / "found"
     short, long = sorted((new, old), key=len)
     if long.startswith(short) and long[len(short) :] in _INFLECTIONS:
         return True
     return min(len(new), len(old)) >= 3 and new[0] == old[0] and Levenshtein.distance(new, old) <= 1
 
 
-_PIECE = re.compile(r"(?<=[.!?;])\s+(?=\S)")
+_CLAUSE_END = re.compile(r"(?<=;)\s+(?=\S)")
 # A piece of fewer content words than this is read with the piece before it.
 MIN_PIECE_WORDS = 3
 
 
 def pieces(text: str) -> list[str]:
-    """A claim's sentences and semicolon clauses, each of MIN_PIECE_WORDS content words or more."""
+    """A claim's sentences and semicolon clauses, each of MIN_PIECE_WORDS content words or more. The
+    sentences are the corpus's (``split_sentences``): an abbreviation ("as Eq. (3)", "et al.") ends
+    none, so a sentence's negation is never read against half of it."""
     out: list[str] = []
-    for part in _PIECE.split(text):
+    for part in (c for s in split_sentences(text) for c in _CLAUSE_END.split(s)):
         if out and len(content_stems(part)) < MIN_PIECE_WORDS:
             out[-1] = f"{out[-1]} {part}"
         else:

@@ -35,8 +35,9 @@ from corpus.retrieval import RetrievedChunk
 from corpus.text import figures, word_tokens
 from research.ai_address import addresses_ai
 from research.evidence import Claim
-from strategies.reading.answerhood import about_the_document, asks_about_the_work, negated_terms, unheld
+from strategies.reading.answerhood import about_the_document, asks_about_the_work, unheld
 from strategies.reading.lexicon.documents import FINDING_SECTIONS, METHOD_SECTIONS
+from strategies.reading.negations import negated_terms
 from strategies.reading.numbers import quantities
 from strategies.reading.vectors import Vectors, cosine_matrix
 

@@ -20,11 +20,13 @@ error confirmed). A claim quoted verbatim is stated without further reading.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
 from strategies.reading.claim_checks import (
+    MIN_PIECE_WORDS,
     Failure,
     Meaning,
     content_stems,
@@ -119,14 +121,28 @@ def judge(
 
 def _piecewise(text: str, shown: list[str], known: set[str]) -> Failure | None:
     """Polarity, a figure's subject and swapped terms, read for each sentence or clause of the claim
-    against the cited sentence that reads most like it (a claim of two sentences may draw on two)."""
+    against the cited sentence that reads most like it (a claim of two sentences may draw on two;
+    polarity for each of its contrasted clauses)."""
     for piece in pieces(text):
         piece_stems = content_stems(piece)
         best = max(shown, key=lambda s: covered(piece_stems, set(content_stems(s))))
-        overlap = covered(piece_stems, set(content_stems(best)))
-        failure = (
-            polarity_problem(piece, best, overlap) or subject_problem(piece, best) or swap_problem(piece, best, known)
-        )
+        failure = _polarity(piece, shown) or subject_problem(piece, best) or swap_problem(piece, best, known)
+        if failure is not None:
+            return failure
+    return None
+
+
+# Contrasted clauses often differ in polarity ("the leaders do not change their usernames, while
+# their followers change them a lot"): each is read against the sentence that reads most like it.
+_CONTRAST = re.compile(r",?\s*\b(?:while|whereas|but)\b\s*", re.I)
+
+
+def _polarity(piece: str, shown: list[str]) -> Failure | None:
+    parts = [p for p in _CONTRAST.split(piece) if len(content_stems(p)) >= MIN_PIECE_WORDS] or [piece]
+    for part in parts:
+        part_stems = content_stems(part)
+        best = max(shown, key=lambda s: covered(part_stems, set(content_stems(s))))
+        failure = polarity_problem(part, best, covered(part_stems, set(content_stems(best))))
         if failure is not None:
             return failure
     return None

@@ -245,3 +245,20 @@ def strip_question(question: str) -> str:
     rest = re.sub(r"^(?:an?|the)\s+", "", rest, flags=re.IGNORECASE)
     rest = normalise_space(rest).strip(" ,;")
     return rest or text
+
+
+def lemma(word: str) -> str:
+    """A word without its inflection ("applied", "applies", "applying" -> "apply"; "covered" -> "cover"),
+    cut to the stem length, for matching a verb across its forms (``stem`` cuts "apply" to "app")."""
+    w = word.lower().replace("’", "'")
+    for suffix, repl in (("ied", "y"), ("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
+        if w.endswith(suffix) and len(w) - len(suffix) >= 3 and not w.endswith(("ss", "us")):
+            w = w[: -len(suffix)] + repl
+            break
+    return w[:STEM_LENGTH]
+
+
+def lemmas(text: str) -> frozenset[str]:
+    """The ``lemma`` of every word of ``text`` but its stopwords."""
+    stops = stopwords()
+    return frozenset(lemma(w) for w in words(text) if w not in stops)
