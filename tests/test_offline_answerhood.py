@@ -167,3 +167,16 @@ def test_the_demo_report_leads_with_findings_not_with_what_a_document_does(sampl
     assert "This brief proposes" not in summary and "We searched" not in summary
     stormwater = next(f for f in result.state["findings"] if "stormwater" in f.sub_question.question)
     assert stormwater.claims[0].text.startswith("Extensive green roofs retain 50 to 60 percent")
+
+
+def test_a_count_no_sentence_gives_is_not_answered(strategy):
+    page = _page(
+        "labels",
+        "The annotators labelled every tweet of the corpus for sarcasm and irony.",
+        "Disagreements between annotators were resolved by discussion.",
+    )
+    question = "How many annotators labelled the corpus?"
+    assert not strategy.judge(question, [page]).sufficient
+    counted = _page("labels", "The corpus was labelled by 8 annotators.", *page.text.split("\n\n"))
+    judged = strategy.judge(question, [counted])
+    assert judged.sufficient and judged.claims[0].answer == "8 annotators"

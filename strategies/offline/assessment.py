@@ -44,6 +44,7 @@ from strategies.reading.lexicon.function_words import COMPLEX_PREPOSITIONS
 from strategies.reading.lexicon.quantities import COUNTED
 from strategies.reading.lexicon.question_words import FRAMING_PHRASES, FRAMING_WORDS, QUESTION_WORDS
 from strategies.reading.lexicon.topics import SYNONYMS
+from strategies.reading.question_types import AnswerType, question_type
 from strategies.reading.signals import ACCOUNT_LEAD, MIN_COVERAGE, Signals, coverage, read_coverage, read_terms
 from strategies.reading.text import (
     content_stems,
@@ -143,6 +144,11 @@ def read(
     asked = [n for n in names(question) if technical(n) and any(stem(w) in focus for w in content_words(n))]
     if unheld(asked, [held]) is not None:
         return False, min(conf, UNNAMED_CONFIDENCE)
+    # A question asking for a figure or a date is not answered by sentences giving none of the asked
+    # kind, however many of its words they share: "How many GPUs are used?" by "an advantage of
+    # transformer networks is the computational efficiency on GPUs".
+    if found.lead == 0.0 and question_type(question).kind in (AnswerType.QUANTITY, AnswerType.DATE):
+        return False, conf
     # A question asking for a typed value is answered only by a sentence giving one (``found.lead``): a
     # sentence sharing the words of "what is the average length of the titles" without a figure does not.
     # The coverage floor is measured over the terms the question is read by (``read_terms``).
