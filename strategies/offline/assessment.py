@@ -130,6 +130,9 @@ def read(
     - An acronym or identifier the question asks about (not the evidence's general subject) that
       nothing in the evidence holds — no sentence, heading, title or section — is not answered, however
       confident the signals are ("what is the IPv6 range" over pages that never say IPv6).
+    - A question asking for a figure or a date that no sentence gives one of (``found.lead`` 0) is not
+      answered, however many of its words the sentences share ("how many GPUs" over a sentence on
+      the efficiency of GPUs).
     - Otherwise, a question the model finds short of its threshold, each of whose focus terms is
       somewhere in the evidence, is answered when the chosen
       sentences state what it asks (``answerhood.answer_verdict``: the judge's hard checks, then most
