@@ -175,6 +175,8 @@ def test_a_count_still_takes_the_figure_its_noun_introduces(vectors):
         "How many layers does the model have?", "The number of layers is 12, each of width 512.", vectors
     )
     assert phrase is not None and phrase.text == "12"
+    phrase = answer_phrase("How many GPUs are used for training?", "The model is trained on 8 GPUs for a day.", vectors)
+    assert phrase is not None and phrase.text == "8 GPUs"
     phrase = answer_phrase("How many of the roofs were green?", "Of the surveyed roofs, 65% were green.", vectors)
     assert phrase is not None and phrase.text == "65%"
 

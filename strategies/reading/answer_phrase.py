@@ -220,6 +220,7 @@ def _candidates(qtype: QuestionType, sentence: str) -> list[tuple[str, int, int]
             found = [c for c in found if not any(q.unit == "%" for q in quantities(c[0]))]
         elif noun in _MONEY_STEMS:  # a price is an amount of money: "€45 per m2", "120 dollars"
             found = [(t, st, e) for t, st, e in found if CURRENCY.search(sentence[max(0, st - 4) : e])]
+        found = [_counted_noun(sentence, t, st, e, noun) for t, st, e in found]
         return [(t, s, e) for t, s, e in found if _stated_figure(t) or _after_noun(sentence, s, noun)]
     names = [
         (t, s, e)
@@ -326,6 +327,16 @@ def _after_noun(sentence: str, start: int, noun: str) -> bool:
         return False
     between = before[len(before) - before[::-1].index(noun) :]
     return not any(w in _QUANTITY_STEMS for w in between)
+
+
+def _counted_noun(sentence: str, text: str, start: int, end: int, noun: str) -> tuple[str, int, int]:
+    """A bare figure with the asked noun after it, in any case, counts it: "8 GPUs" for "how many GPUs"
+    (a capitalised unit is not read as one by ``_NUMBER``)."""
+    after = re.match(r"\s+([A-Za-z][\w-]*)", sentence[end:])
+    if noun and re.fullmatch(r"\d+", text.strip()) and after and stem(after.group(1).lower()) == noun:
+        end += after.end()
+        return sentence[start:end], start, end
+    return text, start, end
 
 
 def _stated_figure(text: str) -> bool:
