@@ -154,6 +154,33 @@ def test_a_capitalised_function_word_is_no_name(vectors):
     assert phrase is not None and phrase.text == "Herman's Hermits"
 
 
+@pytest.mark.parametrize(
+    ("question", "sentence"),
+    [
+        # A share is no count of the asked things ("65%" faster is no number of GPUs).
+        ("How many GPUs are used for training?", "On CPU, InferSent is about 65% faster than SBERT."),
+        # A figure a measure of the asked noun introduces measures it ("layer size"), counts no layers.
+        (
+            "How many layers does the model have?",
+            "We select the LSTM layer size (16, 32, 64) and the batch size (4, 8, 16) by search.",
+        ),
+    ],
+)
+def test_a_count_is_a_figure_counting_the_asked_things(vectors, question, sentence):
+    assert answer_phrase(question, sentence, vectors) is None
+
+
+def test_a_count_still_takes_the_figure_its_noun_introduces(vectors):
+    phrase = answer_phrase(
+        "How many layers does the model have?", "The number of layers is 12, each of width 512.", vectors
+    )
+    assert phrase is not None and phrase.text == "12"
+    phrase = answer_phrase("How many GPUs are used for training?", "The model is trained on 8 GPUs for a day.", vectors)
+    assert phrase is not None and phrase.text == "8 GPUs"
+    phrase = answer_phrase("How many of the roofs were green?", "Of the surveyed roofs, 65% were green.", vectors)
+    assert phrase is not None and phrase.text == "65%"
+
+
 def test_description_questions_have_no_short_answer(vectors):
     assert answer_phrase("Why do roofs cool streets?", "Plants evaporate water, which cools the air.", vectors) is None
 

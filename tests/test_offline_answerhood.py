@@ -11,7 +11,13 @@ from research.evidence import FindingStatus
 from strategies.offline.contradictions import _opposed
 from strategies.offline.strategy import OfflineStrategy
 from strategies.reading.answer_phrase import polarity
-from strategies.reading.answerhood import about_the_document, asks_about_the_work
+from strategies.reading.answerhood import (
+    about_other_work,
+    about_the_document,
+    asks_about_own_work,
+    asks_about_the_work,
+)
+from strategies.reading.extractive import analyse
 from strategies.reading.negations import negated_terms
 from strategies.reading.text import has_verb, is_statement, lemma
 from tests.test_offline_strategy import block, chunk
@@ -130,6 +136,43 @@ def test_a_question_about_the_work_is_told_apart():
     assert not asks_about_the_work("How much stormwater do green roofs retain?")
 
 
+@pytest.mark.parametrize(
+    ("sentence", "other"),
+    [
+        ("Foster et al. devised a tool for generating errors from an annotated corpus.", True),
+        ("Finally, Smith and Jones et al. predicted the class of Twitter users.", True),
+        ("Foster2009 devised a tool for generating errors.", True),
+        ("[12] proposed a template-based action space.", True),
+        ("Smith (2019) showed that word order matters.", True),
+        ("Previous work has shown that embeddings help.", True),
+        ("We evaluate our approach on two public datasets, Europarl [31] and MultiUN [32].", False),
+        ("The GermEval shared task focused on German tweets.", False),
+        ("Claude 3 Opus is the most capable model.", False),
+    ],
+)
+def test_sentences_about_another_cited_work_are_told_apart(sentence, other):
+    assert about_other_work(sentence) is other
+
+
+def test_a_question_about_the_documents_own_work_is_told_apart():
+    assert asks_about_own_work("Paper: Which annotated corpus did they use?")
+    assert not asks_about_own_work("Paper: What is the approach of previous work?")
+    assert not asks_about_own_work("Which annotated corpus is used by the tagger?")
+
+
+def test_a_question_about_their_work_quotes_what_the_authors_did(strategy):
+    page = _page(
+        "errors",
+        "Foster et al. used an annotated corpus of learner essays to generate errors.",
+        "Our models were trained on the public FCE training set, annotated by examiners.",
+    )
+    ranked = analyse("Which annotated corpus did they use?", [page], strategy.vectors).scored
+    assert ranked[0].sentence.text.startswith("Our models")
+    # Asked of the cited work, its sentence is not held back.
+    ranked = analyse("Which annotated corpus did Foster et al. use?", [page], strategy.vectors).scored
+    assert ranked[0].sentence.text.startswith("Foster")
+
+
 def test_a_procedure_in_the_passive_is_about_the_document():
     assert about_the_document("Studies were included if they examined systems with 150 mm of substrate or less.")
     assert about_the_document("Green roofs are presented in this brief as a frontline heat measure.")
@@ -168,3 +211,16 @@ def test_the_demo_report_leads_with_findings_not_with_what_a_document_does(sampl
     assert "This brief proposes" not in summary and "We searched" not in summary
     stormwater = next(f for f in result.state["findings"] if "stormwater" in f.sub_question.question)
     assert stormwater.claims[0].text.startswith("Extensive green roofs retain 50 to 60 percent")
+
+
+def test_a_count_no_sentence_gives_is_not_answered(strategy):
+    page = _page(
+        "labels",
+        "The annotators labelled every tweet of the corpus for sarcasm and irony.",
+        "Disagreements between annotators were resolved by discussion.",
+    )
+    question = "How many annotators labelled the corpus?"
+    assert not strategy.judge(question, [page]).sufficient
+    counted = _page("labels", "The corpus was labelled by 8 annotators.", *page.text.split("\n\n"))
+    judged = strategy.judge(question, [counted])
+    assert judged.sufficient and judged.claims[0].answer == "8 annotators"

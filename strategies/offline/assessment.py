@@ -44,6 +44,7 @@ from strategies.reading.lexicon.function_words import COMPLEX_PREPOSITIONS
 from strategies.reading.lexicon.quantities import COUNTED
 from strategies.reading.lexicon.question_words import FRAMING_PHRASES, FRAMING_WORDS, QUESTION_WORDS
 from strategies.reading.lexicon.topics import SYNONYMS
+from strategies.reading.question_types import AnswerType, question_type
 from strategies.reading.signals import ACCOUNT_LEAD, MIN_COVERAGE, Signals, coverage, read_coverage, read_terms
 from strategies.reading.text import (
     content_stems,
@@ -129,6 +130,9 @@ def read(
     - An acronym or identifier the question asks about (not the evidence's general subject) that
       nothing in the evidence holds — no sentence, heading, title or section — is not answered, however
       confident the signals are ("what is the IPv6 range" over pages that never say IPv6).
+    - A question asking for a figure or a date that no sentence gives one of (``found.lead`` 0) is not
+      answered, however many of its words the sentences share ("how many GPUs" over a sentence on
+      the efficiency of GPUs).
     - Otherwise, a question the model finds short of its threshold, each of whose focus terms is
       somewhere in the evidence, is answered when the chosen
       sentences state what it asks (``answerhood.answer_verdict``: the judge's hard checks, then most
@@ -143,6 +147,11 @@ def read(
     asked = [n for n in names(question) if technical(n) and any(stem(w) in focus for w in content_words(n))]
     if unheld(asked, [held]) is not None:
         return False, min(conf, UNNAMED_CONFIDENCE)
+    # A question asking for a figure or a date is not answered by sentences giving none of the asked
+    # kind, however many of its words they share: "How many GPUs are used?" by "an advantage of
+    # transformer networks is the computational efficiency on GPUs".
+    if found.lead == 0.0 and question_type(question).kind in (AnswerType.QUANTITY, AnswerType.DATE):
+        return False, conf
     # A question asking for a typed value is answered only by a sentence giving one (``found.lead``): a
     # sentence sharing the words of "what is the average length of the titles" without a figure does not.
     # The coverage floor is measured over the terms the question is read by (``read_terms``).

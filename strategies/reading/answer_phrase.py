@@ -22,7 +22,7 @@ import numpy as np
 
 from corpus.text import figures
 from strategies.reading.answerhood import polarity as asked_polarity
-from strategies.reading.lexicon.quantities import COUNT_NOUNS, MONEY_NOUNS
+from strategies.reading.lexicon.quantities import COUNT_NOUNS, MONEY_NOUNS, QUANTITY_NOUNS
 from strategies.reading.lexicon.units import CURRENCY, MEASURE_UNITS
 from strategies.reading.numbers import quantities
 from strategies.reading.vectors import Vectors
@@ -216,8 +216,11 @@ def _candidates(qtype: QuestionType, sentence: str) -> list[tuple[str, int, int]
         noun = stem(qtype.noun.split()[-1]) if qtype.noun else ""
         if noun in _COUNT_STEMS:  # a population is no share, nor a rate ("2,470 persons per km²")
             found = [c for c in found if not any(q.unit == "%" for q in quantities(c[0])) and not _RATE.search(c[0])]
+        elif noun and qtype.counted:  # "how many GPUs" counts GPUs: "65%" (faster) is a share of something
+            found = [c for c in found if not any(q.unit == "%" for q in quantities(c[0]))]
         elif noun in _MONEY_STEMS:  # a price is an amount of money: "€45 per m2", "120 dollars"
             found = [(t, st, e) for t, st, e in found if CURRENCY.search(sentence[max(0, st - 4) : e])]
+        found = [_counted_noun(sentence, t, st, e, noun) for t, st, e in found]
         return [(t, s, e) for t, s, e in found if _stated_figure(t) or _after_noun(sentence, s, noun)]
     names = [
         (t, s, e)
@@ -269,6 +272,8 @@ _FREQUENCY = re.compile(
 
 # Nouns counted in units of themselves ("a population of 3,559"): a percentage is a share of them.
 _COUNT_STEMS = frozenset(stem(n) for n in COUNT_NOUNS)
+# Nouns naming a measure of a thing ("size", "length"): a figure they introduce measures, not counts.
+_QUANTITY_STEMS = frozenset(stem(n) for n in QUANTITY_NOUNS)
 # Nouns answered by an amount of money, and the marks of one.
 _MONEY_STEMS = frozenset(stem(n) for n in MONEY_NOUNS)
 
@@ -314,9 +319,24 @@ def _trim_unit(text: str) -> str:
 
 
 def _after_noun(sentence: str, start: int, noun: str) -> bool:
-    """A bare integer the asked noun introduces ("the township population was 428") is its value."""
-    before = _WORD.findall(sentence[max(0, start - 40) : start])[-3:]
-    return bool(noun) and any(stem(w.lower()) == noun for w in before)
+    """A bare integer the asked noun introduces ("the township population was 428") is its value; not
+    when a measure of that noun stands between them ("LSTM layer *size* (16, 32, 64)" gives sizes of a
+    layer, not a number of layers)."""
+    before = [stem(w.lower()) for w in _WORD.findall(sentence[max(0, start - 40) : start])[-3:]]
+    if not noun or noun not in before:
+        return False
+    between = before[len(before) - before[::-1].index(noun) :]
+    return not any(w in _QUANTITY_STEMS for w in between)
+
+
+def _counted_noun(sentence: str, text: str, start: int, end: int, noun: str) -> tuple[str, int, int]:
+    """A bare figure with the asked noun after it, in any case, counts it: "8 GPUs" for "how many GPUs"
+    (a capitalised unit is not read as one by ``_NUMBER``)."""
+    after = re.match(r"\s+([A-Za-z][\w-]*)", sentence[end:])
+    if noun and re.fullmatch(r"\d+", text.strip()) and after and stem(after.group(1).lower()) == noun:
+        end += after.end()
+        return sentence[start:end], start, end
+    return text, start, end
 
 
 def _stated_figure(text: str) -> bool:

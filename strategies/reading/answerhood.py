@@ -302,6 +302,35 @@ def asks_about_the_work(question: str) -> bool:
     return bool(_ASKS_ABOUT_THE_WORK.search(question) or _NAMED_DOCUMENT.search(question))
 
 
+# A sentence whose subject is another, cited work, after an opening adverb: "Foster et al. devised…", "Waseem et. al. discussed…",
+# "Foster2009 devised…" (a citation key left by a LaTeX conversion), "[12] proposed…", "Smith (2019)
+# showed…", "Smith [12] learned…", "Previous work has…". QASPER's papers render a numbered citation
+# "BIBREF12".
+_OTHER_WORK = re.compile(
+    r"^\W*(?:(?:[A-Za-z]+ly|[Hh]owever|[Ff]inally|[Ss]imilarly|[Ii]n addition|[Mm]oreover|[Ll]ikewise),?\s+)?"
+    r"(?:[A-Z][\w'’-]+(?:\s+(?:and|&)\s+[A-Z][\w'’-]+)?\s+et\.?\s+al\b"
+    r"|[A-Z][a-z]+\d{4}[a-z]?\b"
+    r"|(?:\[\d+(?:[,–-]\s*\d+)*\]|BIBREF\d+)"
+    r"|[A-Z][a-z]+(?:\s+(?:and|&)\s+[A-Z][a-z]+)?\s+(?:\(\d{4}[a-z]?\)|\[\d+\]|BIBREF\d+)"
+    r"|(?i:previous|prior|earlier|existing|related|recent)\s+(?:work|works|studies|research|approaches|papers)\b)",
+)
+# A question about the document's own work ("which corpus did *they* use", "what does *this paper*
+# propose"), not about the work it cites ("what is the approach of *previous* work").
+_OWN_WORK = re.compile(r"\b(?:they|their|them|we|our|(?:this|the present) (?:paper|work|study|article))\b", re.I)
+_CITED_WORK = re.compile(r"\b(?:previous|prior|earlier|existing|related|other|cited)\b", re.I)
+
+
+def about_other_work(sentence: str) -> bool:
+    """The sentence's subject is another, cited work ("Foster et al. devised…", "[12] proposed…")."""
+    return bool(_OTHER_WORK.search(sentence))
+
+
+def asks_about_own_work(question: str) -> bool:
+    """The question asks what the document's own authors did, not what the work they cite did."""
+    asked = question.rsplit(": ", 1)[-1]
+    return bool(_OWN_WORK.search(asked)) and not _CITED_WORK.search(asked)
+
+
 def missing_name(question: str, sentences: Sequence[str], context: Sequence[str] = ()) -> str | None:
     """A name, acronym or identifier of ``question`` that neither ``sentences`` nor ``context`` (their
     documents' titles and sections) hold, or None."""

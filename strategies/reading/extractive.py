@@ -35,7 +35,13 @@ from corpus.retrieval import RetrievedChunk
 from corpus.text import figures, word_tokens
 from research.ai_address import addresses_ai
 from research.evidence import Claim
-from strategies.reading.answerhood import about_the_document, asks_about_the_work, unheld
+from strategies.reading.answerhood import (
+    about_other_work,
+    about_the_document,
+    asks_about_own_work,
+    asks_about_the_work,
+    unheld,
+)
 from strategies.reading.lexicon.documents import FINDING_SECTIONS, METHOD_SECTIONS
 from strategies.reading.negations import negated_terms
 from strategies.reading.numbers import quantities
@@ -83,6 +89,10 @@ OFF_FOCUS_PENALTY = 0.1
 # it ranks below every sentence that does (relevance is mostly within 0-1; the chunk-rank penalty is
 # 0.3 a rank), so it is quoted only when nothing else is.
 ABOUT_DOCUMENT_PENALTY = 0.5
+# A sentence whose subject is another, cited work ("Foster et al. devised…", "[12] proposed…") says what
+# that work did: a question about the document's own work ("which corpus did they use") ranks it below
+# every sentence its authors say of themselves (as ``ABOUT_DOCUMENT_PENALTY`` does).
+OTHER_WORK_PENALTY = 0.5
 # A list's lead-in relative to something said before it ("In addition to these core metrics, you may
 # also consider:") introduces more of something, not the thing asked: its list is what the page adds
 # to an answer given above it, so it ranks below the sentences that may give that answer.
@@ -289,6 +299,7 @@ def analyse(question: str, evidence: Sequence[RetrievedChunk], vectors: Vectors)
     on_focus = {s.order: any(matched(t, s.stems) for t in focus) for s in pool}
     penalise = any(on_focus.values())
     about_work = asks_about_the_work(question)
+    own_work = asks_about_own_work(question)
     if len(pool) > MAX_CANDIDATES:
         pool = sorted(pool, key=lambda s: (-lex[s.order], s.chunk_index, s.order))[:MAX_CANDIDATES]
         pool.sort(key=lambda s: s.order)
@@ -301,6 +312,8 @@ def analyse(question: str, evidence: Sequence[RetrievedChunk], vectors: Vectors)
             relevance -= OFF_FOCUS_PENALTY
         if not about_work and about_the_document(s.text):
             relevance -= ABOUT_DOCUMENT_PENALTY
+        if own_work and about_other_work(s.text):
+            relevance -= OTHER_WORK_PENALTY
         if s.items and _RELATIVE_LEAD_IN.search(s.text):
             relevance -= RELATIVE_LEAD_IN_PENALTY
         scored.append(
