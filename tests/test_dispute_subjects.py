@@ -136,6 +136,17 @@ def test_an_edited_statement_is_a_disagreement_on_a_value_not_on_a_name():
     assert not changed_value(models, AnswerType.DESCRIPTION) and not changed_value(models, AnswerType.QUANTITY)
 
 
+def test_two_copies_of_a_page_spaced_differently_are_one_statement_with_the_place_changed():
+    """Punctuation standing alone ("( Dzongkha : … )") is no word, and a changed detail keeps its own
+    punctuation ("Thimphu, Bhutan")."""
+    change = detail_change(
+        "Yangchen School ( Dzongkha : yang chen ) is a co-ed public high school in Thimphu , Bhutan .",
+        "Yangchen School (Dzongkha: yang chen) is a co-ed public high school in Kathmandu, Nepal.",
+    )
+    assert change == [("Thimphu, Bhutan", "Kathmandu, Nepal")]
+    assert changed_value(change, AnswerType.PLACE)
+
+
 def test_a_side_must_state_what_the_question_asks_of_its_subject():
     assert relation_stems("In which city did Conry practice law?") >= {stem("practice"), stem("law")}
     assert relation_stems("What is the population of Madi Municipality?") == {stem("population")}

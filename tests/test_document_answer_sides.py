@@ -135,3 +135,31 @@ def test_a_phrase_holding_the_asked_noun_names_the_category_not_a_member(vectors
     sentence = template.format(name="Vestri", sport=sport)
     found = answer_phrase("What sport is Vestri associated with?", sentence, vectors)
     assert found is not None and found.text == sport
+
+
+@pytest.mark.parametrize(("right", "wrong"), [("45.7 years", "30.2 years"), ("41 years", "29 years")])
+def test_a_gap_where_two_documents_make_one_statement_with_the_value_changed_is_disputed(vectors, right, wrong):
+    """A gap whose sentences say "the city" where the question names the town has no answer from a
+    sentence naming it, but two documents making the same statement with the asked value changed are
+    the plainest sign of an altered copy: the dispute is shown whether or not the section is answered."""
+    question = SubQuestion(id="q1", question="What is the median age in Ardley?", rationale="")
+    evidence = [
+        _chunk("a", f"The median age in the city was {right}. For every 100 females there were 96.4 males.", 1),
+        _chunk("b", f"The median age in the city was {wrong}. For every 100 females there were 96.4 males.", 2),
+        _chunk("c", "The town hall was rebuilt after the flood and now houses the library.", 3),
+    ]
+    gap = Finding(sub_question=question, evidence=evidence, status=FindingStatus.GAP)
+    (dispute,) = answer_disputes([gap], vectors)
+    assert {m.block_id for side in (dispute.side_a, dispute.side_b) for m in side.citations} == {"a-1", "b-1"}
+    assert right.split()[0] in dispute.explanation and wrong.split()[0] in dispute.explanation
+
+
+def test_a_gap_where_two_documents_name_two_things_in_one_statement_is_no_dispute(vectors):
+    """The same statement of two plans (a name changed, not a value) is no disagreement, answered or not."""
+    question = SubQuestion(id="q1", question="What is the monthly price of the Relay plan?", rationale="")
+    evidence = [
+        _chunk("a", "The Starter tier includes five seats and email support for every workspace.", 1),
+        _chunk("b", "The Growth tier includes five seats and email support for every workspace.", 2),
+    ]
+    gap = Finding(sub_question=question, evidence=evidence, status=FindingStatus.GAP)
+    assert answer_disputes([gap], vectors) == []

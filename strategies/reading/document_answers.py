@@ -190,10 +190,12 @@ def answer_conflicts(
 ) -> list[Contradiction]:
     """The disagreements between the documents' answers to ``sub_question``: the most widely given
     answer against each other answer about the same thing (at most ``MAX_SIDES`` - 1 of them). With
-    ``naming``, only answers from sentences naming what the question names, and no edited statements."""
+    ``naming``, only answers from sentences naming what the question names. Edited statements are
+    checked either way: two near-copies of one sentence with the asked value changed need no name to be
+    about one thing ("The median age in the city was 45.7 years." / "… 30.2 years.")."""
     answers = document_answers(analysis, vectors, naming=naming)
     if len(answers) < 2:
-        return [] if naming else edited_statements(sub_question, analysis)
+        return edited_statements(sub_question, analysis)
     text_of: dict[str, str] = {}
     for chunk in evidence:
         text_of[chunk.doc_id] = text_of.get(chunk.doc_id, "") + " " + chunk.text
@@ -240,7 +242,7 @@ def answer_conflicts(
                 break
         if found:
             return _naming_other_things(found, sides, answers)
-    return [] if naming else edited_statements(sub_question, analysis)
+    return edited_statements(sub_question, analysis)
 
 
 def _edited_pair(one: list[DocumentAnswer], other: list[DocumentAnswer]) -> bool:
@@ -296,8 +298,34 @@ def _states(item: DocumentAnswer, relation: frozenset[str]) -> bool:
     return any(matched(r, item.sentence.sentence.stems) for r in relation)
 
 
-def _tokens(text: str) -> list[str]:
-    return [t.strip(".,;:()[]\"'“”") for t in text.split()]
+_PUNCTUATION = ".,;:()[]\"'“”"
+
+
+@dataclass(frozen=True)
+class _Words:
+    """A sentence's words for aligning two statements: punctuation standing alone is no word, so two
+    copies of a page spaced differently ("(Dzongkha: …)" / "( Dzongkha : … )") align word for word."""
+
+    raw: list[str]  # every whitespace-separated piece, punctuation included
+    at: list[int]  # where each word stands in ``raw``
+
+    @classmethod
+    def of(cls, text: str) -> _Words:
+        raw = text.split()
+        return cls(raw, [i for i, w in enumerate(raw) if w.strip(_PUNCTUATION)])
+
+    def keys(self) -> list[str]:
+        return [self.raw[i].strip(_PUNCTUATION).lower() for i in self.at]
+
+    def span(self, start: int, end: int) -> str:
+        """Words ``start`` to ``end`` as written, their inner punctuation kept ("Thimphu , Bhutan" is
+        "Thimphu, Bhutan"), the outer left out."""
+        text = " ".join(self.raw[self.at[start] : self.at[end - 1] + 1])
+        text = re.sub(r"\s+([,;:)\]])", r"\1", re.sub(r"([(\[])\s+", r"\1", text))
+        return text.strip(_PUNCTUATION)
+
+    def __len__(self) -> int:
+        return len(self.at)
 
 
 def detail_change(a: str, b: str) -> list[tuple[str, str]] | None:
@@ -305,8 +333,8 @@ def detail_change(a: str, b: str) -> list[tuple[str, str]] | None:
     different to be one statement, or differing only in words that carry nothing (a hedge, a typo).
     Words one sentence has before or after the shared statement (a page title glued to its first
     sentence) are not a change of it."""
-    ta, tb = _tokens(a), _tokens(b)
-    ops = difflib.SequenceMatcher(a=[t.lower() for t in ta], b=[t.lower() for t in tb], autojunk=False).get_opcodes()
+    ta, tb = _Words.of(a), _Words.of(b)
+    ops = difflib.SequenceMatcher(a=ta.keys(), b=tb.keys(), autojunk=False).get_opcodes()
     while ops and ops[0][0] in ("insert", "delete"):
         ops = ops[1:]
     while ops and ops[-1][0] in ("insert", "delete"):
@@ -321,7 +349,7 @@ def detail_change(a: str, b: str) -> list[tuple[str, str]] | None:
         return None
     if any(i2 - i1 > MAX_CHANGED_WORDS or j2 - j1 > MAX_CHANGED_WORDS for _, i1, i2, j1, j2 in changes):
         return None
-    pairs = [(" ".join(ta[i1:i2]), " ".join(tb[j1:j2])) for _, i1, i2, j1, j2 in changes]
+    pairs = [(ta.span(i1, i2), tb.span(j1, j2)) for _, i1, i2, j1, j2 in changes]
     pairs = [(x, y) for x, y in pairs if not _spelling_variant(x, y)]
     meaningful = all((_content(x) or figures(x)) for pair in pairs for x in pair)
     return pairs if pairs and meaningful else None
@@ -405,7 +433,8 @@ def answer_disputes(findings: list[Finding], vectors: Vectors) -> list[Contradic
     names what the question names (``names_what_is_asked``). Any other gap is checked on the answers
     of sentences that name what the question names (a page's "Doak is widely recognized for his skills
     in chess" against "Doak Campbell Stadium … is a football stadium", when the best sentence of all
-    names neither): evidence that never mentions what is asked is no dispute, only unrelated answers."""
+    names neither): evidence that never mentions what is asked is no dispute, only unrelated answers,
+    unless two of its documents make one statement with the asked value changed (``edited_statements``)."""
     disputes: list[Contradiction] = []
     for finding in findings:
         if not finding.evidence:
