@@ -63,6 +63,10 @@ MIN_PHRASE_SCORE = 0.4
 SAME_STATEMENT_SIMILARITY = 0.7
 MAX_CHANGES = 2
 MAX_CHANGED_WORDS = 4
+# Two figures, one written with a decimal part, this close are one measure rounded or converted
+# differently, not an edit ("388.5/km²" / "389.3/km 2").
+ROUNDING = 0.01
+_DECIMAL = re.compile(r"\d\.\d")
 # For a question asking for a value, a statement edited in that value counts from this share of the
 # best sentence's relevance (see ``edited_statements``).
 EDITED_RELEVANCE = 0.1
@@ -350,7 +354,7 @@ def detail_change(a: str, b: str) -> list[tuple[str, str]] | None:
     if any(i2 - i1 > MAX_CHANGED_WORDS or j2 - j1 > MAX_CHANGED_WORDS for _, i1, i2, j1, j2 in changes):
         return None
     pairs = [(ta.span(i1, i2), tb.span(j1, j2)) for _, i1, i2, j1, j2 in changes]
-    pairs = [(x, y) for x, y in pairs if not _spelling_variant(x, y)]
+    pairs = [(x, y) for x, y in pairs if not _spelling_variant(x, y) and not _rounded(x, y)]
     meaningful = all((_content(x) or figures(x)) for pair in pairs for x in pair)
     return pairs if pairs and meaningful else None
 
@@ -366,6 +370,15 @@ def _spelling_variant(a: str, b: str) -> bool:
         return a[i + 1 :] == b[i + 1 :] or (a[i : i + 2] == b[i : i + 2][::-1] and a[i + 2 :] == b[i + 2 :])
     longer, shorter = (a, b) if len(a) > len(b) else (b, a)
     return longer[i + 1 :] == shorter[i:]
+
+
+def _rounded(a: str, b: str) -> bool:
+    """One measure rounded or converted differently ("388.5/km²" / "389.3/km 2"): each figure equals
+    the other's or, written with a decimal part, lies within ROUNDING of it. Whole numbers (years,
+    counts) are compared as they are: 1885 and 1902 are two dates."""
+    pairs = list(zip(figures(a), figures(b), strict=False))
+    decimal = bool(_DECIMAL.search(a) or _DECIMAL.search(b))
+    return bool(pairs) and all(x == y or (decimal and abs(x - y) <= ROUNDING * max(abs(x), abs(y))) for x, y in pairs)
 
 
 def edited_statements(sub_question: SubQuestion, analysis: Analysis) -> list[Contradiction]:
