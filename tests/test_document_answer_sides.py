@@ -163,3 +163,20 @@ def test_a_gap_where_two_documents_name_two_things_in_one_statement_is_no_disput
     ]
     gap = Finding(sub_question=question, evidence=evidence, status=FindingStatus.GAP)
     assert answer_disputes([gap], vectors) == []
+
+
+def test_a_run_on_side_is_quoted_by_the_words_around_its_value(vectors):
+    """A page's menus and infobox read as one "sentence" are no quote a reader can take in: the side
+    quotes the words around its value, verbatim (so it still resolves to its block)."""
+    menu = " ".join(["Talk English Read Edit View history Tools move to sidebar hide Actions"] * 5)
+    texts = {
+        doc: f"{menu} From Wikipedia, the free encyclopedia KXLT is a radio station in Ardley broadcasting a {value} "
+        "format, owned by La Mas Radio since 1960."
+        for doc, value in (("a", "Spanish Tropical"), ("b", "Classical Music"))
+    }
+    question = SubQuestion(id="q1", question="What is the broadcast format of KXLT?", rationale="")
+    evidence = [_chunk(doc, text, i) for i, (doc, text) in enumerate(texts.items(), start=1)]
+    (dispute,) = answer_conflicts(question, analyse(question.question, evidence, vectors), evidence, vectors)
+    for side, doc, value in ((dispute.side_a, "a", "Spanish Tropical"), (dispute.side_b, "b", "Classical Music")):
+        quote = side.citations[0].quote
+        assert value in quote and quote in texts[doc] and len(quote.split()) <= 32 and "Talk" not in quote

@@ -72,6 +72,10 @@ _DECIMAL = re.compile(r"\d\.\d")
 EDITED_RELEVANCE = 0.1
 # An answer of several words is mentioned when they all stand within its length plus this many words.
 MENTION_SLACK = 3
+# A side's sentence longer than this many words is quoted by the words around its value: so many
+# before it and after it (a statement's subject and verb usually stand within a dozen words of it).
+MAX_SIDE_WORDS = 60
+SIDE_WORDS_BEFORE, SIDE_WORDS_AFTER = 20, 10
 # A disputed question shows at most this many answers.
 MAX_SIDES = 3
 
@@ -494,15 +498,32 @@ def _side(item: DocumentAnswer, answer: str | None = None, *, question: str) -> 
     """A side quoted with its sentence, led by its value only when that is a short answer a reader can
     take as one: the question asks for a typed value, and the value stands whole in the sentence (a
     changed detail of an edited statement, "red" / "yellow", or a value assembled from several places
-    is said in the explanation, not bolded)."""
+    is said in the explanation, not bolded). A run-on "sentence" (a page's menus and infobox read as
+    one) is quoted by the words around its value (``excerpt``)."""
     s = item.sentence.sentence
     shown = answer or item.answer
     value = without_label(shown)
+    quote = excerpt(s.text, value.split(" … ")[0])
     return Claim(
-        text=normalise_space(s.text),
-        citations=[CitationMarker(block_id=s.block_id, quote=s.text)],
-        answer=shown if fits(question_type(question), value, normalise_space(s.text)) else None,
+        text=normalise_space(quote),
+        citations=[CitationMarker(block_id=s.block_id, quote=quote)],
+        answer=shown if fits(question_type(question), value, normalise_space(quote)) else None,
     )
+
+
+def excerpt(sentence: str, value: str) -> str:
+    """The sentence, or when it runs over MAX_SIDE_WORDS words, the words around the first place it
+    gives ``value``: up to SIDE_WORDS_BEFORE before and SIDE_WORDS_AFTER after, verbatim, so the quote
+    still resolves to its block. A sentence that does not give the value is kept whole."""
+    words = list(re.finditer(r"\S+", sentence))
+    at = sentence.lower().find(value.lower()) if value.strip() else -1
+    if len(words) <= MAX_SIDE_WORDS or at < 0:
+        return sentence
+    first = next(i for i, w in enumerate(words) if w.end() > at)
+    last = next((i for i, w in enumerate(words) if w.end() >= at + len(value)), len(words) - 1)
+    start = words[max(0, first - SIDE_WORDS_BEFORE)].start()
+    end = words[min(len(words) - 1, last + SIDE_WORDS_AFTER)].end()
+    return sentence[start:end]
 
 
 def things_answered(analysis: Analysis, vectors: Vectors) -> list[Claim]:
