@@ -180,3 +180,20 @@ def test_a_run_on_side_is_quoted_by_the_words_around_its_value(vectors):
     for side, doc, value in ((dispute.side_a, "a", "Spanish Tropical"), (dispute.side_b, "b", "Classical Music")):
         quote = side.citations[0].quote
         assert value in quote and quote in texts[doc] and len(quote.split()) <= 32 and "Talk" not in quote
+
+
+def test_a_gap_asking_for_a_description_gets_no_dispute_from_two_edited_blurbs(vectors):
+    """Evidence that never names what is asked shows no disagreement between two menu entries' blurbs
+    ("Start prompt engineering" / "Prompt library"): only a changed value of an asked-for type marks an
+    altered copy there."""
+    question = SubQuestion(
+        id="q1",
+        question="What are the two interactive tutorials that Acme offers, and how do they differ?",
+        rationale="",
+    )
+    evidence = [
+        _chunk("a", "Start prompt engineeringGet inspired by a curated selection of prompts for various tasks.", 1),
+        _chunk("b", "Prompt libraryGet inspired by a curated selection of prompts for various tasks.", 2),
+    ]
+    gap = Finding(sub_question=question, evidence=evidence, status=FindingStatus.GAP)
+    assert answer_disputes([gap], vectors) == []

@@ -203,7 +203,7 @@ def answer_conflicts(
     about one thing ("The median age in the city was 45.7 years." / "… 30.2 years.")."""
     answers = document_answers(analysis, vectors, naming=naming)
     if len(answers) < 2:
-        return edited_statements(sub_question, analysis)
+        return edited_statements(sub_question, analysis, naming=naming)
     text_of: dict[str, str] = {}
     for chunk in evidence:
         text_of[chunk.doc_id] = text_of.get(chunk.doc_id, "") + " " + chunk.text
@@ -250,7 +250,7 @@ def answer_conflicts(
                 break
         if found:
             return _naming_other_things(found, sides, answers)
-    return edited_statements(sub_question, analysis)
+    return edited_statements(sub_question, analysis, naming=naming)
 
 
 def _edited_pair(one: list[DocumentAnswer], other: list[DocumentAnswer]) -> bool:
@@ -385,17 +385,23 @@ def _rounded(a: str, b: str) -> bool:
     return bool(pairs) and all(x == y or (decimal and abs(x - y) <= ROUNDING * max(abs(x), abs(y))) for x, y in pairs)
 
 
-def edited_statements(sub_question: SubQuestion, analysis: Analysis) -> list[Contradiction]:
+def edited_statements(sub_question: SubQuestion, analysis: Analysis, *, naming: bool = False) -> list[Contradiction]:
     """Two documents making the same statement with one detail changed: a disagreement on that detail
     when it is what the question asks for (``changed_value``), and not the name of the thing the
     statement is about ("Claude 3 Opus" / "Claude 3 Haiku" are two models, not two values); the most
     direct sign that one source was altered. For a question asking for a value, the statement need
     only be EDITED_RELEVANCE as relevant as the best sentence: the changed detail is of the asked-for
-    type, and the sentence naming it often refers to its subject by a pronoun ("It was designed by")."""
+    type, and the sentence naming it often refers to its subject by a pronoun ("It was designed by").
+    With ``naming`` (evidence that never names what is asked), only questions asking for a typed value."""
     if not analysis.scored:
         return []
     question = analysis.question
     kind = question_type(question).kind
+    if naming and kind in (AnswerType.DESCRIPTION, AnswerType.YES_NO):
+        # Evidence not shown to be about the question: only a changed value of the asked-for type tells
+        # an altered copy; a description question's "anything but a name" (two menu entries' blurbs,
+        # "Start prompt engineering" / "Prompt library") is no sign of one.
+        return []
     share = DOC_RELEVANCE if kind in (AnswerType.DESCRIPTION, AnswerType.YES_NO) else EDITED_RELEVANCE
     floor = share * analysis.scored[0].relevance
     relevant = [s for s in analysis.scored if s.relevance >= floor]
