@@ -9,7 +9,7 @@ import pytest
 from corpus.retrieval import RetrievedChunk
 from research.evidence import Finding, FindingStatus, SubQuestion
 from strategies.reading.answer_phrase import answer_phrase
-from strategies.reading.document_answers import answer_conflicts, answer_disputes
+from strategies.reading.document_answers import answer_conflicts, answer_disputes, things_answered
 from strategies.reading.extractive import analyse
 from strategies.reading.vectors import Vectors
 from tests.test_offline_strategy import block, chunk
@@ -197,3 +197,18 @@ def test_a_gap_asking_for_a_description_gets_no_dispute_from_two_edited_blurbs(v
     ]
     gap = Finding(sub_question=question, evidence=evidence, status=FindingStatus.GAP)
     assert answer_disputes([gap], vectors) == []
+
+
+def test_an_answer_for_another_thing_of_the_name_quotes_its_sentence_whole(vectors):
+    """Answers for two things of one name stand beside the section's own quotes of the same sentences:
+    they quote them whole, so no sentence is shown twice, once cut and once whole."""
+    menu = " ".join(["Talk English Read Edit View history Tools move to sidebar hide Actions"] * 5)
+    texts = {
+        "a": f"{menu} From Wikipedia, the free encyclopedia Talk Show is the debut album by Ann Verity, released in "
+        "1984 on Arden Records.",
+        "b": "Talk Show is the debut album by Tom Kell, released in 1999 on Uptown Records.",
+    }
+    question = "Who is the artist of the album Talk Show?"
+    evidence = [_chunk(doc, text, i) for i, (doc, text) in enumerate(texts.items(), start=1)]
+    claims = things_answered(analyse(question, evidence, vectors), vectors)
+    assert len(claims) == 2 and {c.citations[0].quote for c in claims} == set(texts.values())

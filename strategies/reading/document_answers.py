@@ -500,16 +500,17 @@ def _count(group: list[DocumentAnswer]) -> str:
     return "1 document" if len(group) == 1 else f"{len(group)} documents"
 
 
-def _side(item: DocumentAnswer, answer: str | None = None, *, question: str) -> Claim:
+def _side(item: DocumentAnswer, answer: str | None = None, *, question: str, whole: bool = False) -> Claim:
     """A side quoted with its sentence, led by its value only when that is a short answer a reader can
     take as one: the question asks for a typed value, and the value stands whole in the sentence (a
     changed detail of an edited statement, "red" / "yellow", or a value assembled from several places
     is said in the explanation, not bolded). A run-on "sentence" (a page's menus and infobox read as
-    one) is quoted by the words around its value (``excerpt``)."""
+    one) is quoted by the words around its value (``excerpt``), unless ``whole``: a thing's answer stands
+    beside the section's own quotes, which give its sentence whole (one sentence is shown once)."""
     s = item.sentence.sentence
     shown = answer or item.answer
     value = without_label(shown)
-    quote = excerpt(s.text, value.split(" … ")[0])
+    quote = s.text if whole else excerpt(s.text, value.split(" … ")[0])
     return Claim(
         text=normalise_space(quote),
         citations=[CitationMarker(block_id=s.block_id, quote=quote)],
@@ -543,7 +544,7 @@ def things_answered(analysis: Analysis, vectors: Vectors) -> list[Claim]:
             things.append(item)
     if len(things) < 2:
         return []
-    return [_side(t, _with_subject(t, things), question=analysis.question) for t in things]
+    return [_side(t, _with_subject(t, things), question=analysis.question, whole=True) for t in things]
 
 
 def _with_subject(item: DocumentAnswer, among: list[DocumentAnswer]) -> str:
