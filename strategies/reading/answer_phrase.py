@@ -147,7 +147,7 @@ def answer_phrase(question: str, sentence: str, vectors: Vectors | None = None) 
 def _life_event(
     question: str, sentence: str, candidates: list[tuple[str, int, int]]
 ) -> list[tuple[str, int, int]] | None:
-    """For a question on a birth or a death, a life span in brackets after a name ("(15 May 1885 – 8 July
+    """For a question on a birth or a death, a life span in brackets ("(15 May 1885 – 8 July
     1955)", "(c. 1650 – 1701)") gives the birth first and the death second: the date nearest the
     question's words would answer "When did he die?" with his birth, and "until 1762" beside the span
     would answer his birth date. A span in running text ("served from 1990 to 1995") is no life."""
