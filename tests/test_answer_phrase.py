@@ -288,3 +288,27 @@ def test_a_question_asking_how_much_money_is_answered_by_an_amount_of_money():
     assert answer_phrase(question, depth) is None  # a depth is no amount of money
     found = answer_phrase(question, "Owners spend about €12 per square metre on upkeep each year.")
     assert found is not None and found.text.startswith("€12")
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "expected"),
+    [
+        ("When did Ann Verity die?", "Ann Verity (15 May 1885 – 8 July 1955) was a British politician.", "8 July 1955"),
+        (
+            "When was Ann Verity born?",
+            "Ann Verity (15 May 1885 – 8 July 1955) was a British politician.",
+            "15 May 1885",
+        ),
+        (
+            "What is the birth date of Ann Verity?",
+            "Ann Verity (3 September 1717 – 17 July 1793), until 1762 Ann Ashcroft, was a diplomat.",
+            "3 September 1717",
+        ),
+        ("When did Ann Verity die?", "Ann Verity (1650–1701) was a printer in Leiden.", "1701"),
+        # A span in running text is no life: the date beside the asked event is chosen as before.
+        ("When did Ann Verity die?", "Ann Verity died in 1701, after printing from 1650 to 1699.", "1701"),
+    ],
+)
+def test_a_life_span_in_brackets_gives_the_birth_first_and_the_death_second(vectors, question, sentence, expected):
+    phrase = answer_phrase(question, sentence, vectors)
+    assert phrase is not None and phrase.text == expected

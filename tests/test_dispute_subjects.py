@@ -136,6 +136,33 @@ def test_an_edited_statement_is_a_disagreement_on_a_value_not_on_a_name():
     assert not changed_value(models, AnswerType.DESCRIPTION) and not changed_value(models, AnswerType.QUANTITY)
 
 
+def test_two_copies_of_a_page_spaced_differently_are_one_statement_with_the_place_changed():
+    """Punctuation standing alone ("( Dzongkha : … )") is no word, and a changed detail keeps its own
+    punctuation ("Thimphu, Bhutan")."""
+    change = detail_change(
+        "Yangchen School ( Dzongkha : yang chen ) is a co-ed public high school in Thimphu , Bhutan .",
+        "Yangchen School (Dzongkha: yang chen) is a co-ed public high school in Kathmandu, Nepal.",
+    )
+    assert change == [("Thimphu, Bhutan", "Kathmandu, Nepal")]
+    assert changed_value(change, AnswerType.PLACE)
+
+
+def test_one_measure_rounded_or_converted_differently_is_no_edit():
+    """Two copies of a page giving a density as "388.5/km²" and "389.3/km 2" round one conversion two
+    ways; a year or a count changed is an edit however close ("1885" / "1902")."""
+    assert detail_change(
+        "The population density was 1,008.4 people per square mile (388.5/km²).",
+        "The population density was 1,008.4 inhabitants per square mile ( 389.3/km 2 ) .",
+    ) == [("people", "inhabitants")]
+    assert not changed_value([("people", "inhabitants")], AnswerType.QUANTITY)
+    assert detail_change(
+        "The courthouse was completed in 1885 by the county.", "The courthouse was completed in 1902 by the county."
+    ) == [("1885", "1902")]
+    assert detail_change(
+        "The median age in the city was 45.7 years.", "The median age in the city was 30.2 years."
+    ) == [("45.7", "30.2")]
+
+
 def test_a_side_must_state_what_the_question_asks_of_its_subject():
     assert relation_stems("In which city did Conry practice law?") >= {stem("practice"), stem("law")}
     assert relation_stems("What is the population of Madi Municipality?") == {stem("population")}

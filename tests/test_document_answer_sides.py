@@ -9,7 +9,7 @@ import pytest
 from corpus.retrieval import RetrievedChunk
 from research.evidence import Finding, FindingStatus, SubQuestion
 from strategies.reading.answer_phrase import answer_phrase
-from strategies.reading.document_answers import answer_conflicts, answer_disputes
+from strategies.reading.document_answers import answer_conflicts, answer_disputes, things_answered
 from strategies.reading.extractive import analyse
 from strategies.reading.vectors import Vectors
 from tests.test_offline_strategy import block, chunk
@@ -135,3 +135,80 @@ def test_a_phrase_holding_the_asked_noun_names_the_category_not_a_member(vectors
     sentence = template.format(name="Vestri", sport=sport)
     found = answer_phrase("What sport is Vestri associated with?", sentence, vectors)
     assert found is not None and found.text == sport
+
+
+@pytest.mark.parametrize(("right", "wrong"), [("45.7 years", "30.2 years"), ("41 years", "29 years")])
+def test_a_gap_where_two_documents_make_one_statement_with_the_value_changed_is_disputed(vectors, right, wrong):
+    """A gap whose sentences say "the city" where the question names the town has no answer from a
+    sentence naming it, but two documents making the same statement with the asked value changed are
+    the plainest sign of an altered copy: the dispute is shown whether or not the section is answered."""
+    question = SubQuestion(id="q1", question="What is the median age in Ardley?", rationale="")
+    evidence = [
+        _chunk("a", f"The median age in the city was {right}. For every 100 females there were 96.4 males.", 1),
+        _chunk("b", f"The median age in the city was {wrong}. For every 100 females there were 96.4 males.", 2),
+        _chunk("c", "The town hall was rebuilt after the flood and now houses the library.", 3),
+    ]
+    gap = Finding(sub_question=question, evidence=evidence, status=FindingStatus.GAP)
+    (dispute,) = answer_disputes([gap], vectors)
+    assert {m.block_id for side in (dispute.side_a, dispute.side_b) for m in side.citations} == {"a-1", "b-1"}
+    assert right.split()[0] in dispute.explanation and wrong.split()[0] in dispute.explanation
+
+
+def test_a_gap_where_two_documents_name_two_things_in_one_statement_is_no_dispute(vectors):
+    """The same statement of two plans (a name changed, not a value) is no disagreement, answered or not."""
+    question = SubQuestion(id="q1", question="What is the monthly price of the Relay plan?", rationale="")
+    evidence = [
+        _chunk("a", "The Starter tier includes five seats and email support for every workspace.", 1),
+        _chunk("b", "The Growth tier includes five seats and email support for every workspace.", 2),
+    ]
+    gap = Finding(sub_question=question, evidence=evidence, status=FindingStatus.GAP)
+    assert answer_disputes([gap], vectors) == []
+
+
+def test_a_run_on_side_is_quoted_by_the_words_around_its_value(vectors):
+    """A page's menus and infobox read as one "sentence" are no quote a reader can take in: the side
+    quotes the words around its value, verbatim (so it still resolves to its block)."""
+    menu = " ".join(["Talk English Read Edit View history Tools move to sidebar hide Actions"] * 5)
+    texts = {
+        doc: f"{menu} From Wikipedia, the free encyclopedia KXLT is a radio station in Ardley broadcasting a {value} "
+        "format, owned by La Mas Radio since 1960."
+        for doc, value in (("a", "Spanish Tropical"), ("b", "Classical Music"))
+    }
+    question = SubQuestion(id="q1", question="What is the broadcast format of KXLT?", rationale="")
+    evidence = [_chunk(doc, text, i) for i, (doc, text) in enumerate(texts.items(), start=1)]
+    (dispute,) = answer_conflicts(question, analyse(question.question, evidence, vectors), evidence, vectors)
+    for side, doc, value in ((dispute.side_a, "a", "Spanish Tropical"), (dispute.side_b, "b", "Classical Music")):
+        quote = side.citations[0].quote
+        assert value in quote and quote in texts[doc] and len(quote.split()) <= 32 and "Talk" not in quote
+
+
+def test_a_gap_asking_for_a_description_gets_no_dispute_from_two_edited_blurbs(vectors):
+    """Evidence that never names what is asked shows no disagreement between two menu entries' blurbs
+    ("Start prompt engineering" / "Prompt library"): only a changed value of an asked-for type marks an
+    altered copy there."""
+    question = SubQuestion(
+        id="q1",
+        question="What are the two interactive tutorials that Acme offers, and how do they differ?",
+        rationale="",
+    )
+    evidence = [
+        _chunk("a", "Start prompt engineeringGet inspired by a curated selection of prompts for various tasks.", 1),
+        _chunk("b", "Prompt libraryGet inspired by a curated selection of prompts for various tasks.", 2),
+    ]
+    gap = Finding(sub_question=question, evidence=evidence, status=FindingStatus.GAP)
+    assert answer_disputes([gap], vectors) == []
+
+
+def test_an_answer_for_another_thing_of_the_name_quotes_its_sentence_whole(vectors):
+    """Answers for two things of one name stand beside the section's own quotes of the same sentences:
+    they quote them whole, so no sentence is shown twice, once cut and once whole."""
+    menu = " ".join(["Talk English Read Edit View history Tools move to sidebar hide Actions"] * 5)
+    texts = {
+        "a": f"{menu} From Wikipedia, the free encyclopedia Talk Show is the debut album by Ann Verity, released in "
+        "1984 on Arden Records.",
+        "b": "Talk Show is the debut album by Tom Kell, released in 1999 on Uptown Records.",
+    }
+    question = "Who is the artist of the album Talk Show?"
+    evidence = [_chunk(doc, text, i) for i, (doc, text) in enumerate(texts.items(), start=1)]
+    claims = things_answered(analyse(question, evidence, vectors), vectors)
+    assert len(claims) == 2 and {c.citations[0].quote for c in claims} == set(texts.values())

@@ -52,6 +52,12 @@ _NAME = re.compile(
 _GLUED = re.compile(r"[a-z]{3,}[A-Z][a-z]{2,}[A-Z]")
 # A lower-case identifier with a digit or an underscore: a model, version, parameter or file name.
 _IDENTIFIER = re.compile(r"(?<![\w.-])[a-z][\w.-]*(?:_|\d)[\w.-]*[a-z0-9](?![\w-])")
+# A birth or a death asked for, and the join of two dates into a life span ("1885 – 1955", "1885-1955").
+_BIRTH = re.compile(r"\b(?:born|birth|birthday|birthdate)\b", re.IGNORECASE)
+_DEATH = re.compile(r"\b(?:die|died|death|dead)\b", re.IGNORECASE)
+_SPAN_JOIN = re.compile(r"\s*[–—-]\s*|\s+to\s+")
+_SPAN_OPEN = re.compile(r"\(\s*(?:[A-Za-z]+\.?\s+)?$")
+_SPAN_CLOSE = re.compile(r"\s*[);,]")
 # Dates and life events belong to date answers, never to a thing's name ("born May").
 _EVENT_WORD = re.compile(rf"^(?:{MONTH_PATTERN}|born|died|founded|established)$", re.IGNORECASE)
 _YEAR_ONLY = re.compile(r"(?:1[0-9]|20)\d{2}")
@@ -115,6 +121,8 @@ def answer_phrase(question: str, sentence: str, vectors: Vectors | None = None) 
     ]
     if not candidates:
         return None
+    if qtype.kind is AnswerType.DATE:
+        candidates = _life_event(question, sentence, candidates) or candidates
     similarity = _noun_similarity(qtype, [c[0] for c in candidates], vectors)
     best: Phrase | None = None
     best_key = 0.0
@@ -134,6 +142,27 @@ def answer_phrase(question: str, sentence: str, vectors: Vectors | None = None) 
         if best is None or key > best_key:
             best, best_key = Phrase(text=text, start=start, end=end, score=round(score, 6)), key
     return best
+
+
+def _life_event(
+    question: str, sentence: str, candidates: list[tuple[str, int, int]]
+) -> list[tuple[str, int, int]] | None:
+    """For a question on a birth or a death, a life span in brackets ("(15 May 1885 – 8 July
+    1955)", "(c. 1650 – 1701)") gives the birth first and the death second: the date nearest the
+    question's words would answer "When did he die?" with his birth, and "until 1762" beside the span
+    would answer his birth date. A span in running text ("served from 1990 to 1995") is no life."""
+    which = 0 if _BIRTH.search(question) else 1 if _DEATH.search(question) else None
+    if which is None:
+        return None
+    ordered = sorted(candidates, key=lambda c: c[1])
+    for first, second in zip(ordered, ordered[1:], strict=False):
+        if (
+            _SPAN_JOIN.fullmatch(sentence[first[2] : second[1]])
+            and _SPAN_OPEN.search(sentence, 0, first[1])
+            and _SPAN_CLOSE.match(sentence, second[2])
+        ):
+            return [(first, second)[which]]
+    return None
 
 
 def dates(text: str) -> list[str]:

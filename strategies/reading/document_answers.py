@@ -63,11 +63,19 @@ MIN_PHRASE_SCORE = 0.4
 SAME_STATEMENT_SIMILARITY = 0.7
 MAX_CHANGES = 2
 MAX_CHANGED_WORDS = 4
+# Two figures, one written with a decimal part, this close are one measure rounded or converted
+# differently, not an edit ("388.5/km²" / "389.3/km 2").
+ROUNDING = 0.01
+_DECIMAL = re.compile(r"\d\.\d")
 # For a question asking for a value, a statement edited in that value counts from this share of the
 # best sentence's relevance (see ``edited_statements``).
 EDITED_RELEVANCE = 0.1
 # An answer of several words is mentioned when they all stand within its length plus this many words.
 MENTION_SLACK = 3
+# A side's sentence longer than this many words is quoted by the words around its value: so many
+# before it and after it (a statement's subject and verb usually stand within a dozen words of it).
+MAX_SIDE_WORDS = 60
+SIDE_WORDS_BEFORE, SIDE_WORDS_AFTER = 20, 10
 # A disputed question shows at most this many answers.
 MAX_SIDES = 3
 
@@ -190,10 +198,12 @@ def answer_conflicts(
 ) -> list[Contradiction]:
     """The disagreements between the documents' answers to ``sub_question``: the most widely given
     answer against each other answer about the same thing (at most ``MAX_SIDES`` - 1 of them). With
-    ``naming``, only answers from sentences naming what the question names, and no edited statements."""
+    ``naming``, only answers from sentences naming what the question names. Edited statements are
+    checked either way: two near-copies of one sentence with the asked value changed need no name to be
+    about one thing ("The median age in the city was 45.7 years." / "… 30.2 years.")."""
     answers = document_answers(analysis, vectors, naming=naming)
     if len(answers) < 2:
-        return [] if naming else edited_statements(sub_question, analysis)
+        return edited_statements(sub_question, analysis, naming=naming)
     text_of: dict[str, str] = {}
     for chunk in evidence:
         text_of[chunk.doc_id] = text_of.get(chunk.doc_id, "") + " " + chunk.text
@@ -240,7 +250,7 @@ def answer_conflicts(
                 break
         if found:
             return _naming_other_things(found, sides, answers)
-    return [] if naming else edited_statements(sub_question, analysis)
+    return edited_statements(sub_question, analysis, naming=naming)
 
 
 def _edited_pair(one: list[DocumentAnswer], other: list[DocumentAnswer]) -> bool:
@@ -296,8 +306,34 @@ def _states(item: DocumentAnswer, relation: frozenset[str]) -> bool:
     return any(matched(r, item.sentence.sentence.stems) for r in relation)
 
 
-def _tokens(text: str) -> list[str]:
-    return [t.strip(".,;:()[]\"'“”") for t in text.split()]
+_PUNCTUATION = ".,;:()[]\"'“”"
+
+
+@dataclass(frozen=True)
+class _Words:
+    """A sentence's words for aligning two statements: punctuation standing alone is no word, so two
+    copies of a page spaced differently ("(Dzongkha: …)" / "( Dzongkha : … )") align word for word."""
+
+    raw: list[str]  # every whitespace-separated piece, punctuation included
+    at: list[int]  # where each word stands in ``raw``
+
+    @classmethod
+    def of(cls, text: str) -> _Words:
+        raw = text.split()
+        return cls(raw, [i for i, w in enumerate(raw) if w.strip(_PUNCTUATION)])
+
+    def keys(self) -> list[str]:
+        return [self.raw[i].strip(_PUNCTUATION).lower() for i in self.at]
+
+    def span(self, start: int, end: int) -> str:
+        """Words ``start`` to ``end`` as written, their inner punctuation kept ("Thimphu , Bhutan" is
+        "Thimphu, Bhutan"), the outer left out."""
+        text = " ".join(self.raw[self.at[start] : self.at[end - 1] + 1])
+        text = re.sub(r"\s+([,;:)\]])", r"\1", re.sub(r"([(\[])\s+", r"\1", text))
+        return text.strip(_PUNCTUATION)
+
+    def __len__(self) -> int:
+        return len(self.at)
 
 
 def detail_change(a: str, b: str) -> list[tuple[str, str]] | None:
@@ -305,8 +341,8 @@ def detail_change(a: str, b: str) -> list[tuple[str, str]] | None:
     different to be one statement, or differing only in words that carry nothing (a hedge, a typo).
     Words one sentence has before or after the shared statement (a page title glued to its first
     sentence) are not a change of it."""
-    ta, tb = _tokens(a), _tokens(b)
-    ops = difflib.SequenceMatcher(a=[t.lower() for t in ta], b=[t.lower() for t in tb], autojunk=False).get_opcodes()
+    ta, tb = _Words.of(a), _Words.of(b)
+    ops = difflib.SequenceMatcher(a=ta.keys(), b=tb.keys(), autojunk=False).get_opcodes()
     while ops and ops[0][0] in ("insert", "delete"):
         ops = ops[1:]
     while ops and ops[-1][0] in ("insert", "delete"):
@@ -321,8 +357,8 @@ def detail_change(a: str, b: str) -> list[tuple[str, str]] | None:
         return None
     if any(i2 - i1 > MAX_CHANGED_WORDS or j2 - j1 > MAX_CHANGED_WORDS for _, i1, i2, j1, j2 in changes):
         return None
-    pairs = [(" ".join(ta[i1:i2]), " ".join(tb[j1:j2])) for _, i1, i2, j1, j2 in changes]
-    pairs = [(x, y) for x, y in pairs if not _spelling_variant(x, y)]
+    pairs = [(ta.span(i1, i2), tb.span(j1, j2)) for _, i1, i2, j1, j2 in changes]
+    pairs = [(x, y) for x, y in pairs if not _spelling_variant(x, y) and not _rounded(x, y)]
     meaningful = all((_content(x) or figures(x)) for pair in pairs for x in pair)
     return pairs if pairs and meaningful else None
 
@@ -340,17 +376,32 @@ def _spelling_variant(a: str, b: str) -> bool:
     return longer[i + 1 :] == shorter[i:]
 
 
-def edited_statements(sub_question: SubQuestion, analysis: Analysis) -> list[Contradiction]:
+def _rounded(a: str, b: str) -> bool:
+    """One measure rounded or converted differently ("388.5/km²" / "389.3/km 2"): each figure equals
+    the other's or, written with a decimal part, lies within ROUNDING of it. Whole numbers (years,
+    counts) are compared as they are: 1885 and 1902 are two dates."""
+    pairs = list(zip(figures(a), figures(b), strict=False))
+    decimal = bool(_DECIMAL.search(a) or _DECIMAL.search(b))
+    return bool(pairs) and all(x == y or (decimal and abs(x - y) <= ROUNDING * max(abs(x), abs(y))) for x, y in pairs)
+
+
+def edited_statements(sub_question: SubQuestion, analysis: Analysis, *, naming: bool = False) -> list[Contradiction]:
     """Two documents making the same statement with one detail changed: a disagreement on that detail
     when it is what the question asks for (``changed_value``), and not the name of the thing the
     statement is about ("Claude 3 Opus" / "Claude 3 Haiku" are two models, not two values); the most
     direct sign that one source was altered. For a question asking for a value, the statement need
     only be EDITED_RELEVANCE as relevant as the best sentence: the changed detail is of the asked-for
-    type, and the sentence naming it often refers to its subject by a pronoun ("It was designed by")."""
+    type, and the sentence naming it often refers to its subject by a pronoun ("It was designed by").
+    With ``naming`` (evidence that never names what is asked), only questions asking for a typed value."""
     if not analysis.scored:
         return []
     question = analysis.question
     kind = question_type(question).kind
+    if naming and kind in (AnswerType.DESCRIPTION, AnswerType.YES_NO):
+        # Evidence not shown to be about the question: only a changed value of the asked-for type tells
+        # an altered copy; a description question's "anything but a name" (two menu entries' blurbs,
+        # "Start prompt engineering" / "Prompt library") is no sign of one.
+        return []
     share = DOC_RELEVANCE if kind in (AnswerType.DESCRIPTION, AnswerType.YES_NO) else EDITED_RELEVANCE
     floor = share * analysis.scored[0].relevance
     relevant = [s for s in analysis.scored if s.relevance >= floor]
@@ -405,7 +456,8 @@ def answer_disputes(findings: list[Finding], vectors: Vectors) -> list[Contradic
     names what the question names (``names_what_is_asked``). Any other gap is checked on the answers
     of sentences that name what the question names (a page's "Doak is widely recognized for his skills
     in chess" against "Doak Campbell Stadium … is a football stadium", when the best sentence of all
-    names neither): evidence that never mentions what is asked is no dispute, only unrelated answers."""
+    names neither): evidence that never mentions what is asked is no dispute, only unrelated answers,
+    unless two of its documents make one statement with the asked value changed (``edited_statements``)."""
     disputes: list[Contradiction] = []
     for finding in findings:
         if not finding.evidence:
@@ -448,19 +500,37 @@ def _count(group: list[DocumentAnswer]) -> str:
     return "1 document" if len(group) == 1 else f"{len(group)} documents"
 
 
-def _side(item: DocumentAnswer, answer: str | None = None, *, question: str) -> Claim:
+def _side(item: DocumentAnswer, answer: str | None = None, *, question: str, whole: bool = False) -> Claim:
     """A side quoted with its sentence, led by its value only when that is a short answer a reader can
     take as one: the question asks for a typed value, and the value stands whole in the sentence (a
     changed detail of an edited statement, "red" / "yellow", or a value assembled from several places
-    is said in the explanation, not bolded)."""
+    is said in the explanation, not bolded). A run-on "sentence" (a page's menus and infobox read as
+    one) is quoted by the words around its value (``excerpt``), unless ``whole``: a thing's answer stands
+    beside the section's own quotes, which give its sentence whole (one sentence is shown once)."""
     s = item.sentence.sentence
     shown = answer or item.answer
     value = without_label(shown)
+    quote = s.text if whole else excerpt(s.text, value.split(" … ")[0])
     return Claim(
-        text=normalise_space(s.text),
-        citations=[CitationMarker(block_id=s.block_id, quote=s.text)],
-        answer=shown if fits(question_type(question), value, normalise_space(s.text)) else None,
+        text=normalise_space(quote),
+        citations=[CitationMarker(block_id=s.block_id, quote=quote)],
+        answer=shown if fits(question_type(question), value, normalise_space(quote)) else None,
     )
+
+
+def excerpt(sentence: str, value: str) -> str:
+    """The sentence, or when it runs over MAX_SIDE_WORDS words, the words around the first place it
+    gives ``value``: up to SIDE_WORDS_BEFORE before and SIDE_WORDS_AFTER after, verbatim, so the quote
+    still resolves to its block. A sentence that does not give the value is kept whole."""
+    words = list(re.finditer(r"\S+", sentence))
+    at = sentence.lower().find(value.lower()) if value.strip() else -1
+    if len(words) <= MAX_SIDE_WORDS or at < 0:
+        return sentence
+    first = next(i for i, w in enumerate(words) if w.end() > at)
+    last = next((i for i, w in enumerate(words) if w.end() >= at + len(value)), len(words) - 1)
+    start = words[max(0, first - SIDE_WORDS_BEFORE)].start()
+    end = words[min(len(words) - 1, last + SIDE_WORDS_AFTER)].end()
+    return sentence[start:end]
 
 
 def things_answered(analysis: Analysis, vectors: Vectors) -> list[Claim]:
@@ -474,7 +544,7 @@ def things_answered(analysis: Analysis, vectors: Vectors) -> list[Claim]:
             things.append(item)
     if len(things) < 2:
         return []
-    return [_side(t, _with_subject(t, things), question=analysis.question) for t in things]
+    return [_side(t, _with_subject(t, things), question=analysis.question, whole=True) for t in things]
 
 
 def _with_subject(item: DocumentAnswer, among: list[DocumentAnswer]) -> str:
