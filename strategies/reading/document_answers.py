@@ -359,7 +359,7 @@ def edited_statements(sub_question: SubQuestion, analysis: Analysis) -> list[Con
             if x.sentence.doc_id == y.sentence.doc_id or not _alike(x.sentence.stems, y.sentence.stems):
                 continue
             change = detail_change(x.sentence.text, y.sentence.text)
-            if change is None or not changed_value(change, kind):
+            if change is None or not changed_value(change, kind) or _run_together(change):
                 continue
             old, new = (" … ".join(side) for side in zip(*change, strict=True))
             a = DocumentAnswer(x.sentence.doc_id, old, x, subject_of(x.sentence.text, [o for o, _ in change], question))
@@ -372,6 +372,18 @@ def edited_statements(sub_question: SubQuestion, analysis: Analysis) -> list[Con
             )
             return [_dispute(sub_question, a, b, explanation)]
     return []
+
+
+# A word run into the next one's capital ("Start prompt engineeringGet inspired by…"): a page's card or
+# menu title glued to the text under it when its layout was flattened. Four lower-case letters before
+# the capital keep a name's inner capital ("JavaScript", "TypeScript", "YouTube") a word of its own.
+_RUN_TOGETHER = re.compile(r"[a-z]{4,}[A-Z][a-z]{2,}")
+
+
+def _run_together(change: list[tuple[str, str]]) -> bool:
+    """A changed detail is a title run into its text ("engineeringGet" / "libraryGet": two cards under
+    two titles, not one statement with a detail changed)."""
+    return any(_RUN_TOGETHER.search(side) for pair in change for side in pair)
 
 
 def _alike(a: frozenset[str], b: frozenset[str]) -> bool:
