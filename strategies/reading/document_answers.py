@@ -359,7 +359,7 @@ def edited_statements(sub_question: SubQuestion, analysis: Analysis) -> list[Con
             if x.sentence.doc_id == y.sentence.doc_id or not _alike(x.sentence.stems, y.sentence.stems):
                 continue
             change = detail_change(x.sentence.text, y.sentence.text)
-            if change is None or not changed_value(change, kind) or _run_together(change):
+            if change is None or not changed_value(change, kind):
                 continue
             old, new = (" … ".join(side) for side in zip(*change, strict=True))
             a = DocumentAnswer(x.sentence.doc_id, old, x, subject_of(x.sentence.text, [o for o, _ in change], question))
@@ -394,7 +394,9 @@ def _alike(a: frozenset[str], b: frozenset[str]) -> bool:
 def changed_value(change: list[tuple[str, str]], kind: AnswerType) -> bool:
     """The changed details of two statements are values of the kind asked for: figures for a date or
     quantity; not only figures for a name or thing; for other questions anything but a name, which
-    says what the statement is about rather than what it says of it."""
+    says what the statement is about rather than what it says of it; never a title run into its text."""
+    if _run_together(change):
+        return False
     names = any(_is_name(x) for pair in change for x in pair)
     if kind in (AnswerType.DATE, AnswerType.QUANTITY):
         return not names and any(figures(old) and figures(new) for old, new in change)
