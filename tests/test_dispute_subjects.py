@@ -161,18 +161,3 @@ def test_figures_in_the_evidence_of_a_question_the_library_does_not_answer_are_n
     report = _ask(library_of, embedder, documents, "Do insurers give lower premiums to buildings with green roofs?")
     assert not report.answered_sections()
     assert report.disagreements == [] and "Where sources disagree" not in report.markdown.split("## What")[0]
-
-
-def test_a_title_run_into_its_text_is_no_changed_detail():
-    # Two cards of a flattened page, each title glued to the text under it: two cards, not one edit.
-    change = detail_change(
-        "Start prompt engineeringGet inspired by a curated selection of prompts for various tasks.",
-        "Prompt libraryGet inspired by a curated selection of prompts for various tasks.",
-    )
-    assert change is not None and not changed_value(change, AnswerType.DESCRIPTION)
-    # A name's own inner capital is a word, and its change still a detail.
-    languages = detail_change(
-        "The client library is written in JavaScript and ships with the server.",
-        "The client library is written in TypeScript and ships with the server.",
-    )
-    assert languages == [("JavaScript", "TypeScript")] and changed_value(languages, AnswerType.THING)

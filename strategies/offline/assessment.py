@@ -40,7 +40,7 @@ from strategies.reading.answerhood import answer_verdict, unheld
 from strategies.reading.claim_checks import Meaning, names, technical
 from strategies.reading.extractive import Analysis, ScoredSentence, prose
 from strategies.reading.keyphrases import extract_keyphrases
-from strategies.reading.lexicon.function_words import COMPLEX_PREPOSITIONS, FIRST_PERSON_PLURAL
+from strategies.reading.lexicon.function_words import COMPLEX_PREPOSITIONS
 from strategies.reading.lexicon.quantities import COUNTED
 from strategies.reading.lexicon.question_words import FRAMING_PHRASES, FRAMING_WORDS, QUESTION_WORDS
 from strategies.reading.lexicon.topics import SYNONYMS
@@ -159,11 +159,8 @@ def read(
     # guide assumes that you have:" for "what does it recommend you have in place"): those words are
     # neither held nor read (``_framing_stems``); the things it asks about still are.
     framing = _framing_stems(question) if chosen[0].sentence.items else set()
-    # The publisher the question names as the doer, which its own pages call "we" ("the tutorials that
-    # Anthropic offers" over "our interactive tutorials"), is no term the evidence must write.
-    voiced = _voiced_stems(question, [item.sentence.text for item in chosen], held)
     held_stems = set(content_stems(held))
-    excused = _connective_stems(question) | framing | voiced
+    excused = _connective_stems(question) | framing
     if not all(matched(t, held_stems) for t in analysis.focus_terms if t not in excused):
         return False, conf
     # Read whole, the question's subject words are its evidence's titles and sections: the sentences must
@@ -171,7 +168,7 @@ def read(
     # ("A stream response is comprised of:" under "Raw HTTP Stream response").
     read_in = context if focus_read or framing else []
     sentences = [item.sentence.read for item in chosen]
-    verdict = answer_verdict(question, sentences, read_in, focus_read, meaning, unasked=framing | voiced)
+    verdict = answer_verdict(question, sentences, read_in, focus_read, meaning, unasked=framing)
     if verdict.states:
         return True, max(conf, verdict.score)
     return False, conf
@@ -185,27 +182,6 @@ def _connective_stems(question: str) -> set[str]:
     for phrase in phrases:
         rest = re.sub(rf"\b{phrase}\b", " ", rest)
     return {stem(w) for p in phrases for w in content_words(p)} - set(content_stems(rest))
-
-
-# The doer of a question's verb: a capitalised name after "that", "which" or a "do" auxiliary, and the
-# verb it governs ("tutorials that *Anthropic offers*", "what does *Acme recommend*").
-_DOER = re.compile(r"\b(?i:that|which|does|do|did)\s+((?:[A-Z][\w'’-]*\s+)+)([a-z][\w-]*)")
-
-
-def _voiced_stems(question: str, sentences: Sequence[str], held: str) -> set[str]:
-    """Stems of a plain name ``question`` gives as the doer of its verb, and of that verb, when the
-    evidence never writes the name and the chosen ``sentences`` speak in the first person plural: a
-    publisher's pages call it "we" ("our interactive tutorials" for "the tutorials that Anthropic
-    offers"). An acronym or identifier (``technical``) is never a publisher's voice, and a name the
-    evidence writes is read as written."""
-    voiced = {w for s in sentences for w in words(s)} & FIRST_PERSON_PLURAL
-    out: set[str] = set()
-    for found in _DOER.finditer(question) if voiced else ():
-        name, verb = found.group(1).strip(), found.group(2)
-        if technical(name) or unheld([name], [held]) is None:
-            continue
-        out |= {stem(w) for w in content_words(f"{name} {verb}")}
-    return out
 
 
 def _framing_stems(question: str) -> set[str]:

@@ -374,18 +374,6 @@ def edited_statements(sub_question: SubQuestion, analysis: Analysis) -> list[Con
     return []
 
 
-# A word run into the next one's capital ("Start prompt engineeringGet inspired by…"): a page's card or
-# menu title glued to the text under it when its layout was flattened. Four lower-case letters before
-# the capital keep a name's inner capital ("JavaScript", "TypeScript", "YouTube") a word of its own.
-_RUN_TOGETHER = re.compile(r"[a-z]{4,}[A-Z][a-z]{2,}")
-
-
-def _run_together(change: list[tuple[str, str]]) -> bool:
-    """A changed detail is a title run into its text ("engineeringGet" / "libraryGet": two cards under
-    two titles, not one statement with a detail changed)."""
-    return any(_RUN_TOGETHER.search(side) for pair in change for side in pair)
-
-
 def _alike(a: frozenset[str], b: frozenset[str]) -> bool:
     """Cheap bound before the word alignment: one statement shares most of its stems."""
     return len(a & b) >= SAME_STATEMENT_SIMILARITY * min(len(a), len(b)) - MAX_CHANGES * MAX_CHANGED_WORDS
@@ -394,9 +382,7 @@ def _alike(a: frozenset[str], b: frozenset[str]) -> bool:
 def changed_value(change: list[tuple[str, str]], kind: AnswerType) -> bool:
     """The changed details of two statements are values of the kind asked for: figures for a date or
     quantity; not only figures for a name or thing; for other questions anything but a name, which
-    says what the statement is about rather than what it says of it; never a title run into its text."""
-    if _run_together(change):
-        return False
+    says what the statement is about rather than what it says of it."""
     names = any(_is_name(x) for pair in change for x in pair)
     if kind in (AnswerType.DATE, AnswerType.QUANTITY):
         return not names and any(figures(old) and figures(new) for old, new in change)

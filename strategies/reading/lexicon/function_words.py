@@ -20,10 +20,6 @@ PLURAL_AUXILIARY = {"does": "do", "is": "are", "was": "were", "has": "have"}
 # Source: standard English grammar.
 PLURAL_PRONOUNS = frozenset({"they", "them", "their", "these", "those"})
 
-# A publisher speaking of itself ("our tutorials", "we recommend").
-# Source: standard English grammar.
-FIRST_PERSON_PLURAL = frozenset({"we", "our", "ours", "us"})
-
 # Source: standard English grammar.
 SINGULAR_PRONOUNS = frozenset({"it", "its", "this", "that"})
 
