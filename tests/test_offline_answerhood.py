@@ -12,7 +12,7 @@ from strategies.offline.contradictions import _opposed
 from strategies.offline.strategy import OfflineStrategy
 from strategies.reading.answer_phrase import polarity
 from strategies.reading.answerhood import about_the_document, asks_about_the_work, lemma, negated_terms
-from strategies.reading.text import has_verb, is_statement, question_terms
+from strategies.reading.text import has_verb, is_statement
 from tests.test_offline_strategy import block, chunk
 
 ADASD = (
@@ -171,7 +171,3 @@ def test_the_demo_report_leads_with_findings_not_with_what_a_document_does(sampl
     stormwater = next(f for f in result.state["findings"] if "stormwater" in f.sub_question.question)
     assert stormwater.claims[0].text.startswith("Extensive green roofs retain 50 to 60 percent")
 
-
-def test_what_should_be_done_asks_with_no_term():
-    # "done" is the question's template, as "do" is: no sentence must hold it.
-    assert "done" not in question_terms("What does this indicate and what should be done next to continue?")

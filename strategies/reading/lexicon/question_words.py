@@ -13,7 +13,7 @@ QUESTION_WORDS = frozenset(
     reports reported tell known main findings finding regarding relation overall much many
     according describe discuss affect affects effect effects impact impacts influence role compare
     compared comparison difference differ way ways using use used happen happens happened key
-    important two three four several various kind kinds type types example examples specific done
+    important two three four several various kind kinds type types example examples specific
     particular certain possible able need needs want help easily quickly documentation mentioned
     described explain explained provide provided""".split()
 )
