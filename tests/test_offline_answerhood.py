@@ -170,4 +170,3 @@ def test_the_demo_report_leads_with_findings_not_with_what_a_document_does(sampl
     assert "This brief proposes" not in summary and "We searched" not in summary
     stormwater = next(f for f in result.state["findings"] if "stormwater" in f.sub_question.question)
     assert stormwater.claims[0].text.startswith("Extensive green roofs retain 50 to 60 percent")
-
