@@ -35,6 +35,8 @@ ADASD = (
         "Phi-3-mini scores 69% on MMLU and 8.38 on MT-bench.",
         "The substrate layer absorbs about half of the rain.",
         "The new model can outperform the baseline on four tasks.",
+        # A verb making a named thing act, then "to" and its verb.
+        "Prefilling { forces Claude to skip the preamble and directly output the JSON object.",
     ],
 )
 def test_a_verb_the_list_does_not_hold_makes_a_statement(sentence):
@@ -48,6 +50,7 @@ def test_a_verb_the_list_does_not_hold_makes_a_statement(sentence):
         "Installation costs in the region for extensive roofs",
         "Results of the survey across all cities in the region",
         "Statistics of the corpus by language and by source.",
+        "Comparisons of Claude to other assistants",
     ],
 )
 def test_headings_and_labels_are_still_no_statements(line):

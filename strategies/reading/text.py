@@ -137,19 +137,24 @@ _PLURAL_SUBJECT = re.compile(
     rf"[a-z]{{3,}}\s+(?:{_OBJECT_START}|(?:after|before|within|until)\b)",
     re.I,
 )
+# A third-person verb making a named thing do something: "Prefilling { *forces* Claude to skip the
+# preamble", "the flag *lets* BERT attend to…" (a name after a verb of causing, then "to" and a verb).
+_CAUSING = re.compile(r"(?<![\w'’-])[a-z]{2,}s(?<![su]s)\s+[A-Z][\w.-]*\s+to\s+[a-z]{2,}\b")
 # Modals take a verb's base form: "the model can outperform", "it will cost".
 _MODAL = re.compile(r"\b(?:can|could|may|might|must|shall|should|will|would)\s+(?:not\s+)?[a-z]{2,}\b", re.I)
 
 
 def has_verb(text: str) -> bool:
     """The text holds a finite verb: a listed verb or auxiliary, a past form, a modal with its verb, a
-    third-person verb before its object (``_THIRD_PERSON``), a plural subject's verb (``_PLURAL_SUBJECT``),
+    third-person verb before its object (``_THIRD_PERSON``) or making a named thing act (``_CAUSING``), a
+    plural subject's verb (``_PLURAL_SUBJECT``),
     or an imperative marked as one ("Never send…", "Always pass…": ``MARKED_IMPERATIVE``)."""
     if any(is_verbish(w) for w in words(text)):
         return True
     return bool(
         _MODAL.search(text)
         or _THIRD_PERSON.search(text)
+        or _CAUSING.search(text)
         or _PLURAL_SUBJECT.match(text)
         or MARKED_IMPERATIVE.match(text)
     )
