@@ -302,16 +302,16 @@ def asks_about_the_work(question: str) -> bool:
     return bool(_ASKS_ABOUT_THE_WORK.search(question) or _NAMED_DOCUMENT.search(question))
 
 
-# A sentence whose subject is another, cited work, after an opening adverb: "Foster et al. devised…", "Waseem et. al. discussed…",
-# "Foster2009 devised…" (a citation key left by a LaTeX conversion), "[12] proposed…", "Smith (2019)
-# showed…", "Smith [12] learned…", "Previous work has…". QASPER's papers render a numbered citation
-# "BIBREF12".
+# A sentence whose subject is another, cited work, after an opening adverb: "Foster et al. devised…",
+# "Waseem et. al. discussed…", "Foster2009 devised…" (a citation key left by a LaTeX conversion), "[12]
+# proposed…", "Smith (2019) showed…", "Smith [12] learned…", "Previous work has…". (QASPER's own marker
+# of a numbered citation, "BIBREF12", is left out on purpose: no document a user ingests writes it.)
 _OTHER_WORK = re.compile(
     r"^\W*(?:(?:[A-Za-z]+ly|[Hh]owever|[Ff]inally|[Ss]imilarly|[Ii]n addition|[Mm]oreover|[Ll]ikewise),?\s+)?"
     r"(?:[A-Z][\w'’-]+(?:\s+(?:and|&)\s+[A-Z][\w'’-]+)?\s+et\.?\s+al\b"
     r"|[A-Z][a-z]+\d{4}[a-z]?\b"
-    r"|(?:\[\d+(?:[,–-]\s*\d+)*\]|BIBREF\d+)"
-    r"|[A-Z][a-z]+(?:\s+(?:and|&)\s+[A-Z][a-z]+)?\s+(?:\(\d{4}[a-z]?\)|\[\d+\]|BIBREF\d+)"
+    r"|\[\d+(?:[,–-]\s*\d+)*\]"
+    r"|[A-Z][a-z]+(?:\s+(?:and|&)\s+[A-Z][a-z]+)?\s+(?:\(\d{4}[a-z]?\)|\[\d+\])"
     r"|(?i:previous|prior|earlier|existing|related|recent)\s+(?:work|works|studies|research|approaches|papers)\b)",
 )
 # A question about the document's own work ("which corpus did *they* use", "what does *this paper*
