@@ -20,6 +20,7 @@ from strategies.reading.answerhood import (
 from strategies.reading.extractive import analyse
 from strategies.reading.negations import negated_terms
 from strategies.reading.text import has_verb, is_statement, lemma
+from tests.paths import SAMPLE_DOCS
 from tests.test_offline_strategy import block, chunk
 
 ADASD = (
@@ -227,3 +228,16 @@ def test_a_count_no_sentence_gives_is_not_answered(strategy):
     counted = _page("labels", "The corpus was labelled by 8 annotators.", *page.text.split("\n\n"))
     judged = strategy.judge(question, [counted])
     assert judged.sufficient and judged.claims[0].answer == "8 annotators"
+
+
+def test_a_figure_question_takes_its_figure_from_a_sentence_ranked_lower(library_of, embedder):
+    """On the sample's carbon paper (with its neighbour), the discussion of carbon storage ranks first
+    and gives no figure; the results sentence giving it, further down, speaks of the asked thing and
+    leads the answer (it was "not answered": a figure question is not answered without one)."""
+    names = ("carbon_air_quality_2025.txt", "test_rig_retention_report_2018.txt")
+    library = library_of({n: (SAMPLE_DOCS / n).read_text(encoding="utf-8") for n in names})
+    question = "How much carbon do green roofs store?"
+    result = run_research(library, OfflineStrategy(embedder), question, single_question=True)
+    [finding] = result.state["findings"]
+    assert finding.status is not FindingStatus.GAP
+    assert finding.claims[0].answer == "375 to 512 g C per m2"
