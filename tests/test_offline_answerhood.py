@@ -230,14 +230,16 @@ def test_a_count_no_sentence_gives_is_not_answered(strategy):
     assert judged.sufficient and judged.claims[0].answer == "8 annotators"
 
 
-def test_a_figure_question_takes_its_figure_from_a_sentence_ranked_lower(library_of, embedder):
-    """On the sample's carbon paper (with its neighbour), the discussion of carbon storage ranks first
-    and gives no figure; the results sentence giving it, further down, speaks of the asked thing and
-    leads the answer (it was "not answered": a figure question is not answered without one)."""
+def test_only_a_count_or_a_date_question_goes_unanswered_without_its_value(library_of, embedder):
+    """On the sample's carbon paper (with its neighbour) the discussion of carbon storage ranks first and
+    gives no figure: "how much" is still answered by it (a measure may be stated in words: "half of the
+    total was stored in the first year"); a count the sentences do not give is not answered."""
     names = ("carbon_air_quality_2025.txt", "test_rig_retention_report_2018.txt")
     library = library_of({n: (SAMPLE_DOCS / n).read_text(encoding="utf-8") for n in names})
-    question = "How much carbon do green roofs store?"
-    result = run_research(library, OfflineStrategy(embedder), question, single_question=True)
+    strategy = OfflineStrategy(embedder)
+    result = run_research(library, strategy, "How much carbon do green roofs store?", single_question=True)
     [finding] = result.state["findings"]
     assert finding.status is not FindingStatus.GAP
-    assert finding.claims[0].answer == "375 to 512 g C per m2"
+    result = run_research(library, strategy, "How many people visited the Millbank roof?", single_question=True)
+    [finding] = result.state["findings"]
+    assert finding.status is FindingStatus.GAP

@@ -130,7 +130,7 @@ def read(
     - An acronym or identifier the question asks about (not the evidence's general subject) that
       nothing in the evidence holds — no sentence, heading, title or section — is not answered, however
       confident the signals are ("what is the IPv6 range" over pages that never say IPv6).
-    - A question asking for a figure or a date that no sentence gives one of (``found.lead`` 0) is not
+    - A question asking for a count or a date that no sentence gives one of (``found.lead`` 0) is not
       answered, however many of its words the sentences share ("how many GPUs" over a sentence on
       the efficiency of GPUs).
     - Otherwise, a question the model finds short of its threshold, each of whose focus terms is
@@ -150,7 +150,12 @@ def read(
     # A question asking for a figure or a date is not answered by sentences giving none of the asked
     # kind, however many of its words they share: "How many GPUs are used?" by "an advantage of
     # transformer networks is the computational efficiency on GPUs".
-    if found.lead == 0.0 and question_type(question).kind in (AnswerType.QUANTITY, AnswerType.DATE):
+    # A count ("how many") or a date only: "How much carbon do green roofs store?" over a library whose
+    # discussion of carbon storage ranks above the results' figure is still answered by that discussion
+    # (searching further down for a figure found the wrong one elsewhere: a sample's "1,000 tweets" for a
+    # dataset of 10,000).
+    asked = question_type(question)
+    if found.lead == 0.0 and (asked.kind is AnswerType.DATE or (asked.kind is AnswerType.QUANTITY and asked.counted)):
         return False, conf
     # A question asking for a typed value is answered only by a sentence giving one (``found.lead``): a
     # sentence sharing the words of "what is the average length of the titles" without a figure does not.

@@ -43,9 +43,6 @@ MAX_SUMMARY_CLAIMS = 4
 MAX_DISAGREEMENTS = 8
 # When no chosen claim gives a short answer, this many more sentences are tried for one.
 LEAD_SEARCH = 5
-# Below those, a figure or date question's lead may come from a sentence holding this share of its focus
-# terms (a sentence speaking of the asked thing, however low the ranking put it).
-FAR_LEAD_COVERAGE = 0.6
 MAX_TITLE_CHARS = 120
 # A question answered by lines setting a value quotes at most this many (a Python and a TypeScript
 # example of one setting).
@@ -122,14 +119,6 @@ class OfflineStrategy:
         if asked.typed:
             ranked = sorted(analysis.scored, key=lambda c: (-preference(c), c.sentence.chunk_index, c.sentence.order))
             others = [x for x in ranked if x not in chosen][:LEAD_SEARCH]
-            if asked.kind in (AnswerType.QUANTITY, AnswerType.DATE):
-                # A figure or a date is asked, and no sentence giving none answers it (``assessment.read``):
-                # further down, a sentence speaking of most of what is asked may give it ("Over three years,
-                # extensive green roofs stored 375 to 512 g C per m2" for "How much carbon do green roofs
-                # store?", ranked below the discussion of carbon storage).
-                others += [
-                    x for x in ranked[len(chosen) + LEAD_SEARCH :] if x not in chosen and _speaks_of(analysis, x)
-                ]
             for item in [*chosen, *others]:
                 answer = lead(analysis.question, item, self.vectors, MIN_PHRASE_SCORE)
                 if not answer and asked.kind is AnswerType.DATE:
@@ -257,9 +246,3 @@ def title_from_topic(topic: str) -> str:
     if len(title) > MAX_TITLE_CHARS:
         title = title[:MAX_TITLE_CHARS].rsplit(" ", 1)[0] + "…"
     return title[:1].upper() + title[1:] if title else "Research report"
-
-
-def _speaks_of(analysis: Analysis, item: ScoredSentence) -> bool:
-    """The sentence holds at least FAR_LEAD_COVERAGE of the question's focus terms."""
-    terms = analysis.focus_terms
-    return bool(terms) and sum(1 for t in terms if item.sentence.covers(t)) / len(terms) >= FAR_LEAD_COVERAGE
