@@ -14,14 +14,13 @@ import pytest
 
 from config import EmbeddingSettings, Settings, StorageSettings
 from corpus.library import Library
-from corpus.models import Block, BlockKind, DocType
-from corpus.retrieval import RetrievedChunk
 from graph.run import run_research
 from research.report import FinalReport
 from strategies.offline.strategy import OfflineStrategy
 from strategies.reading.answer_phrase import answer_phrase
 from strategies.reading.question_types import AnswerType, category_value, fits, question_type
 from strategies.reading.vectors import Vectors
+from tests.test_offline_strategy import block, chunk
 
 
 @pytest.fixture(scope="module")
@@ -78,25 +77,10 @@ def test_a_list_answers_a_plural_category_question_without_a_bold_value(embedder
     from the other sentence ("waterproof case"), and the question is still answered."""
     lines = ["The Ardley field kit includes:", "A soil moisture probe", "A rain gauge with a tipping bucket"]
     other = "The Ardley field kit ships in a waterproof case and weighs four kilograms."
-    blocks = [
-        Block(block_id=f"k-{i:04d}", doc_id="k", seq=i, page=1, kind=BlockKind.PARAGRAPH, text=text)
-        for i, text in enumerate(["\n".join(lines), other], start=1)
-    ]
-    chunk = RetrievedChunk(
-        chunk_id="k:1",
-        doc_id="k",
-        title="Field kit",
-        year=None,
-        doc_type=DocType.MARKDOWN,
-        section="",
-        pages=[1],
-        text=" ".join(b.text for b in blocks),
-        score=1.0,
-        rank=1,
-        blocks=blocks,
-    )
+    blocks = [block(f"k-{i:04d}", "k", text) for i, text in enumerate(["\n".join(lines), other], start=1)]
+    kit = chunk("k", blocks, title="Field kit")
     judged = OfflineStrategy(embedder).judge(
-        "Which instruments, like the rain gauge, come in the Ardley field kit?", [chunk]
+        "Which instruments, like the rain gauge, come in the Ardley field kit?", [kit]
     )
     assert judged.sufficient
     assert judged.claims[0].text.split("\n") == lines

@@ -32,6 +32,8 @@ def _sides(question: str, texts: list[str], vectors: Vectors) -> set[str | None]
 
 
 PEOPLE = ["Ann Verity", "Tomas Kell", "Rosa Imbert"]
+# A wiki page's navigation, run into the page's first sentence by a flattening loader.
+MENU = " ".join(["Talk English Read Edit View history Tools move to sidebar hide Actions"] * 5)
 PARTIES = ["Republican", "Democratic", "Liberal", "Conservative"]
 
 
@@ -168,9 +170,8 @@ def test_a_gap_where_two_documents_name_two_things_in_one_statement_is_no_disput
 def test_a_run_on_side_is_quoted_by_the_words_around_its_value(vectors):
     """A page's menus and infobox read as one "sentence" are no quote a reader can take in: the side
     quotes the words around its value, verbatim (so it still resolves to its block)."""
-    menu = " ".join(["Talk English Read Edit View history Tools move to sidebar hide Actions"] * 5)
     texts = {
-        doc: f"{menu} From Wikipedia, the free encyclopedia KXLT is a radio station in Ardley broadcasting a {value} "
+        doc: f"{MENU} From Wikipedia, the free encyclopedia KXLT is a radio station in Ardley broadcasting a {value} "
         "format, owned by La Mas Radio since 1960."
         for doc, value in (("a", "Spanish Tropical"), ("b", "Classical Music"))
     }
@@ -202,9 +203,8 @@ def test_a_gap_asking_for_a_description_gets_no_dispute_from_two_edited_blurbs(v
 def test_an_answer_for_another_thing_of_the_name_quotes_its_sentence_whole(vectors):
     """Answers for two things of one name stand beside the section's own quotes of the same sentences:
     they quote them whole, so no sentence is shown twice, once cut and once whole."""
-    menu = " ".join(["Talk English Read Edit View history Tools move to sidebar hide Actions"] * 5)
     texts = {
-        "a": f"{menu} From Wikipedia, the free encyclopedia Talk Show is the debut album by Ann Verity, released in "
+        "a": f"{MENU} From Wikipedia, the free encyclopedia Talk Show is the debut album by Ann Verity, released in "
         "1984 on Arden Records.",
         "b": "Talk Show is the debut album by Tom Kell, released in 1999 on Uptown Records.",
     }

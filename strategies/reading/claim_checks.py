@@ -438,9 +438,13 @@ def pieces(text: str) -> list[str]:
     return out or [text]
 
 
-_CLAIM_PART = re.compile(r"[;.!?](?:\s|$)|\b(?:while|whereas|but)\b")
+# Words setting one clause of a claim against another ("the API allows 5MB, *while* claude.ai 10MB"):
+# each clause has its own subject and may have its own polarity.
+CONTRAST_WORDS = "while|whereas|but"
+CONTRAST = re.compile(rf",?\s*\b(?:{CONTRAST_WORDS})\b\s*", re.I)
+_CLAIM_PART = re.compile(rf"[;.!?](?:\s|$)|\b(?:{CONTRAST_WORDS})\b")
 _LABEL = re.compile(r"[\w.-]*\s*:(?!//)")
-_CLAUSE = re.compile(r"[;:()]|,(?!\d)|\b(?:while|whereas|of which|but)\b")
+_CLAUSE = re.compile(rf"[;:()]|,(?!\d)|\b(?:{CONTRAST_WORDS}|of which)\b")
 
 
 def subject_problem(claim: str, best: str) -> Failure | None:

@@ -20,12 +20,12 @@ error confirmed). A claim quoted verbatim is stated without further reading.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
 from strategies.reading.claim_checks import (
+    CONTRAST,
     MIN_PIECE_WORDS,
     Failure,
     Meaning,
@@ -134,11 +134,10 @@ def _piecewise(text: str, shown: list[str], known: set[str]) -> Failure | None:
 
 # Contrasted clauses often differ in polarity ("the leaders do not change their usernames, while
 # their followers change them a lot"): each is read against the sentence that reads most like it.
-_CONTRAST = re.compile(r",?\s*\b(?:while|whereas|but)\b\s*", re.I)
 
 
 def _polarity(piece: str, shown: list[str]) -> Failure | None:
-    parts = [p for p in _CONTRAST.split(piece) if len(content_stems(p)) >= MIN_PIECE_WORDS] or [piece]
+    parts = [p for p in CONTRAST.split(piece) if len(content_stems(p)) >= MIN_PIECE_WORDS] or [piece]
     for part in parts:
         part_stems = content_stems(part)
         best = max(shown, key=lambda s: covered(part_stems, set(content_stems(s))))
