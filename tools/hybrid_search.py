@@ -20,7 +20,7 @@ from corpus.library import Library
 from corpus.loaders.page_furniture import url_title
 from corpus.loaders.titles import title_parts
 from corpus.registry import DocumentRecord
-from corpus.retrieval import DEFAULT_K, RetrievalOptions, RetrievedChunk, SearchFilters, SearchMode
+from corpus.retrieval import DEFAULT_K, MAX_K, RetrievalOptions, RetrievedChunk, SearchFilters, SearchMode
 from tools.definitions import defines, definition_subject, introduces
 from tools.retrievers import RETRIEVERS, RetrievalQuery
 from tools.title_scope import TitleIndex, TitleScope
@@ -99,10 +99,18 @@ def named_documents(library: Library, query: str, filters: SearchFilters) -> Tit
 
 class HybridSearchInput(RetrievalOptions):
     query: str = Field(description="What to look for, in natural language or keywords.")
+    # Twice the options' ceiling: the graph's search step looks twice as deep as a run's k and keeps
+    # the k most diverse (``nodes.search``).
+    k: int = Field(default=DEFAULT_K, ge=1, le=2 * MAX_K, description="How many chunks to return.")
 
 
 def make_hybrid_search_tool(library: Library) -> BaseTool:
-    """``hybrid_search`` as a LangChain tool bound to ``library``."""
+    """``hybrid_search`` as a LangChain tool bound to ``library``.
+
+    Called with arguments it returns the chunks as JSON-ready dicts; called with a tool call (as a
+    model calls it, and as the graph's search step does) it returns a ``ToolMessage`` holding those
+    as its content and the ``RetrievedChunk`` objects themselves as its artifact.
+    """
     from langchain_core.tools import StructuredTool  # LangChain loads only when an agent asks for the tool
 
     def run(
@@ -110,8 +118,9 @@ def make_hybrid_search_tool(library: Library) -> BaseTool:
         k: int = DEFAULT_K,
         search_mode: SearchMode = SearchMode.HYBRID,
         filters: SearchFilters | None = None,
-    ) -> list[dict]:
-        return [c.model_dump(mode="json") for c in hybrid_search(library, query, k, filters, search_mode)]
+    ) -> tuple[list[dict], list[RetrievedChunk]]:
+        chunks = hybrid_search(library, query, k, filters, search_mode)
+        return [c.model_dump(mode="json") for c in chunks], chunks
 
     return StructuredTool.from_function(
         run,
@@ -121,4 +130,5 @@ def make_hybrid_search_tool(library: Library) -> BaseTool:
             "block ids, pages, bounding boxes, document titles and scores."
         ),
         args_schema=HybridSearchInput,
+        response_format="content_and_artifact",
     )

@@ -6,7 +6,7 @@ from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import BaseModel, Field
 
 from tools.citations.index import BlockIndex
-from tools.citations.resolve import resolve_citation
+from tools.citations.resolve import Resolution, resolve_citation
 
 
 class ResolveCitationInput(BaseModel):
@@ -20,11 +20,18 @@ class ResolveCitationInput(BaseModel):
 
 
 def make_resolve_citation_tool(index: BlockIndex) -> BaseTool:
-    """``resolve_citation`` as a LangChain tool bound to ``index``."""
+    """``resolve_citation`` as a LangChain tool bound to ``index``.
 
-    def run(cited_text: str, block_id: str | None = None, retrieved_block_ids: list[str] | None = None) -> dict | None:
+    Called with arguments it returns the resolution as a JSON-ready dict (or None); called with a tool
+    call (as a model calls it, and as the graph's citation step does) it returns a ``ToolMessage``
+    holding that as its content and the ``Resolution`` itself as its artifact.
+    """
+
+    def run(
+        cited_text: str, block_id: str | None = None, retrieved_block_ids: list[str] | None = None
+    ) -> tuple[dict | None, Resolution | None]:
         resolution = resolve_citation(cited_text, block_id, index, retrieved_block_ids or ())
-        return resolution.model_dump(mode="json") if resolution else None
+        return (resolution.model_dump(mode="json") if resolution else None), resolution
 
     return StructuredTool.from_function(
         run,
@@ -35,4 +42,5 @@ def make_resolve_citation_tool(index: BlockIndex) -> BaseTool:
             "the matched text, or null when the quote is not in the library (do not cite it then)."
         ),
         args_schema=ResolveCitationInput,
+        response_format="content_and_artifact",
     )

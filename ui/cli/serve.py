@@ -2,7 +2,8 @@
 the LangGraph API (``ui.service``), on LangGraph's own server so Studio attaches to it as to
 ``langgraph dev``. ``prp ui`` is the same command.
 
-The server is LangGraph's in-memory API server (``langgraph_api``), run in this process: it loads the
+The server is LangGraph's in-memory API server (``langgraph_api``, reached through
+``ui.cli.langgraph_server``), run in this process: it loads the
 ``research`` graph (``graph.studio``) and the service's app (``ui.service.served``) as modules, so
 both share the one library ``graph.studio.served`` opens. What the server would otherwise reach out
 for is switched off: no browser opened, no version check, no tunnel.
@@ -18,12 +19,11 @@ from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
-from langgraph_api.cli import run_server
-
 from config import STEPS, LLMSettings, Settings
 from graph.studio import served
 from strategies.llm.local_server import LocalLLMServer
 from ui.api.security import STUDIO_ORIGINS, is_loopback_host
+from ui.cli import langgraph_server
 from ui.core import discovery
 
 GRAPHS = {"research": "graph.studio:graph"}
@@ -54,6 +54,7 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    langgraph_server.entry_point()  # a langgraph-api that moved it fails here, before the library is opened
     existing = discovery.running(settings)
     if existing is not None:
         print(f"prp serve: {existing.url} (pid {existing.pid}) already serves {existing.data_dir}", file=sys.stderr)
@@ -78,16 +79,7 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
             file=sys.stderr,
             flush=True,
         )
-        run_server(
-            host=args.host,
-            port=args.port,
-            graphs=GRAPHS,
-            http=HTTP,
-            checkpointer=CHECKPOINTER,
-            open_browser=False,
-            allow_blocking=True,  # the chat and the API's thread-pool routes block by design
-            server_level="WARNING",
-        )
+        langgraph_server.run(args.host, args.port, graphs=GRAPHS, http=HTTP, checkpointer=CHECKPOINTER)
     return 0
 
 
