@@ -15,6 +15,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
+from evals.datasets import GoldPage
 from evals.metrics import (
     UNANSWERABLE,
     best_over_references,
@@ -134,7 +135,8 @@ def by_value(inputs: dict, outputs: dict, reference_outputs: dict) -> dict:
     if judged.verdict in ANSWERED_ANSWERABLE and gold:
         cited = [(c["file"], b["page"]) for c in outputs["citations"] for b in c["blocks"]]
         cited += [(c["file"], c["page"]) for c in outputs["citations"]]
-        pairs.append(("gold_page_cited", float(cites_gold_page(cited, gold))))
+        pages = [GoldPage.model_validate(g) for g in gold]
+        pairs.append(("gold_page_cited", float(cites_gold_page(cited, pages))))
     return _results(*pairs, comment=f"{judged.verdict.value}: {judged.short}")
 
 
