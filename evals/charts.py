@@ -11,8 +11,37 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 from evals.runner import EvalRun  # noqa: E402
 
-CATEGORY_METRICS = ["hit@10", "citation_support", "answer_recall", "answered", "abstention", "conflict_sides"]
-COMPARE_METRICS = ["hit@1", "hit@10", "mrr", "citation_support", "answer_f1", "answer_recall", "answered", "abstention"]
+CATEGORY_METRICS = [
+    "hit@10",
+    "citation_support",
+    "answer_recall",
+    "answered",
+    "abstention",
+    "value_right",
+    "gold_page_cited",
+    "conflict_sides",
+]
+COMPARE_METRICS = [
+    "hit@1",
+    "hit@10",
+    "mrr",
+    "citation_support",
+    "answer_f1",
+    "answer_recall",
+    "answered",
+    "abstention",
+    "value_right",
+    "value_wrong",
+    "gold_page_cited",
+]
+# The verdicts by value, in stacking order, with their colours.
+VERDICTS = {
+    "right": "tab:green",
+    "wrong": "tab:red",
+    "missed": "tab:gray",
+    "abstained": "tab:blue",
+    "false_answer": "tab:orange",
+}
 
 
 def _grouped_bars(ax, groups: list[str], series: dict[str, list[float | None]]) -> None:
@@ -57,6 +86,9 @@ def draw_charts(out_dir: Path, runs: list[EvalRun], summaries: dict[str, dict]) 
         plt.close(fig)
         drawn["latency"] = "latency_by_node.png"
 
+    if main["by_value"]:
+        drawn |= _value_charts(out_dir, main)
+
     if len(summaries) > 1:
         metrics = [m for m in COMPARE_METRICS if any(s["metrics"].get(m) for s in summaries.values())]
         fig, ax = plt.subplots(figsize=(max(7, 1.2 * len(metrics) + 3), 4))
@@ -69,3 +101,39 @@ def draw_charts(out_dir: Path, runs: list[EvalRun], summaries: dict[str, dict]) 
         plt.close(fig)
         drawn["compare"] = "compare.png"
     return drawn
+
+
+def _value_charts(out_dir: Path, summary: dict) -> dict[str, str]:
+    """Verdicts by value per category (stacked counts), and the reliability diagram."""
+    by_value = summary["by_value"]
+    categories = list(by_value["by_category"])
+    fig, ax = plt.subplots(figsize=(7, 0.45 * len(categories) + 1.8))
+    left = [0] * len(categories)
+    for verdict, colour in VERDICTS.items():
+        counts = [by_value["by_category"][c][verdict] for c in categories]
+        ax.barh(categories[::-1], counts[::-1], left=left[::-1], color=colour, label=verdict.replace("_", " "))
+        left = [a + b for a, b in zip(left, counts, strict=True)]
+    ax.set_xlabel("questions")
+    ax.legend(fontsize=8, ncols=len(VERDICTS), loc="upper center", bbox_to_anchor=(0.5, -0.18))
+    ax.set_title(f"{summary['dataset']}: verdicts by value ({summary['mode']})")
+    fig.tight_layout()
+    fig.savefig(out_dir / "verdicts_by_value.png", dpi=110)
+    plt.close(fig)
+
+    rows = by_value["reliability"]
+    fig, ax = plt.subplots(figsize=(6, 4))
+    middles = [(r["low"] + r["high"]) / 2 for r in rows]
+    ax.bar(middles, [r["share_right"] or 0.0 for r in rows], width=0.18, color="tab:green", label="share right")
+    ax.plot([0, 1], [0, 1], linestyle="--", color="gray", label="calibrated")
+    for x, r in zip(middles, rows, strict=True):
+        ax.annotate(f"n={r['answers']}", (x, (r["share_right"] or 0.0) + 0.02), ha="center", fontsize=8)
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1.1)
+    ax.set_xlabel("confidence shown")
+    ax.set_ylabel("share of answers right")
+    ax.legend(fontsize=8, loc="upper left")
+    ax.set_title(f"{summary['dataset']}: reliability ({summary['mode']})")
+    fig.tight_layout()
+    fig.savefig(out_dir / "reliability.png", dpi=110)
+    plt.close(fig)
+    return {"verdicts": "verdicts_by_value.png", "reliability": "reliability.png"}

@@ -2,7 +2,9 @@
 
 - ``prp:FILE``: our own JSONL, one row per question (or topic) with its category, expected evidence
   snippets (verbatim from the documents), reference answers, whether the corpus answers it at all,
-  and for a disagreement the snippets each side must quote. See ``PrpRow``.
+  for a disagreement the snippets each side must quote, and optionally the pages that answer it
+  (``gold_docs`` file names with ``gold_pages``; a set with them is also scored by value,
+  ``evals.value_verdicts``). See ``PrpRow``.
 - ``qasper:DIR``: a directory laid out like QASPER dev (``papers/*.txt``, ``questions.json``). All
   papers are pooled in one collection and each question is asked with its paper's title as context.
 - ``ramdocs:FILE``: RAMDocs JSONL; every question comes with its own small set of documents, some of
@@ -35,6 +37,13 @@ class SourceDocument(BaseModel):
     answer: str = ""
 
 
+class GoldPage(BaseModel):
+    """A page that answers an example: the document's file name and its 1-based page."""
+
+    doc: str
+    page: int = Field(ge=1)
+
+
 class Expected(BaseModel):
     """What a good answer does: the reference side of an example."""
 
@@ -46,6 +55,12 @@ class Expected(BaseModel):
         default_factory=list, description="Snippets each side of the disagreement must quote (two lists)."
     )
     wrong_answers: list[str] = Field(default_factory=list, description="Misinformation never to state as fact.")
+    gold_pages: list[GoldPage] = Field(default_factory=list, description="Pages that answer it.")
+    by_value: bool = Field(
+        default=False,
+        description="Score the answer by value (evals.value_verdicts): its set gives page gold, and an "
+        "unanswerable question of such a set has none.",
+    )
 
 
 class EvalExample(BaseModel):
@@ -102,6 +117,8 @@ class PrpRow(BaseModel):
         default=None, description="Two lists of snippets: what each side of the disagreement quotes."
     )
     conflict: bool | None = Field(default=None, description="Defaults to whether a disagreement is given.")
+    gold_docs: list[str] = Field(default_factory=list, description="File names of the documents that answer it.")
+    gold_pages: list[int] = Field(default_factory=list, description="The 1-based page of each of gold_docs.")
 
     @model_validator(mode="after")
     def _one_prompt(self) -> PrpRow:
@@ -109,6 +126,8 @@ class PrpRow(BaseModel):
             raise ValueError("give exactly one of 'question' and 'topic'")
         if self.disagreement is not None and len(self.disagreement) != 2:
             raise ValueError("'disagreement' must be two lists of snippets, one per side")
+        if len(self.gold_docs) != len(self.gold_pages):
+            raise ValueError("'gold_docs' and 'gold_pages' must be of the same length (one page per document)")
         return self
 
     def example(self) -> EvalExample:
@@ -125,6 +144,9 @@ class PrpRow(BaseModel):
                 answers=self.answers or ([UNANSWERABLE] if self.expect == "abstain" else []),
                 conflict=conflict,
                 conflict_sides=self.disagreement or [],
+                gold_pages=[
+                    GoldPage(doc=doc, page=page) for doc, page in zip(self.gold_docs, self.gold_pages, strict=True)
+                ],
             ),
         )
 
@@ -137,6 +159,10 @@ def load_prp(path: Path) -> EvalDataset:
         except ValidationError as exc:
             raise DatasetError(f"{path}:{number}: {_brief(exc)}") from None
     _unique_ids(path, examples)
+    if any(e.expected.gold_pages for e in examples):
+        examples = [
+            e.model_copy(update={"expected": e.expected.model_copy(update={"by_value": True})}) for e in examples
+        ]
     return EvalDataset(name=path.stem, kind=DatasetKind.PRP, source=path, examples=examples, total=len(examples))
 
 

@@ -15,6 +15,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
+from evals.datasets import GoldPage
 from evals.metrics import (
     UNANSWERABLE,
     best_over_references,
@@ -28,6 +29,8 @@ from evals.metrics import (
     token_recall,
 )
 from evals.typed_values import fragment_reason
+from evals.value_verdicts import ANSWERED_ANSWERABLE, cites_gold_page, score_keys
+from evals.value_verdicts import score as value_score
 from prompts.common import SYSTEM
 from prompts.judge import JUDGE
 from strategies.llm.structured import SchemaFormat, structured_call
@@ -111,6 +114,30 @@ def abstention(outputs: dict, reference_outputs: dict) -> dict:
     if reference_outputs.get("answerable", True):
         return _results(("answered", float(not abstained)))
     return _results(("abstention", float(abstained)))
+
+
+def by_value(inputs: dict, outputs: dict, reference_outputs: dict) -> dict:
+    """On a set with page gold: the answer's verdict by value (``evals.value_verdicts``) as one-hot
+    scores, and on an answered answerable question whether a citation lands on a gold page."""
+    if _failed(outputs) or not reference_outputs.get("by_value"):
+        return _results()
+    example = inputs["example"]
+    judged = value_score(
+        question=example["question"],
+        category=example["category"],
+        answers=reference_outputs.get("answers") or [],
+        answerable=reference_outputs.get("answerable", True),
+        answer=outputs["answer"],
+        abstained=bool(outputs["abstained"]),
+    )
+    pairs = list(score_keys(judged.verdict).items())
+    gold = reference_outputs.get("gold_pages") or []
+    if judged.verdict in ANSWERED_ANSWERABLE and gold:
+        cited = [(c["file"], b["page"]) for c in outputs["citations"] for b in c["blocks"]]
+        cited += [(c["file"], c["page"]) for c in outputs["citations"]]
+        pages = [GoldPage.model_validate(g) for g in gold]
+        pairs.append(("gold_page_cited", float(cites_gold_page(cited, pages))))
+    return _results(*pairs, comment=f"{judged.verdict.value}: {judged.short}")
 
 
 def short_answers(outputs: dict) -> dict:
@@ -224,6 +251,7 @@ EVALUATORS: list[Callable] = [
     citation_support,
     answer,
     abstention,
+    by_value,
     short_answers,
     contradiction,
     cost,

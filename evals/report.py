@@ -19,6 +19,8 @@ from pathlib import Path
 from evals.evaluators import citation_valid, sides_correct
 from evals.metrics import overlaps
 from evals.runner import EvalRun, ExampleResult
+from evals.value_report import value_markdown, value_summary
+from evals.value_verdicts import verdict_of
 
 # Metrics in reading order, with the labels tables use.
 METRICS = {
@@ -33,6 +35,11 @@ METRICS = {
     "answer_recall": "answer recall",
     "answered": "answered (answerable)",
     "abstention": "abstention (unanswerable)",
+    "value_right": "right by value (answerable)",
+    "value_wrong": "wrong by value (answerable)",
+    "value_missed": "missed by value (answerable)",
+    "value_abstained": "abstained by value (unanswerable)",
+    "gold_page_cited": "cited a gold page (answered)",
     "fragments": "fragments among short answers",
     "conflict_flagged": "conflict flagged",
     "conflict_sides": "conflict sides right",
@@ -57,6 +64,9 @@ HEADLINE = [
     "answer_recall",
     "answered",
     "abstention",
+    "value_right",
+    "value_wrong",
+    "gold_page_cited",
     "conflict_flagged",
 ]
 # An example's quality for ranking the worst: the mean of those of these it has.
@@ -67,6 +77,8 @@ QUALITY = [
     "answer_recall",
     "answered",
     "abstention",
+    "value_right",
+    "value_abstained",
     "conflict_sides",
     "avoids_wrong_answer",
 ]
@@ -110,6 +122,7 @@ def summarize(run: EvalRun) -> dict:
         for step, tokens in r.outputs["cost"].get("step_tokens", {}).items():
             step_tokens[step].append(tokens)
     categories = Counter(r.example.category for r in run.results)
+    by_value = value_summary(run.results)
     return {
         "dataset": run.dataset.name,
         "kind": run.dataset.kind.value,
@@ -144,6 +157,8 @@ def summarize(run: EvalRun) -> dict:
             "step_tokens_mean": {k: round(sum(v) / len(ok), 1) for k, v in step_tokens.items()} if ok else {},
         },
         "diagnosis": diagnose(run.results),
+        # A set with page gold: right / wrong / missed / abstained counts and the reliability table.
+        "by_value": by_value.model_dump() if by_value else None,
     }
 
 
@@ -157,6 +172,7 @@ DIAGNOSES = [
     "answered an unanswerable question",
     "abstained on an answerable question",
     "  of which: no gold evidence in the top 10",
+    "answered with a wrong value",
     "answered without gold evidence retrieved",
     "gold retrieved but none of it cited",
     "conflict not flagged",
@@ -176,6 +192,8 @@ def diagnose(results: list[ExampleResult]) -> dict[str, int]:
             continue
         if s.get("abstention") == 0:
             counts["answered an unanswerable question"] += 1
+        if s.get("value_wrong") == 1:
+            counts["answered with a wrong value"] += 1
         if s.get("answered") == 0:
             counts["abstained on an answerable question"] += 1
             if s.get("hit@10") == 0:
@@ -221,6 +239,7 @@ def record(result: ExampleResult, config_name: str) -> dict:
             "wrong_answers": e.expected.wrong_answers,
         },
         "scores": result.scores,
+        "verdict": verdict.value if (verdict := verdict_of(result.scores)) else None,
         "comments": result.comments,
         "error": out.get("error"),
     }
@@ -229,12 +248,14 @@ def record(result: ExampleResult, config_name: str) -> dict:
     return base | {
         "answer": out["answer"],
         "abstained": out["abstained"],
+        "confidence": out.get("confidence"),
         "claims": out.get("claims", []),
         "queries": out["queries"],
         "citations": [
             {
                 "number": c["number"],
                 "title": c["title"],
+                "file": c.get("file", ""),
                 "label": c["label"],
                 "block_ids": c["block_ids"],
                 "page": c["page"],
@@ -358,6 +379,9 @@ def markdown_report(runs: list[EvalRun], summaries: dict[str, dict], charts: dic
     lines += ["", "## By category", "", _category_table(s), ""]
     if "by_category" in charts:
         lines += [f"![metrics by category]({charts['by_category']})", ""]
+    if s["by_value"]:
+        lines += value_markdown(s["by_value"])
+        lines += [f"![{name}]({charts[name]})" for name in ("verdicts", "reliability") if name in charts] + [""]
     lines += _cost_section(s, charts)
     if len(runs) > 1:
         lines += ["## Comparison", "", comparison_table(summaries), ""]

@@ -123,10 +123,13 @@ class ResearchTarget:
         answer = " ".join(_answer_text(s) for s in answered)
         asserted = " ".join(_answer_text(s) for s in answered if not s.disputed)
         stored = library.registry.blocks(b for c in report.citations for b in c.resolution.block_ids)
+        documents = library.registry.documents_by_id({c.resolution.doc_id for c in report.citations})
         return {
             "answer": answer or UNANSWERABLE,
             "asserted": asserted,
             "abstained": not answered,
+            # The confidence shown with the answer: its first answered section's (the one a reader reads first).
+            "confidence": answered[0].confidence if answered else None,
             "sub_questions": len(findings),
             "gaps": sum(1 for f in findings if f.status is FindingStatus.GAP),
             "retries": sum(f.retries for f in findings),
@@ -136,13 +139,19 @@ class ResearchTarget:
                     "number": c.number,
                     "doc_id": c.resolution.doc_id,
                     "title": c.resolution.title,
+                    # The document's file name: page gold names documents by it.
+                    "file": Path(documents[c.resolution.doc_id].path).name if c.resolution.doc_id in documents else "",
                     "label": labels.get(c.resolution.doc_id, ""),
                     "block_ids": c.resolution.block_ids,
                     "page": c.resolution.page,
                     "quote": c.resolution.quote,
                     "matched_text": c.resolution.matched_text,
                     # Re-read from the store, not taken from the resolution: validity is checked against it.
-                    "blocks": [{"block_id": b, "text": stored[b].text} for b in c.resolution.block_ids if b in stored],
+                    "blocks": [
+                        {"block_id": b, "page": stored[b].page, "text": stored[b].text}
+                        for b in c.resolution.block_ids
+                        if b in stored
+                    ],
                     "in_store": all(b in stored for b in c.resolution.block_ids),
                 }
                 for c in report.citations

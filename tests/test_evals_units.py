@@ -298,6 +298,8 @@ def test_prp_eval_command_on_a_cached_eval_collection(tmp_path: Path, models_dir
         for r in map(json.loads, SAMPLE.read_text().splitlines())
         if r["id"] in ("direct-rig-retention", "unanswerable-install-cost")
     ]
+    # Page gold, as papers-dev's gold.jsonl gives it: the set is also scored by value.
+    rows = [r | {"gold_docs": ["test_rig_retention_report_2018.txt"], "gold_pages": [1]} for r in rows[:1]] + rows[1:]
     dataset = tmp_path / "mini.jsonl"
     dataset.write_text("".join(json.dumps(r) + "\n" for r in rows))
     monkeypatch.setenv("PRP_DATA_DIR", str(tmp_path / "data"))
@@ -311,7 +313,15 @@ def test_prp_eval_command_on_a_cached_eval_collection(tmp_path: Path, models_dir
     offline = summary["configs"]["offline"]
     assert offline["examples"] == 2 and offline["failed"] == 0
     assert offline["metrics"]["abstention"]["mean"] == 1.0
-    assert (tmp_path / "results" / summary["run_id"] / "report.md").exists()
+    by_value = offline["by_value"]["total"]
+    assert (by_value["answerable"], by_value["unanswerable"], by_value["abstained"]) == (1, 1, 1)
+    assert by_value["right"] + by_value["wrong"] + by_value["missed"] == 1
+    assert by_value["cite_checked"] == by_value["right"] + by_value["wrong"]
+    run_dir = tmp_path / "results" / summary["run_id"]
+    assert "## Scored by value (page gold)" in (run_dir / "report.md").read_text()
+    assert (run_dir / "reliability.png").exists() and (run_dir / "verdicts_by_value.png").exists()
+    records = [json.loads(line) for line in (run_dir / "examples-offline.jsonl").read_text().splitlines()]
+    assert records[1]["verdict"] == "abstained"
 
     # The collection is keyed by the corpus's content and ingested once.
     settings = Settings()

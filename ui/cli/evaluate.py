@@ -13,6 +13,7 @@ from corpus.library import Library
 from evals.datasets import DatasetKind, load_dataset
 from evals.report import comparison_table, slug, write_results
 from evals.runner import compare_configs, default_config, libraries_for, run_eval
+from evals.value_report import value_line
 
 
 def run(settings: Settings, args: argparse.Namespace) -> int:
@@ -51,5 +52,8 @@ def evaluate(library: Library, args: argparse.Namespace) -> int:
         print(json.dumps(summary, indent=2))
     else:
         print(comparison_table(summary["configs"]))
+        for name, config in summary["configs"].items():
+            if config["by_value"]:
+                print(f"{name}: {value_line(config['by_value'])}")
         print(f"\nreport: {out_dir / 'report.md'}")
     return 1 if all(s["failed"] == s["examples"] for s in summary["configs"].values()) else 0
