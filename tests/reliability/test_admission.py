@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,8 @@ from corpus.ingest import Outcome
 from corpus.off_limits import REGISTRY_NAME, refusal
 from strategies.offline.strategy import OfflineStrategy
 from ui.cli.output import format_summary, format_sync
+from ui.core import folder_watch
+from ui.core.folder_watch import FolderWatch
 from ui.core.jobs import JobCancelled, JobState
 from ui.core.local import LocalPortal
 from ui.service.app import create_app
@@ -79,12 +82,15 @@ def test_a_file_is_refused_where_its_folder_is_from_every_surface(make_library, 
 def test_a_remembered_file_root_in_a_shared_folder_is_synced(make_library, tmp_path):
     """The sync asks the same rule of a file root as the ingest did (it used to ask it of the file's
     folder, so a file root straight in a shared folder was left alone at every sync)."""
-    a = note(tmp_path / "a.md", "bacuri")
+    a = note(Path("/tmp") / f"prp-{tmp_path.name}-{os.getpid()}.md", "bacuri")
     library = make_library()
-    with LocalPortal(library, foreground=True) as portal:
-        ingested(portal, [a])
-        a.write_text("# Note on bacuri\n\nThe bacuri note now records a third measurement.\n")
-        summary = portal.follow(portal.sync().job_id, lambda e: None).sync
+    try:
+        with LocalPortal(library, foreground=True) as portal:
+            ingested(portal, [a])
+            a.write_text("# Note on bacuri\n\nThe bacuri note now records a third measurement.\n")
+            summary = portal.follow(portal.sync().job_id, lambda e: None).sync
+    finally:
+        a.unlink()
     assert [r.available for r in summary.roots] == [True] and summary.changed == [str(a.resolve())]
 
 
@@ -154,3 +160,28 @@ def test_a_sub_folder_swapped_for_a_link_keeps_no_document_at_a_gone_path(make_l
     for document in library.registry.documents():
         assert Path(document.path).resolve() == Path(document.path), document.path
     assert [Path(d.path).name for d in library.registry.documents()] == ["a.md"]
+
+
+def test_a_watched_folder_holding_a_name_that_is_not_utf8_is_polled(make_library, tmp_path, monkeypatch, capsys):
+    folder = tmp_path / "papers"
+    note(folder / "a.md", "murici")
+    note(Path(os.fsdecode(bytes(folder) + b"/sub\xe9/c.md")), "pequi")  # watchfiles fails as it starts
+    monkeypatch.setattr(folder_watch, "WAKE_MS", 100)
+    monkeypatch.setattr(folder_watch, "POLL_SECONDS", 0.5)
+    library = make_library()
+    with LocalPortal(library) as portal:
+        portal.follow(portal.ingest([folder]).job_id, lambda e: None)
+        watcher = FolderWatch(portal)
+        watcher.start()
+        try:
+            note(folder / "b.md", "buriti")
+            deadline = time.monotonic() + 30
+            while len(library.registry.documents()) < 2 and time.monotonic() < deadline:
+                time.sleep(0.2)
+            alive = watcher._thread.is_alive()
+        finally:
+            watcher.stop()
+    assert alive and sorted(Path(d.path).name for d in library.registry.documents()) == ["a.md", "b.md"]
+    err = capsys.readouterr().err
+    assert "not UTF-8" in err and "looking at it every" in err
+    assert "watching folders failed" not in err and "Traceback" not in err
