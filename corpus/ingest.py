@@ -44,7 +44,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from itertools import islice
 from pathlib import Path
@@ -61,6 +61,7 @@ from corpus import boilerplate, parser_versions
 from corpus.chunk_vectors import EarlierVectors, vectors_for
 from corpus.chunking import ChunkedText, chunk_document
 from corpus.errors import LoadError
+from corpus.file_names import NOT_UTF8, is_utf8, shown
 from corpus.models import Block, BlockKind, DocType, Document, MetadataOverride, ParsedDocument
 from corpus.non_prose import NonProse
 from corpus.non_prose import summarise as summarise_non_prose
@@ -126,6 +127,8 @@ class IngestSummary(BaseModel):
     embed_seconds: float
     # Documents indexed before this ingest and re-chunked because their boilerplate marks changed.
     remarked: list[str] = Field(default_factory=list)
+    # Hidden files and folders in the named folders, left out by the walk (``discover``).
+    hidden: list[str] = Field(default_factory=list)
 
     def count(self, outcome: Outcome) -> int:
         return sum(1 for f in self.files if f.outcome is outcome)
@@ -165,6 +168,7 @@ class IngestSummary(BaseModel):
             "seconds": round(self.seconds, 2),
             "embed_seconds": round(self.embed_seconds, 2),
             "files": [f.model_dump(mode="json", exclude_none=True) for f in self.files],
+            "hidden": self.hidden,
         }
 
 
@@ -181,6 +185,8 @@ def carry_on() -> None:
 class Discovery:
     files: list[Path]  # to ingest, resolved, in order, without repeats
     refused: list[FileResult]  # links that are not followed, each with its reason
+    # Hidden files and folders a walk left out, the outermost only (``.git``, not what it holds).
+    hidden: list[Path] = field(default_factory=list)
 
     def __len__(self) -> int:
         return len(self.files) + len(self.refused)
@@ -199,16 +205,28 @@ def discover(paths: Iterable[Path]) -> Discovery:
     read. Links to folders are not followed (their files, when inside, are found where they live), so
     a link loop cannot trap the walk; broken links and loops are reported, never silently dropped. A
     file or link named directly is the user's own choice and is read wherever it points. A library's
-    data directory (``corpus.off_limits``) is stepped around, and reported as skipped.
+    data directory (``corpus.off_limits``) is stepped around, and reported as skipped. Hidden files
+    and folders are left out, and named (``Discovery.hidden``); so is a file whose name is not UTF-8
+    (``corpus.file_names``).
     """
     found: list[Path] = []
     refused: list[FileResult] = []
+    left_out: list[Path] = []
     for path in map(Path, paths):
+        if not is_utf8(path):
+            refused.append(FileResult(path=shown(path), outcome=Outcome.SKIPPED, reason=NOT_UTF8))
+            continue
         if not path.is_dir():
             found.append(path)
             continue
         root = path.resolve()
-        entries = [e for e in sorted(path.rglob("*")) if not hidden(e.relative_to(path))]
+        entries = []
+        for entry in sorted(path.rglob("*")):
+            relative = entry.relative_to(path)
+            if not hidden(relative):
+                entries.append(entry)
+            elif not hidden(relative.parent):  # named, so a dot-file is never left out without a word
+                left_out.append(Path(shown(entry)))
         # A library's data directory met on the way (another library's, or this one's under a name
         # that is not hidden): its uploads, exports and models are that library's own files.
         libraries = [path] if is_data_directory(path) else []
@@ -216,6 +234,10 @@ def discover(paths: Iterable[Path]) -> Discovery:
         refused.extend(FileResult(path=str(d), outcome=Outcome.SKIPPED, reason=DATA_DIRECTORY) for d in libraries)
         for entry in entries:
             if any(entry == d or entry.is_relative_to(d) for d in libraries):
+                continue
+            if not is_utf8(entry):
+                if entry.is_file():
+                    refused.append(FileResult(path=shown(entry), outcome=Outcome.SKIPPED, reason=NOT_UTF8))
                 continue
             if entry.is_symlink():
                 verdict = _link_verdict(entry, root)
@@ -227,7 +249,7 @@ def discover(paths: Iterable[Path]) -> Discovery:
                 found.append(entry)
             elif not entry.is_dir():  # a pipe, socket or device: reading it could block forever
                 refused.append(FileResult(path=str(entry), outcome=Outcome.FAILED, reason=NOT_REGULAR))
-    return Discovery(files=list(dict.fromkeys(p.resolve() for p in found)), refused=refused)
+    return Discovery(files=list(dict.fromkeys(p.resolve() for p in found)), refused=refused, hidden=left_out)
 
 
 LOOP = "symbolic link loop: not followed"
@@ -458,6 +480,7 @@ class Ingestor:
             seconds=time.perf_counter() - started,
             embed_seconds=embed_seconds,
             remarked=list(remarked),
+            hidden=[str(p) for p in discovery.hidden],
         )
 
     def _precheck(

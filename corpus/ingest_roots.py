@@ -18,6 +18,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
+from corpus.file_names import is_utf8
 from corpus.ingest import hidden
 
 MIGRATION = """
@@ -79,19 +80,23 @@ class IngestRoots:
 
     def remember(self, paths: Iterable[Path]) -> list[IngestRoot]:
         """Remember the folders and files named in an ingest (paths that do not exist are not
-        roots: the ingest reports them). A path a remembered folder already reaches adds nothing;
-        a folder added over remembered roots takes their place. Returns the roots added."""
+        roots: the ingest reports them). A path a remembered root already is or reaches adds
+        nothing (ingesting the same file twice is one root); a folder added over remembered roots,
+        or a path that was a file and is now a folder (or the reverse), takes their place. Returns
+        the roots added."""
         added: list[IngestRoot] = []
         roots = self.all()
         for path in paths:
             resolved = Path(path).expanduser().resolve()
-            if not resolved.exists():
+            if not resolved.exists() or not is_utf8(resolved):  # the ingest names it (``corpus.file_names``)
                 continue
             kind = RootKind.FOLDER if resolved.is_dir() else RootKind.FILE
-            if any(r.kind is RootKind.FOLDER and r.holds(resolved) for r in roots):
+            if any((r.kind is RootKind.FOLDER or r.kind is kind) and r.holds(resolved) for r in roots):
                 continue
             root = IngestRoot(path=str(resolved), kind=kind, added_at=_now())
-            covered = [r.path for r in roots if kind is RootKind.FOLDER and root.holds(Path(r.path))]
+            covered = [
+                r.path for r in roots if r.path == root.path or kind is RootKind.FOLDER and root.holds(Path(r.path))
+            ]
             with self._connect() as db:
                 db.executemany("DELETE FROM ingest_roots WHERE path = ?", [(p,) for p in covered])
                 db.execute(

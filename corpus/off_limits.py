@@ -1,10 +1,13 @@
-"""Folders no ingest, sync or watch ever walks, and roots that no longer are the folder the user gave.
+"""Folders and files no ingest, sync or watch ever takes, and roots that no longer are the folder the
+user gave. ``refusal`` is the one rule: every surface that ingests (the CLI, the REST API, MCP, through
+``corpus.own_folders``), every sync and the watch (through ``moved``) ask it, for folders and files.
 
 A folder walk (``corpus.ingest.discover``) takes everything readable under the folder it is given,
 so the folder must be one that holds a person's documents: never the filesystem's root, nor a system
 folder (``/etc``, ``/usr``, ``/proc`` ...: reading ``/proc`` races with processes coming and going),
 nor a library's data directory (another library's uploads, exports and models are its own, not
-documents). A walk of an allowed folder steps around any library data directory inside it.
+documents). A walk of an allowed folder steps around any library data directory inside it. A file
+named by itself is refused in the same places: ``/etc/passwd`` is no more a document than ``/etc``.
 
 A remembered ingest root (``corpus.ingest_roots``) is stored resolved. When the same path now
 resolves elsewhere (the folder moved away and a link put in its place, a link in its path swapped),
@@ -41,6 +44,8 @@ SYSTEM = tuple(
 #: Folders refused themselves (a walk would reach every user's or program's files) whose sub-folders
 #: may hold documents (``/home/ana/papers``, ``/var/www/docs``, ``/srv/share``).
 SHARED = tuple(Path(p) for p in ("/", "/home", "/root", "/var", "/srv", "/opt", "/mnt", "/media", "/tmp"))
+#: Shared folders whose own files are refused too (those of ``/tmp`` or ``/home`` are not).
+ADMINISTRATIVE = (Path("/"), Path("/root"))
 #: A library's data directory holds its registry under this name (``config.StorageSettings``).
 REGISTRY_NAME = "registry.sqlite"
 
@@ -50,17 +55,40 @@ def is_data_directory(folder: Path) -> bool:
     return (folder / REGISTRY_NAME).is_file()
 
 
-def refusal(folder: Path) -> str | None:
-    """Why a walk may not start at ``folder`` (resolved), or None when it may."""
+def refusal(path: Path) -> str | None:
+    """Why ``path`` (resolved) may not be ingested, synced or watched, or None when it may: the one
+    rule for every surface (the CLI, the REST API, MCP, a sync, the watch), for folders and for
+    single files alike."""
+    return _folder_refusal(path) if path.is_dir() else _file_refusal(path)
+
+
+def _file_refusal(file: Path) -> str | None:
+    """A single file is refused where its folder is: in a system folder (``/etc/passwd``,
+    ``/proc/self/environ``, ``/dev/zero``) or a library's data directory. A shared folder is refused
+    as a walk for all the other files it holds, so a file named in it (``/tmp/a.md``) is not, save
+    in the filesystem's root and the administrator's home, whose files are a system's, not documents."""
+    folder = file.parent
+    if any(folder == s or folder.is_relative_to(s) for s in SYSTEM) or _same_as_any(folder, SYSTEM):
+        return f"{file} is in a system folder, not a document"
+    if folder in ADMINISTRATIVE or _same_as_any(folder, ADMINISTRATIVE):
+        return f"{file} is in {folder}, which holds a system's files, not documents"
+    return _library_refusal(file)
+
+
+def _library_refusal(path: Path) -> str | None:
+    for candidate in (path, *path.parents):
+        if is_data_directory(candidate):
+            return f"{path} is in a library's data directory ({candidate}), whose files are its own"
+    return None
+
+
+def _folder_refusal(folder: Path) -> str | None:
     if folder in SHARED or _same_as_any(folder, SHARED):
         what = "the filesystem's root" if folder == Path("/") or _same_as_any(folder, SHARED[:1]) else "a shared folder"
         return f"{folder} is {what}: a walk of it would reach every user's and program's files"
     if any(folder == s or folder.is_relative_to(s) for s in SYSTEM) or _same_as_any(folder, SYSTEM):
         return f"{folder} is a system folder, not a folder of documents"
-    for candidate in (folder, *folder.parents):
-        if is_data_directory(candidate):
-            return f"{folder} is in a library's data directory ({candidate}), whose files are its own"
-    return None
+    return _library_refusal(folder)
 
 
 def moved(stored: Path) -> str | None:
@@ -71,8 +99,7 @@ def moved(stored: Path) -> str | None:
     now = stored.resolve()
     if now != stored:
         return f"now leads to {now} (a link or a mount put in its place), not the folder ingested: left alone"
-    folder = stored if stored.is_dir() else stored.parent
-    reason = refusal(folder)
+    reason = refusal(stored)
     return f"{reason}: left alone" if reason else None
 
 

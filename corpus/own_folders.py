@@ -4,8 +4,9 @@ The data directory holds the library's uploads, exports, caches and index, and t
 the embedding models; ingesting either (or a folder whose walk would reach one) would make the
 library's own files documents of it. A folder that holds one only as a hidden folder (the default
 ``.prp``) is fine: an ingest never walks into hidden folders (``corpus.ingest.discover``). Nor
-may it be given a folder no walk may start at (``corpus.off_limits``): the filesystem's root, a
-system folder, another library's data directory.
+may it be given a folder or a file that ``corpus.off_limits.refusal``, the one rule of every
+surface, refuses: the filesystem's root, a system folder or a file in one, another library's data
+directory or a file in it.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from corpus.off_limits import refusal
 
 def check_ingest_paths(paths: Sequence[Path], settings: Settings) -> None:
     """Raise ``RefusedPathError`` for the first path that is, is inside or would walk into the data
-    or the models directory, or is a folder no walk may start at."""
+    or the models directory, or is a folder or file ``corpus.off_limits.refusal`` refuses."""
     protected = {
         "data directory": settings.storage.data_dir.resolve(),
         "models directory": settings.models_dir.resolve(),
@@ -40,6 +41,6 @@ def check_ingest_paths(paths: Sequence[Path], settings: Settings) -> None:
                     f"{path} holds the library's {what} ({folder}), whose files are the library's own: "
                     "ingest the folders beside it instead"
                 )
-        reason = refusal(resolved) if resolved.is_dir() else None
+        reason = refusal(resolved)
         if reason:
             raise RefusedPathError(f"{path} is refused: {reason}")

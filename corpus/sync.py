@@ -8,7 +8,8 @@ dry run or a sync with nothing to do never loads a model.
 
 What a sync never removes: a document ingested from elsewhere (no root holds its path), an upload
 (the library's own copy, in its data directory), a file that still exists but cannot be read or is
-no longer walked into, and anything under a root that is unavailable. A root whose folder is missing
+no longer walked into (unless its path now leads through a link: a sub-folder swapped for a link to
+another folder, whose files are not the root's), and anything under a root that is unavailable. A root whose folder is missing
 entirely (a drive not mounted, a share offline) or cannot be read is reported and left alone: it
 looks exactly like "every file deleted", which it almost never is. A file root counts as unavailable
 when its folder is missing; when its folder is there and it is not, it was deleted. A root that now
@@ -148,7 +149,7 @@ def plan_sync(library: Library, scope: Sequence[Path] | None = None) -> SyncPlan
         path = Path(document.path)
         if not in_scope(path) or any(r.holds(path) for r in unavailable):
             continue
-        if any(r.holds(path) for r in available) and _gone(path):
+        if any(r.holds(path) for r in available) and (_gone(path) or _elsewhere(path)):
             plan.removed.append(document)
     return plan
 
@@ -233,7 +234,12 @@ def _classify(
         return
     if held is None:
         copy = document(doc_id_for(sha))
-        if copy is not None and copy.status == "ready" and not _gone(Path(copy.path)):
+        if (
+            copy is not None
+            and copy.status == "ready"
+            and not _gone(Path(copy.path))
+            and not _elsewhere(Path(copy.path))
+        ):
             reason = f"same content as {copy.path}"
             plan.skipped.append(FileResult(path=str(path), outcome=Outcome.SKIPPED, reason=reason, doc_id=copy.doc_id))
         else:
@@ -243,6 +249,13 @@ def _classify(
         plan.changed.append(path)
     else:
         plan.unchanged += 1
+
+
+def _elsewhere(path: Path) -> bool:
+    """A document's path (stored resolved) that now passes through a link: a sub-folder of a root
+    swapped for a link to another folder. The walk does not follow it, and the file the path now
+    reaches is another folder's: the document's own path is no longer there."""
+    return path.resolve() != path
 
 
 def _gone(path: Path) -> bool:

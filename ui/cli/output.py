@@ -35,6 +35,10 @@ def ingest_progress(total: int) -> Iterator[Callable[[FileResult], None]]:
         yield progress
 
 
+#: Hidden files and folders an ingest summary names; the rest are counted.
+HIDDEN_NAMED = 5
+
+
 def print_ingest(summary: IngestSummary, as_json: bool) -> int:
     if as_json:
         print(json.dumps(summary.as_dict(), indent=2))
@@ -65,6 +69,10 @@ def format_summary(summary: IngestSummary) -> str:
         if f.outcome is Outcome.OK and f.figure_pages:
             pages = ", ".join(map(str, f.figure_pages))
             lines.append(f"  only a figure's text (kept with the figure, not searched): {f.path}: page(s) {pages}")
+    if summary.hidden:
+        named = ", ".join(summary.hidden[:HIDDEN_NAMED])
+        more = f" and {len(summary.hidden) - HIDDEN_NAMED} more" if len(summary.hidden) > HIDDEN_NAMED else ""
+        lines.append(f"hidden, left out (a folder walk reads no dot-file or dot-folder): {named}{more}")
     if summary.remarked:  # what other documents share changed: their marks and chunks were redone
         lines.append(f"boilerplate marked again in {len(summary.remarked)} earlier document(s)")
     for f in summary.files:

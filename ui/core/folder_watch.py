@@ -17,6 +17,10 @@ when the watch starts (what changed while the service was stopped). A root that 
 (a link put in its place: ``corpus.off_limits.moved``) is not watched, and the service's log says
 so once; a sync leaves it alone too.
 
+A root holding a file or folder name that is not UTF-8, which ``watchfiles`` cannot take, is looked
+at every ``POLL_SECONDS`` instead (a sync of it that finds nothing to do leaves no job), and the
+service's log says so once; the other roots are watched as before.
+
 The watch thread never dies of an error and never spins on one: a failure (a folder it may not
 read, the operating system's watch limit) is one line in the service's log, and the watch starts
 again after a wait that doubles with each failure in a row (1 s up to ``MAX_BACKOFF``).
@@ -27,6 +31,7 @@ from __future__ import annotations
 import re
 import sys
 import threading
+import time
 from pathlib import Path
 
 from watchfiles import Change, watch
@@ -47,6 +52,10 @@ WAKE_MS = 1000
 STOP_TIMEOUT = 10.0
 #: The longest wait, in seconds, before the watch starts again after failures in a row.
 MAX_BACKOFF = 60.0
+#: Seconds between two looks at a polled root (one whose notifications ``watchfiles`` cannot give).
+POLL_SECONDS = 30.0
+#: What ``watchfiles`` raises for a name in a watched folder that is not UTF-8, naming its path.
+UNDECODABLE = re.compile(r'Unable to decode path "(?P<path>.*)" to string')
 
 #: Names of temporary files: Vim swap files, Emacs backups, autosaves (``#name#``) and locks
 #: (``.#name``), office lock files (``~$``), partial downloads and copies.
@@ -63,6 +72,10 @@ class FolderWatch:
         self._thread = threading.Thread(target=self._run, name="prp-watch", daemon=True)
         self._roots: list[IngestRoot] = []
         self._refused: dict[str, str] = {}  # roots not watched, with the reason the log gave
+        # Roots watched by looking every POLL_SECONDS: ``watchfiles`` fails on them (a file or
+        # folder name in them that is not UTF-8), and must not stop the watch of the others.
+        self._polled: set[str] = set()
+        self._looked = 0.0  # when the polled roots were last looked at (time.monotonic)
         self.failures = 0  # failures in a row: the wait before the next start doubles with each
 
     def start(self) -> None:
@@ -82,6 +95,8 @@ class FolderWatch:
                 available = self._watch(available)
                 self.failures = 0
             except Exception as exc:  # the watch must outlive a bad moment (a root vanishing as it starts)
+                if self._poll_instead(exc):
+                    continue
                 wait = self.backoff()
                 self.failures += 1
                 print(
@@ -102,12 +117,13 @@ class FolderWatch:
             self._sync(None, "sync every folder (the watch started)")
         self._roots = self.portal.library.roots.all()
         available = self._available(self._roots)
-        targets = {self._target(r) for r in self._roots if r.path in available}
+        targets = {self._target(r) for r in self._roots if r.path in available and r.path not in self._polled}
         back = [Path(p) for p in sorted(available - before)] if before is not None else []
         if back:  # a folder missing until now (a drive mounted again): whatever changed in it meanwhile
             self._sync(back, f"sync {counted(len(back), 'folder')} available again")
         watched = sorted(str(t) for t in targets if t.is_dir())
         if not watched:
+            self._look(available)
             self._stop.wait(WAKE_MS / 1000)
             return available
         for changes in watch(
@@ -123,9 +139,40 @@ class FolderWatch:
             if changes:
                 paths = sorted({Path(path) for _, path in changes})
                 self._sync(paths, f"sync {counted(len(paths), 'changed path')} in watched folders")
+            self._look(available)
             if self._roots_changed(available):
                 break
         return available
+
+    def _poll_instead(self, exc: Exception) -> bool:
+        """Whether ``exc`` is ``watchfiles`` failing on a name that is not UTF-8 in a root it was not
+        polling yet; that root is then looked at every POLL_SECONDS instead (a sync of it names the
+        file, ``corpus.file_names``), and the others are watched again at once."""
+        found = UNDECODABLE.search(str(exc))
+        if found is None:
+            return False
+        failing = {
+            r.path
+            for r in self._roots
+            if found["path"].startswith(f"{self._target(r)}/") and r.path not in self._polled
+        }
+        for path in sorted(failing):
+            print(
+                f"prp: {path} holds a name that is not UTF-8, which the folder watch cannot take: "
+                f"looking at it every {POLL_SECONDS:.0f} s instead",
+                file=sys.stderr,
+                flush=True,
+            )
+        self._polled |= failing
+        return bool(failing)
+
+    def _look(self, available: set[str]) -> None:
+        """Sync the polled roots that are available, every POLL_SECONDS."""
+        polled = sorted(self._polled & available)
+        if not polled or time.monotonic() - self._looked < POLL_SECONDS:
+            return
+        self._looked = time.monotonic()
+        self._sync([Path(p) for p in polled], f"sync {counted(len(polled), 'polled folder')}")
 
     def _target(self, root: IngestRoot) -> Path:
         return Path(root.path) if root.kind is RootKind.FOLDER else Path(root.path).parent

@@ -243,7 +243,7 @@ class LocalPortal:
         only what the library holds. ``title``: the job's, else one naming the files. ``imported``:
         a reference-manager import's files and entries, each entry without a file one event too. The
         folders and files named (not the uploads, nor an import's files) are remembered as the
-        library's ingest roots."""
+        library's ingest roots when the ingest completes."""
         roots = list(paths)
         paths = [*roots, *(u.path for u in uploads)]
         named = [*paths, *(imported.exports if imported else [])]
@@ -254,8 +254,6 @@ class LocalPortal:
                     discard(upload)
 
         def work(job: Job) -> IngestSummary:
-            # What was named (never an upload: the library's own copy) is what ``prp sync`` keeps in step.
-            self.library.roots.remember(roots)
             total = len(discover([*paths, *(imported.files if imported else [])]))
             total += len(imported.problems) if imported else 0
             job.emit("started", {"files": total})
@@ -269,6 +267,9 @@ class LocalPortal:
                     self.library.store.optimize()
                 raise
             drop_unheld_uploads()
+            # What was named (never an upload: the library's own copy) is what ``prp sync`` keeps in
+            # step, once its ingest is whole: a cancelled one (a venv named by mistake) leaves no root.
+            self.library.roots.remember(roots)
             return summary
 
         names = ", ".join(Path(p).name for p in named[:3]) + (f" and {len(named) - 3} more" if len(named) > 3 else "")
