@@ -25,6 +25,7 @@ from graph.studio import served
 from strategies.llm.local_server import LocalLLMServer
 from ui.api.security import STUDIO_ORIGINS, is_loopback_host
 from ui.core import discovery
+from ui.service.http_protocol import bounded_protocol, serving_with
 
 GRAPHS = {"research": "graph.studio:graph"}
 CHECKPOINTER = {"path": "graph.studio.checkpointer"}
@@ -78,16 +79,18 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
             file=sys.stderr,
             flush=True,
         )
-        run_server(
-            host=args.host,
-            port=args.port,
-            graphs=GRAPHS,
-            http=HTTP,
-            checkpointer=CHECKPOINTER,
-            open_browser=False,
-            allow_blocking=True,  # the chat and the API's thread-pool routes block by design
-            server_level="WARNING",
-        )
+        service = settings.service
+        with serving_with(bounded_protocol(service.header_max_kb, service.header_timeout)):
+            run_server(
+                host=args.host,
+                port=args.port,
+                graphs=GRAPHS,
+                http=HTTP,
+                checkpointer=CHECKPOINTER,
+                open_browser=False,
+                allow_blocking=True,  # the chat and the API's thread-pool routes block by design
+                server_level="WARNING",
+            )
     return 0
 
 
