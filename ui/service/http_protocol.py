@@ -38,6 +38,7 @@ class BoundedHttpProtocol(HttpToolsProtocol):
         super().connection_made(transport)
         self._head_bytes = 0
         self._in_head = True
+        self._refused = False
         self._head_timer: asyncio.TimerHandle | None = None
         self._arm()
 
@@ -46,14 +47,15 @@ class BoundedHttpProtocol(HttpToolsProtocol):
         super().connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
+        if self._refused:
+            return
         super().data_received(data)
         if not self._in_head or self.transport.is_closing():
             return
+        # Headers still incomplete: what was read so far counts (the parser holds it).
         self._head_bytes += len(data)
         if self._head_bytes > self.max_header_kb * 1024:
-            self._refuse(
-                431, f"the request's line and headers are over {self.max_header_kb} KB, the limit (PRP_HEADER_MAX_KB)"
-            )
+            self._too_large()
 
     def on_message_begin(self) -> None:
         super().on_message_begin()
@@ -65,7 +67,24 @@ class BoundedHttpProtocol(HttpToolsProtocol):
     def on_headers_complete(self) -> None:
         self._in_head = False
         self._disarm()
+        # Headers complete in one read are measured as parsed: the request line and each header's line.
+        if len(self.url) + sum(len(name) + len(value) + 4 for name, value in self.headers) > self.max_header_kb * 1024:
+            self._too_large()  # no request cycle starts: the app never sees it
+            return
         super().on_headers_complete()
+
+    def on_body(self, body: bytes) -> None:
+        if not self._refused:
+            super().on_body(body)
+
+    def on_message_complete(self) -> None:
+        if not self._refused:
+            super().on_message_complete()
+
+    def _too_large(self) -> None:
+        self._refuse(
+            431, f"the request's line and headers are over {self.max_header_kb} KB, the limit (PRP_HEADER_MAX_KB)"
+        )
 
     def _arm(self) -> None:
         self._disarm()
@@ -88,6 +107,7 @@ class BoundedHttpProtocol(HttpToolsProtocol):
         )
 
     def _refuse(self, status: int, detail: str) -> None:
+        self._refused = True
         self._disarm()
         body = json.dumps({"detail": detail}).encode()
         head = [
