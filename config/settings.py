@@ -330,6 +330,48 @@ class ServiceSettings(_Section):
         validation_alias="PRP_WATCH",
         description="`prp serve`: watch the ingested folders and sync what changes (as `--watch`)",
     )
+    # What one client may make the service hold (ui/service/body_limit.py, http_protocol.py, store_quota.py):
+    # a request of /api or /mcp is a few paths or a question, never a document (those are uploaded).
+    request_max_kb: int = Field(
+        default=1024,
+        gt=0,
+        validation_alias="PRP_REQUEST_MAX_KB",
+        description="`prp serve`: largest request body of `/api` and `/mcp` in kilobytes, uploads aside "
+        "(`PRP_UPLOAD_MAX_MB`); a larger one is refused with 413 before it is read further",
+    )
+    ingest_max_paths: int = Field(
+        default=1000,
+        gt=0,
+        validation_alias="PRP_INGEST_MAX_PATHS",
+        description="most files, folders and exports one ingest request of `prp serve`'s API or of the MCP "
+        "`ingest` tool (`prp mcp --allow-ingest`) may name (422 beyond; a folder counts once, however many "
+        "files it holds)",
+    )
+    header_max_kb: int = Field(
+        default=64,
+        gt=0,
+        validation_alias="PRP_HEADER_MAX_KB",
+        description="`prp serve`: largest request line and headers of one request in kilobytes (431 beyond)",
+    )
+    header_timeout: float = Field(
+        default=15.0,
+        gt=0,
+        validation_alias="PRP_HEADER_TIMEOUT",
+        description="`prp serve`: seconds a client has to send a request's line and headers once it has "
+        "connected or started the request (408 and the connection closed after)",
+    )
+    store_max_items: int = Field(
+        default=1000,
+        gt=0,
+        validation_alias="PRP_STORE_MAX_ITEMS",
+        description="`prp serve`: most items the LangGraph API's store (`/store/items`) holds (413 beyond)",
+    )
+    store_max_mb: float = Field(
+        default=10.0,
+        gt=0,
+        validation_alias="PRP_STORE_MAX_MB",
+        description="`prp serve`: most megabytes of JSON values the LangGraph API's store holds (413 beyond)",
+    )
 
 
 class ExportSettings(_Section):

@@ -436,7 +436,7 @@ def test_an_over_long_query_is_refused_in_the_same_words_by_the_api_the_cli_and_
 ):
     from ui.chat.chat_tab import research
 
-    huge = "rainfall " * 120_000  # about 1 MB
+    huge = "rainfall " * 100_000  # 900 KB: within PRP_REQUEST_MAX_KB, which refuses larger bodies with 413
     long = "x" * (MAX_QUERY_CHARS + 1)
     for path, body in (
         ("/api/search", {"query": huge}),

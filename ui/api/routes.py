@@ -25,6 +25,7 @@ from ui.api.security import is_loopback_client
 from ui.core.conversations import Conversation
 from ui.core.errors import API_ERRORS, DocumentNotFoundError, InvalidValueError
 from ui.core.exports.formats import FILE_NAMES, ExportFormat
+from ui.core.ingest_limit import check_named_paths
 from ui.core.jobs import Job, JobKind, JobView
 from ui.core.local import LocalPortal
 from ui.core.models import (
@@ -174,9 +175,11 @@ def _adding(api: APIRouter, portal: LocalPortal) -> None:
     def ingest(body: IngestRequest, request: Request) -> IngestStarted:
         """Ingest files or folders already on this machine (what ``prp ingest`` sends), by absolute
         path. Only a client on this machine may name paths: anyone else uploads. The library's own
-        data and models directories (or a folder holding them) are refused: 422."""
+        data and models directories (or a folder holding them) are refused: 422; so are more than
+        PRP_INGEST_MAX_PATHS paths (name their folder)."""
         if not is_loopback_client(request):
             raise HTTPException(403, "ingest by path is only for clients on this machine; upload the files instead")
+        check_named_paths(len(body.paths) + len(body.imports), portal.settings.service.ingest_max_paths)
         job = portal.ingest([Path(p).resolve() for p in body.paths], [Path(p).resolve() for p in body.imports])
         return IngestStarted(job=job, events=_events_url(job.job_id))
 

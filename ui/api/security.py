@@ -10,7 +10,9 @@ its uploads, and the LangGraph API alike.
   port. Requests whose ``Origin`` is neither this service nor an allowed origin (LangGraph Studio's)
   are refused, and without a token the ``Host`` must be a loopback name, which defeats DNS rebinding.
   Studio's origin is allowed on the LangGraph API only, not on the service's own routes (the REST
-  API, the chat): Studio needs nothing else, and a page there could otherwise ingest or delete.
+  API, the chat): Studio needs nothing else, and a page there could otherwise ingest or delete. On
+  the LangGraph API's store it may read and search but not write (``PUT``/``DELETE``): a page there
+  could otherwise fill it.
 - **Opaque origins.** Sandboxed iframes and ``file://`` pages send ``Origin: null``, which names no
   site to check: such a request may read (CORS keeps the answer from the page) but not change
   anything, so a state-changing method or a websocket with ``Origin: null`` is refused.
@@ -36,6 +38,10 @@ STUDIO_ORIGINS = ("https://smith.langchain.com",)
 LOGIN_PATH = "/login"
 #: Methods that only read: every other method (and a websocket) may change the library.
 READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+#: The methods that write to the LangGraph API's store (its POSTs search it).
+STORE_WRITES = frozenset({"PUT", "PATCH", "DELETE"})
+#: The LangGraph API's store (``/store/items``, ``/store/namespaces``).
+STORE_PATH = "/store"
 
 
 def is_loopback_host(host: str) -> bool:
@@ -66,7 +72,8 @@ class AccessGuard:
 
     ``own_paths``: the prefixes of the service's own routes (``/`` is always one), where only the
     service's own origin is allowed; ``allowed_origins`` apply to every other route, the LangGraph
-    API that LangGraph's server adds beside them."""
+    API that LangGraph's server adds beside them, except writes (``STORE_WRITES``) under
+    ``origin_read_only``."""
 
     def __init__(
         self,
@@ -74,11 +81,13 @@ class AccessGuard:
         token: str | None,
         own_paths: tuple[str, ...],
         allowed_origins: tuple[str, ...] = STUDIO_ORIGINS,
+        origin_read_only: tuple[str, ...] = (),
     ):
         self.app = app
         self.token = token or None
         self.own_paths = own_paths
         self.allowed_origins = set(allowed_origins)
+        self.origin_read_only = origin_read_only
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
@@ -121,6 +130,8 @@ class AccessGuard:
         if urlsplit(origin).netloc == host:
             return None
         if origin in self.allowed_origins and not _under(scope["path"], self.own_paths):
+            if scope.get("method") in STORE_WRITES and _under(scope["path"], self.origin_read_only):
+                return f"requests from {origin} may read {scope['path']} but not write to it"
             return None
         return f"requests from {origin} are not allowed here"
 

@@ -62,7 +62,7 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
     sys.stdout = sys.stderr
     portal = OpenOnce(settings)
     try:
-        anyio.run(_serve, portal, args.allow_ingest, protocol)
+        anyio.run(_serve, portal, args.allow_ingest, settings.service.ingest_max_paths, protocol)
     except KeyboardInterrupt:
         pass
     finally:
@@ -70,12 +70,12 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
-async def _serve(portal: OpenOnce, allow_ingest: bool, protocol: anyio.AsyncFile[str]) -> None:
+async def _serve(portal: OpenOnce, allow_ingest: bool, max_paths: int, protocol: anyio.AsyncFile[str]) -> None:
     from mcp.server.stdio import stdio_server
 
     from ui.mcp.server import build_server
 
-    server = build_server(portal, allow_ingest=allow_ingest, warm=portal.warm)
+    server = build_server(portal, allow_ingest=allow_ingest, ingest_max_paths=max_paths, warm=portal.warm)
     async with stdio_server(stdout=protocol) as (read, write):
         # FastMCP's own ``run_stdio_async`` writes to sys.stdout, which is standard error here.
         low_level = server._mcp_server

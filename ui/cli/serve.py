@@ -25,6 +25,7 @@ from strategies.llm.local_server import LocalLLMServer
 from ui.api.security import STUDIO_ORIGINS, is_loopback_host
 from ui.cli import langgraph_server
 from ui.core import discovery
+from ui.service.http_protocol import bounded_protocol, serving_with
 
 GRAPHS = {"research": "graph.studio:graph"}
 CHECKPOINTER = {"path": "graph.studio.checkpointer"}
@@ -79,7 +80,9 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
             file=sys.stderr,
             flush=True,
         )
-        langgraph_server.run(args.host, args.port, graphs=GRAPHS, http=HTTP, checkpointer=CHECKPOINTER)
+        service = settings.service
+        with serving_with(bounded_protocol(service.header_max_kb, service.header_timeout)):
+            langgraph_server.run(args.host, args.port, graphs=GRAPHS, http=HTTP, checkpointer=CHECKPOINTER)
     return 0
 
 

@@ -30,9 +30,11 @@ from mcp.types import CallToolResult, ImageContent, Resource, TextContent, ToolA
 from mcp.types import Tool as MCPTool
 from pydantic import AnyUrl, Field, ValidationError
 
+from config import ServiceSettings
 from corpus.errors import PrpError
 from corpus.models import DocType
 from corpus.retrieval import DEFAULT_K, MAX_K, SearchMode
+from ui.core.ingest_limit import check_named_paths
 from ui.core.passages import CitationView
 from ui.core.query_limit import MAX_QUERY_CHARS
 from ui.core.report_json import JsonReport
@@ -61,6 +63,7 @@ RESEARCH = ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotent
 #: Opens (once) and returns the portal the tools work on.
 PortalSource = Callable[[], "Portal"]
 T = TypeVar("T")
+DEFAULT_INGEST_MAX_PATHS: int = ServiceSettings.model_fields["ingest_max_paths"].default
 
 Question = Annotated[
     str, Field(description=f"The question, in the researcher's words; at most {MAX_QUERY_CHARS:,} characters.")
@@ -81,16 +84,21 @@ Types = Annotated[list[DocType] | None, Field(description="Only these document t
 
 
 def build_server(
-    source: PortalSource, *, allow_ingest: bool = False, warm: Callable[[], None] | None = None
+    source: PortalSource,
+    *,
+    allow_ingest: bool = False,
+    ingest_max_paths: int = DEFAULT_INGEST_MAX_PATHS,
+    warm: Callable[[], None] | None = None,
 ) -> FastMCP:
     """The server over the portal ``source`` gives. ``allow_ingest``: add the ``ingest`` tool (the
-    server is read-only otherwise: nothing an assistant calls adds or removes a document). ``warm``:
+    server is read-only otherwise: nothing an assistant calls adds or removes a document), which
+    takes at most ``ingest_max_paths`` paths a call (``PRP_INGEST_MAX_PATHS``). ``warm``:
     run on a thread once the client has listed the tools, to open the library while the assistant
     decides what to call (not sooner: its loading would slow the listing down)."""
     server = _LibraryServer(source, warm)
     _add_tools(server, source)
     if allow_ingest:
-        _add_ingest(server, source)
+        _add_ingest(server, source, ingest_max_paths)
     _add_resources(server, source)
     return server
 
@@ -338,7 +346,7 @@ async def _research(
     return _result(report.markdown, report, follow_up)
 
 
-def _add_ingest(server: FastMCP, source: PortalSource) -> None:
+def _add_ingest(server: FastMCP, source: PortalSource, max_paths: int) -> None:
     @server.tool(annotations=ToolAnnotations(readOnlyHint=False, destructiveHint=False, openWorldHint=False))
     async def ingest(
         ctx: Context,
@@ -363,6 +371,7 @@ def _add_ingest(server: FastMCP, source: PortalSource) -> None:
         named = [*(paths or []), *(imports or [])]
         if not named:
             raise ToolError("name at least one file, folder or reference-manager export to ingest")
+        await _call(check_named_paths, len(named), max_paths)
         relative = [p for p in named if not Path(p).expanduser().is_absolute()]
         if relative:
             raise ToolError(f"name files and folders by absolute paths, not {', '.join(relative)}")

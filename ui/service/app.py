@@ -14,16 +14,18 @@ from fastapi.responses import RedirectResponse, Response
 from starlette.routing import Route
 
 from ui.api.routes import API_PATH, add_api
-from ui.api.security import LOGIN_PATH, AccessGuard
+from ui.api.security import LOGIN_PATH, STORE_PATH, AccessGuard
 from ui.chat.assets import FAVICON_SVG
 from ui.core import discovery
 from ui.core.folder_watch import FolderWatch
 from ui.core.local import LocalPortal
+from ui.service.body_limit import BodyLimit
 from ui.service.chat_mount import PATH as CHAT_PATH
 from ui.service.chat_mount import ChatMount
 from ui.service.mcp_mount import PATH as MCP_PATH
 from ui.service.mcp_mount import McpMount
 from ui.service.run_bounds import RunBounds
+from ui.service.store_quota import StoreQuota
 
 API_TITLE = "prp research service"
 
@@ -92,8 +94,21 @@ def create_app(
             return RedirectResponse(f"{CHAT_PATH}/manifest.json")
 
         app.mount(CHAT_PATH, chat_mount)
-    # The LangGraph API's runs within /api's limits (inside the guard: an unknown caller's body is not read).
-    app.add_middleware(RunBounds)
-    # Studio's origin is allowed on the LangGraph API only, never on these routes of the service's own.
-    app.add_middleware(AccessGuard, token=token, own_paths=(API_PATH, CHAT_PATH, LOGIN_PATH, MCP_PATH))
+    limits = portal.settings.service
+    # Inside the guard (the last added is the outermost): an unknown caller's body is not read.
+    app.add_middleware(StoreQuota, max_items=limits.store_max_items, max_mb=limits.store_max_mb)
+    # The LangGraph API's runs within /api's limits; a goto only on a thread with a research under way.
+    app.add_middleware(RunBounds, thread_started=lambda thread_id: bool(portal.runs.state(thread_id).get("topic")))
+    # Uploads have their own limit (PRP_UPLOAD_MAX_MB), the chat's included.
+    app.add_middleware(
+        BodyLimit, limit_kb=limits.request_max_kb, paths=(API_PATH, MCP_PATH), exempt=(f"{API_PATH}/uploads",)
+    )
+    # Studio's origin is allowed on the LangGraph API only, never on these routes of the service's own,
+    # and there it may read the store but not write to it.
+    app.add_middleware(
+        AccessGuard,
+        token=token,
+        own_paths=(API_PATH, CHAT_PATH, LOGIN_PATH, MCP_PATH),
+        origin_read_only=(STORE_PATH,),
+    )
     return app

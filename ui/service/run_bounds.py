@@ -6,37 +6,58 @@ changes something on the LangGraph API's routes, at most ``MAX_BODY_BYTES`` of i
 and the reason, before any run starts or any state is written:
 
 - a run (``/runs``, ``/runs/wait``, ``/runs/stream``, ``/runs/batch``, crons, and each of them on a
-  thread): its input holds only ``topic``, ``asked`` (a follow-up as typed) and ``single_question``,
-  the topic and the follow-up within ``ui.core.query_limit`` as on ``/api``; its context (the run's
-  options) validates as ``ResearchOptions`` with their bounds; a command's state update as an input;
+  thread): its input validates as ``RunInput`` (``topic`` as ``/api``'s ``RunRequest`` takes it,
+  ``asked``, a follow-up as typed, and ``single_question``, a true or false: ``"yes please"`` ran as
+  true), the topic and the follow-up within ``ui.core.query_limit`` as on ``/api``; its options, the
+  context or else ``config.configurable`` (which the server passes on as the context: ``k=100000``
+  there was answered 200 with the error inside), validate as ``ResearchOptions`` with their bounds; a
+  command's state update as an input; a command's ``goto`` only on a thread that has a research
+  state (on a new one it left a thread without a topic listed);
 - a thread's state written directly (``POST /threads/{id}/state``, a new thread's ``supersteps``):
   a topic or follow-up in it within the same limit;
-- an assistant's context (its default options): ``ResearchOptions``.
+- an assistant's context or ``config.configurable`` (its default options): ``ResearchOptions``.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
-from pydantic import ValidationError
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+import anyio
+from pydantic import BaseModel, ConfigDict, ValidationError
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from research.options import ResearchOptions
 from ui.core.errors import QueryTooLongError
+from ui.core.models import RunRequest
 from ui.core.query_limit import MAX_QUERY_CHARS, check_query
+from ui.service.body_limit import BodyTooLarge, ClientGone, read_body, refuse
 
 #: A run's request is a topic of at most 4,000 characters (24 KB as JSON-escaped CJK) and its options
 #: (a few hundred document ids at most): 256 KB leaves room for all that and holds no document.
 MAX_BODY_BYTES = 256 * 1024
-#: What a run's input may hold: the rest of the graph's state is the graph's own work.
-INPUT_FIELDS = frozenset({"topic", "asked", "single_question"})
+_TOO_LARGE = (
+    f"the request is over {MAX_BODY_BYTES // 1024} KB, the limit on the LangGraph API: a topic or "
+    f"question is at most {MAX_QUERY_CHARS:,} characters (to add a document, ingest it)"
+)
 _LANGGRAPH_PREFIXES = ("/runs", "/threads", "/assistants", "/store", "/ui")
-_RUN = re.compile(r"^(?:/threads/[^/]+)?/runs(?:/wait|/stream|/batch|/crons)?/?$")
+_RUN = re.compile(r"^(?:/threads/(?P<thread>[^/]+))?/runs(?:/wait|/stream|/batch|/crons)?/?$")
 _STATE = re.compile(r"^/threads/[^/]+/state/?$")
 _ASSISTANT = re.compile(r"^/assistants(?:/[^/]+)?/?$")
 _CHANGING = frozenset({"POST", "PUT", "PATCH"})
+
+
+class RunInput(BaseModel):
+    """What a run's input may hold: the topic (as ``/api``'s ``RunRequest`` takes it), a follow-up as
+    typed and whether the topic is one question; the rest of the graph's state is the graph's own work.
+    Strict: ``"yes please"`` is not a true or false."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    topic: str = RunRequest.model_fields["topic"]
+    asked: str | None = None
+    single_question: bool = False
 
 
 class Refused(ValueError):
@@ -44,10 +65,12 @@ class Refused(ValueError):
 
 
 class RunBounds:
-    """ASGI middleware: see the module's docstring."""
+    """ASGI middleware: see the module's docstring. ``thread_started(thread_id)``: whether the
+    thread has a research state (a topic) that a command's ``goto`` could move on from."""
 
-    def __init__(self, app: ASGIApp):
+    def __init__(self, app: ASGIApp, thread_started: Callable[[str], bool]):
         self.app = app
+        self.thread_started = thread_started
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         path = scope.get("path", "")
@@ -55,55 +78,44 @@ class RunBounds:
             await self.app(scope, receive, send)
             return
         try:
-            body, replay = await _read(receive)
-            check_request(path, body)
+            body, replay = await read_body(receive, MAX_BODY_BYTES)
+            payload = check_request(path, body)
+            await self._check_goto(path, payload)
+        except BodyTooLarge:
+            await refuse(send, 422, _TOO_LARGE)
+            return
         except Refused as exc:
-            await _refuse(send, str(exc))
+            await refuse(send, 422, str(exc))
+            return
+        except ClientGone:
             return
         await self.app(scope, replay, send)
+
+    async def _check_goto(self, path: str, payload: object) -> None:
+        """A command's ``goto`` runs a step of a research already under way: on a new thread it
+        would leave a thread without a topic in the list, so it is refused there."""
+        run = _RUN.match(path)
+        if run is None or not any(_field(_field(r, "command"), "goto") for r in _items(payload)):
+            return
+        thread_id = run.group("thread")
+        if thread_id is None or not await anyio.to_thread.run_sync(self.thread_started, thread_id):
+            where = f"thread {thread_id}" if thread_id else "a new thread"
+            raise Refused(
+                f"command.goto moves a research under way to a step, and {where} has none: start it with an "
+                'input ({"topic": "..."}) first'
+            )
 
 
 def _langgraph(path: str) -> bool:
     return any(path == p or path.startswith(f"{p}/") for p in _LANGGRAPH_PREFIXES)
 
 
-async def _read(receive: Receive) -> tuple[bytes, Receive]:
-    """The whole body (``Refused`` past ``MAX_BODY_BYTES``), and a ``receive`` that gives it again."""
-    chunks: list[bytes] = []
-    size = 0
-    while True:
-        message = await receive()
-        if message["type"] == "http.disconnect":
-            raise Refused("the client disconnected")
-        chunk = message.get("body", b"")
-        size += len(chunk)
-        if size > MAX_BODY_BYTES:
-            raise Refused(
-                f"the request is over {MAX_BODY_BYTES // 1024} KB, the limit on the LangGraph API: a topic or "
-                f"question is at most {MAX_QUERY_CHARS:,} characters (to add a document, ingest it)"
-            )
-        chunks.append(chunk)
-        if not message.get("more_body"):
-            break
-    body = b"".join(chunks)
-    sent = False
-
-    async def replay() -> Message:
-        nonlocal sent
-        if sent:
-            return await receive()  # what follows the body: the client's disconnect
-        sent = True
-        return {"type": "http.request", "body": body, "more_body": False}
-
-    return body, replay
-
-
-def check_request(path: str, body: bytes) -> None:
-    """``Refused`` if a request to the LangGraph API at ``path`` with this JSON body is over a bound."""
+def check_request(path: str, body: bytes) -> object:
+    """The JSON of a request to the LangGraph API at ``path``; ``Refused`` if it is over a bound."""
     try:
         payload = json.loads(body) if body.strip() else {}
     except ValueError:
-        return  # not JSON: LangGraph's server refuses it itself, having started nothing
+        return None  # not JSON: LangGraph's server refuses it itself, having started nothing
     if _RUN.match(path):
         for run in payload if isinstance(payload, list) else [payload]:  # /runs/batch: a list of runs
             _check_run(run)
@@ -113,8 +125,9 @@ def check_request(path: str, body: bytes) -> None:
         for superstep in _items(_field(payload, "supersteps")):
             for update in _items(_field(superstep, "updates")):
                 _check_state(_field(update, "values"), "a superstep's update")
-    elif _ASSISTANT.match(path):
-        _check_options(_field(payload, "context"))
+    elif _ASSISTANT.match(path) and isinstance(payload, dict):
+        _check_options(_options(payload))
+    return payload
 
 
 def _check_run(run: object) -> None:
@@ -122,22 +135,32 @@ def _check_run(run: object) -> None:
         raise Refused("a run is a JSON object")
     given = run.get("input")
     if given is not None:
-        if not isinstance(given, dict):
-            raise Refused('a run\'s input is an object: {"topic": "...", "single_question": true}')
-        extra = sorted(set(given) - INPUT_FIELDS)
-        if extra:
-            raise Refused(
-                f"a run's input holds only {', '.join(sorted(INPUT_FIELDS))}, not {', '.join(extra)}: "
-                "the rest of the research state is the graph's own work"
-            )
-        topic = given.get("topic")
-        if not isinstance(topic, str) or not topic.strip():
-            raise Refused("a run's input needs a topic (or a question, with single_question true)")
+        _check_input(given)
         _check_state(given, "the input")
-    _check_options(run.get("context"))
+    _check_options(_options(run))
     command = run.get("command")
     if isinstance(command, dict):
         _check_state(command.get("update"), "the command's update")
+
+
+def _check_input(given: object) -> None:
+    """``given`` as ``RunInput`` validates it: nothing but a topic, a follow-up and a true or false."""
+    if not isinstance(given, dict):
+        raise Refused('a run\'s input is an object: {"topic": "...", "single_question": true}')
+    try:
+        RunInput.model_validate(given)
+    except ValidationError as exc:
+        extra = sorted(str(e["loc"][0]) for e in exc.errors() if e["type"] == "extra_forbidden")
+        if extra:
+            raise Refused(
+                f"a run's input holds only {', '.join(sorted(RunInput.model_fields))}, not {', '.join(extra)}: "
+                "the rest of the research state is the graph's own work"
+            ) from None
+        if not any(e["loc"] == ("topic",) and e["type"] == "missing" for e in exc.errors()):
+            raise Refused(f"a run's input is not valid: {_problems(exc)}") from None
+    topic = given.get("topic")
+    if not isinstance(topic, str) or not topic.strip():
+        raise Refused("a run's input needs a topic (or a question, with single_question true)")
 
 
 def _check_state(values: object, what: str) -> None:
@@ -165,8 +188,24 @@ def _check_options(context: object) -> None:
     try:
         ResearchOptions.model_validate(context)
     except ValidationError as exc:
-        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'options'}: {e['msg']}" for e in exc.errors())
-        raise Refused(f"the run's options (context) are not valid: {problems}") from None
+        raise Refused(f"the run's options (context or configurable) are not valid: {_problems(exc)}") from None
+
+
+def _options(payload: dict) -> object:
+    """The options a run or an assistant gives: its context, else the option fields of its
+    ``config.configurable``, which LangGraph's server passes to the graph as the context."""
+    context = payload.get("context")
+    if context is not None:
+        return context
+    configurable = _field(_field(payload, "config"), "configurable")
+    if not isinstance(configurable, dict):
+        return None
+    given = {name: value for name, value in configurable.items() if name in ResearchOptions.model_fields}
+    return given or None
+
+
+def _problems(exc: ValidationError) -> str:
+    return "; ".join(f"{'.'.join(map(str, e['loc'])) or 'value'}: {e['msg']}" for e in exc.errors())
 
 
 def _field(payload: object, name: str) -> object:
@@ -179,10 +218,3 @@ def _items(value: object) -> Iterator[object]:
         yield from value
     elif value is not None:
         yield value
-
-
-async def _refuse(send: Send, detail: str) -> None:
-    body = json.dumps({"detail": detail}).encode()
-    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
-    await send({"type": "http.response.start", "status": 422, "headers": headers})
-    await send({"type": "http.response.body", "body": body})
