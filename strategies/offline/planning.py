@@ -94,7 +94,8 @@ def _lower_first(text: str) -> str:
     ("Dense Passage Retrieval for …"): lowering only its first word would read as a typo."""
     words = text.split()
     first = words[0] if words else ""
-    plain = first[:1].isupper() and first[1:].isalpha() and first[1:].islower()
+    rest = first[1:].replace("-", "")
+    plain = first[:1].isupper() and rest.isalpha() and rest.islower()
     if len(words) < 2 or not plain or is_title_case(text):
         return text
     return text[0].lower() + text[1:]

@@ -46,6 +46,7 @@ from strategies.reading.lexicon.documents import FINDING_SECTIONS, METHOD_SECTIO
 from strategies.reading.negations import negated_terms
 from strategies.reading.numbers import quantities
 from strategies.reading.vectors import Vectors, cosine_matrix
+from tools.definitions import defines, definition_subject
 
 from .claim_checks import names, technical
 from .passages import Layout, claim_of, dated, dates_only, instructs, listed, merge, passage
@@ -102,6 +103,10 @@ _RELATIVE_LEAD_IN = re.compile(
     r"as well as\b|furthermore\b|moreover\b|other\b)|\balso\b",
     re.IGNORECASE,
 )
+# "What is X?" asks for the sentence that defines X ("We introduce X, a …", "X is a …"): it ranks
+# above sentences that only use X (by as much as a sentence about the document drops, and more than
+# a rank of its chunk), and is never taken for a sentence about the document.
+DEFINING_BONUS = 0.5
 SECTION_BONUS = 0.03
 SECTION_PENALTY = 0.12
 QUANTITY_BONUS = 0.03
@@ -300,6 +305,7 @@ def analyse(question: str, evidence: Sequence[RetrievedChunk], vectors: Vectors)
     penalise = any(on_focus.values())
     about_work = asks_about_the_work(question)
     own_work = asks_about_own_work(question)
+    defined = definition_subject(question)
     if len(pool) > MAX_CANDIDATES:
         pool = sorted(pool, key=lambda s: (-lex[s.order], s.chunk_index, s.order))[:MAX_CANDIDATES]
         pool.sort(key=lambda s: s.order)
@@ -310,7 +316,9 @@ def analyse(question: str, evidence: Sequence[RetrievedChunk], vectors: Vectors)
         relevance = W_LEXICAL * lex[s.order] + W_DENSE * float(d) + _prior(s)
         if penalise and not on_focus[s.order]:
             relevance -= OFF_FOCUS_PENALTY
-        if not about_work and about_the_document(s.text):
+        if defined and defines(s.text, defined):
+            relevance += DEFINING_BONUS
+        elif not about_work and about_the_document(s.text):
             relevance -= ABOUT_DOCUMENT_PENALTY
         if own_work and about_other_work(s.text):
             relevance -= OTHER_WORK_PENALTY
