@@ -38,7 +38,9 @@ from research.evidence import Claim
 from strategies.reading.answerhood import (
     about_other_work,
     about_the_document,
+    about_the_text,
     asks_about_own_work,
+    asks_about_the_text,
     asks_about_the_work,
     unheld,
 )
@@ -90,6 +92,10 @@ OFF_FOCUS_PENALTY = 0.1
 # it ranks below every sentence that does (relevance is mostly within 0-1; the chunk-rank penalty is
 # 0.3 a rank), so it is quoted only when nothing else is.
 ABOUT_DOCUMENT_PENALTY = 0.5
+# A sentence about the text itself (its layout, its authors' plans or release: ``about_the_text``)
+# states nothing about any subject: it drops below every sentence that does, and below the floor of
+# what is quoted at all, so a topic report's finding is never "In Section 2, we give…".
+ABOUT_TEXT_PENALTY = 1.0
 # A sentence whose subject is another, cited work ("Foster et al. devised…", "[12] proposed…") says what
 # that work did: a question about the document's own work ("which corpus did they use") ranks it below
 # every sentence its authors say of themselves (as ``ABOUT_DOCUMENT_PENALTY`` does).
@@ -305,6 +311,7 @@ def analyse(question: str, evidence: Sequence[RetrievedChunk], vectors: Vectors)
     penalise = any(on_focus.values())
     about_work = asks_about_the_work(question)
     own_work = asks_about_own_work(question)
+    about_text = asks_about_the_text(question)
     defined = definition_subject(question)
     if len(pool) > MAX_CANDIDATES:
         pool = sorted(pool, key=lambda s: (-lex[s.order], s.chunk_index, s.order))[:MAX_CANDIDATES]
@@ -318,6 +325,8 @@ def analyse(question: str, evidence: Sequence[RetrievedChunk], vectors: Vectors)
             relevance -= OFF_FOCUS_PENALTY
         if defined and defines(s.text, defined):
             relevance += DEFINING_BONUS
+        elif not about_text and about_the_text(s.text):
+            relevance -= ABOUT_TEXT_PENALTY
         elif not about_work and about_the_document(s.text):
             relevance -= ABOUT_DOCUMENT_PENALTY
         if own_work and about_other_work(s.text):
