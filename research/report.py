@@ -175,6 +175,13 @@ class ReportSection(BaseModel):
     def status_label(self) -> str:
         return STATUS_LABELS[self.status]
 
+    @property
+    def lead_flagged(self) -> bool:
+        """The section's leading claim did not pass the judge (unsupported, contradicted or
+        unverified): it is shown, flagged, but the section does not count as answered. The sides of
+        a disagreement are read together, so a disputed section is judged by its status alone."""
+        return not self.disputed and bool(self.claims) and self.claims[0].status is not ClaimStatus.VERIFIED
+
 
 class Disagreement(BaseModel):
     """Two documents that disagree; each side is a verified claim with exactly one citation."""
@@ -218,7 +225,14 @@ class FinalReport(BaseModel):
         return found.resolution
 
     def answered_sections(self) -> list[ReportSection]:
+        return [s for s in self.found_sections() if not s.lead_flagged]
+
+    def found_sections(self) -> list[ReportSection]:
+        """Sections the library gave claims for: answered, or led by a flagged claim."""
         return [s for s in self.sections if s.status not in (FindingStatus.GAP, FindingStatus.UNVERIFIED)]
+
+    def flagged_sections(self) -> list[ReportSection]:
+        return [s for s in self.found_sections() if s.lead_flagged]
 
     def unverified_sections(self) -> list[ReportSection]:
         return [s for s in self.sections if s.status is FindingStatus.UNVERIFIED]
@@ -265,6 +279,9 @@ class FinalReport(BaseModel):
         of_which = f" ({disputed} where the documents answer differently)" if disputed else ""
         if unverified:
             of_which += f", {unverified} with unverified claims only"
+        flagged = len(self.flagged_sections())
+        if flagged:
+            of_which += f", {flagged} whose leading claim is flagged"
         n = len(self.citations)
         cited = {0: "No citations.", 1: "1 citation, resolved to the block it quotes."}.get(
             n, f"{n} citations, each resolved to the block it quotes."
@@ -272,12 +289,15 @@ class FinalReport(BaseModel):
         if self.single_question and len(self.sections) == 1:
             section = self.sections[0]
             found = f"{section.status_label.capitalize()} (confidence {section.confidence:.2f})."
-            lines = [written, f"{found if answered else NOT_ANSWERED} {cited}"]
+            flagged_lead = bool(flagged)
+            if flagged_lead:
+                found = f"Not answered: its leading claim is flagged (confidence {section.confidence:.2f})."
+            lines = [written, f"{found if answered or flagged_lead else NOT_ANSWERED} {cited}"]
         else:
             lines = [
                 written,
                 f"{counted(len(self.sections), 'sub-question')}: {answered} answered{of_which}, "
-                f"{len(self.sections) - answered - unverified} not answered by the corpus. {cited}",
+                f"{len(self.sections) - answered - unverified - flagged} not answered by the corpus. {cited}",
             ]
         extractive = sum(1 for s in self.sections if s.extractive)
         if extractive:

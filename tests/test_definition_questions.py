@@ -67,3 +67,65 @@ def test_definition_subjects_and_defining_sentences():
     assert defines("The Files API lets you upload files once.", "Files API")
     assert not defines("Acme Router is controlled by quotas.", "Acme Router")
     assert not defines("Unlike Acme Router, Bolt is a proxy.", "Acme Router")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "term"),
+    [
+        ("We introduce Lumen,1 a large corpus of 9.2M field notes.", "Lumen"),  # a footnote marker after the comma
+        ("We introduce Lumen, 1 a large corpus of field notes.", "Lumen"),
+        ("After the survey, we present BRIGHTEVAL, a set of guidelines for rating summaries.", "BrightEval"),
+        ("This paper proposes Lumen, an open-source toolkit for reading scans.", "Lumen"),
+        ("We define a gist as a one-line summary of a subsection.", "gist"),
+        ("The toolkit provides combinations of readers, called Recipes, for users.", "Recipes"),
+        ("Lumen refers to the corpus of field notes.", "Lumen"),
+    ],
+)
+def test_an_author_introducing_or_naming_a_term_defines_it(sentence: str, term: str):
+    assert defines(sentence, term)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "We train a tagger on Lumen and show that it works.",  # uses the term
+        "We introduce Lumen-Tagger in Section 5.",  # introduces another thing
+        "We release Lumen to the public.",  # says what was done with it, not what it is
+        "While Orbit is a tagger, Lumen differs.",  # defines another term
+    ],
+)
+def test_a_sentence_that_only_uses_a_term_does_not_define_it(sentence: str):
+    assert not defines(sentence, "Lumen")
+
+
+def test_a_definition_question_is_answered_by_the_defining_sentence_not_a_use(embedder):
+    """The sentence introducing the term leads, though other passages rank higher and use it more."""
+    from strategies.offline.strategy import OfflineStrategy
+    from tests.test_offline_strategy import block, chunk
+
+    uses = chunk(
+        "paper",
+        [
+            block(
+                "paper-0010",
+                "paper",
+                "To show that Lumen suits pretraining, we train a tagger on Lumen and compare it with "
+                "a tagger trained on news text. The Lumen tagger is better on six of seven tasks.",
+            )
+        ],
+        rank=1,
+    )
+    abstract = chunk(
+        "paper",
+        [
+            block(
+                "paper-0002",
+                "paper",
+                "We introduce Lumen, 1 a large corpus of 9.2M field notes from ecology stations. "
+                "The corpus holds notes, maps and resolved references.",
+            )
+        ],
+        rank=2,
+    )
+    claims = OfflineStrategy(embedder).judge("What is Lumen?", [uses, abstract]).claims
+    assert claims and claims[0].text.startswith("We introduce Lumen"), [c.text for c in claims]

@@ -255,3 +255,14 @@ def test_the_tail_of_a_code_line_is_no_statement():
 
     assert not is_statement(") # Check if the model's prediction is correct. You may also consider these:")
     assert is_statement("(Optional) The model's prediction is checked against the label.")
+
+
+def test_a_footnote_marker_at_a_sentences_head_is_not_read_or_quoted():
+    """ "3 Besides granularity, we also observe…": the page's footnote marker, not the sentence's."""
+    text = "Summaries vary in length. 3 Besides granularity, we also observe that summaries differ in style."
+    assert [p.text for p in pieces_of(text, prose=True)] == [
+        "Summaries vary in length.",
+        "Besides granularity, we also observe that summaries differ in style.",
+    ]
+    # A line that is not a paragraph's (a list item "1 Install the package") keeps its number.
+    assert pieces_of("1 Install the package.")[0].text == "1 Install the package."

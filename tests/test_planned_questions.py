@@ -3,12 +3,14 @@ wording a topic), every planned sub-question reads as a question and names the t
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
 
 from strategies.offline.planning import plan_questions, split_topic
 from strategies.reading.text import content_words
+from tests.paths import SHARED
 
 SUBJECTS = {
     "green roofs": ("cooling", "stormwater retention", "installation costs"),
@@ -66,3 +68,65 @@ def test_every_planned_sub_question_is_a_question_naming_the_subject(topic: str)
         # A clause asked about is the researcher's own wording, never a fragment cut from it.
         if clause := CLAUSE.search(q.question):
             assert clause.group(1).lower() in topic.lower(), (topic, q.question)
+
+
+# -- real titles as topics ------------------------------------------------------------------------
+
+# The shared papers' own titles; titles-dev adds 39 more documents' titles when ../shared is present.
+PAPER_TITLES = (
+    "S2ORC: The Semantic Scholar Open Research Corpus",
+    "LongEval: Guidelines for Human Evaluation of Faithfulness in Long-form Summarization",
+    "Multi-LexSum: Real-World Summaries of Civil Rights Lawsuits at Multiple Granularities",
+    "CiteSee: Augmenting Citations in Scientific Papers with Persistent and Personalized Historical Context",
+    "Paper Plain: Making Medical Research Papers Approachable to Healthcare Consumers with Natural Language Processing",
+    "PaperMage: A Unified Toolkit for Processing, Representing, and Manipulating Visually-Rich Scientific Documents",
+    "SciBERT: A Pretrained Language Model for Scientific Text",
+    "Small language models: synthetic training data, knowledge distillation and on-device inference efficiency",
+)
+
+
+def _titles() -> list[str]:
+    truth = SHARED / "data" / "titles-dev" / "truth.json"
+    extra = [d["title"] for d in json.loads(truth.read_text(encoding="utf-8"))] if truth.is_file() else []
+    return list(PAPER_TITLES) + extra
+
+
+def _name_like(word: str) -> bool:
+    return any(c.isdigit() for c in word) or any(c.isupper() for c in word[1:])
+
+
+@pytest.mark.parametrize("title", _titles())
+def test_a_title_as_topic_plans_whole_questions_that_keep_its_names(title: str):
+    for q in plan_questions(title, False, []):
+        assert reads_as_question(q.question), (title, q.question)
+        # "S2ORC", "CiteSee", "Multi-LexSum" are never re-cased ("s2ORC", "citeSee", "multi-lexsum").
+        for word in re.findall(r"[\w-]+", title):
+            if _name_like(word) and word.lower() in q.question.lower():
+                assert word in q.question, (title, q.question)
+
+
+def test_a_title_tail_that_describes_its_subject_is_not_a_list_of_facets():
+    assert [q.question for q in plan_questions(PAPER_TITLES[0], False, [])][:2] == [
+        "What are the main findings about S2ORC?",
+        "What is S2ORC?",
+    ]
+    questions = [q.question for q in plan_questions("Outside the web: standalone binaries using a compiler", False, [])]
+    assert "What does the evidence say about standalone binaries using a compiler?" in questions
+    assert not any(" of outside" in q for q in questions)
+    # A list after the colon is still the topic's facets.
+    assert split_topic(PAPER_TITLES[-1]).facets == [
+        "synthetic training data",
+        "knowledge distillation",
+        "on-device inference efficiency",
+    ]
+
+
+def test_the_core_of_a_subject_is_never_its_most_frequent_word():
+    """ "Small language models": scout passages say "small" more often than the phrase, yet the
+    sub-questions ask about small language models, never "… of small?"."""
+    scout = ["small models are small", "we use small data", "small language models run on phones"]
+    assert split_topic(PAPER_TITLES[-1], scout).core == "small language models"
+    # A head that names an activity or a relation is not the core; a thing is.
+    assert split_topic("Improving detection of influential nodes").core == "improving detection of influential nodes"
+    assert split_topic("Green roofs in cities").core == "green roofs"
+    assert split_topic("Dense Passage Retrieval for Open-Domain Question Answering").core.startswith("Dense Passage")

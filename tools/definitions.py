@@ -26,9 +26,22 @@ _NOT_A_TERM = frozenset(
 )
 MAX_SUBJECT_WORDS = 5
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+# A footnote or affiliation marker a PDF fuses to a term ("We introduce S2ORC,1 a large corpus").
+_MARK = r"(?:\s?(?:\d{1,2}|[*†‡§]))?"
+_GLOSS = r"(?:\s*\([^)]*\))?"  # "X (eXtended Router) is a …"
+# What follows a term that a sentence defines: "is a …", "lets you …", "refers to …".
 _DEFINING = re.compile(
-    r"^\s*(?:\([^)]*\)\s*)?,?\s*(?:(?:is|are|was)\s+(?:a|an|the|one)\b|(?:lets|allows|enables|helps)\b)"
+    r"^\s*(?:\([^)]*\)\s*)?,?\s*(?:(?:is|are|was)\s+(?:a|an|the|one)\b|(?:lets|allows|enables|helps)\b"
+    r"|refers?\s+to\b|stands?\s+for\b|denotes\b|(?:is|are)\s+defined\s+as\b)"
 )
+# An author introducing a term: "We introduce X, a …", "this paper presents X: …", "we define X as …".
+_INTRODUCING = (
+    r"\b(?:we|this\s+(?:paper|work|article|report|study))\s+(?:also\s+|then\s+)?"
+    r"(?:introduce|present|propose|release|describe|define|call|name|term)s?\s+(?:(?:the|a|an)\s+)?"
+)
+_AFTER_INTRODUCED = r"\s*[,:]?" + _MARK + r"\s*(?:a|an|the|as|which|that)\b"
+# A term named by the sentence that describes it: "…combinations of Predictors, called Recipes".
+_NAMING = r"\b(?:called|named|termed|dubbed|known\s+as)\s+(?:the\s+)?"
 _OVERVIEW = re.compile(
     r"^(?:what\s+(?:is|are)\s+|introduction\s+to\s+|about\s+|overview\s+of\s+)?(?P<x>.+?)(?:\s+overview)?$"
 )
@@ -47,15 +60,25 @@ def definition_subject(query: str) -> str | None:
 
 
 def defines(text: str, subject: str) -> bool:
-    """Whether a sentence of ``text`` defines ``subject``: opens with it ("The" allowed before it)
-    and goes on "is a/an/the …" or "lets/allows/enables/helps …"."""
+    """Whether a sentence of ``text`` defines ``subject`` (case aside): it opens with the term ("The"
+    allowed before it) and goes on "is a/an/the …", "lets/allows …", "refers to …"; an author
+    introduces it ("We introduce X, a …", "We define X as …"); or it names a thing described before
+    it ("…, called X")."""
+    if not subject.split():
+        return False
+    term = r"\s+".join(re.escape(w) for w in subject.split())
+    introduced = re.compile(_INTRODUCING + term + _MARK + _GLOSS + _AFTER_INTRODUCED, re.IGNORECASE)
+    named = re.compile(_NAMING + term + r"\b", re.IGNORECASE)
     key = subject.casefold()
     for sentence in _SENTENCE.split(text):
         sentence = sentence.strip().lstrip("*_#>- ")
+        if introduced.search(sentence) or named.search(sentence):
+            return True
         lowered = sentence.casefold()
         if lowered.startswith("the ") and not key.startswith("the "):
             lowered, sentence = lowered[4:], sentence[4:]
-        if lowered.startswith(key) and _DEFINING.match(sentence[len(key) :]):
+        rest = re.sub(rf"^{_MARK}", "", sentence[len(key) :])
+        if lowered.startswith(key) and _DEFINING.match(rest):
             return True
     return False
 

@@ -77,7 +77,7 @@ def hybrid_search(
 
 
 # How much deeper than k a definition question looks.
-DEFINITION_DEPTH = 2
+DEFINITION_DEPTH = 4
 
 
 def _definition_tier(hit: Hit, doc: DocumentRecord | None, subject: str) -> int:

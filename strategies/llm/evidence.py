@@ -24,7 +24,7 @@ from html import escape
 from corpus.models import BlockKind
 from corpus.retrieval import RetrievedChunk
 from research.evidence import CitationMarker
-from strategies.reading.passages import Layout, pieces_of
+from strategies.reading.passages import Layout
 
 _SPACE = re.compile(r"\s+")
 # A "sentence" this long (a table flattened into one line, an unpunctuated page) is shown cut: the
@@ -70,7 +70,7 @@ class EvidenceSheet:
                     continue
                 sheet.block_texts[block.block_id] = block.text
                 label = f"b{len(sheet.block_texts)}"
-                for n, piece in enumerate(pieces_of(block.text), 1):
+                for n, piece in enumerate(layout.pieces(block), 1):
                     sheet.sentences.append(
                         Sentence(
                             f"{label}.s{n}",

@@ -33,7 +33,15 @@ from strategies.reading.extractive import prose
 from strategies.reading.keyphrases import extract_keyphrases, phrase_candidates
 from strategies.reading.lexicon.question_words import DIRECT_QUESTION_WORDS
 from strategies.reading.lexicon.topics import RELATIONAL_NOUNS
-from strategies.reading.text import content_words, has_injection_word, matched, normalise_space, stem, stopwords
+from strategies.reading.text import (
+    content_words,
+    has_injection_word,
+    is_verbish,
+    matched,
+    normalise_space,
+    stem,
+    stopwords,
+)
 from strategies.reading.wording import is_question
 
 MIN_QUESTIONS = 3
@@ -46,6 +54,8 @@ MIN_SCOUT_COUNT = 2
 # Two focus phrases at least this similar (token-set ratio, 0-100) ask the same thing.
 DUPLICATE_RATIO = 85
 MAX_PHRASE_CHARS = 60
+# A colon's tail of one phrase this long describes the subject; a shorter one names a facet.
+MIN_DESCRIPTION_WORDS = 4
 
 _FACET_SPLIT = re.compile(r"\s*(?:[,;]|\band\b|\bvs\.?|\bversus\b)\s*", re.IGNORECASE)
 # Words that open a clause ("how quantization affects accuracy"), not a noun phrase.
@@ -62,6 +72,9 @@ class TopicParts:
     facets: list[str]
     is_question: bool
     comparison: list[str]  # the sides of an "A vs B" topic
+    # What a title's tail says its subject is, when it is not a list of facets:
+    # "S2ORC: The Semantic Scholar Open Research Corpus".
+    description: str = ""
 
 
 def is_indirect_question(text: str) -> bool:
@@ -76,10 +89,35 @@ def is_indirect_question(text: str) -> bool:
 
 
 def _lower_first(text: str) -> str:
-    """Sentence case to running text: "Green roofs" -> "green roofs", but "NASA data" stays."""
-    if len(text) > 1 and text[0].isupper() and not text[1].isupper():
-        return text[0].lower() + text[1:]
-    return text
+    """Sentence case to running text: "Green roofs" -> "green roofs". A name keeps its case ("NASA
+    data", "S2ORC", "CiteSee", "Multi-LexSum", a one-word topic), and so does a title in Title Case
+    ("Dense Passage Retrieval for …"): lowering only its first word would read as a typo."""
+    words = text.split()
+    first = words[0] if words else ""
+    rest = first[1:].replace("-", "")
+    plain = first[:1].isupper() and rest.isalpha() and rest.islower()
+    if len(words) < 2 or not plain or is_title_case(text):
+        return text
+    return text[0].lower() + text[1:]
+
+
+def _name_like(word: str) -> bool:
+    """A word written as a name: a digit, a capital after the first letter, or all capitals."""
+    letters = [c for c in word if c.isalpha()]
+    return (
+        any(c.isdigit() for c in word)
+        or any(c.isupper() for c in word[1:])
+        or (len(letters) >= 2 and all(c.isupper() for c in letters))
+    )
+
+
+def is_title_case(text: str) -> bool:
+    """Whether ``text`` is written in Title Case, as paper and book titles are: most of its words
+    after the first, leaving out small words and acronyms, start with a capital."""
+    words = [w for w in text.split()[1:] if w[:1].isalpha() and w.lower() not in stopwords()]
+    words = [w for w in words if not (w.isupper() and len(w) > 1)]
+    capitalised = sum(1 for w in words if w[:1].isupper())
+    return bool(words) and capitalised * 3 >= len(words) * 2
 
 
 def _clean(text: str) -> str:
@@ -89,13 +127,15 @@ def _clean(text: str) -> str:
 def _core_of(subject: str, scout_texts: Sequence[str], question: bool = False) -> str:
     """The head noun phrase of a subject: "Green roofs in cities" -> "green roofs".
 
-    Without a preposition to cut at (and always for a question), the candidate phrase of the
-    subject found most often in the scout chunks, weighted by its length, is the core.
+    A title in Title Case is its own core (cutting "Dense Passage Retrieval for Open-Domain QA" at
+    "for" loses what it names), and so is a subject with no head to cut at ("Small language
+    models", never its most frequent word "small"). For a question, the candidate phrase found most
+    often in the scout chunks, weighted by its length, is the core.
     """
-    head = _CONNECTOR.split(subject, maxsplit=1)[0]
-    relational = re.sub(r"^(the|a|an)\s+", "", head.strip(), flags=re.IGNORECASE).lower() in RELATIONAL_NOUNS
-    if not question and content_words(head) and head != subject:
-        return _lower_first(_clean(subject if relational else head))
+    if not question:
+        head = _CONNECTOR.split(subject, maxsplit=1)[0]
+        cut = head != subject and not is_title_case(subject) and _is_noun_head(head)
+        return _lower_first(_clean(head if cut else subject))
     options = [s for s, _ in phrase_candidates(subject)]
     if not options:
         return _lower_first(_clean(subject))
@@ -105,7 +145,25 @@ def _core_of(subject: str, scout_texts: Sequence[str], question: bool = False) -
         df = sum(1 for t in lowered if phrase in t)
         return (df * len(phrase.split()), len(phrase.split()), -options.index(phrase))
 
-    return max(dict.fromkeys(options), key=weight)
+    return _as_written(max(dict.fromkeys(options), key=weight), subject)
+
+
+def _is_noun_head(head: str) -> bool:
+    """Whether the words before a connector name a thing ("green roofs" of "green roofs in cities"),
+    not a relation ("the effects of …"), an activity ("improving detection of …"), a lone common
+    word ("overview of …") or a clause ("indexing data stored in …")."""
+    words = re.sub(r"^(the|a|an)\s+", "", head.strip(), flags=re.IGNORECASE).split()
+    if not content_words(head) or " ".join(words).lower() in RELATIONAL_NOUNS or words[0].lower().endswith("ing"):
+        return False
+    if any(is_verbish(w.lower()) for w in words[1:]):
+        return False
+    return len(words) >= 2 or _name_like(words[0])
+
+
+def _as_written(phrase: str, text: str) -> str:
+    """``phrase`` (lower-cased by the candidate reader) as ``text`` writes it, so names keep their case."""
+    found = re.search(re.escape(phrase), text, flags=re.IGNORECASE)
+    return _lower_first(found.group(0)) if found else phrase
 
 
 def split_topic(topic: str, scout_texts: Sequence[str] = ()) -> TopicParts:
@@ -118,10 +176,12 @@ def split_topic(topic: str, scout_texts: Sequence[str] = ()) -> TopicParts:
         subject, _, tail = text.partition(":")
         subject, tail = _clean(subject), _clean(tail)
         connector = "of"
+        if _is_description(tail):
+            return TopicParts(subject, _core_of(subject, scout_texts), connector, [], False, [], _lower_first(tail))
     else:
         # "cooling and stormwater benefits of green roofs": the subject follows the last connector.
         parts = _CONNECTOR.split(text)
-        if len(parts) >= 3 and _FACET_SPLIT.search(parts[0]):
+        if len(parts) >= 3 and _FACET_SPLIT.search(parts[0]) and not is_title_case(text):
             tail, connector, subject = _clean(parts[0]), parts[1].lower(), _clean(" ".join(parts[2:]))
         else:
             subject, tail, connector = text, "", "of"
@@ -129,6 +189,18 @@ def split_topic(topic: str, scout_texts: Sequence[str] = ()) -> TopicParts:
     facets = [_lower_first(f) for f in dict.fromkeys(facets)]
     comparison = [_lower_first(_clean(p)) for p in _COMPARE_SPLIT.split(tail)] if _COMPARE_SPLIT.search(tail) else []
     return TopicParts(subject, _core_of(subject, scout_texts), connector, facets, False, comparison)
+
+
+def _is_description(tail: str) -> bool:
+    """Whether the part after a title's colon describes its subject rather than listing facets: it
+    is a title in Title Case ("Real-World Summaries of …"), opens with an article ("A Unified
+    Toolkit for …", "a guide for …"), or is one long phrase ("standalone WebAssembly binaries using
+    Emscripten"). A clause ("how A changes B") is a facet of its own."""
+    if _CLAUSE_START.match(tail):
+        return False
+    if is_title_case(tail) or re.match(r"(a|an|the)\s", tail, flags=re.IGNORECASE):
+        return True
+    return not _FACET_SPLIT.search(tail) and len(tail.split()) >= MIN_DESCRIPTION_WORDS
 
 
 def _facets(tail: str) -> list[str]:
@@ -155,6 +227,16 @@ def _facet_question(facet: str, parts: TopicParts) -> str:
     if _CLAUSE_START.match(facet):
         return f"What does the evidence on {parts.core} say about {facet.rstrip('?')}?"
     return f"What does the evidence say about {_about(facet, parts)}?"
+
+
+def _description_question(parts: TopicParts) -> str:
+    """ "S2ORC: The Semantic Scholar Open Research Corpus" asks what S2ORC is; a description that is
+    not a name's gloss ("Outside the web: standalone WebAssembly binaries") is asked about itself."""
+    words = parts.subject.split()
+    glossed = re.match(r"(a|an|the)\s", parts.description, flags=re.IGNORECASE)
+    if glossed and len(words) == 1 and (words[0][:1].isupper() or _name_like(words[0])):
+        return f"What is {parts.subject}?"
+    return f"What does the evidence say about {parts.description}?"
 
 
 def _about(facet: str, parts: TopicParts) -> str:
@@ -229,6 +311,12 @@ def plan_questions(topic: str, single_question: bool, scout: Sequence[RetrievedC
             "Sets out what the sources establish overall before the specific facets."
             if parts.facets
             else "Sets out what the sources establish about the topic as a whole.",
+        )
+    if parts.description:
+        add(
+            parts.description,
+            _description_question(parts),
+            f"The topic describes {parts.subject} as '{parts.description}'.",
         )
     for facet in parts.facets[:MAX_FACETS]:
         add(facet, _facet_question(facet, parts), f"The topic names '{facet}' explicitly.")

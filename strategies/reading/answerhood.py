@@ -18,6 +18,11 @@ readings of a question against a sentence are made here:
   its authors do, not what is known about the subject; such a sentence does not lead an answer unless
   the question asks about the work itself ("what method did they use", "how was the data
   collected": ``asks_about_the_work``);
+- **about the text itself** (``about_the_text``): how the document is laid out ("In Section 2, we give
+  details…", "The rest of this paper is organised…"), what its authors plan or hope ("We will also
+  continue to…", "Our hope with the release of X is…") or where they publish it ("Code is available
+  at https://…") is never a finding about the subject, whatever the question's words, unless the
+  question asks for exactly that (``asks_about_the_text``);
 - **the question's names** (``missing_name``): a name, acronym or identifier the question asks about
   ("BERT", "GPT-4", "max_tokens") that no chosen sentence, nor its document's title or section, holds
   is not answered by them, however many other words they share (the judge's ``names`` check, applied
@@ -290,6 +295,40 @@ def about_the_document(sentence: str) -> bool:
     """The sentence says what its document or its authors do ("This brief proposes…", "We searched
     four databases…"), not what is known about the subject."""
     return bool(_ABOUT_THE_DOCUMENT.search(sentence))
+
+
+# How the document is laid out, what its authors plan or hope, and where they publish their work.
+_LAYOUT_VERB = (
+    r"(?:give|describe|present|discuss|introduce|detail|outline|review|provide|explain|summari[sz]e|report|define)"
+)
+_ABOUT_THE_TEXT = re.compile(
+    # "In Section 2, we give some details…", "Section 3 describes…" (but "In Section 4 we show that X
+    # improves Y" states a finding).
+    rf"^\W*(?:in\s+)?(?:section|chapter|appendix|§)\s*[\d.]+,?\s+(?:we\s+)?{_LAYOUT_VERB}s?\b(?!\s+that)"
+    r"|\b(?:the\s+)?(?:rest|remainder)\s+of\s+(?:this|the)\s+(?:paper|article|chapter|report|thesis)\b"
+    r"|\bis\s+organi[sz]ed\s+as\s+follows\b"
+    r"|^\W*(?:(?:in\s+(?:the\s+)?future(?:\s+work)?|finally|next|also),?\s+)?(?:we|i)\s+(?:also\s+)?"
+    r"(?:will|shall|plan\s+to|intend\s+to|hope\s+to|would\s+like\s+to|leave)\b"
+    r"|^\W*our\s+(?:hope|plan|intention|future\s+work)\b|\bfuture\s+work\b"
+    r"|^\W*(?:we|the\s+authors?)\s+(?:also\s+)?(?:release|open-source|make\s+(?:\w+\s+){0,3}available)\b"
+    r"|\b(?:publicly|freely|openly)\s+available\b|\bavailable\s+at\s+https?://",
+    re.I,
+)
+_ASKS_ABOUT_THE_TEXT = re.compile(
+    r"\b(?:future|plan\w*|hope\w*|releas\w*|available|availability|sections?|chapters?|organi[sz]\w*|"
+    r"structure\w*|code|github|download\w*|licen[cs]\w*)\b",
+    re.I,
+)
+
+
+def about_the_text(sentence: str) -> bool:
+    """The sentence is about the text itself: its layout, its authors' plans or hopes, its release."""
+    return bool(_ABOUT_THE_TEXT.search(sentence))
+
+
+def asks_about_the_text(question: str) -> bool:
+    """The question asks about a document's layout, plans or release, which such sentences answer."""
+    return bool(_ASKS_ABOUT_THE_TEXT.search(question))
 
 
 # A document named by its title's kind word ("Policy Brief 2023-04", "the Annual Report").

@@ -38,7 +38,9 @@ from research.evidence import Claim
 from strategies.reading.answerhood import (
     about_other_work,
     about_the_document,
+    about_the_text,
     asks_about_own_work,
+    asks_about_the_text,
     asks_about_the_work,
     unheld,
 )
@@ -46,6 +48,7 @@ from strategies.reading.lexicon.documents import FINDING_SECTIONS, METHOD_SECTIO
 from strategies.reading.negations import negated_terms
 from strategies.reading.numbers import quantities
 from strategies.reading.vectors import Vectors, cosine_matrix
+from tools.definitions import defines, definition_subject
 
 from .claim_checks import names, technical
 from .passages import Layout, claim_of, dated, dates_only, instructs, listed, merge, passage
@@ -89,6 +92,10 @@ OFF_FOCUS_PENALTY = 0.1
 # it ranks below every sentence that does (relevance is mostly within 0-1; the chunk-rank penalty is
 # 0.3 a rank), so it is quoted only when nothing else is.
 ABOUT_DOCUMENT_PENALTY = 0.5
+# A sentence about the text itself (its layout, its authors' plans or release: ``about_the_text``)
+# states nothing about any subject: it drops below every sentence that does, and below the floor of
+# what is quoted at all, so a topic report's finding is never "In Section 2, we give…".
+ABOUT_TEXT_PENALTY = 1.0
 # A sentence whose subject is another, cited work ("Foster et al. devised…", "[12] proposed…") says what
 # that work did: a question about the document's own work ("which corpus did they use") ranks it below
 # every sentence its authors say of themselves (as ``ABOUT_DOCUMENT_PENALTY`` does).
@@ -102,6 +109,10 @@ _RELATIVE_LEAD_IN = re.compile(
     r"as well as\b|furthermore\b|moreover\b|other\b)|\balso\b",
     re.IGNORECASE,
 )
+# "What is X?" asks for the sentence that defines X ("We introduce X, a …", "X is a …"): it ranks
+# above sentences that only use X (by as much as a sentence about the document drops, and more than
+# a rank of its chunk), and is never taken for a sentence about the document.
+DEFINING_BONUS = 0.5
 SECTION_BONUS = 0.03
 SECTION_PENALTY = 0.12
 QUANTITY_BONUS = 0.03
@@ -300,6 +311,8 @@ def analyse(question: str, evidence: Sequence[RetrievedChunk], vectors: Vectors)
     penalise = any(on_focus.values())
     about_work = asks_about_the_work(question)
     own_work = asks_about_own_work(question)
+    about_text = asks_about_the_text(question)
+    defined = definition_subject(question)
     if len(pool) > MAX_CANDIDATES:
         pool = sorted(pool, key=lambda s: (-lex[s.order], s.chunk_index, s.order))[:MAX_CANDIDATES]
         pool.sort(key=lambda s: s.order)
@@ -310,7 +323,11 @@ def analyse(question: str, evidence: Sequence[RetrievedChunk], vectors: Vectors)
         relevance = W_LEXICAL * lex[s.order] + W_DENSE * float(d) + _prior(s)
         if penalise and not on_focus[s.order]:
             relevance -= OFF_FOCUS_PENALTY
-        if not about_work and about_the_document(s.text):
+        if defined and defines(s.text, defined):
+            relevance += DEFINING_BONUS
+        elif not about_text and about_the_text(s.text):
+            relevance -= ABOUT_TEXT_PENALTY
+        elif not about_work and about_the_document(s.text):
             relevance -= ABOUT_DOCUMENT_PENALTY
         if own_work and about_other_work(s.text):
             relevance -= OTHER_WORK_PENALTY

@@ -91,8 +91,16 @@ class Piece:
         return self.text.rstrip().endswith(":")
 
 
-def pieces_of(text: str) -> list[Piece]:
-    """The sentences of a block's text in order, each located verbatim (whitespace may differ)."""
+# A footnote marker a PDF leaves at the head of a sentence ("3 Besides granularity, we also observe…",
+# "† Work done at…"): a lone digit or mark before a capitalised word. It is the page's, not the
+# sentence's, so a paragraph's sentence is read and quoted from the word after it (the quote is still
+# the block's text, so its citation resolves).
+_FOOTNOTE_MARK = re.compile(r"(?:\d{1,2}|[*†‡§¶])\s+(?=[A-Z][a-z])")
+
+
+def pieces_of(text: str, prose: bool = False) -> list[Piece]:
+    """The sentences of a block's text in order, each located verbatim (whitespace may differ); in
+    ``prose`` (a paragraph), without a footnote marker at a sentence's head."""
     out: list[Piece] = []
     cursor = 0
     for sentence in split_sentences(text):
@@ -100,6 +108,9 @@ def pieces_of(text: str) -> list[Piece]:
         if found is None:
             continue
         start, end = found
+        mark = _FOOTNOTE_MARK.match(text, start, end) if prose else None
+        if mark is not None:
+            start = mark.end()
         out.append(Piece(text[start:end], start, end, text.count("\n", 0, start)))
         cursor = end
     return out
@@ -141,7 +152,7 @@ class Layout:
 
     def pieces(self, block: Block) -> list[Piece]:
         if block.block_id not in self._pieces:
-            self._pieces[block.block_id] = pieces_of(block.text)
+            self._pieces[block.block_id] = pieces_of(block.text, prose=block.kind is BlockKind.PARAGRAPH)
         return self._pieces[block.block_id]
 
     def neighbour(self, block: Block, step: int) -> Block | None:

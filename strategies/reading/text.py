@@ -140,6 +140,13 @@ _PLURAL_SUBJECT = re.compile(
 # A third-person verb making a named thing do something: "Prefilling { *forces* Claude to skip the
 # preamble", "the flag *lets* BERT attend to…" (a name after a verb of causing, then "to" and a verb).
 _CAUSING = re.compile(r"(?<![\w'’-])[a-z]{2,}s(?<![su]s)\s+[A-Z][\w.-]*\s+to\s+[a-z]{2,}\b")
+# A subject pronoun is followed by its verb: "We introduce X, a …", "they report …" (an adverb may
+# stand between). Papers state what they contribute this way, with verbs no list holds.
+_PRONOUN_SUBJECT = re.compile(
+    r"(?:^|[,;:]\s+|\b(?:and|then|here|first|finally)\s*,?\s+)(?:we|they)\s+(?:[a-z]+ly\s+|also\s+|then\s+)?"
+    r"(?!(?:all|both|each|and|or|too)\b)[a-z]{3,}\b",
+    re.I,
+)
 # Modals take a verb's base form: "the model can outperform", "it will cost".
 _MODAL = re.compile(r"\b(?:can|could|may|might|must|shall|should|will|would)\s+(?:not\s+)?[a-z]{2,}\b", re.I)
 
@@ -156,6 +163,7 @@ def has_verb(text: str) -> bool:
         or _THIRD_PERSON.search(text)
         or _CAUSING.search(text)
         or _PLURAL_SUBJECT.match(text)
+        or _PRONOUN_SUBJECT.search(text)
         or MARKED_IMPERATIVE.match(text)
     )
 
