@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from corpus import non_prose
 from corpus.loaders.titles import repeats_title
 from corpus.models import Block, BlockKind, Chunk, Document
+from corpus.table_text import indexed_text
 
 # BERT-style models add [CLS] and [SEP] around every input.
 SPECIAL_TOKENS = 2
@@ -278,8 +279,15 @@ def chunk_document(
                 page_end=max(pages),
                 is_reference=is_reference,
             )
-            out.append(ChunkedText(chunk=chunk, embed_text=embed_text_for(header, text)))
+            out.append(ChunkedText(chunk=chunk, embed_text=embed_text_for(header, _indexed(units))))
     return out
+
+
+def _indexed(units: list[Unit]) -> str:
+    """The text a chunk is embedded and searched by: its text, with a table's rows read under their
+    columns' names (``table_text.indexed_text``); the chunk's text, and where it is cut, stay the
+    block's."""
+    return "\n\n".join(indexed_text(u.text, u.block.text) if u.block.kind is BlockKind.TABLE else u.text for u in units)
 
 
 def _fit(run: list[Unit], budget: int, count: TokenCounter, max_chars: int) -> list[Unit]:

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 
 from corpus.models import DocType
 
-PDF = 5  # 5: figures' text (tick values, axis labels, legends) is a block of its own, in no chunk
+PDF = 6  # 5: figures' text (tick values, axis labels, legends) is a block of its own, in no chunk
+# PDF 6: a ruled table's rows are laid on its grid, one cell per column (corpus.loaders.pdf.table_grid)
 MARKDOWN = 9  # 5: a navigation trail without separators under the title is page furniture
 # MARKDOWN 6: a page without heading markup has its one-line headings as sections
 # MARKDOWN 7: a "# " comment of flattened code is no heading; a one-line question heads a section
@@ -26,8 +27,9 @@ MARKDOWN = 9  # 5: a navigation trail without separators under the title is page
 # HTML and text blocks have heading paths, so their libraries alone need their title fields again)
 TEXT = 3
 HTML = 4  # 4: authors from the page's markup (rel="author", a byline element or paragraph)
-CHUNKER = 4  # 3: runs no reader reads (data: URIs, blobs) are in no chunk (corpus.non_prose)
+CHUNKER = 5  # 3: runs no reader reads (data: URIs, blobs) are in no chunk (corpus.non_prose)
 # CHUNKER 4: a section's heading opens a chunk with the passage it heads, never a chunk of its own
+# CHUNKER 5: a table is embedded with each row read under its columns' names (corpus.table_text)
 
 
 @dataclass(frozen=True)

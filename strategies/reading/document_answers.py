@@ -48,6 +48,7 @@ from .extractive import Analysis, ScoredSentence, analyse
 from .question_types import AnswerType, fits, question_type
 from .signals import covered
 from .subjects import Subject, different, subject_of, with_label, without_label
+from .table_cells import cell_answer
 from .text import content_stems, matched, normalise_space, stem, stopwords
 
 # A document's answer must come from a sentence at least this share as relevant as the best one.
@@ -89,7 +90,12 @@ class DocumentAnswer:
 
 
 def lead(question: str, item: ScoredSentence, vectors: Vectors, min_score: float = 0.0) -> str | None:
-    """The short answer one sentence gives: the answer phrase, or Yes/No for a yes/no question."""
+    """The short answer one sentence gives: the answer phrase, or Yes/No for a yes/no question; a
+    table's row gives the value in the column the question asks (``table_cells``)."""
+    row = item.sentence.row
+    if row is not None:
+        value = cell_answer(question, row, item.sentence.context)
+        return value if value is not None and fits(question_type(question), value, item.sentence.text) else None
     said = polarity(question, item.sentence.text)
     if said is not None:
         return said

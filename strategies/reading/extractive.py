@@ -22,6 +22,7 @@ repeated in a summary table) are not both cited.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 from collections.abc import Sequence
@@ -32,6 +33,7 @@ import numpy as np
 from corpus.chunking import split_sentences
 from corpus.models import Block, BlockKind
 from corpus.retrieval import RetrievedChunk
+from corpus.table_text import TableRow, is_value, table_rows
 from corpus.text import figures, word_tokens
 from research.ai_address import addresses_ai
 from research.evidence import Claim
@@ -113,6 +115,8 @@ _RELATIVE_LEAD_IN = re.compile(
 # above sentences that only use X (by as much as a sentence about the document drops, and more than
 # a rank of its chunk), and is never taken for a sentence about the document.
 DEFINING_BONUS = 0.5
+# A row of the table the question names ("in Table 1") stands before what other passages say.
+NAMED_TABLE_BONUS = 0.3
 SECTION_BONUS = 0.03
 SECTION_PENALTY = 0.12
 QUANTITY_BONUS = 0.03
@@ -151,10 +155,15 @@ class Sentence:
     words: int = 0  # length in words (BM25's length normalisation)
     context: frozenset[str] = frozenset()  # stems of its document's title and its section
     items: str = ""  # the items of the list it introduces ("The tool helps you:"), read as its words
+    row: TableRow | None = None  # a table's row: its values read under their columns' names
+    table: str = ""  # a table's row: the table's name as its caption gives it ("table 1"), lower-cased
 
     @property
     def read(self) -> str:
-        """What the sentence says: its text, and a lead-in's list with it (``passages.listed``)."""
+        """What the sentence says: its text, and a lead-in's list with it (``passages.listed``); a
+        table's row with its label and each value under its column's name."""
+        if self.row is not None:
+            return self.row.reading()
         return read_with(self.text, self.items)
 
     def covers(self, term: str) -> bool:
@@ -227,7 +236,13 @@ def evidence_sentences(evidence: Sequence[RetrievedChunk], layout: Layout | None
         if out and out[-1].chunk_index == chunk_index:
             chunk_index += 1
         for block in chunk.blocks:
-            if block.block_id in seen_blocks or not is_evidence(block):
+            if block.block_id in seen_blocks:
+                continue
+            if is_table_evidence(block):
+                seen_blocks.add(block.block_id)
+                out.extend(_row_sentences(block, chunk, layout, chunk_index, len(out)))
+                continue
+            if not is_evidence(block):
                 continue
             seen_blocks.add(block.block_id)
             # A date line above the block heads it as a section would (``Layout.date_line``).
@@ -259,6 +274,54 @@ def evidence_sentences(evidence: Sequence[RetrievedChunk], layout: Layout | None
                         items=items,
                     )
                 )
+    return out
+
+
+# "Table 2", "Tab. 3": how a caption names its table and a question names the table it asks about.
+_TABLE_NAME = re.compile(r"\b(?:Table|Tab\.)\s*([A-Z]?\d+[a-z]?)\b", re.I)
+
+
+def _table_name(text: str) -> str:
+    return "table " + _TABLE_NAME.match(text).group(1).lower()
+
+
+def named_tables(question: str) -> set[str]:
+    """The tables a question names ("in Table 1 of the paper")."""
+    return {_table_name(m.group(0)) for m in _TABLE_NAME.finditer(question)}
+
+
+def is_table_evidence(block: Block) -> bool:
+    """A table whose rows of values may be quoted (not text planted for a model)."""
+    return block.kind is BlockKind.TABLE and not addresses_ai(block.text)
+
+
+def _row_sentences(block: Block, chunk: RetrievedChunk, layout: Layout, chunk_index: int, order: int) -> list[Sentence]:
+    """A table's rows of values as sentences: each quoted as its line, read with its label and its
+    columns' names, in the context of its document, section and caption."""
+    caption = layout.caption(block)
+    context = frozenset(content_stems(f"{chunk.title} {block.section} {caption.text if caption else ''}"))
+    named = _TABLE_NAME.match(caption.text) if caption is not None else None
+    out = []
+    for row in table_rows(block.text):
+        if not any(is_value(value) for _, value in row.cells):
+            continue  # a row of words reads as prose elsewhere, not as values
+        read = row.reading()
+        out.append(
+            Sentence(
+                text=row.line,
+                block_id=block.block_id,
+                doc_id=block.doc_id,
+                chunk_index=chunk_index,
+                order=order + len(out),
+                stems=frozenset(content_stems(read)),
+                section=block.section,
+                start=row.start,
+                words=len(read.split()),
+                context=context,
+                row=row,
+                table=_table_name(named.group(0)) if named else "",
+            )
+        )
     return out
 
 
@@ -313,6 +376,7 @@ def analyse(question: str, evidence: Sequence[RetrievedChunk], vectors: Vectors)
     own_work = asks_about_own_work(question)
     about_text = asks_about_the_text(question)
     defined = definition_subject(question)
+    tables = named_tables(question)
     if len(pool) > MAX_CANDIDATES:
         pool = sorted(pool, key=lambda s: (-lex[s.order], s.chunk_index, s.order))[:MAX_CANDIDATES]
         pool.sort(key=lambda s: s.order)
@@ -323,6 +387,8 @@ def analyse(question: str, evidence: Sequence[RetrievedChunk], vectors: Vectors)
         relevance = W_LEXICAL * lex[s.order] + W_DENSE * float(d) + _prior(s)
         if penalise and not on_focus[s.order]:
             relevance -= OFF_FOCUS_PENALTY
+        if s.table and s.table in tables:
+            relevance += NAMED_TABLE_BONUS
         if defined and defines(s.text, defined):
             relevance += DEFINING_BONUS
         elif not about_text and about_the_text(s.text):
@@ -343,6 +409,10 @@ def analyse(question: str, evidence: Sequence[RetrievedChunk], vectors: Vectors)
             )
         )
     scored.sort(key=lambda x: (-x.relevance, x.sentence.chunk_index, x.sentence.order))
+    # A table's row that is the most relevant sentence of all stands as if its chunk ranked first: the
+    # retrieval ranked a chunk of many rows, most of them about other things (``preference``).
+    if scored[0].sentence.row is not None:
+        scored[0] = dataclasses.replace(scored[0], sentence=dataclasses.replace(scored[0].sentence, chunk_index=0))
     analysis.scored = scored
     return analysis
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from corpus.chunking import split_sentences
 from corpus.models import Block, BlockKind
 from corpus.retrieval import RetrievedChunk
+from corpus.table_text import row_lines
 from research.ai_address import addresses_ai
 from research.evidence import CitationMarker, Claim
 
@@ -116,6 +117,11 @@ def pieces_of(text: str, prose: bool = False) -> list[Piece]:
     return out
 
 
+def lines_of(text: str) -> list[Piece]:
+    """Each row of a table's text as a piece, without the empty cells at its ends."""
+    return [Piece(line, start, start + len(line), text.count("\n", 0, start)) for start, line in row_lines(text)]
+
+
 def _locate(sentence: str, text: str, cursor: int) -> tuple[int, int] | None:
     index = text.find(sentence, cursor)
     if index >= 0:
@@ -151,9 +157,22 @@ class Layout:
         return self._by_id.get(block_id)
 
     def pieces(self, block: Block) -> list[Piece]:
+        """A block's sentences; a table's rows, one a line (a row is read whole, never cut at a period
+        in a cell)."""
         if block.block_id not in self._pieces:
-            self._pieces[block.block_id] = pieces_of(block.text, prose=block.kind is BlockKind.PARAGRAPH)
+            if block.kind is BlockKind.TABLE:
+                self._pieces[block.block_id] = lines_of(block.text)
+            else:
+                self._pieces[block.block_id] = pieces_of(block.text, prose=block.kind is BlockKind.PARAGRAPH)
         return self._pieces[block.block_id]
+
+    def caption(self, block: Block) -> Block | None:
+        """The caption printed right above or below a table ("Table 2: Comparing SciBERT with …")."""
+        for step in (-1, 1):
+            found = self.blocks.get((block.doc_id, block.seq + step))
+            if found is not None and found.kind is BlockKind.CAPTION:
+                return found
+        return None
 
     def neighbour(self, block: Block, step: int) -> Block | None:
         found = self.blocks.get((block.doc_id, block.seq + step))
@@ -181,6 +200,8 @@ def passage(layout: Layout, block: Block, start: int) -> list[Segment]:
     if index is None:
         return []
     segments = [Segment(block, index, index)]
+    if block.kind is BlockKind.TABLE:
+        return segments  # a table's row is quoted as it stands
     if _is_item(layout, block, index):
         intro = _introduction(layout, block, index)
         if intro is not None:

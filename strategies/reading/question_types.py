@@ -29,7 +29,7 @@ from enum import StrEnum
 from strategies.reading.lexicon.entities import ENTITY_NOUNS
 from strategies.reading.lexicon.function_words import NAME_PARTICLES
 from strategies.reading.lexicon.months import MONTH_PATTERN
-from strategies.reading.lexicon.quantities import DATE_NOUNS, MEASURES, QUANTITY_NOUNS
+from strategies.reading.lexicon.quantities import ACCOUNT_PLURALS, DATE_NOUNS, MEASURES, QUANTITY_NOUNS
 from strategies.reading.lexicon.question_words import NOT_A_NOUN
 from strategies.reading.lexicon.stoplists import PHRASE_BREAKERS
 from strategies.reading.lexicon.word_forms import NOT_ADVERBS
@@ -98,16 +98,19 @@ _THING_Q = re.compile(
     r"^(?:in |on |for |by |from |with )?(?:what|which)\s+(?:(?:is|are|was|were)\s+(?:the\s+|a\s+|an\s+)?)?"
     r"(?:(?:main|primary|exact|total|current|estimated|official|overall|best|first|last|other|new|"
     r"different|specific|original)\s+)*(?P<noun>[a-z][\w-]*(?:\s+(?!(?:is|are|was|were|do|does|did|has|have|had|of|"
-    r"in|on|for|to|by|from|with|per|about|between|among|regarding|that|which|the|a|an|can|could|should|would|will|"
+    r"in|on|for|to|by|from|with|per|about|between|among|across|over|under|at|within|during|after|before|regarding|"
+    r"that|which|the|a|an|can|could|should|would|will|"
     r"may|might|must)\b)[a-z][\w-]*){0,2})",
     re.IGNORECASE,
 )
+# "What is <owner>'s <noun>": the noun after the possessive is what is asked for.
+_POSSESSIVE_Q = re.compile(r"^(?:what|which)\s+(?:is|are|was|were)\s+(?:the\s+)?[^?,]{1,60}?['’]s\s+", re.I)
 # "Who is the artist of", "who were the directors of": the role asked for.
 _ROLE = re.compile(r"^who(?:m)?\s+(?:is|are|was|were)\s+the\s+(?:current\s+|first\s+|main\s+)?([a-z][\w-]*)\b", re.I)
 _QUESTION_START = r"(?:what|which|who|whom|whose|when|where|why|how|in|on|" + _AUX[3:-1] + r")\b"
 # A subordinate clause before the question proper: "When deciding whether ..., what ...?"
 _SUBORDINATE = re.compile(
-    r"^(?:when|if|while|before|after|once|given|for|in|to|as|with|without|since|assuming|suppose|"
+    r"^(?:when|if|while|before|after|once|given|for|in|on|to|as|with|without|since|assuming|suppose|"
     r"besides|apart from|other than|beyond|according to)\b[^?]*?,\s+(?=" + _QUESTION_START + ")",
     re.IGNORECASE,
 )
@@ -152,6 +155,10 @@ def question_type(question: str) -> QuestionType:
         return QuestionType(AnswerType.NAME, role.group(1).lower() if role else "", entity=Entity.PERSON)
     if _PLACE_Q.match(text) and not _WHERE_HOW_TO.match(text):
         return QuestionType(AnswerType.PLACE)
+    owned = _POSSESSIVE_Q.match(text)
+    if owned:
+        # "What is finetuned SciBERT's average score ...?" asks for "the average score" of SciBERT.
+        text = f"what is the {text[owned.end() :]}"
     found = _THING_Q.match(text)
     if found:
         return _thing(text, found)
@@ -175,7 +182,8 @@ def _thing(text: str, found: re.Match[str]) -> QuestionType:
     # The head of "what political party" is "party"; of "what embeddings provider", "provider". When the
     # noun phrase runs into the verb ("what model should"), the first word is the head.
     heads = [stem(words[-1]), stem(words[0])]
-    if any(h in _QUANTITY_STEMS for h in heads):
+    # "What are the results of …" asks for an account; "what result does it report" for a figure.
+    if any(h in _QUANTITY_STEMS for h in heads) and words[-1] not in ACCOUNT_PLURALS:
         return QuestionType(AnswerType.QUANTITY, noun)
     if heads[0] in _DATE_STEMS:  # "what is the birth date of" (but "the monthly price" is a price)
         return QuestionType(AnswerType.DATE)

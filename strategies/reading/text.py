@@ -64,6 +64,13 @@ def stem(word: str) -> str:
     return _STEM_EQUIVALENTS.get(w, w)
 
 
+# "the SciBERT paper", "this study", "LongEval's survey": a determiner or a name, then a document noun.
+_DOCUMENT_REFERENCE = re.compile(
+    r"\b((?:the|this|that|its|their|our)\s+(?:[A-Z0-9][\w-]*['’]?s?\s+){0,3}|[A-Z][\w-]*['’]s\s+)"
+    r"(?:paper|article|preprint|study|report)\b"
+)
+
+
 def stems_match(a: str, b: str) -> bool:
     if a == b:
         return True
@@ -94,8 +101,10 @@ def content_stems(text: str, extra_stop: frozenset[str] = frozenset()) -> list[s
 
 
 def question_terms(question: str) -> list[str]:
-    """The content words of a question, without the question template ("what does the evidence say")."""
-    return content_words(question, QUESTION_WORDS)
+    """The content words of a question, without the question template ("what does the evidence say")
+    and without the noun of a document it names as its source ("in *the SciBERT paper*", "this
+    study"): the name says which document, the noun nothing about what is asked."""
+    return content_words(_DOCUMENT_REFERENCE.sub(r"\1", question), QUESTION_WORDS)
 
 
 def matched(term_stem: str, stems: set[str] | frozenset[str]) -> bool:

@@ -9,6 +9,7 @@ from pdfplumber.utils.text import WordExtractor
 from corpus.loaders.pdf.elements import PageData, Segment, Table, Word
 from corpus.loaders.pdf.figures import drawing_regions
 from corpus.loaders.pdf.page_objects import extract_page_objects
+from corpus.loaders.pdf.table_grid import grid_rows
 from corpus.loaders.pdf.tables import find_tables, is_inside
 from corpus.loaders.pdf.words import build_segments, group_rows, page_words
 
@@ -69,8 +70,9 @@ def _is_prose_box(rows: list[list[Segment]], tw: list[Word]) -> bool:
 
 
 def _fill_table(t: Table, rows: list[list[Segment]]) -> None:
-    """One row of text per row of cells, the cells separated by " | "."""
-    for row in rows:
+    """One row of text per row of cells, the cells separated by " | ": one cell per column of the
+    grid (an empty one where a row has nothing in a column) when the table reads as a grid, else the
+    row's cells as they stand (``table_grid``)."""
+    for row, cells in zip(rows, grid_rows(rows), strict=True):
         row_words = [w for s in row for w in s.words]
-        text = " | ".join(s.text for s in row)
-        t.rows.append((min(s.top for s in row), text, row_words))
+        t.rows.append((min(s.top for s in row), " | ".join(cells), row_words))

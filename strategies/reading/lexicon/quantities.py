@@ -10,7 +10,15 @@ QUANTITY_NOUNS = frozenset(
     """population number size length height width depth area age count amount percentage proportion share
     rate ratio accuracy score total cost price fee weight speed temperature capacity duration distance value
     limit maximum minimum budget salary revenue""".split()
+) | frozenset(
+    # The measures a paper reports an experiment's outcome in ("what F1 does X reach", "what result does
+    # the paper report for X"): general research vocabulary, not any paper's wording.
+    """f1 precision recall bleu rouge perplexity auc error loss result""".split()
 )
+
+# Measures whose plural asks for an account ("what are the results of the study"), not one figure.
+# Source: hand-kept, general English.
+ACCOUNT_PLURALS = frozenset({"results", "outcomes", "findings"})
 
 # Nouns whose answers are dates ("what year", "what is the birth date of").
 # Source: hand-kept, general English.

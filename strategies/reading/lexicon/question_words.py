@@ -16,6 +16,11 @@ QUESTION_WORDS = frozenset(
     important two three four several various kind kinds type types example examples specific
     particular certain possible able need needs want help easily quickly documentation mentioned
     described explain explained provide provided""".split()
+) | frozenset(
+    # The verbs of asking an outcome's figure ("what F1 does X *reach*", "what score did it *obtain*"):
+    # a table or a results sentence states the figure, never the verb.
+    """reach reaches reached achieve achieves achieved obtain obtains obtained attain attains attained
+    get gets got""".split()
 )
 
 # Source: standard English grammar: the auxiliaries and the wh-words.

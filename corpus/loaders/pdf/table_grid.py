@@ -1,0 +1,105 @@
+"""A ruled table's rows as a grid: the columns found from where the rows' cells stand on the page.
+
+A column is an x-range most rows put text in; the gutters between columns are x-ranges at most a
+few rows cross (a header spanning two columns, "SciBERT" over "Frozen" and "Finetune", crosses one).
+Each cell then goes in the column it starts in, so every row has one cell per column and a value
+stands under its header even when the row leaves cells out (a row label spanning rows is printed
+once). A table with fewer than two columns, or whose cells do not fall into them one to a column,
+is not read as a grid: its rows stay as their cells stand, nothing lost.
+"""
+
+from __future__ import annotations
+
+import re
+
+from corpus.loaders.pdf.elements import Segment, Word
+
+# A gutter is crossed by at most this share of the rows (and at least by one: a spanning header).
+GUTTER_ROWS_SHARE = 0.25
+# A gutter is at least this wide (points): the space between two words of one cell is narrower.
+MIN_GUTTER = 3.0
+_NUMBER = re.compile(r"[-+±<>~≈]?\$?\d[\d,.]*(?:[%kKMB×x]|\s*±.*)?")
+
+
+def columns(rows: list[list[Segment]]) -> list[tuple[float, float]]:
+    """The grid's columns as (x0, x1), left to right, from how many rows cross each x."""
+    segments = [s for row in rows for s in row]
+    if not segments:
+        return []
+    left = int(min(s.x0 for s in segments))
+    right = int(max(s.x1 for s in segments)) + 1
+    crossing = [0] * (right - left + 1)
+    for row in rows:
+        covered = set()
+        for s in row:
+            covered.update(range(int(s.x0) - left, int(s.x1) - left + 1))
+        for x in covered:
+            crossing[x] += 1
+    limit = max(1, int(GUTTER_ROWS_SHARE * len(rows)))
+    spans: list[tuple[float, float]] = []
+    start: int | None = None
+    gap = 0
+    for x, count in enumerate(crossing):
+        if count > limit:
+            if start is None:
+                start = x
+            elif gap >= MIN_GUTTER:
+                spans.append((start + left, x - gap - 1 + left + 1))
+                start = x
+            gap = 0
+        elif start is not None:
+            gap += 1
+    if start is not None:
+        spans.append((start + left, len(crossing) - gap - 1 + left + 1))
+    return spans
+
+
+def grid_rows(rows: list[list[Segment]]) -> list[list[str]]:
+    """Each row's cell texts, one per column of the grid; each row's own cells when the table does not
+    read as a grid."""
+    spans = columns(rows)
+    as_they_stand = [[s.text for s in row] for row in rows]
+    if len(spans) < 2:
+        return as_they_stand
+    grid: list[list[str]] = []
+    kept = 0
+    for row in rows:
+        cells = [""] * len(spans)
+        pieces = [piece for s in row for piece in _pieces(s, spans)]
+        for column, text in pieces:
+            cells[column] = f"{cells[column]} {text}".strip()
+        grid.append(cells)
+        kept += sum(1 for c in cells if c) == len(pieces)
+    # Most rows must fill as many columns as they have cells: cells piling into one column mean the
+    # columns were not found (a row of prose across the table).
+    return grid if kept >= 0.75 * len(rows) else as_they_stand
+
+
+def _pieces(s: Segment, spans: list[tuple[float, float]]) -> list[tuple[int, str]]:
+    """A cell as (column, text); a cell glued to the values that follow it, each in a column of its
+    own ("Newsroom 1,212,739", "10.7 119072.6": words closer than a gutter on the page), cut before
+    each number that stands in another column."""
+    pieces: list[tuple[int, list[str]]] = []
+    for word in s.words:
+        column = _column_of(word, spans)
+        if pieces and (column == pieces[-1][0] or not _is_number(word.text)):
+            pieces[-1][1].append(word.text)
+        else:
+            pieces.append((column, [word.text]))
+    if len(pieces) == 1:
+        return [(pieces[0][0] if pieces else _column_of(s, spans), s.text)]
+    return [(column, " ".join(words)) for column, words in pieces]
+
+
+def _is_number(text: str) -> bool:
+    return bool(_NUMBER.fullmatch(text))
+
+
+def _column_of(s: Segment | Word, spans: list[tuple[float, float]]) -> int:
+    """The column a cell starts in: the first its x-range overlaps; one standing in a gutter is a
+    header centred over the columns on both sides of it, and starts in the left one."""
+    for i, (x0, x1) in enumerate(spans):
+        if s.x0 <= x1 and s.x1 >= x0:
+            return i
+    centre = (s.x0 + s.x1) / 2
+    return max((i for i, (_, x1) in enumerate(spans) if x1 <= centre), default=0)

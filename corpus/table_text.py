@@ -1,0 +1,131 @@
+"""A table block's text read as a grid: header names for each column, a label for each row, and each
+row's values under the names of their columns.
+
+Every loader writes a table as one line per row with its cells separated by " | " (PDF tables with
+one cell per column of the grid, an empty one where a row leaves a column out, ``corpus.loaders.pdf
+.table_grid``; Markdown and HTML tables as written). The header is the rows above the first row
+holding a value (a number), at most ``MAX_HEADER_ROWS``; a header cell spanning columns is written
+once, over the first, so an upper header row's name carries right over the empty cells under which the
+row below names its columns ("SciBERT" over "Frozen" and "Finetune"). A row's label is what stands in
+its columns before its first value. A table no row of which holds a value has its first row as header.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+CELL_SEPARATOR = " | "
+MAX_HEADER_ROWS = 3
+# A value cell: a number, maybe signed, with a unit or a ± spread, a footnote mark or a bold star.
+_VALUE = re.compile(r"[-+−±<>~≈]?\s?[$€£]?\d[\d,.]*\s?(?:%|[kKMBx×]|±\s?\d[\d.]*)?\s?[*†‡§¶\d]?(?:\s?\([^()]*\))?")
+# Empty cells and separators at either end of a row's line.
+_EMPTY_ENDS = re.compile(r"^(?:\s*\|)+\s*|(?:\s*\|)+\s*$")
+_MISSING = frozenset({"-", "–", "—", "n/a", "N/A", "na", "NA"})
+
+
+@dataclass(frozen=True)
+class TableRow:
+    """One row of values: its line in the block's text (``start``: offset of the line), its label and
+    each value with the name of its column."""
+
+    line: str
+    start: int
+    label: str
+    cells: tuple[tuple[str, str], ...]  # (column name, value), left to right, empty values left out
+
+    def reading(self) -> str:
+        """The row as it reads with its header: "ChemProt: BioBERT 76.68; SciBERT 83.64"."""
+        values = "; ".join(f"{name} {value}".strip() for name, value in self.cells)
+        return f"{self.label}: {values}" if self.label else values
+
+
+def is_value(cell: str) -> bool:
+    """A cell holding a number (a count, a score, a share), as opposed to a name."""
+    return bool(_VALUE.fullmatch(cell.strip()))
+
+
+def table_rows(text: str) -> list[TableRow]:
+    """The rows of values of a table block's text, each with its label and column names; [] when the
+    text is not a grid (no line with two cells)."""
+    grid = [(start, line, [c.strip() for c in line.split(CELL_SEPARATOR.strip())]) for start, line in _lines(text)]
+    grid = [(start, line, cells) for start, line, cells in grid if sum(1 for c in cells if c) >= 1]
+    if not any(len(cells) > 1 for _, _, cells in grid):
+        return []
+    width = max(len(cells) for _, _, cells in grid)
+    grid = [(start, line, cells + [""] * (width - len(cells))) for start, line, cells in grid]
+    valued = [i for i, (_, _, cells) in enumerate(grid) if any(is_value(c) for c in cells[1:])]
+    header_count = min(valued[0], MAX_HEADER_ROWS) if valued else 1
+    first_body = valued[0] if valued else 1
+    header = [cells for _, _, cells in grid[first_body - header_count : first_body]]
+    # A row of one cell above the first rows is a group's label ("Tiny" over the datasets of tiny
+    # summaries) when the body has such rows too ("Short", "Long"); else a header cell's second line.
+    if any(sum(1 for c in cells if c) == 1 for _, _, cells in grid[first_body:]):
+        header = [cells for cells in header if sum(1 for c in cells if c) > 1] or header
+    names = _column_names(header, width)
+    rows: list[TableRow] = []
+    for start, line, cells in grid[first_body:]:
+        first_value = next((j for j, c in enumerate(cells) if j > 0 and (is_value(c) or c in _MISSING)), None)
+        if first_value is None and valued:
+            continue  # a group label ("Short") or a note between rows of values
+        label_end = first_value if first_value is not None else 1
+        label = " ".join(c for c in cells[:label_end] if c)
+        values = tuple((names[j], c) for j, c in enumerate(cells) if j >= label_end and c and c not in _MISSING)
+        if values:
+            quoted = _EMPTY_ENDS.sub("", line)
+            rows.append(TableRow(quoted, start + line.index(quoted), label, values))
+    return rows
+
+
+def _lines(text: str) -> list[tuple[int, str]]:
+    out = []
+    start = 0
+    for line in text.split("\n"):
+        if line.strip():
+            out.append((start, line))
+        start += len(line) + 1
+    return out
+
+
+def row_lines(text: str) -> list[tuple[int, str]]:
+    """Each non-blank line of a table's text as (offset, line), without the empty cells at its ends (a
+    row leaving its first columns empty is quoted from its first cell)."""
+    out = []
+    start = 0
+    for line in text.split("\n"):
+        trimmed = _EMPTY_ENDS.sub("", line)
+        if trimmed.strip():
+            out.append((start + line.index(trimmed), trimmed))
+        start += len(line) + 1
+    return out
+
+
+def _column_names(header: list[list[str]], width: int) -> list[str]:
+    """Each column's name: its header cells top to bottom, an upper row's name carried right over the
+    columns the row below names under it."""
+    filled = [list(row) for row in header]
+    for r, row in enumerate(filled[:-1]):
+        below = header[r + 1]
+        for j in range(1, width):
+            if not row[j] and row[j - 1] and below[j]:
+                row[j] = row[j - 1]
+    return [_joined([row[j] for row in filled if row[j]]) for j in range(width)]
+
+
+def _joined(parts: list[str]) -> str:
+    """A column's name from its header lines; a word broken at a hyphen rejoined ("S2ORC-" "SciBERT")."""
+    name = ""
+    for part in parts:
+        name = f"{name}{part}" if name.endswith("-") else f"{name} {part}".strip()
+    return name
+
+
+def indexed_text(part: str, table: str) -> str:
+    """A table's text, or a ``part`` of it (a long table is chunked in parts), as it is indexed: each
+    row of values read with its label and its columns' names from the whole ``table`` (what a question
+    about a value matches: "ChemProt: SciBERT Finetune 83.64", not "… | 83.64"); the other lines (the
+    header, rows of words) as they stand."""
+    readings = {row.line: row.reading() for row in table_rows(table) if any(is_value(v) for _, v in row.cells)}
+    if not readings:
+        return part
+    return "\n".join(readings.get(_EMPTY_ENDS.sub("", line), line) for line in part.split("\n"))

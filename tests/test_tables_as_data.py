@@ -1,0 +1,152 @@
+"""Tables read as data: a PDF table's rows laid on its grid of columns, every row read with its label
+and its columns' names, and a question asking an attribute of a thing answered from the cell at that
+row and column, quoted as the row and cited to the table block. Small made-up documents; the PDF is
+drawn by fpdf2 and read by pdfplumber, the library is real (Qdrant, fastembed)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fpdf import FPDF
+
+from corpus.loaders.pdf import load_pdf
+from corpus.models import BlockKind
+from corpus.table_text import TableRow, indexed_text, table_rows
+from graph.run import run_research
+from strategies.offline.strategy import OfflineStrategy
+from strategies.reading.question_types import AnswerType, question_type
+from strategies.reading.table_cells import cell_answer
+
+RESULTS = """Task | Dataset | Lumen | | Corvid |
+ | | Frozen | Tuned | Frozen | Tuned
+NER | Alder | 70.1 | 72.3 | 71.0 | 74.9
+ | Birch | 60.2 | 61.8 | n/a | 66.4
+Average | | 65.2 | 67.1 | 71.0 | 70.7"""
+
+
+def _rows(text: str = RESULTS) -> dict[str, TableRow]:
+    return {row.label: row for row in table_rows(text)}
+
+
+def test_rows_are_read_under_their_columns_names() -> None:
+    rows = _rows()
+    # An upper header's name carries over the columns the row below names; "n/a" is no value.
+    assert (
+        rows["NER Alder"].reading()
+        == "NER Alder: Lumen Frozen 70.1; Lumen Tuned 72.3; Corvid Frozen 71.0; Corvid Tuned 74.9"
+    )
+    assert rows["Birch"].reading() == "Birch: Lumen Frozen 60.2; Lumen Tuned 61.8; Corvid Tuned 66.4"
+    # The quoted line leaves out the empty cells at its ends, and stands in the block's text.
+    assert rows["Birch"].line == "Birch | 60.2 | 61.8 | n/a | 66.4"
+    assert RESULTS[rows["Birch"].start :].startswith(rows["Birch"].line)
+
+
+def test_group_labels_and_broken_header_words() -> None:
+    grouped = "Dataset | Samples | Words\nShort | |\nAlpha | 1,200 | 31.5\nLong | |\nBeta | 403 | 1163.1"
+    assert [r.reading() for r in table_rows(grouped)] == [
+        "Alpha: Samples 1,200; Words 31.5",
+        "Beta: Samples 403; Words 1163.1",
+    ]
+    # A header cell on two lines ("S2ORC-" over "SciBERT") is one name; a one-cell line under a header
+    # whose body has no group labels is that second line, not a group.
+    broken = "Dataset | SciBERT | Vega-\n | | Mini\nAlder | 83.6 | 84.6"
+    assert table_rows(broken)[0].reading() == "Alder: SciBERT 83.6; Vega-Mini 84.6"
+    assert table_rows("just a line of prose\nand another") == []
+
+
+def test_a_table_is_indexed_with_its_columns_names() -> None:
+    indexed = indexed_text(RESULTS, RESULTS)
+    assert "Birch: Lumen Frozen 60.2; Lumen Tuned 61.8; Corvid Tuned 66.4" in indexed.split("\n")
+    # A part of a long table is read with the whole table's header.
+    part = RESULTS.split("\n", 3)[3]
+    assert indexed_text(part, RESULTS).startswith("Birch: Lumen Frozen 60.2")
+
+
+def test_the_asked_cell_is_the_answer() -> None:
+    rows = _rows()
+    context = frozenset({"lumen"})  # the document is the Lumen paper
+    assert cell_answer("What F1 does tuned Corvid reach on Birch?", rows["Birch"], context) == "66.4"
+    # The paper's own name is its context, not a column: "in the Lumen paper ... for Corvid".
+    assert (
+        cell_answer("What Frozen result does the Lumen paper report for Corvid on Alder?", rows["NER Alder"], context)
+        == "71.0"
+    )
+    # Two columns alike ("Lumen" names both Frozen and Tuned): no guess.
+    assert cell_answer("What score does Lumen get on Alder?", rows["NER Alder"], frozenset()) is None
+    # An abbreviated column answers the words it abbreviates.
+    sota = table_rows("Dataset | SOTA | Lumen\nAlder | 67.9 | 70.9")[0]
+    assert cell_answer("What was the previous state-of-the-art result on Alder?", sota, frozenset()) == "67.9"
+    # A row with one value gives it, its footnote mark left out.
+    single = table_rows("Papers w/ DOIs | 52.2M (64.3%)\nBibliography entries | 27.6 †")
+    assert cell_answer("How many bibliography entries?", single[1], frozenset()) == "27.6"
+
+
+def test_questions_asking_for_a_measure_ask_for_a_value() -> None:
+    for question in (
+        "What F1 does tuned Corvid reach on Birch?",
+        "What is tuned Corvid's average score across all tasks?",
+        "What result does the paper report for Corvid on Alder?",
+        "On average, how many bibliography entries does a parsed paper have?",
+    ):
+        assert question_type(question).kind is AnswerType.QUANTITY, question
+    assert question_type("What are the results of the study?").kind is AnswerType.DESCRIPTION
+
+
+def _results_pdf(path: Path) -> Path:
+    """A paper's page: a paragraph, then a ruled results table whose model names span two columns
+    and whose task label is printed once for two rows."""
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.set_font("helvetica", size=11)
+    pdf.multi_cell(0, 6, "We compare Lumen and Corvid on two datasets. Corvid is our model.")
+    pdf.ln(4)
+    pdf.set_font("helvetica", size=10)
+    with pdf.table(col_widths=(20, 25, 20, 20, 20, 20), text_align="CENTER") as table:
+        header = table.row()
+        for text, span in (("Task", 1), ("Dataset", 1), ("Lumen", 2), ("Corvid", 2)):
+            header.cell(text, colspan=span)
+        for cells in (
+            ("", "", "Frozen", "Tuned", "Frozen", "Tuned"),
+            ("NER", "Alder", "70.1", "72.3", "71.0", "74.9"),
+            ("", "Birch", "60.2", "61.8", "62.5", "66.4"),
+        ):
+            row = table.row()
+            for text in cells:
+                row.cell(text)
+    pdf.ln(2)
+    pdf.set_font("helvetica", style="I", size=10)
+    pdf.multi_cell(0, 5, "Table 2: F1 of Lumen and Corvid on the two datasets.")
+    pdf.output(str(path))
+    return path
+
+
+def test_a_pdf_table_is_laid_on_its_grid(tmp_path: Path) -> None:
+    doc = load_pdf(_results_pdf(tmp_path / "results.pdf"))
+    (table,) = [b for b in doc.blocks if b.kind is BlockKind.TABLE]
+    rows = {row.label: row.reading() for row in table_rows(table.text)}
+    assert rows == {
+        "NER Alder": "NER Alder: Lumen Frozen 70.1; Lumen Tuned 72.3; Corvid Frozen 71.0; Corvid Tuned 74.9",
+        "Birch": "Birch: Lumen Frozen 60.2; Lumen Tuned 61.8; Corvid Frozen 62.5; Corvid Tuned 66.4",
+    }
+
+
+def test_a_value_question_is_answered_from_its_cell_and_cited_to_the_table(make_library, tmp_path: Path) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    _results_pdf(folder / "results.pdf")
+    (folder / "notes.md").write_text(
+        "# Lab notes\n\nCorvid trained for two days on one machine. Lumen is the baseline we compare against.\n"
+    )
+    library = make_library()
+    library.ingest([folder])
+    result = run_research(
+        library, OfflineStrategy(library.embedder), "What F1 does tuned Corvid reach on Birch?", single_question=True
+    )
+    (section,) = result.report.sections
+    lead = section.claims[0]
+    assert lead.answer == "66.4"
+    assert lead.text == "Birch | 60.2 | 61.8 | 62.5 | 66.4"
+    (citation,) = [c for c in result.report.citations if c.number == lead.citations[0]]
+    table = [b for b in library.registry.blocks_of(citation.resolution.doc_id) if b.kind is BlockKind.TABLE]
+    assert citation.resolution.block_ids == [table[0].block_id]
+    assert citation.resolution.page == 1 and citation.resolution.bboxes
