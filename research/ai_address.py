@@ -353,18 +353,19 @@ def _unleet(m: re.Match[str]) -> str:
 def _unmasked(text: str, low: str) -> str | None:
     """``text`` with digits inside words read as the letters they stand for ("1gn0re") and spaced-out
     letters joined ("I g n o r e"); None when nothing was masked (or nothing masked an English override
-    verb). A joined run that spells an override comes back as the override itself."""
+    verb)."""
     masked = text
     read = low.translate(_LEET)
     if read != low and any(stem in read for stem in _ENGLISH_STEMS):
         text = _LEET_WORD.sub(_unleet, text)
     if _SPACED_HINT.search(text):
-        runs = [_SPACING.sub("", m.group(0)).lower() for m in _SPACED.finditer(text)]
-        if any(_RUN_TOGETHER.search(run) for run in runs):
-            return "ignore all previous instructions"
-        if runs:
-            text = _SPACED.sub(lambda m: _SPACING.sub("", m.group(0)), text)
+        text = _SPACED.sub(lambda m: _SPACING.sub("", m.group(0)), text)
     return text if text != masked else None
+
+
+def _spelled_out(text: str) -> bool:
+    """An override spelled out letter by letter, words and all ("I g n o r e a l l p r e v i o u s ...")."""
+    return any(_RUN_TOGETHER.search(_SPACING.sub("", m.group(0)).lower()) for m in _SPACED.finditer(text))
 
 
 # A quotation: straight, curly or low-high double quotes, guillemets, or backticks, on one stretch of at
@@ -388,7 +389,7 @@ def addresses_ai(text: str) -> bool:
     if _overrides(text, low) or any(_cue(text, low, *cue) for cue in _STRONG) or (":" in text and _turns(text)):
         return True
     unmasked = _unmasked(text, low)
-    if unmasked is not None and _overrides(unmasked, unmasked.lower()):
+    if unmasked is not None and (_overrides(unmasked, unmasked.lower()) or _spelled_out(text)):
         return True
     return sum(1 for cue in _WEAK if _cue(text, low, *cue)) >= 2
 
