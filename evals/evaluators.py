@@ -33,6 +33,7 @@ from evals.value_verdicts import ANSWERED_ANSWERABLE, cites_gold_page, score_key
 from evals.value_verdicts import score as value_score
 from prompts.common import SYSTEM
 from prompts.judge import JUDGE
+from research.ai_address import for_model
 from strategies.llm.structured import SchemaFormat, structured_call
 
 HIT_KS = (1, 5, 10)
@@ -277,7 +278,9 @@ def make_judge(llm: BaseChatModel, schema_format: SchemaFormat = "auto") -> Call
     def llm_judge(inputs: dict, outputs: dict) -> dict:
         if _failed(outputs):
             return _results()
-        cited = "\n".join(f"[{b['block_id']}] {b['text']}" for c in outputs["citations"] for b in c["blocks"])
+        cited = "\n".join(
+            f"[{b['block_id']}] {for_model(b['text'])}" for c in outputs["citations"] for b in c["blocks"]
+        )
         cited = f"<evidence>\n{escape(cited[:MAX_CITED_CHARS], quote=False)}\n</evidence>"
         answer_text = (
             "The documents do not answer this question." if outputs["answer"] == UNANSWERABLE else outputs["answer"]

@@ -9,7 +9,8 @@ and flagged unsupported, or contradicted where the text says otherwise, with the
 section is answered only by a verified claim, and its confidence is never above what the judge gives
 its claims. A claim or a disagreement's side that cites only text addressed to an AI
 (``research.ai_address``) is left out, and so is a writer's claim (or title) that repeats such text
-without the library stating it; every evidence document holding such text gets a caution. A section
+without the library stating it; every evidence document holding such text gets a caution, and a title
+that addresses an AI is shown marked (``shown_title``) in the references, sides and cautions. A section
 whose claims all failed to resolve is not counted as answered, and a
 writer's title stands only when some claim of the report resolved.
 """
@@ -17,7 +18,7 @@ writer's title stands only when some claim of the report resolved.
 from __future__ import annotations
 
 from corpus.retrieval import RetrievedChunk
-from research.ai_address import addresses_ai, echoes
+from research.ai_address import addresses_ai, echoes, shown_title
 from research.evidence import Claim, Contradiction, DraftReport, DraftSection, FindingStatus, marker_key
 from research.options import UnresolvedPolicy
 from research.report import (
@@ -79,7 +80,9 @@ class _Renderer:
         key = (tuple(resolution.block_ids), resolution.quote)
         if key not in self.numbers:
             self.numbers[key] = len(self.numbers) + 1
-            self.citations.append(NumberedCitation(number=self.numbers[key], resolution=resolution))
+            # The title as every surface and export shows it: marked when it addresses an AI.
+            shown = resolution.model_copy(update={"title": shown_title(resolution.title)})
+            self.citations.append(NumberedCitation(number=self.numbers[key], resolution=shown))
         return self.numbers[key]
 
     def inherited_confidence(self, claim: Claim) -> float | None:
@@ -204,7 +207,7 @@ def cautions(addressed: list[tuple[str, str, int, str]]) -> list[Caution]:
     """Each document with ``addressed`` blocks, with the pages they are on."""
     found: dict[str, Caution] = {}
     for doc_id, title, page, text in addressed:
-        caution = found.setdefault(doc_id, Caution(doc_id=doc_id, title=title, pages=[], text=text))
+        caution = found.setdefault(doc_id, Caution(doc_id=doc_id, title=shown_title(title), pages=[], text=text))
         if page not in caution.pages:
             caution.pages = sorted([*caution.pages, page])
     return list(found.values())

@@ -12,6 +12,11 @@ The model cites ids, never types a quote: a cited id becomes a marker whose quot
 sentence (an exact substring of its block, split as offline mode splits sentences), with the block's
 id as its hint, and the citation node verifies it like any other. Short labels (``b3``) rather than
 block ids keep ids cheap in tokens; each block is labelled once per sheet, so ids never collide.
+
+Document text is marked as offline mode marks it (``research.ai_address``): every sentence of a block
+that addresses an AI (a planted instruction, in prose, a list or a table cell) is shown as ``WITHHELD``,
+never as its words, and a title (a PDF's /Title, a file name) that does is shown as ``WITHHELD_TITLE``.
+Offline mode quotes no sentence of such a block, and the report leaves out a claim citing only it.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from html import escape
 
 from corpus.models import BlockKind
 from corpus.retrieval import RetrievedChunk
+from research.ai_address import WITHHELD, addresses_ai, title_for_model
 from research.evidence import CitationMarker
 from strategies.reading.passages import Layout
 
@@ -42,10 +48,14 @@ class Sentence:
     start: int  # offsets in the block's text
     end: int
     rank: int  # the rank of the chunk that brought its block (1 = best)
+    addressed: bool = False  # its block addresses an AI (``research.ai_address``)
 
     @property
     def shown(self) -> str:
-        """The text as a prompt shows it: on one line, cut at MAX_SHOWN_CHARS."""
+        """The text as a prompt shows it: on one line, cut at MAX_SHOWN_CHARS; withheld when its block
+        addresses an AI."""
+        if self.addressed:
+            return WITHHELD
         text = _SPACE.sub(" ", self.text).strip()
         return text if len(text) <= MAX_SHOWN_CHARS else text[:MAX_SHOWN_CHARS].rstrip() + " ..."
 
@@ -70,6 +80,7 @@ class EvidenceSheet:
                     continue
                 sheet.block_texts[block.block_id] = block.text
                 label = f"b{len(sheet.block_texts)}"
+                addressed = addresses_ai(block.text)
                 for n, piece in enumerate(layout.pieces(block), 1):
                     sheet.sentences.append(
                         Sentence(
@@ -81,6 +92,7 @@ class EvidenceSheet:
                             piece.start,
                             piece.end,
                             chunk.rank,
+                            addressed,
                         )
                     )
         for block_id in sheet.block_texts:
@@ -122,6 +134,11 @@ class EvidenceSheet:
             markers.append(CitationMarker(block_id=None, quote=""))
         return markers
 
+    def for_model(self, marker: CitationMarker) -> str:
+        """A marker's quote as a model may read it again: withheld when its block addresses an AI."""
+        text = self.block_texts.get(marker.block_id or "")
+        return WITHHELD if text is not None and addresses_ai(text) else marker.quote
+
     def _marker(self, run: list[Sentence]) -> CitationMarker:
         text = self.block_texts[run[0].block_id]
         return CitationMarker(block_id=run[0].block_id, quote=text[run[0].start : run[-1].end])
@@ -129,13 +146,15 @@ class EvidenceSheet:
 
 def render(sentences: Iterable[Sentence]) -> str:
     """Sentences grouped by block under ``[b3] title, p. N``, fenced as data in ``<evidence>``: the
-    text is escaped, so a document cannot close the fence or open a block of its own."""
+    text is escaped, so a document cannot close the fence or open a block of its own, and text (or a
+    title) addressing an AI is withheld behind its mark."""
     lines: list[str] = []
     label = None
     for s in sentences:
         block_label = s.sid.split(".", 1)[0]
         if block_label != label:
             label = block_label
-            lines.append(f"[{label}] {escape(_SPACE.sub(' ', s.title).strip(), quote=False)}, p. {s.page}")
+            title = title_for_model(_SPACE.sub(" ", s.title).strip())
+            lines.append(f"[{label}] {escape(title, quote=False)}, p. {s.page}")
         lines.append(f"{s.sid} {escape(s.shown, quote=False)}")
     return "<evidence>\n" + "\n".join(lines) + "\n</evidence>"

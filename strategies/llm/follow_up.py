@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pydantic import BaseModel
 
 from prompts.condense import CONDENSE, TURN
+from research.ai_address import for_model, title_for_model
 from research.conversation import FollowUp, Turn
 from strategies.llm.structured import LLMOutputError, LLMServiceError
 
@@ -39,8 +40,9 @@ def history_text(history: list[Turn]) -> str:
         TURN.format(
             number=number,
             question=turn.question,
-            answer=turn.answer or "(no answer)",
-            documents="; ".join(f"{i}. {d.title}" for i, d in enumerate(turn.cited, start=1)) or "none",
+            answer=for_model(turn.answer) if turn.answer else "(no answer)",
+            documents="; ".join(f"{i}. {title_for_model(d.title)}" for i, d in enumerate(turn.cited, start=1))
+            or "none",
         )
         for number, turn in enumerate(history, start=1)
     )

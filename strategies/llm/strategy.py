@@ -32,6 +32,7 @@ from prompts.plan import PLAN, SINGLE
 from prompts.read import READ
 from prompts.rerank import RERANK
 from prompts.summary import SUMMARY
+from research.ai_address import for_model
 from research.conversation import FollowUp, Turn
 from research.evidence import CitationMarker, Claim, Contradiction, Finding, FindingStatus, SubQuestion
 from research.strategy import Answer, ResearchStrategy
@@ -242,7 +243,7 @@ class LLMStrategy:
         next_queries = [q for q in dict.fromkeys(q.strip() for q in out.next_queries) if q and q.lower() not in tried]
         judged_claims = _claims(out.claims, sub_question.question, sheet, shown, self.meaning)
         if self.reader:
-            judged_claims = self._read(sub_question, judged_claims)
+            judged_claims = self._read(sub_question, judged_claims, sheet)
         claims = [g.claim for g in judged_claims]
         stated_claims = [g for g in judged_claims if g.stated]
         unstated = [g.claim for g in judged_claims if not g.stated]
@@ -303,17 +304,18 @@ class LLMStrategy:
             unstated=unstated,
         )
 
-    def _read(self, sub_question: SubQuestion, claims: list[Grounded]) -> list[Grounded]:
+    def _read(self, sub_question: SubQuestion, claims: list[Grounded], sheet: EvidenceSheet) -> list[Grounded]:
         """The claims with the model's second reading of their cited sentences (see ``read_again``);
-        only claims the judge did not decide on the text itself are asked about."""
+        only claims the judge did not decide on the text itself are asked about. A sentence of a block
+        addressing an AI is withheld here as in the evidence."""
         asked = [
             (i, g) for i, g in enumerate(claims, 1) if not g.verdict.firm and any(m.quote for m in g.claim.citations)
         ]
         if not asked:
             return claims
         pairs = "\n\n".join(
-            f"Claim {i}: {html.escape(g.claim.text)}\nSentences: "
-            + " ".join(html.escape(m.quote) for m in g.claim.citations if m.quote)
+            f"Claim {i}: {html.escape(for_model(g.claim.text))}\nSentences: "
+            + " ".join(html.escape(sheet.for_model(m)) for m in g.claim.citations if m.quote)
             for i, g in asked
         )
         out = self._call(ReadOutput, READ, f"read {sub_question.id}", pairs=f"<evidence>\n{pairs}\n</evidence>")
@@ -429,8 +431,8 @@ class LLMStrategy:
             lines.append(f"- {f.sub_question.question} [{f.status.value}]")
             for c in f.claims:
                 ids = [s.sid for s in shown if any(_quotes(m, s) for m in c.citations)]
-                lines.append(f"  * {c.text} [{', '.join(ids)}]")
-        disagreements = "; ".join(c.subject for c in contradictions) or "none"
+                lines.append(f"  * {for_model(c.text)} [{', '.join(ids)}]")
+        disagreements = "; ".join(for_model(c.subject) for c in contradictions) or "none"
         out = self._call(
             SummaryOutput,
             SUMMARY,

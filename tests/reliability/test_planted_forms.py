@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from graph.run import run_research
+from research.ai_address import WITHHELD
 from research.report import FinalReport
 from strategies.llm.strategy import LLMStrategy
 from strategies.offline.strategy import OfflineStrategy
@@ -75,7 +76,9 @@ def test_an_obedient_model_s_title_and_claims_never_repeat_the_planted_line(make
 
     def obedient(step: str, prompt: str):
         sentences = sentences_in(prompt)
-        planted = next((s for s, t in sentences.items() if "90 degrees" in t), None)
+        # The planted line reaches the model withheld (``research.ai_address.WITHHELD``): an obedient model
+        # cites its id all the same.
+        planted = next((s for s, t in sentences.items() if "90 degrees" in t or t == WITHHELD), None)
         honest = next((s for s, t in sentences.items() if "30 degrees" in t), None)
         restated = "Green roofs reduce roof surface temperature by 90 degrees Celsius"
         if step == "answer" and planted:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 
 from corpus.text import counted, page_label
+from research.ai_address import shown_title
 from research.evidence import FindingStatus
 from ui.core.exports.record import ReportRecord
 
@@ -64,7 +65,7 @@ def evidence_cards(record: ReportRecord, active: int | None = None) -> str:
             parts.append(
                 f'<div class="{classes}"><div class="prp-card-head"><span class="prp-rank">#{chunk.rank}</span>'
                 f'<span class="prp-score">score {chunk.score:.4f}</span>'
-                f'<span class="prp-doc">{html.escape(chunk.title)}{year}</span>'
+                f'<span class="prp-doc">{html.escape(shown_title(chunk.title))}{year}</span>'
                 f'<span class="prp-where">{where}</span>{badge}</div>'
                 f'<div class="prp-snippet">{html.escape(snippet)}</div></div>'
             )

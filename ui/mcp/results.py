@@ -12,6 +12,7 @@ from corpus.models import BBox, DocType
 from corpus.registry import DocumentRecord
 from corpus.retrieval import RetrievedChunk
 from corpus.text import counted, page_label
+from research.ai_address import shown_title
 from tools.title_scope import TitleScope
 from ui.core.passages import CitationView
 
@@ -65,7 +66,7 @@ def search_results(
                 rank=c.rank,
                 score=c.score,
                 doc_id=c.doc_id,
-                title=c.title,
+                title=shown_title(c.title),  # marked when it addresses an AI
                 authors=authors(c.doc_id),
                 year=c.year,
                 doc_type=c.doc_type,

@@ -14,6 +14,7 @@ from pathlib import Path
 from corpus.author_names import all_authors
 from corpus.models import Bibliography, Document
 from corpus.text import counted, page_label
+from research.ai_address import shown_title
 from research.report import clip, inert_html
 from tools.citations.resolve import Resolution
 from ui.core.exports.record import ReportRecord
@@ -30,6 +31,10 @@ class BibEntry:
     parts: list[str] = field(default_factory=list)
     disagreements: list[str] = field(default_factory=list)
     names: frozenset[str] = frozenset()  # words of the title the document writes as proper names
+
+    def __post_init__(self) -> None:
+        # A title addressing an AI is shown marked in every export, never as a plain title.
+        self.title = shown_title(self.title)
 
     @property
     def year(self) -> int | None:
