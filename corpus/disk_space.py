@@ -11,6 +11,11 @@ document being written is retired whole, as for any stop (``corpus.ingest``), so
 index stay consistent and the next ingest, with room, takes it up again. A write that fails anyway
 (another process filling the disk faster) ends with the operating system's ENOSPC, told the same
 way by every surface.
+
+On a tmpfs (memory, with no holes in a file: a mapped page is a page taken) the engine's files take
+their whole mapped size as soon as it opens them, ~55 MB for a small index however little it holds;
+there, opening an existing index wants that room too (``opening_room_mb``), so a library on a small
+tmpfs is refused in words rather than killed as it opens.
 """
 
 from __future__ import annotations
@@ -33,17 +38,55 @@ class DiskSpace:
         status = os.statvfs(self.data_dir)
         return status.f_bavail * status.f_frsize / MB
 
-    def check(self) -> None:
-        """Raise DiskFullError when the data directory's disk has less than ``min_free_mb`` free."""
+    def check(self, opening_mb: float = 0.0, keep: bool = True) -> None:
+        """Raise DiskFullError when the data directory's disk has less free than ``min_free_mb``
+        (``keep``) plus ``opening_mb`` (what opening the index takes: ``opening_room_mb``)."""
         if self.min_free_mb <= 0:
             return
         try:
             free = self.free_mb()
         except OSError:  # a filesystem that cannot say: the write itself will tell
             return
-        if free < self.min_free_mb:
+        wanted = [f"the {self.min_free_mb:g} MB prp keeps free before writing (PRP_MIN_FREE_MB)"] if keep else []
+        if opening_mb:
+            wanted.append(f"the {opening_mb:.0f} MB its index's files take when opened on a tmpfs")
+        if free < (self.min_free_mb if keep else 0) + opening_mb:
             raise DiskFullError(
-                f"could not write to the library at {self.data_dir.resolve()}: its disk has {free:.1f} MB free, "
-                f"under the {self.min_free_mb:g} MB prp keeps free before writing (PRP_MIN_FREE_MB). Nothing was "
-                "left half-written. Free space and run the command again: an ingest carries on where it stopped."
+                f"could not {'write to' if keep else 'open the index of'} the library at {self.data_dir.resolve()}: "
+                f"its disk has {free:.1f} MB free, "
+                f"under {' and '.join(wanted)}. Nothing was left half-written. Free space and run the command "
+                "again: an ingest carries on where it stopped."
             )
+
+    def opening_room_mb(self, index: Path) -> float:
+        """What opening the embedded index at ``index`` takes on this disk: on a tmpfs, the holes of
+        its files (mapped size less the pages they hold); elsewhere nothing (a hole read is no page)."""
+        if _filesystem_type(self.data_dir) != "tmpfs":
+            return 0.0
+        holes = 0
+        for folder, _, names in os.walk(index):
+            for name in names:
+                try:
+                    status = os.stat(os.path.join(folder, name))
+                except OSError:
+                    continue
+                holes += max(0, status.st_size - status.st_blocks * 512)
+        return holes / MB
+
+
+def _filesystem_type(path: Path) -> str | None:
+    """The type of the filesystem ``path`` is on (``/proc/self/mountinfo``: the deepest mount point
+    holding it), or None where that cannot be read (not Linux)."""
+    target = str(path.resolve())
+    best, kind = "", None
+    try:
+        with open("/proc/self/mountinfo", encoding="utf-8", errors="replace") as mounts:
+            for line in mounts:
+                fields, _, rest = line.partition(" - ")
+                point = fields.split()[4].replace("\\040", " ")
+                inside = target == point or target.startswith(point.rstrip("/") + "/")
+                if inside and len(point) >= len(best):
+                    best, kind = point, rest.split()[0]
+    except (OSError, IndexError):
+        return None
+    return kind

@@ -56,8 +56,12 @@ class Library:
         from corpus.index import legacy, rebuild
         from corpus.index.store import ChunkStore
 
-        if not self.settings.index.qdrant_url and not self.settings.index_path.exists():
-            self.disk_space.check()  # creating the embedded index writes ~10 MB (``corpus.disk_space``)
+        if not self.settings.index.qdrant_url:  # ``corpus.disk_space``
+            index, space = self.settings.index_path, self.disk_space
+            if not index.exists():
+                space.check()  # making the embedded index writes ~10 MB
+            elif opening := space.opening_room_mb(index):
+                space.check(opening, keep=False)  # on a tmpfs, opening it takes its files' mapped size
         store = ChunkStore(self.settings, self.embedder.dim)
         try:
             if legacy.needs_move(self.settings):
