@@ -68,6 +68,14 @@ class StorageSettings(_Section):
         description="the shared data the tests, evaluations and benchmarks read",
         json_schema_extra={"shown_default": "../shared"},
     )
+    min_free_mb: float = Field(
+        default=256.0,
+        ge=0,
+        validation_alias="PRP_MIN_FREE_MB",
+        description="free space, in megabytes, an ingest keeps on the data directory's disk: it stops with an "
+        "error naming the directory before a write would leave less (the embedded index's memory-mapped files "
+        "cannot report a full disk: the process would die of SIGBUS); 0 turns the check off",
+    )
 
     @property
     def local_mode_path(self) -> Path:

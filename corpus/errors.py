@@ -23,3 +23,7 @@ class ReferenceImportError(PrpError):
 
 class RefusedPathError(PrpError):
     """A path an ingest may not be given: the library's own data or models directory."""
+
+
+class DiskFullError(PrpError):
+    """The library's disk has less free space than an ingest keeps (``corpus.disk_space``)."""

@@ -21,8 +21,10 @@ marks), a chunk whose embedded text is unchanged keeps its vectors (``corpus.chu
 
 Work per file is bounded: a file that makes more than ``max_chunks`` chunks is refused before any
 of it is embedded, and a document's chunks are embedded and written ``WRITE_BATCH`` at a time, so
-memory does not grow with the file. Before each batch (and while waiting for a parse worker) the
-ingest calls its ``checkpoint``, which may raise to stop it (a cancelled job, Ctrl-C): the document
+memory does not grow with the file. Before each write the free space of the library's disk is
+looked at (``corpus.disk_space``: under ``PRP_MIN_FREE_MB`` the ingest stops, the document being
+written retired whole). Before each batch (and while waiting for a parse worker) the ingest calls
+its ``checkpoint``, which may raise to stop it (a cancelled job, Ctrl-C): the document
 being indexed is then retired whole, pending rows and written vectors alike, so it is either
 indexed or absent, and the next ingest takes it up again.
 
@@ -60,6 +62,7 @@ except ImportError:  # pragma: no cover - Windows
 from corpus import boilerplate, parser_versions
 from corpus.chunk_vectors import EarlierVectors, vectors_for
 from corpus.chunking import ChunkedText, chunk_document
+from corpus.disk_space import DiskSpace
 from corpus.errors import LoadError
 from corpus.file_names import NOT_UTF8, is_utf8, shown
 from corpus.models import Block, BlockKind, DocType, Document, MetadataOverride, ParsedDocument
@@ -71,6 +74,7 @@ from corpus.references.entries import ReferenceEntry
 from corpus.references.plan import ImportPlan
 from corpus.registry import DocumentRecord, Registry
 from corpus.title_field import title_vectors
+from corpus.worker_lifetime import die_with_parent
 
 if TYPE_CHECKING:  # an ingest is handed them open; importing them is the library's (corpus.library)
     from corpus.embeddings import Embedder
@@ -289,7 +293,8 @@ def sha256_of(path: Path) -> str:
     return digest.hexdigest()
 
 
-def _init_parse_worker() -> None:
+def _init_parse_worker(parent_pid: int) -> None:
+    die_with_parent(parent_pid)  # never left behind by a killed service (``corpus.worker_lifetime``)
     if hasattr(os, "nice"):  # POSIX only; elsewhere workers keep the normal priority
         os.nice(PARSE_NICENESS)
     if resource is not None:
@@ -319,7 +324,9 @@ PARSER_DIED = "the parser process died on this file (out of memory, or a crash i
 def _parse_pool(workers: int) -> ProcessPoolExecutor:
     # "spawn": forking a process that already holds the ONNX runtime's threads is unsafe.
     context = multiprocessing.get_context("spawn")
-    return ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init_parse_worker)
+    return ProcessPoolExecutor(
+        max_workers=workers, mp_context=context, initializer=_init_parse_worker, initargs=(os.getpid(),)
+    )
 
 
 def _parse_alone(path: Path) -> ParsedDocument | str:
@@ -339,14 +346,23 @@ class Ingestor:
         registry: Registry,
         parse_workers: int = 1,
         max_chunks: int | None = None,
+        space: DiskSpace | None = None,
     ):
         """``max_chunks``: the most chunks one file may make (``Settings.max_file_chunks``); None, no
-        limit (documents already in the library are chunked again without one)."""
+        limit (documents already in the library are chunked again without one). ``space``: the free
+        space to keep on the library's disk, looked at before each write (``corpus.disk_space``);
+        None, not looked at."""
         self.embedder = embedder
         self.store = store
         self.registry = registry
         self.parse_workers = parse_workers
         self.max_chunks = max_chunks
+        self.space = space
+
+    def _room(self) -> None:
+        """Stop (DiskFullError) before a write the library's disk may not have room for."""
+        if self.space is not None:
+            self.space.check()
 
     def recover(self) -> dict[str, tuple[int, int]]:
         """Finish what an interrupted ingest left: drop pending documents and retired vectors, and
@@ -433,6 +449,7 @@ class Ingestor:
         the files of a reference-manager import, each with its entry, ingested with ``paths``; its
         entries that bring no file are reported by key, first."""
         started = time.perf_counter()
+        self._room()
         recovered = self.recover()
         results: list[FileResult] = []
         todo: list[tuple[Path, str | None]] = []  # (path, doc_id of the version it replaces)
@@ -470,6 +487,7 @@ class Ingestor:
                 progress(result)
         t0 = time.perf_counter()
         remarked = {**recovered, **self.remark()}
+        self._room()
         self.store.optimize()  # index what this run wrote before anyone searches it
         embed_seconds += time.perf_counter() - t0
         for result in results:  # a document of this batch re-marked once later ones came in
@@ -603,6 +621,7 @@ class Ingestor:
             )
             return FileResult(path=doc.path, outcome=Outcome.FAILED, reason=reason, doc_id=doc.doc_id, title=doc.title)
         chunks = [c.chunk for c in chunked]
+        self._room()
         self.registry.add_pending(doc, blocks, chunks, fps, parser_versions.current(doc.type), nfps)
         if entry is not None:  # remembered while pending: a crash before it is ready loses neither
             self.registry.override_metadata(doc.doc_id, entry.override())
@@ -647,6 +666,7 @@ class Ingestor:
             batch = chunked[start : start + WRITE_BATCH]
             dense, sparse = vectors_for(batch, earlier, self.embedder)
             titles = title_vectors(self.embedder, doc, [[*c.chunk.parents, c.chunk.section] for c in batch])
+            self._room()
             self.store.upsert(doc, batch, dense, sparse, titles)
 
     def _embed_and_store(self, doc: Document, blocks: list[Block]) -> list:

@@ -5,12 +5,25 @@ They live in the registry's database, in a table of their own that this module a
 writes. Creating it is this module's own migration step: a registry written before roots were kept
 gains the table, empty, the first time it is opened (the folders it was built from become known when
 they are next ingested). Paths are stored resolved, as the registry stores documents' paths.
+
+Each root also keeps the *identity* of its folder (a file root: the folder holding it) as it was when
+the root was named: the device and inode numbers (``st_dev``, ``st_ino``) and the filesystem's id
+(``statvfs``' ``f_fsid``, from its UUID on most filesystems: two drives mounted in turn at the same
+place can share a device number and root inode, not a UUID). A sync or the folder watch compares
+them before trusting what it sees there (``unseen``): an unmounted drive leaves its mount point, an
+empty folder of another filesystem, and a bind mount over the root or its parent puts another folder
+at the same path; either would otherwise read as "every file deleted" (and another folder's files
+added). A root named again in a later ingest has its identity recorded anew. The columns came later
+(a second migration step, ``ADD COLUMN``): a registry written before them keeps working, its roots'
+identity unknown (NULL) until they are next named or synced, and meanwhile a root whose folder is
+empty while the library holds documents from it is left alone.
 """
 
 from __future__ import annotations
 
+import os
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -19,7 +32,7 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 
 from corpus.file_names import is_utf8
-from corpus.ingest import hidden
+from corpus.ingest import hidden, sha256_of
 
 MIGRATION = """
 CREATE TABLE IF NOT EXISTS ingest_roots (
@@ -29,6 +42,19 @@ CREATE TABLE IF NOT EXISTS ingest_roots (
     synced_at TEXT
 ) WITHOUT ROWID;
 """
+#: The identity of each root's folder, added after the table (NULL: unknown, a root remembered before).
+IDENTITY_COLUMNS = {"device": "INTEGER", "inode": "INTEGER", "fsid": "INTEGER"}
+
+AGAIN = "`prp ingest {path}` takes the folder there now"
+OTHER_FILESYSTEM = (
+    "on another filesystem than when it was ingested ({which}): a drive not mounted, or another mounted in "
+    "its place; its documents are kept ({again})"
+)
+OTHER_FOLDER = (
+    "not the folder ingested (another folder, or a mount over it or its parent, in its place): its "
+    "documents are kept ({again})"
+)
+EMPTY = "empty while the library holds {held} from it (a drive not mounted?): they are kept ({again})"
 
 
 class RootKind(StrEnum):
@@ -41,6 +67,14 @@ class IngestRoot(BaseModel):
     kind: RootKind
     added_at: str
     synced_at: str | None = Field(default=None, description="When a sync (or an ingest) last covered it, UTC.")
+    device: int | None = Field(default=None, description="st_dev of its folder when named (None: unknown).")
+    inode: int | None = Field(default=None, description="st_ino of its folder when named (None: unknown).")
+    fsid: int | None = Field(default=None, description="f_fsid of its folder's filesystem (None, 0: unknown).")
+
+    @property
+    def folder(self) -> Path:
+        """The folder whose identity is kept: the root itself, or the folder holding a file root."""
+        return Path(self.path) if self.kind is RootKind.FOLDER else Path(self.path).parent
 
     def holds(self, path: Path) -> bool:
         """Whether ``path`` is this root or lies inside it (a walk of the folder would reach it)."""
@@ -54,6 +88,91 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
+def _signed(number: int) -> int:
+    """An unsigned 64-bit number (a device or inode number may use the top bit) as SQLite's signed one."""
+    return number - (1 << 64) if number >= 1 << 63 else number
+
+
+def identity(folder: Path) -> tuple[int, int, int] | None:
+    """``(st_dev, st_ino, f_fsid)`` of ``folder`` as the registry stores them, or None when it cannot
+    be read (``f_fsid`` is 0 where a filesystem gives none)."""
+    try:
+        status = os.stat(folder)
+        fsid = os.statvfs(folder).f_fsid
+    except OSError:
+        return None
+    return _signed(status.st_dev), _signed(status.st_ino), _signed(fsid)
+
+
+def _empty(folder: Path) -> bool:
+    """Nothing but hidden entries (an unmounted drive's mount point is empty)."""
+    try:
+        with os.scandir(folder) as entries:
+            return all(entry.name.startswith(".") for entry in entries)
+    except OSError:
+        return False
+
+
+def unseen(root: IngestRoot, held: Callable[[], list[tuple[str, str]]]) -> str | None:
+    """Why what is at ``root``'s path now is not the filesystem it was ingested from (so a sync must
+    remove nothing of it), or None when it is. ``held``: the path and SHA-256 of each document the
+    library holds from it, asked for only when needed. Its folder is there (a missing one is the
+    caller's case).
+
+    A known identity must match (its filesystem id too, where the filesystem gives one), or else the folder must still hold one of those documents, bytes
+    unchanged (up to ``EVIDENCE`` looked at): the same drive mounted again under another device
+    number (btrfs and network filesystems number theirs anew at each mount), or the folder put back
+    from a copy. An unknown identity (a root remembered before identities were kept): the folder
+    must not be empty while documents of it are held."""
+    now = identity(root.folder)
+    if now is None:
+        return None
+    again = AGAIN.format(path=root.path)
+    if root.device is not None and root.inode is not None:
+        device, inode, fsid = now
+        other_fs = bool(root.fsid and fsid and fsid != root.fsid)
+        if (device, inode) == (root.device, root.inode) and not other_fs or _still_holds(held()):
+            return None
+        if device != root.device:
+            which = f"device {_device(device)}, was {_device(root.device)}"
+            return OTHER_FILESYSTEM.format(which=which, again=again)
+        if other_fs:
+            return OTHER_FILESYSTEM.format(which=f"device {_device(device)}, another filesystem id", again=again)
+        return OTHER_FOLDER.format(again=again)
+    if _empty(root.folder):
+        count = len(held())
+        if count:
+            return EMPTY.format(held=f"{count} document{'' if count == 1 else 's'}", again=again)
+    return None
+
+
+#: How many of a root's documents ``unseen`` hashes, at most, looking for one still there.
+EVIDENCE = 5
+
+
+def _still_holds(held: list[tuple[str, str]]) -> bool:
+    """Whether one of the first EVIDENCE documents found at their paths has the bytes it was indexed with."""
+    looked = 0
+    for path, sha in held:
+        if looked >= EVIDENCE:
+            return False
+        if not os.path.isfile(path):
+            continue
+        looked += 1
+        try:
+            if sha256_of(Path(path)) == sha:
+                return True
+        except OSError:
+            continue
+    return False
+
+
+def _device(number: int) -> str:
+    """A device number as ``major:minor``, as ``stat`` and ``/proc/self/mountinfo`` show it."""
+    unsigned = number % (1 << 64)
+    return f"{os.major(unsigned)}:{os.minor(unsigned)}"
+
+
 class IngestRoots:
     """Typed access to the ``ingest_roots`` table of the registry database at ``path``."""
 
@@ -61,6 +180,14 @@ class IngestRoots:
         self.path = Path(path)
         with self._connect() as db:
             db.executescript(MIGRATION)
+            present = {row["name"] for row in db.execute("PRAGMA table_info(ingest_roots)")}
+            for column, kind in IDENTITY_COLUMNS.items():
+                if column not in present:
+                    try:
+                        db.execute(f"ALTER TABLE ingest_roots ADD COLUMN {column} {kind}")
+                    except sqlite3.OperationalError as exc:  # another process added it first
+                        if "duplicate column" not in str(exc):
+                            raise
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
@@ -81,9 +208,9 @@ class IngestRoots:
     def remember(self, paths: Iterable[Path]) -> list[IngestRoot]:
         """Remember the folders and files named in an ingest (paths that do not exist are not
         roots: the ingest reports them). A path a remembered root already is or reaches adds
-        nothing (ingesting the same file twice is one root); a folder added over remembered roots,
-        or a path that was a file and is now a folder (or the reverse), takes their place. Returns
-        the roots added."""
+        nothing (ingesting the same file twice is one root) but its identity, recorded anew when it
+        is a root itself; a folder added over remembered roots, or a path that was a file and is now
+        a folder (or the reverse), takes their place. Returns the roots added."""
         added: list[IngestRoot] = []
         roots = self.all()
         for path in paths:
@@ -92,20 +219,34 @@ class IngestRoots:
                 continue
             kind = RootKind.FOLDER if resolved.is_dir() else RootKind.FILE
             if any((r.kind is RootKind.FOLDER or r.kind is kind) and r.holds(resolved) for r in roots):
+                self.identify([r for r in roots if r.path == str(resolved) and r.kind is kind])
                 continue
             root = IngestRoot(path=str(resolved), kind=kind, added_at=_now())
+            root.device, root.inode, root.fsid = identity(root.folder) or (None, None, None)
             covered = [
                 r.path for r in roots if r.path == root.path or kind is RootKind.FOLDER and root.holds(Path(r.path))
             ]
             with self._connect() as db:
                 db.executemany("DELETE FROM ingest_roots WHERE path = ?", [(p,) for p in covered])
                 db.execute(
-                    "INSERT INTO ingest_roots (path, kind, added_at) VALUES (?,?,?)", (root.path, kind, root.added_at)
+                    "INSERT INTO ingest_roots (path, kind, added_at, device, inode, fsid) VALUES (?,?,?,?,?,?)",
+                    (root.path, kind, root.added_at, root.device, root.inode, root.fsid),
                 )
             roots = [r for r in roots if r.path not in covered] + [root]
             added.append(root)
         return added
 
     def mark_synced(self, roots: Iterable[IngestRoot]) -> None:
+        """Note a sync of ``roots``, which it found to be the folders ingested (``unseen``): their
+        identity as it is now is recorded too (a root remembered before identities were kept gains
+        one; a drive mounted again under another device number is known by it)."""
+        roots = list(roots)
         with self._connect() as db:
             db.executemany("UPDATE ingest_roots SET synced_at = ? WHERE path = ?", [(_now(), r.path) for r in roots])
+        self.identify(roots)
+
+    def identify(self, roots: Iterable[IngestRoot]) -> None:
+        """Record the identity each of ``roots``' folders has now."""
+        rows = [(*now, r.path) for r in roots if (now := identity(r.folder)) is not None]
+        with self._connect() as db:
+            db.executemany("UPDATE ingest_roots SET device = ?, inode = ?, fsid = ? WHERE path = ?", rows)

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from config import Settings
+from corpus.disk_space import DiskSpace
 from corpus.ingest import Checkpoint, Ingestor, IngestSummary, ProgressCallback, carry_on
 from corpus.ingest_roots import IngestRoots
 from corpus.models import MetadataOverride
@@ -55,6 +56,12 @@ class Library:
         from corpus.index import legacy, rebuild
         from corpus.index.store import ChunkStore
 
+        if not self.settings.index.qdrant_url:  # ``corpus.disk_space``
+            index, space = self.settings.index_path, self.disk_space
+            if not index.exists():
+                space.check()  # making the embedded index writes ~10 MB
+            elif opening := space.opening_room_mb(index):
+                space.check(opening, keep=False)  # on a tmpfs, opening it takes its files' mapped size
         store = ChunkStore(self.settings, self.embedder.dim)
         try:
             if legacy.needs_move(self.settings):
@@ -129,6 +136,7 @@ class Library:
         imported: ImportPlan | None = None,
     ) -> IngestSummary:
         """See ``Ingestor.ingest``; ``checkpoint`` may raise to stop it (a cancelled job)."""
+        self.disk_space.check()  # before the index is opened or made
         return self._ingestor().ingest(paths, progress, checkpoint, imported)
 
     def delete(self, doc_id: str) -> bool:
@@ -156,7 +164,13 @@ class Library:
             self.registry,
             self.settings.ingest.parse_workers,
             self.settings.limits.max_file_chunks,
+            self.disk_space,
         )
+
+    @property
+    def disk_space(self) -> DiskSpace:
+        """The free space an ingest keeps on the data directory's disk (``PRP_MIN_FREE_MB``)."""
+        return DiskSpace(self.settings.storage.data_dir, self.settings.storage.min_free_mb)
 
     def close(self) -> None:
         if "store" in self.__dict__:

@@ -14,7 +14,11 @@ entirely (a drive not mounted, a share offline) or cannot be read is reported an
 looks exactly like "every file deleted", which it almost never is. A file root counts as unavailable
 when its folder is missing; when its folder is there and it is not, it was deleted. A root that now
 leads elsewhere (a link put in its place, ``corpus.off_limits.moved``) is refused by name before
-anything is walked, and left alone the same way: it is not the folder the user gave.
+anything is walked, and left alone the same way: it is not the folder the user gave. So is a root
+whose folder is there but not the one ingested (``corpus.ingest_roots.unseen``: another device or
+inode than when it was named, as an unmounted drive's empty mount point or a bind mount over the
+root or its parent shows; for a root remembered before identities were kept, an empty folder while
+the library holds documents from it).
 
 Removals run before the ingest: a renamed file is then a new document at its new path, not a copy
 of the document at its old one (the ingest skips copies of documents it holds).
@@ -34,7 +38,7 @@ from pydantic import BaseModel, Field
 
 from corpus import parser_versions
 from corpus.ingest import Checkpoint, FileResult, Outcome, ProgressCallback, carry_on, discover, sha256_of
-from corpus.ingest_roots import IngestRoot, RootKind
+from corpus.ingest_roots import IngestRoot, RootKind, unseen
 from corpus.off_limits import moved
 from corpus.parsing import SUFFIX_TYPES, doc_id_for
 from corpus.registry import DocumentRecord
@@ -175,6 +179,8 @@ def sync(
     added, changed = [str(p) for p in plan.added], [str(p) for p in plan.changed]
     skipped, failed = list(plan.skipped), list(plan.failed)
     if not dry_run:
+        if plan.has_work:
+            library.disk_space.check()  # removals write too (``corpus.disk_space``)
         # One batch: removing 10 of 4,800 notes costs 10 removals and one re-marking, not 10.
         by_id = {d.doc_id: d for d in plan.removed}
         library.delete_many(by_id, (lambda doc_id: on_removed(by_id[doc_id])) if on_removed else None)
@@ -200,18 +206,21 @@ def sync(
 
 
 def _report(root: IngestRoot, documents: list[DocumentRecord]) -> RootReport:
-    held = sum(1 for d in documents if root.holds(Path(d.path)))
-    folder = Path(root.path) if root.kind is RootKind.FOLDER else Path(root.path).parent
+    paths = [(d.path, d.sha256) for d in documents if root.holds(Path(d.path))]
+    held = len(paths)
     elsewhere = moved(Path(root.path))
     if elsewhere:
         return RootReport(root=root, available=False, reason=elsewhere, documents=held)
     try:
-        with os.scandir(folder):
+        with os.scandir(root.folder):
             pass
     except (FileNotFoundError, NotADirectoryError):
         return RootReport(root=root, available=False, reason=MISSING, documents=held)
     except OSError as exc:
         return RootReport(root=root, available=False, reason=UNREADABLE.format(exc.strerror or exc), documents=held)
+    not_seen = unseen(root, lambda: paths)
+    if not_seen:
+        return RootReport(root=root, available=False, reason=not_seen, documents=held)
     return RootReport(root=root, available=True, documents=held)
 
 

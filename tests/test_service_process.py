@@ -236,12 +236,12 @@ def test_after_kill_9_the_next_start_replaces_the_stale_record_and_ingests_the_u
     finally:
         process.kill()  # ...when the service is killed: kill -9, the process alone
         process.wait()
-        process.stdout.close()  # its parse workers outlive it, holding the pipe: not read to the end
+        process.stdout.close()  # not read to the end
     stale = json.loads((data_dir / "service.json").read_text())
     assert stale["pid"] == process.pid
     held = {Path(d.path).name for d in Registry(data_dir / "registry.sqlite").documents()}
     assert set(uploads) - held, "the uploads were ingested before the kill: nothing to test"
-    try:  # the killed service's parse workers still run meanwhile, as they would
+    try:  # (its parse workers died with it: ``corpus.worker_lifetime``)
         restarted, url, _ = start(data_dir, models_dir)
         try:
             assert json.loads((data_dir / "service.json").read_text())["pid"] == restarted.pid

@@ -14,8 +14,9 @@ editors that save by writing a new file over the old one.
 When the set of roots changes (a folder ingested, one that was missing comes back) the watch starts
 again on the new set; a root that has become available again is synced whole, as is every root
 when the watch starts (what changed while the service was stopped). A root that now leads elsewhere
-(a link put in its place: ``corpus.off_limits.moved``) is not watched, and the service's log says
-so once; a sync leaves it alone too.
+(a link put in its place: ``corpus.off_limits.moved``), or whose folder is there but not the one
+ingested (an unmounted drive's empty mount point, a bind mount over it: ``corpus.ingest_roots.unseen``),
+is not watched, and the service's log says so once; a sync leaves it alone too.
 
 A root holding a file or folder name that is not UTF-8, which ``watchfiles`` cannot take, is looked
 at every ``POLL_SECONDS`` instead (a sync of it that finds nothing to do leaves no job), and the
@@ -36,7 +37,7 @@ from pathlib import Path
 
 from watchfiles import Change, watch
 
-from corpus.ingest_roots import IngestRoot, RootKind
+from corpus.ingest_roots import IngestRoot, RootKind, identity, unseen
 from corpus.off_limits import moved
 from corpus.sync import plan_sync
 from corpus.text import counted
@@ -72,6 +73,9 @@ class FolderWatch:
         self._thread = threading.Thread(target=self._run, name="prp-watch", daemon=True)
         self._roots: list[IngestRoot] = []
         self._refused: dict[str, str] = {}  # roots not watched, with the reason the log gave
+        # Why a root's folder is not the one ingested, by the identity it had then and has now: looked
+        # at every WAKE_MS, so the registry is read (and files hashed) once per change, not each time.
+        self._unseen: dict[str, tuple[tuple, str | None]] = {}
         # Roots watched by looking every POLL_SECONDS: ``watchfiles`` fails on them (a file or
         # folder name in them that is not UTF-8), and must not stop the watch of the others.
         self._polled: set[str] = set()
@@ -183,6 +187,8 @@ class FolderWatch:
         available = set()
         for root in roots:
             reason = moved(Path(root.path))
+            if not reason and self._target(root).is_dir():
+                reason = self._not_seen(root)
             if reason:
                 if self._refused.get(root.path) != reason:
                     print(f"prp: not watching {root.path}: {reason}", file=sys.stderr, flush=True)
@@ -190,8 +196,25 @@ class FolderWatch:
             elif self._target(root).is_dir():
                 if self._refused.pop(root.path, None):
                     print(f"prp: watching {root.path} again", file=sys.stderr, flush=True)
+                if identity(root.folder) != (root.device, root.inode, root.fsid):  # known now, or known anew
+                    self.portal.library.roots.identify([root])
                 available.add(root.path)
         return available
+
+    def _not_seen(self, root: IngestRoot) -> str | None:
+        """``corpus.ingest_roots.unseen`` for ``root``, asked again only when an identity changed."""
+        key = ((root.device, root.inode, root.fsid), identity(root.folder))
+        cached = self._unseen.get(root.path)
+        if cached is not None and cached[0] == key and root.device is not None:
+            return cached[1]
+        reason = unseen(root, lambda: self._held(root))
+        self._unseen[root.path] = (key, reason)
+        return reason
+
+    def _held(self, root: IngestRoot) -> list[tuple[str, str]]:
+        """The path and SHA-256 of each document the library holds from ``root``."""
+        documents = self.portal.library.registry.documents()
+        return [(d.path, d.sha256) for d in documents if root.holds(Path(d.path))]
 
     def _roots_changed(self, available: set[str]) -> bool:
         roots = self.portal.library.roots.all()

@@ -264,6 +264,7 @@ class LocalPortal:
                 # What it did ingest is indexed as after a whole ingest, if the index can be had: the
                 # failure that stopped the ingest (a full disk, the index held elsewhere) is the one told.
                 with suppress(Exception):
+                    self.library.disk_space.check()  # never on a full disk (``corpus.disk_space``)
                     self.library.store.optimize()
                 raise
             drop_unheld_uploads()
@@ -313,6 +314,7 @@ class LocalPortal:
             except BaseException:
                 if not dry_run:  # as after an ingest: what it did index is indexed for searches
                     with suppress(Exception):
+                        self.library.disk_space.check()
                         self.library.store.optimize()
                 raise
 
