@@ -8,7 +8,8 @@ in BM25's (issue 48: hybrid found the asked DOI 10 times in 12, a phone number 9
 therefore lifts the chunks holding the exact identifier (``tools.retrievers``), and the offline
 reading answers a lookup with the line holding it (``strategies.reading.identifier_lines``).
 
-**Identifier-shaped**: a run of the query's words with digits in them (each word's outer punctuation
+**Identifier-shaped**: a run of the query's words (split at spaces and colons: "doi:10.2377/…" is a
+label and a DOI) with digits in them (each word's outer punctuation
 dropped, "(415)" → "415", "1081?" → "1081"; a word starting with a digit after one ending in a digit
 continues the run: "+1 (415) 555-0142"), of at least ``MIN_CHARS`` letters and digits, ``MIN_DIGITS`` of them digits. So "1081",
 "2021-03-14", "GRM-48213-BK", "10.2377/j.envres.2019.385129" and "0x7f3a9c2de1" are identifiers;
@@ -41,6 +42,8 @@ MAX_SEPARATOR = 3
 LOOKALIKE_CHARS = 2
 
 _ALNUM = re.compile(r"[^\W_]+")
+# A query's words: split at spaces and at a label's colon ("doi:10.1145/…", "ISBN:978…").
+_WORDS = re.compile(r"[\s:]+")
 _SEPARATOR = rf"[\W_]{{0,{MAX_SEPARATOR}}}"
 _LOOSE = r"[-\s.]?"
 # Not glued to a letter or digit, nor part of a longer number ("1081-2", "10.1081", "1081,50").
@@ -51,7 +54,7 @@ _AFTER = r"(?![^\W_])(?![-.,]\d)"
 def query_identifiers(text: str) -> list[str]:
     """The identifiers ``text`` holds, as it writes them (outer punctuation dropped), each once."""
     runs: list[list[str]] = []
-    for raw in text.split():
+    for raw in _WORDS.split(text):
         word = _strip(raw)
         if not any(c.isdigit() for c in word):
             runs.append([])
