@@ -46,8 +46,8 @@ _ALNUM = re.compile(r"[^\W_]+")
 _WORDS = re.compile(r"[\s:]+")
 _SEPARATOR = rf"[\W_]{{0,{MAX_SEPARATOR}}}"
 _LOOSE = r"[-\s.]?"
-# Not glued to a letter or digit, nor part of a longer number ("1081-2", "10.1081", "1081,50").
-_BEFORE = r"(?<![^\W_])(?<!\d[-.,])"
+# Not glued to a letter or digit, nor part of a longer number ("1081-2", "10.1081", "1081,50"); the
+# same before the first character (``_anchored``).
 _AFTER = r"(?![^\W_])(?![-.,]\d)"
 
 
@@ -88,7 +88,13 @@ def holder(identifier: str) -> re.Pattern[str]:
     loose = sum(map(len, parts)) >= LONG_CHARS
     inner = _LOOSE.join if loose else "".join
     body = _SEPARATOR.join(inner(re.escape(c) for c in part) for part in parts)
-    return re.compile(_BEFORE + body + _AFTER, re.IGNORECASE)
+    return re.compile(_anchored(body[0], body[1:]), re.IGNORECASE)
+
+
+def _anchored(first: str, rest: str) -> str:
+    """``first`` then ``rest``, not glued to a letter or digit either side: the look-behinds come after
+    the first character, so the engine scans a text for it rather than trying at every position."""
+    return rf"{first}(?<![^\W_]{first})(?<!\d[-.,]{first}){rest}{_AFTER}"
 
 
 def holds(text: str, identifier: str) -> bool:
@@ -102,8 +108,9 @@ def _shape(identifier: str) -> re.Pattern[str]:
     parts = _ALNUM.findall(identifier)
     loose = sum(map(len, parts)) >= LONG_CHARS
     inner = _LOOSE.join if loose else "".join
-    body = _SEPARATOR.join(inner(r"\d" if c.isdigit() else r"[^\W\d_]" for c in part) for part in parts)
-    return re.compile(_BEFORE + body + _AFTER, re.IGNORECASE)
+    chars = [[r"\d" if c.isdigit() else r"[^\W\d_]" for c in part] for part in parts]
+    first = chars[0].pop(0)
+    return re.compile(_anchored(first, _SEPARATOR.join(inner(part) for part in chars)), re.IGNORECASE)
 
 
 def holds_lookalike(text: str, identifier: str) -> bool:
