@@ -28,11 +28,13 @@ from strategies.reading.extractive import (
     select,
     to_claims,
 )
+from strategies.reading.identifier_lines import identifier_lines
 from strategies.reading.question_types import AnswerType, fits, question_type
 from strategies.reading.signals import MIN_COVERAGE, Signals, coverage, signals
 from strategies.reading.text import content_stems, matched, normalise_space
 from strategies.reading.value_lines import value_lines
 from strategies.reading.vectors import Meaning, Vectors
+from tools.identifiers import holds, holds_lookalike, query_identifiers
 
 from . import assessment
 from .contradictions import find_contradictions
@@ -104,6 +106,7 @@ class OfflineStrategy:
             sufficient, conf = assessment.read(analysis, chosen, evidence, found, conf, sufficient, self.meaning)
         if found:
             claims, sufficient, conf = _valued(analysis, chosen, claims, found, sufficient, conf)
+        claims, sufficient, conf = _identified(analysis, chosen, claims, found, sufficient, conf)
         return Judgement(analysis, claims, found, conf, sufficient)
 
     def suggest(self, finding: Finding) -> list[str]:
@@ -220,6 +223,39 @@ def _valued(
         return claims, sufficient, conf
     valued = assessment.probability(dataclasses.replace(found, lead=1.0, joint=1.0))
     return [v.claim() for v in values], True, max(conf, valued)
+
+
+def _identified(
+    analysis: Analysis,
+    chosen: list[ScoredSentence],
+    claims: list[Claim],
+    found: Signals | None,
+    sufficient: bool,
+    conf: float,
+) -> tuple[list[Claim], bool, float]:
+    """A lookup of an identifier the question holds (``tools.identifiers``), answered by the record
+    holding it: (claims, sufficient, confidence). When a chosen sentence holds it, the claims quoting
+    only a look-alike (another record's "2021-03-15" for "2021-03-14") go; when none does, the lines of
+    a record holding it (``identifier_lines``) are the answer (a record is often no sentence at all,
+    and then nothing was chosen), with the model's confidence for the asked-for value found and the
+    question's words covered, as for a value line."""
+    asked = query_identifiers(analysis.question)
+    if not asked:
+        return claims, sufficient, conf
+    if any(holds(item.sentence.text, identifier) for item in chosen for identifier in asked):
+        kept = [c for c in claims if not _lookalike_only(c.text, asked)]
+        return kept or claims, sufficient, conf
+    lines = identifier_lines(analysis.question, analysis.layout, MAX_VALUE_LINES)
+    if not lines:
+        return claims, sufficient, conf
+    base = found or Signals(pool=1.0, best=1.0, dense=0.0, margin=0.0, lexical=1.0, agreement=1.0, lead=1.0, joint=1.0)
+    valued = assessment.probability(dataclasses.replace(base, lead=1.0, joint=1.0))
+    return [line.claim() for line in lines], True, max(conf, valued)
+
+
+def _lookalike_only(text: str, asked: list[str]) -> bool:
+    """``text`` holds a look-alike of an asked identifier and none of them."""
+    return not any(holds(text, i) for i in asked) and any(holds_lookalike(text, i) for i in asked)
 
 
 # The words either side of a question's "and" that name the things it joins ("Claude 3.5 Sonnet and

@@ -19,4 +19,5 @@ Modules, one job each:
   a model's grounding and the citation node's support flag.
 - ``claim_checks``: the judge's hard checks (figures, names, negations).
 - ``answerhood``: whether sentences answer a question (a question is no claim).
+- ``identifier_lines``: a lookup of an identifier answered by the record line or table row holding it.
 """
