@@ -18,9 +18,11 @@ from pathlib import Path
 from tqdm import tqdm
 
 from config import Settings
+from corpus import parser_versions
 from corpus.embeddings import Embedder
 from corpus.ingest import FileResult, Outcome, discover, sha256_of
 from corpus.library import Library
+from corpus.models import DocType
 
 READY_MARKER = "ingested.json"
 
@@ -54,13 +56,14 @@ def eval_settings(settings: Settings, name: str, digest: str) -> Settings:
 def open_collection(
     settings: Settings, name: str, sources: list[Path], embedder: Embedder | None = None, quiet: bool = False
 ) -> Library:
-    """The eval library for ``sources``, ingesting them first unless a previous run already did.
+    """The eval library for ``sources``, ingesting them first unless a previous run already did with
+    today's parsers (a parser or chunker whose version went up parses them again: ``parser_versions``).
 
     Files that fail to load are reported by name (once, when ingested) and the rest is evaluated.
     """
     library = Library(eval_settings(settings, name, content_hash(sources)), embedder=embedder)
     marker = library.settings.storage.data_dir / READY_MARKER
-    if marker.exists():
+    if marker.exists() and json.loads(marker.read_text()).get("parsers") == _parsers():
         return library
     files = discover(sources)
     with tqdm(total=len(files), unit="file", desc=f"ingest {name}", file=sys.stderr, disable=quiet or None) as bar:
@@ -71,5 +74,12 @@ def open_collection(
                 bar.write(f"prp eval: {result.path}: {result.reason}", file=sys.stderr)
 
         summary = library.ingest(sources, progress)
-    marker.write_text(json.dumps({"sources": [str(s) for s in sources], **summary.as_dict()}, indent=1))
+    marker.write_text(
+        json.dumps({"sources": [str(s) for s in sources], "parsers": _parsers(), **summary.as_dict()}, indent=1)
+    )
     return library
+
+
+def _parsers() -> dict[str, list[int]]:
+    """Today's parser versions, by document type (loader, chunker)."""
+    return {t.value: [v.loader, v.chunker] for t in DocType if (v := parser_versions.current(t))}

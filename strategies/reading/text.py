@@ -12,7 +12,7 @@ from functools import lru_cache
 from corpus.text import stopwords, word_tokens
 from strategies.reading.lexicon.instructions import INJECTION_WORDS
 from strategies.reading.lexicon.negation import MARKED_IMPERATIVE
-from strategies.reading.lexicon.question_words import QUESTION_WORDS
+from strategies.reading.lexicon.question_words import OUTCOME_VERBS, QUESTION_WORDS
 from strategies.reading.lexicon.stoplists import GENERIC_WORDS
 from strategies.reading.lexicon.verbs import VERBISH
 
@@ -64,6 +64,8 @@ def stem(word: str) -> str:
     return _STEM_EQUIVALENTS.get(w, w)
 
 
+# A yes/no question opens with an auxiliary ("Does X achieve …?"): its verb is what it asks.
+_YES_NO_START = re.compile(r"^\s*(?:is|are|was|were|do|does|did|can|could|has|have|had|will|would|should)\b", re.I)
 # "the SciBERT paper", "this study", "LongEval's survey": a determiner or a name, then a document noun.
 _DOCUMENT_REFERENCE = re.compile(
     r"\b((?:the|this|that|its|their|our)\s+(?:[A-Z0-9][\w-]*['’]?s?\s+){0,3}|[A-Z][\w-]*['’]s\s+)"
@@ -104,7 +106,8 @@ def question_terms(question: str) -> list[str]:
     """The content words of a question, without the question template ("what does the evidence say")
     and without the noun of a document it names as its source ("in *the SciBERT paper*", "this
     study"): the name says which document, the noun nothing about what is asked."""
-    return content_words(_DOCUMENT_REFERENCE.sub(r"\1", question), QUESTION_WORDS)
+    asking = QUESTION_WORDS if _YES_NO_START.match(question) else QUESTION_WORDS | OUTCOME_VERBS
+    return content_words(_DOCUMENT_REFERENCE.sub(r"\1", question), asking)
 
 
 def matched(term_stem: str, stems: set[str] | frozenset[str]) -> bool:

@@ -61,11 +61,15 @@ def grid_rows(rows: list[list[Segment]]) -> list[list[str]]:
     as_they_stand = [[s.text for s in row] for row in rows]
     if len(spans) < 2:
         return as_they_stand
+    # Which columns each row names (fills with words, not values), cells placed by where they stand
+    # alone; a header cell over a gutter whose next row names the columns on both sides spans them.
+    filled = [{column for s in row for column, text in _pieces(s, spans) if not _is_number(text)} for row in rows]
     grid: list[list[str]] = []
     kept = 0
-    for row in rows:
+    for r, row in enumerate(rows):
+        below = frozenset(filled[r + 1]) if r + 1 < len(rows) else frozenset()
         cells = [""] * len(spans)
-        pieces = [piece for s in row for piece in _pieces(s, spans)]
+        pieces = [piece for s in row for piece in _pieces(s, spans, below)]
         for column, text in pieces:
             cells[column] = f"{cells[column]} {text}".strip()
         grid.append(cells)
@@ -75,19 +79,19 @@ def grid_rows(rows: list[list[Segment]]) -> list[list[str]]:
     return grid if kept >= 0.75 * len(rows) else as_they_stand
 
 
-def _pieces(s: Segment, spans: list[tuple[float, float]]) -> list[tuple[int, str]]:
+def _pieces(s: Segment, spans: list[tuple[float, float]], below: frozenset[int] = frozenset()) -> list[tuple[int, str]]:
     """A cell as (column, text); a cell glued to the values that follow it, each in a column of its
     own ("Newsroom 1,212,739", "10.7 119072.6": words closer than a gutter on the page), cut before
     each number that stands in another column."""
     pieces: list[tuple[int, list[str]]] = []
     for word in s.words:
-        column = _column_of(word, spans)
+        column = _column_of(word, spans, below)
         if pieces and (column == pieces[-1][0] or not _is_number(word.text)):
             pieces[-1][1].append(word.text)
         else:
             pieces.append((column, [word.text]))
     if len(pieces) == 1:
-        return [(pieces[0][0] if pieces else _column_of(s, spans), s.text)]
+        return [(pieces[0][0] if pieces else _column_of(s, spans, below), s.text)]
     return [(column, " ".join(words)) for column, words in pieces]
 
 
@@ -95,11 +99,15 @@ def _is_number(text: str) -> bool:
     return bool(_NUMBER.fullmatch(text))
 
 
-def _column_of(s: Segment | Word, spans: list[tuple[float, float]]) -> int:
-    """The column a cell starts in: the first its x-range overlaps; one standing in a gutter is a
-    header centred over the columns on both sides of it, and starts in the left one."""
+def _column_of(s: Segment | Word, spans: list[tuple[float, float]], below: frozenset[int] = frozenset()) -> int:
+    """The column a cell starts in: the first its x-range overlaps, else the nearest by centre. A cell
+    standing in the gutter between two columns that the next row both names is a header over both
+    ("Corvid" centred over "Frozen" and "Tuned"), and starts in the left one."""
     for i, (x0, x1) in enumerate(spans):
         if s.x0 <= x1 and s.x1 >= x0:
             return i
     centre = (s.x0 + s.x1) / 2
-    return max((i for i, (_, x1) in enumerate(spans) if x1 <= centre), default=0)
+    for i in range(len(spans) - 1):
+        if spans[i][1] <= centre <= spans[i + 1][0] and {i, i + 1} <= below:
+            return i
+    return min(range(len(spans)), key=lambda i: abs((spans[i][0] + spans[i][1]) / 2 - centre))
