@@ -12,7 +12,7 @@ from graph.run import run_research
 from research.evidence import FindingStatus
 from strategies.offline.strategy import OfflineStrategy
 from strategies.reading.answer_phrase import polarity
-from strategies.reading.text import is_statement
+from strategies.reading.text import is_statement, spelled_out
 
 AUTH = """# Authentication
 
@@ -201,3 +201,25 @@ def test_a_plural_subject_takes_its_verb_in_the_base_form():
 def test_a_one_page_library_answers_by_the_figure_it_states(library_of, embedder, question, lead, quoted):
     _, first = _answer(library_of({"limits.md": LIMITS}), embedder, question)
     assert first.answer == lead and first.text.startswith(quoted)
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "lead"),
+    [
+        # An abbreviation stands for the question's words: "SOTA" is "state of the art".
+        (
+            "Does Vega achieve a new state of the art on Alder?",
+            "In addition, Vega achieves new SOTA results on Alder.",
+            "Yes",
+        ),
+        ("Does Vega achieve a new state of the art on Alder?", "Vega did not achieve new SOTA results on Alder.", "No"),
+        ("Is a large language model used for grading?", "An LLM is used for grading.", "Yes"),
+    ],
+)
+def test_an_abbreviation_reads_as_the_words_it_stands_for(question, sentence, lead):
+    assert polarity(question, sentence) == lead
+
+
+def test_an_abbreviation_stands_for_a_run_from_content_word_to_content_word():
+    assert spelled_out("Is artificial intelligence used?", "AI is used.") == "artificial intelligence is used."
+    assert spelled_out("Is an image shown?", "AI is shown.") == "AI is shown."  # "an image" is no run

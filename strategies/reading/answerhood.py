@@ -50,6 +50,7 @@ from strategies.reading.text import (
     lemma,
     lemmas,
     matched,
+    spelled_out,
     stem,
     stems_match,
     stopwords,
@@ -100,6 +101,8 @@ def polarity(question: str, sentence: str) -> str | None:
     q_stems = list(dict.fromkeys(content_stems(question)))
     if not q_stems:
         return None
+    # An abbreviation in the sentence says the words it stands for ("SOTA": "state of the art").
+    sentence = spelled_out(question, sentence)
     s_stems = frozenset(content_stems(sentence))
     # A verb putting or sending a thing somewhere stands for another ("go" / "send": ``PLACING_VERBS``).
     if s_stems & _PLACING_STEMS:

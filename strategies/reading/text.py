@@ -64,6 +64,9 @@ def stem(word: str) -> str:
     return _STEM_EQUIVALENTS.get(w, w)
 
 
+# An abbreviation: two to six capitals ("SOTA", "LLM"); a run of words, for its initials.
+_CAPITALS = re.compile(r"\b([A-Z]{2,6})s?\b")
+_LETTERS = re.compile(r"[A-Za-z]+")
 # A yes/no question opens with an auxiliary ("Does X achieve …?"): its verb is what it asks.
 _YES_NO_START = re.compile(r"^\s*(?:is|are|was|were|do|does|did|can|could|has|have|had|will|would|should)\b", re.I)
 # "the SciBERT paper", "this study", "LongEval's survey": a determiner or a name, then a document noun.
@@ -100,6 +103,25 @@ def content_words(text: str, extra_stop: frozenset[str] = frozenset()) -> list[s
 def content_stems(text: str, extra_stop: frozenset[str] = frozenset()) -> list[str]:
     """Stems of the content words, in order of first appearance, without repeats."""
     return list(dict.fromkeys(stem(w) for w in content_words(text, extra_stop)))
+
+
+def spelled_out(question: str, text: str) -> str:
+    """``text`` with each abbreviation that stands for a run of the question's words written as that
+    run ("new SOTA results" for "Does X achieve a new state of the art?" reads "new state of the art
+    results"), so a sentence is read in the question's words."""
+    words = _LETTERS.findall(question)
+    runs: dict[str, str] = {}
+    for n in range(5, 1, -1):
+        for i in range(len(words) - n + 1):
+            run = words[i : i + n]
+            # The run starts and ends on a content word: "state of the art", never "an image" for "AI".
+            if run[0].lower() not in stopwords() and run[-1].lower() not in stopwords():
+                runs.setdefault("".join(w[0].lower() for w in run), " ".join(run))
+
+    def spell(m: re.Match[str]) -> str:
+        return runs.get(m.group(1).lower(), m.group(0))
+
+    return _CAPITALS.sub(spell, text)
 
 
 def question_terms(question: str) -> list[str]:
