@@ -150,3 +150,5 @@ def test_a_value_question_is_answered_from_its_cell_and_cited_to_the_table(make_
     table = [b for b in library.registry.blocks_of(citation.resolution.doc_id) if b.kind is BlockKind.TABLE]
     assert citation.resolution.block_ids == [table[0].block_id]
     assert citation.resolution.page == 1 and citation.resolution.bboxes
+    # The table's other rows are about other things: none is quoted beside the answer.
+    assert not [c for c in section.claims[1:] if "|" in c.text]

@@ -128,7 +128,7 @@ class OfflineStrategy:
                     answer = passage_date(analysis, item)
                 if not answer:
                     continue
-                claims = to_claims(analysis, [item, *(x for x in chosen if x is not item)][:MAX_CLAIMS])
+                claims = to_claims(analysis, [item, *(x for x in chosen if _beside(x, item))][:MAX_CLAIMS])
                 # The value must also stand whole in the passage it leads (a passage joins sentences).
                 if fits(asked, answer, claims[0].first_line):
                     led = claims[0].model_copy(update={"answer": answer})
@@ -282,3 +282,12 @@ def title_from_topic(topic: str) -> str:
     if len(title) > MAX_TITLE_CHARS:
         title = title[:MAX_TITLE_CHARS].rsplit(" ", 1)[0] + "…"
     return title[:1].upper() + title[1:] if title else "Research report"
+
+
+def _beside(other: ScoredSentence, lead: ScoredSentence) -> bool:
+    """``other`` may be quoted after the sentence giving the answer: not the answer itself, nor another
+    row of the table whose cell answers (a row is about its own thing: "JNLPBA | … | 77.70" after the
+    ChemProt row answering "What F1 does S2ORC-SciBERT obtain on ChemProt?")."""
+    if other is lead:
+        return False
+    return not (lead.sentence.row is not None and other.sentence.block_id == lead.sentence.block_id)
