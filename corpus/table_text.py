@@ -18,7 +18,9 @@ from dataclasses import dataclass
 CELL_SEPARATOR = " | "
 MAX_HEADER_ROWS = 3
 # A value cell: a number, maybe signed, with a unit or a ± spread, a footnote mark or a bold star.
-_VALUE = re.compile(r"[-+−±<>~≈]?\s?[$€£]?\d[\d,.]*\s?(?:%|[kKMBx×]|±\s?\d[\d.]*)?\s?[*†‡§¶\d]?(?:\s?\([^()]*\))?")
+_VALUE = re.compile(
+    r"[-+−±<>~≈]?\s?[$€£]?\d[\d,.]*\s?(?:%|percent|per cent|[kKMBx×]|±\s?\d[\d.]*)?\s?[*†‡§¶\d]?(?:\s?\([^()]*\))?"
+)
 # Empty cells and separators at either end of a row's line.
 _EMPTY_ENDS = re.compile(r"^(?:\s*\|)+\s*|(?:\s*\|)+\s*$")
 _MISSING = frozenset({"-", "–", "—", "n/a", "N/A", "na", "NA"})
@@ -90,14 +92,8 @@ def _lines(text: str) -> list[tuple[int, str]]:
 def row_lines(text: str) -> list[tuple[int, str]]:
     """Each non-blank line of a table's text as (offset, line), without the empty cells at its ends (a
     row leaving its first columns empty is quoted from its first cell)."""
-    out = []
-    start = 0
-    for line in text.split("\n"):
-        trimmed = _EMPTY_ENDS.sub("", line)
-        if trimmed.strip():
-            out.append((start + line.index(trimmed), trimmed))
-        start += len(line) + 1
-    return out
+    trimmed = [(start, line, _EMPTY_ENDS.sub("", line)) for start, line in _lines(text)]
+    return [(start + line.index(row), row) for start, line, row in trimmed if row.strip()]
 
 
 def _column_names(header: list[list[str]], width: int) -> list[str]:

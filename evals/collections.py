@@ -82,4 +82,4 @@ def open_collection(
 
 def _parsers() -> dict[str, list[int]]:
     """Today's parser versions, by document type (loader, chunker)."""
-    return {t.value: [v.loader, v.chunker] for t in DocType if (v := parser_versions.current(t))}
+    return {t.value: [parser_versions.current(t).loader, parser_versions.CHUNKER] for t in DocType}

@@ -16,12 +16,17 @@ from graph.run import run_research
 from strategies.offline.strategy import OfflineStrategy
 from strategies.reading.question_types import AnswerType, question_type
 from strategies.reading.table_cells import cell_answer
+from strategies.reading.text import content_stems
 
 RESULTS = """Task | Dataset | Lumen | | Corvid |
  | | Frozen | Tuned | Frozen | Tuned
 NER | Alder | 70.1 | 72.3 | 71.0 | 74.9
  | Birch | 60.2 | 61.8 | n/a | 66.4
 Average | | 65.2 | 67.1 | 71.0 | 70.7"""
+
+
+# The row's context as the reader gives it: its document's title and its table's caption.
+CAPTIONED = frozenset(content_stems("Lumen. Table 2: F1 on the two datasets."))
 
 
 def _rows(text: str = RESULTS) -> dict[str, TableRow]:
@@ -64,7 +69,7 @@ def test_a_table_is_indexed_with_its_columns_names() -> None:
 
 def test_the_asked_cell_is_the_answer() -> None:
     rows = _rows()
-    context = frozenset({"lumen"})  # the document is the Lumen paper
+    context = CAPTIONED  # the document is the Lumen paper; its caption says the table holds F1
     assert cell_answer("What F1 does tuned Corvid reach on Birch?", rows["Birch"], context) == "66.4"
     # The paper's own name is its context, not a column: "in the Lumen paper ... for Corvid".
     assert (
@@ -152,3 +157,25 @@ def test_a_value_question_is_answered_from_its_cell_and_cited_to_the_table(make_
     assert citation.resolution.page == 1 and citation.resolution.bboxes
     # The table's other rows are about other things: none is quoted beside the answer.
     assert not [c for c in section.claims[1:] if "|" in c.text]
+
+
+def test_a_reader_cannot_break_the_cell_reading() -> None:
+    rows = _rows()
+    # A paraphrase asks the same cell.
+    assert cell_answer("What is the F1 score of tuned Corvid on Birch?", rows["Birch"], CAPTIONED) == "66.4"
+    # A measure the table does not report (its caption says F1) is answered by no cell of it.
+    assert cell_answer("What recall does Corvid reach on Birch?", rows["Birch"], CAPTIONED) is None
+    # A share written out in words is a value as "49%" is.
+    shares = table_rows("Site | Retained\nAlder | 49 percent\nBirch | 49%")
+    assert [r.reading() for r in shares] == ["Alder: Retained 49 percent", "Birch: Retained 49%"]
+
+
+def test_a_row_of_another_thing_gives_no_figure() -> None:
+    rows = _rows()
+    # "Birch" asked, the Alder row read: Alder's figure is not Birch's.
+    assert cell_answer("What F1 does tuned Corvid reach on Birch?", rows["NER Alder"], CAPTIONED) is None
+    # The source document named in the question is not a column: "the Corvid paper ... for Lumen".
+    assert (
+        cell_answer("What tuned result does the Corvid paper report for Lumen on Birch?", rows["Birch"], CAPTIONED)
+        == "61.8"
+    )

@@ -10,6 +10,7 @@ import re
 from functools import lru_cache
 
 from corpus.text import stopwords, word_tokens
+from strategies.reading.lexicon.function_words import QUESTION_AUXILIARIES
 from strategies.reading.lexicon.instructions import INJECTION_WORDS
 from strategies.reading.lexicon.negation import MARKED_IMPERATIVE
 from strategies.reading.lexicon.question_words import OUTCOME_VERBS, QUESTION_WORDS
@@ -67,8 +68,6 @@ def stem(word: str) -> str:
 # An abbreviation: two to six capitals ("SOTA", "LLM"); a run of words, for its initials.
 _CAPITALS = re.compile(r"\b([A-Z]{2,6})s?\b")
 _LETTERS = re.compile(r"[A-Za-z]+")
-# A yes/no question opens with an auxiliary ("Does X achieve …?"): its verb is what it asks.
-_YES_NO_START = re.compile(r"^\s*(?:is|are|was|were|do|does|did|can|could|has|have|had|will|would|should)\b", re.I)
 # "the SciBERT paper", "this study", "LongEval's survey": a determiner or a name, then a document noun.
 _DOCUMENT_REFERENCE = re.compile(
     r"\b((?:the|this|that|its|their|our)\s+(?:[A-Z0-9][\w-]*['’]?s?\s+){0,3}|[A-Z][\w-]*['’]s\s+)"
@@ -105,30 +104,43 @@ def content_stems(text: str, extra_stop: frozenset[str] = frozenset()) -> list[s
     return list(dict.fromkeys(stem(w) for w in content_words(text, extra_stop)))
 
 
-def spelled_out(question: str, text: str) -> str:
-    """``text`` with each abbreviation that stands for a run of the question's words written as that
-    run ("new SOTA results" for "Does X achieve a new state of the art?" reads "new state of the art
-    results"), so a sentence is read in the question's words."""
+def abbreviations(question: str) -> dict[str, str]:
+    """What an abbreviation may stand for in the question: the initials of each run of two to five of
+    its words that starts and ends on a content word, lower-cased, with the run ("sota": "state of the
+    art"; never "ai": "an image")."""
     words = _LETTERS.findall(question)
     runs: dict[str, str] = {}
     for n in range(5, 1, -1):
         for i in range(len(words) - n + 1):
             run = words[i : i + n]
-            # The run starts and ends on a content word: "state of the art", never "an image" for "AI".
             if run[0].lower() not in stopwords() and run[-1].lower() not in stopwords():
                 runs.setdefault("".join(w[0].lower() for w in run), " ".join(run))
+    return runs
 
-    def spell(m: re.Match[str]) -> str:
-        return runs.get(m.group(1).lower(), m.group(0))
 
-    return _CAPITALS.sub(spell, text)
+def spelled_out(question: str, text: str) -> str:
+    """``text`` with each abbreviation that stands for a run of the question's words written as that
+    run ("new SOTA results" for "Does X achieve a new state of the art?" reads "new state of the art
+    results"), so a sentence is read in the question's words."""
+    runs = abbreviations(question)
+    return _CAPITALS.sub(lambda m: runs.get(m.group(1).lower(), m.group(0)), text)
+
+
+def without_source(question: str) -> str:
+    """The question without the document it names as its source ("… in the SciBERT paper"): what it
+    asks of the text, not which text."""
+    return _DOCUMENT_REFERENCE.sub("", question)
 
 
 def question_terms(question: str) -> list[str]:
     """The content words of a question, without the question template ("what does the evidence say")
     and without the noun of a document it names as its source ("in *the SciBERT paper*", "this
     study"): the name says which document, the noun nothing about what is asked."""
-    asking = QUESTION_WORDS if _YES_NO_START.match(question) else QUESTION_WORDS | OUTCOME_VERBS
+    # A yes/no question opens with an auxiliary ("Does X achieve …?"): its verb is what it asks.
+    opening = question.split(maxsplit=1)[:1]
+    asking = (
+        QUESTION_WORDS if opening and opening[0].lower() in QUESTION_AUXILIARIES else QUESTION_WORDS | OUTCOME_VERBS
+    )
     return content_words(_DOCUMENT_REFERENCE.sub(r"\1", question), asking)
 
 

@@ -10,15 +10,13 @@ is not read as a grid: its rows stay as their cells stand, nothing lost.
 
 from __future__ import annotations
 
-import re
-
 from corpus.loaders.pdf.elements import Segment, Word
+from corpus.table_text import is_value
 
 # A gutter is crossed by at most this share of the rows (and at least by one: a spanning header).
 GUTTER_ROWS_SHARE = 0.25
 # A gutter is at least this wide (points): the space between two words of one cell is narrower.
 MIN_GUTTER = 3.0
-_NUMBER = re.compile(r"[-+±<>~≈]?\$?\d[\d,.]*(?:[%kKMB×x]|\s*±.*)?")
 
 
 def columns(rows: list[list[Segment]]) -> list[tuple[float, float]]:
@@ -63,7 +61,7 @@ def grid_rows(rows: list[list[Segment]]) -> list[list[str]]:
         return as_they_stand
     # Which columns each row names (fills with words, not values), cells placed by where they stand
     # alone; a header cell over a gutter whose next row names the columns on both sides spans them.
-    filled = [{column for s in row for column, text in _pieces(s, spans) if not _is_number(text)} for row in rows]
+    filled = [{column for s in row for column, text in _pieces(s, spans) if not is_value(text)} for row in rows]
     grid: list[list[str]] = []
     kept = 0
     for r, row in enumerate(rows):
@@ -86,17 +84,13 @@ def _pieces(s: Segment, spans: list[tuple[float, float]], below: frozenset[int] 
     pieces: list[tuple[int, list[str]]] = []
     for word in s.words:
         column = _column_of(word, spans, below)
-        if pieces and (column == pieces[-1][0] or not _is_number(word.text)):
+        if pieces and (column == pieces[-1][0] or not is_value(word.text)):
             pieces[-1][1].append(word.text)
         else:
             pieces.append((column, [word.text]))
     if len(pieces) == 1:
         return [(pieces[0][0] if pieces else _column_of(s, spans, below), s.text)]
     return [(column, " ".join(words)) for column, words in pieces]
-
-
-def _is_number(text: str) -> bool:
-    return bool(_NUMBER.fullmatch(text))
 
 
 def _column_of(s: Segment | Word, spans: list[tuple[float, float]], below: frozenset[int] = frozenset()) -> int:

@@ -16,6 +16,12 @@ QUANTITY_NOUNS = frozenset(
     """f1 precision recall bleu rouge perplexity auc error loss result""".split()
 )
 
+# Measures that name no particular quantity: any table of figures gives a "result", a "score", a "value".
+# Source: hand-kept, general English.
+GENERAL_MEASURES = frozenset(
+    "result results score scores value values number numbers amount total count figure average".split()
+)
+
 # Measures whose plural asks for an account ("what are the results of the study"), not one figure.
 # Source: hand-kept, general English.
 ACCOUNT_PLURALS = frozenset({"results", "outcomes", "findings"})
