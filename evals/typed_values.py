@@ -26,7 +26,8 @@ thing apart ("Tracy Lawrence (fifth)"): that parenthesised label is not part of 
 
 from __future__ import annotations
 
-from strategies.reading.question_types import question_type, value_problem
+from strategies.reading.question import parse_question
+from strategies.reading.question_types import value_problem
 from strategies.reading.subjects import without_label
 from strategies.reading.text import normalise_space
 
@@ -35,4 +36,4 @@ def fragment_reason(question: str, answer: str, sentence: str) -> str | None:
     """Why ``answer``, shown before ``sentence`` for ``question``, is a fragment; None if it is a typed
     value of the asked-for type, whole (see the module docstring)."""
     phrase = without_label(normalise_space(answer))
-    return value_problem(question_type(question), phrase, normalise_space(sentence))
+    return value_problem(parse_question(question).type, phrase, normalise_space(sentence))

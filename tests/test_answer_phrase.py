@@ -9,9 +9,11 @@ from corpus.models import Block, BlockKind, DocType
 from corpus.retrieval import RetrievedChunk
 from nodes.synthesize import _section
 from research.evidence import Finding, FindingStatus, SubQuestion
-from strategies.reading.answer_phrase import answer_phrase, polarity
+from strategies.reading.answer_phrase import answer_phrase
+from strategies.reading.answerhood import polarity
 from strategies.reading.document_answers import answer_conflicts, answer_disputes, same_answer
 from strategies.reading.extractive import analyse
+from strategies.reading.question import parse_question
 from strategies.reading.question_types import AnswerType, fits, question_type
 from strategies.reading.vectors import Vectors
 
@@ -121,7 +123,7 @@ def test_question_types_come_from_question_grammar(question, kind, noun):
     ],
 )
 def test_answer_phrase_is_the_part_of_the_sentence_the_question_asks_for(vectors, question, sentence, expected):
-    phrase = answer_phrase(question, sentence, vectors)
+    phrase = answer_phrase(parse_question(question), sentence, vectors)
     assert phrase is not None and phrase.text == expected
     assert sentence[phrase.start : phrase.end] == expected
 
@@ -129,11 +131,16 @@ def test_answer_phrase_is_the_part_of_the_sentence_the_question_asks_for(vectors
 def test_a_sentence_that_locates_nothing_names_no_place(vectors):
     question = "Where was Airways International based?"
     sentence = "Throughout its history, Airways operated a fleet of Shorts 330 and Convair 580 aircraft."
-    assert answer_phrase(question, sentence, vectors) is None
-    assert answer_phrase("Where was Justice Dunn born?", "Charles J. Dunn (1872 – 1939) was a jurist.", vectors) is None
+    assert answer_phrase(parse_question(question), sentence, vectors) is None
+    assert (
+        answer_phrase(
+            parse_question("Where was Justice Dunn born?"), "Charles J. Dunn (1872 – 1939) was a jurist.", vectors
+        )
+        is None
+    )
     # A place name describing a noun ("the Maine bar") is not where anything is.
     phrase = answer_phrase(
-        "Where did he work?", "He was admitted to the Maine bar and worked in Orono, Maine.", vectors
+        parse_question("Where did he work?"), "He was admitted to the Maine bar and worked in Orono, Maine.", vectors
     )
     assert phrase is not None and phrase.text == "Orono, Maine"
 
@@ -147,10 +154,10 @@ def test_a_place_with_its_region_may_lead_but_a_list_of_names_may_not():
 def test_a_capitalised_function_word_is_no_name(vectors):
     question = 'Who is the artist of the album "Crazy for You"?'
     sentence = "Crazy for You (Best Coast album) Crazy for You is the debut studio album by the duo Best Coast."
-    phrase = answer_phrase(question, sentence, vectors)
+    phrase = answer_phrase(parse_question(question), sentence, vectors)
     assert phrase is not None and phrase.text == "Best Coast"
     sentence = "\"There's a Kind of Hush\", a cover of a 1960s song, was a hit for Herman's Hermits."
-    phrase = answer_phrase("Who recorded the song?", sentence, vectors)
+    phrase = answer_phrase(parse_question("Who recorded the song?"), sentence, vectors)
     assert phrase is not None and phrase.text == "Herman's Hermits"
 
 
@@ -167,29 +174,40 @@ def test_a_capitalised_function_word_is_no_name(vectors):
     ],
 )
 def test_a_count_is_a_figure_counting_the_asked_things(vectors, question, sentence):
-    assert answer_phrase(question, sentence, vectors) is None
+    assert answer_phrase(parse_question(question), sentence, vectors) is None
 
 
 def test_a_count_still_takes_the_figure_its_noun_introduces(vectors):
     phrase = answer_phrase(
-        "How many layers does the model have?", "The number of layers is 12, each of width 512.", vectors
+        parse_question("How many layers does the model have?"),
+        "The number of layers is 12, each of width 512.",
+        vectors,
     )
     assert phrase is not None and phrase.text == "12"
-    phrase = answer_phrase("How many GPUs are used for training?", "The model is trained on 8 GPUs for a day.", vectors)
+    phrase = answer_phrase(
+        parse_question("How many GPUs are used for training?"), "The model is trained on 8 GPUs for a day.", vectors
+    )
     assert phrase is not None and phrase.text == "8 GPUs"
-    phrase = answer_phrase("How many of the roofs were green?", "Of the surveyed roofs, 65% were green.", vectors)
+    phrase = answer_phrase(
+        parse_question("How many of the roofs were green?"), "Of the surveyed roofs, 65% were green.", vectors
+    )
     assert phrase is not None and phrase.text == "65%"
 
 
 def test_description_questions_have_no_short_answer(vectors):
-    assert answer_phrase("Why do roofs cool streets?", "Plants evaporate water, which cools the air.", vectors) is None
+    assert (
+        answer_phrase(
+            parse_question("Why do roofs cool streets?"), "Plants evaporate water, which cools the air.", vectors
+        )
+        is None
+    )
 
 
 def test_yes_no_follows_the_sentence_polarity():
     question = "Paper: Do they evaluate on English data?"
-    assert polarity(question, "We evaluate the model on English data from three newspapers.") == "Yes"
-    assert polarity(question, "We do not evaluate on English data; all corpora are German.") == "No"
-    assert polarity(question, "The tokenizer splits words into subword units.") is None
+    assert polarity(parse_question(question), "We evaluate the model on English data from three newspapers.") == "Yes"
+    assert polarity(parse_question(question), "We do not evaluate on English data; all corpora are German.") == "No"
+    assert polarity(parse_question(question), "The tokenizer splits words into subword units.") is None
 
 
 def test_same_answer_compares_words_and_figures():
@@ -285,8 +303,8 @@ def test_an_edited_copy_is_set_against_its_original_first(vectors):
 def test_a_question_asking_how_much_money_is_answered_by_an_amount_of_money():
     question = "How much money do building owners spend on green roof upkeep each year?"
     depth = "This guidance covers the upkeep of extensive green roofs: roofs with 50 to 150 mm of substrate."
-    assert answer_phrase(question, depth) is None  # a depth is no amount of money
-    found = answer_phrase(question, "Owners spend about €12 per square metre on upkeep each year.")
+    assert answer_phrase(parse_question(question), depth) is None  # a depth is no amount of money
+    found = answer_phrase(parse_question(question), "Owners spend about €12 per square metre on upkeep each year.")
     assert found is not None and found.text.startswith("€12")
 
 
@@ -310,5 +328,5 @@ def test_a_question_asking_how_much_money_is_answered_by_an_amount_of_money():
     ],
 )
 def test_a_life_span_in_brackets_gives_the_birth_first_and_the_death_second(vectors, question, sentence, expected):
-    phrase = answer_phrase(question, sentence, vectors)
+    phrase = answer_phrase(parse_question(question), sentence, vectors)
     assert phrase is not None and phrase.text == expected

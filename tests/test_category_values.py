@@ -18,6 +18,7 @@ from graph.run import run_research
 from research.report import FinalReport
 from strategies.offline.strategy import OfflineStrategy
 from strategies.reading.answer_phrase import answer_phrase
+from strategies.reading.question import parse_question
 from strategies.reading.question_types import AnswerType, category_value, fits, question_type
 from strategies.reading.vectors import Vectors
 from tests.test_offline_strategy import block, chunk
@@ -52,14 +53,14 @@ def test_what_is_said_of_the_subject_is_no_category_value(value):
 def test_a_profession_is_a_kind_the_subject_is_of(vectors, sentence, expected, never):
     """A verb ("became", "change" taking its object) or another person's title ("actress" before her
     name) is no profession of the one asked about."""
-    found = answer_phrase("What is the profession of Wren Halloway?", sentence, vectors)
+    found = answer_phrase(parse_question("What is the profession of Wren Halloway?"), sentence, vectors)
     text = found.text if found else None
     assert (never is None or text != never) and (expected is ... or text == expected)
 
 
 def test_a_word_inside_a_name_is_no_style(vectors):
     sentence = 'The Ardley Parish Church (Tagalog: "Simbahan ng Parokya ni Ardley"), or Ardley del Sur Church, is old.'
-    found = answer_phrase("What is the style of the Ardley Parish Church?", sentence, vectors)
+    found = answer_phrase(parse_question("What is the style of the Ardley Parish Church?"), sentence, vectors)
     assert found is None or found.text not in ("ni", "ng", "del")
 
 
@@ -98,7 +99,7 @@ def test_what_is_said_of_the_subject_is_never_its_short_answer(vectors, person, 
     first = person.split()[0]
     sentence = f"{first} is {saying} {sport}, and a celebrated figure in the {sport} community of Ardley."
     question = f"What sport is {person} associated with?"
-    found = answer_phrase(question, sentence, vectors)
+    found = answer_phrase(parse_question(question), sentence, vectors)
     assert found is not None and found.text == sport
     assert fits(question_type(question), found.text, sentence)
 

@@ -11,6 +11,7 @@ from research.evidence import Finding, FindingStatus, SubQuestion
 from strategies.reading.answer_phrase import answer_phrase
 from strategies.reading.document_answers import answer_conflicts, answer_disputes, things_answered
 from strategies.reading.extractive import analyse
+from strategies.reading.question import parse_question
 from strategies.reading.vectors import Vectors
 from tests.test_offline_strategy import block, chunk
 
@@ -44,14 +45,14 @@ def test_a_party_said_as_an_adjective_answers_what_party(vectors, person, party)
     house the legislator sat in."""
     surname = person.split()[1]
     sentence = f"{surname} served one term as a {party} legislator in the Ardley House of Representatives."
-    found = answer_phrase(f"What political party was {person} affiliated with?", sentence, vectors)
+    found = answer_phrase(parse_question(f"What political party was {person} affiliated with?"), sentence, vectors)
     assert found is not None and found.text == party
 
 
 @pytest.mark.parametrize("band", ["Blitzen Trapper", "Northern Lights", "Kestrel Road"])
 def test_a_nationality_before_a_noun_is_still_no_name_asked_for(vectors, band):
     found = answer_phrase(
-        "Who is the artist of the album Seven?",
+        parse_question("Who is the artist of the album Seven?"),
         f"Seven is the seventh studio album by American rock band {band}, released in 2013.",
         vectors,
     )
@@ -135,7 +136,7 @@ def test_a_phrase_holding_the_asked_noun_names_the_category_not_a_member(vectors
     """For "what sport", "the most beloved sports" or "the sport club" restate the category; the member
     named beside them is the answer."""
     sentence = template.format(name="Vestri", sport=sport)
-    found = answer_phrase("What sport is Vestri associated with?", sentence, vectors)
+    found = answer_phrase(parse_question("What sport is Vestri associated with?"), sentence, vectors)
     assert found is not None and found.text == sport
 
 

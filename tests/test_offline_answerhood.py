@@ -10,15 +10,16 @@ from graph.run import run_research
 from research.evidence import FindingStatus
 from strategies.offline.contradictions import _opposed
 from strategies.offline.strategy import OfflineStrategy
-from strategies.reading.answer_phrase import polarity
 from strategies.reading.answerhood import (
     about_other_work,
     about_the_document,
     asks_about_own_work,
     asks_about_the_work,
+    polarity,
 )
 from strategies.reading.extractive import analyse
 from strategies.reading.negations import negated_terms
+from strategies.reading.question import parse_question
 from strategies.reading.text import has_verb, is_statement, lemma
 from tests.paths import SAMPLE_DOCS
 from tests.test_offline_strategy import block, chunk
@@ -92,7 +93,7 @@ CACHING = "Can I directly apply prompt caching through an API call?"
     ],
 )
 def test_yes_no_comes_from_the_asked_predicate(sentence, lead):
-    assert polarity(CACHING, sentence) == lead
+    assert polarity(parse_question(CACHING), sentence) == lead
 
 
 def test_not_all_denies_a_sweep_not_the_predicate():

@@ -9,8 +9,9 @@ import pytest
 
 from graph.run import run_research
 from research.evidence import FindingStatus
-from strategies.offline.strategy import OfflineStrategy, _conjuncts
+from strategies.offline.strategy import OfflineStrategy
 from strategies.reading.passages import dates_only, instructs
+from strategies.reading.question import parse_question
 from strategies.reading.text import is_code_line
 
 AUTH = """# Authentication
@@ -151,7 +152,7 @@ def test_a_lead_in_relative_to_an_answer_above_it_does_not_lead(library_of, embe
     ],
 )
 def test_the_things_a_question_joins_are_the_words_around_its_and(question, expected):
-    assert _conjuncts(question)[: len(expected)] == expected
+    assert list(parse_question(question).conjuncts)[: len(expected)] == expected
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,8 @@ import pytest
 from graph.run import run_research
 from research.evidence import FindingStatus
 from strategies.offline.strategy import OfflineStrategy
-from strategies.reading.answer_phrase import polarity
+from strategies.reading.answerhood import polarity
+from strategies.reading.question import parse_question
 from strategies.reading.text import is_statement, spelled_out
 
 AUTH = """# Authentication
@@ -100,7 +101,7 @@ def test_a_marked_instruction_is_a_statement(sentence):
     ],
 )
 def test_an_instruction_answers_the_yes_no_question_on_its_predicate(question, sentence, lead):
-    assert polarity(question, sentence) == lead
+    assert polarity(parse_question(question), sentence) == lead
 
 
 @pytest.mark.parametrize(
@@ -165,7 +166,7 @@ Tokens expire after 30 days. The service was launched in 2021.
     ],
 )
 def test_a_figure_answers_a_yes_no_question_by_its_value(question, sentence, lead):
-    assert polarity(question, sentence) == lead
+    assert polarity(parse_question(question), sentence) == lead
 
 
 @pytest.mark.parametrize(
@@ -181,7 +182,7 @@ def test_a_figure_answers_a_yes_no_question_by_its_value(question, sentence, lea
     ],
 )
 def test_a_sentence_swapping_an_asked_term_gives_no_lead(question, sentence, lead):
-    assert polarity(question, sentence) == lead
+    assert polarity(parse_question(question), sentence) == lead
 
 
 def test_a_plural_subject_takes_its_verb_in_the_base_form():
@@ -217,7 +218,7 @@ def test_a_one_page_library_answers_by_the_figure_it_states(library_of, embedder
     ],
 )
 def test_an_abbreviation_reads_as_the_words_it_stands_for(question, sentence, lead):
-    assert polarity(question, sentence) == lead
+    assert polarity(parse_question(question), sentence) == lead
 
 
 def test_an_abbreviation_stands_for_a_run_from_content_word_to_content_word():

@@ -14,6 +14,7 @@ from corpus.models import BlockKind
 from corpus.table_text import TableRow, indexed_text, table_rows
 from graph.run import run_research
 from strategies.offline.strategy import OfflineStrategy
+from strategies.reading.question import parse_question
 from strategies.reading.question_types import AnswerType, question_type
 from strategies.reading.table_cells import cell_answer
 from strategies.reading.text import content_stems
@@ -70,20 +71,27 @@ def test_a_table_is_indexed_with_its_columns_names() -> None:
 def test_the_asked_cell_is_the_answer() -> None:
     rows = _rows()
     context = CAPTIONED  # the document is the Lumen paper; its caption says the table holds F1
-    assert cell_answer("What F1 does tuned Corvid reach on Birch?", rows["Birch"], context) == "66.4"
+    assert cell_answer(parse_question("What F1 does tuned Corvid reach on Birch?"), rows["Birch"], context) == "66.4"
     # The paper's own name is its context, not a column: "in the Lumen paper ... for Corvid".
     assert (
-        cell_answer("What Frozen result does the Lumen paper report for Corvid on Alder?", rows["NER Alder"], context)
+        cell_answer(
+            parse_question("What Frozen result does the Lumen paper report for Corvid on Alder?"),
+            rows["NER Alder"],
+            context,
+        )
         == "71.0"
     )
     # Two columns alike ("Lumen" names both Frozen and Tuned): no guess.
-    assert cell_answer("What score does Lumen get on Alder?", rows["NER Alder"], frozenset()) is None
+    assert cell_answer(parse_question("What score does Lumen get on Alder?"), rows["NER Alder"], frozenset()) is None
     # An abbreviated column answers the words it abbreviates.
     sota = table_rows("Dataset | SOTA | Lumen\nAlder | 67.9 | 70.9")[0]
-    assert cell_answer("What was the previous state-of-the-art result on Alder?", sota, frozenset()) == "67.9"
+    assert (
+        cell_answer(parse_question("What was the previous state-of-the-art result on Alder?"), sota, frozenset())
+        == "67.9"
+    )
     # A row with one value gives it, its footnote mark left out.
     single = table_rows("Papers w/ DOIs | 52.2M (64.3%)\nBibliography entries | 27.6 †")
-    assert cell_answer("How many bibliography entries?", single[1], frozenset()) == "27.6"
+    assert cell_answer(parse_question("How many bibliography entries?"), single[1], frozenset()) == "27.6"
 
 
 def test_questions_asking_for_a_measure_ask_for_a_value() -> None:
@@ -162,9 +170,12 @@ def test_a_value_question_is_answered_from_its_cell_and_cited_to_the_table(make_
 def test_a_reader_cannot_break_the_cell_reading() -> None:
     rows = _rows()
     # A paraphrase asks the same cell.
-    assert cell_answer("What is the F1 score of tuned Corvid on Birch?", rows["Birch"], CAPTIONED) == "66.4"
+    assert (
+        cell_answer(parse_question("What is the F1 score of tuned Corvid on Birch?"), rows["Birch"], CAPTIONED)
+        == "66.4"
+    )
     # A measure the table does not report (its caption says F1) is answered by no cell of it.
-    assert cell_answer("What recall does Corvid reach on Birch?", rows["Birch"], CAPTIONED) is None
+    assert cell_answer(parse_question("What recall does Corvid reach on Birch?"), rows["Birch"], CAPTIONED) is None
     # A share written out in words is a value as "49%" is.
     shares = table_rows("Site | Retained\nAlder | 49 percent\nBirch | 49%")
     assert [r.reading() for r in shares] == ["Alder: Retained 49 percent", "Birch: Retained 49%"]
@@ -173,9 +184,15 @@ def test_a_reader_cannot_break_the_cell_reading() -> None:
 def test_a_row_of_another_thing_gives_no_figure() -> None:
     rows = _rows()
     # "Birch" asked, the Alder row read: Alder's figure is not Birch's.
-    assert cell_answer("What F1 does tuned Corvid reach on Birch?", rows["NER Alder"], CAPTIONED) is None
+    assert (
+        cell_answer(parse_question("What F1 does tuned Corvid reach on Birch?"), rows["NER Alder"], CAPTIONED) is None
+    )
     # The source document named in the question is not a column: "the Corvid paper ... for Lumen".
     assert (
-        cell_answer("What tuned result does the Corvid paper report for Lumen on Birch?", rows["Birch"], CAPTIONED)
+        cell_answer(
+            parse_question("What tuned result does the Corvid paper report for Lumen on Birch?"),
+            rows["Birch"],
+            CAPTIONED,
+        )
         == "61.8"
     )

@@ -7,6 +7,7 @@ import pytest
 
 from evals.typed_values import fragment_reason
 from strategies.reading.answer_phrase import answer_phrase
+from strategies.reading.question import parse_question
 from strategies.reading.question_types import AnswerType, Entity, question_type
 from strategies.reading.vectors import Vectors
 
@@ -79,7 +80,7 @@ def test_questions_asking_for_a_typed_value(question, kind, entity):
     ],
 )
 def test_short_answers_are_whole_values_of_the_asked_for_type(vectors, question, sentence, expected):
-    phrase = answer_phrase(question, sentence, vectors)
+    phrase = answer_phrase(parse_question(question), sentence, vectors)
     assert (phrase.text if phrase else None) == expected
 
 

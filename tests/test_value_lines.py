@@ -10,6 +10,7 @@ from corpus.models import Block, BlockKind
 from corpus.retrieval import RetrievedChunk
 from strategies.offline.strategy import OfflineStrategy
 from strategies.reading.passages import Layout
+from strategies.reading.question import parse_question
 from strategies.reading.value_lines import value_lines
 from tests.test_offline_strategy import chunk
 
@@ -131,7 +132,7 @@ def test_a_value_under_a_label_naming_the_asked_identifier_answers_it(strategy, 
 
 def test_a_label_the_question_does_not_name_answers_nothing():
     layout = Layout(_labelled_page("IPv6", "2001:db8::/32"))
-    assert value_lines("What address range does the service use?", layout) == []
+    assert value_lines(parse_question("What address range does the service use?"), layout) == []
 
 
 # Code setting a key the question asks about.
@@ -172,7 +173,7 @@ def test_a_code_line_setting_the_asked_key_answers_it(strategy, question, line, 
 )
 def test_a_line_with_another_or_a_plain_key_answers_nothing(question, line):
     blocks = [_block("cfg", 0, f"settings = {{\n  {line}\n}}", "Settings")]
-    assert value_lines(question, Layout([chunk("cfg", blocks, title="Settings")])) == []
+    assert value_lines(parse_question(question), Layout([chunk("cfg", blocks, title="Settings")])) == []
 
 
 def test_a_sentence_naming_the_identifier_keeps_the_prose_answer(strategy):

@@ -37,14 +37,14 @@ from collections.abc import Sequence
 
 from corpus.retrieval import RetrievedChunk
 from strategies.reading.answerhood import answer_verdict, unheld
-from strategies.reading.claim_checks import Meaning, names, technical
+from strategies.reading.claim_checks import Meaning, technical
 from strategies.reading.extractive import Analysis, ScoredSentence, prose
 from strategies.reading.keyphrases import extract_keyphrases
 from strategies.reading.lexicon.function_words import COMPLEX_PREPOSITIONS
 from strategies.reading.lexicon.quantities import COUNTED
 from strategies.reading.lexicon.question_words import FRAMING_PHRASES, FRAMING_WORDS, QUESTION_WORDS
 from strategies.reading.lexicon.topics import SYNONYMS
-from strategies.reading.question_types import AnswerType, question_type
+from strategies.reading.question_types import AnswerType
 from strategies.reading.signals import ACCOUNT_LEAD, MIN_COVERAGE, Signals, coverage, read_coverage, read_terms
 from strategies.reading.text import (
     content_stems,
@@ -144,7 +144,7 @@ def read(
     question = analysis.question
     focus = set(analysis.focus_terms)
     held = " ".join(f"{c.title} {c.text} {' '.join(b.section for b in c.blocks)}" for c in evidence)
-    asked = [n for n in names(question) if technical(n) and any(stem(w) in focus for w in content_words(n))]
+    asked = [n for n in analysis.asked.names if technical(n) and any(stem(w) in focus for w in content_words(n))]
     if unheld(asked, [held]) is not None:
         return False, min(conf, UNNAMED_CONFIDENCE)
     # A question asking for a figure or a date is not answered by sentences giving none of the asked
@@ -154,7 +154,7 @@ def read(
     # discussion of carbon storage ranks above the results' figure is still answered by that discussion
     # (searching further down for a figure found the wrong one elsewhere: a sample's "1,000 tweets" for a
     # dataset of 10,000).
-    asked = question_type(question)
+    asked = analysis.asked.type
     if found.lead == 0.0 and (asked.kind is AnswerType.DATE or (asked.kind is AnswerType.QUANTITY and asked.counted)):
         return False, conf
     # A question asking for a typed value is answered only by a sentence giving one (``found.lead``): a

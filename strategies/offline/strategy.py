@@ -29,12 +29,12 @@ from strategies.reading.extractive import (
     to_claims,
 )
 from strategies.reading.identifier_lines import identifier_lines
-from strategies.reading.question_types import AnswerType, fits, question_type
+from strategies.reading.question_types import AnswerType, fits
 from strategies.reading.signals import MIN_COVERAGE, Signals, coverage, signals
-from strategies.reading.text import content_stems, matched, normalise_space
+from strategies.reading.text import matched, normalise_space
 from strategies.reading.value_lines import value_lines
 from strategies.reading.vectors import Meaning, Vectors
-from tools.identifiers import holds, holds_lookalike, query_identifiers
+from tools.identifiers import holds, holds_lookalike
 
 from . import assessment
 from .contradictions import find_contradictions
@@ -98,7 +98,7 @@ class OfflineStrategy:
         if things:
             quoted = {c.text for c in things}
             claims = [*things, *(c for c in claims if c.text not in quoted)][:MAX_CLAIMS]
-        led = bool(claims and claims[0].answer) if question_type(question).typed else None
+        led = bool(claims and claims[0].answer) if analysis.asked.type.typed else None
         found = signals(analysis, led, chosen) if analysis.scored else None
         conf = assessment.probability(found) if claims and found else 0.0
         sufficient = bool(found) and assessment.sufficient(found, conf)
@@ -118,12 +118,12 @@ class OfflineStrategy:
         LEAD_SEARCH sentences (by ``preference``) that gives one leads."""
         if not chosen:
             return []
-        asked = question_type(analysis.question)
+        asked = analysis.asked.type
         if asked.typed:
             ranked = sorted(analysis.scored, key=lambda c: (-preference(c), c.sentence.chunk_index, c.sentence.order))
             others = [x for x in ranked if x not in chosen][:LEAD_SEARCH]
             for item in [*chosen, *others]:
-                answer = lead(analysis.question, item, self.vectors, MIN_PHRASE_SCORE)
+                answer = lead(analysis.asked, item, self.vectors, MIN_PHRASE_SCORE)
                 if not answer and asked.kind is AnswerType.DATE:
                     answer = passage_date(analysis, item)
                 if not answer:
@@ -142,9 +142,9 @@ class OfflineStrategy:
         things the question asks about: "On what date did X and Y become available?" over one entry
         dating X and another dating Y is not answered by X's date in bold; each date leads its entry.
         A claim is led when a sentence it quotes names a thing of the question's "X and Y" the leading
-        sentence does not (``_conjuncts``) and gives a value of the asked type other than the first."""
-        asked = question_type(analysis.question)
-        missing = [t for t in _conjuncts(analysis.question) if not matched(t, first.sentence.stems)]
+        sentence does not (``ParsedQuestion.conjuncts``) and gives a value of the asked type other than the first."""
+        asked = analysis.asked.type
+        missing = [t for t in analysis.asked.conjuncts if not matched(t, first.sentence.stems)]
         if not missing:
             return claims
         out: list[Claim] = []
@@ -155,7 +155,7 @@ class OfflineStrategy:
                     continue
                 if not any(matched(t, item.sentence.stems) for t in missing):
                     continue
-                value = lead(analysis.question, item, self.vectors, MIN_PHRASE_SCORE)
+                value = lead(analysis.asked, item, self.vectors, MIN_PHRASE_SCORE)
                 if not value and asked.kind is AnswerType.DATE:
                     value = passage_date(analysis, item)
                 if value and value != answer and value not in ("Yes", "No") and fits(asked, value, claim.first_line):
@@ -215,7 +215,7 @@ def _valued(
     page, or none): (claims, sufficient, confidence). A sentence naming it says more than an
     example's value ("uses max_tokens 1 to get one token" over a listing's ``"max_tokens": 1024``).
     The confidence is the model's with that value found and the question's terms covered."""
-    values = value_lines(analysis.question, analysis.layout)[:MAX_VALUE_LINES]
+    values = value_lines(analysis.asked, analysis.layout)[:MAX_VALUE_LINES]
     if not values:
         return claims, sufficient, conf
     said = " ".join(item.sentence.text.lower() for item in chosen)
@@ -239,13 +239,13 @@ def _identified(
     a record holding it (``identifier_lines``) are the answer (a record is often no sentence at all,
     and then nothing was chosen), with the model's confidence for the asked-for value found and the
     question's words covered, as for a value line."""
-    asked = query_identifiers(analysis.question)
+    asked = list(analysis.asked.identifiers)
     if not asked:
         return claims, sufficient, conf
     if any(holds(item.sentence.text, identifier) for item in chosen for identifier in asked):
         kept = [c for c in claims if not _lookalike_only(c.text, asked)]
         return kept or claims, sufficient, conf
-    lines = identifier_lines(analysis.question, analysis.layout, MAX_VALUE_LINES)
+    lines = identifier_lines(analysis.asked, analysis.layout, MAX_VALUE_LINES)
     if not lines:
         return claims, sufficient, conf
     base = found or Signals(pool=1.0, best=1.0, dense=0.0, margin=0.0, lexical=1.0, agreement=1.0, lead=1.0, joint=1.0)
@@ -256,21 +256,6 @@ def _identified(
 def _lookalike_only(text: str, asked: list[str]) -> bool:
     """``text`` holds a look-alike of an asked identifier and none of them."""
     return not any(holds(text, i) for i in asked) and any(holds_lookalike(text, i) for i in asked)
-
-
-# The words either side of a question's "and" that name the things it joins ("Claude 3.5 Sonnet and
-# tool use"): at most this many.
-CONJUNCT_WORDS = 3
-
-
-def _conjuncts(question: str) -> list[str]:
-    """Stems of the words either side of the question's first "and" (CONJUNCT_WORDS each): the things a
-    question on "X and Y" asks about, each of which may have its own answer. None without an "and"."""
-    before, sep, after = question.partition(" and ")
-    if not sep:
-        return []
-    joined = " ".join([*before.split()[-CONJUNCT_WORDS:], *after.split()[:CONJUNCT_WORDS]])
-    return list(dict.fromkeys(content_stems(joined)))
 
 
 def _sides(c: Contradiction) -> frozenset[str]:

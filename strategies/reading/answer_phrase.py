@@ -21,14 +21,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from corpus.text import figures
-from strategies.reading.answerhood import polarity as asked_polarity
 from strategies.reading.lexicon.quantities import COUNT_NOUNS, MONEY_NOUNS, QUANTITY_NOUNS
 from strategies.reading.lexicon.units import CURRENCY, MEASURE_UNITS
 from strategies.reading.numbers import quantities
 from strategies.reading.vectors import Vectors
 
 from .lexicon.months import MONTH_PATTERN
-from .question_types import AnswerType, Entity, QuestionType, category_value, main_clause, question_type
+from .question import ParsedQuestion
+from .question_types import AnswerType, Entity, QuestionType, category_value
 from .text import content_stems, content_words, matched, stem, stopwords
 
 # --- candidates in a sentence --------------------------------------------------------------------------------
@@ -103,16 +103,16 @@ class Phrase:
     score: float
 
 
-def answer_phrase(question: str, sentence: str, vectors: Vectors | None = None) -> Phrase | None:
+def answer_phrase(question: ParsedQuestion, sentence: str, vectors: Vectors | None = None) -> Phrase | None:
     """The short answer ``sentence`` gives to ``question``, or None (a description question, or no
     candidate of the wanted type outside the question's own words)."""
-    qtype = question_type(question)
+    qtype = question.type
     if qtype.kind in (AnswerType.YES_NO, AnswerType.DESCRIPTION):
         return None
-    q_stems = frozenset(content_stems(question))
+    q_stems = frozenset(question.stems)
     anchors = _anchor_positions(sentence, q_stems)
     # A candidate restating the question ("60 mm" of "at 60 mm of substrate") is no answer.
-    asked = set(figures(question))
+    asked = question.figures
     candidates = [
         c
         for c in (_without_asked_tail(t, st, q_stems) for t, st, _ in _candidates(qtype, sentence))
@@ -122,7 +122,7 @@ def answer_phrase(question: str, sentence: str, vectors: Vectors | None = None) 
     if not candidates:
         return None
     if qtype.kind is AnswerType.DATE:
-        candidates = _life_event(question, sentence, candidates) or candidates
+        candidates = _life_event(question.text, sentence, candidates) or candidates
     similarity = _noun_similarity(qtype, [c[0] for c in candidates], vectors)
     best: Phrase | None = None
     best_key = 0.0
@@ -453,14 +453,3 @@ def _noun_similarity(qtype: QuestionType, texts: list[str], vectors: Vectors | N
         None if counted and not content_words(text) else float(x)
         for text, x in zip(texts, np.clip(matrix @ noun, 0.0, 1.0), strict=True)
     ]
-
-
-# --- yes / no ---------------------------------------------------------------------------------------------
-
-
-def polarity(question: str, sentence: str) -> str | None:
-    """ "Yes" when the sentence states what the yes/no question asks, "No" when it denies the asked
-    predicate, None when it does not speak of it (``strategies.reading.answerhood.polarity``)."""
-    if question_type(question).kind is not AnswerType.YES_NO:
-        return None
-    return asked_polarity(main_clause(question), sentence)

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Sequence
+from typing import TYPE_CHECKING
 
 from strategies.reading.claim_checks import Meaning, holds, names, same_value, swap_problem
 from strategies.reading.judge import Verdict, judge
@@ -57,6 +58,11 @@ from strategies.reading.text import (
     strip_question,
     words,
 )
+
+from .question_types import AnswerType
+
+if TYPE_CHECKING:  # the parsed question is read with this module's readings of a question
+    from .question import ParsedQuestion
 
 # A sentence speaks of a yes/no question when it holds this share of its words, and states the asked
 # predicate when it holds this share of what the question asks of its subject (``predicate_stems``).
@@ -94,10 +100,16 @@ def predicate_stems(question: str) -> list[str]:
     return [s for s in dict.fromkeys(content_stems(question)) if s not in given]
 
 
-def polarity(question: str, sentence: str) -> str | None:
-    """ "Yes" when ``sentence`` states what the yes/no ``question`` asks (its words, most of its
+def polarity(asked: ParsedQuestion, sentence: str) -> str | None:
+    """ "Yes" when ``sentence`` states what the yes/no question asks (its words, most of its
     predicate, no negation governing them), "No" when a negation governs one of the question's
-    words, None when it does not speak of the asked predicate."""
+    words, None when it does not speak of the asked predicate, or the question asks no yes or no."""
+    if asked.type.kind is not AnswerType.YES_NO:
+        return None
+    return _polarity(asked.clause, sentence)
+
+
+def _polarity(question: str, sentence: str) -> str | None:
     q_stems = list(dict.fromkeys(content_stems(question)))
     if not q_stems:
         return None

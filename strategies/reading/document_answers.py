@@ -13,7 +13,7 @@ one about what the question names (``subjects``). Two documents disagree when th
   figure in common;
 - they are about the same thing: their sentences do not name different things of the question's
   name (two albums called "Talk Show": another year, label, place in a series), and both state what
-  the question asks of it or neither does (``relation_stems``); and
+  the question asks of it or neither does (``ParsedQuestion.relation``); and
 - each document's evidence never mentions the other's answer: a document naming both the band and
   its label gives one answer whichever phrase was picked, and phrase extraction without a model
   picks imperfectly.
@@ -38,18 +38,18 @@ from corpus.retrieval import RetrievedChunk
 from corpus.text import figures, word_tokens
 from research.evidence import CitationMarker, Claim, Contradiction, Finding, FindingStatus, SubQuestion
 from strategies.reading.lexicon.months import MONTH_WORD
-from strategies.reading.lexicon.question_words import QUESTION_WORDS
 from strategies.reading.numbers import MIN_CONFLICT_RATIO, conflict_ratio, quantities
 from strategies.reading.vectors import Vectors
 
-from .answer_phrase import answer_phrase, dates, polarity
-from .claim_checks import names as claim_names
+from .answer_phrase import answer_phrase, dates
+from .answerhood import polarity
 from .extractive import Analysis, ScoredSentence, analyse
-from .question_types import AnswerType, fits, question_type
+from .question import ParsedQuestion
+from .question_types import AnswerType, QuestionType, fits
 from .signals import covered
 from .subjects import Subject, different, subject_of, with_label, without_label
 from .table_cells import cell_answer
-from .text import content_stems, matched, normalise_space, stem, stopwords
+from .text import matched, normalise_space, stem, stopwords
 
 # A document's answer must come from a sentence at least this share as relevant as the best one.
 DOC_RELEVANCE = 0.5
@@ -89,20 +89,20 @@ class DocumentAnswer:
     subject: Subject
 
 
-def lead(question: str, item: ScoredSentence, vectors: Vectors, min_score: float = 0.0) -> str | None:
+def lead(asked: ParsedQuestion, item: ScoredSentence, vectors: Vectors, min_score: float = 0.0) -> str | None:
     """The short answer one sentence gives: the answer phrase, or Yes/No for a yes/no question; a
     table's row gives the value in the column the question asks (``table_cells``)."""
     row = item.sentence.row
     if row is not None:
-        value = cell_answer(question, row, item.sentence.context)
-        return value if value is not None and fits(question_type(question), value, item.sentence.text) else None
-    said = polarity(question, item.sentence.text)
+        value = cell_answer(asked, row, item.sentence.context)
+        return value if value is not None and fits(asked.type, value, item.sentence.text) else None
+    said = polarity(asked, item.sentence.text)
     if said is not None:
         return said
-    phrase = answer_phrase(question, item.sentence.text, vectors)
+    phrase = answer_phrase(asked, item.sentence.text, vectors)
     if phrase is None or phrase.score < min_score:
         return None
-    return phrase.text if fits(question_type(question), phrase.text, normalise_space(item.sentence.text)) else None
+    return phrase.text if fits(asked.type, phrase.text, normalise_space(item.sentence.text)) else None
 
 
 def document_answers(analysis: Analysis, vectors: Vectors, *, naming: bool = False) -> list[DocumentAnswer]:
@@ -112,8 +112,7 @@ def document_answers(analysis: Analysis, vectors: Vectors, *, naming: bool = Fal
     question asks: a sentence naming another thing of a like name ("the Messages API" when the
     question asks about "the Text Completions API") answers for that thing, not for the question.
     With ``naming``, only a sentence naming everything the question names gives an answer."""
-    kind = question_type(analysis.question).kind
-    if not analysis.scored or kind is AnswerType.DESCRIPTION:
+    if not analysis.scored or analysis.asked.type.kind is AnswerType.DESCRIPTION:
         return []
     floor = DOC_RELEVANCE * analysis.scored[0].relevance
     tried: dict[str, int] = {}
@@ -123,9 +122,9 @@ def document_answers(analysis: Analysis, vectors: Vectors, *, naming: bool = Fal
         if item.relevance < floor or doc in out or tried.get(doc, 0) >= SENTENCES_PER_DOCUMENT:
             continue
         tried[doc] = tried.get(doc, 0) + 1
-        if naming and not names_asked(analysis.question, item):
+        if naming and not names_asked(analysis.asked, item):
             continue
-        answer = lead(analysis.question, item, vectors, MIN_PHRASE_SCORE)
+        answer = lead(analysis.asked, item, vectors, MIN_PHRASE_SCORE)
         if not answer:  # ``lead`` gives only values of the asked-for type (``answer_phrase``)
             continue
         subject = subject_of(item.sentence.text, [answer], analysis.question)
@@ -229,8 +228,8 @@ def answer_conflicts(
     edited = [any(o is not g and _edited_pair(g, o) for o in groups) for g in groups]
     ordered = [g for _, g in sorted(enumerate(groups), key=lambda x: (-len(x[1]), not edited[x[0]]))]
     # Yes and No are compared as they are: both words occur in any text.
-    yes_no = question_type(analysis.question).kind is AnswerType.YES_NO
-    relation = relation_stems(analysis.question)
+    yes_no = analysis.asked.type.kind is AnswerType.YES_NO
+    relation = analysis.asked.relation
     for first in ordered:
         found: list[Contradiction] = []
         sides: list[DocumentAnswer] = []
@@ -250,7 +249,7 @@ def answer_conflicts(
                 f"The documents answer differently: \u201c{a.answer}\u201d ({_count(one)}) and "
                 f"\u201c{b.answer}\u201d ({_count(two)})."
             )
-            found.append(_dispute(sub_question, a, b, explanation))
+            found.append(_dispute(sub_question, analysis.asked.type, a, b, explanation))
             sides += [a, b]
             if len(found) == MAX_SIDES - 1:
                 break
@@ -294,18 +293,6 @@ def _same_thing(
         ),
         None,
     )
-
-
-def relation_stems(question: str) -> frozenset[str]:
-    """What the question asks of its subject: its content stems without the names it gives (its
-    capitalised words), the words of question templates and, unless a quantity of it is asked for
-    ("the population of"), the noun of the answer it wants ("what sport": the answer names a sport
-    without the word): "practice", "law" of "In which city did Conry practice law?"."""
-    kind = question_type(question)
-    names = {w for w in re.findall(r"[\w'’-]+", question)[1:] if w[0].isupper()}
-    noun = set(kind.noun.split()) if kind.kind is not AnswerType.QUANTITY else set()
-    left_out = {stem(w) for w in names | noun | QUESTION_WORDS}
-    return frozenset(s for s in content_stems(question) if s not in left_out)
 
 
 def _states(item: DocumentAnswer, relation: frozenset[str]) -> bool:
@@ -402,7 +389,7 @@ def edited_statements(sub_question: SubQuestion, analysis: Analysis, *, naming: 
     if not analysis.scored:
         return []
     question = analysis.question
-    kind = question_type(question).kind
+    kind = analysis.asked.type.kind
     if naming and kind in (AnswerType.DESCRIPTION, AnswerType.YES_NO):
         # Evidence not shown to be about the question: only a changed value of the asked-for type tells
         # an altered copy; a description question's "anything but a name" (two menu entries' blurbs,
@@ -427,7 +414,7 @@ def edited_statements(sub_question: SubQuestion, analysis: Analysis, *, naming: 
                 f"The documents make the same statement with one detail changed: "
                 f"\u201c{a.answer}\u201d and \u201c{b.answer}\u201d."
             )
-            return [_dispute(sub_question, a, b, explanation)]
+            return [_dispute(sub_question, analysis.asked.type, a, b, explanation)]
     return []
 
 
@@ -472,7 +459,7 @@ def answer_disputes(findings: list[Finding], vectors: Vectors) -> list[Contradic
         weak = (finding.status is FindingStatus.GAP or not finding.claims) and not (
             covered(analysis) or names_what_is_asked(analysis)
         )
-        if weak and not claim_names(analysis.question):
+        if weak and not analysis.asked.names:
             continue
         disputes += answer_conflicts(finding.sub_question, analysis, finding.evidence, vectors, naming=weak)
     return disputes
@@ -482,22 +469,24 @@ def names_what_is_asked(analysis: Analysis) -> bool:
     """The best sentence names everything the question names (``claim_checks.names``): it is about what
     is asked, though it may not use the question's other words ("associated with" for "What sport is
     the Kestrel Shield associated with?"), so its documents' answers are answers to the question."""
-    return bool(analysis.scored) and names_asked(analysis.question, analysis.scored[0])
+    return bool(analysis.scored) and names_asked(analysis.asked, analysis.scored[0])
 
 
-def names_asked(question: str, item: ScoredSentence) -> bool:
+def names_asked(asked: ParsedQuestion, item: ScoredSentence) -> bool:
     """The sentence names everything the question names (and the question names something)."""
-    names = {stem(w) for w in claim_names(question)}
+    names = {stem(w) for w in asked.names}
     return bool(names) and all(matched(n, item.sentence.stems) for n in names)
 
 
-def _dispute(sub_question: SubQuestion, a: DocumentAnswer, b: DocumentAnswer, explanation: str) -> Contradiction:
+def _dispute(
+    sub_question: SubQuestion, asked: QuestionType, a: DocumentAnswer, b: DocumentAnswer, explanation: str
+) -> Contradiction:
     return Contradiction(
         subject=sub_question.question,
         kind="answer",
         explanation=explanation,
-        side_a=_side(a, question=sub_question.question),
-        side_b=_side(b, question=sub_question.question),
+        side_a=_side(a, asked=asked),
+        side_b=_side(b, asked=asked),
         sub_question_id=sub_question.id,
     )
 
@@ -506,7 +495,7 @@ def _count(group: list[DocumentAnswer]) -> str:
     return "1 document" if len(group) == 1 else f"{len(group)} documents"
 
 
-def _side(item: DocumentAnswer, answer: str | None = None, *, question: str, whole: bool = False) -> Claim:
+def _side(item: DocumentAnswer, answer: str | None = None, *, asked: QuestionType, whole: bool = False) -> Claim:
     """A side quoted with its sentence, led by its value only when that is a short answer a reader can
     take as one: the question asks for a typed value, and the value stands whole in the sentence (a
     changed detail of an edited statement, "red" / "yellow", or a value assembled from several places
@@ -520,7 +509,7 @@ def _side(item: DocumentAnswer, answer: str | None = None, *, question: str, who
     return Claim(
         text=normalise_space(quote),
         citations=[CitationMarker(block_id=s.block_id, quote=quote)],
-        answer=shown if fits(question_type(question), value, normalise_space(quote)) else None,
+        answer=shown if fits(asked, value, normalise_space(quote)) else None,
     )
 
 
@@ -550,7 +539,7 @@ def things_answered(analysis: Analysis, vectors: Vectors) -> list[Claim]:
             things.append(item)
     if len(things) < 2:
         return []
-    return [_side(t, _with_subject(t, things), question=analysis.question, whole=True) for t in things]
+    return [_side(t, _with_subject(t, things), asked=analysis.asked.type, whole=True) for t in things]
 
 
 def _with_subject(item: DocumentAnswer, among: list[DocumentAnswer]) -> str:

@@ -34,28 +34,26 @@ from corpus.chunking import split_sentences
 from corpus.models import Block, BlockKind
 from corpus.retrieval import RetrievedChunk
 from corpus.table_text import TableRow, is_value, table_rows
-from corpus.text import figures, word_tokens
+from corpus.text import figures
 from research.ai_address import addresses_ai
 from research.evidence import Claim
 from strategies.reading.answerhood import (
     about_other_work,
     about_the_document,
     about_the_text,
-    asks_about_own_work,
-    asks_about_the_text,
-    asks_about_the_work,
     unheld,
 )
 from strategies.reading.lexicon.documents import FINDING_SECTIONS, METHOD_SECTIONS
 from strategies.reading.negations import negated_terms
 from strategies.reading.numbers import quantities
 from strategies.reading.vectors import Vectors, cosine_matrix
-from tools.definitions import defines, definition_subject
+from tools.definitions import defines
 
-from .claim_checks import names, technical
+from .claim_checks import technical
 from .passages import Layout, claim_of, dated, dates_only, instructs, listed, merge, passage
-from .question_types import AnswerType, question_type
-from .text import content_stems, has_verb, is_code_line, is_statement, matched, normalise_space, question_terms, stem
+from .question import TABLE_NAME, ParsedQuestion, parse_question, table_name
+from .question_types import AnswerType
+from .text import content_stems, has_verb, is_code_line, is_statement, matched, normalise_space
 
 # Blocks whose text is never an answer: bibliography entries, headings, captions, tables and figures.
 SKIPPED_KINDS = frozenset(
@@ -185,12 +183,20 @@ class ScoredSentence:
 class Analysis:
     """A question set against its evidence: what the strategy's answer and assessment both read."""
 
-    question: str
-    terms: list[str]  # stems of the question's content words
+    asked: ParsedQuestion
     focus_terms: list[str]  # the specific terms ("cost"), not the general subject ("green", "roof")
     scored: list[ScoredSentence]  # best first
     layout: Layout = field(default_factory=lambda: Layout([]))  # the evidence's blocks, for passages
     weights: dict[str, float] = field(default_factory=dict)  # each term's weight in lexical relevance
+
+    @property
+    def question(self) -> str:
+        return self.asked.text
+
+    @property
+    def terms(self) -> list[str]:
+        """Stems of the question's search terms."""
+        return list(self.asked.terms)
 
 
 # A question term found in most of the evidence's documents (titles included) names the general
@@ -277,19 +283,6 @@ def evidence_sentences(evidence: Sequence[RetrievedChunk], layout: Layout | None
     return out
 
 
-# "Table 2", "Tab. 3": how a caption names its table and a question names the table it asks about.
-_TABLE_NAME = re.compile(r"\b(?:Table|Tab\.)\s*([A-Z]?\d+[a-z]?)\b", re.I)
-
-
-def _table_name(text: str) -> str:
-    return "table " + _TABLE_NAME.match(text).group(1).lower()
-
-
-def named_tables(question: str) -> set[str]:
-    """The tables a question names ("in Table 1 of the paper")."""
-    return {_table_name(m.group(0)) for m in _TABLE_NAME.finditer(question)}
-
-
 def is_table_evidence(block: Block) -> bool:
     """A table whose rows of values may be quoted (not text planted for a model)."""
     return block.kind is BlockKind.TABLE and not addresses_ai(block.text)
@@ -300,7 +293,7 @@ def _row_sentences(block: Block, chunk: RetrievedChunk, layout: Layout, chunk_in
     columns' names, in the context of its document, section and caption."""
     caption = layout.caption(block)
     context = frozenset(content_stems(f"{chunk.title} {block.section} {caption.text if caption else ''}"))
-    named = _TABLE_NAME.match(caption.text) if caption is not None else None
+    named = TABLE_NAME.match(caption.text) if caption is not None else None
     out = []
     for row in table_rows(block.text):
         if not any(is_value(value) for _, value in row.cells):
@@ -319,7 +312,7 @@ def _row_sentences(block: Block, chunk: RetrievedChunk, layout: Layout, chunk_in
                 words=len(read.split()),
                 context=context,
                 row=row,
-                table=_table_name(named.group(0)) if named else "",
+                table=table_name(named.group(0)) if named else "",
             )
         )
     return out
@@ -344,24 +337,15 @@ def _prior(s: Sentence) -> float:
     return prior
 
 
-def asked_of(question: str, evidence: Sequence[RetrievedChunk]) -> str:
-    """The question proper: "<title>: <question>" names the document the search was scoped to, and
-    its title's words, found all over that document, would otherwise decide which sentence is quoted."""
-    title, sep, rest = question.partition(": ")
-    titles = {" ".join(word_tokens(c.title)) for c in evidence}
-    if sep and rest.strip() and " ".join(word_tokens(title)) in titles:
-        return rest.strip()
-    return question
-
-
 def analyse(question: str, evidence: Sequence[RetrievedChunk], vectors: Vectors) -> Analysis:
+    """``question`` parsed once (``parse_question``) and set against the evidence's sentences."""
     evidence = [c for c in evidence if not planted(c)]
-    question = asked_of(question, evidence)
-    terms = list(dict.fromkeys(stem(w) for w in question_terms(question)))
+    asked = parse_question(question, evidence)
+    terms = list(asked.terms)
     layout = Layout(evidence)
     pool = evidence_sentences(evidence, layout)
     df = {t: sum(1 for s in pool if matched(t, s.stems)) for t in terms}
-    analysis = Analysis(question, terms, _focus_terms(terms, evidence), [], layout)
+    analysis = Analysis(asked, _focus_terms(terms, evidence), [], layout)
     if not pool:
         return analysis
     focus = set(analysis.focus_terms)
@@ -372,16 +356,13 @@ def analyse(question: str, evidence: Sequence[RetrievedChunk], vectors: Vectors)
     lex = {s.order: bm25(s, weights, pool) for s in pool}
     on_focus = {s.order: any(matched(t, s.stems) for t in focus) for s in pool}
     penalise = any(on_focus.values())
-    about_work = asks_about_the_work(question)
-    own_work = asks_about_own_work(question)
-    about_text = asks_about_the_text(question)
-    defined = definition_subject(question)
-    tables = named_tables(question)
+    about_work, own_work, about_text = asked.about_work, asked.own_work, asked.about_text
+    defined, tables = asked.defined, asked.tables
     if len(pool) > MAX_CANDIDATES:
         pool = sorted(pool, key=lambda s: (-lex[s.order], s.chunk_index, s.order))[:MAX_CANDIDATES]
         pool.sort(key=lambda s: s.order)
     matrix = vectors.passages([s.read for s in pool])
-    dense = cosine_matrix(vectors.query(question)[None, :], matrix)[0]
+    dense = cosine_matrix(vectors.query(asked.text)[None, :], matrix)[0]
     scored = []
     for s, d, v in zip(pool, dense, matrix, strict=True):
         relevance = W_LEXICAL * lex[s.order] + W_DENSE * float(d) + _prior(s)
@@ -510,7 +491,7 @@ def passage_date(analysis: Analysis, item: ScoredSentence) -> str | None:
     leaves out ("When did Orbit start exporting PDF?" is not answered by the date of "Orbit exports
     reports as CSV files", beside "Exports to PDF are not supported yet"), nor what its sentence denies
     (that entry does not date PDF exports)."""
-    asked = [n for n in names(analysis.question) if technical(n)]
+    asked = [n for n in analysis.asked.names if technical(n)]
     if unheld(asked, [item.sentence.text]) is not None or negated_terms(item.sentence.text):
         return None
     block = analysis.layout.block(item.sentence.block_id)
@@ -525,8 +506,8 @@ def to_claims(analysis: Analysis, chosen: Sequence[ScoredSentence]) -> list[Clai
     layout = analysis.layout
     # A question asking when is shown the date line heading each passage's entry, and so is one naming
     # that date ("introduced on May 10th, 2024").
-    when = question_type(analysis.question).kind is AnswerType.DATE
-    named = set(figures(analysis.question))
+    when = analysis.asked.type.kind is AnswerType.DATE
+    named = analysis.asked.figures
     found = []
     for item in chosen:
         block = layout.block(item.sentence.block_id)

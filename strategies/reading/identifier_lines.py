@@ -26,9 +26,10 @@ from dataclasses import dataclass
 
 from corpus.models import Block, BlockKind
 from research.evidence import CitationMarker, Claim
-from tools.identifiers import holder, query_identifiers
+from tools.identifiers import holder
 
 from .passages import Layout
+from .question import ParsedQuestion
 from .text import is_statement, matched, question_terms, stem, words
 
 MAX_SPAN_LINES = 3
@@ -54,13 +55,13 @@ class IdentifierLine:
         )
 
 
-def identifier_lines(question: str, layout: Layout, limit: int) -> list[IdentifierLine]:
+def identifier_lines(question: ParsedQuestion, layout: Layout, limit: int) -> list[IdentifierLine]:
     """The evidence's lines (in its order, at most ``limit``) answering a lookup of an identifier the
     question holds; none when it holds none."""
-    asked = query_identifiers(question)
+    asked = question.identifiers
     if not asked:
         return []
-    rest = question
+    rest = question.text
     for identifier in asked:
         rest = holder(identifier).sub(" ", rest)
     terms = list(dict.fromkeys(stem(w) for w in question_terms(rest)))

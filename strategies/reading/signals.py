@@ -12,7 +12,6 @@ import dataclasses
 from dataclasses import dataclass
 
 from .extractive import Analysis, ScoredSentence, select
-from .question_types import question_type
 from .text import stem
 
 # Coverage = 0.35 pool + 0.35 best + 0.3 dense (the earlier, word-based rule), and its floor.
@@ -45,7 +44,7 @@ def signals(analysis: Analysis, led: bool | None, chosen: list[ScoredSentence] |
     ``chosen``: the sentences the answer quotes (``select``'s, unless the caller has them already)."""
     scored = analysis.scored
     # The asked-for noun ("what *sport*") names the answer's kind, not a word the answer contains.
-    noun = {stem(w) for w in question_type(analysis.question).noun.split()}
+    noun = {stem(w) for w in analysis.asked.type.noun.split()}
     # When the noun was the only specific term ("who is the *artist* of the album VII"), the question's
     # other terms are what the evidence must cover.
     focus = (
@@ -95,7 +94,7 @@ def read_coverage(analysis: Analysis, found: Signals) -> float:
     not stand for it."""
     if read_terms(analysis):
         return coverage(found)
-    noun = {stem(w) for w in question_type(analysis.question).noun.split()}
+    noun = {stem(w) for w in analysis.asked.type.noun.split()}
     pool, best = _shares(analysis, [t for t in analysis.terms if t not in noun] or analysis.terms)
     return coverage(dataclasses.replace(found, pool=pool, best=best))
 

@@ -17,32 +17,32 @@ import re
 from corpus.table_text import TableRow, is_value
 
 from .lexicon.quantities import GENERAL_MEASURES
-from .question_types import question_type
-from .text import abbreviations, content_stems, matched, stem, without_source
+from .question import ParsedQuestion
+from .text import content_stems, matched, stem
 
 # A footnote mark printed after a value ("88.85 7", "6.8 †"): the page's, not the value's.
 _TRAILING_MARK = re.compile(r"(?<=\d)\s+(?:\d|[*†‡§¶])$")
 _WORD = re.compile(r"[A-Za-z]+")
 
 
-def cell_answer(question: str, row: TableRow, context: frozenset[str]) -> str | None:
+def cell_answer(question: ParsedQuestion, row: TableRow, context: frozenset[str]) -> str | None:
     """The value ``row`` gives for ``question`` (``context``: stems of the row's document title, section
     and caption); None when the row is not the question's thing, the table does not report what is
     asked, or no one column is asked."""
     values = [(name, value) for name, value in row.cells if is_value(value)]
     label = frozenset(content_stems(row.label))
     # The row must be the question's thing: a row of another dataset gives another's figure.
-    if not values or not any(matched(t, label) for t in content_stems(question)):
+    if not values or not any(matched(t, label) for t in question.stems):
         return None
     if not _reports(question, row, context):
         return None
     if len(values) == 1:
         return _clean(values[0][1])
     # The document the question names as its source is context, not a column ("the SciBERT paper").
-    asked = [t for t in content_stems(without_source(question)) if not matched(t, label)]
+    asked = [t for t in question.source_free if not matched(t, label)]
     own = [t for t in asked if not matched(t, context)]
     # An abbreviated column name stands for as many of the question's terms as the run it abbreviates.
-    initials = {short: len(content_stems(run)) for short, run in abbreviations(question).items()}
+    initials = {short: len(content_stems(run)) for short, run in question.abbreviations.items()}
     scored = sorted(
         ((_score(name, own, initials), _score(name, asked, initials), i) for i, (name, _) in enumerate(values)),
         reverse=True,
@@ -53,11 +53,11 @@ def cell_answer(question: str, row: TableRow, context: frozenset[str]) -> str | 
     return _clean(values[best[2]][1])
 
 
-def _reports(question: str, row: TableRow, context: frozenset[str]) -> bool:
+def _reports(question: ParsedQuestion, row: TableRow, context: frozenset[str]) -> bool:
     """The table reports the measure the question asks for ("what *recall*", "how many *samples*"): the
     asked noun's head names the row, a column or the table (its caption, section or document). A measure
     any table gives ("what result", "what is X's score") is asked of every table."""
-    head = question_type(question).noun.split()[-1:]  # "recall" of "macro recall"; its modifiers say which column
+    head = question.type.noun.split()[-1:]  # "recall" of "macro recall"; its modifiers say which column
     if not head or head[0] in GENERAL_MEASURES:
         return True
     named = frozenset(content_stems(" ".join([row.label, *(name for name, _ in row.cells)]))) | context

@@ -32,9 +32,10 @@ from dataclasses import dataclass
 from corpus.models import Block, BlockKind
 from research.evidence import CitationMarker, Claim
 
-from .claim_checks import names, technical
+from .claim_checks import technical
 from .lexicon.verbs import SETTING_VERBS
 from .passages import Layout
+from .question import ParsedQuestion
 from .text import stem, words
 
 # A bare value: this many whitespace-separated tokens at most, one with a digit ("160.79.104.0/23").
@@ -62,10 +63,10 @@ class ValueLine:
         return Claim(text=self.line, citations=[CitationMarker(block_id=self.block.block_id, quote=self.line)])
 
 
-def value_lines(question: str, layout: Layout) -> list[ValueLine]:
+def value_lines(question: ParsedQuestion, layout: Layout) -> list[ValueLine]:
     """The lines of the evidence (in its order, each once) setting a value the question asks for."""
-    asked = {n.lower() for n in names(question) if technical(n)}
-    said = words(question)
+    asked = {n.lower() for n in question.names if technical(n)}
+    said = question.words
     held = {stem(w) for w in said}
     setting = any(w in SETTING_VERBS for w in said)
     out: list[ValueLine] = []

@@ -1,0 +1,118 @@
+"""The parsed question: what one sub-question asks, read once and handed to every reader.
+
+Every step of the reading core (the sentence ranking, the short answer, a table's cell, the yes/no
+reading, the documents' disputes, the sufficiency judgement) asks the same things of the question: its
+answer type, its terms, the names it gives, what it asks of its subject. ``parse_question`` reads them
+once per sub-question (``extractive.analyse`` does, for the evidence it sets the question against);
+the readers take the ``ParsedQuestion`` and never parse the question's text again.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from corpus.retrieval import RetrievedChunk
+from corpus.text import figures
+from tools.definitions import definition_subject
+from tools.identifiers import query_identifiers
+
+from .answerhood import asks_about_own_work, asks_about_the_text, asks_about_the_work
+from .claim_checks import names
+from .lexicon.question_words import QUESTION_WORDS
+from .question_types import AnswerType, QuestionType, main_clause, question_type
+from .text import abbreviations, content_stems, question_terms, stem, without_source, word_tokens, words
+
+# "Table 2", "Tab. 3": how a caption names its table and a question names the table it asks about.
+TABLE_NAME = re.compile(r"\b(?:Table|Tab\.)\s*([A-Z]?\d+[a-z]?)\b", re.I)
+# The words either side of a question's "and" that name the things it joins ("Claude 3.5 Sonnet and
+# tool use"): at most this many.
+CONJUNCT_WORDS = 3
+
+
+def table_name(text: str) -> str:
+    """ "table 2" of a caption or question opening "Table 2" / "Tab. 2"."""
+    return "table " + TABLE_NAME.match(text).group(1).lower()
+
+
+@dataclass(frozen=True)
+class ParsedQuestion:
+    """A question as the readers use it (see the module docstring)."""
+
+    text: str  # the question proper: a "<title>: " prefix naming the scoped document dropped
+    type: QuestionType
+    clause: str  # its main clause, past a leading subordinate clause
+    stems: tuple[str, ...]  # stems of its content words, in order
+    terms: tuple[str, ...]  # stems of its search terms (``question_terms``): what sentences are ranked by
+    source_free: tuple[str, ...]  # its content stems without the document it names as its source
+    relation: frozenset[str]  # what it asks of its subject (``relation_of``)
+    words: tuple[str, ...]  # its words, lower-cased
+    names: tuple[str, ...]  # the names, acronyms and identifiers it gives
+    figures: frozenset[float]  # the figures it states
+    conjuncts: tuple[str, ...]  # stems either side of its first "and" (``conjuncts_of``)
+    tables: frozenset[str]  # the tables it names ("table 1")
+    identifiers: tuple[str, ...]  # exact identifiers it looks up (a DOI, an ISBN, a date)
+    defined: str | None  # X of "What is X?"
+    about_text: bool  # it asks about a document's layout, plans or release
+    about_work: bool  # it asks about a document's own work or a document it names
+    own_work: bool  # it asks what the document's own authors did
+    abbreviations: dict[str, str] = field(default_factory=dict, compare=False)  # "SOTA" -> its words
+
+
+def parse_question(question: str, evidence: Sequence[RetrievedChunk] = ()) -> ParsedQuestion:
+    """``question`` read once; a "<title>: " prefix naming a document of ``evidence`` is dropped."""
+    text = asked_of(question, evidence)
+    asked = question_type(text)
+    return ParsedQuestion(
+        text=text,
+        type=asked,
+        clause=main_clause(text),
+        stems=tuple(dict.fromkeys(content_stems(text))),
+        terms=tuple(dict.fromkeys(stem(w) for w in question_terms(text))),
+        source_free=tuple(content_stems(without_source(text))),
+        relation=relation_of(text, asked),
+        words=tuple(words(text)),
+        names=tuple(names(text)),
+        figures=frozenset(figures(text)),
+        conjuncts=conjuncts_of(text),
+        tables=frozenset(table_name(m.group(0)) for m in TABLE_NAME.finditer(text)),
+        identifiers=tuple(query_identifiers(text)),
+        defined=definition_subject(text),
+        about_text=asks_about_the_text(text),
+        about_work=asks_about_the_work(text),
+        own_work=asks_about_own_work(text),
+        abbreviations=abbreviations(text),
+    )
+
+
+def asked_of(question: str, evidence: Sequence[RetrievedChunk]) -> str:
+    """The question proper: "<title>: <question>" names the document the search was scoped to, and
+    its title's words, found all over that document, would otherwise decide which sentence is quoted."""
+    title, sep, rest = question.partition(": ")
+    titles = {" ".join(word_tokens(c.title)) for c in evidence}
+    if sep and rest.strip() and " ".join(word_tokens(title)) in titles:
+        return rest.strip()
+    return question
+
+
+def relation_of(question: str, asked: QuestionType) -> frozenset[str]:
+    """What the question asks of its subject: its content stems without the names it gives (its
+    capitalised words), the words of question templates and, unless a quantity of it is asked for
+    ("the population of"), the noun of the answer it wants ("what sport": the answer names a sport
+    without the word): "practice", "law" of "In which city did Conry practice law?"."""
+    given = {w for w in re.findall(r"[\w'’-]+", question)[1:] if w[0].isupper()}
+    left_out = {stem(w) for w in given} | {stem(w) for w in QUESTION_WORDS}
+    if asked.kind is not AnswerType.QUANTITY:
+        left_out |= {stem(w) for w in asked.noun.split()}
+    return frozenset(s for s in content_stems(question) if s not in left_out)
+
+
+def conjuncts_of(question: str) -> tuple[str, ...]:
+    """Stems of the words either side of the question's first "and" (CONJUNCT_WORDS each): the things a
+    question on "X and Y" asks about, each of which may have its own answer. None without an "and"."""
+    before, sep, after = question.partition(" and ")
+    if not sep:
+        return ()
+    joined = " ".join([*before.split()[-CONJUNCT_WORDS:], *after.split()[:CONJUNCT_WORDS]])
+    return tuple(dict.fromkeys(content_stems(joined)))
