@@ -330,3 +330,31 @@ def test_a_question_asking_how_much_money_is_answered_by_an_amount_of_money():
 def test_a_life_span_in_brackets_gives_the_birth_first_and_the_death_second(vectors, question, sentence, expected):
     phrase = answer_phrase(parse_question(question), sentence, vectors)
     assert phrase is not None and phrase.text == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "expected"),
+    [
+        # A figure with its magnitude, given with the whole of the counted noun.
+        (
+            "How many citation links does the index resolve?",
+            "Using the parsed bibliographies, we resolve a total 380.5M citation links between papers.",
+            "380.5M citation links",
+        ),
+        ("How many papers in the corpus have DOIs?", "There are 52.2M papers with DOIs in the corpus.", "52.2M papers"),
+        # A study's size as papers print it counts who took part.
+        (
+            "How many participants took part in the lab study?",
+            "(2) A controlled lab study (N=12) focusing on note taking during reading.",
+            "12",
+        ),
+    ],
+)
+def test_a_count_as_papers_print_it(vectors, question, sentence, expected):
+    phrase = answer_phrase(parse_question(question), sentence, vectors)
+    assert phrase is not None and phrase.text == expected
+
+
+def test_a_verb_after_the_counted_noun_is_not_the_noun():
+    assert question_type("How many participants took part in the study?").noun == "participants"
+    assert question_type("How many training samples were used?").noun == "training samples"

@@ -196,3 +196,28 @@ def test_a_row_of_another_thing_gives_no_figure() -> None:
         )
         == "61.8"
     )
+
+
+def test_a_value_answers_only_for_the_thing_it_is_said_of(make_library, tmp_path: Path) -> None:
+    """A sentence's total of everything filtered does not answer how many one filter removed while a
+    row of the table names that filter; the row's value leads, cited to the table."""
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "filters.md").write_text(
+        "# Building the Harbor corpus\n\n"
+        "We filter paper clusters to remove papers with no title, no authors or no abstract text.\n\n"
+        "Subsequently, 41.5M paper clusters are filtered out based on these criteria and removed.\n\n"
+        "Table 1: Paper clusters removed by each filter.\n\n"
+        "| Filter | Paper clusters |\n|---|---|\n| No title | 12.1M |\n| No authors | 14.2M |\n"
+        "| Not English | 15.2M |\n"
+    )
+    library = make_library()
+    library.ingest([folder])
+    result = run_research(
+        library,
+        OfflineStrategy(library.embedder),
+        "How many paper clusters were removed by the not-English filter?",
+        single_question=True,
+    )
+    lead = result.report.sections[0].claims[0]
+    assert lead.answer == "15.2M"

@@ -121,8 +121,11 @@ class OfflineStrategy:
         asked = analysis.asked.type
         if asked.typed:
             ranked = sorted(analysis.scored, key=lambda c: (-preference(c), c.sentence.chunk_index, c.sentence.order))
+            # The next by preference, and the most relevant whatever their chunk's rank (a table's row in
+            # a chunk of many rows, a study's size in a chunk on other things).
             others = [x for x in ranked if x not in chosen][:LEAD_SEARCH]
-            for item in [*chosen, *others]:
+            others += [x for x in analysis.scored[:LEAD_SEARCH] if x not in chosen and x not in others]
+            for item in _bound_first(analysis, [*chosen, *others]):
                 answer = lead(analysis.asked, item, self.vectors, MIN_PHRASE_SCORE)
                 if not answer and asked.kind is AnswerType.DATE:
                     answer = passage_date(analysis, item)
@@ -251,6 +254,19 @@ def _identified(
     base = found or Signals(pool=1.0, best=1.0, dense=0.0, margin=0.0, lexical=1.0, agreement=1.0, lead=1.0, joint=1.0)
     valued = assessment.probability(dataclasses.replace(base, lead=1.0, joint=1.0))
     return [line.claim() for line in lines], True, max(conf, valued)
+
+
+def _bound_first(analysis: Analysis, items: list[ScoredSentence]) -> list[ScoredSentence]:
+    """``items`` with those naming more of the question's specific terms first (in their sentence or
+    its context), in their order otherwise: a value answers only for the thing it is said of, so the
+    figure of "paper clusters filtered out" on all criteria does not answer how many the not-English
+    filter removed while a row "Not English | 15.2M" of the same table names it."""
+    weights = analysis.weights
+
+    def named(item: ScoredSentence) -> float:
+        return sum(weights.get(t, 0.0) for t in analysis.focus_terms if item.sentence.covers(t))
+
+    return sorted(items, key=lambda item: -round(named(item), 6))
 
 
 def _lookalike_only(text: str, asked: list[str]) -> bool:

@@ -38,8 +38,9 @@ _DATE = re.compile(
     rf"{MONTH_PATTERN}\s+\d{{3,4}}|"
     r"(?:1[0-9]|20)\d{2}s?)\b"
 )
+# A figure may carry its magnitude ("380.5M", "42k", "1.5B", "2bn").
 _NUMBER = re.compile(
-    r"(?<![\w.,])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:\s*(?:%|percent|per cent)|\s+(?!(?:the|a|an|and|or|of|in|on|"
+    r"(?<![\w.,])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:(?:[KMB]|bn|k)(?![A-Za-z]))?(?:\s*(?:%|percent|per cent)|\s+(?!(?:the|a|an|and|or|of|in|on|"
     r"to|for|by|with|there|that|which|is|are|was|were)\b)[a-z][a-z-]+)?"
 )
 # A capitalised run: "Mahesh Bhatt", "David S. Ware", "Houghton County, Michigan", "Philadelphia Atoms".
@@ -249,8 +250,15 @@ def _candidates(qtype: QuestionType, sentence: str) -> list[tuple[str, int, int]
             found = [c for c in found if not any(q.unit == "%" for q in quantities(c[0]))]
         elif noun in _MONEY_STEMS:  # a price is an amount of money: "€45 per m2", "120 dollars"
             found = [(t, st, e) for t, st, e in found if CURRENCY.search(sentence[max(0, st - 4) : e])]
-        found = [_counted_noun(sentence, t, st, e, noun) for t, st, e in found]
-        return [(t, s, e) for t, s, e in found if _stated_figure(t) or _after_noun(sentence, s, noun)]
+        nouns = [stem(w) for w in qtype.noun.split()]
+        found = [_counted_noun(sentence, t, st, e, nouns) for t, st, e in found]
+        return [
+            (t, s, e)
+            for t, s, e in found
+            if _stated_figure(t)
+            or _after_noun(sentence, s, noun)
+            or (qtype.counted and _SAMPLE_SIZE.search(sentence[:s]))
+        ]
     names = [
         (t, s, e)
         for t, s, e in _spans(_NAME, sentence)
@@ -358,14 +366,28 @@ def _after_noun(sentence: str, start: int, noun: str) -> bool:
     return not any(w in _QUANTITY_STEMS for w in between)
 
 
-def _counted_noun(sentence: str, text: str, start: int, end: int, noun: str) -> tuple[str, int, int]:
-    """A bare figure with the asked noun after it, in any case, counts it: "8 GPUs" for "how many GPUs"
-    (a capitalised unit is not read as one by ``_NUMBER``)."""
+def _counted_noun(sentence: str, text: str, start: int, end: int, nouns: list[str]) -> tuple[str, int, int]:
+    """A figure with the asked noun after it counts it, and is given with all of it: "380.5M citation
+    links" for "how many citation links", "8 GPUs" for "how many GPUs" (a capitalised unit is not read
+    as one by ``_NUMBER``)."""
+    figure = _FIGURE.match(text)
+    if nouns and figure is not None:
+        words = re.match(rf"(?:\s+[A-Za-z][\w-]*){{{len(nouns)}}}", sentence[start + figure.end() :])
+        if words and [stem(w.lower()) for w in words.group(0).split()] == nouns:
+            end = start + figure.end() + words.end()
+            return sentence[start:end], start, end
+    noun = nouns[-1] if nouns else ""
     after = re.match(r"\s+([A-Za-z][\w-]*)", sentence[end:])
     if noun and re.fullmatch(r"\d+", text.strip()) and after and stem(after.group(1).lower()) == noun:
         end += after.end()
         return sentence[start:end], start, end
     return text, start, end
+
+
+# A figure and its magnitude, at the start of a candidate.
+_FIGURE = re.compile(r"[$€£¥₹]?\d[\d,]*(?:\.\d+)?(?:(?:[KMB]|bn|k)(?![A-Za-z]))?")
+# A study's size as papers print it ("a lab study (N=10)", "n = 24"): the count of what it studied.
+_SAMPLE_SIZE = re.compile(r"\b[Nn]\s*=\s*$")
 
 
 def _stated_figure(text: str) -> bool:

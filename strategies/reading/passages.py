@@ -31,6 +31,7 @@ from research.ai_address import addresses_ai
 from research.evidence import CitationMarker, Claim
 
 from .lexicon.months import MONTH_PATTERN
+from .question import TABLE_NAME
 from .text import is_statement, normalise_space
 
 # A sentence opening with one of these, or with a short phrase holding one ("By following these
@@ -167,10 +168,13 @@ class Layout:
         return self._pieces[block.block_id]
 
     def caption(self, block: Block) -> Block | None:
-        """The caption printed right above or below a table ("Table 2: Comparing SciBERT with …")."""
+        """The caption printed right above or below a table ("Table 2: Comparing SciBERT with …"): a
+        caption block, or a paragraph naming the table (Markdown and HTML have no caption kind)."""
         for step in (-1, 1):
             found = self.blocks.get((block.doc_id, block.seq + step))
-            if found is not None and found.kind is BlockKind.CAPTION:
+            if found is None:
+                continue
+            if found.kind is BlockKind.CAPTION or (found.kind in _PROSE_KINDS and TABLE_NAME.match(found.text)):
                 return found
         return None
 

@@ -32,7 +32,7 @@ from strategies.reading.lexicon.months import MONTH_PATTERN
 from strategies.reading.lexicon.quantities import ACCOUNT_PLURALS, DATE_NOUNS, MEASURES, QUANTITY_NOUNS
 from strategies.reading.lexicon.question_words import NOT_A_NOUN
 from strategies.reading.lexicon.stoplists import PHRASE_BREAKERS
-from strategies.reading.lexicon.word_forms import NOT_ADVERBS
+from strategies.reading.lexicon.word_forms import IRREGULAR_BASE, NOT_ADVERBS
 
 from .text import is_listed_verb, is_past_form, stem, stopwords
 
@@ -148,6 +148,8 @@ def question_type(question: str) -> QuestionType:
         unit = re.match(r"\s+([a-z][\w-]*(?:\s+[a-z][\w-]*)?)", text[found.end() :], re.IGNORECASE)
         words = [w for w in (unit.group(1).lower().split() if unit else []) if w not in NOT_A_NOUN]
         words = list(itertools.takewhile(lambda w: w not in stopwords() and not _AUX_WORD.match(w), words))
+        # "How many participants *took* part": a verb after the counted noun starts the predicate.
+        words = words[:1] + list(itertools.takewhile(lambda w: not _is_verb(w), words[1:]))
         how = found.group("how").lower()
         return QuestionType(AnswerType.QUANTITY, " ".join(words), counted=how == "many", measure=MEASURES.get(how, ""))
     if _NAME_Q.match(text):
@@ -167,6 +169,10 @@ def question_type(question: str) -> QuestionType:
     if in_place and not _YES_NO.match(text):
         return question_type(text[in_place.start() :])
     return QuestionType(AnswerType.DESCRIPTION)
+
+
+def _is_verb(word: str) -> bool:
+    return is_listed_verb(word) or word in IRREGULAR_BASE
 
 
 def _thing(text: str, found: re.Match[str]) -> QuestionType:
