@@ -13,6 +13,7 @@ footnotes part.
 from __future__ import annotations
 
 import re
+import zipfile
 from pathlib import Path
 
 import docx
@@ -41,7 +42,7 @@ def load_docx(path: Path) -> LoadedDocument:
     members(path, "Word")
     try:
         document = docx.Document(str(path))
-    except (KeyError, ValueError, etree.XMLSyntaxError, PackageNotFoundError) as exc:
+    except (KeyError, ValueError, etree.XMLSyntaxError, PackageNotFoundError, zipfile.BadZipFile) as exc:
         raise LoadError(f"not a readable Word file ({type(exc).__name__}: {exc})") from None
     footnotes = _footnotes(document)
     outline = Outline()

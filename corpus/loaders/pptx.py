@@ -14,6 +14,7 @@ python-pptx reads any of it: every slide costs a parse, and such a deck is gener
 from __future__ import annotations
 
 import re
+import zipfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -42,7 +43,7 @@ def load_pptx(path: Path) -> LoadedDocument:
         raise LoadError(f"a presentation of {slides:,} slides, over the limit of {MAX_SLIDES:,}")
     try:
         deck = pptx.Presentation(str(path))
-    except (KeyError, ValueError, etree.XMLSyntaxError, PackageNotFoundError) as exc:
+    except (KeyError, ValueError, etree.XMLSyntaxError, PackageNotFoundError, zipfile.BadZipFile) as exc:
         raise LoadError(f"not a readable PowerPoint file ({type(exc).__name__}: {exc})") from None
     outline = Outline()
     first_title = None
