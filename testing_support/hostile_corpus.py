@@ -297,8 +297,9 @@ def build(root: Path, scale: int = 1) -> dict[str, Expected]:
 
 
 def office_files(folder: Path, marker: str) -> dict[str, Expected]:
-    """Word, PowerPoint and EPUB files, one good (holding ``marker``) and the others hostile: damaged,
-    a ZIP bomb, a deck of 5,000 slides; and an OpenDocument file, a format prp does not read."""
+    """Word, PowerPoint, EPUB and LaTeX files, one good Word file (holding ``marker``) and a good LaTeX
+    one, the others hostile: damaged, a ZIP bomb, a deck of 5,000 slides, a LaTeX source too large to
+    parse in seconds; and an OpenDocument file, a format prp does not read."""
     from docx import Document
 
     doc = Document()
@@ -319,6 +320,10 @@ def office_files(folder: Path, marker: str) -> dict[str, Expected]:
     slides = [(f"ppt/slides/slide{i}.xml", b"<p:sld/>") for i in range(1, 5001)]
     write_zip(folder / "huge-deck.pptx", [("[Content_Types].xml", b"<Types/>"), *slides])
     out["huge-deck.pptx"] = Expected("failed", reason="5,000 slides, over the limit")
+    (folder / "paper.tex").write_text(f"\\section{{Findings}}\n{paragraph('lemming', 'tundra')}\n", encoding="utf-8")
+    out["paper.tex"] = Expected("ok", marker="lemming")
+    (folder / "huge.tex").write_text("\\section{Filler}\n" + "word " * 120_000, encoding="utf-8")
+    out["huge.tex"] = Expected("failed", reason="over the limit of 500,000")
     (folder / "minutes.odt").write_bytes(b"PK\x03\x04 an OpenDocument text")
     out["minutes.odt"] = Expected("failed", reason="unsupported file type")
     return out

@@ -161,7 +161,10 @@ def test_bad_files_are_reported_and_the_rest_lands(make_library, docs_dir: Path)
     assert by_name["locked.pdf"].outcome is Outcome.FAILED
     assert "encrypted" in by_name["locked.pdf"].reason.lower()
     assert by_name["empty.txt"].outcome is Outcome.FAILED and "empty" in by_name["empty.txt"].reason
-    assert by_name["slides.pptx"].outcome is Outcome.FAILED and "not a readable PowerPoint" in by_name["slides.pptx"].reason
+    assert (
+        by_name["slides.pptx"].outcome is Outcome.FAILED
+        and "not a readable PowerPoint" in by_name["slides.pptx"].reason
+    )
     assert by_name["minutes.odt"].outcome is Outcome.FAILED and "unsupported" in by_name["minutes.odt"].reason
     assert len(library.registry.documents()) == 3
     index_consistent(library)

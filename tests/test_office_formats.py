@@ -68,9 +68,8 @@ def make_pptx(path: Path) -> Path:
     opening.shapes.title.text = "Harbourside Roof Upkeep"
     bullets = deck.slides.add_slide(deck.slide_layouts[1])
     bullets.shapes.title.text = "Maintenance"
-    bullets.placeholders[1].text_frame.text = (
-        "Gutters on the Harbourside roofs are cleared twice a year by the Orrin crew.\nMoss is left in place."
-    )
+    body = bullets.placeholders[1].text_frame
+    body.text = "Gutters on the Harbourside roofs are cleared twice a year by the Orrin crew.\nMoss is left in place."
     bullets.notes_slide.notes_text_frame.text = "Mention the storm in March."
     costs = deck.slides.add_slide(deck.slide_layouts[5])
     costs.shapes.title.text = "Budget"
@@ -95,7 +94,9 @@ def make_epub(path: Path) -> Path:
         "<table><tr><th>Gauge</th><th>Reading</th></tr><tr><td>East</td><td>14</td></tr></table></body></html>"
     )
     trees = epub.EpubHtml(title="Street Trees", file_name="trees.xhtml", lang="en")
-    trees.content = "<html><body><p>Street trees along Quillon Avenue cool the pavement by four degrees.</p></body></html>"
+    trees.content = (
+        "<html><body><p>Street trees along Quillon Avenue cool the pavement by four degrees.</p></body></html>"
+    )
     for chapter in (roofs, trees):
         book.add_item(chapter)
     book.toc = (roofs, trees)
@@ -244,7 +245,7 @@ def test_ingested_office_files_answer_with_citations_naming_their_section(make_l
         lead = result.report.sections[0].claims[0]
         (citation,) = [c for c in result.report.citations if c.number == lead.citations[0]]
         document = library.registry.document(citation.resolution.doc_id)
-        (block,) = [b for b in library.registry.blocks_of(document.doc_id) if b.block_id in citation.resolution.block_ids]
+        block = library.registry.blocks(citation.resolution.block_ids[:1])[citation.resolution.block_ids[0]]
         assert (Path(document.path).name, citation.resolution.page, block.section) == (name, page, section), question
     # Ingesting again parses nothing: every file is unchanged.
     again = library.ingest([office_folder])

@@ -21,6 +21,7 @@ from lxml import etree
 from corpus.errors import LoadError
 from corpus.loaders.archive import members
 from corpus.loaders.authors import metadata_authors, split_names
+from corpus.loaders.html import parse_html
 from corpus.loaders.outline import Outline
 from corpus.loaders.titles import clean_title
 from corpus.loaders.xhtml import add_xhtml, first_heading
@@ -44,12 +45,12 @@ def load_epub(path: Path) -> LoadedDocument:
     names = _toc_names(book.toc)
     outline = Outline()
     for number, chapter in enumerate(chapters, start=1):
-        xhtml = chapter.get_content().decode("utf-8", errors="replace")
+        root = parse_html(chapter.get_content().decode("utf-8", errors="replace"))
         outline.new_page(number)
-        name, heading = names.get(normpath(chapter.file_name), ""), first_heading(xhtml)
+        name, heading = names.get(normpath(chapter.file_name), ""), first_heading(root)
         if (name or not heading) and name != heading:
             outline.heading(0, name or f"Chapter {number}", shown=False)
-        add_xhtml(outline, xhtml)
+        add_xhtml(outline, root)
     title = clean_title(_first(book, "title"))
     date = _YEAR.search(_first(book, "date"))
     return LoadedDocument(

@@ -28,7 +28,7 @@ from pylatexenc.latexwalker import (
     LatexWalker,
     get_default_latex_context_db,
 )
-from pylatexenc.macrospec import MacroSpec
+from pylatexenc.macrospec import LatexContextDb, MacroSpec
 
 from corpus.errors import LoadError
 from corpus.loaders.authors import metadata_authors, split_names
@@ -50,9 +50,15 @@ _FURNITURE = ("maketitle", "tableofcontents", "listoffigures", "listoftables", "
 _YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|20\d\d)(?!\d)")
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
 ABSTRACT_LEVEL = 2
+# pylatexenc's walker reads about 30 KB a second (pure Python, character by character): a paper's
+# source takes a second or two, a larger file is refused by name rather than parsed for minutes (a
+# book is usually split into \input files, each read on its own).
+MAX_SOURCE_CHARS = 500_000
 
 
 def load_latex(text: str) -> LoadedDocument:
+    if len(text) > MAX_SOURCE_CHARS:
+        raise LoadError(f"a LaTeX source of {len(text):,} characters, over the limit of {MAX_SOURCE_CHARS:,}")
     walker = LatexWalker(text, latex_context=_parse_context(), tolerant_parsing=True)
     try:
         nodes, _, _ = walker.get_latex_nodes()
@@ -77,12 +83,22 @@ def load_latex(text: str) -> LoadedDocument:
     )
 
 
-def _parse_context():
-    db = get_default_latex_context_db()
-    macros = [MacroSpec(name, "*[[{") for name in _CITES] + [MacroSpec(name, "{") for name in _SILENT]
-    macros += [MacroSpec("caption", "[{"), MacroSpec("multicolumn", "{{{"), MacroSpec("bibitem", "[{")]
-    macros += [MacroSpec("thanks", "{"), MacroSpec("footnote", "[{"), MacroSpec("includegraphics", "[{")]
-    db.add_context_category("prp", prepend=True, macros=macros)
+def _parse_context() -> LatexContextDb:
+    """pylatexenc's macros with the arguments of those it does not know. One category: the walker tests
+    every category at every character for a special ("~", "&"), and the default's twenty made a 100 KB
+    paper take seconds."""
+    default = get_default_latex_context_db()
+    ours = [MacroSpec(name, "*[[{") for name in _CITES] + [MacroSpec(name, "{") for name in _SILENT]
+    ours += [MacroSpec("caption", "[{"), MacroSpec("multicolumn", "{{{"), MacroSpec("bibitem", "[{")]
+    ours += [MacroSpec("thanks", "{"), MacroSpec("footnote", "[{"), MacroSpec("includegraphics", "[{")]
+    names = {spec.macroname for spec in ours}
+    db = LatexContextDb()
+    db.add_context_category(
+        "prp",
+        macros=ours + [spec for spec in default.iter_macro_specs() if spec.macroname not in names],
+        environments=list(default.iter_environment_specs()),
+        specials=list(default.iter_specials_specs()),
+    )
     return db
 
 

@@ -5,14 +5,14 @@ chapter has none of those, and on a short chapter trafilatura falls back to flat
 and tables. So each element is read as what it is: ``h1``–``h6`` open sections (``corpus.loaders
 .outline``), ``li`` items are list blocks, ``table`` a table block written as every loader writes one,
 ``caption``/``figcaption`` captions, an EPUB footnote or endnote (``epub:type``) a footnote; any other
-element holding no block element is a paragraph. The markup is parsed as the HTML loader parses pages.
+element holding no block element is a paragraph. The caller parses the markup as the HTML loader
+parses pages (``corpus.loaders.html.parse_html``).
 """
 
 from __future__ import annotations
 
 import lxml.html
 
-from corpus.loaders.html import parse_html
 from corpus.loaders.outline import Outline, table_text
 from corpus.models import BlockKind
 
@@ -28,26 +28,24 @@ BLOCK_TAGS = frozenset(
 MAX_DEPTH = 100
 
 
-def add_xhtml(outline: Outline, xhtml: str, level_offset: int = 0) -> None:
-    """Add the blocks of ``xhtml``'s body to ``outline``, its headings ``level_offset`` levels down."""
-    root = parse_html(xhtml)
+def add_xhtml(outline: Outline, root: lxml.html.HtmlElement | None) -> None:
+    """Add the blocks of the parsed document's body to ``outline``."""
     body = root.body if root is not None else None
     if body is not None:
-        _element(outline, body, level_offset, 0)
+        _element(outline, body, 0)
 
 
-def first_heading(xhtml: str) -> str:
-    root = parse_html(xhtml)
+def first_heading(root: lxml.html.HtmlElement | None) -> str:
     found = root.xpath("//h1|//h2|//h3|//h4|//h5|//h6") if root is not None else []
     return " ".join(found[0].text_content().split()) if found else ""
 
 
-def _element(outline: Outline, element: lxml.html.HtmlElement, offset: int, depth: int) -> None:
+def _element(outline: Outline, element: lxml.html.HtmlElement, depth: int) -> None:
     tag = element.tag if isinstance(element.tag, str) else ""
     if tag in _SKIPPED or not tag:
         return
     if tag in _HEADINGS:
-        outline.heading(_HEADINGS[tag] + offset, element.text_content())
+        outline.heading(_HEADINGS[tag], element.text_content())
     elif tag == "table":
         outline.add(BlockKind.TABLE, table_text(_rows(element)))
     elif tag in _CAPTIONS:
@@ -63,7 +61,7 @@ def _element(outline: Outline, element: lxml.html.HtmlElement, offset: int, dept
     else:
         outline.add(BlockKind.PARAGRAPH, " ".join((element.text or "").split()))
         for child in element:
-            _element(outline, child, offset, depth + 1)
+            _element(outline, child, depth + 1)
             outline.add(BlockKind.PARAGRAPH, " ".join((child.tail or "").split()))
 
 
