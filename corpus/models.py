@@ -86,6 +86,7 @@ class DocType(StrEnum):
     DOCX = "docx"
     PPTX = "pptx"
     EPUB = "epub"
+    ODT = "odt"
     LATEX = "latex"
 
 
@@ -96,7 +97,9 @@ class TitleSource(StrEnum):
     FRONT_MATTER = "front matter"  # a Markdown file's front matter
     META_TAGS = "meta tags"  # an HTML page's citation_title, og:title or <title>
     PDF_METADATA = "pdf metadata"  # a PDF's /Title
-    PROPERTIES = "properties"  # a Word or PowerPoint file's properties, an EPUB's metadata, LaTeX's \title
+    PROPERTIES = (
+        "properties"  # a Word, PowerPoint or OpenDocument file's properties, an EPUB's metadata, LaTeX's \title
+    )
     TITLE_PAGE = "title page"  # a PDF's first page, its title block
     HEADING = "heading"  # the heading or line that opens a text
     URL = "url"  # a saved page's source URL, its last path segment

@@ -30,6 +30,7 @@ HTML = 4  # 4: authors from the page's markup (rel="author", a byline element or
 DOCX = 1
 PPTX = 1
 EPUB = 1  # its chapters' XHTML through corpus.loaders.xhtml
+ODT = 1
 LATEX = 1
 CHUNKER = 5  # 3: runs no reader reads (data: URIs, blobs) are in no chunk (corpus.non_prose)
 # CHUNKER 4: a section's heading opens a chunk with the passage it heads, never a chunk of its own
@@ -63,6 +64,8 @@ def loader_version(doc_type: DocType) -> int:
             return PPTX
         case DocType.EPUB:
             return EPUB
+        case DocType.ODT:
+            return ODT
         case DocType.LATEX:
             return LATEX
 

@@ -26,6 +26,7 @@ SUFFIX_TYPES: dict[str, DocType] = {
     ".docx": DocType.DOCX,
     ".pptx": DocType.PPTX,
     ".epub": DocType.EPUB,
+    ".odt": DocType.ODT,
     ".tex": DocType.LATEX,
 }
 
@@ -126,7 +127,7 @@ def load(path: Path, data: bytes, doc_type: DocType) -> LoadedDocument:
     return load_text(text)
 
 
-_PACKAGED = frozenset({DocType.PDF, DocType.DOCX, DocType.PPTX, DocType.EPUB})
+_PACKAGED = frozenset({DocType.PDF, DocType.DOCX, DocType.PPTX, DocType.EPUB, DocType.ODT})
 
 
 def _load_packaged(path: Path, doc_type: DocType) -> LoadedDocument:
@@ -143,6 +144,10 @@ def _load_packaged(path: Path, doc_type: DocType) -> LoadedDocument:
         from corpus.loaders.epub import load_epub
 
         return load_epub(path)
+    if doc_type is DocType.ODT:
+        from corpus.loaders.odt import load_odt
+
+        return load_odt(path)
     from corpus.loaders.pdf import load_pdf
 
     return load_pdf(path)

@@ -297,9 +297,9 @@ def build(root: Path, scale: int = 1) -> dict[str, Expected]:
 
 
 def office_files(folder: Path, marker: str) -> dict[str, Expected]:
-    """Word, PowerPoint, EPUB and LaTeX files, one good Word file (holding ``marker``) and a good LaTeX
-    one, the others hostile: damaged, a ZIP bomb, a deck of 5,000 slides, a LaTeX source too large to
-    parse in seconds; and an OpenDocument file, a format prp does not read."""
+    """Word, PowerPoint, EPUB, OpenDocument and LaTeX files: a good Word file (holding ``marker``) and a
+    good LaTeX one; the others hostile: damaged, a ZIP bomb, a deck of 5,000 slides, a LaTeX source too
+    large to parse in seconds."""
     from docx import Document
 
     doc = Document()
@@ -325,7 +325,7 @@ def office_files(folder: Path, marker: str) -> dict[str, Expected]:
     (folder / "huge.tex").write_text("\\section{Filler}\n" + "word " * 120_000, encoding="utf-8")
     out["huge.tex"] = Expected("failed", reason="over the limit of 500,000")
     (folder / "minutes.odt").write_bytes(b"PK\x03\x04 an OpenDocument text")
-    out["minutes.odt"] = Expected("failed", reason="unsupported file type")
+    out["minutes.odt"] = Expected("failed", reason="not a readable OpenDocument file")
     return out
 
 

@@ -1,4 +1,4 @@
-"""Word, PowerPoint, EPUB and LaTeX files, each made in the test by its own library (or written out, for
+"""Word, PowerPoint, EPUB, OpenDocument and LaTeX files, each made in the test by its own library (or written out, for
 LaTeX): headings as sections, tables as table blocks, footnotes and speaker notes apart, the metadata
 the file declares; then ingested through the real ingest path and asked a question whose citation
 names the section, slide or chapter that answers it. Real Qdrant, fastembed and LangGraph."""
@@ -17,6 +17,10 @@ from docx.opc.part import Part
 from docx.oxml import OxmlElement
 from docx.oxml.ns import nsdecls, qn
 from ebooklib import epub
+from odf import dc, meta
+from odf.opendocument import OpenDocumentText
+from odf.table import CoveredTableCell, Table, TableCell, TableColumn, TableRow
+from odf.text import H, Note, NoteBody, NoteCitation, P
 from pptx.util import Inches
 
 from corpus.models import BlockKind, DocType, TitleSource
@@ -107,6 +111,35 @@ def make_epub(path: Path) -> Path:
     return path
 
 
+def make_odt(path: Path) -> Path:
+    doc = OpenDocumentText()
+    doc.meta.addElement(dc.Title(text="Meadow Roofs"))
+    doc.meta.addElement(dc.Creator(text="Lena Hartmann"))
+    doc.meta.addElement(meta.CreationDate(text="2018-02-03T10:00:00"))
+    doc.text.addElement(H(outlinelevel=1, text="Meadow Roofs"))
+    doc.text.addElement(H(outlinelevel=2, text="Findings"))
+    found = P(text="Meadow roofs on the Tessin depot were mown once a year by the Halden crew.")
+    note, body = Note(id="ftn1", noteclass="footnote"), NoteBody()
+    note.addElement(NoteCitation(text="1"))
+    body.addElement(P(text="Gauge on the north side."))
+    note.addElement(body)
+    found.addElement(note)
+    doc.text.addElement(found)
+    table = Table(name="Costs")
+    table.addElement(TableColumn(numbercolumnsrepeated=3))
+    for values in (["Site", "Cost", None], ["Alder", "12", "14"]):
+        row = TableRow()
+        for value in values:
+            cell = CoveredTableCell() if value is None else TableCell(numbercolumnsspanned=2 if value == "Cost" else 1)
+            if value is not None:
+                cell.addElement(P(text=value))
+            row.addElement(cell)
+        table.addElement(row)
+    doc.text.addElement(table)
+    doc.save(str(path))
+    return path
+
+
 LATEX = r"""\documentclass{article}
 \usepackage{booktabs}
 % a private comment: the reviewers' names
@@ -139,6 +172,7 @@ def office_folder(tmp_path: Path) -> Path:
     make_docx(folder / "sedum.docx")
     make_pptx(folder / "upkeep.pptx")
     make_epub(folder / "rain.epub")
+    make_odt(folder / "meadow.odt")
     (folder / "drought.tex").write_text(LATEX, encoding="utf-8")
     return folder
 
@@ -205,6 +239,21 @@ def test_epub_chapters_are_sections_and_pages(tmp_path: Path) -> None:
     assert kinds(parsed, BlockKind.TABLE) == ["Gauge | Reading\nEast | 14"]
 
 
+def test_opendocument_headings_tables_footnotes_and_metadata(tmp_path: Path) -> None:
+    parsed = parse_file(make_odt(tmp_path / "meadow.odt"))
+    doc = parsed.document
+    assert (doc.type, doc.title, doc.year, doc.bibliography.authors) == (
+        DocType.ODT,
+        "Meadow Roofs",
+        2018,
+        ["Lena Hartmann"],
+    )
+    (finding,) = [b for b in parsed.blocks if "Tessin" in b.text]
+    assert (finding.section, finding.parents) == ("Findings", ["Meadow Roofs"]) and "north" not in finding.text
+    assert kinds(parsed, BlockKind.FOOTNOTE) == ["Gauge on the north side."]
+    assert kinds(parsed, BlockKind.TABLE) == ["Site | Cost | \nAlder | 12 | 14"]
+
+
 def test_latex_sections_metadata_citations_and_tables(tmp_path: Path) -> None:
     (tmp_path / "drought.tex").write_text(LATEX, encoding="utf-8")
     parsed = parse_file(tmp_path / "drought.tex")
@@ -230,6 +279,7 @@ QUESTIONS = [
     ("How often are the gutters on the Harbourside roofs cleared?", "upkeep.pptx", 2, "Maintenance"),
     ("By how much do street trees along Quillon Avenue cool the pavement?", "rain.epub", 2, "Street Trees"),
     ("Which substrate depth survived the drought in the Varga beds?", "drought.tex", 1, "Results"),
+    ("How often were the meadow roofs on the Tessin depot mown?", "meadow.odt", 1, "Findings"),
 ]
 
 
@@ -237,7 +287,7 @@ def test_ingested_office_files_answer_with_citations_naming_their_section(make_l
     library = make_library()
     summary = library.ingest([office_folder])
     assert {Path(f.path).name: f.outcome.value for f in summary.files} == dict.fromkeys(
-        ["drought.tex", "rain.epub", "sedum.docx", "upkeep.pptx"], "ok"
+        ["drought.tex", "meadow.odt", "rain.epub", "sedum.docx", "upkeep.pptx"], "ok"
     )
     strategy = OfflineStrategy(library.embedder)
     for question, name, page, section in QUESTIONS:
