@@ -284,8 +284,10 @@ QUESTIONS = [
 
 
 def test_ingested_office_files_answer_with_citations_naming_their_section(make_library, office_folder: Path) -> None:
+    (office_folder / "~$sedum.docx").write_bytes(b"\x05Clara" + b"\0" * 150)  # Word's lock file: not read
     library = make_library()
     summary = library.ingest([office_folder])
+    assert [Path(p).name for p in summary.hidden] == ["~$sedum.docx"]
     assert {Path(f.path).name: f.outcome.value for f in summary.files} == dict.fromkeys(
         ["drought.tex", "meadow.odt", "rain.epub", "sedum.docx", "upkeep.pptx"], "ok"
     )
