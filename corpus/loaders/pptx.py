@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 import zipfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pptx
@@ -53,9 +53,9 @@ def load_pptx(path: Path) -> LoadedDocument:
         title = title_shape.text_frame.text if title_shape is not None and title_shape.has_text_frame else ""
         first_title = first_title or (title if number == 1 else None)
         outline.heading(1, title or f"Slide {number}", shown=bool(title.strip()))
-        for shape in _reading_order(slide.shapes, 0):
-            if title_shape is None or shape.shape_id != title_shape.shape_id:
-                _add_shape(outline, shape)
+        others = [s for s in slide.shapes if title_shape is None or s.shape_id != title_shape.shape_id]
+        for shape in _reading_order(others, 0):
+            _add_shape(outline, shape)
         if slide.has_notes_slide:
             outline.add(BlockKind.NOTES, _notes(slide))
     properties = deck.core_properties
@@ -70,11 +70,13 @@ def load_pptx(path: Path) -> LoadedDocument:
     )
 
 
-def _reading_order(shapes: Iterable[BaseShape], depth: int) -> Iterator[BaseShape]:
-    for shape in sorted(shapes, key=lambda s: (s.top or 0, s.left or 0)):
+def _reading_order(shapes: list[BaseShape], depth: int) -> Iterator[BaseShape]:
+    # A placeholder's position is inherited from its layout, a costly look-up: a lone shape is not sorted.
+    ordered = sorted(shapes, key=lambda s: (s.top or 0, s.left or 0)) if len(shapes) > 1 else shapes
+    for shape in ordered:
         if shape.shape_type == MSO_SHAPE_TYPE.GROUP:
             if depth < MAX_GROUP_DEPTH:
-                yield from _reading_order(shape.shapes, depth + 1)
+                yield from _reading_order(list(shape.shapes), depth + 1)
         else:
             yield shape
 
