@@ -6,6 +6,7 @@ names the section, slide or chapter that answers it. Real Qdrant, fastembed and 
 from __future__ import annotations
 
 import datetime
+import zipfile
 from pathlib import Path
 
 import pptx
@@ -23,6 +24,7 @@ from odf.table import CoveredTableCell, Table, TableCell, TableColumn, TableRow
 from odf.text import H, Note, NoteBody, NoteCitation, P
 from pptx.util import Inches
 
+from corpus.errors import LoadError
 from corpus.models import BlockKind, DocType, TitleSource
 from corpus.parsing import parse_file
 from graph.run import run_research
@@ -217,6 +219,16 @@ def test_powerpoint_slides_are_sections_and_pages(tmp_path: Path) -> None:
     assert (notes.kind, notes.page) == (BlockKind.NOTES, 2)
     (table,) = [b for b in parsed.blocks if b.kind is BlockKind.TABLE]
     assert (table.text, table.page, table.section) == ("Item | Cost\nGutters | 4,200\nMoss | 800", 3, "Budget")
+
+
+def test_an_epub_under_drm_is_refused_by_name(tmp_path: Path) -> None:
+    path = make_epub(tmp_path / "locked.epub")
+    with zipfile.ZipFile(path, "a") as package:
+        package.writestr(
+            "META-INF/encryption.xml", '<encryption><CipherReference URI="EPUB/roofs.xhtml"/></encryption>'
+        )
+    with pytest.raises(LoadError, match="encrypted with DRM"):
+        parse_file(path)
 
 
 def test_epub_chapters_are_sections_and_pages(tmp_path: Path) -> None:

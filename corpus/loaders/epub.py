@@ -4,7 +4,8 @@ of its own (the chapter's place in the spine, as a slide's number is a presentat
 A chapter is named by the book's table of contents, else by its first heading; one named by neither
 is "Chapter N". Its XHTML is read element by element (``corpus.loaders.xhtml``), its headings under
 the chapter's name unless the first of them is that name. Title, authors and year are the book's
-Dublin Core metadata (``dc:title``, ``dc:creator``, ``dc:date``).
+Dublin Core metadata (``dc:title``, ``dc:creator``, ``dc:date``). A book whose chapters are ciphered
+(DRM) is refused by name, as a PDF with a user password is.
 """
 
 from __future__ import annotations
@@ -28,11 +29,15 @@ from corpus.loaders.xhtml import add_xhtml, first_heading
 from corpus.models import Bibliography, LoadedDocument, TitleSource
 
 MAX_CHAPTERS = 2000
+# A DRM-protected book lists its ciphered chapters here; fonts alone are often obfuscated, and readable.
+_ENCRYPTION = "META-INF/encryption.xml"
+_CIPHERED_CHAPTER = re.compile(rb"URI=[\"'][^\"']+\.x?html?[\"']", re.IGNORECASE)
 _YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|20\d\d)(?!\d)")
 
 
 def load_epub(path: Path) -> LoadedDocument:
-    members(path, "EPUB")
+    if _ENCRYPTION in members(path, "EPUB") and _CIPHERED_CHAPTER.search(_read(path, _ENCRYPTION)):
+        raise LoadError("an EPUB encrypted with DRM: its chapters cannot be read")
     try:
         book = epub.read_epub(str(path), options={"ignore_ncx": True})
     except (epub.EpubException, KeyError, ValueError, zipfile.BadZipFile, etree.XMLSyntaxError) as exc:
@@ -61,6 +66,11 @@ def load_epub(path: Path) -> LoadedDocument:
         bibliography=Bibliography(authors=_authors(book)),
         blocks=outline.blocks,
     )
+
+
+def _read(path: Path, member: str) -> bytes:
+    with zipfile.ZipFile(path) as package:
+        return package.read(member)
 
 
 def _first(book: epub.EpubBook, name: str) -> str:
