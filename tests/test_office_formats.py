@@ -221,7 +221,7 @@ def test_powerpoint_slides_are_sections_and_pages(tmp_path: Path) -> None:
     assert (table.text, table.page, table.section) == ("Item | Cost\nGutters | 4,200\nMoss | 800", 3, "Budget")
 
 
-def test_an_epub_under_drm_is_refused_by_name(tmp_path: Path) -> None:
+def test_an_epub_under_drm_and_a_locked_word_file_are_refused_by_name(tmp_path: Path) -> None:
     path = make_epub(tmp_path / "locked.epub")
     with zipfile.ZipFile(path, "a") as package:
         package.writestr(
@@ -229,6 +229,10 @@ def test_an_epub_under_drm_is_refused_by_name(tmp_path: Path) -> None:
         )
     with pytest.raises(LoadError, match="encrypted with DRM"):
         parse_file(path)
+    # Office writes a password-protected document in its old binary container.
+    (tmp_path / "locked.docx").write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(504))
+    with pytest.raises(LoadError, match="password-protected"):
+        parse_file(tmp_path / "locked.docx")
 
 
 def test_epub_chapters_are_sections_and_pages(tmp_path: Path) -> None:

@@ -28,7 +28,7 @@ def members(path: Path, kind: str) -> list[str]:
         with zipfile.ZipFile(path) as package:
             infos = package.infolist()
     except (zipfile.BadZipFile, OSError, EOFError, ValueError) as exc:
-        raise LoadError(f"not a readable {kind} file: its ZIP package is damaged ({exc})") from None
+        raise LoadError(_unreadable(path, kind, exc)) from None
     if len(infos) > MAX_MEMBERS:
         raise LoadError(f"{kind} package of {len(infos):,} parts, over the limit of {MAX_MEMBERS:,}")
     total = sum(info.file_size for info in infos)
@@ -44,3 +44,15 @@ def members(path: Path, kind: str) -> list[str]:
                 f"{MAX_MARKUP_BYTES // 2**20} MB"
             )
     return [info.filename for info in infos]
+
+
+def _unreadable(path: Path, kind: str, error: Exception) -> str:
+    # Office saves a password-protected file in the old binary container (OLE), not as a ZIP package.
+    try:
+        with path.open("rb") as file:
+            ole = file.read(4) == b"\xd0\xcf\x11\xe0"
+    except OSError:
+        ole = False
+    if ole:
+        return f"not a readable {kind} file: it is password-protected, or in the old binary format (.doc, .ppt)"
+    return f"not a readable {kind} file: its ZIP package is damaged ({error})"
