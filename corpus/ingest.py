@@ -197,8 +197,9 @@ class Discovery:
 
 
 def hidden(relative: Path) -> bool:
-    """A folder walk never enters hidden files or folders (dot-files, ``.git``, the default ``.prp``)."""
-    return any(part.startswith(".") for part in relative.parts)
+    """A folder walk never enters hidden files or folders (dot-files, ``.git``, the default ``.prp``),
+    nor reads Office's lock files ("~$report.docx": who has the document open, not a document)."""
+    return any(part.startswith(".") for part in relative.parts) or relative.name.startswith("~$")
 
 
 def discover(paths: Iterable[Path]) -> Discovery:

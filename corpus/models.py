@@ -1,7 +1,8 @@
 """The block model: documents, the blocks they are made of, and the chunks that get embedded.
 
 A block is the unit a citation resolves to. PDFs locate a block by page and bounding box; text
-formats by a character span into the document's extracted text (``page`` is then always 1). A block
+formats by a character span into the document's extracted text (``page`` is then always 1, but a
+slide's number in a presentation and a chapter's in an EPUB, the span then into that page's text). A block
 the collection repeats across documents is flagged ``boilerplate``: its kind stays what the loader
 found, because the flag depends on the other documents and can come and go with them.
 """
@@ -74,6 +75,7 @@ class BlockKind(StrEnum):
     REFERENCE = "reference"
     # Text a figure draws (tick values, axis labels, legends): kept for citations, in no chunk.
     FIGURE = "figure"
+    NOTES = "notes"  # a slide's speaker notes
 
 
 class DocType(StrEnum):
@@ -81,6 +83,11 @@ class DocType(StrEnum):
     MARKDOWN = "markdown"
     TEXT = "text"
     HTML = "html"
+    DOCX = "docx"
+    PPTX = "pptx"
+    EPUB = "epub"
+    ODT = "odt"
+    LATEX = "latex"
 
 
 class TitleSource(StrEnum):
@@ -90,6 +97,9 @@ class TitleSource(StrEnum):
     FRONT_MATTER = "front matter"  # a Markdown file's front matter
     META_TAGS = "meta tags"  # an HTML page's citation_title, og:title or <title>
     PDF_METADATA = "pdf metadata"  # a PDF's /Title
+    PROPERTIES = (
+        "properties"  # a Word, PowerPoint or OpenDocument file's properties, an EPUB's metadata, LaTeX's \title
+    )
     TITLE_PAGE = "title page"  # a PDF's first page, its title block
     HEADING = "heading"  # the heading or line that opens a text
     URL = "url"  # a saved page's source URL, its last path segment

@@ -27,6 +27,11 @@ MARKDOWN = 9  # 5: a navigation trail without separators under the title is page
 # HTML and text blocks have heading paths, so their libraries alone need their title fields again)
 TEXT = 3
 HTML = 4  # 4: authors from the page's markup (rel="author", a byline element or paragraph)
+DOCX = 1
+PPTX = 1
+EPUB = 1  # its chapters' XHTML through corpus.loaders.xhtml
+ODT = 1
+LATEX = 1
 CHUNKER = 5  # 3: runs no reader reads (data: URIs, blobs) are in no chunk (corpus.non_prose)
 # CHUNKER 4: a section's heading opens a chunk with the passage it heads, never a chunk of its own
 # CHUNKER 5: a table is embedded with each row read under its columns' names (corpus.table_text)
@@ -53,6 +58,16 @@ def loader_version(doc_type: DocType) -> int:
             return TEXT + MARKDOWN
         case DocType.HTML:  # the main content as Markdown, or the page's text when there is none
             return HTML + MARKDOWN + TEXT
+        case DocType.DOCX:
+            return DOCX
+        case DocType.PPTX:
+            return PPTX
+        case DocType.EPUB:
+            return EPUB
+        case DocType.ODT:
+            return ODT
+        case DocType.LATEX:
+            return LATEX
 
 
 def current(doc_type: DocType) -> ParserVersion:

@@ -23,6 +23,11 @@ SUFFIX_TYPES: dict[str, DocType] = {
     ".text": DocType.TEXT,
     ".html": DocType.HTML,
     ".htm": DocType.HTML,
+    ".docx": DocType.DOCX,
+    ".pptx": DocType.PPTX,
+    ".epub": DocType.EPUB,
+    ".odt": DocType.ODT,
+    ".tex": DocType.LATEX,
 }
 
 DOC_ID_LENGTH = 16
@@ -102,11 +107,13 @@ def _decode(data: bytes) -> str:
 
 def load(path: Path, data: bytes, doc_type: DocType) -> LoadedDocument:
     # Imported here so a worker process only imports the loader it needs.
-    if doc_type is DocType.PDF:
-        from corpus.loaders.pdf import load_pdf
-
-        return load_pdf(path)
+    if doc_type in _PACKAGED:
+        return _load_packaged(path, doc_type)
     text = decode_text(data)
+    if doc_type is DocType.LATEX:
+        from corpus.loaders.latex import load_latex
+
+        return load_latex(text)
     if doc_type is DocType.HTML:
         from corpus.loaders.html import load_html
 
@@ -118,6 +125,32 @@ def load(path: Path, data: bytes, doc_type: DocType) -> LoadedDocument:
     from corpus.loaders.text import load_text
 
     return load_text(text)
+
+
+_PACKAGED = frozenset({DocType.PDF, DocType.DOCX, DocType.PPTX, DocType.EPUB, DocType.ODT})
+
+
+def _load_packaged(path: Path, doc_type: DocType) -> LoadedDocument:
+    """A binary format, read from its file by its library."""
+    if doc_type is DocType.DOCX:
+        from corpus.loaders.docx import load_docx
+
+        return load_docx(path)
+    if doc_type is DocType.PPTX:
+        from corpus.loaders.pptx import load_pptx
+
+        return load_pptx(path)
+    if doc_type is DocType.EPUB:
+        from corpus.loaders.epub import load_epub
+
+        return load_epub(path)
+    if doc_type is DocType.ODT:
+        from corpus.loaders.odt import load_odt
+
+        return load_odt(path)
+    from corpus.loaders.pdf import load_pdf
+
+    return load_pdf(path)
 
 
 def parse_file(path: Path) -> ParsedDocument:

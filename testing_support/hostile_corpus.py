@@ -14,6 +14,8 @@ import gzip
 import io
 import os
 import random
+import struct
+import zipfile
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -278,7 +280,8 @@ def build(root: Path, scale: int = 1) -> dict[str, Expected]:
     (folder / "control.txt").write_bytes(bytes(rng.randrange(0, 32) for _ in range(4096)))
     bad("control.txt", "failed", "binary content")
     (folder / "report.docx").write_bytes(b"PK\x03\x04 not really a docx")
-    bad("report.docx", "failed", "unsupported file type")
+    bad("report.docx", "failed", "not a readable Word file")
+    expected.update(office_files(folder, "walrus"))
     (folder / "README").write_text("no extension", encoding="utf-8")
     bad("README", "failed", "unsupported file type")
     (outside / "secret.txt").write_text(paragraph("basilisk", "private matters"), encoding="utf-8")
@@ -291,3 +294,62 @@ def build(root: Path, scale: int = 1) -> dict[str, Expected]:
     os.mkfifo(folder / "fifo.txt")
     bad("fifo.txt", "failed", "not a regular file")
     return expected
+
+
+def office_files(folder: Path, marker: str) -> dict[str, Expected]:
+    """Word, PowerPoint, EPUB, OpenDocument and LaTeX files: a good Word file (holding ``marker``) and a
+    good LaTeX one; the others hostile: damaged, a ZIP bomb, a deck of 5,000 slides, a LaTeX source too
+    large to parse in seconds."""
+    from docx import Document
+
+    doc = Document()
+    doc.add_heading("Memo on harbour dredging", 0)
+    doc.add_paragraph(paragraph(marker, "harbour dredging"))
+    doc.save(folder / "memo.docx")
+    out = {"memo.docx": Expected("ok", marker=marker)}
+    packaged = (folder / "memo.docx").read_bytes()
+    (folder / "truncated.docx").write_bytes(packaged[: len(packaged) // 2])
+    out["truncated.docx"] = Expected("failed", reason="not a readable Word file")
+    (folder / "random.epub").write_bytes(random.Random(3).randbytes(8192))
+    out["random.epub"] = Expected("failed", reason="not a readable EPUB file")
+    # 300 members of 1 MB of zeros each, a kilobyte packed: 300 MB declared by a 300 KB file.
+    megabyte = b"\0" * 2**20
+    zeros = [(f"word/media/image{i}.png", megabyte) for i in range(300)]
+    write_zip(folder / "bomb.docx", [*_members(packaged), *zeros])
+    out["bomb.docx"] = Expected("failed", reason="ZIP bomb")
+    slides = [(f"ppt/slides/slide{i}.xml", b"<p:sld/>") for i in range(1, 5001)]
+    write_zip(folder / "huge-deck.pptx", [("[Content_Types].xml", b"<Types/>"), *slides])
+    out["huge-deck.pptx"] = Expected("failed", reason="5,000 slides, over the limit")
+    (folder / "paper.tex").write_text(f"\\section{{Findings}}\n{paragraph('lemming', 'tundra')}\n", encoding="utf-8")
+    out["paper.tex"] = Expected("ok", marker="lemming")
+    (folder / "huge.tex").write_text("\\section{Filler}\n" + "word " * 120_000, encoding="utf-8")
+    out["huge.tex"] = Expected("failed", reason="over the limit of 500,000")
+    (folder / "minutes.odt").write_bytes(b"PK\x03\x04 an OpenDocument text")
+    out["minutes.odt"] = Expected("failed", reason="not a readable OpenDocument file")
+    return out
+
+
+def _members(package: bytes) -> list[tuple[str, bytes]]:
+    with zipfile.ZipFile(io.BytesIO(package)) as archive:
+        return [(name, archive.read(name)) for name in archive.namelist()]
+
+
+def write_zip(path: Path, members: list[tuple[str, bytes]]) -> None:
+    """A ZIP file of ``members`` (name, content), deflated; a content repeated is deflated once, which
+    ``zipfile`` cannot do, so a bomb of hundreds of megabytes is written in milliseconds."""
+    packed: dict[bytes, tuple[bytes, int]] = {}
+    local, central = io.BytesIO(), io.BytesIO()
+    for name, data in members:
+        if data not in packed:
+            deflate = zlib.compressobj(9, zlib.DEFLATED, -15)
+            packed[data] = (deflate.compress(data) + deflate.flush(), zlib.crc32(data))
+        raw, crc = packed[data]
+        encoded, offset = name.encode(), local.tell()
+        sizes = struct.pack("<III", crc, len(raw), len(data))
+        local.write(struct.pack("<IHHHHH", 0x04034B50, 20, 0, 8, 0, 0) + sizes)
+        local.write(struct.pack("<HH", len(encoded), 0) + encoded + raw)
+        central.write(struct.pack("<IHHHHHH", 0x02014B50, 20, 20, 0, 8, 0, 0) + sizes)
+        central.write(struct.pack("<HHHHHII", len(encoded), 0, 0, 0, 0, 0, offset) + encoded)
+    directory = central.getvalue()
+    end = struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, len(members), len(members), len(directory), local.tell(), 0)
+    path.write_bytes(local.getvalue() + directory + end)

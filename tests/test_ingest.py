@@ -149,6 +149,7 @@ def test_bad_files_are_reported_and_the_rest_lands(make_library, docs_dir: Path)
     write_pdf(docs_dir / "locked.pdf", ["Secret drainage figures."], encrypt=True)
     (docs_dir / "empty.txt").write_text("")
     (docs_dir / "slides.pptx").write_bytes(b"PK\x03\x04 not really")
+    (docs_dir / "minutes.rtf").write_text("{\\rtf1 minutes}")
     library = make_library()
     summary = library.ingest([docs_dir])
     by_name = {Path(f.path).name: f for f in summary.files}
@@ -160,7 +161,11 @@ def test_bad_files_are_reported_and_the_rest_lands(make_library, docs_dir: Path)
     assert by_name["locked.pdf"].outcome is Outcome.FAILED
     assert "encrypted" in by_name["locked.pdf"].reason.lower()
     assert by_name["empty.txt"].outcome is Outcome.FAILED and "empty" in by_name["empty.txt"].reason
-    assert by_name["slides.pptx"].outcome is Outcome.FAILED and "unsupported" in by_name["slides.pptx"].reason
+    assert (
+        by_name["slides.pptx"].outcome is Outcome.FAILED
+        and "not a readable PowerPoint" in by_name["slides.pptx"].reason
+    )
+    assert by_name["minutes.rtf"].outcome is Outcome.FAILED and "unsupported" in by_name["minutes.rtf"].reason
     assert len(library.registry.documents()) == 3
     index_consistent(library)
 

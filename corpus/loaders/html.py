@@ -66,6 +66,25 @@ _BLOCK_TAGS = (
 
 
 def load_html(html: str) -> LoadedDocument:
+    loaded = html_content(html)
+    # The metadata title comes from og:title, a single <h1> or <title>; trafilatura drops the site
+    # name from a <title> but not from og:title, so page_title does it for every source.
+    metadata = trafilatura.extract_metadata(html, date_config=_DATE_CONFIG)
+    year = _ISO_YEAR.match(metadata.date or "")
+    root = parse_html(html)
+    title = page_title(metadata.title or loaded.title, metadata.sitename, _single_h1(root))
+    return loaded.model_copy(
+        update={
+            "title": title or None,
+            "year": int(year.group(0)) if year else loaded.year,
+            "bibliography": _bibliography(meta_tags(root), loaded.bibliography, root),
+        }
+    )
+
+
+def html_content(html: str) -> LoadedDocument:
+    """The blocks of the page's main content (as Markdown), or of its visible text when it has none;
+    metadata only as that content states it."""
     markdown = trafilatura.extract(
         html,
         output_format="markdown",
@@ -83,19 +102,7 @@ def load_html(html: str) -> LoadedDocument:
         loaded = load_text(_body_text(html))
     if not any(block.text.strip() for block in loaded.blocks):
         raise LoadError("no readable text in the HTML")
-    # The metadata title comes from og:title, a single <h1> or <title>; trafilatura drops the site
-    # name from a <title> but not from og:title, so page_title does it for every source.
-    metadata = trafilatura.extract_metadata(html, date_config=_DATE_CONFIG)
-    year = _ISO_YEAR.match(metadata.date or "")
-    root = _parse(html)
-    title = page_title(metadata.title or loaded.title, metadata.sitename, _single_h1(root))
-    return loaded.model_copy(
-        update={
-            "title": title or None,
-            "year": int(year.group(0)) if year else loaded.year,
-            "bibliography": _bibliography(meta_tags(root), loaded.bibliography, root),
-        }
-    )
+    return loaded
 
 
 def _bibliography(
@@ -118,7 +125,7 @@ def _single_h1(root: lxml.html.HtmlElement | None) -> str | None:
     return " ".join(headings[0].text_content().split()) if len(headings) == 1 else None
 
 
-def _parse(html: str) -> lxml.html.HtmlElement | None:
+def parse_html(html: str) -> lxml.html.HtmlElement | None:
     try:
         # Bytes with an explicit encoding: lxml refuses str input that carries an XML declaration.
         return lxml.html.document_fromstring(
@@ -130,7 +137,7 @@ def _parse(html: str) -> lxml.html.HtmlElement | None:
 
 def _body_text(html: str) -> str:
     """The visible text of ``<body>``, one paragraph per block-level element."""
-    root = _parse(html)
+    root = parse_html(html)
     if root is None or root.body is None or not root.body.text_content().strip():
         # libxml2 drops what lies deeper than 2,048 elements (256 without huge_tree): a tokenizer
         # has no depth to run out of.

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from corpus.parsing import SUFFIX_TYPES
 from corpus.retrieval import RetrievalOptions
 from research.options import ResearchOptions
 from ui.cli.option_flags import OptionsParser, add_option_flags
@@ -31,6 +32,8 @@ def _ingest(sub: argparse._SubParsersAction) -> None:
     ingest = sub.add_parser(
         "ingest",
         help="add files or folders (recursive) to the library, or a reference manager's library (--bib)",
+        description="Add files or folders (recursive) to the library. Reads "
+        f"{' '.join(sorted(SUFFIX_TYPES))}; other files are named and skipped.",
     )
     ingest.add_argument("paths", nargs="*", type=Path)
     ingest.add_argument(

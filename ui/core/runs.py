@@ -45,7 +45,7 @@ CONVERSATION_FILES = (
 
 
 # The blocks whose capitals are a writer's choice in mid-sentence.
-_RUNNING_TEXT = (BlockKind.PARAGRAPH, BlockKind.LIST, BlockKind.CAPTION, BlockKind.FOOTNOTE)
+_RUNNING_TEXT = (BlockKind.PARAGRAPH, BlockKind.LIST, BlockKind.CAPTION, BlockKind.FOOTNOTE, BlockKind.NOTES)
 
 
 class Runs:
