@@ -4,6 +4,7 @@ would ever be faked, at its boundary."""
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -101,15 +102,40 @@ def library_of(make_library, tmp_path: Path) -> Callable[[dict[str, str]], Libra
 
 
 @pytest.fixture(scope="session")
-def sample_library(tmp_path_factory: pytest.TempPathFactory, models_dir: Path, embedder: Embedder) -> Iterator[Library]:
+def sample_data_dir(tmp_path_factory: pytest.TempPathFactory, models_dir: Path, embedder: Embedder) -> Path:
+    """The bundled sample corpus ingested once for the whole session, into a library no process holds
+    open. Never opened itself: ``copy_sample`` gives each user a copy (embedding it costs ~10 s a time)."""
+    settings = Settings(
+        storage=StorageSettings(data_dir=tmp_path_factory.mktemp("sample-ingested") / "data"),
+        embeddings=EmbeddingSettings(models_path=models_dir),
+    )
+    with Library(settings, embedder=embedder) as library:
+        summary = library.ingest([SAMPLE_DOCS])
+    failed = [f for f in summary.files if f.outcome.value == "failed"]
+    assert not failed, failed
+    return settings.storage.data_dir
+
+
+@pytest.fixture(scope="session")
+def copy_sample(sample_data_dir: Path) -> Callable[[Path], Path]:
+    """``copy(data_dir)``: a library of the sample corpus of its own at ``data_dir`` (which must not exist)."""
+
+    def copy(data_dir: Path) -> Path:
+        shutil.copytree(sample_data_dir, data_dir)
+        return data_dir
+
+    return copy
+
+
+@pytest.fixture(scope="session")
+def sample_library(
+    tmp_path_factory: pytest.TempPathFactory, models_dir: Path, embedder: Embedder, copy_sample
+) -> Iterator[Library]:
     """The bundled sample corpus, ingested once for the whole session."""
     settings = Settings(
-        storage=StorageSettings(data_dir=tmp_path_factory.mktemp("sample")),
+        storage=StorageSettings(data_dir=copy_sample(tmp_path_factory.mktemp("sample") / "data")),
         embeddings=EmbeddingSettings(models_path=models_dir),
     )
     library = Library(settings, embedder=embedder)
-    summary = library.ingest([SAMPLE_DOCS])
-    failed = [f for f in summary.files if f.outcome.value == "failed"]
-    assert not failed, failed
     yield library
     library.close()

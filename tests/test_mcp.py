@@ -17,9 +17,6 @@ from mcp import ClientSession, McpError, StdioServerParameters, types
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
-from config import EmbeddingSettings, Settings, StorageSettings
-from corpus.library import Library
-
 from .cli_process import PRP, prp_env, run_prp
 from .paths import ROOT, SAMPLE_DOCS
 from .served import start, stop
@@ -29,19 +26,9 @@ TOOLS = {"search", "ask", "report", "documents", "cite"}
 
 
 @pytest.fixture(scope="module")
-def library_dir(tmp_path_factory: pytest.TempPathFactory, models_dir: Path, embedder) -> Path:
+def library_dir(tmp_path_factory: pytest.TempPathFactory, copy_sample) -> Path:
     """The sample corpus ingested into a library no process holds open."""
-    settings = Settings(
-        storage=StorageSettings(data_dir=tmp_path_factory.mktemp("mcp") / "data"),
-        embeddings=EmbeddingSettings(models_path=models_dir),
-    )
-    library = Library(settings, embedder=embedder)
-    try:
-        summary = library.ingest([SAMPLE_DOCS])
-    finally:
-        library.close()
-    assert not [f for f in summary.files if f.outcome.value == "failed"]
-    return settings.storage.data_dir
+    return copy_sample(tmp_path_factory.mktemp("mcp") / "data")
 
 
 def _stdio(env: dict[str, str], *args: str) -> StdioServerParameters:
