@@ -102,26 +102,27 @@ def library_of(make_library, tmp_path: Path) -> Callable[[dict[str, str]], Libra
 
 
 @pytest.fixture(scope="session")
-def sample_data_dir(tmp_path_factory: pytest.TempPathFactory, models_dir: Path, embedder: Embedder) -> Path:
-    """The bundled sample corpus ingested once for the whole session, into a library no process holds
-    open. Never opened itself: ``copy_sample`` gives each user a copy (embedding it costs ~10 s a time)."""
-    settings = Settings(
-        storage=StorageSettings(data_dir=tmp_path_factory.mktemp("sample-ingested") / "data"),
-        embeddings=EmbeddingSettings(models_path=models_dir),
-    )
-    with Library(settings, embedder=embedder) as library:
-        summary = library.ingest([SAMPLE_DOCS])
-    failed = [f for f in summary.files if f.outcome.value == "failed"]
-    assert not failed, failed
-    return settings.storage.data_dir
+def copy_sample(tmp_path_factory: pytest.TempPathFactory, models_dir: Path, embedder: Embedder):
+    """``copy(data_dir, names=None)``: a library of its own at ``data_dir`` (which must not exist) holding
+    the sample corpus, or only the named files of it. Each set of files is ingested once per session,
+    into a library no process holds open, and copied from there: embedding it costs seconds a time."""
+    ingested: dict[tuple[str, ...] | None, Path] = {}
 
+    def ingest(names: tuple[str, ...] | None) -> Path:
+        settings = Settings(
+            storage=StorageSettings(data_dir=tmp_path_factory.mktemp("sample-ingested") / "data"),
+            embeddings=EmbeddingSettings(models_path=models_dir),
+        )
+        with Library(settings, embedder=embedder) as library:
+            summary = library.ingest([SAMPLE_DOCS] if names is None else [SAMPLE_DOCS / n for n in names])
+        failed = [f for f in summary.files if f.outcome.value == "failed"]
+        assert not failed, failed
+        return settings.storage.data_dir
 
-@pytest.fixture(scope="session")
-def copy_sample(sample_data_dir: Path) -> Callable[[Path], Path]:
-    """``copy(data_dir)``: a library of the sample corpus of its own at ``data_dir`` (which must not exist)."""
-
-    def copy(data_dir: Path) -> Path:
-        shutil.copytree(sample_data_dir, data_dir)
+    def copy(data_dir: Path, names: tuple[str, ...] | None = None) -> Path:
+        if names not in ingested:
+            ingested[names] = ingest(names)
+        shutil.copytree(ingested[names], data_dir)
         return data_dir
 
     return copy
