@@ -4,6 +4,7 @@ would ever be faked, at its boundary."""
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -101,15 +102,41 @@ def library_of(make_library, tmp_path: Path) -> Callable[[dict[str, str]], Libra
 
 
 @pytest.fixture(scope="session")
-def sample_library(tmp_path_factory: pytest.TempPathFactory, models_dir: Path, embedder: Embedder) -> Iterator[Library]:
+def copy_sample(tmp_path_factory: pytest.TempPathFactory, models_dir: Path, embedder: Embedder):
+    """``copy(data_dir, names=None)``: a library of its own at ``data_dir`` (which must not exist) holding
+    the sample corpus, or only the named files of it. Each set of files is ingested once per session,
+    into a library no process holds open, and copied from there: embedding it costs seconds a time."""
+    ingested: dict[tuple[str, ...] | None, Path] = {}
+
+    def ingest(names: tuple[str, ...] | None) -> Path:
+        settings = Settings(
+            storage=StorageSettings(data_dir=tmp_path_factory.mktemp("sample-ingested") / "data"),
+            embeddings=EmbeddingSettings(models_path=models_dir),
+        )
+        with Library(settings, embedder=embedder) as library:
+            summary = library.ingest([SAMPLE_DOCS] if names is None else [SAMPLE_DOCS / n for n in names])
+        failed = [f for f in summary.files if f.outcome.value == "failed"]
+        assert not failed, failed
+        return settings.storage.data_dir
+
+    def copy(data_dir: Path, names: tuple[str, ...] | None = None) -> Path:
+        if names not in ingested:
+            ingested[names] = ingest(names)
+        shutil.copytree(ingested[names], data_dir)
+        return data_dir
+
+    return copy
+
+
+@pytest.fixture(scope="session")
+def sample_library(
+    tmp_path_factory: pytest.TempPathFactory, models_dir: Path, embedder: Embedder, copy_sample
+) -> Iterator[Library]:
     """The bundled sample corpus, ingested once for the whole session."""
     settings = Settings(
-        storage=StorageSettings(data_dir=tmp_path_factory.mktemp("sample")),
+        storage=StorageSettings(data_dir=copy_sample(tmp_path_factory.mktemp("sample") / "data")),
         embeddings=EmbeddingSettings(models_path=models_dir),
     )
     library = Library(settings, embedder=embedder)
-    summary = library.ingest([SAMPLE_DOCS])
-    failed = [f for f in summary.files if f.outcome.value == "failed"]
-    assert not failed, failed
     yield library
     library.close()

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 
 import pytest
@@ -34,6 +33,7 @@ from corpus.loaders.venues import find_venue
 from corpus.models import LoadedDocument
 from corpus.parsing import parse_file
 
+from .loaded_pdfs import loaded_pdf
 from .paths import SAMPLE_DOCS, SHARED
 
 # ---------------------------------------------------------------------------------------------
@@ -382,11 +382,10 @@ EXPECTED = [
 ]
 
 
-@cache
 def _loaded(path: Path) -> LoadedDocument:
     if not path.exists():
         pytest.skip(f"{path} not found: ../shared/data is only present in development and CI")
-    return load_pdf(path)
+    return loaded_pdf(path)
 
 
 def _ids(expected: Expected) -> str:

@@ -17,9 +17,6 @@ from mcp import ClientSession, McpError, StdioServerParameters, types
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
-from config import EmbeddingSettings, Settings, StorageSettings
-from corpus.library import Library
-
 from .cli_process import PRP, prp_env, run_prp
 from .paths import ROOT, SAMPLE_DOCS
 from .served import start, stop
@@ -29,19 +26,9 @@ TOOLS = {"search", "ask", "report", "documents", "cite"}
 
 
 @pytest.fixture(scope="module")
-def library_dir(tmp_path_factory: pytest.TempPathFactory, models_dir: Path, embedder) -> Path:
+def library_dir(tmp_path_factory: pytest.TempPathFactory, copy_sample) -> Path:
     """The sample corpus ingested into a library no process holds open."""
-    settings = Settings(
-        storage=StorageSettings(data_dir=tmp_path_factory.mktemp("mcp") / "data"),
-        embeddings=EmbeddingSettings(models_path=models_dir),
-    )
-    library = Library(settings, embedder=embedder)
-    try:
-        summary = library.ingest([SAMPLE_DOCS])
-    finally:
-        library.close()
-    assert not [f for f in summary.files if f.outcome.value == "failed"]
-    return settings.storage.data_dir
+    return copy_sample(tmp_path_factory.mktemp("mcp") / "data")
 
 
 def _stdio(env: dict[str, str], *args: str) -> StdioServerParameters:
@@ -70,7 +57,9 @@ def valid(result: types.CallToolResult, tool: types.Tool) -> dict:
     return result.structuredContent
 
 
-def test_stdio_lists_and_answers_every_tool_and_resource(library_dir: Path, models_dir: Path) -> None:
+def test_stdio_lists_and_answers_every_tool_and_resource_and_refuses_bad_input_in_words(
+    library_dir: Path, models_dir: Path
+) -> None:
     async def work(session: ClientSession) -> None:
         tools = {t.name: t for t in (await session.list_tools()).tools}
         assert set(tools) == TOOLS  # read-only: no ingest without --allow-ingest
@@ -128,36 +117,36 @@ def test_stdio_lists_and_answers_every_tool_and_resource(library_dir: Path, mode
         assert any(block_text in page["text"] for page in document["pages"] for block_text in [cited["matched_text"]])
         thread = json.loads((await session.read_resource(f"prp://threads/{answer['thread_id']}")).contents[0].text)
         assert thread["markdown"] == answer["markdown"]
+        await says_what_to_change(session)  # in the same process: a second would open the library again
 
     over_stdio(prp_env(library_dir, models_dir), work)
 
 
-def test_stdio_bad_input_gets_an_error_that_says_what_to_change(library_dir: Path, models_dir: Path) -> None:
-    async def work(session: ClientSession) -> None:
-        async def error(tool: str, arguments: dict) -> str:
-            result = await session.call_tool(tool, arguments)
-            assert result.isError
-            return text(result)
+async def says_what_to_change(session: ClientSession) -> None:
+    """Bad input gets an error that says what to change, never a traceback."""
 
-        assert "over the limit of 4,000: shorten it" in await error("search", {"query": "roof " * 1000})
-        assert "no document nope in the library: call `documents`" in await error(
-            "search", {"query": "roof", "doc_ids": ["nope"]}
-        )
-        assert "Year range is empty: from 2024 to 2000" in await error(
-            "search", {"query": "roof", "year_min": 2024, "year_max": 2000}
-        )
-        assert "k: Input should be less than or equal to 50" in await error("search", {"query": "roof", "k": 500})
-        assert "year range is empty" in await error("documents", {"year_min": 2024, "year_max": 2000})
-        assert "no block 'nope-0001' in the library" in await error("cite", {"block_id": "nope-0001"})
-        assert "over the limit" in await error("ask", {"question": "why? " * 1000})
-        for message in [await error(t, a) for t, a in (("search", {"query": "x" * 5000}), ("cite", {"block_id": "x"}))]:
-            assert "Traceback" not in message
-        with pytest.raises(McpError, match="no document 'nope'"):
-            await session.read_resource("prp://documents/nope")
-        with pytest.raises(McpError, match="nope"):
-            await session.read_resource("prp://threads/nope")
+    async def error(tool: str, arguments: dict) -> str:
+        result = await session.call_tool(tool, arguments)
+        assert result.isError
+        return text(result)
 
-    over_stdio(prp_env(library_dir, models_dir), work)
+    assert "over the limit of 4,000: shorten it" in await error("search", {"query": "roof " * 1000})
+    assert "no document nope in the library: call `documents`" in await error(
+        "search", {"query": "roof", "doc_ids": ["nope"]}
+    )
+    assert "Year range is empty: from 2024 to 2000" in await error(
+        "search", {"query": "roof", "year_min": 2024, "year_max": 2000}
+    )
+    assert "k: Input should be less than or equal to 50" in await error("search", {"query": "roof", "k": 500})
+    assert "year range is empty" in await error("documents", {"year_min": 2024, "year_max": 2000})
+    assert "no block 'nope-0001' in the library" in await error("cite", {"block_id": "nope-0001"})
+    assert "over the limit" in await error("ask", {"question": "why? " * 1000})
+    for message in [await error(t, a) for t, a in (("search", {"query": "x" * 5000}), ("cite", {"block_id": "x"}))]:
+        assert "Traceback" not in message
+    with pytest.raises(McpError, match="no document 'nope'"):
+        await session.read_resource("prp://documents/nope")
+    with pytest.raises(McpError, match="nope"):
+        await session.read_resource("prp://threads/nope")
 
 
 def test_stdio_ingest_only_when_allowed_with_the_cli_refusals(tmp_path: Path, models_dir: Path) -> None:

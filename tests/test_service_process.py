@@ -44,13 +44,8 @@ class Served:
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory, models_dir, embedder) -> Iterator[Served]:
-    data_dir = tmp_path_factory.mktemp("served")
-    with Library(
-        Settings(storage=StorageSettings(data_dir=data_dir), embeddings=EmbeddingSettings(models_path=models_dir)),
-        embedder=embedder,
-    ) as library:
-        library.ingest([SAMPLE_DOCS / name for name in DOCS])
+def served(tmp_path_factory, models_dir, copy_sample) -> Iterator[Served]:
+    data_dir = copy_sample(tmp_path_factory.mktemp("served") / "data", DOCS)
     env = prp_env(data_dir, models_dir)
     direct = {
         "docs": run_prp(["docs"], env, timeout=120).stdout,

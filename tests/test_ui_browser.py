@@ -20,11 +20,9 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from config import EmbeddingSettings, Settings, StorageSettings
-from corpus.library import Library
 from ui.core.page_image import STROKE, ZOOM_RESOLUTION
 
-from .paths import ROOT, SAMPLE_DOCS
+from .paths import ROOT
 from .served import start, stop
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -51,13 +49,8 @@ pytestmark = pytest.mark.skipif(
 
 
 @pytest.fixture(scope="module")
-def url(tmp_path_factory, models_dir, embedder) -> Iterator[str]:
-    data_dir = tmp_path_factory.mktemp("browser")
-    with Library(
-        Settings(storage=StorageSettings(data_dir=data_dir), embeddings=EmbeddingSettings(models_path=models_dir)),
-        embedder=embedder,
-    ) as library:
-        library.ingest([SAMPLE_DOCS])
+def url(tmp_path_factory, models_dir, copy_sample) -> Iterator[str]:
+    data_dir = copy_sample(tmp_path_factory.mktemp("browser") / "data")
     process, address, _ = start(data_dir, models_dir)
     try:
         yield f"{address}/chat/"

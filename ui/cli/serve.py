@@ -3,7 +3,7 @@ the LangGraph API (``ui.service``), on LangGraph's own server so Studio attaches
 ``langgraph dev``. ``prp ui`` is the same command.
 
 The server is LangGraph's in-memory API server (``langgraph_api``, reached through
-``ui.cli.langgraph_server``), run in this process: it loads the
+``ui.service.langgraph_server``), run in this process: it loads the
 ``research`` graph (``graph.studio``) and the service's app (``ui.service.served``) as modules, so
 both share the one library ``graph.studio.served`` opens. What the server would otherwise reach out
 for is switched off: no browser opened, no version check, no tunnel.
@@ -23,8 +23,8 @@ from config import STEPS, LLMSettings, Settings
 from graph.studio import served
 from strategies.llm.local_server import LocalLLMServer
 from ui.api.security import STUDIO_ORIGINS, is_loopback_host
-from ui.cli import langgraph_server
 from ui.core import discovery
+from ui.service import langgraph_server
 from ui.service.http_protocol import bounded_protocol, serving_with
 
 GRAPHS = {"research": "graph.studio:graph"}

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import json
 
-from langgraph.store.base import BaseStore
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from ui.service import langgraph_server
 from ui.service.body_limit import BodyTooLarge, ClientGone, read_body, refuse
 
 ITEMS_PATH = "/store/items"
@@ -52,7 +52,7 @@ class StoreQuota:
             namespace, key, value = tuple(payload["namespace"] or ()), str(payload["key"]), payload.get("value")
         except (ValueError, TypeError, KeyError):
             return None  # not an item: LangGraph's server answers it itself
-        store = await _store()
+        store = await langgraph_server.store()
         held = await store.asearch((), limit=self.max_items + 1)
         replaced = next((i for i in held if tuple(i.namespace) == namespace and i.key == key), None)
         if replaced is None and len(held) >= self.max_items:
@@ -74,10 +74,3 @@ class StoreQuota:
 
 def _size(value: object) -> int:
     return len(json.dumps(value, ensure_ascii=False).encode())
-
-
-async def _store() -> BaseStore:
-    # Imported here: the store is LangGraph's server's, which the app's tests run without.
-    from langgraph_api.store import get_store
-
-    return await get_store()

@@ -1,9 +1,10 @@
 """LangGraph's API server, run in this process: the one place prp reaches into ``langgraph_api``.
 
-``prp serve`` runs the server the way ``langgraph dev`` does, through its Python entry point. That entry
-point is not a public API: it moves and changes its keywords between minor releases, so pyproject bounds
-langgraph-api to one minor line, and tests/test_langgraph_server.py fails naming this module when an
-upgrade moves the function or drops a keyword ``run`` passes.
+``prp serve`` runs the server the way ``langgraph dev`` does, through its Python entry point, and the
+store quota reads the server's store. Neither is a public API: they move and change their keywords
+between minor releases, so pyproject bounds langgraph-api to one minor line, and
+tests/test_langgraph_server.py fails naming this module when the installed release is outside that
+line, or an upgrade moves a function or drops a keyword ``run`` passes.
 """
 
 from __future__ import annotations
@@ -12,9 +13,12 @@ import importlib
 import importlib.metadata
 import inspect
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from corpus.errors import ConfigError
+
+if TYPE_CHECKING:
+    from langgraph.store.base import BaseStore
 
 #: Where langgraph-api 0.16 keeps the function ``langgraph dev`` runs.
 ENTRY_POINT = "langgraph_api.cli:run_server"
@@ -31,14 +35,14 @@ def entry_point() -> Callable[..., Any]:
     except (ImportError, AttributeError):
         raise ConfigError(
             f"langgraph-api {_installed()} has no {ENTRY_POINT} (it moves between releases): "
-            f"update ui/cli/langgraph_server.py for this release, or install the version pyproject.toml names"
+            f"update ui/service/langgraph_server.py for this release, or install the version pyproject.toml names"
         ) from None
     parameters = inspect.signature(function).parameters
     missing = [k for k in KEYWORDS if k not in parameters]
     if missing:
         raise ConfigError(
             f"langgraph-api {_installed()}'s {ENTRY_POINT} no longer takes {', '.join(missing)}: "
-            "update ui/cli/langgraph_server.py for this release, or install the version pyproject.toml names"
+            "update ui/service/langgraph_server.py for this release, or install the version pyproject.toml names"
         )
     return function
 
@@ -55,6 +59,14 @@ def run(host: str, port: int, graphs: dict[str, str], http: dict[str, Any], chec
         allow_blocking=True,  # the chat and the API's thread-pool routes block by design
         server_level="WARNING",
     )
+
+
+async def store() -> BaseStore:
+    """The running server's store (the one ``/store`` serves)."""
+    # Imported here: the store exists only inside LangGraph's server, which the app's tests run without.
+    from langgraph_api.store import get_store
+
+    return await get_store()
 
 
 def _installed() -> str:
