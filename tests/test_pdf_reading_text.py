@@ -79,7 +79,7 @@ def test_superscript_marks_are_printed_but_not_read(tmp_path: Path) -> None:
 
 
 def test_an_exponent_is_read(tmp_path: Path) -> None:
-    paragraph = ["The roofs were watered with 10{5} litres in all, and the meadow took x{2} of it away again."]
+    paragraph = ["The roofs were watered with 10{5} litres in all, and the meadow took x{2} of it, 2{k} in k days."]
     doc = load_pdf(_page(tmp_path / "exponent.pdf", paragraph, "{1}A note at the foot of the page about the water."))
     body = _block(doc.blocks, "watered")
     assert body.marks == []

@@ -8,7 +8,7 @@ loader records where each mark stands in the text (``RawBlock.marks``) and reade
 A mark is told from its geometry, not its text: a word smaller than its line's text and raised
 above the line's baseline, shaped like a mark (digits, commas, footnote symbols, or one lower-case
 letter). An exponent is raised too: a raised figure right after "10" or after a single letter
-("10^5", "x^2") stays in the text.
+("10^5", "x^2"), or a raised letter right after a number or a single letter ("2^k"), is read.
 """
 
 from __future__ import annotations
@@ -22,9 +22,10 @@ from corpus.models import CharSpan
 MARK_SIZE_RATIO = 0.85
 # ...and its baseline at least this far (in em of the line's text) above the line's.
 MARK_RAISE_EM = 0.15
-_MARK_TEXT = re.compile(r"^(?:[\d,*∗†‡§¶‖⋆#]{1,6}|[a-z])$")
-# A base a raised figure is an exponent of: a power of ten, or a variable.
-_EXPONENT_BASE = re.compile(r"(?:^|\D)10$|(?:^|[^\w])[A-Za-z]$")
+_MARK_TEXT = re.compile(r"^(?:[\d,*∗†‡§¶‖⋆#♠♣♥♦♢♡□⋄◇]{1,6}|[a-z])$")
+# A base a raised figure is an exponent of: a power of ten, or a variable; a raised letter, a number too.
+_FIGURE_BASE = re.compile(r"(?:^|\D)10$|(?:^|[^\w])[A-Za-z]$")
+_LETTER_BASE = re.compile(r"\d$|(?:^|[^\w])[A-Za-z]$")
 
 
 def _baseline(ln: Line) -> float:
@@ -38,8 +39,10 @@ def _is_mark(w: Word, ln: Line, baseline: float, before: Word | None) -> bool:
         return False
     if not _MARK_TEXT.match(w.text):
         return False
-    touching = before is not None and w.x0 - before.x1 < 0.15 * ln.size
-    return not (touching and w.text[0].isdigit() and _EXPONENT_BASE.search(before.text))
+    if before is None or w.x0 - before.x1 >= 0.15 * ln.size:
+        return True
+    base = _FIGURE_BASE if w.text[0].isdigit() else _LETTER_BASE if w.text.isalpha() else None
+    return base is None or not base.search(before.text)
 
 
 def mark_spans(text: str, lines: list[Line]) -> list[CharSpan]:
