@@ -130,6 +130,12 @@ class CharSpan(BaseModel):
     end: int
 
 
+MARKS_DESCRIPTION = (
+    "Where the text holds footnote or affiliation marks the page sets as superscripts (PDF): printed, so "
+    "kept in the text a citation quotes, but left out of the sentences a reader reads."
+)
+
+
 class RawBlock(BaseModel):
     """A block as a loader produces it, before the document and block ids are assigned."""
 
@@ -142,6 +148,7 @@ class RawBlock(BaseModel):
     )
     kind: BlockKind = BlockKind.PARAGRAPH
     text: str
+    marks: list[CharSpan] = Field(default_factory=list, description=MARKS_DESCRIPTION)
 
 
 class Bibliography(BaseModel):
@@ -265,6 +272,7 @@ class Block(BaseModel):
     )
     kind: BlockKind
     text: str
+    marks: list[CharSpan] = Field(default_factory=list, description=MARKS_DESCRIPTION)
     boilerplate: bool = Field(
         default=False,
         description="Text the collection repeats across documents (navigation, footers, banners): kept "

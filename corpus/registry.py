@@ -69,7 +69,8 @@ CREATE TABLE IF NOT EXISTS blocks (
     fp TEXT,
     boilerplate INTEGER NOT NULL DEFAULT 0,
     nfp TEXT,  -- the number fingerprint (corpus.boilerplate.number_fingerprint), when it holds a number
-    parents TEXT NOT NULL DEFAULT ''  -- the headings above the section, outermost first, one a line
+    parents TEXT NOT NULL DEFAULT '',  -- the headings above the section, outermost first, one a line
+    marks TEXT NOT NULL DEFAULT ''  -- superscript marks (models.Block.marks): "start:end" each, space-separated
 );
 CREATE INDEX IF NOT EXISTS blocks_doc ON blocks(doc_id, seq);
 CREATE TABLE IF NOT EXISTS chunks (
@@ -113,7 +114,7 @@ CREATE TABLE IF NOT EXISTS metadata_overrides (
 
 _BLOCK_COLUMNS = (
     "block_id, doc_id, seq, page, x0, top, x1, bottom, span_start, span_end, section, kind, text, fp, boilerplate, nfp, "
-    "parents"
+    "parents, marks"
 )
 
 
@@ -160,7 +161,8 @@ class Registry:
         parser versions: add the document columns, 0 for every existing document (an unknown
         version, older than any), so the next ingest parses them again; before bibliographies: an
         empty one each, filled when a newer loader parses the document again; before title sources:
-        none recorded ('') until the next parse; before heading paths: none ('') until then either."""
+        none recorded ('') until the next parse; before heading paths and superscript marks: none ('')
+        until then either."""
         added = (
             ("blocks", "fp", "TEXT"),
             ("blocks", "boilerplate", "INTEGER NOT NULL DEFAULT 0"),
@@ -173,6 +175,7 @@ class Registry:
             ("documents", "title_source", "TEXT NOT NULL DEFAULT ''"),
             ("blocks", "parents", "TEXT NOT NULL DEFAULT ''"),
             ("chunks", "parents", "TEXT NOT NULL DEFAULT ''"),
+            ("blocks", "marks", "TEXT NOT NULL DEFAULT ''"),
         )
         for table, column, kind in added:
             columns = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
@@ -316,7 +319,7 @@ class Registry:
                 ),
             )
             db.executemany(
-                f"INSERT INTO blocks ({_BLOCK_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                f"INSERT INTO blocks ({_BLOCK_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 [_block_row(b, fp, nfp) for b, fp, nfp in zip(blocks, fps, nfps, strict=True)],
             )
             _insert_fingerprints(db, document.doc_id, [*fps, *nfps])
@@ -575,6 +578,7 @@ def _block_row(b: Block, fp: str | None, nfp: str | None) -> tuple:
         int(b.boilerplate),
         nfp,
         "\n".join(b.parents),
+        " ".join(f"{m.start}:{m.end}" for m in b.marks),
     )
 
 
@@ -592,6 +596,7 @@ def _block(row: sqlite3.Row) -> Block:
         parents=row["parents"].split("\n") if row["parents"] else [],
         kind=BlockKind(row["kind"]),
         text=row["text"],
+        marks=[CharSpan(start=int(a), end=int(b)) for a, b in (m.split(":") for m in row["marks"].split())],
         boilerplate=bool(row["boilerplate"]),
     )
 

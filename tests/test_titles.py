@@ -52,6 +52,16 @@ def test_an_organisation_set_above_the_document_name_leads_it(tmp_path: Path) ->
         assert doc.title_source is TitleSource.TITLE_PAGE
 
 
+def test_a_document_name_set_far_smaller_than_its_publisher_still_names_it(tmp_path: Path) -> None:
+    # A logo's type dwarfs the document's name; the documents of one publisher still differ by it.
+    titles = set()
+    for name in ("Employee Handbook", "Travel Policy"):
+        doc = load_pdf(_cover(tmp_path / f"{name}.pdf", [("Acme Corporation", 40), (name, 15)]))
+        assert doc.title == f"Acme Corporation — {name}"
+        titles.add(doc.title)
+    assert len(titles) == 2
+
+
 def test_a_journal_masthead_leads_nothing_and_the_metadata_title_is_kept(tmp_path: Path) -> None:
     path = _cover(
         tmp_path / "jss.pdf",

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from corpus.chunking import split_sentences
-from corpus.models import Block, BlockKind
+from corpus.models import Block, BlockKind, CharSpan
 from corpus.retrieval import RetrievedChunk
 from corpus.table_text import row_lines
 from research.ai_address import addresses_ai
@@ -100,9 +100,10 @@ class Piece:
 _FOOTNOTE_MARK = re.compile(r"(?:\d{1,2}|[*†‡§¶])\s+(?=[A-Z][a-z])")
 
 
-def pieces_of(text: str, prose: bool = False) -> list[Piece]:
+def pieces_of(text: str, prose: bool = False, marks: Sequence[CharSpan] = ()) -> list[Piece]:
     """The sentences of a block's text in order, each located verbatim (whitespace may differ); in
-    ``prose`` (a paragraph), without a footnote marker at a sentence's head."""
+    ``prose`` (a paragraph), without a footnote marker at a sentence's head. A sentence reads without
+    the superscript ``marks`` the page printed in it (a quote from ``start`` to ``end`` keeps them)."""
     out: list[Piece] = []
     cursor = 0
     for sentence in split_sentences(text):
@@ -110,12 +111,33 @@ def pieces_of(text: str, prose: bool = False) -> list[Piece]:
         if found is None:
             continue
         start, end = found
+        start = _past_marks(text, start, end, marks)
         mark = _FOOTNOTE_MARK.match(text, start, end) if prose else None
         if mark is not None:
             start = mark.end()
-        out.append(Piece(text[start:end], start, end, text.count("\n", 0, start)))
+        out.append(Piece(_unmarked(text, start, end, marks), start, end, text.count("\n", 0, start)))
         cursor = end
     return out
+
+
+def _past_marks(text: str, start: int, end: int, marks: Sequence[CharSpan]) -> int:
+    """Where a sentence's words begin after the marks (and spaces) at its head."""
+    for mark in marks:
+        if mark.start == start and mark.end < end:
+            start = end - len(text[mark.end : end].lstrip())
+    return start
+
+
+def _unmarked(text: str, start: int, end: int, marks: Sequence[CharSpan]) -> str:
+    """``text[start:end]`` without the marks inside it, each with the space before it."""
+    parts: list[str] = []
+    cursor = start
+    for mark in marks:
+        if start <= mark.start and mark.end <= end:
+            parts.append(text[cursor : mark.start].rstrip(" "))
+            cursor = mark.end
+    parts.append(text[cursor:end])
+    return "".join(parts)
 
 
 def lines_of(text: str) -> list[Piece]:
@@ -164,7 +186,8 @@ class Layout:
             if block.kind is BlockKind.TABLE:
                 self._pieces[block.block_id] = lines_of(block.text)
             else:
-                self._pieces[block.block_id] = pieces_of(block.text, prose=block.kind is BlockKind.PARAGRAPH)
+                prose = block.kind is BlockKind.PARAGRAPH
+                self._pieces[block.block_id] = pieces_of(block.text, prose=prose, marks=block.marks)
         return self._pieces[block.block_id]
 
     def caption(self, block: Block) -> Block | None:

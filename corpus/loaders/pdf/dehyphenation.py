@@ -18,9 +18,12 @@ SUFFIXES = frozenset(
 
 def _dehyphenate(prev: str, nxt: str, vocab: Counter[str]) -> str | None:
     """Join two lines that meet at a hyphen: drop it where it only broke a word ("retriev-" + "al"),
-    keep it (without a space) in real compounds ("state-of-the-" + "art"). None: not such a case."""
-    if len(prev) < 3 or prev[-1] not in HYPHENS or not prev[-2].isalpha() or not nxt or not nxt[0].isalpha():
+    keep it (without a space) in real compounds ("state-of-the-" + "art") and next to a figure, where
+    no word is broken ("Phi-" + "3-mini", "F1-" + "score", "3-" + "5"). None: not such a case."""
+    if len(prev) < 3 or prev[-1] not in HYPHENS or not prev[-2].isalnum() or not nxt or not nxt[0].isalnum():
         return None
+    if prev[-2].isdigit() or nxt[0].isdigit():
+        return prev[:-1] + "-" + nxt
     head = prev[:-1].rsplit(None, 1)[-1]
     head_core = re.sub(r"^\W+", "", head)
     tail_core = re.sub(r"\W+$", "", nxt.split(None, 1)[0])

@@ -33,6 +33,7 @@ from corpus.loaders.pdf.metadata import (
 )
 from corpus.loaders.pdf.page_extraction import extract_page
 from corpus.loaders.pdf.reading_order import build_lines
+from corpus.loaders.pdf.superscripts import mark_spans
 from corpus.loaders.titles import capitals_title_case, is_capitals
 from corpus.models import BBox, BlockKind, LoadedDocument, RawBlock
 
@@ -253,4 +254,5 @@ def _raw_block(b: BlockDraft, vocab: Counter[str]) -> RawBlock | None:
         x1=math.ceil(max(w.x1 for w in words) * 100) / 100,
         bottom=math.ceil(max(w.bottom for w in words) * 100) / 100,
     )
-    return RawBlock(page=b.page, bbox=bbox, section=b.section, kind=b.kind, text=text)
+    marks = mark_spans(text, b.lines) if b.lines[0].table is None else []
+    return RawBlock(page=b.page, bbox=bbox, section=b.section, kind=b.kind, text=text, marks=marks)

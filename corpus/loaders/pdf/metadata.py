@@ -92,7 +92,9 @@ def find_title(pages: list[PageData], doc: DocStats, running: set[str]) -> Visua
     """The title on page 1: the first run of lines in its largest font (in the top half, clearly
     larger than body text, or in capitals a little larger, not repeated on most pages). When that
     run is an organisation's or a series' name (its words say so, or a running header holds it)
-    and the next run below it is set large too, that run names the document and the first leads it."""
+    and the next run below it is set larger than the body text (however much smaller than the
+    organisation's name: a logo's type says nothing of it), that run names the document and the first
+    leads it: documents of one publisher are never all titled by its name."""
     if not pages:
         return None
     p = pages[0]
@@ -111,7 +113,7 @@ def find_title(pages: list[PageData], doc: DocStats, running: set[str]) -> Visua
     if _names_an_organisation(text, running):
         below = [ln for ln in candidates if ln.top > run[-1].bottom and id(ln) not in ids]
         second = max((ln.size for ln in below), default=0.0)
-        if second >= max(doc.body_size + 1.5, LEAD_RATIO * biggest):
+        if second >= doc.body_size + 1.5:
             follow = _first_run(p.lines, {id(ln) for ln in below}, second)
             main = _run_text(follow)
             if _reads_as_title(main) and not _names_an_organisation(main, set()) and not _names_people(main):
@@ -119,10 +121,6 @@ def find_title(pages: list[PageData], doc: DocStats, running: set[str]) -> Visua
                 lead = None if _PERIODICAL.search(text) else text
                 return VisualTitle(ids | {id(ln) for ln in follow}, main, lead=lead)
     return VisualTitle(ids, text)
-
-
-# The document's name under an organisation's is set at least this share of the organisation's size.
-LEAD_RATIO = 0.6
 
 
 _PERIODICAL = re.compile(r"\b(?:journal|magazine|transactions|proceedings|bulletin|letters|review)\b", re.IGNORECASE)
