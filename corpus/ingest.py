@@ -65,6 +65,7 @@ from corpus.chunking import ChunkedText, chunk_document
 from corpus.disk_space import DiskSpace
 from corpus.errors import LoadError
 from corpus.file_names import NOT_UTF8, is_utf8, shown
+from corpus.ingest_progress import ChunksCallback
 from corpus.models import Block, BlockKind, DocType, Document, MetadataOverride, ParsedDocument
 from corpus.non_prose import NonProse
 from corpus.non_prose import summarise as summarise_non_prose
@@ -443,11 +444,13 @@ class Ingestor:
         progress: ProgressCallback | None = None,
         checkpoint: Checkpoint = carry_on,
         imported: ImportPlan | None = None,
+        on_chunks: ChunksCallback | None = None,
     ) -> IngestSummary:
-        """Ingest files and folders; ``progress`` hears of each file as it is done, ``checkpoint``
-        is called between steps and may raise to stop (see the module's docstring). ``imported``:
-        the files of a reference-manager import, each with its entry, ingested with ``paths``; its
-        entries that bring no file are reported by key, first."""
+        """Ingest files and folders; ``progress`` hears of each file as it is done, ``on_chunks``
+        of each batch of a document's chunks as it is written, ``checkpoint`` is called between steps
+        and may raise to stop (see the module's docstring). ``imported``: the files of a
+        reference-manager import, each with its entry, ingested with ``paths``; its entries that bring
+        no file are reported by key, first."""
         started = time.perf_counter()
         self._room()
         recovered = self.recover()
@@ -480,7 +483,7 @@ class Ingestor:
                 result = FileResult(path=str(path), outcome=Outcome.FAILED, reason=parsed)
             else:
                 t0 = time.perf_counter()
-                result = self._index(parsed, replaces, checkpoint, entries.get(path))
+                result = self._index(parsed, replaces, checkpoint, entries.get(path), on_chunks)
                 embed_seconds += time.perf_counter() - t0
             results.append(result)
             if progress:
@@ -594,7 +597,12 @@ class Ingestor:
         return _skipped(path, record.doc_id, title, reason).model_copy(update={"entry": entry.key})
 
     def _index(
-        self, parsed: ParsedDocument, replaces: str | None, checkpoint: Checkpoint, entry: ReferenceEntry | None = None
+        self,
+        parsed: ParsedDocument,
+        replaces: str | None,
+        checkpoint: Checkpoint,
+        entry: ReferenceEntry | None = None,
+        on_chunks: ChunksCallback | None = None,
     ) -> FileResult:
         earlier_doc = self.registry.document(replaces) if replaces else None
         doc = _keep_overridden(parsed.document, earlier_doc)
@@ -628,7 +636,7 @@ class Ingestor:
         try:
             # The points carry the year and title as they read, a person's edits included (the chunks
             # were made from the document's own title: an edit must not change what was embedded).
-            self._embed(self.registry.document(doc.doc_id) or doc, chunked, earlier, checkpoint)
+            self._embed(self.registry.document(doc.doc_id) or doc, chunked, earlier, checkpoint, on_chunks)
         except BaseException:
             # Stopped (or failed) half-way: the document goes whole, as ``recover`` would retire it.
             self._retire(doc.doc_id)
@@ -659,9 +667,16 @@ class Ingestor:
         return chunk_document(doc, blocks, self.embedder.max_tokens, self.embedder.count_tokens_batch)
 
     def _embed(
-        self, doc: Document, chunked: list[ChunkedText], earlier: EarlierVectors, checkpoint: Checkpoint = carry_on
+        self,
+        doc: Document,
+        chunked: list[ChunkedText],
+        earlier: EarlierVectors,
+        checkpoint: Checkpoint = carry_on,
+        on_chunks: ChunksCallback | None = None,
     ) -> None:
         for start in range(0, len(chunked), WRITE_BATCH):  # none if every block is boilerplate
+            if on_chunks:
+                on_chunks(doc.path, start, len(chunked))
             checkpoint()
             batch = chunked[start : start + WRITE_BATCH]
             dense, sparse = vectors_for(batch, earlier, self.embedder)
