@@ -1,7 +1,8 @@
 """An ingest's or a sync's progress on stderr, from the job's events: a bar on a terminal, otherwise
 (a log file, a pipe, a CI job) a line every few seconds (``PRP_PROGRESS_SECONDS``) with the
 documents done of the total, pages, chunks, rates and the time left, so a long ingest is never
-silent. An ingest shorter than one interval prints no line."""
+silent. An ingest shorter than one interval prints no line; a longer one ends with a line of its
+final counters."""
 
 from __future__ import annotations
 
@@ -36,11 +37,17 @@ def progress_lines(interval: float, stream: TextIO) -> Iterator[OnEvent]:
         if counters is not None:
             latest[:] = [(counters, time.monotonic())]
 
+    printed = threading.Event()
+
+    def line() -> None:
+        if latest:
+            counters, heard = latest[0]
+            print(counters.aged(time.monotonic() - heard).line(), file=stream, flush=True)
+            printed.set()
+
     def write() -> None:
         while not stop.wait(interval):
-            if latest:
-                counters, heard = latest[0]
-                print(counters.aged(time.monotonic() - heard).line(), file=stream, flush=True)
+            line()
 
     printer = threading.Thread(target=write, name="prp-progress", daemon=True)
     printer.start()
@@ -49,6 +56,8 @@ def progress_lines(interval: float, stream: TextIO) -> Iterator[OnEvent]:
     finally:
         stop.set()
         printer.join()
+        if printed.is_set():  # a log that told the way tells where it ended
+            line()
 
 
 @contextmanager
