@@ -60,7 +60,6 @@ except ImportError:  # pragma: no cover - Windows
     resource = None  # type: ignore[assignment]
 
 from corpus import boilerplate, parser_versions
-from corpus.chunk_vectors import EarlierVectors, vectors_for
 from corpus.chunking import ChunkedText, chunk_document
 from corpus.disk_space import DiskSpace
 from corpus.errors import LoadError
@@ -71,15 +70,15 @@ from corpus.non_prose import NonProse
 from corpus.non_prose import summarise as summarise_non_prose
 from corpus.off_limits import REGISTRY_NAME, is_data_directory
 from corpus.parsing import SUFFIX_TYPES, doc_id_for, parse_file
-from corpus.references.entries import ReferenceEntry
-from corpus.references.plan import ImportPlan
 from corpus.registry import DocumentRecord, Registry
-from corpus.title_field import title_vectors
 from corpus.worker_lifetime import die_with_parent
 
 if TYPE_CHECKING:  # an ingest is handed them open; importing them is the library's (corpus.library)
+    from corpus.chunk_vectors import EarlierVectors
     from corpus.embeddings import Embedder
     from corpus.index.store import ChunkStore
+    from corpus.references.entries import ReferenceEntry
+    from corpus.references.plan import ImportPlan
 
 # A batch is parsed in worker processes when it holds this many PDFs or files at least.
 POOL_MIN_PDFS = 2
@@ -604,6 +603,8 @@ class Ingestor:
         entry: ReferenceEntry | None = None,
         on_chunks: ChunksCallback | None = None,
     ) -> FileResult:
+        from corpus.chunk_vectors import EarlierVectors  # see ``_embed``
+
         earlier_doc = self.registry.document(replaces) if replaces else None
         doc = _keep_overridden(parsed.document, earlier_doc)
         doc = entry.override().apply(doc) if entry else doc
@@ -674,6 +675,12 @@ class Ingestor:
         checkpoint: Checkpoint = carry_on,
         on_chunks: ChunksCallback | None = None,
     ) -> None:
+        # Imported here, not with this module: its results (``FileResult``, ``IngestSummary``) are
+        # read by clients of a service (``prp ask``/``prp ingest`` through ``prp serve``), which
+        # never embed and should not load the index client and the embedding runtime for them.
+        from corpus.chunk_vectors import vectors_for
+        from corpus.title_field import title_vectors
+
         for start in range(0, len(chunked), WRITE_BATCH):  # none if every block is boilerplate
             if on_chunks:
                 on_chunks(doc.path, start, len(chunked))
@@ -686,6 +693,8 @@ class Ingestor:
 
     def _embed_and_store(self, doc: Document, blocks: list[Block]) -> list:
         """Chunk a ready document again and write its chunks, reusing the vectors it has."""
+        from corpus.chunk_vectors import EarlierVectors  # see ``_embed``
+
         chunked = self._chunk(doc, blocks)
         self._embed(doc, chunked, EarlierVectors.of(self.store, doc))
         return [c.chunk for c in chunked]
