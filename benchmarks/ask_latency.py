@@ -20,7 +20,7 @@ import tempfile
 from pathlib import Path
 
 import httpx
-from common import ROOT, save
+from common import save
 from startup import SAMPLE, serve_until_healthy, stop, timed
 
 QUESTIONS = (

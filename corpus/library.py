@@ -21,12 +21,12 @@ from corpus.ingest import Checkpoint, Ingestor, IngestSummary, ProgressCallback,
 from corpus.ingest_progress import ChunksCallback
 from corpus.ingest_roots import IngestRoots
 from corpus.models import MetadataOverride
-from corpus.references.plan import ImportPlan
 from corpus.registry import DocumentRecord, Registry
 
 if TYPE_CHECKING:
     from corpus.embeddings import Embedder
     from corpus.index.store import ChunkStore
+    from corpus.references.plan import ImportPlan
 
 T = TypeVar("T")
 

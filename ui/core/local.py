@@ -25,7 +25,6 @@ from corpus.ingest_progress import IngestCounter
 from corpus.library import Library
 from corpus.models import MetadataOverride
 from corpus.own_folders import check_ingest_paths
-from corpus.references.plan import ImportPlan, plan_import
 from corpus.registry import DocumentRecord
 from corpus.sync import SyncPlan, SyncSummary, sync
 from corpus.text import counted
@@ -53,6 +52,7 @@ from ui.core.report_json import JsonReport
 from ui.core.uploads import RejectedUpload, StoredUpload, discard, store_uploads
 
 if TYPE_CHECKING:
+    from corpus.references.plan import ImportPlan
     from ui.core.runs import Runs
 
 #: Called with (step, line) while the strategy opens (in local LLM mode, the model server starting).
@@ -200,6 +200,8 @@ class LocalPortal:
         """Never the library's own folders (``RefusedPathError``), nor files an export attaches there.
         The exports are read now, so one that cannot be is refused before the job starts."""
         check_ingest_paths(paths, self.settings)
+        from corpus.references.plan import plan_import  # the BibTeX reader, for an import only
+
         imported = plan_import(imports) if imports else None
         if imported is not None:
             check_ingest_paths(imported.files, self.settings)
