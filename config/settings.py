@@ -162,6 +162,12 @@ class IngestSettings(_Section):
     parse_workers: int = Field(
         default=1, validation_alias="PRP_PARSE_WORKERS", description="parsing processes beside the embedding model"
     )
+    progress_seconds: float = Field(
+        default=5.0,
+        gt=0,
+        validation_alias="PRP_PROGRESS_SECONDS",
+        description="seconds between the progress lines `prp ingest`/`prp sync` print when stderr is not a terminal",
+    )
 
 
 class LimitSettings(_Section):

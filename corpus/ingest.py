@@ -60,25 +60,25 @@ except ImportError:  # pragma: no cover - Windows
     resource = None  # type: ignore[assignment]
 
 from corpus import boilerplate, parser_versions
-from corpus.chunk_vectors import EarlierVectors, vectors_for
 from corpus.chunking import ChunkedText, chunk_document
 from corpus.disk_space import DiskSpace
 from corpus.errors import LoadError
 from corpus.file_names import NOT_UTF8, is_utf8, shown
+from corpus.ingest_progress import ChunksCallback
 from corpus.models import Block, BlockKind, DocType, Document, MetadataOverride, ParsedDocument
 from corpus.non_prose import NonProse
 from corpus.non_prose import summarise as summarise_non_prose
 from corpus.off_limits import REGISTRY_NAME, is_data_directory
 from corpus.parsing import SUFFIX_TYPES, doc_id_for, parse_file
-from corpus.references.entries import ReferenceEntry
-from corpus.references.plan import ImportPlan
 from corpus.registry import DocumentRecord, Registry
-from corpus.title_field import title_vectors
 from corpus.worker_lifetime import die_with_parent
 
 if TYPE_CHECKING:  # an ingest is handed them open; importing them is the library's (corpus.library)
+    from corpus.chunk_vectors import EarlierVectors
     from corpus.embeddings import Embedder
     from corpus.index.store import ChunkStore
+    from corpus.references.entries import ReferenceEntry
+    from corpus.references.plan import ImportPlan
 
 # A batch is parsed in worker processes when it holds this many PDFs or files at least.
 POOL_MIN_PDFS = 2
@@ -444,11 +444,13 @@ class Ingestor:
         progress: ProgressCallback | None = None,
         checkpoint: Checkpoint = carry_on,
         imported: ImportPlan | None = None,
+        on_chunks: ChunksCallback | None = None,
     ) -> IngestSummary:
-        """Ingest files and folders; ``progress`` hears of each file as it is done, ``checkpoint``
-        is called between steps and may raise to stop (see the module's docstring). ``imported``:
-        the files of a reference-manager import, each with its entry, ingested with ``paths``; its
-        entries that bring no file are reported by key, first."""
+        """Ingest files and folders; ``progress`` hears of each file as it is done, ``on_chunks``
+        of each batch of a document's chunks as it is written, ``checkpoint`` is called between steps
+        and may raise to stop (see the module's docstring). ``imported``: the files of a
+        reference-manager import, each with its entry, ingested with ``paths``; its entries that bring
+        no file are reported by key, first."""
         started = time.perf_counter()
         self._room()
         recovered = self.recover()
@@ -481,7 +483,7 @@ class Ingestor:
                 result = FileResult(path=str(path), outcome=Outcome.FAILED, reason=parsed)
             else:
                 t0 = time.perf_counter()
-                result = self._index(parsed, replaces, checkpoint, entries.get(path))
+                result = self._index(parsed, replaces, checkpoint, entries.get(path), on_chunks)
                 embed_seconds += time.perf_counter() - t0
             results.append(result)
             if progress:
@@ -595,8 +597,15 @@ class Ingestor:
         return _skipped(path, record.doc_id, title, reason).model_copy(update={"entry": entry.key})
 
     def _index(
-        self, parsed: ParsedDocument, replaces: str | None, checkpoint: Checkpoint, entry: ReferenceEntry | None = None
+        self,
+        parsed: ParsedDocument,
+        replaces: str | None,
+        checkpoint: Checkpoint,
+        entry: ReferenceEntry | None = None,
+        on_chunks: ChunksCallback | None = None,
     ) -> FileResult:
+        from corpus.chunk_vectors import EarlierVectors  # see ``_embed``
+
         earlier_doc = self.registry.document(replaces) if replaces else None
         doc = _keep_overridden(parsed.document, earlier_doc)
         doc = entry.override().apply(doc) if entry else doc
@@ -629,7 +638,7 @@ class Ingestor:
         try:
             # The points carry the year and title as they read, a person's edits included (the chunks
             # were made from the document's own title: an edit must not change what was embedded).
-            self._embed(self.registry.document(doc.doc_id) or doc, chunked, earlier, checkpoint)
+            self._embed(self.registry.document(doc.doc_id) or doc, chunked, earlier, checkpoint, on_chunks)
         except BaseException:
             # Stopped (or failed) half-way: the document goes whole, as ``recover`` would retire it.
             self._retire(doc.doc_id)
@@ -660,9 +669,22 @@ class Ingestor:
         return chunk_document(doc, blocks, self.embedder.max_tokens, self.embedder.count_tokens_batch)
 
     def _embed(
-        self, doc: Document, chunked: list[ChunkedText], earlier: EarlierVectors, checkpoint: Checkpoint = carry_on
+        self,
+        doc: Document,
+        chunked: list[ChunkedText],
+        earlier: EarlierVectors,
+        checkpoint: Checkpoint = carry_on,
+        on_chunks: ChunksCallback | None = None,
     ) -> None:
+        # Imported here, not with this module: its results (``FileResult``, ``IngestSummary``) are
+        # read by clients of a service (``prp ask``/``prp ingest`` through ``prp serve``), which
+        # never embed and should not load the index client and the embedding runtime for them.
+        from corpus.chunk_vectors import vectors_for
+        from corpus.title_field import title_vectors
+
         for start in range(0, len(chunked), WRITE_BATCH):  # none if every block is boilerplate
+            if on_chunks:
+                on_chunks(doc.path, start, len(chunked))
             checkpoint()
             batch = chunked[start : start + WRITE_BATCH]
             dense, sparse = vectors_for(batch, earlier, self.embedder)
@@ -672,6 +694,8 @@ class Ingestor:
 
     def _embed_and_store(self, doc: Document, blocks: list[Block]) -> list:
         """Chunk a ready document again and write its chunks, reusing the vectors it has."""
+        from corpus.chunk_vectors import EarlierVectors  # see ``_embed``
+
         chunked = self._chunk(doc, blocks)
         self._embed(doc, chunked, EarlierVectors.of(self.store, doc))
         return [c.chunk for c in chunked]

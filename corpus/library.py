@@ -18,14 +18,15 @@ from typing import TYPE_CHECKING, TypeVar
 from config import Settings
 from corpus.disk_space import DiskSpace
 from corpus.ingest import Checkpoint, Ingestor, IngestSummary, ProgressCallback, carry_on
+from corpus.ingest_progress import ChunksCallback
 from corpus.ingest_roots import IngestRoots
 from corpus.models import MetadataOverride
-from corpus.references.plan import ImportPlan
 from corpus.registry import DocumentRecord, Registry
 
 if TYPE_CHECKING:
     from corpus.embeddings import Embedder
     from corpus.index.store import ChunkStore
+    from corpus.references.plan import ImportPlan
 
 T = TypeVar("T")
 
@@ -134,10 +135,11 @@ class Library:
         progress: ProgressCallback | None = None,
         checkpoint: Checkpoint = carry_on,
         imported: ImportPlan | None = None,
+        on_chunks: ChunksCallback | None = None,
     ) -> IngestSummary:
         """See ``Ingestor.ingest``; ``checkpoint`` may raise to stop it (a cancelled job)."""
         self.disk_space.check()  # before the index is opened or made
-        return self._ingestor().ingest(paths, progress, checkpoint, imported)
+        return self._ingestor().ingest(paths, progress, checkpoint, imported, on_chunks)
 
     def delete(self, doc_id: str) -> bool:
         return self._ingestor().delete(doc_id)

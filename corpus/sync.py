@@ -38,6 +38,7 @@ from pydantic import BaseModel, Field
 
 from corpus import parser_versions
 from corpus.ingest import Checkpoint, FileResult, Outcome, ProgressCallback, carry_on, discover, sha256_of
+from corpus.ingest_progress import ChunksCallback
 from corpus.ingest_roots import IngestRoot, RootKind, unseen
 from corpus.off_limits import moved
 from corpus.parsing import SUFFIX_TYPES, doc_id_for
@@ -167,11 +168,13 @@ def sync(
     progress: ProgressCallback | None = None,
     on_removed: Callable[[DocumentRecord], None] | None = None,
     checkpoint: Checkpoint = carry_on,
+    on_chunks: ChunksCallback | None = None,
 ) -> SyncSummary:
     """Plan, then (unless ``dry_run``) remove the documents whose files are gone and ingest the
     added and changed files. ``on_plan`` is told the plan first; ``progress`` each ingested file's
-    result, ``on_removed`` each removed document, as they are done; ``checkpoint`` may stop the
-    ingest between files and embedding batches (a cancelled job)."""
+    result, ``on_chunks`` each batch of chunks written, ``on_removed`` each removed document, as
+    they are done; ``checkpoint`` may stop the ingest between files and embedding batches (a
+    cancelled job)."""
     started = time.perf_counter()
     plan = plan_sync(library, scope)
     if on_plan:
@@ -186,7 +189,7 @@ def sync(
         library.delete_many(by_id, (lambda doc_id: on_removed(by_id[doc_id])) if on_removed else None)
         todo = plan.added + plan.changed
         if todo:
-            results = library.ingest(todo, progress, checkpoint).files
+            results = library.ingest(todo, progress, checkpoint, on_chunks=on_chunks).files
             done = {r.path for r in results if r.outcome is Outcome.OK}
             added, changed = [p for p in added if p in done], [p for p in changed if p in done]
             skipped += [r for r in results if r.outcome is Outcome.SKIPPED]

@@ -10,9 +10,6 @@ from config import STEPS, Settings
 from corpus.errors import ConfigError
 from corpus.library import Library
 from research.strategy import ResearchStrategy
-from strategies.llm.client import make_chat_models
-from strategies.llm.local_server import LocalLLMServer
-from strategies.llm.strategy import LLMStrategy
 from strategies.offline.strategy import OfflineStrategy
 
 ProgressCallback = Callable[[str, str], None]
@@ -33,6 +30,11 @@ def select_strategy(settings: Settings, library: Library) -> ResearchStrategy:
         raise ConfigError("PRP_LLM=local: the local model server is started by open_strategy(), not select_strategy()")
     offline = OfflineStrategy(library.embedder)
     if llm_configured(settings):
+        # Imported only in LLM mode: the OpenAI client and its types take seconds to import, which
+        # an offline ``prp ask`` would pay for nothing.
+        from strategies.llm.client import make_chat_models
+        from strategies.llm.strategy import LLMStrategy
+
         llms = make_chat_models(settings)
         return LLMStrategy(
             llms["answering"],
@@ -57,6 +59,8 @@ def open_strategy(
     if settings.llm.mode != "local":
         yield select_strategy(settings, library)
         return
+    from strategies.llm.local_server import LocalLLMServer  # see select_strategy
+
     status = (lambda line: on_progress("llm", line)) if on_progress else None
     # The server's own log goes beside the data, where a failed start can point to it.
     log_path = settings.storage.data_dir / "llm-server.log"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -213,16 +214,27 @@ def test_second_process_gets_a_clear_lock_error(make_library, make_settings, doc
     assert holder.store.count() == len(holder.registry.chunks_of(doc.doc_id))
 
 
+PROGRESS_LINE = re.compile(
+    r"^ingest: (\d+)/(\d+) documents, (\d+) pages?, (\d+) chunks? · [\d.]+ documents/min, [\d.]+ chunks/s · "
+    r"\S+ elapsed, (?:~\S+ left|time left unknown yet)",
+    re.MULTILINE,
+)
+
+
 def test_cli_ingest_json_summary(make_settings, docs_dir: Path):
     settings = make_settings("cli")
     (docs_dir / "empty.txt").write_text("")
-    proc = run_prp(
-        ["ingest", str(docs_dir), "--json"], prp_env(settings.storage.data_dir, settings.models_dir), timeout=300
-    )
+    env = prp_env(settings.storage.data_dir, settings.models_dir, PRP_PROGRESS_SECONDS="0.05")
+    proc = run_prp(["ingest", str(docs_dir), "--json"], env, timeout=300)
     assert proc.returncode == 1  # one file failed; the others still landed
     summary = json.loads(proc.stdout)
     assert summary["documents"] == {"ok": 3, "skipped": 0, "failed": 1}
     assert summary["chunks"] > 0 and summary["seconds"] > 0
+    # stderr is a pipe, not a terminal: progress lines with the counters, the last one the final counts.
+    lines = [m.groups() for m in PROGRESS_LINE.finditer(proc.stderr)]
+    assert lines, proc.stderr
+    assert [int(done) for done, *_ in lines] == sorted(int(done) for done, *_ in lines)
+    assert lines[-1] == ("4", "4", str(summary["pages"]), str(summary["chunks"]))
 
 
 def test_parse_worker_path_keeps_input_order(make_library, docs_dir: Path):

@@ -16,6 +16,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from config import LimitSettings
+from corpus.ingest_progress import IngestCounter
 from corpus.models import MetadataOverride
 from strategies.offline.strategy import OfflineStrategy
 from ui.chat.app import banner
@@ -231,15 +232,34 @@ def test_searches_answer_during_an_ingest_and_see_documents_as_they_become_ready
     ):
         shutil.copy(SAMPLE_DOCS / name, folder / name)
     started = writable.post("/api/ingest", json={"paths": [str(folder)]}).json()
-    answered = 0
+    answered, seen = 0, []
     while True:
         job = writable.get(f"/api/jobs/{started['job']['job_id']}").json()
+        seen.append(job["progress"])
         response = writable.post("/api/search", json={"query": "roof surface temperature", "k": 3})
         assert response.status_code == 200
         answered += 1
         if job["state"] in ("done", "failed", "cancelled"):
             break
     assert job["state"] == "done" and answered >= 2
+    # The job's status carries the ingest's counters as it goes, the same as its events.
+    counted = [p for p in seen if p is not None]
+    assert counted and all(p["files"] == 3 for p in counted)
+    assert [p["done"] for p in counted] == sorted(p["done"] for p in counted)
+    events = sse(writable, started["events"])
+    files = [data for name, data in events if name == "file"]
+    assert job["progress"] | {"seconds": 0} == {
+        "files": 3,
+        "done": 3,
+        "pages": sum(f["pages"] for f in files),
+        "chunks": sum(f["chunks"] for f in files),
+        "current": None,
+        "seconds": 0,
+        "eta_seconds": 0.0,
+    }
+    chunk_events = [data["progress"] for name, data in events if name == "chunks"]
+    assert chunk_events and all(p["current"].endswith((".pdf", ".txt")) for p in chunk_events)
+    assert [f["progress"]["done"] for f in files] == [1, 2, 3]
     titles = {
         r["title"] for r in writable.post("/api/search", json={"query": "Harborview cooling model"}).json()["results"]
     }
@@ -292,14 +312,14 @@ def test_the_chat_banner_shows_an_ingest_started_anywhere_as_it_goes(sample_libr
     release = threading.Event()
 
     def slow_ingest(job):
-        job.emit("started", {"files": 3})
-        job.emit("file", {"done": 1, "total": 3, "path": "a.pdf", "outcome": "ok"})
+        job.progress = IngestCounter(3, {"a.pdf": 10, "b.pdf": 10, "c.pdf": 10})
+        job.progress.file_done("a.pdf", pages=2, chunks=5, skipped=False)
         release.wait(30)
 
     job = portal.runner.submit("ingest", "ingest papers", slow_ingest)
     try:
         deadline = time.monotonic() + 10
-        while ": 1 of 3 files" not in banner(portal):
+        while ": 1 of 3 files, 5 chunks, ~" not in banner(portal):
             assert time.monotonic() < deadline, banner(portal)
             time.sleep(0.05)
         assert "ingest papers" in banner(portal)

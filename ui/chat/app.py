@@ -16,6 +16,7 @@ from functools import partial
 import gradio as gr
 
 from config import Settings
+from corpus.ingest_progress import IngestProgress, clock
 from corpus.text import counted
 from ui.chat.assets import CSS
 from ui.chat.chat_tab import (
@@ -76,19 +77,20 @@ def activity(portal: LocalPortal) -> str:
     for job in portal.runner.list(active=True):
         if job.kind == "research":
             continue
-        done, total = 0, None
-        for event in job.events_after(0):
-            if event.event == "started":
-                total = event.data["files"]
-            elif event.event == "file":
-                done = event.data["done"]
-        count = f": {done} of {total} files" if total else ""
+        counters = job.view().progress
+        count = f": {progress_words(counters)}" if counters and counters.files else ""
         state = "waiting: " if job.state == "queued" else ""
         pills.append(f'<span class="prp-pill prp-busy">{html.escape(state + job.title)}{count}</span>')
     runs = len(portal.jobs("research", active=True))
     if runs:
         pills.append(f'<span class="prp-pill prp-busy">{counted(runs, "research run")} in progress</span>')
     return "".join(pills)
+
+
+def progress_words(counters: IngestProgress) -> str:
+    """How far an ingest got, as the banner says it (the same counters as its job status)."""
+    left = "" if counters.eta_seconds is None else f", ~{clock(counters.eta_seconds)} left"
+    return f"{counters.done} of {counted(counters.files, 'file')}, {counted(counters.chunks, 'chunk')}{left}"
 
 
 def build_app(portal: LocalPortal) -> gr.Blocks:

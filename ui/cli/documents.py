@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import argparse
-from contextlib import ExitStack
+from functools import partial
 
 from pydantic import ValidationError
 
 from config import Settings
 from corpus.errors import PrpError
-from corpus.ingest import FileResult
 from corpus.models import MetadataOverride
 from ui.cli.follow import follow
 from ui.cli.output import (
-    ingest_progress,
     print_deleted,
     print_docs,
     print_document,
@@ -21,48 +19,33 @@ from ui.cli.output import (
     print_search,
     print_sync,
 )
+from ui.cli.progress import ingest_progress
 from ui.core.connect import open_portal
-from ui.core.jobs import JobEvent
 from ui.core.models import SearchRequest
 from ui.core.portal import Portal
 
 
 def run(settings: Settings, args: argparse.Namespace) -> int:
-    command = {"ingest": ingest, "sync": sync, "search": search, "docs": docs, "delete": delete}[args.command]
+    every = settings.ingest.progress_seconds
+    commands = {"ingest": partial(ingest, every=every), "sync": partial(sync, every=every)}
+    command = commands.get(args.command) or {"search": search, "docs": docs, "delete": delete}[args.command]
     with open_portal(settings) as portal:
         return command(portal, args)
 
 
-def ingest(portal: Portal, args: argparse.Namespace) -> int:
+def ingest(portal: Portal, args: argparse.Namespace, every: float) -> int:
+    """``every``: seconds between progress lines when stderr is not a terminal."""
     if not args.paths and not args.bib:
         raise PrpError("name files or folders to ingest, or a reference manager's export with --bib")
-    with ExitStack() as bars:
-        progress = None
-
-        def on_event(event: JobEvent) -> None:
-            nonlocal progress
-            if event.event == "started":
-                progress = bars.enter_context(ingest_progress(event.data["files"]))
-            elif event.event == "file" and progress is not None:
-                progress(FileResult.model_validate(event.data))
-
+    with ingest_progress(every) as on_event:
         outcome = follow(portal, portal.ingest(args.paths, args.bib), on_event, "the ingest")
     if outcome.summary is None:
         raise PrpError(f"the ingest stopped: {outcome.job.error or outcome.job.state}")
     return print_ingest(outcome.summary, args.json)
 
 
-def sync(portal: Portal, args: argparse.Namespace) -> int:
-    with ExitStack() as bars:
-        progress = None
-
-        def on_event(event: JobEvent) -> None:
-            nonlocal progress
-            if event.event == "started" and event.data["files"]:
-                progress = bars.enter_context(ingest_progress(event.data["files"]))
-            elif event.event == "file" and progress is not None:
-                progress(FileResult.model_validate(event.data))
-
+def sync(portal: Portal, args: argparse.Namespace, every: float) -> int:
+    with ingest_progress(every) as on_event:
         outcome = follow(portal, portal.sync(dry_run=args.dry_run), on_event, "the sync")
     if outcome.sync is None:
         raise PrpError(f"the sync stopped: {outcome.job.error or outcome.job.state}")

@@ -7,12 +7,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
-from pathlib import Path
+from collections.abc import Sequence
 
 from corpus.author_names import short_authors
-from corpus.ingest import FileResult, IngestSummary, Outcome
+from corpus.ingest import IngestSummary, Outcome
 from corpus.registry import DocumentRecord
 from corpus.retrieval import RetrievedChunk
 from corpus.sync import NO_ROOTS, SyncSummary
@@ -20,20 +18,6 @@ from corpus.text import counted, page_label
 from research.runs import RunSummary
 from tools.title_scope import TitleScope
 from ui.core.report_json import JsonReport
-
-
-@contextmanager
-def ingest_progress(total: int) -> Iterator[Callable[[FileResult], None]]:
-    from tqdm import tqdm
-
-    with tqdm(total=total, unit="file", desc="ingest", file=sys.stderr, disable=None) as bar:
-
-        def progress(result: FileResult) -> None:
-            bar.update(1)
-            bar.set_postfix_str(f"{result.outcome.value}: {Path(result.path).name}", refresh=False)
-
-        yield progress
-
 
 #: Hidden files and folders an ingest summary names; the rest are counted.
 HIDDEN_NAMED = 5

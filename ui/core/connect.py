@@ -6,12 +6,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 from config import Settings
-from corpus.library import Library
-from ui.core.local import LocalPortal, StatusCallback
 from ui.core.portal import Portal
 from ui.core.remote import RemotePortal
+
+if TYPE_CHECKING:
+    from ui.core.local import StatusCallback
 
 
 @contextmanager
@@ -27,5 +29,10 @@ def open_portal(
         with remote:
             yield remote
         return
+    # Imported only now: a command a service answers (``prp ask`` beside ``prp serve``) loads neither
+    # the index, the embedding model nor the research graph.
+    from corpus.library import Library
+    from ui.core.local import LocalPortal
+
     with Library(settings) as library, LocalPortal(library, foreground=foreground, on_status=on_status) as portal:
         yield portal

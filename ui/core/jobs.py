@@ -35,6 +35,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from corpus.errors import PrpError
+from corpus.ingest_progress import IngestCounter, IngestProgress
 
 #: Finished jobs kept for late readers; the oldest finished ones are forgotten beyond this.
 KEPT_JOBS = 200
@@ -77,6 +78,7 @@ class JobView(BaseModel):
     error: str | None = None
     cancel_requested: bool = False
     info: dict[str, Any] = Field(default_factory=dict, description="What the job works on (thread id, files...).")
+    progress: IngestProgress | None = Field(None, description="An ingest's or sync's counters, as they stand now.")
 
 
 class Job:
@@ -95,6 +97,7 @@ class Job:
         self._started: float | None = None
         self._seconds: float | None = None
         self._listener: Callable[[JobEvent], None] | None = None  # the reader of a foreground job
+        self.progress: IngestCounter | None = None  # set by an ingest's or a sync's work when it starts
 
     # --- written by the job's thread ------------------------------------------------------------
 
@@ -183,6 +186,7 @@ class Job:
                 error=self.error,
                 cancel_requested=self._cancel.is_set(),
                 info=self.info,
+                progress=self.progress.snapshot() if self.progress else None,
             )
 
 

@@ -17,14 +17,14 @@ from collections.abc import Callable, Iterable, Sequence
 from contextlib import ExitStack, suppress
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from config import Settings
-from corpus.ingest import FileResult, IngestSummary, discover
+from corpus.ingest import FileResult, IngestSummary, Outcome, discover
+from corpus.ingest_progress import IngestCounter
 from corpus.library import Library
 from corpus.models import MetadataOverride
 from corpus.own_folders import check_ingest_paths
-from corpus.references.plan import ImportPlan, plan_import
 from corpus.registry import DocumentRecord
 from corpus.sync import SyncPlan, SyncSummary, sync
 from corpus.text import counted
@@ -52,6 +52,7 @@ from ui.core.report_json import JsonReport
 from ui.core.uploads import RejectedUpload, StoredUpload, discard, store_uploads
 
 if TYPE_CHECKING:
+    from corpus.references.plan import ImportPlan
     from ui.core.runs import Runs
 
 #: Called with (step, line) while the strategy opens (in local LLM mode, the model server starting).
@@ -199,6 +200,8 @@ class LocalPortal:
         """Never the library's own folders (``RefusedPathError``), nor files an export attaches there.
         The exports are read now, so one that cannot be is refused before the job starts."""
         check_ingest_paths(paths, self.settings)
+        from corpus.references.plan import plan_import  # the BibTeX reader, for an import only
+
         imported = plan_import(imports) if imports else None
         if imported is not None:
             check_ingest_paths(imported.files, self.settings)
@@ -254,11 +257,11 @@ class LocalPortal:
                     discard(upload)
 
         def work(job: Job) -> IngestSummary:
-            total = len(discover([*paths, *(imported.files if imported else [])]))
-            total += len(imported.problems) if imported else 0
-            job.emit("started", {"files": total})
+            found = discover([*paths, *(imported.files if imported else [])])
+            files = _FileEvents(job)
+            files.start(len(found) + (len(imported.problems) if imported else 0), found.files)
             try:
-                summary = self.library.ingest(paths, _FileEvents(job, total), job.check, imported)
+                summary = self.library.ingest(paths, files, job.check, imported, files.chunks)
             except BaseException:  # cancelled (between files or embedding batches), or failed
                 drop_unheld_uploads()
                 # What it did ingest is indexed as after a whole ingest, if the index can be had: the
@@ -295,8 +298,8 @@ class LocalPortal:
             files = _FileEvents(job)
 
             def on_plan(plan: SyncPlan) -> None:
-                files.total = len(plan.added) + len(plan.changed)
-                job.emit("started", {"files": files.total, "removed": len(plan.removed), "dry_run": dry_run})
+                todo = [*plan.added, *plan.changed]
+                files.start(len(todo), todo, removed=len(plan.removed), dry_run=dry_run)
 
             def on_removed(document: DocumentRecord) -> None:
                 job.emit("removed", {"doc_id": document.doc_id, "title": document.title, "path": document.path})
@@ -308,6 +311,7 @@ class LocalPortal:
                     scope=scope,
                     on_plan=on_plan,
                     progress=files,
+                    on_chunks=files.chunks,
                     on_removed=on_removed,
                     checkpoint=job.check,
                 )
@@ -452,12 +456,27 @@ class LocalPortal:
 
 
 class _FileEvents:
-    """One ``file`` event per file an ingest has done, counted against the files it was given."""
+    """The events of an ingest's progress, each with its counters (``corpus.ingest_progress``), which
+    the job's status carries too: ``started``, one ``file`` per file done (``done`` of ``total``),
+    one ``chunks`` per batch of a document's chunks written."""
 
-    def __init__(self, job: Job, total: int = 0):
-        self.job, self.total, self.done = job, total, 0
+    def __init__(self, job: Job):
+        self.job = job
+        self.counter = IngestCounter(0, {})
+
+    def start(self, files: int, paths: Iterable[Path], **data: Any) -> None:
+        self.counter = self.job.progress = IngestCounter.of_files(files, paths)
+        self.job.emit("started", {"files": files, **data, "progress": self._counters()})
 
     def __call__(self, result: FileResult) -> None:
-        self.done += 1
+        self.counter.file_done(result.path, result.pages, result.chunks, result.outcome is Outcome.SKIPPED)
         data = result.model_dump(mode="json", exclude_none=True)
-        self.job.emit("file", {"done": self.done, "total": self.total, **data})
+        done = {"done": self.counter.done, "total": self.counter.files}
+        self.job.emit("file", {**done, **data, "progress": self._counters()})
+
+    def chunks(self, path: str, written: int, total: int) -> None:
+        self.counter.chunks_written(path, written, total)
+        self.job.emit("chunks", {"progress": self._counters()})
+
+    def _counters(self) -> dict[str, Any]:
+        return self.counter.snapshot().model_dump(mode="json")

@@ -32,6 +32,7 @@ from pydantic import AnyUrl, Field, ValidationError
 
 from config import ServiceSettings
 from corpus.errors import PrpError
+from corpus.ingest_progress import IngestProgress
 from corpus.models import DocType
 from corpus.retrieval import DEFAULT_K, MAX_K, SearchMode
 from ui.core.ingest_limit import check_named_paths
@@ -367,7 +368,8 @@ def _add_ingest(server: FastMCP, source: PortalSource, max_paths: int) -> None:
         ] = None,
     ) -> str:
         """Add files or folders to the library (a file already held is skipped; a changed one indexed
-        again). Progress is reported per file. The library's own folders are refused."""
+        again). Progress is reported per file, with the documents, pages and chunks done and the time
+        left. The library's own folders are refused."""
         named = [*(paths or []), *(imports or [])]
         if not named:
             raise ToolError("name at least one file, folder or reference-manager export to ingest")
@@ -384,7 +386,8 @@ def _add_ingest(server: FastMCP, source: PortalSource, max_paths: int) -> None:
 
         def on_event(event: JobEvent) -> None:
             if event.event == "file":
-                message = f"{event.data.get('outcome')}: {Path(event.data.get('path', '')).name}"
+                counters = IngestProgress.model_validate(event.data["progress"]).line()
+                message = f"{event.data.get('outcome')}: {Path(event.data.get('path', '')).name} ({counters})"
                 with suppress(Exception):
                     anyio.from_thread.run(ctx.report_progress, event.data["done"], event.data.get("total"), message)
 

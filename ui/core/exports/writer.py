@@ -12,7 +12,6 @@ from ui.core.exports.contradictions import contradictions_csv, contradictions_ma
 from ui.core.exports.evidence_table import evidence_csv
 from ui.core.exports.formats import FILE_NAMES, ExportFormat
 from ui.core.exports.record import ReportRecord
-from ui.core.exports.report_pdf import report_pdf
 from ui.core.exports.ris import ris
 
 
@@ -27,6 +26,10 @@ def render_export(
     """One export; ``with_notes``: BibTeX entries carry a ``note`` (their prp document), which styles
     print; ``names``: by document, the words of its title it writes as proper names."""
     if fmt is ExportFormat.REPORT_PDF:
+        # Imported only for a PDF: its typesetter and Markdown parser are a large share of what a
+        # research run would load (``prp ask`` writes no export unless asked).
+        from ui.core.exports.report_pdf import report_pdf
+
         return report_pdf(record.report, record.thread_id, font)
     text = {
         ExportFormat.EVIDENCE_CSV: lambda: evidence_csv(record),
