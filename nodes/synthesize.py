@@ -7,11 +7,14 @@ from langgraph.runtime import Runtime
 from research.context import ResearchContext
 from research.evidence import Contradiction, DraftReport, DraftSection, Finding, FindingStatus, GapNote
 from research.state import ResearchState
+from strategies.reading.about_the_topic import about_its_document
 
 
 def synthesize(state: ResearchState, runtime: Runtime[ResearchContext]) -> dict:
     strategy = runtime.context.strategy
     findings = state.get("findings", [])
+    if not state.get("single_question"):
+        findings = [_on_topic(f) for f in findings]
     contradictions = state.get("contradictions", [])
     title, summary = strategy.summarize(state["topic"], findings, contradictions)
     sections = [_section(f, contradictions) for f in findings]
@@ -23,6 +26,18 @@ def synthesize(state: ResearchState, runtime: Runtime[ResearchContext]) -> dict:
     draft = DraftReport(title=title, summary=summary, sections=sections, disagreements=contradictions, gaps=gaps)
     markers = sum(len(c.citations) for c in draft.claims())
     return {"draft": draft, "progress": [f"synthesize: draft with {markers} citation marker(s)"]}
+
+
+def _on_topic(finding: Finding) -> Finding:
+    """A topic report's finding without its sentences about their own document (its layout, its
+    authors' plans, its release: ``about_its_document``); with none left, the sub-question is not
+    answered (a question about the document itself, asked alone, keeps them)."""
+    claims = [c for c in finding.claims if not about_its_document(c.first_line)]
+    if len(claims) == len(finding.claims):
+        return finding
+    if claims:
+        return finding.model_copy(update={"claims": claims})
+    return finding.model_copy(update={"claims": [], "status": FindingStatus.GAP, "confidence": 0.0})
 
 
 def _section(finding: Finding, contradictions: list[Contradiction]) -> DraftSection:
