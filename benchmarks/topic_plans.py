@@ -168,7 +168,9 @@ def check_findings(library: Library, strategy: OfflineStrategy) -> dict:
 def main() -> None:
     args = sys.argv[1:]
     data = Path(args[args.index("--data-dir") + 1]) if "--data-dir" in args else WORK / "pdfs"
-    settings = Settings(storage=StorageSettings(data_dir=data), embeddings=EmbeddingSettings(models_path=data / "models"))
+    settings = Settings(
+        storage=StorageSettings(data_dir=data), embeddings=EmbeddingSettings(models_path=data / "models")
+    )
     with Library(settings) as library:
         library.ingest([shared_path("pdfs")])
         figures = check_plans(titles(library))

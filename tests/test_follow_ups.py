@@ -147,7 +147,12 @@ def turn(question: str, cited: list[CitedDocument] = CITED) -> list[Turn]:
             "Does BioBERT surpass BERT on all evaluated benchmarks?",
             [],
         ),
-        ("Do transformers rival LSTMs on long inputs?", "what about Mamba?", "Does Mamba rival LSTMs on long inputs?", []),
+        (
+            "Do transformers rival LSTMs on long inputs?",
+            "what about Mamba?",
+            "Does Mamba rival LSTMs on long inputs?",
+            [],
+        ),
     ],
 )
 def test_a_follow_up_is_read_against_the_turn_before(previous, follow_up, standalone, scope):

@@ -135,7 +135,9 @@ def test_the_core_of_a_subject_is_never_its_most_frequent_word():
 def test_a_title_s_modifiers_joined_by_and_stay_with_their_noun():
     """ "Comparative physiological and metabolomics analysis of X" lists no facets: "comparative
     physiological" is no noun phrase to ask about."""
-    questions = [q.question for q in plan_questions("Comparative structural and thermal analysis of bridges", False, [])]
+    questions = [
+        q.question for q in plan_questions("Comparative structural and thermal analysis of bridges", False, [])
+    ]
     assert "What does the evidence say about comparative structural and thermal analysis of bridges?" in questions
     assert not any("structural of" in q for q in questions)
     # Nouns joined by "and" are still facets.
