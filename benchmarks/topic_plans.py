@@ -1,7 +1,7 @@
 """Topic reports a researcher would keep: grammatical sub-questions and findings about the topic.
 
 1. Plans: every title of ../shared/data/titles-dev (with its variants that add words) and of the
-   ingested ../shared/data/pdfs, used as a topic, is planned offline; each sub-question is printed and
+   ingested ../shared/data/pdfs, used as a topic, and the report topics below are planned offline; each sub-question is printed and
    checked by general rules (``ungrammatical``): one "?" at the end, no doubled word, balanced
    brackets, no phrase ending on a determiner, a preposition, a conjunction or an adjective, no
    preposition opening what "about"/"for"/"of" asks about, no capitalised article mid-sentence.
@@ -92,7 +92,7 @@ def titles(library: Library) -> list[str]:
     for d in truth:  # a variant with more words (a subtitle, a company's name) is a topic of its own
         found += [v for v in d.get("title_variants", []) if len(v.split()) > len(d["title"].split())]
     found += [r.title for r in library.registry.documents()]
-    return list(dict.fromkeys(found))
+    return list(dict.fromkeys([*found, *TOPICS]))
 
 
 def check_plans(topics: list[str]) -> dict:
@@ -109,18 +109,21 @@ def check_plans(topics: list[str]) -> dict:
 
 # -- findings ---------------------------------------------------------------------------------------
 
-_PART = r"(?:section|sec\.|chapter|appendix|table|figure|fig\.|§)\s*[\dA-Z][\d.]*"
+_PART = r"(?:(?:section|sec\.|chapter|appendix|table|figure|fig\.)\s*§?|§)\s*[\dA-Z][\d.]*\b"
 META = {
     "layout": re.compile(
-        rf"^\W*(?:in\s+|as\s+shown\s+in\s+)?{_PART},?\s+(?:we\s+)?\w+"
+        rf"^\W*(?:in\s+|as\s+shown\s+in\s+)?{_PART},?\s+(?:we\s+)?(?:give|describe|present|discuss|detail|"
+        r"outline|review|summari[sz]e|report|show|list|provide|introduce)s?\b(?!\s+that)"
+        r"|^\W*(?:so|thus)\s+far,?\s+we\b"
         r"|\b(?:rest|remainder)\s+of\s+(?:this|the)\s+(?:paper|article|chapter|report)\b"
         r"|\b(?:organi[sz]ed|structured)\s+as\s+follows\b"
-        rf"|\bwe\s+(?:\w+ly\s+)?(?:give|describe|present|discuss|detail|outline|review|summari[sz]e|report)\b"
+        rf"|\bwe\s+(?:\w+ly\s+|further\s+)?(?:give|describe|present|discuss|detail|outline|review|summari[sz]e|report|"
+        r"comment)\b"
         rf"[^.]*\b(?:in|see)\s+{_PART}",
         re.I,
     ),
     "plans": re.compile(
-        r"\bwe\s+(?:also\s+)?(?:will|shall|plan\s+to|intend\s+to|hope\s+to|would\s+like\s+to|leave)\b"
+        r"\bwe\s+(?:also\s+)?(?:will|shall|plan\s+to|intend\s+to|hope\s+to|would\s+like\s+to|leave|envision)\b"
         r"|\bfuture\s+(?:work|research|directions?)\b",
         re.I,
     ),

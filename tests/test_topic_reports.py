@@ -21,12 +21,16 @@ ABOUT_THE_DOCUMENT = [
     "In future work, we would like to study larger teachers.",
     "We release our code at https://example.org/code.",
     "Recent works provide mixed but increasingly nuanced answers.",
+    "So far, we have focused on design decisions on the teacher side of distillation.",
+    "We further comment on teacher selection as it pertains to distillation in Appendix §C.",
+    "We envision the dataset can also be used for the following scenarios.",
 ]
 ABOUT_THE_TOPIC = [
     "Table 3 shows that distillation raises accuracy to 61.2%.",
     "Prior work has shown that distillation helps small models.",
     "Small language models trained on synthetic data matched larger models on four of six benchmarks.",
     "Recent studies on TinyStories report fluent text from models under 10M parameters.",
+    "In Section 2, we found that most surveyed papers call human evaluation costly.",
 ]
 
 
