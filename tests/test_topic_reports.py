@@ -51,11 +51,20 @@ def _finding(*texts: str) -> Finding:
 
 
 def test_a_topic_finding_keeps_only_its_claims_about_the_topic():
-    kept = _on_topic(_finding(ABOUT_THE_DOCUMENT[2], ABOUT_THE_TOPIC[0]))
+    kept = _on_topic(_finding(ABOUT_THE_DOCUMENT[2], ABOUT_THE_TOPIC[0]), judged=False)
     assert [c.text for c in kept.claims] == [ABOUT_THE_TOPIC[0]] and kept.status is FindingStatus.ANSWERED
     # With nothing about the topic left, the sub-question is not answered (the header counts it so).
-    emptied = _on_topic(_finding(ABOUT_THE_DOCUMENT[0], ABOUT_THE_DOCUMENT[6]))
+    emptied = _on_topic(_finding(ABOUT_THE_DOCUMENT[0], ABOUT_THE_DOCUMENT[6]), judged=False)
     assert not emptied.claims and emptied.status is FindingStatus.GAP and emptied.confidence == 0.0
+
+
+def test_a_topic_section_is_answered_only_when_the_judge_finds_its_lead_answers_it():
+    """Quoted sentences are their own words to the render node's judge: the lead is judged against
+    the sub-question, its framing words ("What does the evidence say about") left out."""
+    off_topic = _on_topic(_finding("We believe future reading aids will help readers find information."), judged=True)
+    assert off_topic.status is FindingStatus.GAP and not off_topic.claims
+    lead = "Knowledge distillation from a larger teacher raised accuracy to 61.2%."
+    assert _on_topic(_finding(lead), judged=True).status is FindingStatus.ANSWERED
 
 
 PAPER = """# Distilling small language models

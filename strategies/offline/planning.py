@@ -58,6 +58,12 @@ MAX_PHRASE_CHARS = 60
 # A colon's tail of one phrase this long describes the subject; a shorter one names a facet.
 MIN_DESCRIPTION_WORDS = 4
 
+# The words the templates below frame a sub-question with, which no answer needs to repeat.
+TEMPLATE_WORDS = frozenset(
+    "evidence say main findings measurements figures sources report limitations uncertainties note recommend "
+    "regarding relation".split()
+)
+
 _FACET_SPLIT = re.compile(r"\s*(?:[,;]|\band\b|\bvs\.?|\bversus\b)\s*", re.IGNORECASE)
 # Words that open a clause ("how quantization affects accuracy"), not a noun phrase.
 _CLAUSE_START = re.compile(r"^(how|why|when|where|whether|what|which|who|if)\b", re.IGNORECASE)
