@@ -5,13 +5,19 @@ from __future__ import annotations
 from langgraph.runtime import Runtime
 
 from research.context import ResearchContext
-from research.evidence import Contradiction, DraftReport, DraftSection, Finding, FindingStatus, GapNote
+from research.evidence import Claim, Contradiction, DraftReport, DraftSection, Finding, FindingStatus, GapNote
 from research.state import ResearchState
+from strategies.offline.planning import TEMPLATE_WORDS
+from strategies.reading.about_the_topic import about_its_document
+from strategies.reading.answerhood import answer_verdict
+from strategies.reading.text import stem
 
 
 def synthesize(state: ResearchState, runtime: Runtime[ResearchContext]) -> dict:
     strategy = runtime.context.strategy
     findings = state.get("findings", [])
+    if not state.get("single_question"):
+        findings = [_on_topic(f, judged=strategy.mode == "offline") for f in findings]
     contradictions = state.get("contradictions", [])
     title, summary = strategy.summarize(state["topic"], findings, contradictions)
     sections = [_section(f, contradictions) for f in findings]
@@ -23,6 +29,28 @@ def synthesize(state: ResearchState, runtime: Runtime[ResearchContext]) -> dict:
     draft = DraftReport(title=title, summary=summary, sections=sections, disagreements=contradictions, gaps=gaps)
     markers = sum(len(c.citations) for c in draft.claims())
     return {"draft": draft, "progress": [f"synthesize: draft with {markers} citation marker(s)"]}
+
+
+def _on_topic(finding: Finding, judged: bool) -> Finding:
+    """A topic report's finding without its sentences about their own document (its layout, its
+    authors' plans, its release: ``about_its_document``); with none left, or (``judged``: quoted
+    sentences, which the render node's judge confirms as their own words) with a lead the judge does
+    not find answering the sub-question, it is not answered. A question about the document itself,
+    asked alone, keeps them."""
+    if finding.status is FindingStatus.GAP:
+        return finding
+    claims = [c for c in finding.claims if not about_its_document(c.first_line)]
+    if claims and not (judged and not _answers(finding, claims[0])):
+        return finding if len(claims) == len(finding.claims) else finding.model_copy(update={"claims": claims})
+    return finding.model_copy(update={"claims": [], "status": FindingStatus.GAP, "confidence": 0.0})
+
+
+def _answers(finding: Finding, lead: Claim) -> bool:
+    """The judge's verdict on the lead: it states an answer to the sub-question (read with its
+    documents' titles; the plan's framing words are not asked for)."""
+    titles = sorted({c.title for c in finding.evidence})
+    unasked = {stem(w) for w in TEMPLATE_WORDS}
+    return answer_verdict(finding.sub_question.question, [lead.first_line], titles, unasked=unasked).states
 
 
 def _section(finding: Finding, contradictions: list[Contradiction]) -> DraftSection:

@@ -134,6 +134,25 @@ def turn(question: str, cited: list[CitedDocument] = CITED) -> list[Turn]:
             [],
         ),
         ("How much rainfall do green roofs retain?", "why?", "Why, regarding green roofs?", []),
+        # The question's own verb stays, however the list of verbs misses it.
+        (
+            "Does A outperform B on all benchmarks?",
+            "and what about X?",
+            "Does X outperform B on all benchmarks?",
+            [],
+        ),
+        (
+            "Does SciBERT surpass BERT on all evaluated benchmarks?",
+            "and what about BioBERT?",
+            "Does BioBERT surpass BERT on all evaluated benchmarks?",
+            [],
+        ),
+        (
+            "Do transformers rival LSTMs on long inputs?",
+            "what about Mamba?",
+            "Does Mamba rival LSTMs on long inputs?",
+            [],
+        ),
     ],
 )
 def test_a_follow_up_is_read_against_the_turn_before(previous, follow_up, standalone, scope):

@@ -111,8 +111,8 @@ def test_a_title_tail_that_describes_its_subject_is_not_a_list_of_facets():
         "What is S2ORC?",
     ]
     questions = [q.question for q in plan_questions("Outside the web: standalone binaries using a compiler", False, [])]
-    assert "What does the evidence say about standalone binaries using a compiler?" in questions
-    assert not any(" of outside" in q for q in questions)
+    assert "What are the main findings about standalone binaries using a compiler?" in questions
+    assert not any("outside" in q for q in questions)
     # A list after the colon is still the topic's facets.
     assert split_topic(PAPER_TITLES[-1]).facets == [
         "synthetic training data",
@@ -130,3 +130,26 @@ def test_the_core_of_a_subject_is_never_its_most_frequent_word():
     assert split_topic("Improving detection of influential nodes").core == "improving detection of influential nodes"
     assert split_topic("Green roofs in cities").core == "green roofs"
     assert split_topic("Dense Passage Retrieval for Open-Domain Question Answering").core.startswith("Dense Passage")
+
+
+def test_a_title_s_modifiers_joined_by_and_stay_with_their_noun():
+    """ "Comparative physiological and metabolomics analysis of X" lists no facets: "comparative
+    physiological" is no noun phrase to ask about."""
+    questions = [
+        q.question for q in plan_questions("Comparative structural and thermal analysis of bridges", False, [])
+    ]
+    assert "What does the evidence say about comparative structural and thermal analysis of bridges?" in questions
+    assert not any("structural of" in q for q in questions)
+    # Nouns joined by "and" are still facets.
+    assert split_topic("Heat pumps: noise and running costs").facets == ["noise", "running costs"]
+
+
+def test_a_title_whose_head_says_where_asks_about_its_tail():
+    questions = [q.question for q in plan_questions("Beyond the lab: portable sensors using cheap optics", False, [])]
+    assert questions[0] == "What are the main findings about portable sensors using cheap optics?"
+    assert not any("beyond the lab" in q.lower() for q in questions)
+
+
+def test_a_description_opening_on_the_article_a_is_asked_about_in_running_text():
+    questions = [q.question for q in plan_questions("Roof Gardens: A handbook for owners and tenants", False, [])]
+    assert "What does the evidence say about a handbook for owners and tenants?" in questions

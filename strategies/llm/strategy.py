@@ -23,6 +23,7 @@ from rapidfuzz import fuzz, utils
 
 from config import Step
 from config.settings import SERVED_EVIDENCE_TOKENS
+from corpus.chunking import split_sentences
 from corpus.embeddings import Embedder
 from corpus.retrieval import RetrievedChunk
 from prompts.answer import ANSWER
@@ -42,7 +43,7 @@ from strategies.llm.grounding import Grounded, grounded, stated
 from strategies.llm.leaks import leaks_instructions
 from strategies.llm.rerank import MAX_LISTED, RerankOutput, chunks_in_order, reorder
 from strategies.llm.selection import ranked, relevance, within_budget
-from strategies.llm.structured import SchemaFormat, structured_call
+from strategies.llm.structured import GRAMMAR_MAX_CHARS, SchemaFormat, structured_call
 from strategies.reading.claim_checks import content_stems, covered
 from strategies.reading.judge import Label, read_again
 from strategies.reading.text import question_terms
@@ -475,9 +476,18 @@ def _claims(
 ) -> list[Grounded]:
     """The model's claims cited to the shown sentences that state them (``grounding``); without any
     that repeat prp's own instructions."""
-    return grounded(
-        ((c.text, c.sentence_ids) for c in outputs if not leaks_instructions(c.text)), question, sheet, shown, meaning
-    )
+    texts = ((whole_sentences(c.text), c.sentence_ids) for c in outputs if not leaks_instructions(c.text))
+    return grounded(((t, ids) for t, ids in texts if t), question, sheet, shown, meaning)
+
+
+def whole_sentences(text: str) -> str:
+    """A claim as whole sentences: a string the grammar cut at its cap (``GRAMMAR_MAX_CHARS``) ends
+    at its last full sentence, or is no claim at all ("… is only suggestive (and")."""
+    text = text.strip()
+    if len(text) < GRAMMAR_MAX_CHARS or text.endswith((".", "!", "?")):
+        return text
+    whole = split_sentences(text)[:-1]
+    return " ".join(whole)
 
 
 def _addresses(question: str, claims: list[Grounded], sheet: EvidenceSheet) -> bool:

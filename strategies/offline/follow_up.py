@@ -42,8 +42,8 @@ from strategies.reading.lexicon.function_words import (
 )
 from strategies.reading.lexicon.quantities import ORDINALS
 from strategies.reading.lexicon.question_words import ASKING, QUESTION_WORDS
-from strategies.reading.lexicon.verbs import REPORTING_VERBS
-from strategies.reading.text import is_verbish, question_terms, stem
+from strategies.reading.lexicon.verbs import COMPARISON_VERBS, REPORTING_VERBS
+from strategies.reading.text import is_verbish, question_terms, stem, stopwords
 
 _OPENING = re.compile(r"^\s*(?:(?:and|but|also|so|then|okay|ok|now)[\s,]+)+", re.IGNORECASE)
 _WHAT_ABOUT = re.compile(r"^\s*(?:what|how)\s+about\s+", re.IGNORECASE)
@@ -133,7 +133,8 @@ def leans_on_history(question: str) -> bool:
 def subject_of(question: str) -> _Subject | None:
     """The noun phrase ``question`` asks about, as a span of it; None if it has no content word."""
     span = _span_after_auxiliary(list(_WORD.finditer(question)))
-    if not span or not question_terms(" ".join(m.group(0) for m in span)):
+    # A capitalised word is a name, however short ("Does A outperform B?").
+    if not span or not (question_terms(" ".join(m.group(0) for m in span)) or span[0].group(0)[:1].isupper()):
         return _keyphrase_subject(question)
     start, end = span[0].start(), span[-1].end()
     return _Subject(start, end, question[start:end])
@@ -147,7 +148,8 @@ def _span_after_auxiliary(words: list[re.Match[str]]) -> list[re.Match[str]]:
     if aux is None or aux + 1 >= len(words):
         return []
     rest = list(range(aux + 1, len(words)))
-    indexes = _after_last_of(lower, rest) if lower[aux] in BE else _before_verb(lower, rest)
+    text = [m.group(0) for m in words]
+    indexes = _after_last_of(lower, rest) if lower[aux] in BE else _before_verb(text, rest)
     return [words[i] for i in indexes if lower[i] not in QUESTION_AUXILIARIES]
 
 
@@ -157,13 +159,35 @@ def _after_last_of(lower: list[str], rest: list[int]) -> list[int]:
     return [i for i in rest if i > of[-1]] if of and of[-1] < rest[-1] else rest
 
 
-def _before_verb(lower: list[str], rest: list[int]) -> list[int]:
-    """ "do green roofs retain", "did the cooling model find": the phrase ends at its verb, a listed
-    one, else the first word a preposition, an article or the end follows ("does a green roof add to")."""
-    verb = next((i for i in rest[1:] if is_verbish(lower[i])), None)
+def _before_verb(words: list[str], rest: list[int]) -> list[int]:
+    """ "do green roofs retain", "did the cooling model find": the phrase ends at its verb, the first
+    one listed or set before a name ("does A outperform B", a participle after it being no verb of
+    the question's own: "… on all evaluated benchmarks"), else the first word a preposition, an
+    article or the end follows ("does a green roof add to")."""
+    lower = [w.lower() for w in words]
+    verb = next((i for i in rest[1:] if _is_verb(lower[i]) or _before_name(words, i)), None)
     if verb is None:
         verb = next((i for i in rest[1:] if i + 1 == len(lower) or lower[i + 1] in VERB_FOLLOWERS), None)
     return [i for i in rest if verb is None or i < verb]
+
+
+def _is_verb(word: str) -> bool:
+    return is_verbish(word) or word in COMPARISON_VERBS
+
+
+def _before_name(words: list[str], i: int) -> bool:
+    """A lower-case word between a word of the subject and a capitalised one is the verb taking that
+    name as its object ("A *outperform* B"); after an article or a preposition it modifies the name
+    ("the new GPT")."""
+    # An article is lower-case after an auxiliary: a capital "A" there is a name ("does A outperform").
+    word, before = words[i], words[i - 1]
+    following = words[i + 1] if i + 1 < len(words) else ""
+    return (
+        word.islower()
+        and following[:1].isupper()
+        and word not in stopwords()
+        and before not in stopwords() | VERB_FOLLOWERS
+    )
 
 
 def _keyphrase_subject(question: str) -> _Subject | None:
@@ -249,9 +273,24 @@ def _from_phrase(phrase: str, subject: _Subject, previous: str) -> str:
         if carried and not _shares_word(phrase, " ".join(carried)):
             return f"What does {phrase} say about {' '.join(carried)}?"
     if same_kind and subject.end > subject.start:
-        return previous[: subject.start] + phrase + previous[subject.end :]
+        before = _agreeing(previous[: subject.start], subject.plural, _plural(words[-1].lower()))
+        return before + phrase + previous[subject.end :]
     verb = "are" if _plural(words[-1].lower()) else "is"
     return f"What {verb} {phrase} of {subject.text}?"
+
+
+def _agreeing(before: str, was_plural: bool, plural: bool) -> str:
+    """``before`` (the question up to its subject) with its last word, an auxiliary, agreeing with a
+    new subject's number: "Do transformers outperform" -> "Does Mamba outperform"."""
+    auxiliary = re.search(r"(\w+)(\s+)$", before)
+    if auxiliary is None or was_plural == plural:
+        return before
+    word = auxiliary.group(1).lower()
+    singular = {v: k for k, v in PLURAL_AUXILIARY.items()}
+    swapped = PLURAL_AUXILIARY.get(word) if plural else singular.get(word)
+    if swapped is None:
+        return before
+    return before[: auxiliary.start()] + _same_case(swapped, auxiliary.group(1)) + auxiliary.group(2)
 
 
 def _replace_pronoun(text: str, subject: _Subject) -> str:

@@ -33,6 +33,7 @@ from strategies.reading.extractive import prose
 from strategies.reading.keyphrases import extract_keyphrases, phrase_candidates
 from strategies.reading.lexicon.question_words import DIRECT_QUESTION_WORDS
 from strategies.reading.lexicon.topics import RELATIONAL_NOUNS
+from strategies.reading.lexicon.word_forms import ADJECTIVE_ENDINGS, NOT_ADJECTIVES
 from strategies.reading.text import (
     content_words,
     has_injection_word,
@@ -57,10 +58,22 @@ MAX_PHRASE_CHARS = 60
 # A colon's tail of one phrase this long describes the subject; a shorter one names a facet.
 MIN_DESCRIPTION_WORDS = 4
 
+# The words the templates below frame a sub-question with, which no answer needs to repeat.
+TEMPLATE_WORDS = frozenset(
+    "evidence say main findings measurements figures sources report limitations uncertainties note recommend "
+    "regarding relation".split()
+)
+
 _FACET_SPLIT = re.compile(r"\s*(?:[,;]|\band\b|\bvs\.?|\bversus\b)\s*", re.IGNORECASE)
 # Words that open a clause ("how quantization affects accuracy"), not a noun phrase.
 _CLAUSE_START = re.compile(r"^(how|why|when|where|whether|what|which|who|if)\b", re.IGNORECASE)
 _COMPARE_SPLIT = re.compile(r"\s+(?:vs\.?|versus)\s+", re.IGNORECASE)
+# A phrase opening on a preposition says where or when something is, not what it is.
+_PLACE = re.compile(
+    r"(?:outside|inside|beyond|within|without|under|over|towards?|into|across|among|between|through|against|"
+    r"beneath|above|below|behind|after|before|during|since|until|around|about|on|in|at|for|from|with|by)\s",
+    re.IGNORECASE,
+)
 _CONNECTOR = re.compile(r"\s+\b(of|for|in|on|at|within|across|under|among)\b\s+", re.IGNORECASE)
 
 
@@ -95,7 +108,8 @@ def _lower_first(text: str) -> str:
     words = text.split()
     first = words[0] if words else ""
     rest = first[1:].replace("-", "")
-    plain = first[:1].isupper() and rest.isalpha() and rest.islower()
+    # The article "A" is a capital letter alone ("A guide for people with cancer").
+    plain = first[:1].isupper() and ((rest.isalpha() and rest.islower()) or first == "A")
     if len(words) < 2 or not plain or is_title_case(text):
         return text
     return text[0].lower() + text[1:]
@@ -176,6 +190,10 @@ def split_topic(topic: str, scout_texts: Sequence[str] = ()) -> TopicParts:
         subject, _, tail = text.partition(":")
         subject, tail = _clean(subject), _clean(tail)
         connector = "of"
+        if _is_description(tail) and _PLACE.match(subject):
+            # "Outside the web: standalone binaries using a compiler": the head says where the
+            # subject is, so the tail names the subject.
+            return TopicParts(tail, _core_of(tail, scout_texts), connector, [], False, [])
         if _is_description(tail):
             return TopicParts(subject, _core_of(subject, scout_texts), connector, [], False, [], _lower_first(tail))
     else:
@@ -216,10 +234,25 @@ def _facets(tail: str) -> list[str]:
                     clause = []
                 clause.append(part)
             else:
-                facets += [_clean(f) for f in _FACET_SPLIT.split(part) if _clean(f)]
+                facets += _noun_phrases(part)
         if clause:
             facets.append(", ".join(clause))
     return facets
+
+
+def _noun_phrases(part: str) -> list[str]:
+    """ "cooling and stormwater retention" lists two facets; "comparative physiological and metabolomics
+    analysis" is one: a piece ending on an adjective modifies the head noun of the last piece, so the
+    list is of modifiers and splitting it would leave "comparative physiological" headless."""
+    pieces = [p for p in (_clean(f) for f in _FACET_SPLIT.split(part)) if p]
+    if len(pieces) > 1 and len(pieces[-1].split()) > 1 and any(_is_adjective(p.split()[-1]) for p in pieces[:-1]):
+        return [part]
+    return pieces
+
+
+def _is_adjective(word: str) -> bool:
+    """A lower-case word with an adjective's ending that is not a common noun ending so."""
+    return word.islower() and word.endswith(ADJECTIVE_ENDINGS) and len(word) > 4 and word not in NOT_ADJECTIVES
 
 
 def _facet_question(facet: str, parts: TopicParts) -> str:

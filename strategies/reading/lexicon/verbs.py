@@ -20,6 +20,15 @@ VERBISH = frozenset(
     estimates propose proposes recommend recommends""".split()
 )
 
+# Verbs setting one thing against another, which a question's subject is followed by ("Does LoRA
+# *outperform* full fine-tuning?"); VERBISH, which decides what counts as a statement, leaves them out.
+# Source: hand-kept, general English: verbs of comparison, base and third person.
+COMPARISON_VERBS = frozenset(
+    """outperform outperforms underperform underperforms beat beats surpass surpasses exceed exceeds
+    match matches rival rivals trail trails outscore outscores outrank outranks improve improves
+    generalise generalises generalize generalizes scale scales""".split()
+)
+
 # Verbs a question asks what a document says with ("what did it find?"): they name no topic.
 # Source: hand-kept, general English: verbs of reporting, in their usual forms.
 REPORTING_VERBS = frozenset(

@@ -5,6 +5,19 @@ from __future__ import annotations
 # Source: hand-kept, general English: verbs and nouns in -ly.
 NOT_ADVERBS = frozenset({"apply", "supply", "reply", "comply", "rely", "imply", "multiply", "fly", "family"})
 
+# The endings of English adjectives ("physiological", "synthetic", "comparative", "continuous"), and
+# the common nouns that end the same way ("signal", "topic", "objective", "summary").
+# Source: standard English derivational suffixes; the nouns hand-kept, general English.
+ADJECTIVE_ENDINGS = ("al", "ic", "ive", "ous", "ful", "able", "ible", "less", "ary")
+NOT_ADJECTIVES = frozenset(
+    """proposal trial journal signal material interval potential total capital hospital portal manual
+    festival rival animal arrival approval survival referral rental terminal tutorial topic logic music
+    traffic graphic clinic metric epidemic republic critic mechanic objective alternative initiative
+    archive narrative perspective incentive executive representative directive variable table cable
+    vegetable library summary dictionary glossary vocabulary boundary salary anniversary diary
+    commentary secretary itinerary""".split()
+)
+
 # Source: hand-kept, general English: the irregular past forms of common verbs, by their base form
 # ("Did the survey *find* a decline?" is answered by "the survey *found* …"). Forms that are also
 # common nouns or adjectives of another sense ("left", "saw", "rose", "wound") are left out.
