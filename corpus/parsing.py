@@ -13,7 +13,7 @@ from pathlib import Path
 from corpus.errors import LoadError
 from corpus.loaders.page_furniture import url_title
 from corpus.loaders.titles import clean_title, file_title
-from corpus.models import Block, DocType, Document, LoadedDocument, ParsedDocument, TitleSource
+from corpus.models import Block, DocType, Document, LoadedDocument, OcrOptions, ParsedDocument, TitleSource
 
 SUFFIX_TYPES: dict[str, DocType] = {
     ".pdf": DocType.PDF,
@@ -100,12 +100,12 @@ def _decode(data: bytes) -> str:
     return data.decode("latin-1")
 
 
-def load(path: Path, data: bytes, doc_type: DocType) -> LoadedDocument:
+def load(path: Path, data: bytes, doc_type: DocType, ocr: OcrOptions | None = None) -> LoadedDocument:
     # Imported here so a worker process only imports the loader it needs.
     if doc_type is DocType.PDF:
         from corpus.loaders.pdf import load_pdf
 
-        return load_pdf(path)
+        return load_pdf(path, ocr)
     text = decode_text(data)
     if doc_type is DocType.HTML:
         from corpus.loaders.html import load_html
@@ -120,8 +120,9 @@ def load(path: Path, data: bytes, doc_type: DocType) -> LoadedDocument:
     return load_text(text)
 
 
-def parse_file(path: Path) -> ParsedDocument:
-    """Parse ``path`` into a document and its blocks. Raises ``LoadError`` with a readable reason."""
+def parse_file(path: Path, ocr: OcrOptions | None = None) -> ParsedDocument:
+    """Parse ``path`` into a document and its blocks (a PDF's scanned pages read as ``ocr`` says: by
+    default, by OCR). Raises ``LoadError`` with a readable reason."""
     path = Path(path)
     doc_type = doc_type_for(path)
     try:
@@ -131,7 +132,7 @@ def parse_file(path: Path) -> ParsedDocument:
     if not data.strip():
         raise LoadError("the file is empty")
     sha256 = hashlib.sha256(data).hexdigest()
-    loaded = load(path, data, doc_type)
+    loaded = load(path, data, doc_type, ocr)
     blocks_raw = [b for b in loaded.blocks if b.text.strip()]
     if not blocks_raw:
         raise LoadError("no text could be extracted")
@@ -149,6 +150,7 @@ def parse_file(path: Path) -> ParsedDocument:
         year=loaded.year,
         sha256=sha256,
         bibliography=loaded.bibliography,
+        ocr=loaded.ocr,
     )
     blocks = [
         Block(block_id=block_id_for(doc_id, seq), doc_id=doc_id, seq=seq, **raw.model_dump())

@@ -1,0 +1,142 @@
+"""OCR: the words of a page image, with their boxes in pixels, read by RapidOCR.
+
+RapidOCR (PyPI ``rapidocr``, pinned) runs PaddleOCR's PP-OCRv6 small detection and recognition models
+on onnxruntime; the models come from its wheel and are checked against the SHA-256 pinned in
+``corpus.model_files`` before they are loaded, and are loaded by path, so RapidOCR never looks for
+them on the network. One engine is loaded per process (a parse worker), single-threaded: the workers
+share the cores with the embedding model.
+
+A page's reading is bounded in time: the engine's ONNX sessions run with ``RunOptions`` that a timer
+sets to terminate, so a page that takes too long stops with a reason instead of holding the ingest.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from corpus.model_files import RAPIDOCR
+
+#: Recognised lines scoring below this are dropped (RapidOCR's own default).
+MIN_LINE_SCORE = 0.5
+#: RapidOCR shrinks larger images to this side before detection; the render's own bound
+#: (``OcrOptions.max_megapixels``) decides instead.
+MAX_SIDE = 20_000
+#: Text is found on the page shrunk to this longest side (about 140 dpi for a letter page), and read
+#: at the full resolution: detection costs most of the time and needs less detail than reading.
+DET_SIDE = 1600
+
+
+def engine_label() -> str:
+    return f"rapidocr {RAPIDOCR.version} (PP-OCRv6 small)"
+
+
+@dataclass(frozen=True)
+class OcrWord:
+    """A recognised word and its box, in the image's pixels."""
+
+    text: str
+    x0: float
+    top: float
+    x1: float
+    bottom: float
+
+
+@dataclass
+class PageReading:
+    """The words of a page in reading order (line by line), or why there are none."""
+
+    words: list[OcrWord] = field(default_factory=list)
+    problem: str | None = None
+
+
+class _Stoppable:
+    """An onnxruntime session whose runs share ``options``, which a timer can set to terminate.
+    RapidOCR calls ``run(names, feed)`` and reads the model's inputs and metadata; all else passes through."""
+
+    def __init__(self, session: Any):
+        import onnxruntime
+
+        self.session = session
+        self.options = onnxruntime.RunOptions()
+
+    def run(self, names: Any, feed: Any, run_options: Any = None) -> Any:
+        return self.session.run(names, feed, self.options)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.session, name)
+
+
+@dataclass(frozen=True)
+class _Engine:
+    ocr: Any
+    sessions: tuple[_Stoppable, ...]
+
+
+@lru_cache(maxsize=1)
+def _engine() -> _Engine:
+    from rapidocr import RapidOCR
+
+    paths = RAPIDOCR.verified()
+    ocr = RapidOCR(
+        params={
+            "Global.log_level": "error",
+            "Global.use_cls": False,
+            "Global.max_side_len": MAX_SIDE,
+            "Global.text_score": MIN_LINE_SCORE,
+            "Det.limit_type": "max",
+            "Det.limit_side_len": DET_SIDE,
+            "Det.model_path": str(paths["models/PP-OCRv6_det_small.onnx"]),
+            "Rec.model_path": str(paths["models/PP-OCRv6_rec_small.onnx"]),
+            "EngineConfig.onnxruntime.intra_op_num_threads": 1,
+            "EngineConfig.onnxruntime.inter_op_num_threads": 1,
+        }
+    )
+    # RapidOCR loads its models on first use; loaded now, their sessions can be made stoppable.
+    # (Its loaders are private: the version is pinned, and tests/test_ocr.py runs this path.)
+    models = (ocr._load_det_model(), ocr._load_rec_model())
+    sessions = []
+    for model in models:
+        stoppable = _Stoppable(model.session.session)
+        model.session.session = stoppable
+        sessions.append(stoppable)
+    return _Engine(ocr, tuple(sessions))
+
+
+def read_image(image: np.ndarray, seconds: float) -> PageReading:
+    """The words of ``image`` (an RGB array), given at most ``seconds`` of OCR."""
+    import onnxruntime
+
+    engine = _engine()
+    options = onnxruntime.RunOptions()
+    for session in engine.sessions:
+        session.options = options
+    timer = threading.Timer(seconds, lambda: setattr(options, "terminate", True))
+    timer.daemon = True
+    timer.start()
+    try:
+        result = engine.ocr(image, return_word_box=True)
+    except Exception as exc:  # noqa: BLE001 - the engine wraps onnxruntime's errors in its own types
+        if options.terminate:
+            return PageReading(problem=f"OCR took longer than {seconds:g} s (PRP_OCR_PAGE_SECONDS)")
+        return PageReading(problem=f"OCR failed ({type(exc).__name__})")
+    finally:
+        timer.cancel()
+    # An image without text gives no lines (``txts`` is None) and one empty placeholder word.
+    lines = result.word_results if getattr(result, "txts", None) else ()
+    words = [w for line in lines for w in _line_words(line)]
+    return PageReading(words=words, problem=None if words else "no text recognised")
+
+
+def _line_words(line: Any) -> list[OcrWord]:
+    words = []
+    for text, _score, quad in line:
+        xs = [float(p[0]) for p in quad]
+        ys = [float(p[1]) for p in quad]
+        if text.strip():
+            words.append(OcrWord(text.strip(), min(xs), min(ys), max(xs), max(ys)))
+    return words
