@@ -177,7 +177,8 @@ class IngestSettings(_Section):
         default=30.0,
         gt=0,
         validation_alias="PRP_OCR_PAGE_SECONDS",
-        description="time OCR may take on one page; a page that takes longer is named unread in the ingest report",
+        description="CPU seconds OCR may take on one page; a page that takes longer is named unread in the ingest "
+        "report",
     )
 
 

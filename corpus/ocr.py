@@ -6,13 +6,17 @@ on onnxruntime; the models come from its wheel and are checked against the SHA-2
 them on the network. One engine is loaded per process (a parse worker), single-threaded: the workers
 share the cores with the embedding model.
 
-A page's reading is bounded in time: the engine's ONNX sessions run with ``RunOptions`` that a timer
-sets to terminate, so a page that takes too long stops with a reason instead of holding the ingest.
+A page's reading is bounded in CPU time: the engine's ONNX sessions run with ``RunOptions`` that a
+watcher thread sets to terminate once the reading thread has used its seconds, so a page that takes
+too long stops with a reason instead of holding the ingest. CPU time, not wall time: whether a page is
+read must not depend on what else the machine is doing (single-threaded, ONNX runs in the caller's
+thread, so that thread's clock counts all of it).
 """
 
 from __future__ import annotations
 
 import threading
+import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -29,6 +33,8 @@ MAX_SIDE = 20_000
 #: Text is found on the page shrunk to this longest side (about 140 dpi for a letter page), and read
 #: at the full resolution: detection costs most of the time and needs less detail than reading.
 DET_SIDE = 1600
+#: How often the watcher looks at the reading thread's CPU clock, in seconds.
+WATCH_SECONDS = 0.05
 
 
 def engine_label() -> str:
@@ -48,14 +54,14 @@ class OcrWord:
 
 @dataclass
 class PageReading:
-    """The words of a page in reading order (line by line), or why there are none."""
+    """The lines of a page, each its words left to right, as the engine found them; or why there are none."""
 
-    words: list[OcrWord] = field(default_factory=list)
+    lines: list[list[OcrWord]] = field(default_factory=list)
     problem: str | None = None
 
 
 class _Stoppable:
-    """An onnxruntime session whose runs share ``options``, which a timer can set to terminate.
+    """An onnxruntime session whose runs share ``options``, which a watcher can set to terminate.
     RapidOCR calls ``run(names, feed)`` and reads the model's inputs and metadata; all else passes through."""
 
     def __init__(self, session: Any):
@@ -115,21 +121,31 @@ def read_image(image: np.ndarray, seconds: float) -> PageReading:
     options = onnxruntime.RunOptions()
     for session in engine.sessions:
         session.options = options
-    timer = threading.Timer(seconds, lambda: setattr(options, "terminate", True))
-    timer.daemon = True
-    timer.start()
+    done = threading.Event()
+    clock = time.pthread_getcpuclockid(threading.get_ident())
+    watcher = threading.Thread(target=_watch, args=(clock, seconds, options, done), daemon=True)
+    watcher.start()
     try:
         result = engine.ocr(image, return_word_box=True)
     except Exception as exc:  # noqa: BLE001 - the engine wraps onnxruntime's errors in its own types
         if options.terminate:
-            return PageReading(problem=f"OCR took longer than {seconds:g} s (PRP_OCR_PAGE_SECONDS)")
+            return PageReading(problem=f"OCR took longer than {seconds:g} CPU-s (PRP_OCR_PAGE_SECONDS)")
         return PageReading(problem=f"OCR failed ({type(exc).__name__})")
     finally:
-        timer.cancel()
+        done.set()
     # An image without text gives no lines (``txts`` is None) and one empty placeholder word.
-    lines = result.word_results if getattr(result, "txts", None) else ()
-    words = [w for line in lines for w in _line_words(line)]
-    return PageReading(words=words, problem=None if words else "no text recognised")
+    found = result.word_results if getattr(result, "txts", None) else ()
+    lines = [words for line in found if (words := _line_words(line))]
+    return PageReading(lines=lines, problem=None if lines else "no text recognised")
+
+
+def _watch(clock: int, seconds: float, options: Any, done: threading.Event) -> None:
+    """Stop the runs of ``options`` once the thread of ``clock`` has used ``seconds`` of CPU time."""
+    deadline = time.clock_gettime(clock) + seconds
+    while not done.wait(WATCH_SECONDS):
+        if time.clock_gettime(clock) >= deadline:
+            options.terminate = True
+            return
 
 
 def _line_words(line: Any) -> list[OcrWord]:
