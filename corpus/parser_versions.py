@@ -17,10 +17,11 @@ from dataclasses import dataclass
 
 from corpus.models import DocType
 
-PDF = 7  # 5: figures' text (tick values, axis labels, legends) is a block of its own, in no chunk
+PDF = 8  # 5: figures' text (tick values, axis labels, legends) is a block of its own, in no chunk
 # PDF 6: a ruled table's rows are laid on its grid, one cell per column (corpus.loaders.pdf.table_grid)
 # PDF 7: a block records its superscript marks (corpus.loaders.pdf.superscripts); a hyphen at a line
 # end next to a figure is kept, without a space ("F1-score", "Phi-3-mini")
+# PDF 8: scanned pages are read by OCR (corpus.loaders.pdf.ocr_page)
 MARKDOWN = 9  # 5: a navigation trail without separators under the title is page furniture
 # MARKDOWN 6: a page without heading markup has its one-line headings as sections
 # MARKDOWN 7: a "# " comment of flattened code is no heading; a one-line question heads a section

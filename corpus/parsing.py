@@ -13,7 +13,7 @@ from pathlib import Path
 from corpus.errors import LoadError
 from corpus.loaders.page_furniture import url_title
 from corpus.loaders.titles import clean_title, file_title
-from corpus.models import Block, DocType, Document, LoadedDocument, ParsedDocument, TitleSource
+from corpus.models import Block, DocType, Document, LoadedDocument, OcrOptions, ParsedDocument, TitleSource
 
 SUFFIX_TYPES: dict[str, DocType] = {
     ".pdf": DocType.PDF,
@@ -105,10 +105,10 @@ def _decode(data: bytes) -> str:
     return data.decode("latin-1")
 
 
-def load(path: Path, data: bytes, doc_type: DocType) -> LoadedDocument:
+def load(path: Path, data: bytes, doc_type: DocType, ocr: OcrOptions | None = None) -> LoadedDocument:
     # Imported here so a worker process only imports the loader it needs.
     if doc_type in _PACKAGED:
-        return _load_packaged(path, doc_type)
+        return _load_packaged(path, doc_type, ocr)
     text = decode_text(data)
     if doc_type is DocType.LATEX:
         from corpus.loaders.latex import load_latex
@@ -130,7 +130,7 @@ def load(path: Path, data: bytes, doc_type: DocType) -> LoadedDocument:
 _PACKAGED = frozenset({DocType.PDF, DocType.DOCX, DocType.PPTX, DocType.EPUB, DocType.ODT})
 
 
-def _load_packaged(path: Path, doc_type: DocType) -> LoadedDocument:
+def _load_packaged(path: Path, doc_type: DocType, ocr: OcrOptions | None) -> LoadedDocument:
     """A binary format, read from its file by its library."""
     if doc_type is DocType.DOCX:
         from corpus.loaders.docx import load_docx
@@ -150,11 +150,12 @@ def _load_packaged(path: Path, doc_type: DocType) -> LoadedDocument:
         return load_odt(path)
     from corpus.loaders.pdf import load_pdf
 
-    return load_pdf(path)
+    return load_pdf(path, ocr)
 
 
-def parse_file(path: Path) -> ParsedDocument:
-    """Parse ``path`` into a document and its blocks. Raises ``LoadError`` with a readable reason."""
+def parse_file(path: Path, ocr: OcrOptions | None = None) -> ParsedDocument:
+    """Parse ``path`` into a document and its blocks (a PDF's scanned pages read as ``ocr`` says: by
+    default, by OCR). Raises ``LoadError`` with a readable reason."""
     path = Path(path)
     doc_type = doc_type_for(path)
     try:
@@ -164,7 +165,7 @@ def parse_file(path: Path) -> ParsedDocument:
     if not data.strip():
         raise LoadError("the file is empty")
     sha256 = hashlib.sha256(data).hexdigest()
-    loaded = load(path, data, doc_type)
+    loaded = load(path, data, doc_type, ocr)
     blocks_raw = [b for b in loaded.blocks if b.text.strip()]
     if not blocks_raw:
         raise LoadError("no text could be extracted")
@@ -182,6 +183,7 @@ def parse_file(path: Path) -> ParsedDocument:
         year=loaded.year,
         sha256=sha256,
         bibliography=loaded.bibliography,
+        ocr=loaded.ocr,
     )
     blocks = [
         Block(block_id=block_id_for(doc_id, seq), doc_id=doc_id, seq=seq, **raw.model_dump())

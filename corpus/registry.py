@@ -31,6 +31,7 @@ from corpus.models import (
     DocType,
     Document,
     MetadataOverride,
+    OcrRecord,
     TitleSource,
 )
 from corpus.parser_versions import ParserVersion
@@ -53,7 +54,8 @@ CREATE TABLE IF NOT EXISTS documents (
     chunker_version INTEGER NOT NULL DEFAULT 0,
     bibliography TEXT NOT NULL DEFAULT '{}',  -- corpus.models.Bibliography as JSON, as extracted
     -- Where the extracted title came from (corpus.models.TitleSource); '' before sources were kept.
-    title_source TEXT NOT NULL DEFAULT ''
+    title_source TEXT NOT NULL DEFAULT '',
+    ocr TEXT NOT NULL DEFAULT ''  -- corpus.models.OcrRecord as JSON when pages were read by OCR, else ''
 );
 CREATE INDEX IF NOT EXISTS documents_path ON documents(path);
 CREATE TABLE IF NOT EXISTS blocks (
@@ -161,8 +163,8 @@ class Registry:
         parser versions: add the document columns, 0 for every existing document (an unknown
         version, older than any), so the next ingest parses them again; before bibliographies: an
         empty one each, filled when a newer loader parses the document again; before title sources:
-        none recorded ('') until the next parse; before heading paths and superscript marks: none ('')
-        until then either."""
+        none recorded ('') until the next parse; before heading paths, superscript marks and OCR records:
+        none ('') until then either."""
         added = (
             ("blocks", "fp", "TEXT"),
             ("blocks", "boilerplate", "INTEGER NOT NULL DEFAULT 0"),
@@ -176,6 +178,7 @@ class Registry:
             ("blocks", "parents", "TEXT NOT NULL DEFAULT ''"),
             ("chunks", "parents", "TEXT NOT NULL DEFAULT ''"),
             ("blocks", "marks", "TEXT NOT NULL DEFAULT ''"),
+            ("documents", "ocr", "TEXT NOT NULL DEFAULT ''"),
         )
         for table, column, kind in added:
             columns = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
@@ -299,8 +302,8 @@ class Registry:
             db.execute("DELETE FROM documents WHERE doc_id = ?", (document.doc_id,))
             db.execute(
                 "INSERT INTO documents (doc_id, path, title, type, page_count, year, sha256, status, added_at, "
-                "n_blocks, n_chunks, loader_version, chunker_version, bibliography, title_source) "
-                "VALUES (?,?,?,?,?,?,?, 'pending', ?,?,?,?,?,?,?)",
+                "n_blocks, n_chunks, loader_version, chunker_version, bibliography, title_source, ocr) "
+                "VALUES (?,?,?,?,?,?,?, 'pending', ?,?,?,?,?,?,?,?)",
                 (
                     document.doc_id,
                     document.path,
@@ -316,6 +319,7 @@ class Registry:
                     version.chunker,
                     document.bibliography.model_dump_json(),
                     document.title_source.value,
+                    document.ocr.model_dump_json() if document.ocr else "",
                 ),
             )
             db.executemany(
@@ -500,6 +504,8 @@ def _document(row: sqlite3.Row, overrides: dict[str, object]) -> DocumentRecord:
     data = dict(row)
     data["type"] = DocType(data["type"])
     bibliography = Bibliography.model_validate_json(data.pop("bibliography") or "{}")
+    ocr = data.pop("ocr", "")
+    data["ocr"] = OcrRecord.model_validate_json(ocr) if ocr else None
     known = {k: v for k, v in overrides.items() if k in MetadataOverride.FIELDS}
     for field in ("title", "year"):
         if field in known:

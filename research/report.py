@@ -326,10 +326,12 @@ class FinalReport(BaseModel):
         return lines + [c.markdown for c in self.cautions]
 
     def reference_label(self, citation: NumberedCitation) -> str:
-        """ "Halvorsen et al. (2019). Title, p. 3, block b1": where a citation points, without its quote."""
+        """ "Halvorsen et al. (2019). Title, p. 3, block b1": where a citation points, without its quote;
+        "p. 3 (OCR)" where the quoted text was read by OCR from a scanned page (it may hold misreadings)."""
         r = citation.resolution
         by = f"{r.byline}. " if r.byline else ""
-        return f"{by}{r.title}, {page_label(r.pages)}, block {', '.join(r.block_ids)}"
+        ocr = " (OCR)" if r.ocr else ""
+        return f"{by}{r.title}, {page_label(r.pages)}{ocr}, block {', '.join(r.block_ids)}"
 
     @property
     def markdown(self) -> str:

@@ -56,13 +56,19 @@ class BlockIndex:
     """
 
     def __init__(
-        self, blocks: Iterable[Block], titles: dict[str, str] | None = None, bylines: dict[str, str] | None = None
+        self,
+        blocks: Iterable[Block],
+        titles: dict[str, str] | None = None,
+        bylines: dict[str, str] | None = None,
+        ocr_pages: dict[str, frozenset[int]] | None = None,
     ):
         """``titles`` and ``bylines`` (``corpus.author_names.byline``) by document id, for the
-        resolutions to name the document by."""
+        resolutions to name the document by; ``ocr_pages``, the pages of each document whose text
+        came from OCR, for them to say so."""
         ordered = sorted(blocks, key=lambda b: (b.doc_id, b.seq))
         titles = titles or {}
         bylines = bylines or {}
+        self.ocr_pages = ocr_pages or {}
         self.doc_ids: list[str] = []
         self.titles: list[str] = []
         self.bylines: list[str] = []
@@ -106,7 +112,8 @@ class BlockIndex:
         documents = registry.documents()
         titles = {d.doc_id: d.title for d in documents}
         bylines = {d.doc_id: byline(d.bibliography.authors, d.year) for d in documents}
-        return cls(registry.iter_blocks(), titles, bylines)
+        ocr_pages = {d.doc_id: frozenset(d.ocr.pages) for d in documents if d.ocr and d.ocr.pages}
+        return cls(registry.iter_blocks(), titles, bylines, ocr_pages)
 
     def __len__(self) -> int:
         return len(self.texts)

@@ -53,6 +53,7 @@ class Resolution(BaseModel):
     hint_used: bool = Field(description="Whether the resolved block(s) include the hinted block.")
     scope: str = Field(description="Where the match was found: hint, document, retrieved or corpus.")
     block_text: str = Field(description="Full text of the resolved block(s), joined with a newline.")
+    ocr: bool = Field(default=False, description="Whether the matched text was read by OCR from a scanned page.")
 
 
 def resolve_citation(
@@ -163,13 +164,15 @@ def _resolution(index: BlockIndex, cited_text: str, match: Match, hint: int | No
         offset += len(text) + 1
     first = index.meta[match.positions[0]]
     block_ids = [index.meta[p].block_id for p in match.positions]
+    pages = sorted({index.meta[p].page for p in match.positions})
+    doc_id = index.doc_ids[first.doc]
     return Resolution(
-        doc_id=index.doc_ids[first.doc],
+        doc_id=doc_id,
         title=index.titles[first.doc],
         byline=index.bylines[first.doc],
         block_ids=block_ids,
         page=first.page,
-        pages=sorted({index.meta[p].page for p in match.positions}),
+        pages=pages,
         bboxes=cited,
         quote=cited_text,
         matched_text=matched,
@@ -178,4 +181,5 @@ def _resolution(index: BlockIndex, cited_text: str, match: Match, hint: int | No
         hint_used=hint is not None and hint in match.positions,
         scope=_SCOPES[match.scope],
         block_text=joined,
+        ocr=any(page in index.ocr_pages.get(doc_id, ()) for page in pages),
     )

@@ -64,7 +64,7 @@ def _row(d: DocumentRecord) -> list:
         bib.doi or "",
         bib.arxiv_id or "",
         status(d),
-        d.type.value,
+        f"{d.type.value} (OCR)" if d.ocr and d.ocr.pages else d.type.value,
         d.added_at.replace("T", " ")[:16],
         d.doc_id,
     ]

@@ -53,6 +53,10 @@ def format_summary(summary: IngestSummary) -> str:
         if f.outcome is Outcome.OK and f.figure_pages:
             pages = ", ".join(map(str, f.figure_pages))
             lines.append(f"  only a figure's text (kept with the figure, not searched): {f.path}: page(s) {pages}")
+        if f.outcome is Outcome.OK and f.ocr_pages:
+            lines.append(f"  read by OCR (scanned pages): {f.path}: page(s) {', '.join(map(str, f.ocr_pages))}")
+        if f.outcome is Outcome.OK and f.unread_pages:
+            lines.append(f"  unread, no text (scanned pages OCR could not read): {f.path}: {'; '.join(f.unread_pages)}")
     if summary.hidden:
         named = ", ".join(summary.hidden[:HIDDEN_NAMED])
         more = f" and {len(summary.hidden) - HIDDEN_NAMED} more" if len(summary.hidden) > HIDDEN_NAMED else ""
@@ -129,9 +133,10 @@ def print_docs(docs: list[DocumentRecord], as_json: bool) -> int:
         authors = short_authors(d.bibliography.authors)
         by = f"  · {authors}" if authors else ("  · authors: needs review" if d.authors_need_review else "")
         source = f"  [title: {d.title_source.value}]" if d.title_source else ""
+        ocr = f"  [OCR: {len(d.ocr.pages)} of {d.page_count} pages]" if d.ocr and d.ocr.pages else ""
         print(
             f"{d.doc_id}  {d.type.value:8} {d.page_count:3}p {d.n_chunks:4} chunks  {d.year or '    '}  "
-            f"{d.title}{by}{source}"
+            f"{d.title}{by}{source}{ocr}"
         )
     print(f"{len(docs)} documents")
     return 0
@@ -151,6 +156,8 @@ def print_document(d: DocumentRecord, as_json: bool) -> int:
         ("venue", bib.venue),
         ("doi", bib.doi),
         ("arxiv", bib.arxiv_id),
+        ("ocr", f"page(s) {', '.join(map(str, d.ocr.pages))} by {d.ocr.engine}" if d.ocr and d.ocr.pages else None),
+        ("unread", "; ".join(d.ocr.unread) if d.ocr else None),
     ]
     print(f"{d.doc_id}  {d.path}")
     for name, value in fields:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import math
 from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -31,11 +32,13 @@ from corpus.loaders.pdf.metadata import (
     publication_year,
     title_acronyms,
 )
+from corpus.loaders.pdf.ocr_page import is_scanned, read_scanned_page
 from corpus.loaders.pdf.page_extraction import extract_page
 from corpus.loaders.pdf.reading_order import build_lines
 from corpus.loaders.pdf.superscripts import mark_spans
 from corpus.loaders.titles import capitals_title_case, is_capitals
-from corpus.models import BBox, BlockKind, LoadedDocument, RawBlock
+from corpus.models import BBox, BlockKind, LoadedDocument, OcrOptions, OcrRecord, RawBlock
+from corpus.ocr import engine_label
 
 logger = logging.getLogger(__name__)
 
@@ -96,8 +99,10 @@ def _reason(exc: BaseException) -> str:
     return text[:160]
 
 
-def load_pdf(path: Path) -> LoadedDocument:
-    """Read a PDF into blocks (page, bounding box, section, kind, text) in reading order."""
+def load_pdf(path: Path, ocr: OcrOptions | None = None) -> LoadedDocument:
+    """Read a PDF into blocks (page, bounding box, section, kind, text) in reading order; its scanned
+    pages by OCR, unless ``ocr`` says not to."""
+    ocr = ocr or OcrOptions()
     _quiet_pdfminer()
     path = Path(path)
     pdf = _open(path)
@@ -116,47 +121,70 @@ def load_pdf(path: Path) -> LoadedDocument:
             raise _load_error(exc) from None
         if not page_list:
             raise LoadError("the PDF has no pages")
-        pages, vocab, stamp, errors, image_pages = _extract_pages(page_list, extractor)
+        passed = _extract_pages(page_list, extractor, ocr)
         page_count = len(page_list)
     finally:
         pdf.close()
-    _check_extracted(path, pages, errors, page_count, image_pages)
+    _check_extracted(path, passed, page_count, ocr)
 
     try:
-        return _layout(pages, vocab, meta, stamp, page_count)
+        loaded = _layout(passed.pages, passed.vocab, meta, passed.stamp, page_count)
+        return loaded.model_copy(update={"ocr": passed.ocr_record()})
     except Exception as exc:  # noqa: BLE001 - a layout bug on an odd PDF: report it, don't crash the batch
         logger.exception("%s: laying out the extracted text failed", path.name)
         raise LoadError(f"the PDF's layout could not be analysed ({type(exc).__name__}: {_reason(exc)})") from None
 
 
-def _extract_pages(
-    page_list: list[Any], extractor: WordExtractor
-) -> tuple[list[PageData], Counter[str], str, list[str], int]:
-    """Pass 1 over all pages: their data, the document's vocabulary (for de-hyphenation), the arXiv
-    side stamp of page 1 or 2, the reasons pages could not be read, and how many pages hold images."""
-    pages: list[PageData] = []
-    vocab: Counter[str] = Counter()
-    stamp = ""
-    errors: list[str] = []
-    image_pages = 0
+@dataclass
+class _PassOne:
+    """What pass 1 found: the pages' data, the document's vocabulary (for de-hyphenation), the arXiv
+    side stamp of page 1 or 2, the reasons pages could not be read, how many pages hold images, and
+    the pages read by OCR and those it could not read (with their reasons)."""
+
+    pages: list[PageData] = field(default_factory=list)
+    vocab: Counter[str] = field(default_factory=Counter)
+    stamp: str = ""
+    errors: list[str] = field(default_factory=list)
+    image_pages: int = 0
+    ocr_pages: list[int] = field(default_factory=list)
+    unread: list[str] = field(default_factory=list)
+
+    def ocr_record(self) -> OcrRecord | None:
+        if not self.ocr_pages and not self.unread:
+            return None
+        return OcrRecord(engine=engine_label(), pages=self.ocr_pages, unread=self.unread)
+
+
+def _extract_pages(page_list: list[Any], extractor: WordExtractor, ocr: OcrOptions) -> _PassOne:
+    """Pass 1 over all pages."""
+    passed = _PassOne()
     for number, page in enumerate(page_list, start=1):
-        data, page_stamp = _extract_page_or_blank(page, number, extractor, errors)
-        image_pages += data.has_images
-        if page_stamp and not stamp and number <= 2:
-            stamp = page_stamp
-        _count_tokens(data, vocab)
-        pages.append(data)
-    return pages, vocab, stamp, errors, image_pages
+        data, page_stamp = _extract_page_or_blank(page, number, extractor, passed, ocr)
+        passed.image_pages += data.has_images
+        if page_stamp and not passed.stamp and number <= 2:
+            passed.stamp = page_stamp
+        _count_tokens(data, passed.vocab)
+        passed.pages.append(data)
+    return passed
 
 
-def _extract_page_or_blank(page: Any, number: int, extractor: WordExtractor, errors: list[str]) -> tuple[PageData, str]:
-    """One page's data, or a blank page (its error noted in ``errors``) when it cannot be read."""
+def _extract_page_or_blank(
+    page: Any, number: int, extractor: WordExtractor, passed: _PassOne, ocr: OcrOptions
+) -> tuple[PageData, str]:
+    """One page's data (a scanned page's by OCR), or a blank page (its error noted) when it cannot be read."""
     try:
-        return extract_page(page, number, extractor)
+        data, stamp = extract_page(page, number, extractor)
+        if ocr.enabled and is_scanned(data):
+            problem = read_scanned_page(page, data, ocr)
+            if problem:
+                passed.unread.append(f"page {number}: {problem}")
+            else:
+                passed.ocr_pages.append(number)
+        return data, stamp
     except LoadError:
         raise
     except Exception as exc:  # noqa: BLE001 - a broken page must not sink the document
-        errors.append(f"page {number}: {_reason(exc)}")
+        passed.errors.append(f"page {number}: {_reason(exc)}")
         return PageData(number, (0.0, 0.0, 612.0, 792.0)), ""
     finally:
         page.close()
@@ -172,17 +200,21 @@ def _count_tokens(data: PageData, vocab: Counter[str]) -> None:
                 vocab[token] += 1
 
 
-def _check_extracted(path: Path, pages: list[PageData], errors: list[str], page_count: int, image_pages: int) -> None:
+def _check_extracted(path: Path, passed: _PassOne, page_count: int, ocr: OcrOptions) -> None:
     """Fail when no page could be read or no text was found; log the pages that were skipped."""
+    errors = passed.errors
     if errors and len(errors) == page_count:
         raise LoadError(f"the PDF is corrupt or unreadable ({errors[0]})")
     if errors:
         logger.warning("%s: skipped unreadable content on %s", path.name, "; ".join(errors))
-    if not any(p.segments or p.tables for p in pages):
-        if image_pages:
+    if not any(p.segments or p.tables for p in passed.pages):
+        if passed.unread:
+            shown = "; ".join(passed.unread[:3]) + ("; ..." if len(passed.unread) > 3 else "")
+            raise LoadError(f"no text could be read: its pages are images and OCR read none of them ({shown})")
+        if passed.image_pages and not ocr.enabled:
             raise LoadError(
-                f"no text layer (OCR not supported): {image_pages} of its {page_count} page(s) are images "
-                "only, as in a scanned PDF"
+                f"no text layer, and OCR is switched off (PRP_OCR): {passed.image_pages} of its {page_count} "
+                "page(s) are images only, as in a scanned PDF"
             )
         raise LoadError("no text could be extracted: its pages are blank")
 

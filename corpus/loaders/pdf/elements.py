@@ -11,6 +11,8 @@ from typing import Any
 # puts no space characters into PDFs; its inter-word gaps are >= ~0.17 em while kerning inside a
 # word stays below ~0.07 em. pdfplumber's default (3 pt absolute) glues tight words together.
 WORD_GAP_RATIO = 0.12
+#: The font name of the words OCR read (``ocr_page``): no font is known, only the line's height.
+OCR_FONT = "OCR"
 BOLD_FONT = re.compile(
     r"bold|black|heavy|semibold|demibold|-medi|\bmedi|cmbx|cmb\d|sfbx|(?:libertine|biolinum)(?:t|o)?b|[-,]b$|[-,]bd",
     re.IGNORECASE,
@@ -139,6 +141,7 @@ class PageData:
         "edges",
         "drawings",
         "has_images",
+        "image_share",
     )
 
     def __init__(self, number: int, bbox: tuple[float, float, float, float]):
@@ -155,6 +158,8 @@ class PageData:
         self.drawings: list[tuple[tuple[float, float, float, float], bool]] = []
         # Whether the page places any image: a page of images and no text is a scan (no text layer).
         self.has_images = False
+        # The share of the page its images cover (overlaps counted twice, at most 1): a scan's is ~1.
+        self.image_share = 0.0
 
     def rel(self, y: float) -> float:
         """Vertical position as a fraction of the page height (0 at the top)."""
@@ -190,7 +195,8 @@ def _join_words(words: list[Word]) -> str:
     for w in words[1:]:
         gap = w.x0 - prev.x1
         size = max(prev.size, w.size)
-        if gap < WORD_GAP_RATIO * size and abs(w.baseline - prev.baseline) < 0.1 * size:
+        glued = gap < WORD_GAP_RATIO * size and abs(w.baseline - prev.baseline) < 0.1 * size
+        if glued and w.font != OCR_FONT:  # OCR's words are words as the engine read them
             parts.append(w.text)
         else:
             parts.append(" " + w.text)

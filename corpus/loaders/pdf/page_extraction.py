@@ -23,6 +23,8 @@ def extract_page(page: Any, number: int, extractor: WordExtractor) -> tuple[Page
     data = PageData(number, bbox)
     chars, horizontal, vertical, shades, drawn = extract_page_objects(page)
     data.has_images = bool(drawn.images)
+    area = sum((x1 - x0) * (bottom - top) for x0, x1, top, bottom in drawn.images)
+    data.image_share = min(1.0, area / (data.width * data.height)) if data.width * data.height > 0 else 0.0
     words, stamp = page_words(chars, extractor, bbox)
     if words and (len(horizontal) >= 2 or (horizontal and shades)):
         data.tables = find_tables(horizontal, vertical, shades, words)

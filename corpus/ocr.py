@@ -1,0 +1,158 @@
+"""OCR: the words of a page image, with their boxes in pixels, read by RapidOCR.
+
+RapidOCR (PyPI ``rapidocr``, pinned) runs PaddleOCR's PP-OCRv6 small detection and recognition models
+on onnxruntime; the models come from its wheel and are checked against the SHA-256 pinned in
+``corpus.model_files`` before they are loaded, and are loaded by path, so RapidOCR never looks for
+them on the network. One engine is loaded per process (a parse worker), single-threaded: the workers
+share the cores with the embedding model.
+
+A page's reading is bounded in CPU time: the engine's ONNX sessions run with ``RunOptions`` that a
+watcher thread sets to terminate once the reading thread has used its seconds, so a page that takes
+too long stops with a reason instead of holding the ingest. CPU time, not wall time: whether a page is
+read must not depend on what else the machine is doing (single-threaded, ONNX runs in the caller's
+thread, so that thread's clock counts all of it).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from corpus.model_files import RAPIDOCR
+
+#: Recognised lines scoring below this are dropped (RapidOCR's own default).
+MIN_LINE_SCORE = 0.5
+#: RapidOCR shrinks larger images to this side before detection; the render's own bound
+#: (``OcrOptions.max_megapixels``) decides instead.
+MAX_SIDE = 20_000
+#: Text is found on the page shrunk to this longest side (about 140 dpi for a letter page), and read
+#: at the full resolution: detection costs most of the time and needs less detail than reading.
+DET_SIDE = 1600
+#: How often the watcher looks at the reading thread's CPU clock, in seconds.
+WATCH_SECONDS = 0.05
+
+
+def engine_label() -> str:
+    return f"rapidocr {RAPIDOCR.version} (PP-OCRv6 small)"
+
+
+@dataclass(frozen=True)
+class OcrWord:
+    """A recognised word and its box, in the image's pixels."""
+
+    text: str
+    x0: float
+    top: float
+    x1: float
+    bottom: float
+
+
+@dataclass
+class PageReading:
+    """The lines of a page, each its words left to right, as the engine found them; or why there are none."""
+
+    lines: list[list[OcrWord]] = field(default_factory=list)
+    problem: str | None = None
+
+
+class _Stoppable:
+    """An onnxruntime session whose runs share ``options``, which a watcher can set to terminate.
+    RapidOCR calls ``run(names, feed)`` and reads the model's inputs and metadata; all else passes through."""
+
+    def __init__(self, session: Any):
+        import onnxruntime
+
+        self.session = session
+        self.options = onnxruntime.RunOptions()
+
+    def run(self, names: Any, feed: Any, run_options: Any = None) -> Any:
+        return self.session.run(names, feed, self.options)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.session, name)
+
+
+@dataclass(frozen=True)
+class _Engine:
+    ocr: Any
+    sessions: tuple[_Stoppable, ...]
+
+
+@lru_cache(maxsize=1)
+def _engine() -> _Engine:
+    from rapidocr import RapidOCR
+
+    paths = RAPIDOCR.verified()
+    ocr = RapidOCR(
+        params={
+            "Global.log_level": "error",
+            "Global.use_cls": False,
+            "Global.max_side_len": MAX_SIDE,
+            "Global.text_score": MIN_LINE_SCORE,
+            "Det.limit_type": "max",
+            "Det.limit_side_len": DET_SIDE,
+            "Det.model_path": str(paths["models/PP-OCRv6_det_small.onnx"]),
+            "Rec.model_path": str(paths["models/PP-OCRv6_rec_small.onnx"]),
+            "EngineConfig.onnxruntime.intra_op_num_threads": 1,
+            "EngineConfig.onnxruntime.inter_op_num_threads": 1,
+        }
+    )
+    # RapidOCR loads its models on first use; loaded now, their sessions can be made stoppable.
+    # (Its loaders are private: the version is pinned, and tests/test_ocr.py runs this path.)
+    models = (ocr._load_det_model(), ocr._load_rec_model())
+    sessions = []
+    for model in models:
+        stoppable = _Stoppable(model.session.session)
+        model.session.session = stoppable
+        sessions.append(stoppable)
+    return _Engine(ocr, tuple(sessions))
+
+
+def read_image(image: np.ndarray, seconds: float) -> PageReading:
+    """The words of ``image`` (an RGB array), given at most ``seconds`` of OCR."""
+    import onnxruntime
+
+    engine = _engine()
+    options = onnxruntime.RunOptions()
+    for session in engine.sessions:
+        session.options = options
+    done = threading.Event()
+    clock = time.pthread_getcpuclockid(threading.get_ident())
+    watcher = threading.Thread(target=_watch, args=(clock, seconds, options, done), daemon=True)
+    watcher.start()
+    try:
+        result = engine.ocr(image, return_word_box=True)
+    except Exception as exc:  # noqa: BLE001 - the engine wraps onnxruntime's errors in its own types
+        if options.terminate:
+            return PageReading(problem=f"OCR took longer than {seconds:g} CPU-s (PRP_OCR_PAGE_SECONDS)")
+        return PageReading(problem=f"OCR failed ({type(exc).__name__})")
+    finally:
+        done.set()
+    # An image without text gives no lines (``txts`` is None) and one empty placeholder word.
+    found = result.word_results if getattr(result, "txts", None) else ()
+    lines = [words for line in found if (words := _line_words(line))]
+    return PageReading(lines=lines, problem=None if lines else "no text recognised")
+
+
+def _watch(clock: int, seconds: float, options: Any, done: threading.Event) -> None:
+    """Stop the runs of ``options`` once the thread of ``clock`` has used ``seconds`` of CPU time."""
+    deadline = time.clock_gettime(clock) + seconds
+    while not done.wait(WATCH_SECONDS):
+        if time.clock_gettime(clock) >= deadline:
+            options.terminate = True
+            return
+
+
+def _line_words(line: Any) -> list[OcrWord]:
+    words = []
+    for text, _score, quad in line:
+        xs = [float(p[0]) for p in quad]
+        ys = [float(p[1]) for p in quad]
+        if text.strip():
+            words.append(OcrWord(text.strip(), min(xs), min(ys), max(xs), max(ys)))
+    return words

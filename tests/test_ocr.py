@@ -1,0 +1,111 @@
+"""OCR of scanned PDF pages (corpus.ocr, corpus.loaders.pdf.ocr_page), through the real ingest path.
+
+The scans are made here: a small page written with fpdf2, rendered by pypdfium2 and placed back in a
+PDF as an image, so the page has no text layer. OCR takes a second or two a page: few, small pages.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pypdfium2 as pdfium
+from fpdf import FPDF
+from PIL import Image
+
+from corpus.loaders.pdf import load_pdf
+from corpus.loaders.pdf.ocr_page import render_scale
+from corpus.model_files import RAPIDOCR
+from corpus.models import OcrOptions
+from graph.run import run_research
+from strategies.offline.strategy import OfflineStrategy
+
+# A small page (mm): OCR's time grows with the page's pixels.
+PAGE = (150, 80)
+HEADING = "Rooftop Gardens"
+BODY = (
+    "Green roofs lowered the surface temperature of the Halden block by 4.2 degrees on summer "
+    "afternoons, and the sedum mats retained most of the rain in each storm measured."
+)
+OTHER = "Street trees shade the pavement along the canal and cool the air under their crowns."
+
+
+def _text_page(pdf: FPDF, heading: str, body: str) -> None:
+    pdf.add_page()
+    pdf.set_font("Helvetica", "B", 14)
+    pdf.cell(0, 8, heading, new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("Helvetica", size=11)
+    pdf.multi_cell(0, 6, body)
+
+
+def _scan(heading: str, body: str, folder: Path) -> Image.Image:
+    """The page as a scanner gives it: an image at 200 dpi."""
+    pdf = FPDF(format=PAGE)
+    _text_page(pdf, heading, body)
+    pdf.output(str(folder / "born.pdf"))
+    page = pdfium.PdfDocument(str(folder / "born.pdf"))[0]
+    return page.render(scale=200 / 72).to_pil().convert("L")
+
+
+def _image_page(pdf: FPDF, image: Image.Image) -> None:
+    pdf.add_page()
+    pdf.image(image, x=0, y=0, w=PAGE[0], h=PAGE[1])
+
+
+def test_a_scanned_pdf_is_read_by_ocr_and_answers_cite_it(make_library, tmp_path: Path) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    _scan(HEADING, BODY, tmp_path).save(folder / "scan.pdf", "PDF", resolution=200)
+    library = make_library()
+    summary = library.ingest([folder])
+    (result,) = summary.files
+    assert result.outcome.value == "ok" and result.ocr_pages == [1] and not result.unread_pages
+    (document,) = library.registry.documents()
+    assert document.ocr is not None and document.ocr.engine.startswith(f"rapidocr {RAPIDOCR.version}")
+    blocks = library.registry.blocks_of(document.doc_id)
+    text = " ".join(b.text for b in blocks)
+    words = set(f"{HEADING} {BODY}".replace(",", "").replace(".", "").split())
+    read = set(text.replace(",", "").replace(".", "").split())
+    assert len(words & read) >= 0.9 * len(words), read ^ words
+    width, height = PAGE[0] * 72 / 25.4, PAGE[1] * 72 / 25.4
+    for b in blocks:  # boxes in PDF points, on the page
+        assert b.page == 1 and b.bbox is not None
+        assert 0 <= b.bbox.x0 < b.bbox.x1 <= width + 0.5 and 0 <= b.bbox.top < b.bbox.bottom <= height + 0.5
+    run = run_research(
+        library,
+        OfflineStrategy(library.embedder),
+        "By how much did green roofs lower the surface temperature of the Halden block?",
+        single_question=True,
+    )
+    citation = run.report.citations[0]
+    assert citation.resolution.ocr and citation.resolution.block_ids[0] in {b.block_id for b in blocks}
+    assert "4.2" in citation.resolution.matched_text
+    assert "p. 1 (OCR)" in run.report.reference_label(citation)
+
+
+def test_a_mixed_pdf_is_read_page_by_page_and_an_unreadable_page_is_named(tmp_path: Path) -> None:
+    pdf = FPDF(format=PAGE)
+    _text_page(pdf, "Canal Trees", OTHER)
+    _image_page(pdf, _scan(HEADING, BODY, tmp_path))
+    noise = np.random.default_rng(7).integers(0, 256, (300, 560), dtype=np.uint8)
+    _image_page(pdf, Image.fromarray(noise))
+    pdf.output(str(tmp_path / "mixed.pdf"))
+    loaded = load_pdf(tmp_path / "mixed.pdf")
+    assert loaded.ocr is not None and loaded.ocr.pages == [2]
+    assert loaded.ocr.unread == ["page 3: no text recognised"]
+    by_page = {p: " ".join(b.text for b in loaded.blocks if b.page == p) for p in (1, 2, 3)}
+    assert OTHER in by_page[1] and "4.2 degrees" in by_page[2] and not by_page[3]
+
+
+def test_a_page_is_bounded_in_time_and_pixels(tmp_path: Path) -> None:
+    _scan(HEADING, BODY, tmp_path).save(tmp_path / "scan.pdf", "PDF", resolution=200)
+    loaded_error = None
+    try:
+        load_pdf(tmp_path / "scan.pdf", OcrOptions(page_seconds=0.01))
+    except Exception as exc:  # noqa: BLE001 - the one page is unread: the document has no text
+        loaded_error = str(exc)
+    assert loaded_error is not None and "page 1: OCR took longer than 0.01 CPU-s" in loaded_error
+    # An A0 poster at 200 dpi would be 62 megapixels: it is rendered at a lower resolution.
+    scale = render_scale(2384, 3370, OcrOptions(dpi=200, max_megapixels=40))
+    assert 2384 * 3370 * scale * scale <= 40e6 + 1 and scale < 200 / 72
+    assert render_scale(612, 792, OcrOptions(dpi=200)) == 200 / 72
