@@ -358,3 +358,12 @@ def test_a_count_as_papers_print_it(vectors, question, sentence, expected):
 def test_a_verb_after_the_counted_noun_is_not_the_noun():
     assert question_type("How many participants took part in the study?").noun == "participants"
     assert question_type("How many training samples were used?").noun == "training samples"
+
+
+def test_the_digits_of_a_name_are_no_figure(vectors):
+    found = answer_phrase(
+        parse_question("How many parameters does the tagger have?"),
+        "We adapted our GPT-3 prompt and generation parameters from one of the preset examples.",
+        vectors,
+    )
+    assert found is None

@@ -125,7 +125,10 @@ class OfflineStrategy:
             # a chunk of many rows, a study's size in a chunk on other things).
             others = [x for x in ranked if x not in chosen][:LEAD_SEARCH]
             others += [x for x in analysis.scored[:LEAD_SEARCH] if x not in chosen and x not in others]
-            for item in _bound_first(analysis, [*chosen, *others]):
+            specific = _most_specific(analysis)
+            for item in [*chosen, *others]:
+                if specific and item.sentence.row is None and not item.sentence.covers(specific):
+                    continue  # a value said of another thing (``_most_specific``); a row is its label's
                 answer = lead(analysis.asked, item, self.vectors, MIN_PHRASE_SCORE)
                 if not answer and asked.kind is AnswerType.DATE:
                     answer = passage_date(analysis, item)
@@ -256,17 +259,18 @@ def _identified(
     return [line.claim() for line in lines], True, max(conf, valued)
 
 
-def _bound_first(analysis: Analysis, items: list[ScoredSentence]) -> list[ScoredSentence]:
-    """``items`` with those naming more of the question's specific terms first (in their sentence or
-    its context), in their order otherwise: a value answers only for the thing it is said of, so the
-    figure of "paper clusters filtered out" on all criteria does not answer how many the not-English
-    filter removed while a row "Not English | 15.2M" of the same table names it."""
-    weights = analysis.weights
-
-    def named(item: ScoredSentence) -> float:
-        return sum(weights.get(t, 0.0) for t in analysis.focus_terms if item.sentence.covers(t))
-
-    return sorted(items, key=lambda item: -round(named(item), 6))
+def _most_specific(analysis: Analysis) -> str | None:
+    """The question's most specific term (its rarest in the evidence) when it asks for a figure: a
+    value answers only for the thing it is said of, so a sentence giving one must name it (a table's
+    row answers for its label). "How many paper clusters did the not-English filter remove?" is not
+    answered by the total all filters removed, nor "how long does an inexperienced student take" by an
+    expert's time. None for other questions, for a question joining things with "and" (each sentence
+    may answer for one of them: ``_also_led``), and when the evidence's subject took every term."""
+    asked = analysis.asked
+    if asked.type.kind is not AnswerType.QUANTITY or asked.conjuncts or not analysis.weights:
+        return None
+    focus = [t for t in analysis.focus_terms if t in analysis.weights]
+    return max(focus, key=lambda t: (analysis.weights[t], t)) if focus else None
 
 
 def _lookalike_only(text: str, asked: list[str]) -> bool:

@@ -38,9 +38,9 @@ _DATE = re.compile(
     rf"{MONTH_PATTERN}\s+\d{{3,4}}|"
     r"(?:1[0-9]|20)\d{2}s?)\b"
 )
-# A figure may carry its magnitude ("380.5M", "42k", "1.5B", "2bn").
+# A figure may carry its magnitude ("380.5M", "42k", "1.5B", "2bn"); the digits of a name ("GPT-3") are none.
 _NUMBER = re.compile(
-    r"(?<![\w.,])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:(?:[KMB]|bn|k)(?![A-Za-z]))?(?:\s*(?:%|percent|per cent)|\s+(?!(?:the|a|an|and|or|of|in|on|"
+    r"(?<![\w.,])(?<![A-Za-z]-)(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:(?:[KMB]|bn|k)(?![A-Za-z]))?(?:\s*(?:%|percent|per cent)|\s+(?!(?:the|a|an|and|or|of|in|on|"
     r"to|for|by|with|there|that|which|is|are|was|were)\b)[a-z][a-z-]+)?"
 )
 # A capitalised run: "Mahesh Bhatt", "David S. Ware", "Houghton County, Michigan", "Philadelphia Atoms".
