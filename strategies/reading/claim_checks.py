@@ -13,11 +13,14 @@ on the text itself:
   title-casing a term the text writes in lower case, "Machine Translation", names it), or, in any
   case, in their document's title/section or the question; a name standing where the sentence it
   copies has another ("Care tags" for "XML tags") is a swapped entity wherever else it is named;
-- **polarity**: the claim and the sentence that reads most like it are both negated or neither;
+- **polarity**: the claim and the clause that reads most like it are both negated or neither (the
+  word each negation governs is compared in ``strategies.reading.clause_checks``, with modals and a
+  figure's own clause);
 - **sweep**: a claim saying "all", "every", "eliminates", "permanently" is not stated by sentences
   that say "some", "about half", "may";
 - **swapped terms**: where the claim copies a sentence but for one or two words, those words are the
-  sentence's ("crowdsourcing" standing for "classifier" is not stated). Whether the new word means the
+  sentence's ("crowdsourcing" standing for "classifier" is not stated; a common synonym,
+  ``lexicon.synonyms``, is no swap). Whether the new word means the
   same cannot be read without a reading model (MiniLM puts "retain"/"capture" at 0.34 and
   "crowdsourcing"/"classifier" at 0.39, "increase"/"decrease" at 0.60), so such a claim is "neither",
   never "contradicts";
