@@ -13,11 +13,14 @@ on the text itself:
   title-casing a term the text writes in lower case, "Machine Translation", names it), or, in any
   case, in their document's title/section or the question; a name standing where the sentence it
   copies has another ("Care tags" for "XML tags") is a swapped entity wherever else it is named;
-- **polarity**: the claim and the sentence that reads most like it are both negated or neither;
+- **polarity**: the claim and the clause that reads most like it are both negated or neither (the
+  word each negation governs is compared in ``strategies.reading.clause_checks``, with modals and a
+  figure's own clause);
 - **sweep**: a claim saying "all", "every", "eliminates", "permanently" is not stated by sentences
   that say "some", "about half", "may";
 - **swapped terms**: where the claim copies a sentence but for one or two words, those words are the
-  sentence's ("crowdsourcing" standing for "classifier" is not stated). Whether the new word means the
+  sentence's ("crowdsourcing" standing for "classifier" is not stated; a common synonym,
+  ``lexicon.synonyms``, is no swap). Whether the new word means the
   same cannot be read without a reading model (MiniLM puts "retain"/"capture" at 0.34 and
   "crowdsourcing"/"classifier" at 0.39, "increase"/"decrease" at 0.60), so such a claim is "neither",
   never "contradicts";
@@ -43,11 +46,13 @@ from corpus.chunking import split_sentences
 from corpus.text import stopwords
 from strategies.reading.lexicon.modality import LIMITED, SWEEPING
 from strategies.reading.lexicon.negation import NEGATION, NOT_NEGATION
-from strategies.reading.lexicon.quantities import NUMBER_WORDS
+from strategies.reading.lexicon.quantities import BOUND_WORDS, EXACTLY, NUMBER_WORDS
 from strategies.reading.lexicon.stoplists import GENERIC_WORDS
+from strategies.reading.lexicon.synonyms import SYNONYM_GROUPS
+from strategies.reading.lexicon.units import CURRENCY
 from strategies.reading.lexicon.word_forms import IRREGULAR_BASE
 from strategies.reading.negations import negated_terms
-from strategies.reading.numbers import Mention, mentions
+from strategies.reading.numbers import Mention, bound_before, currency, mentions
 from strategies.reading.text import content_words, lemmas, stem, stems_match
 
 
@@ -102,11 +107,14 @@ def figures_problem(claim: str, sources: str, best: str, overlap: float) -> Fail
     figures = [m for m in mentions(claim) if m.start not in labels]
     for figure in figures + [m for m in _word_numbers(claim) if m.value not in (1.0,)]:
         same = [m for m in stated if same_value(figure, m)]
+        money = currency(claim, figure)
+        if money and same and all(currency(sources, m) not in ("", money) for m in same):
+            return Failure(overlap >= SAME_STATEMENT, f"the cited text gives {figure.text!r} in another currency")
         if not same:
             rival = [m for m in mentions(best) if m.unit == figure.unit and figure.unit]
             contradicts = bool(rival) and overlap >= SAME_STATEMENT
             return Failure(contradicts, f"the figure {figure.text!r} is not in the cited text")
-        if all(_opposed_bounds(figure, m) for m in same):
+        if all(_opposed_bounds(figure, m, claim, sources) for m in same):
             return Failure(overlap >= SAME_STATEMENT, f"the cited text bounds {figure.text!r} the other way")
     return None
 
@@ -117,7 +125,8 @@ def _word_numbers(text: str) -> list[Mention]:
         value = NUMBER_WORDS.get(m.group())
         if value is not None:
             unit = "%" if m.group() == "half" else ""
-            out.append(Mention(text=m.group(), value=value, unit=unit, bound="exact", start=m.start(), end=m.end()))
+            bound = bound_before(text[max(0, m.start() - 25) : m.start()])
+            out.append(Mention(text=m.group(), value=value, unit=unit, bound=bound, start=m.start(), end=m.end()))
     return out
 
 
@@ -137,8 +146,14 @@ def _decimals(m: Mention) -> int:
     return len(digits.group(1)) if digits and digits.group(1) else 0
 
 
-def _opposed_bounds(claim: Mention, stated: Mention) -> bool:
-    return {claim.bound, stated.bound} == {"upper", "lower"}
+def _opposed_bounds(claim: Mention, stated: Mention, claim_text: str = "", stated_text: str = "") -> bool:
+    """Bounds that say different things of one value: "up to" / "at least", or "exactly" against
+    either ("exactly 12 hours" is not "up to 12 hours")."""
+    if {claim.bound, stated.bound} == {"upper", "lower"}:
+        return True
+    exact_claim = bool(EXACTLY.search(claim_text[max(0, claim.start - 12) : claim.start]))
+    exact_stated = bool(EXACTLY.search(stated_text[max(0, stated.start - 12) : stated.start]))
+    return (exact_claim and stated.bound in ("upper", "lower")) or (exact_stated and claim.bound in ("upper", "lower"))
 
 
 def names(text: str) -> list[str]:
@@ -154,6 +169,9 @@ def names(text: str) -> list[str]:
         identifier = "_" in token or (any(c.isdigit() for c in token) and any(c.isalpha() for c in token))
         opening = bool(_SENTENCE_START.search(text[: m.start()]))
         capitalised = token[0].isupper() and (not opening or not _COMMON_SHAPE.search(token))
+        # A number word ("Seven volunteers") or a currency's code ("USD 20") is read as a figure.
+        if token.lower() in NUMBER_WORDS or CURRENCY.fullmatch(token):
+            continue
         if token.lower() in stops and not inner_capital:
             continue
         if inner_capital or identifier or capitalised:
@@ -359,28 +377,30 @@ def covered(stems: Sequence[str], source_stems: set[str]) -> float:
     return sum(1 for s in stems if s in source_stems or any(stems_match(s, t) for t in source_stems)) / len(stems)
 
 
-def swap_problem(claim: str, best: str, source_stems: set[str]) -> Failure | None:
-    """A term standing where the sentence it copies has another (see the module docstring)."""
+def swap_problem(claim: str, best: str, source_stems: set[str], cited: set[str] | None = None) -> Failure | None:
+    """A term standing where the sentence it copies has another (see the module docstring).
+
+    ``cited``: the stems of the cited sentences alone. Given, a change at the claim's start or end
+    is read too when MIN_ANCHOR copied words stand on its other side ("Orion supports offline sync"
+    for "Vega supports offline sync"), and a name of the claim must be in the cited sentences: one
+    the question or the title holds does not stand for the sentence's own."""
     mine = content_words(claim, GENERIC_WORDS)
     theirs = content_words(best, GENERIC_WORDS)
     a, b = [stem(w) for w in mine], [stem(w) for w in theirs]
     ops = SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes()
     for i, (tag, a0, a1, b0, b1) in enumerate(ops):
-        if tag != "replace" or a1 - a0 > 2 or b1 - b0 > 2:
-            continue
-        # A swap is a change inside copied text: the same words on both sides of it.
-        before = i > 0 and ops[i - 1][0] == "equal"
-        after = i + 1 < len(ops) and ops[i + 1][0] == "equal"
-        if not (before and after):
+        if tag != "replace" or a1 - a0 > 2 or b1 - b0 > 2 or not _anchored(ops, i, cited is not None):
             continue
         old = theirs[b0:b1]
-        renamed = _renamed(mine[a0:a1], old, claim, best)
+        renamed = _renamed(mine[a0:a1], old, claim, best, cited)
         if renamed is not None:
             return renamed
         new = [
             w
             for w, s in zip(mine[a0:a1], a[a0:a1], strict=True)
-            if s not in source_stems and not any(_spelled_otherwise(w, o) for o in old)
+            if s not in source_stems
+            and not any(_spelled_otherwise(w, o) or synonyms(w, o) or _both_negations(w, o) for o in old)
+            and not (w in BOUND_WORDS and all(o in BOUND_WORDS for o in old))
         ]
         if not new:
             continue
@@ -388,20 +408,74 @@ def swap_problem(claim: str, best: str, source_stems: set[str]) -> Failure | Non
     return None
 
 
-def _renamed(new: list[str], old: list[str], claim: str, best: str) -> Failure | None:
+# Copied words on one side of a change at a claim's start or end that make it a swap, not a rewording.
+MIN_ANCHOR = 2
+
+
+def _anchored(ops: list[tuple[str, int, int, int, int]], i: int, one_side: bool) -> bool:
+    """A swap is a change inside copied text: the same words on both sides of it (or, ``one_side``,
+    MIN_ANCHOR of them on one side where the claim starts or ends at the change)."""
+    before = i > 0 and ops[i - 1][0] == "equal"
+    after = i + 1 < len(ops) and ops[i + 1][0] == "equal"
+    if before and after:
+        return True
+    if not one_side:
+        return False
+    # The rest of the claim is copied whole: a claim that only shares a run with the sentence is a
+    # rewording of it, not a copy with a word changed.
+    if len(ops) == 2 and i == 0 and after:
+        return ops[1][2] - ops[1][1] >= MIN_ANCHOR
+    if len(ops) == 2 and i == 1 and before:
+        return ops[0][2] - ops[0][1] >= MIN_ANCHOR
+    return False
+
+
+def synonyms(new: str, old: str) -> bool:
+    """Two words of one common synonym group (``lexicon.synonyms``), in any of their forms."""
+    return any(
+        any(_form_of(new, w) for w in group) and any(_form_of(old, w) for w in group) for group in SYNONYM_GROUPS
+    )
+
+
+def _form_of(word: str, base: str) -> bool:
+    word = IRREGULAR_BASE.get(word.lower(), word.lower())
+    if word == base:
+        return True
+    short, long = sorted((word, base), key=len)
+    return (long.startswith(short) and long[len(short) :] in _INFLECTIONS) or (
+        base.endswith("e") and word.startswith(base[:-1]) and word[len(base) - 1 :] in _INFLECTIONS
+    )
+
+
+def _both_negations(new: str, old: str) -> bool:
+    """Two words of negation ("unable" / "cannot"): polarity is read by the clause checks."""
+    return bool(NEGATION.fullmatch(new)) and bool(NEGATION.fullmatch(old))
+
+
+def _renamed(new: list[str], old: list[str], claim: str, best: str, cited: set[str] | None = None) -> Failure | None:
     """A name of the claim standing where the sentence it copies has another name ("Care tags" for "XML
-    tags"): a swapped entity, however many other sentences name it. An acronym for its expansion, or a
-    name for one holding it ("Claude" / "Claude Haiku"), is the same entity."""
-    mine = [w for w in new if w in {n.lower() for n in names(claim)}]
-    theirs = [w for w in old if w in {n.lower() for n in names(best)}]
+    tags"): a swapped entity, however many other sentences, the question or the title name it. An
+    acronym for its expansion, or a name for one holding it ("Claude" / "Claude Haiku"), is the same
+    entity. ``cited`` (the cited sentences' stems) given, a capitalised word opening the claim that
+    they do not hold is a name too ("Orion supports …" for "Vega supports …")."""
+    claim_names = {n.lower() for n in names(claim)}
+    mine = [
+        w for w in new if w in claim_names or (cited is not None and _capitalised(w, claim) and stem(w) not in cited)
+    ]
+    # A capitalised word opening the sentence is its name here too: the claim puts a name in its place.
+    theirs = [w for w in old if w in {n.lower() for n in names(best)} or _capitalised(w, best)]
     if not mine or not theirs:
         return None
-    joined_new, joined_old = "".join(new), "".join(old)
+    joined_new, joined_old = _unaccented("".join(new)), _unaccented("".join(old))
     if joined_new in joined_old or joined_old in joined_new:
         return None
     if "".join(w[0] for w in new) == joined_old or "".join(w[0] for w in old) == joined_new:
         return None
     return Failure(False, f"{' '.join(mine)!r} stands where the cited text names {' '.join(theirs)!r}")
+
+
+def _capitalised(word: str, text: str) -> bool:
+    return bool(re.search(rf"(?<![\w-]){re.escape(word.capitalize())}\b", text))
 
 
 # Endings a word takes in another form of it ("use" / "used"), below the stemmer's prefix length.

@@ -27,6 +27,7 @@ from enum import StrEnum
 from strategies.reading.claim_checks import (
     CONTRAST,
     MIN_PIECE_WORDS,
+    SAME_STATEMENT,
     Failure,
     Meaning,
     content_stems,
@@ -39,6 +40,8 @@ from strategies.reading.claim_checks import (
     swap_problem,
     sweep_problem,
 )
+from strategies.reading.clause_checks import ALIGNED, clause_polarity_problem, figure_clause_problem, modality_problem
+from strategies.reading.clauses import aligned
 
 # A claim passing the hard checks is stated when more than half of its content words are in the
 # sentences (or the question and context): at exactly half, a two-word claim with one word swapped
@@ -105,7 +108,8 @@ def judge(
         figures_problem(text, f"{joined} {question}", best, overlap)
         or names_problem(text, joined, background)
         or sweep_problem(text, joined)
-        or _piecewise(text, shown, known)
+        or _clausewise(text, shown)
+        or _piecewise(text, shown, known, stems)
     )
     if failure is not None:
         return _failed(failure, overlap)
@@ -119,14 +123,26 @@ def judge(
     return Verdict(Label.NEITHER, round(coverage / 2, 3), f"only {coverage:.0%} of its words are in the cited text")
 
 
-def _piecewise(text: str, shown: list[str], known: set[str]) -> Failure | None:
+def _clausewise(text: str, shown: list[str]) -> Failure | None:
+    """Polarity, modality and figures read clause by clause (``strategies.reading.clause_checks``)."""
+    polarity = clause_polarity_problem(text, shown)
+    if polarity is not None:
+        return Failure(polarity[1] >= SAME_STATEMENT, polarity[0])
+    figure = figure_clause_problem(text, shown)
+    if figure is not None:
+        return Failure(True, figure)
+    modal = modality_problem(text, shown)
+    return Failure(False, modal) if modal is not None else None
+
+
+def _piecewise(text: str, shown: list[str], known: set[str], cited: set[str]) -> Failure | None:
     """Polarity, a figure's subject and swapped terms, read for each sentence or clause of the claim
     against the cited sentence that reads most like it (a claim of two sentences may draw on two;
     polarity for each of its contrasted clauses)."""
     for piece in pieces(text):
         piece_stems = content_stems(piece)
         best = max(shown, key=lambda s: covered(piece_stems, set(content_stems(s))))
-        failure = _polarity(piece, shown) or subject_problem(piece, best) or swap_problem(piece, best, known)
+        failure = _polarity(piece, shown) or subject_problem(piece, best) or swap_problem(piece, best, known, cited)
         if failure is not None:
             return failure
     return None
@@ -139,11 +155,16 @@ def _piecewise(text: str, shown: list[str], known: set[str]) -> Failure | None:
 def _polarity(piece: str, shown: list[str]) -> Failure | None:
     parts = [p for p in CONTRAST.split(piece) if len(content_stems(p)) >= MIN_PIECE_WORDS] or [piece]
     for part in parts:
+        # Read against the cited clause most like it: "the clinic accepts walk-in patients" is not
+        # denied by the next clause's "it does not accept unsigned cards".
+        best, close = aligned(part, shown)
+        if close < ALIGNED:
+            best = [max(shown, key=lambda s: covered(content_stems(part), set(content_stems(s))))]
         part_stems = content_stems(part)
-        best = max(shown, key=lambda s: covered(part_stems, set(content_stems(s))))
-        failure = polarity_problem(part, best, covered(part_stems, set(content_stems(best))))
-        if failure is not None:
-            return failure
+        for clause in best[:1]:
+            failure = polarity_problem(part, clause, covered(part_stems, set(content_stems(clause))))
+            if failure is not None:
+                return failure
     return None
 
 

@@ -127,7 +127,7 @@ def mentions(text: str) -> list[Mention]:
         unit = _unit(m.group("unit"))
         if unit == "K" and m.group("unit") == "K" and not text[m.start("unit") - 1].isspace():
             continue  # "10K tweets": thousands (below), not kelvin
-        bound = _bound(text[max(0, m.start() - 25) : m.start()])
+        bound = bound_before(text[max(0, m.start() - 25) : m.start()])
         for group in ("a", "b"):
             if m.group(group):
                 out.append(Mention(m.group(group) + unit, _value(m.group(group)), unit, bound, m.start(), m.end()))
@@ -135,15 +135,44 @@ def mentions(text: str) -> list[Mention]:
     for m in _BARE.finditer(text):
         if any(s <= m.start() < e for s, e in taken):
             continue
-        bound = _bound(text[max(0, m.start() - 25) : m.start()])
+        bound = bound_before(text[max(0, m.start() - 25) : m.start()])
         scale = _SCALES.get((m.group("scale") or "").lower(), 1.0)
         out.append(Mention(m.group(0), _value(m.group("a")) * scale, "", bound, m.start(), m.end()))
     return sorted(out, key=lambda x: x.start)
 
 
-def _bound(before: str) -> str:
+def bound_before(before: str) -> str:
+    """The bound the words before a figure put on it: upper, lower, approx or exact."""
     if UPPER.search(before):
         return "upper"
     if LOWER.search(before):
         return "lower"
     return "approx" if APPROX.search(before) else "exact"
+
+
+# Source: the major currencies' signs, ISO 4217 codes and English names, by code.
+_CURRENCIES = {
+    "USD": r"US\$|\$|USD|dollars?",
+    "EUR": r"€|EUR|euros?",
+    "GBP": r"£|GBP|pounds? sterling|pounds?",
+    "JPY": r"¥|JPY|yen",
+    "INR": r"₹|INR|rupees?",
+    "CHF": r"CHF|francs?",
+}
+_CURRENCY_BEFORE = [(code, re.compile(rf"(?:{p})\s?$")) for code, p in _CURRENCIES.items()]
+_CURRENCY_AFTER = [
+    (code, re.compile(rf"^\s?(?:[kKMB]\b|thousand|million|billion)?\s?(?:{p})\b")) for code, p in _CURRENCIES.items()
+]
+
+
+def currency(text: str, mention: Mention) -> str:
+    """The currency ``text`` gives the figure ``mention`` ("$20", "USD 20", "20 euros"): its ISO code,
+    "" for none."""
+    before, after = text[max(0, mention.start - 4) : mention.start], text[mention.end : mention.end + 20]
+    for code, pattern in _CURRENCY_BEFORE:
+        if pattern.search(before):
+            return code
+    for code, pattern in _CURRENCY_AFTER:
+        if pattern.search(after):
+            return code
+    return ""

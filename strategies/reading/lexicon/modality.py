@@ -27,3 +27,20 @@ NORMATIVE = re.compile(
     r"advised?|target)\b",
     re.IGNORECASE,
 )
+
+# What a modal says of its verb, by class: a claim saying "must" or "will" where the text says "can"
+# or "might" states more than the text. "cannot" and "unable to" fall in the class of "can"; "should"
+# in that of "must" ("you should retry" / "you'll need to retry" say the same in instructions).
+# Source: standard English grammar: the modal verbs and their periphrastic forms.
+MODAL_CLASSES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("possible", re.compile(r"\b(?:can|cannot|can['’]t|could|couldn['’]t|may|might|(?:un)?able to)\b", re.I)),
+    (
+        "necessary",
+        re.compile(
+            r"\b(?:must|mustn['’]t|shall|ha(?:ve|s|d) to|needs? to|(?:is|are) required to|should|shouldn['’]t|"
+            r"ought to)\b",
+            re.I,
+        ),
+    ),
+    ("future", re.compile(r"\b(?:will|won['’]t|is going to|are going to)\b", re.I)),
+)

@@ -15,7 +15,9 @@ NEGATION = re.compile(
 # "without" is left out: "X works without Y" says what X needs, it does not deny X.
 # Source: hand-kept, general English idioms.
 NOT_NEGATION = re.compile(
-    r"\b(?:not only|not just|not least|no doubt|nothing but|not to mention|not surprisingly)\b", re.I
+    r"\b(?:not only|not just|not least|no doubt|nothing but|not to mention|not surprisingly|"
+    r"no (?:fewer|less|more) than|not (?:fewer|less|more) than)\b",
+    re.I,
 )
 
 # Source: standard English grammar: negators.

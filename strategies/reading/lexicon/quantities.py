@@ -108,14 +108,25 @@ APPROX = re.compile(r"\b(?:about|around|roughly|approximately|approx\.|nearly|al
 
 # Source: general English: words that make a figure an upper bound.
 UPPER = re.compile(
-    r"\b(?:up to|at most|less than|fewer than|below|under|no more than|maximum of|max\.?|"
-    r"not exceeding)\s*$",
+    r"\b(?:up to|at most|(?<!no )(?<!not )(?:less|fewer) than|below|under|no more than|maximum of|max\.?|"
+    r"not exceeding|as (?:much|many|long|high|large) as)\s*$",
     re.I,
 )
+
+# The words of the bound phrases above: a claim writing one bound in other words ("a minimum of" for
+# "at least") has not swapped a term; the bounds themselves are compared on the figures.
+# Source: the phrases above.
+BOUND_WORDS = frozenset(
+    "least most minimum maximum max exactly precisely fewer less more over under above below much many "
+    "long high large up upwards exceeding greater".split()
+)
+
+# Source: general English: words that make a figure exact, a claim that no bound covers.
+EXACTLY = re.compile(r"\b(?:exactly|precisely)\s*$", re.I)
 
 # Source: general English: words that make a figure a lower bound.
 LOWER = re.compile(
     r"\b(?:at least|more than|over|above|exceeding|exceeds?|minimum of|greater than|"
-    r"upwards of)\s*$",
+    r"upwards of|no (?:fewer|less) than|not (?:fewer|less) than)\s*$",
     re.I,
 )

@@ -1,0 +1,62 @@
+"""The judge read clause by clause: polarity on the word a negation governs, modals, bounds, a figure in
+its own clause and currency, a name the question holds swapped in; and truths a word-level reader
+flagged: a common synonym, a number spelled out, a capitalised common word opening the claim."""
+
+import pytest
+
+from evals.judge_shapes import load, score
+from strategies.reading.clauses import aligned, clauses
+from strategies.reading.judge import Label, judge
+
+PASSES = "The day pass costs $20, and the annual pass costs $30."
+LIBRARY = "The city library does not lend rare maps or books that are not catalogued."
+
+
+def test_clauses_split_at_conjunctions_and_semicolons():
+    assert clauses(PASSES) == ["The day pass costs $20", "and the annual pass costs $30."]
+    assert aligned("The annual pass costs $30.", [PASSES])[0] == ["and the annual pass costs $30."]
+
+
+@pytest.mark.parametrize(
+    ("claim", "sentence"),
+    [
+        ("The city library does lend rare maps or books that are not catalogued.", LIBRARY),
+        (
+            "Residents who do not pay the fee can reserve a garden plot.",
+            "Residents who do not pay the fee cannot reserve a garden plot.",
+        ),
+        ("Caching must reduce latency for repeated requests.", "Caching can reduce latency for repeated requests."),
+        ("The battery lasts exactly 12 hours.", "The battery lasts up to 12 hours."),
+        ("The day pass costs $30.", PASSES),
+        ("The day pass costs €20.", "The day pass costs $20."),
+    ],
+)
+def test_a_lie_one_clause_deep_is_not_stated(claim, sentence):
+    assert not judge(claim, [sentence]).states
+
+
+def test_a_name_of_the_question_swapped_in_is_not_stated():
+    verdict = judge("Orion supports offline sync.", ["Vega supports offline sync."], "Does Orion support offline sync?")
+    assert verdict.label is Label.NEITHER
+
+
+@pytest.mark.parametrize(
+    ("claim", "sentence"),
+    [
+        ("The city library does not lend rare maps or uncatalogued books.", LIBRARY),
+        ("The annual pass costs $30.", PASSES),
+        ("The company provides free storage to small teams.", "The firm offers free storage to small teams."),
+        ("The study compares four baselines.", "The study compares 4 baselines on two tasks."),
+        ("Staff badges open the side door after 6 pm.", "After 6 pm the side door opens with staff badges."),
+        ("The hall seats no fewer than 200 people.", "The hall seats at least 200 people."),
+        ("Turnout rose to 49 percent.", "Turnout rose to 49%."),
+    ],
+)
+def test_a_truth_in_other_words_is_stated(claim, sentence):
+    assert judge(claim, [sentence]).states
+
+
+def test_every_lie_shape_is_caught_and_most_truths_kept():
+    scores = {s.shape: s for s in score(load())}
+    assert all(s.lies_passed == 0 for s in scores.values())
+    assert scores["all"].recall >= 0.9
