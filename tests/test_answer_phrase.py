@@ -367,3 +367,10 @@ def test_the_digits_of_a_name_are_no_figure(vectors):
         vectors,
     )
     assert found is None
+
+
+def test_the_documents_own_authors_are_no_search_term():
+    """ "the LongEval authors" names the source document, like "the LongEval paper": no term a sentence
+    must hold (a survey's "we" says who surveyed)."""
+    terms = parse_question("How many papers did the Harbor authors survey?").terms
+    assert "autho" not in terms and "harbo" in terms

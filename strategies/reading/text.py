@@ -68,10 +68,11 @@ def stem(word: str) -> str:
 # An abbreviation: two to six capitals ("SOTA", "LLM"); a run of words, for its initials.
 _CAPITALS = re.compile(r"\b([A-Z]{2,6})s?\b")
 _LETTERS = re.compile(r"[A-Za-z]+")
-# "the SciBERT paper", "this study", "LongEval's survey": a determiner or a name, then a document noun.
+# "the SciBERT paper", "this study", "LongEval's survey", "the LongEval authors": a determiner or a name,
+# then a document noun or the document's writers.
 _DOCUMENT_REFERENCE = re.compile(
     r"\b((?:the|this|that|its|their|our)\s+(?:[A-Z0-9][\w-]*['’]?s?\s+){0,3}|[A-Z][\w-]*['’]s\s+)"
-    r"(?:paper|article|preprint|study|report)\b"
+    r"(?:paper|article|preprint|study|report|authors)\b"
 )
 
 
