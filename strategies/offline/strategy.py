@@ -125,8 +125,12 @@ class OfflineStrategy:
             # a chunk of many rows, a study's size in a chunk on other things).
             others = [x for x in ranked if x not in chosen][:LEAD_SEARCH]
             others += [x for x in analysis.scored[:LEAD_SEARCH] if x not in chosen and x not in others]
+            tried = [*chosen, *others]
             specific = _most_specific(analysis)
-            for item in [*chosen, *others]:
+            # Only a term some of these sentences name binds: a paraphrase ("lower" for "reduce") does not.
+            if specific and not any(x.sentence.covers(specific) for x in tried):
+                specific = None
+            for item in tried:
                 if specific and item.sentence.row is None and not item.sentence.covers(specific):
                     continue  # a value said of another thing (``_most_specific``); a row is its label's
                 answer = lead(analysis.asked, item, self.vectors, MIN_PHRASE_SCORE)
