@@ -45,6 +45,7 @@ from strategies.reading.lexicon.question_words import QUESTION_WORDS
 from strategies.reading.lexicon.verbs import PLACING_VERBS, PROCEDURE_VERB_PATTERN
 from strategies.reading.negations import NEGATION_REACH, adverb
 from strategies.reading.numbers import Mention, mentions
+from strategies.reading.shares import share_answer, stated_share, without_quantifier
 from strategies.reading.text import (
     content_stems,
     content_words,
@@ -106,6 +107,10 @@ def polarity(asked: ParsedQuestion, sentence: str) -> str | None:
     words, None when it does not speak of the asked predicate, or the question asks no yes or no."""
     if asked.type.kind is not AnswerType.YES_NO:
         return None
+    if asked.majority is not None:
+        # "Did most of the papers …?": the sentence's share of the whole answers, not the predicate alone.
+        stated = _polarity(without_quantifier(asked.clause), sentence)
+        return share_answer(asked.majority, stated, stated_share(sentence))
     return _polarity(asked.clause, sentence)
 
 

@@ -48,7 +48,7 @@ from .question import ParsedQuestion
 from .question_types import AnswerType, QuestionType, fits
 from .signals import covered
 from .subjects import Subject, different, subject_of, with_label, without_label
-from .table_cells import cell_answer
+from .table_cells import cell_answer, own_row
 from .text import matched, normalise_space, stem, stopwords
 
 # A document's answer must come from a sentence at least this share as relevant as the best one.
@@ -94,6 +94,8 @@ def lead(asked: ParsedQuestion, item: ScoredSentence, vectors: Vectors, min_scor
     table's row gives the value in the column the question asks (``table_cells``)."""
     row = item.sentence.row
     if row is not None:
+        if not own_row(asked, row.label, item.sentence.rivals):
+            return None
         value = cell_answer(asked, row, item.sentence.context)
         return value if value is not None and fits(asked.type, value, item.sentence.text) else None
     said = polarity(asked, item.sentence.text)

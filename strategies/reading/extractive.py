@@ -155,6 +155,7 @@ class Sentence:
     items: str = ""  # the items of the list it introduces ("The tool helps you:"), read as its words
     row: TableRow | None = None  # a table's row: its values read under their columns' names
     table: str = ""  # a table's row: the table's name as its caption gives it ("table 1"), lower-cased
+    rivals: tuple[str, ...] = ()  # a table's row: the labels of the table's other rows
 
     @property
     def read(self) -> str:
@@ -295,7 +296,8 @@ def _row_sentences(block: Block, chunk: RetrievedChunk, layout: Layout, chunk_in
     context = frozenset(content_stems(f"{chunk.title} {block.section} {caption.text if caption else ''}"))
     named = TABLE_NAME.match(caption.text) if caption is not None else None
     out = []
-    for row in table_rows(block.text):
+    rows = table_rows(block.text)
+    for index, row in enumerate(rows):
         if not any(is_value(value) for _, value in row.cells):
             continue  # a row of words reads as prose elsewhere, not as values
         read = row.reading()
@@ -313,6 +315,7 @@ def _row_sentences(block: Block, chunk: RetrievedChunk, layout: Layout, chunk_in
                 context=context,
                 row=row,
                 table=table_name(named.group(0)) if named else "",
+                rivals=tuple(r.label for i, r in enumerate(rows) if i != index),
             )
         )
     return out

@@ -22,6 +22,7 @@ from .answerhood import asks_about_own_work, asks_about_the_text, asks_about_the
 from .claim_checks import names
 from .lexicon.question_words import QUESTION_WORDS
 from .question_types import AnswerType, QuestionType, main_clause, question_type
+from .shares import asked_majority
 from .text import abbreviations, content_stems, question_terms, stem, without_source, word_tokens, words
 
 # "Table 2", "Tab. 3": how a caption names its table and a question names the table it asks about.
@@ -45,7 +46,8 @@ class ParsedQuestion:
     clause: str  # its main clause, past a leading subordinate clause
     stems: tuple[str, ...]  # stems of its content words, in order
     terms: tuple[str, ...]  # stems of its search terms (``question_terms``): what sentences are ranked by
-    source_free: tuple[str, ...]  # its content stems without the document it names as its source
+    unsourced: str  # its text without the document it names as its source (``without_source``)
+    source_free: tuple[str, ...]  # stems of the content words of ``unsourced``
     relation: frozenset[str]  # what it asks of its subject (``relation_of``)
     words: tuple[str, ...]  # its words, lower-cased
     names: tuple[str, ...]  # the names, acronyms and identifiers it gives
@@ -57,6 +59,7 @@ class ParsedQuestion:
     about_text: bool  # it asks about a document's layout, plans or release
     about_work: bool  # it asks about a document's own work or a document it names
     own_work: bool  # it asks what the document's own authors did
+    majority: bool | None = None  # it asks whether most (True) or a minority (False) of a whole do a thing
     abbreviations: dict[str, str] = field(default_factory=dict, compare=False)  # "SOTA" -> its words
 
 
@@ -64,13 +67,15 @@ def parse_question(question: str, evidence: Sequence[RetrievedChunk] = ()) -> Pa
     """``question`` read once; a "<title>: " prefix naming a document of ``evidence`` is dropped."""
     text = asked_of(question, evidence)
     asked = question_type(text)
+    unsourced = without_source(text)
     return ParsedQuestion(
         text=text,
         type=asked,
         clause=main_clause(text),
         stems=tuple(dict.fromkeys(content_stems(text))),
         terms=tuple(dict.fromkeys(stem(w) for w in question_terms(text))),
-        source_free=tuple(content_stems(without_source(text))),
+        unsourced=unsourced,
+        source_free=tuple(content_stems(unsourced)),
         relation=relation_of(text, asked),
         words=tuple(words(text)),
         names=tuple(names(text)),
@@ -82,6 +87,7 @@ def parse_question(question: str, evidence: Sequence[RetrievedChunk] = ()) -> Pa
         about_text=asks_about_the_text(text),
         about_work=asks_about_the_work(text),
         own_work=asks_about_own_work(text),
+        majority=asked_majority(text) if asked.kind is AnswerType.YES_NO else None,
         abbreviations=abbreviations(text),
     )
 

@@ -23,6 +23,7 @@ from .text import content_stems, matched, stem
 # A footnote mark printed after a value ("88.85 7", "6.8 †"): the page's, not the value's.
 _TRAILING_MARK = re.compile(r"(?<=\d)\s+(?:\d|[*†‡§¶])$")
 _WORD = re.compile(r"[A-Za-z]+")
+_ALPHANUMERIC = re.compile(r"[A-Za-z0-9]+")
 
 
 def cell_answer(question: ParsedQuestion, row: TableRow, context: frozenset[str]) -> str | None:
@@ -51,6 +52,25 @@ def cell_answer(question: ParsedQuestion, row: TableRow, context: frozenset[str]
     if best[1] == 0 or best[:2] == second[:2]:
         return None
     return _clean(values[best[2]][1])
+
+
+def own_row(question: ParsedQuestion, label: str, rivals: tuple[str, ...]) -> bool:
+    """The row labelled ``label`` is the one the question names among its table's rows: no other row's
+    label (``rivals``) holds as many of the question's words. "Multi-LexSum D → L" is the row of a
+    question on "the Multi-LexSum (D→L) task", its "D → S" and "D → T" siblings are not; two rows the
+    question tells apart by nothing give no value."""
+    asked = _label_words(question.unsourced)
+    held = _held(_label_words(label), asked)
+    return all(_held(_label_words(rival), asked) < held for rival in rivals if rival != label)
+
+
+def _label_words(text: str) -> frozenset[str]:
+    """A label's words as stems, a single letter as printed ("L" of "D → L", never the article "a")."""
+    return frozenset(w if len(w) == 1 else stem(w.lower()) for w in _ALPHANUMERIC.findall(text))
+
+
+def _held(label: frozenset[str], asked: frozenset[str]) -> int:
+    return sum(1 for w in label if w in asked or (len(w) > 1 and matched(w, asked)))
 
 
 def _reports(question: ParsedQuestion, row: TableRow, context: frozenset[str]) -> bool:

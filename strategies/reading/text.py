@@ -75,6 +75,9 @@ _DOCUMENT_REFERENCE = re.compile(
     r"(?:paper|article|preprint|study|report|authors)\b"
 )
 
+# "according to X": X is where the answer is to be read, up to the clause's end.
+_ACCORDING_TO = re.compile(r"\s*\baccording\s+to\b[^,;?]*", re.I)
+
 
 def stems_match(a: str, b: str) -> bool:
     if a == b:
@@ -128,9 +131,9 @@ def spelled_out(question: str, text: str) -> str:
 
 
 def without_source(question: str) -> str:
-    """The question without the document it names as its source ("… in the SciBERT paper"): what it
-    asks of the text, not which text."""
-    return _DOCUMENT_REFERENCE.sub("", question)
+    """The question without the document it names as its source ("… in the SciBERT paper", "…
+    according to the dataset comparison table"): what it asks of the text, not which text."""
+    return _DOCUMENT_REFERENCE.sub("", _ACCORDING_TO.sub("", question))
 
 
 def question_terms(question: str) -> list[str]:

@@ -1,0 +1,83 @@
+"""Two readings that bind a value to what the question asks of: a yes/no question about a share of a
+whole ("Did most of the papers…?") is answered by the share a sentence states, not by its predicate
+alone; and of a table's rows the one the question names answers, not a sibling row it cannot tell
+apart from ("Corvid D → S" for a question on "Corvid D→L"). Small made-up documents."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from graph.run import run_research
+from strategies.offline.strategy import OfflineStrategy
+from strategies.reading.answerhood import polarity
+from strategies.reading.question import parse_question
+from strategies.reading.table_cells import own_row
+
+MOST = "Did most of the 120 surveyed summarization papers run a human evaluation?"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "lead"),
+    [
+        # A share stated of those doing it, and of those not doing it (the negation turns it round).
+        ("We find that 90 of the 120 surveyed summarization papers run a human evaluation.", "Yes"),
+        ("Only 14 surveyed summarization papers (12%) run a human evaluation.", "No"),
+        ("We find that 85 surveyed summarization papers (71%) do not run a human evaluation.", "No"),
+        ("In all, 40 percent of the surveyed summarization papers do not run a human evaluation.", "Yes"),
+        # The predicate without a share says nothing of "most"; half and half says neither.
+        ("The surveyed summarization papers run a human evaluation of their summaries.", None),
+        ("Exactly 50% of the surveyed summarization papers run a human evaluation.", None),
+    ],
+)
+def test_a_question_of_most_is_answered_by_the_stated_share(sentence: str, lead: str | None) -> None:
+    assert polarity(parse_question(MOST), sentence) == lead
+
+
+def test_a_share_question_is_told_from_a_superlative() -> None:
+    assert parse_question(MOST).majority is True
+    assert parse_question("Were fewer than half of the sessions recorded?").majority is False
+    # "the most accurate" ranks; it asks of no share.
+    assert parse_question("Is Corvid the most accurate tagger?").majority is None
+    superlative = parse_question("Is Corvid the most accurate tagger?")
+    assert polarity(superlative, "Corvid is the most accurate tagger, ahead of 80% of the others.") == "Yes"
+
+
+ROWS = ("Corvid D → S", "Corvid D → L", "Corvid D → T", "XSUM")
+
+
+@pytest.mark.parametrize(
+    ("question", "row"),
+    [
+        ("How many samples does the Corvid documents-to-long (D→L) task have?", "Corvid D → L"),
+        # The document the question reads from is no part of the row's name.
+        ("How many samples does XSUM have according to the Corvid dataset table?", "XSUM"),
+        # Nothing tells the three Corvid rows apart: none of them answers.
+        ("How many samples does the Corvid task have?", None),
+    ],
+)
+def test_the_row_the_question_names_among_its_siblings(question: str, row: str | None) -> None:
+    asked = parse_question(question)
+    assert [label for label in ROWS if own_row(asked, label, ROWS)] == ([row] if row else [])
+
+
+def test_a_sibling_rows_figure_is_no_answer(make_library, tmp_path: Path) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "corvid.md").write_text(
+        "# The Corvid summarization dataset\n\n"
+        "Corvid pairs court filings with summaries of three lengths, each a task of its own.\n\n"
+        "Table 2: Samples and words per summary of each Corvid task.\n\n"
+        "| Task | Samples | Words |\n|---|---|---|\n| Corvid D → S | 3,138 | 130.2 |\n"
+        "| Corvid D → L | 4,534 | 646.5 |\n| Corvid D → T | 1,603 | 24.7 |\n"
+    )
+    library = make_library()
+    library.ingest([folder])
+    result = run_research(
+        library,
+        OfflineStrategy(library.embedder),
+        "How many samples does the Corvid documents-to-long-summary (D→L) task have?",
+        single_question=True,
+    )
+    assert result.report.sections[0].claims[0].answer == "4,534"
