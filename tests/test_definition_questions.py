@@ -63,6 +63,10 @@ def test_definition_subjects_and_defining_sentences():
     assert definition_subject("What does the Files API do?") == "Files API"
     assert definition_subject("What is the baseline model used in their experiments?") is None  # not one term
     assert definition_subject("How do I create a route?") is None
+    # How a document defines a term asks for its definition; how one defines a thing oneself does not.
+    assert definition_subject("How does Paper Plain define section gists?") == "section gists"
+    assert definition_subject("How are section gists defined in Paper Plain?") == "section gists"
+    assert definition_subject("How do I define a route?") is None
     assert defines("Intro. Acme Router is a fully managed service.", "Acme Router")
     assert defines("The Files API lets you upload files once.", "Files API")
     assert not defines("Acme Router is controlled by quotas.", "Acme Router")
@@ -79,6 +83,9 @@ def test_definition_subjects_and_defining_sentences():
         ("We define a gist as a one-line summary of a subsection.", "gist"),
         ("The toolkit provides combinations of readers, called Recipes, for users.", "Recipes"),
         ("Lumen refers to the corpus of field notes.", "Lumen"),
+        # A list of features glosses each after a dash or a colon, its number before it.
+        ("(2) Section Gists – In-situ plain language summaries of each section.", "section gists"),
+        ("Gists: one-line summaries of a subsection.", "gists"),
     ],
 )
 def test_an_author_introducing_or_naming_a_term_defines_it(sentence: str, term: str):
@@ -92,6 +99,7 @@ def test_an_author_introducing_or_naming_a_term_defines_it(sentence: str, term: 
         "We introduce Lumen-Tagger in Section 5.",  # introduces another thing
         "We release Lumen to the public.",  # says what was done with it, not what it is
         "While Orbit is a tagger, Lumen differs.",  # defines another term
+        "Lumen-based readers help in the clinic.",  # a word built on the term, no gloss
     ],
 )
 def test_a_sentence_that_only_uses_a_term_does_not_define_it(sentence: str):

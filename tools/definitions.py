@@ -15,7 +15,10 @@ import re
 _QUESTION = re.compile(
     r"^\s*(?:what|who)\s+(?:is|are|was|were)\s+(?:(?:a|an|the)\s+)?(?P<x>[^?]+?)\s*\??\s*$"
     r"|^\s*what\s+(?:does|do|did)\s+(?:(?:a|an|the)\s+)?(?P<y>[^?]+?)\s+do\s*\??\s*$"
-    r"|^\s*(?:define|definition of)\s+(?:(?:a|an|the)\s+)?(?P<z>[^?]+?)\s*\??\s*$",
+    r"|^\s*(?:define|definition of)\s+(?:(?:a|an|the)\s+)?(?P<z>[^?]+?)\s*\??\s*$"
+    # "How does Paper Plain define section gists?", "How are section gists defined in Paper Plain?"
+    r"|^\s*how\s+(?:does|do|did)\s+(?!(?:i|you|we|one)\s)[^?]+?\s+define\s+(?:(?:a|an|the)\s+)?(?P<w>[^?]+?)\s*\??\s*$"
+    r"|^\s*how\s+(?:is|are|was|were)\s+(?:(?:a|an|the)\s+)?(?P<v>[^?]+?)\s+defined\b[^?]*\??\s*$",
     re.IGNORECASE,
 )
 # A subject is a term, not a clause: no pronoun, preposition or verb of a longer question.
@@ -25,6 +28,8 @@ _NOT_A_TERM = frozenset(
     has have had been be being not no there here my your his her""".split()
 )
 MAX_SUBJECT_WORDS = 5
+# A list item's number before its term: "(2) Section Gists – …", "3. X is …".
+_ENUMERATOR = re.compile(r"^\(?\d{1,2}[.)]\s+")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 # A footnote or affiliation marker a PDF fuses to a term ("We introduce S2ORC,1 a large corpus").
 _MARK = r"(?:\s?(?:\d{1,2}|[*†‡§]))?"
@@ -32,7 +37,10 @@ _GLOSS = r"(?:\s*\([^)]*\))?"  # "X (eXtended Router) is a …"
 # What follows a term that a sentence defines: "is a …", "lets you …", "refers to …".
 _DEFINING = re.compile(
     r"^\s*(?:\([^)]*\)\s*)?,?\s*(?:(?:is|are|was)\s+(?:a|an|the|one)\b|(?:lets|allows|enables|helps)\b"
-    r"|refers?\s+to\b|stands?\s+for\b|denotes\b|(?:is|are)\s+defined\s+as\b)"
+    r"|refers?\s+to\b|stands?\s+for\b|denotes\b|(?:is|are)\s+defined\s+as\b"
+    # A term glossed after a dash or a colon, as a list of features names each: "Section Gists – in-situ
+    # plain language summaries …".
+    r"|[–—:]\s+\S|\s-\s+\S)"
 )
 # An author introducing a term: "We introduce X, a …", "this paper presents X: …", "we define X as …".
 _INTRODUCING = (
@@ -52,7 +60,7 @@ def definition_subject(query: str) -> str | None:
     match = _QUESTION.match(" ".join(query.split()))
     if match is None:
         return None
-    subject = (match.group("x") or match.group("y") or match.group("z") or "").strip(" .!\"'“”")
+    subject = next((g for g in match.group("x", "y", "z", "w", "v") if g), "").strip(" .!\"'“”")
     words = subject.split()
     if not words or len(words) > MAX_SUBJECT_WORDS or any(w.lower() in _NOT_A_TERM for w in words):
         return None
@@ -71,7 +79,7 @@ def defines(text: str, subject: str) -> bool:
     named = re.compile(_NAMING + term + r"\b", re.IGNORECASE)
     key = subject.casefold()
     for sentence in _SENTENCE.split(text):
-        sentence = sentence.strip().lstrip("*_#>- ")
+        sentence = _ENUMERATOR.sub("", sentence.strip().lstrip("*_#>- "))
         if introduced.search(sentence) or named.search(sentence):
             return True
         lowered = sentence.casefold()
