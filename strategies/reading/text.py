@@ -145,7 +145,8 @@ def question_terms(question: str) -> list[str]:
     asking = (
         QUESTION_WORDS if opening and opening[0].lower() in QUESTION_AUXILIARIES else QUESTION_WORDS | OUTCOME_VERBS
     )
-    return content_words(_DOCUMENT_REFERENCE.sub(r"\1", question), asking)
+    # "according to X" says where to read, not what: X's words are in every sentence of it.
+    return content_words(_DOCUMENT_REFERENCE.sub(r"\1", _ACCORDING_TO.sub("", question)), asking)
 
 
 def matched(term_stem: str, stems: set[str] | frozenset[str]) -> bool:
