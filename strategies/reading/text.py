@@ -78,6 +78,22 @@ _DOCUMENT_REFERENCE = re.compile(
 # "according to X": X is where the answer is to be read, up to the clause's end.
 _ACCORDING_TO = re.compile(r"\s*\baccording\s+to\b[^,;?]*", re.I)
 
+# A verb of two words a question uses for one: its light verb ("took" of "took part") is no term, and
+# the one word says what the sentences say ("participants", "performed").
+# Source: standard English phrasal verbs.
+_PHRASAL_VERBS = (
+    (re.compile(r"\b(?:take|takes|taking|took|taken)\s+part\b", re.I), "participate"),
+    (re.compile(r"\bcarr(?:y|ies|ied|ying)\s+out\b", re.I), "perform"),
+    (re.compile(r"\b(?:make|makes|making|made)\s+use\s+of\b", re.I), "use"),
+)
+
+
+def one_word_verbs(question: str) -> str:
+    """``question`` with each verb of two words written as one ("participate" for "take part")."""
+    for pattern, verb in _PHRASAL_VERBS:
+        question = pattern.sub(verb, question)
+    return question
+
 
 def stems_match(a: str, b: str) -> bool:
     if a == b:
@@ -146,7 +162,8 @@ def question_terms(question: str) -> list[str]:
         QUESTION_WORDS if opening and opening[0].lower() in QUESTION_AUXILIARIES else QUESTION_WORDS | OUTCOME_VERBS
     )
     # "according to X" says where to read, not what: X's words are in every sentence of it.
-    return content_words(_DOCUMENT_REFERENCE.sub(r"\1", _ACCORDING_TO.sub("", question)), asking)
+    question = one_word_verbs(_ACCORDING_TO.sub("", question))
+    return content_words(_DOCUMENT_REFERENCE.sub(r"\1", question), asking)
 
 
 def matched(term_stem: str, stems: set[str] | frozenset[str]) -> bool:
