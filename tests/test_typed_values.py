@@ -71,6 +71,14 @@ def test_questions_asking_for_a_typed_value(question, kind, entity):
             "The fastest model is claude-3-haiku-20240307 in every comparison.",
             "claude-3-haiku-20240307",
         ),
+        # A time spelled out in words is one, its range whole.
+        (
+            "How long does it typically take a student to summarize a case?",
+            "For a simple case it typically takes one to two hours for a student to summarize it.",
+            "one to two hours",
+        ),
+        # "How much did X pay": an auxiliary, not a counted thing, follows "how much".
+        ("How much did Corvid agree to pay in the settlement?", "Corvid agreed to pay $8.55 million.", "$8.55 million"),
         # A date with an ordinal day is one whole date.
         (
             "When will the new tabs be available?",

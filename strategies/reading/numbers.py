@@ -10,12 +10,18 @@ import re
 from dataclasses import dataclass
 
 from strategies.reading.lexicon.negation import NEGATED
-from strategies.reading.lexicon.quantities import APPROX, LOWER, UPPER
+from strategies.reading.lexicon.quantities import APPROX, LOWER, NUMBER_WORDS, UPPER
 from strategies.reading.lexicon.units import UNIT_PATTERNS
 
+# Number words that are no count of a unit: "half" is a share, "twice"/"double" a factor.
+_NOT_COUNTS = frozenset({"half", "twice", "double"})
 _NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+# A number spelled out before its unit ("one to two hours", "Three weeks"); "one" counts here, as it
+# does not in a bare figure, where it is a pronoun as often as a number.
+_SPELLED = {"one": 1.0} | {w: float(v) for w, v in NUMBER_WORDS.items() if w not in _NOT_COUNTS}
+_SPELLED_NUMBER = r"(?i:" + "|".join(sorted(_SPELLED, key=len, reverse=True)) + r")\b"
 _MENTION = re.compile(
-    rf"(?<![\w.,/-])(?P<a>{_NUMBER})(?:\s*(?:-|–|—|to|and)\s*(?P<b>{_NUMBER}))?\s*"
+    rf"(?<![\w.,/-])(?P<a>{_NUMBER}|{_SPELLED_NUMBER})(?:\s*(?:-|–|—|to|and)\s*(?P<b>{_NUMBER}|{_SPELLED_NUMBER}))?\s*"
     rf"(?P<unit>{'|'.join(f'(?:{p})' for _, p in UNIT_PATTERNS)})",
 )
 _UNIT_RES = [(name, re.compile(rf"^(?:{p})$")) for name, p in UNIT_PATTERNS]
@@ -37,7 +43,8 @@ class Quantity:
 
 
 def _value(text: str) -> float:
-    return float(text.replace(",", ""))
+    spelled = _SPELLED.get(text.lower())
+    return spelled if spelled is not None else float(text.replace(",", ""))
 
 
 def _unit(raw: str) -> str:

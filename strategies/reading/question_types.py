@@ -146,7 +146,11 @@ def question_type(question: str) -> QuestionType:
     if found:
         # "how many spider species", "how much money": the counted thing names the answer's unit.
         unit = re.match(r"\s+([a-z][\w-]*(?:\s+[a-z][\w-]*)?)", text[found.end() :], re.IGNORECASE)
-        words = [w for w in (unit.group(1).lower().split() if unit else []) if w not in NOT_A_NOUN]
+        raw = unit.group(1).lower().split() if unit else []
+        # "How much *did* Ford agree to pay": an auxiliary next opens the predicate; no thing is counted.
+        if raw and _AUX_WORD.match(raw[0]):
+            raw = []
+        words = [w for w in raw if w not in NOT_A_NOUN]
         words = list(itertools.takewhile(lambda w: w not in stopwords() and not _AUX_WORD.match(w), words))
         # "How many participants *took* part": a verb after the counted noun starts the predicate.
         words = words[:1] + list(itertools.takewhile(lambda w: not _is_verb(w), words[1:]))
