@@ -29,9 +29,10 @@ from strategies.reading.extractive import (
     to_claims,
 )
 from strategies.reading.identifier_lines import identifier_lines
+from strategies.reading.lexicon.verbs import REPORTING_VERBS
 from strategies.reading.question_types import AnswerType, fits
 from strategies.reading.signals import MIN_COVERAGE, Signals, coverage, signals
-from strategies.reading.text import matched, normalise_space
+from strategies.reading.text import matched, normalise_space, stem
 from strategies.reading.value_lines import value_lines
 from strategies.reading.vectors import Meaning, Vectors
 from tools.identifiers import holds, holds_lookalike
@@ -273,7 +274,9 @@ def _most_specific(analysis: Analysis) -> str | None:
     asked = analysis.asked
     if asked.type.kind is not AnswerType.QUANTITY or asked.conjuncts or not analysis.weights:
         return None
-    focus = [t for t in analysis.focus_terms if t in analysis.weights]
+    # The verb the question asks what a document says with ("does X *identify*") names no thing.
+    reporting = {stem(w) for w in asked.words if w in REPORTING_VERBS}
+    focus = [t for t in analysis.focus_terms if t in analysis.weights and t not in reporting]
     return max(focus, key=lambda t: (analysis.weights[t], t)) if focus else None
 
 

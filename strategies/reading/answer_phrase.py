@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from corpus.text import figures
-from strategies.reading.lexicon.quantities import COUNT_NOUNS, MONEY_NOUNS, QUANTITY_NOUNS
+from strategies.reading.lexicon.quantities import COUNT_NOUNS, MONEY_NOUNS, NUMBER_WORDS, QUANTITY_NOUNS
 from strategies.reading.lexicon.units import CURRENCY, MEASURE_UNITS
 from strategies.reading.numbers import quantities
 from strategies.reading.vectors import Vectors
@@ -251,7 +251,9 @@ def _candidates(qtype: QuestionType, sentence: str) -> list[tuple[str, int, int]
         elif noun in _MONEY_STEMS:  # a price is an amount of money: "€45 per m2", "120 dollars"
             found = [(t, st, e) for t, st, e in found if CURRENCY.search(sentence[max(0, st - 4) : e])]
         nouns = [stem(w) for w in qtype.noun.split()]
-        found = [_counted_noun(sentence, t, st, e, nouns) for t, st, e in found]
+        found = [_counted_noun(sentence, t, st, e, nouns) for t, st, e in found if not _ENUMERATOR.match(sentence, e)]
+        if qtype.counted and nouns:
+            found += _spelled_counts(sentence, nouns)
         return [
             (t, s, e)
             for t, s, e in found
@@ -382,6 +384,26 @@ def _counted_noun(sentence: str, text: str, start: int, end: int, nouns: list[st
         end += after.end()
         return sentence[start:end], start, end
     return text, start, end
+
+
+# "1) supporting …": a list's number, closed by a bracket it did not open.
+_ENUMERATOR = re.compile(r"\)")
+# A count spelled out before the counted noun ("three components"); "one" is as often a pronoun.
+_SPELLED_COUNT = re.compile(
+    r"\b(?:" + "|".join(w for w, v in NUMBER_WORDS.items() if v > 1 and w not in ("half", "twice", "double")) + r")\b",
+    re.I,
+)
+
+
+def _spelled_counts(sentence: str, nouns: list[str]) -> list[tuple[str, int, int]]:
+    """Spelled-out counts of the asked noun, given with it: "three components" for "how many components"."""
+    out = []
+    for m in _SPELLED_COUNT.finditer(sentence):
+        words = re.match(rf"(?:\s+[A-Za-z][\w-]*){{{len(nouns)}}}", sentence[m.end() :])
+        if words and [stem(w.lower()) for w in words.group(0).split()] == nouns:
+            end = m.end() + words.end()
+            out.append((sentence[m.start() : end], m.start(), end))
+    return out
 
 
 # A figure and its magnitude, at the start of a candidate.

@@ -33,7 +33,8 @@ COMPARISON_VERBS = frozenset(
 # Source: hand-kept, general English: verbs of reporting, in their usual forms.
 REPORTING_VERBS = frozenset(
     """find finds found show shows showed shown conclude concludes concluded state states stated argue
-    argues argued suggest suggests suggested claim claims claimed recommend recommends recommended""".split()
+    argues argued suggest suggests suggested claim claims claimed recommend recommends recommended identify
+    identifies identified describe describes described mention mentions mentioned""".split()
 )
 
 # Source: hand-kept from papers' and briefs' sentences about themselves ("This brief proposes"), as stems.

@@ -1,7 +1,8 @@
-"""Two readings that bind a value to what the question asks of: a yes/no question about a share of a
-whole ("Did most of the papers…?") is answered by the share a sentence states, not by its predicate
-alone; and of a table's rows the one the question names answers, not a sibling row it cannot tell
-apart from ("Corvid D → S" for a question on "Corvid D→L"). Small made-up documents."""
+"""Readings that bind a value to what the question asks of: a yes/no question about a share of a whole
+("Did most of the papers…?") is answered by the share a sentence states, not by its predicate alone; of
+a table's rows the one the question names answers, not a sibling row it cannot tell apart from
+("Corvid D → S" for a question on "Corvid D→L"); the verb a question asks what a document says with
+("does the guide identify") binds no figure. Small made-up documents."""
 
 from __future__ import annotations
 
@@ -86,3 +87,23 @@ def test_a_sibling_rows_figure_is_no_answer(make_library, tmp_path: Path) -> Non
 def test_the_source_a_question_names_is_not_what_it_asks() -> None:
     asked = parse_question("How many samples does XSUM have according to the Corvid dataset table?")
     assert asked.unsourced == "How many samples does XSUM have?"
+
+
+def test_the_verb_a_question_reports_with_binds_no_figure(make_library, tmp_path: Path) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "guide.md").write_text(
+        "# The Corvid writing guide\n\n"
+        "Writers first identify the key facts of each source they read.\n\n"
+        "To support writing well, we argue that there are four stages: 1) reading, 2) outlining, "
+        "3) drafting and 4) revising.\n"
+    )
+    library = make_library()
+    library.ingest([folder])
+    result = run_research(
+        library,
+        OfflineStrategy(library.embedder),
+        "How many stages of writing does the Corvid guide identify?",
+        single_question=True,
+    )
+    assert result.report.sections[0].claims[0].answer == "four stages"
