@@ -79,6 +79,13 @@ def test_questions_asking_for_a_typed_value(question, kind, entity):
         ),
         # "How much did X pay": an auxiliary, not a counted thing, follows "how much".
         ("How much did Corvid agree to pay in the settlement?", "Corvid agreed to pay $8.55 million.", "$8.55 million"),
+        # A figure in brackets is one; a list's "1)" is not.
+        (
+            "What percentage of the Corvid corpus are computer science papers?",
+            "In the Corvid corpus, biomedical (42.7%) and computer science (7.2%) papers are half of it.",
+            "7.2%",
+        ),
+        ("How many stages does the guide list?", "The guide lists four stages: 1) reading, 2) writing.", "four stages"),
         # A date with an ordinal day is one whole date.
         (
             "When will the new tabs be available?",

@@ -12,7 +12,7 @@ import pytest
 
 from graph.run import run_research
 from strategies.offline.strategy import OfflineStrategy
-from strategies.reading.answerhood import polarity
+from strategies.reading.answerhood import about_other_work, polarity
 from strategies.reading.question import parse_question
 from strategies.reading.table_cells import own_row
 
@@ -107,3 +107,15 @@ def test_the_verb_a_question_reports_with_binds_no_figure(make_library, tmp_path
         single_question=True,
     )
     assert result.report.sections[0].claims[0].answer == "four stages"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "other"),
+    [
+        ("• Domain: Orbit et al. (2019) report a corpus of 18% computer science papers.", True),
+        ("Orbit and Vale (2021) report a corpus of 18% computer science papers.", True),
+        ("Note: our corpus holds 7.2% computer science papers.", False),
+    ],
+)
+def test_a_figure_said_of_a_cited_work(sentence: str, other: bool) -> None:
+    assert about_other_work(sentence) is other

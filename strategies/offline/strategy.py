@@ -17,6 +17,7 @@ from corpus.retrieval import RetrievedChunk
 from research.conversation import FollowUp, Turn
 from research.evidence import Claim, Contradiction, Finding, FindingStatus, SubQuestion
 from research.strategy import Answer
+from strategies.reading.answerhood import about_other_work, unheld
 from strategies.reading.document_answers import MIN_PHRASE_SCORE, lead, things_answered
 from strategies.reading.extractive import (
     MAX_CLAIMS,
@@ -132,8 +133,8 @@ class OfflineStrategy:
             if specific and not any(x.sentence.covers(specific) for x in tried):
                 specific = None
             for item in tried:
-                if specific and item.sentence.row is None and not item.sentence.covers(specific):
-                    continue  # a value said of another thing (``_most_specific``); a row is its label's
+                if not _said_of_asked(analysis, item, specific):
+                    continue
                 answer = lead(analysis.asked, item, self.vectors, MIN_PHRASE_SCORE)
                 if not answer and asked.kind is AnswerType.DATE:
                     answer = passage_date(analysis, item)
@@ -262,6 +263,20 @@ def _identified(
     base = found or Signals(pool=1.0, best=1.0, dense=0.0, margin=0.0, lexical=1.0, agreement=1.0, lead=1.0, joint=1.0)
     valued = assessment.probability(dataclasses.replace(base, lead=1.0, joint=1.0))
     return [line.claim() for line in lines], True, max(conf, valued)
+
+
+def _said_of_asked(analysis: Analysis, item: ScoredSentence, specific: str | None) -> bool:
+    """Whether the value ``item`` gives is said of what the question asks about: a table's row answers
+    for its label (``table_cells.own_row``); a sentence must name the question's most specific term
+    (``_most_specific``), and one whose subject is a cited work ("Beltagy et al. report a corpus of
+    18% computer science papers") must itself name the things the question names: that work's figure
+    is not the figure of the corpus the question asks about."""
+    sentence = item.sentence
+    if sentence.row is not None:
+        return True
+    if specific and not sentence.covers(specific):
+        return False
+    return not (about_other_work(sentence.text) and unheld(list(analysis.asked.names), [sentence.text]))
 
 
 def _most_specific(analysis: Analysis) -> str | None:

@@ -251,7 +251,7 @@ def _candidates(qtype: QuestionType, sentence: str) -> list[tuple[str, int, int]
         elif noun in _MONEY_STEMS:  # a price is an amount of money: "€45 per m2", "120 dollars"
             found = [(t, st, e) for t, st, e in found if CURRENCY.search(sentence[max(0, st - 4) : e])]
         nouns = [stem(w) for w in qtype.noun.split()]
-        found = [_counted_noun(sentence, t, st, e, nouns) for t, st, e in found if not _ENUMERATOR.match(sentence, e)]
+        found = [_counted_noun(sentence, t, st, e, nouns) for t, st, e in found if not _enumerator(sentence, e)]
         if qtype.counted and nouns:
             found += _spelled_counts(sentence, nouns)
         return [
@@ -386,8 +386,13 @@ def _counted_noun(sentence: str, text: str, start: int, end: int, nouns: list[st
     return text, start, end
 
 
-# "1) supporting …": a list's number, closed by a bracket it did not open.
-_ENUMERATOR = re.compile(r"\)")
+def _enumerator(sentence: str, end: int) -> bool:
+    """A list's number ("1) supporting …"): a bracket closes after it that no bracket before it opened
+    (unlike "computer science (7.2%)")."""
+    before = sentence[:end]
+    return sentence[end : end + 1] == ")" and before.count("(") <= before.count(")")
+
+
 # A count spelled out before the counted noun ("three components"); "one" is as often a pronoun.
 _SPELLED_COUNT = re.compile(
     r"\b(?:" + "|".join(w for w, v in NUMBER_WORDS.items() if v > 1 and w not in ("half", "twice", "double")) + r")\b",

@@ -366,7 +366,8 @@ def asks_about_the_work(question: str) -> bool:
 # proposed…", "Smith (2019) showed…", "Smith [12] learned…", "Previous work has…". (QASPER's own marker
 # of a numbered citation, "BIBREF12", is left out on purpose: no document a user ingests writes it.)
 _OTHER_WORK = re.compile(
-    r"^\W*(?:(?:[A-Za-z]+ly|[Hh]owever|[Ff]inally|[Ss]imilarly|[Ii]n addition|[Mm]oreover|[Ll]ikewise),?\s+)?"
+    # A list item's label before it ("• Domain: Beltagy et al. report…") is no subject.
+    r"^\W*(?:[A-Z][\w-]*(?:\s+[\w-]+){0,2}:\s+)?(?:(?:[A-Za-z]+ly|[Hh]owever|[Ff]inally|[Ss]imilarly|[Ii]n addition|[Mm]oreover|[Ll]ikewise),?\s+)?"
     r"(?:[A-Z][\w'’-]+(?:\s+(?:and|&)\s+[A-Z][\w'’-]+)?\s+et\.?\s+al\b"
     r"|[A-Z][a-z]+\d{4}[a-z]?\b"
     r"|\[\d+(?:[,–-]\s*\d+)*\]"
