@@ -79,6 +79,8 @@ def test_questions_asking_for_a_typed_value(question, kind, entity):
         ),
         # "How much did X pay": an auxiliary, not a counted thing, follows "how much".
         ("How much did Corvid agree to pay in the settlement?", "Corvid agreed to pay $8.55 million.", "$8.55 million"),
+        # A table that lost its spaces runs a name into the word before it: that run is no name.
+        ("Which Orbit model is the fastest?", "Orbit 3.5 LarkOrbit 3 Wren is the fastest of them.", "Wren"),
         # A figure in brackets is one; a list's "1)" is not.
         (
             "What percentage of the Corvid corpus are computer science papers?",

@@ -120,6 +120,7 @@ def answer_phrase(question: ParsedQuestion, sentence: str, vectors: Vectors | No
         if (figures(c[0]) and not set(figures(c[0])) <= asked)
         or (not figures(c[0]) and not _inside_question(c[0], q_stems))
     ]
+    candidates = [c for c in candidates if not _glued_to_name(c[0], question.names)]
     if not candidates:
         return None
     if qtype.kind is AnswerType.DATE:
@@ -384,6 +385,12 @@ def _counted_noun(sentence: str, text: str, start: int, end: int, nouns: list[st
         end += after.end()
         return sentence[start:end], start, end
     return text, start, end
+
+
+def _glued_to_name(text: str, names: tuple[str, ...]) -> bool:
+    """A name of the question run into the word before it ("SonnetClaude" where a table lost the space
+    between "Claude 3.5 Sonnet" and "Claude 3 Opus"): a run of words, not one name."""
+    return any(re.search(rf"[a-z]{re.escape(name)}\b", text) for name in names if name[:1].isupper())
 
 
 def _enumerator(sentence: str, end: int) -> bool:
