@@ -63,6 +63,9 @@ def test_a_figure_given_to_another_subject_is_not_stated(meaning):
     sentence = "The gmina has a population of 14,719, of which the town of Gniewkowo has 7,041."
     assert not judge("The population of Gniewkowo is 14,719.", [sentence], meaning=meaning).states
     assert judge("Gniewkowo has a population of 7,041.", [sentence], meaning=meaning).states
+    # A study's size ("N=10") names no subject: the list number "(3)" before it is no figure of N.
+    study = "(3) A controlled lab study (N=10) focusing on paper discovery during reading."
+    assert judge(study, [study], meaning=meaning).states
 
 
 def test_a_term_swapped_inside_copied_words_is_not_stated(meaning):

@@ -533,8 +533,8 @@ def subject_problem(claim: str, best: str) -> Failure | None:
         part = _folded(_clause(claim, figure.start, _CLAIM_PART))
         for name in names(claim):
             key = _folded(name)
-            if name[0].isdigit() or key not in part:
-                continue  # a figure with its unit ("10MB") is no subject
+            if name[0].isdigit() or len(name) < 2 or key not in part:
+                continue  # a figure with its unit ("10MB") is no subject, nor a variable ("N=10")
             if key not in _folded(best) or any(key in _folded(_clause(best, m.start)) for m in same):
                 continue
             # The name's clause holds a figure of its own: the claim's figure belongs to another subject.
