@@ -81,6 +81,8 @@ def test_questions_asking_for_a_typed_value(question, kind, entity):
         ("How much did Corvid agree to pay in the settlement?", "Corvid agreed to pay $8.55 million.", "$8.55 million"),
         # A table that lost its spaces runs a name into the word before it: that run is no name.
         ("Which Orbit model is the fastest?", "Orbit 3.5 LarkOrbit 3 Wren is the fastest of them.", "Wren"),
+        # A version follows the name of what it versions.
+        ("Which version of Lark was used?", "We process PDFs using Lark v0.5.5 (Lopez, 2009).", "v0.5.5"),
         # A figure in brackets is one; a list's "1)" is not.
         (
             "What percentage of the Corvid corpus are computer science papers?",

@@ -14,6 +14,7 @@ from graph.run import run_research
 from strategies.offline.strategy import OfflineStrategy
 from strategies.reading.answerhood import about_other_work, polarity
 from strategies.reading.question import parse_question
+from strategies.reading.question_types import fits
 from strategies.reading.table_cells import own_row
 
 MOST = "Did most of the 120 surveyed summarization papers run a human evaluation?"
@@ -119,3 +120,31 @@ def test_the_verb_a_question_reports_with_binds_no_figure(make_library, tmp_path
 )
 def test_a_figure_said_of_a_cited_work(sentence: str, other: bool) -> None:
     assert about_other_work(sentence) is other
+
+
+def test_a_value_of_another_documents_thing_is_no_answer(make_library, tmp_path: Path) -> None:
+    """The question names the thing it asks about ("for Orbit"): a version stated in a document of
+    another thing is not its answer, though it names the same tool."""
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "corvid.md").write_text(
+        "# Corvid: a toolkit for reading scans\n\nTo compare parsers, we ran the scans through Lark using v2.1.\n"
+    )
+    (folder / "orbit.md").write_text(
+        "# Orbit: an archive of field notes\n\nWe process the scans of the archive with Lark v0.7 and keep its output.\n"
+    )
+    library = make_library()
+    library.ingest([folder])
+    result = run_research(
+        library,
+        OfflineStrategy(library.embedder),
+        "Which version of Lark was used to process scans for Orbit?",
+        single_question=True,
+    )
+    assert result.report.sections[0].claims[0].answer in ("v0.7", "Lark v0.7")
+
+
+def test_a_version_is_numbered() -> None:
+    asked = parse_question("Which version of Lark was used?").type
+    assert not fits(asked, "Python", "Before running Lark, we check each file with Python.")
+    assert fits(asked, "v0.5.5", "We process PDFs using Lark v0.5.5 (Lopez, 2009).")

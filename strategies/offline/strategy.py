@@ -18,6 +18,7 @@ from research.conversation import FollowUp, Turn
 from research.evidence import Claim, Contradiction, Finding, FindingStatus, SubQuestion
 from research.strategy import Answer
 from strategies.reading.answerhood import about_other_work, unheld
+from strategies.reading.claim_checks import names
 from strategies.reading.document_answers import MIN_PHRASE_SCORE, lead, things_answered
 from strategies.reading.extractive import (
     MAX_CLAIMS,
@@ -33,7 +34,7 @@ from strategies.reading.identifier_lines import identifier_lines
 from strategies.reading.lexicon.verbs import REPORTING_VERBS
 from strategies.reading.question_types import AnswerType, fits
 from strategies.reading.signals import MIN_COVERAGE, Signals, coverage, signals
-from strategies.reading.text import matched, normalise_space, stem
+from strategies.reading.text import content_stems, matched, normalise_space, stem
 from strategies.reading.value_lines import value_lines
 from strategies.reading.vectors import Meaning, Vectors
 from tools.identifiers import holds, holds_lookalike
@@ -128,12 +129,9 @@ class OfflineStrategy:
             others = [x for x in ranked if x not in chosen][:LEAD_SEARCH]
             others += [x for x in analysis.scored[:LEAD_SEARCH] if x not in chosen and x not in others]
             tried = [*chosen, *others]
-            specific = _most_specific(analysis)
-            # Only a term some of these sentences name binds: a paraphrase ("lower" for "reduce") does not.
-            if specific and not any(x.sentence.covers(specific) for x in tried):
-                specific = None
+            binding = _binding(analysis, tried)
             for item in tried:
-                if not _said_of_asked(analysis, item, specific):
+                if not _said_of_asked(analysis, item, binding):
                     continue
                 answer = lead(analysis.asked, item, self.vectors, MIN_PHRASE_SCORE)
                 if not answer and asked.kind is AnswerType.DATE:
@@ -265,16 +263,28 @@ def _identified(
     return [line.claim() for line in lines], True, max(conf, valued)
 
 
-def _said_of_asked(analysis: Analysis, item: ScoredSentence, specific: str | None) -> bool:
+def _binding(analysis: Analysis, tried: list[ScoredSentence]) -> list[str]:
+    """The terms a sentence giving a value must name, for the value to be said of what is asked: the
+    question's most specific term (``_most_specific``) and the stems of each name it asks about (not
+    the source it names: "according to the X table"). Only a term some of the ``tried`` sentences name
+    (or their document's title or section) binds: a paraphrase ("lower" for "reduce") does not."""
+    specific = _most_specific(analysis)
+    terms = [specific] if specific else []
+    if analysis.asked.type.kind is not AnswerType.YES_NO and not analysis.asked.conjuncts:
+        terms += [t for name in names(analysis.asked.unsourced) for t in content_stems(name)]
+    return [t for t in dict.fromkeys(terms) if any(x.sentence.covers(t) for x in tried)]
+
+
+def _said_of_asked(analysis: Analysis, item: ScoredSentence, binding: list[str]) -> bool:
     """Whether the value ``item`` gives is said of what the question asks about: a table's row answers
-    for its label (``table_cells.own_row``); a sentence must name the question's most specific term
-    (``_most_specific``), and one whose subject is a cited work ("Beltagy et al. report a corpus of
-    18% computer science papers") must itself name the things the question names: that work's figure
-    is not the figure of the corpus the question asks about."""
+    for its label (``table_cells.own_row``); a sentence must name the binding terms (``_binding``), and
+    one whose subject is a cited work ("Beltagy et al. report a corpus of 18% computer science papers")
+    must itself name the things the question names: that work's figure is not the figure of the corpus
+    the question asks about."""
     sentence = item.sentence
     if sentence.row is not None:
         return True
-    if specific and not sentence.covers(specific):
+    if not all(sentence.covers(t) for t in binding):
         return False
     return not (about_other_work(sentence.text) and unheld(list(analysis.asked.names), [sentence.text]))
 

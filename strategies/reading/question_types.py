@@ -266,7 +266,11 @@ def value_problem(asked: QuestionType, phrase: str, sentence: str) -> str | None
         return None if category_value(phrase) else "not a category value"
     if not _is_name(phrase, asked.noun, place=asked.kind is AnswerType.PLACE):
         return "not a name"
-    if _cut_out_of_longer_name(phrase, sentence, found):
+    version = asked.noun.split()[-1:] == ["version"]
+    if version and not re.search(r"\d", phrase):
+        return "not a version: versions are numbered"
+    # A version follows the name of what it versions ("GROBID v0.5.5"): that name is not the value's.
+    if _cut_out_of_longer_name(phrase, sentence, found, named_before=version):
         return "cut out of a longer name"
     return None
 
@@ -310,11 +314,11 @@ def _name_words(phrase: str, noun: str) -> list[str]:
     return words
 
 
-def _cut_out_of_longer_name(phrase: str, sentence: str, found: re.Match[str]) -> bool:
-    """Whether a capitalised word runs on either side of ``found`` (but the sentence's first): the
-    phrase is part of a longer name. One name of a list of names ("ELMo, GPT, BERT and XLNet") is cut
-    out of it, too."""
+def _cut_out_of_longer_name(phrase: str, sentence: str, found: re.Match[str], named_before: bool = False) -> bool:
+    """Whether a capitalised word runs on either side of ``found`` (but the sentence's first; with
+    ``named_before``, only after it): the phrase is part of a longer name. One name of a list of names
+    ("ELMo, GPT, BERT and XLNet") is cut out of it, too."""
     before = sentence[: found.start()].split()
     after = sentence[found.end() :].split()
-    inside = len(before) > 1 and before[-1][:1].isupper() and not before[-1].endswith((".", ":"))
+    inside = not named_before and len(before) > 1 and before[-1][:1].isupper() and not before[-1].endswith((".", ":"))
     return inside or (bool(after) and after[0][:1].isupper() and not phrase.endswith(","))
