@@ -37,6 +37,7 @@ from strategies.reading.vectors import Meaning, Vectors
 from tools.identifiers import holds, holds_lookalike
 
 from . import assessment
+from .comparison import alternative_answer
 from .contradictions import find_contradictions
 from .follow_up import condense
 from .planning import plan_questions
@@ -107,6 +108,8 @@ class OfflineStrategy:
         if found:
             claims, sufficient, conf = _valued(analysis, chosen, claims, found, sufficient, conf)
         claims, sufficient, conf = _identified(analysis, chosen, claims, found, sufficient, conf)
+        if analysis.asked.alternatives:
+            claims, sufficient, conf = alternative_answer(analysis.asked.alternatives, claims, sufficient, conf)
         return Judgement(analysis, claims, found, conf, sufficient)
 
     def suggest(self, finding: Finding) -> list[str]:
