@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from graph.run import run_research
-from research.report import FinalReport
+from research.report import ClaimStatus, FinalReport
 from strategies.offline.strategy import OfflineStrategy
 from strategies.reading.alternatives import Direction, alternatives_of
 from strategies.reading.question import parse_question
@@ -32,6 +32,11 @@ from strategies.reading.question import parse_question
         (
             "On Ardley, which is higher: Wren's result reported in the Wren paper or Heron's result?",
             ["Wren", "Heron"],
+            "max",
+        ),
+        (
+            "Which study had more participants: Finch's lab study or Finch's field study?",
+            ["lab study", "field study"],
             "max",
         ),
         ("Which model has better perplexity, Alpha or Beta?", ["Alpha", "Beta"], None),
@@ -59,15 +64,40 @@ def _answer(library_of, embedder, documents: dict[str, str], question: str) -> F
 
 STUDIES = (
     "# The Finch reading assistant\n\n"
-    "We evaluated Finch in two studies. A controlled lab study (N=14) measured how quickly readers found "
-    "relevant papers. A field deployment (N=5) followed readers at work for two weeks.\n\n"
+    "We evaluated Finch in two studies. A controlled lab study with 14 participants measured how quickly "
+    "readers found relevant papers. A field deployment with 5 participants followed readers at work for "
+    "two weeks.\n\n"
     "Participants in both studies were graduate students in biology.\n"
 )
 
 
+def test_an_alternative_question_is_answered_by_the_alternative_with_more(library_of, embedder):
+    report = _answer(
+        library_of,
+        embedder,
+        {"finch.md": STUDIES},
+        "Which study had more participants: Finch's controlled lab study or Finch's field deployment?",
+    )
+    (section,) = report.sections
+    lead = section.claims[0]
+    assert lead.answer is not None and "controlled lab study" in lead.answer
+    assert lead.status is ClaimStatus.VERIFIED and len(lead.citations) >= 1
+
+
+def test_an_alternative_question_is_answered_by_the_alternative_with_fewer(library_of, embedder):
+    report = _answer(
+        library_of,
+        embedder,
+        {"finch.md": STUDIES},
+        "Which study had fewer participants: Finch's controlled lab study or Finch's field deployment?",
+    )
+    lead = report.sections[0].claims[0]
+    assert lead.answer is not None and "field deployment" in lead.answer
+
+
 def test_a_missing_value_abstains_and_never_answers_a_figure(library_of, embedder):
     """Only one study's size is stated: the question is not answered, neither by that figure nor by a sentence."""
-    only_one = STUDIES.replace(" (N=5)", "")
+    only_one = STUDIES.replace(" with 5 participants", "")
     report = _answer(
         library_of,
         embedder,

@@ -17,6 +17,7 @@ from corpus.retrieval import RetrievedChunk
 from research.conversation import FollowUp, Turn
 from research.evidence import Claim, Contradiction, Finding, FindingStatus, SubQuestion
 from research.strategy import Answer
+from strategies.reading.alternatives import Alternatives
 from strategies.reading.document_answers import MIN_PHRASE_SCORE, lead, things_answered
 from strategies.reading.extractive import (
     MAX_CLAIMS,
@@ -37,7 +38,7 @@ from strategies.reading.vectors import Meaning, Vectors
 from tools.identifiers import holds, holds_lookalike
 
 from . import assessment
-from .comparison import alternative_answer
+from .comparison import compared, valued
 from .contradictions import find_contradictions
 from .follow_up import condense
 from .planning import plan_questions
@@ -84,7 +85,9 @@ class OfflineStrategy:
     def answer(self, sub_question: SubQuestion, evidence: list[RetrievedChunk], queries: list[str]) -> Answer:
         judged = self.judge(sub_question.question, evidence)
         tried = [*queries, sub_question.question]
-        next_queries = [] if judged.sufficient else assessment.next_queries(sub_question.question, evidence, tried)
+        next_queries = (
+            [] if judged.sufficient else _next_queries(sub_question.question, judged.analysis, evidence, tried)
+        )
         return Answer(
             claims=judged.claims, confidence=judged.confidence, sufficient=judged.sufficient, next_queries=next_queries
         )
@@ -109,8 +112,17 @@ class OfflineStrategy:
             claims, sufficient, conf = _valued(analysis, chosen, claims, found, sufficient, conf)
         claims, sufficient, conf = _identified(analysis, chosen, claims, found, sufficient, conf)
         if analysis.asked.alternatives:
-            claims, sufficient, conf = alternative_answer(analysis.asked.alternatives, claims, sufficient, conf)
+            claims, sufficient, conf = self._compared(analysis.asked.alternatives, evidence)
         return Judgement(analysis, claims, found, conf, sufficient)
+
+    def _compared(self, alternatives: Alternatives, evidence: list[RetrievedChunk]) -> tuple[list[Claim], bool, float]:
+        """An alternative question answered by comparing the values its alternatives' own questions find
+        (``comparison``): never by what the question itself led with, a figure or a sentence."""
+        values = []
+        for option in alternatives.options:
+            judged = self.judge(option.question, evidence)
+            values.append(valued(option, judged.claims, judged.confidence))
+        return compared(alternatives, values)
 
     def suggest(self, finding: Finding) -> list[str]:
         return assessment.suggestions(finding.sub_question.question, finding.evidence, finding.queries)
@@ -213,6 +225,14 @@ class OfflineStrategy:
                 break
         chosen.sort(key=lambda item: item[0])
         return title_from_topic(topic), [c for _, c in chosen]
+
+
+def _next_queries(question: str, analysis: Analysis, evidence: list[RetrievedChunk], tried: list[str]) -> list[str]:
+    """The searches to try next: an alternative question's alternatives' own questions first (their
+    values may stand in documents the question's own search did not reach), then reformulations."""
+    alternatives = analysis.asked.alternatives
+    own = [o.question for o in alternatives.options if o.question not in tried] if alternatives else []
+    return [*own, *assessment.next_queries(question, evidence, [*tried, *own])]
 
 
 def _valued(

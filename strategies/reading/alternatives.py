@@ -57,6 +57,7 @@ _SOURCE = re.compile(
 )
 # "BioBERT's result": the owner is the alternative, the noun its measure.
 _OWNED_MEASURE = re.compile(r"['’]s\s+(?:results?|scores?|values?|performance|numbers?|figures?)$", re.I)
+_OWNER = re.compile(r"[\w-]+['’]s\s+")
 _AUX = frozenset("is are was were do does did has have had".split())
 
 
@@ -75,7 +76,10 @@ def alternatives_of(question: str) -> Alternatives | None:
     direction = Direction.MAX if comparative in MAX_WORDS else Direction.MIN
     if comparative in AMBIGUOUS and any(w.strip(".,") in LOWER_IS_BETTER for w in text.lower().split()):
         direction = None
-    options = tuple(Alternative(a, _name(a), _value_question(pre, words, comparative, a)) for a in asked)
+    names = _names(asked)
+    options = tuple(
+        Alternative(a, n, _value_question(pre, words, comparative, a)) for a, n in zip(asked, names, strict=True)
+    )
     return Alternatives(options=options, comparative=comparative, direction=direction)
 
 
@@ -94,6 +98,16 @@ def _parts(text: str) -> tuple[str, str, tuple[str, str]] | None:
                 pre = found.groupdict().get("pre") or ""
                 return pre, found.group("frame"), (listed[0].strip(" ,"), listed[1].strip(" ,"))
     return None
+
+
+def _names(asked: tuple[str, str]) -> tuple[str, str]:
+    """The alternatives as an answer names them; an owner both share ("CiteSee's lab study or CiteSee's
+    field deployment") is what the question is about, not what tells them apart."""
+    first, second = (_name(a) for a in asked)
+    owner = _OWNER.match(first)
+    if owner and second.startswith(owner.group(0)) and len(owner.group(0)) < min(len(first), len(second)):
+        return first[owner.end() :], second[owner.end() :]
+    return first, second
 
 
 def _name(asked: str) -> str:
