@@ -81,6 +81,7 @@ def test_an_alternative_question_is_answered_by_the_alternative_with_more(librar
     (section,) = report.sections
     lead = section.claims[0]
     assert lead.answer is not None and "controlled lab study" in lead.answer
+    assert lead.text.startswith("14") and "against 5" in lead.text and "field deployment" in lead.text
     assert lead.status is ClaimStatus.VERIFIED and len(lead.citations) >= 1
 
 
@@ -96,7 +97,8 @@ def test_an_alternative_question_is_answered_by_the_alternative_with_fewer(libra
 
 
 def test_a_missing_value_abstains_and_never_answers_a_figure(library_of, embedder):
-    """Only one study's size is stated: the question is not answered, neither by that figure nor by a sentence."""
+    """Only one study's size is stated: the question is not answered, neither by that figure nor by a
+    sentence; the value found is shown beside the gap, with its passage, as evidence."""
     only_one = STUDIES.replace(" with 5 participants", "")
     report = _answer(
         library_of,
@@ -105,3 +107,7 @@ def test_a_missing_value_abstains_and_never_answers_a_figure(library_of, embedde
         "Which study had more participants: Finch's controlled lab study or Finch's field deployment?",
     )
     assert not report.answered_sections()
+    (gap,) = report.gaps
+    shown = gap.suggestions[0]
+    assert "do not state both values" in shown
+    assert "controlled lab study: 14" in shown

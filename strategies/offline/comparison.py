@@ -18,6 +18,8 @@ from research.evidence import Claim
 from strategies.reading.alternatives import Alternative, Alternatives, Direction
 from strategies.reading.numbers import quantities
 
+# A passage shown beside an unanswered comparison is cut to this many characters.
+MAX_QUOTE_CHARS = 160
 # A word as a table's cell or a question writes it, hyphens kept ("ncbi-disease").
 _WORD = re.compile(r"[a-z][\w-]*[a-z0-9]|[a-z]")
 
@@ -54,11 +56,36 @@ def compared(alternatives: Alternatives, values: list[Valued | None]) -> tuple[l
     larger, smaller = (first, second) if first.value > second.value else (second, first)
     winner, loser = (larger, smaller) if alternatives.direction is Direction.MAX else (smaller, larger)
     markers = list({(m.block_id, m.quote): m for m in [*winner.claim.citations, *loser.claim.citations]}.values())
-    # The two values in one line citing both passages: the passages, quoted together, would be read as
-    # one statement (a year of one row taken for a value of the other).
-    line = f"{winner.option.name}: {winner.claim.answer} against {loser.claim.answer} for {loser.option.name}."
+    # The two values in one line citing both passages, shown after the winner's name in bold ("**A**:
+    # 84.59 against 83.64 for B"): the passages, quoted together, would be read as one statement (a
+    # year of one row taken for a value of the other).
+    line = f"{winner.claim.answer} against {loser.claim.answer} for {loser.option.name}."
     claim = Claim(text=line, citations=markers, answer=winner.option.name)
     return [claim], True, min(first.confidence, second.confidence)
+
+
+def not_compared(alternatives: Alternatives, values: list[Valued | None]) -> str:
+    """Why the question is not answered, with each value found and the passage it was read from."""
+    first, second = values
+    if first is None or second is None:
+        why = "the documents do not state both values"
+    elif _same_figure(first, second):
+        why = "the documents do not state both values: one figure was read for both"
+    elif alternatives.direction is None:
+        why = f"'{alternatives.comparative}' does not say whether the higher or the lower value wins"
+    else:
+        why = "the two values found cannot be set against each other (other units, or equal)"
+    found = "; ".join(
+        f"{option.name}: {value.claim.answer} in \u201c{_clipped(value.claim.first_line)}\u201d"
+        if value
+        else f"{option.name}: no value found"
+        for option, value in zip(alternatives.options, values, strict=True)
+    )
+    return f"Compare the values by hand: {why} ({found})."
+
+
+def _clipped(text: str) -> str:
+    return text if len(text) <= MAX_QUOTE_CHARS else text[:MAX_QUOTE_CHARS].rsplit(" ", 1)[0] + "\u2026"
 
 
 def _row_of(option: Alternative, line: str) -> bool:
@@ -72,5 +99,10 @@ def _row_of(option: Alternative, line: str) -> bool:
 def _comparable(first: Valued, second: Valued) -> bool:
     """Two values of one measure, read from two figures: the same unit, not one figure read for both
     (one cell answering both alternatives says nothing of either), and not equal."""
-    same_figure = first.claim.first_line == second.claim.first_line and first.claim.answer == second.claim.answer
-    return first.unit == second.unit and not same_figure and first.value != second.value
+    return first.unit == second.unit and not _same_figure(first, second) and first.value != second.value
+
+
+def _same_figure(first: Valued, second: Valued) -> bool:
+    """One figure of one passage read for both: the same value, from a block both claims cite."""
+    blocks = {m.block_id for m in first.claim.citations} & {m.block_id for m in second.claim.citations}
+    return first.claim.answer == second.claim.answer and bool(blocks)

@@ -30,6 +30,7 @@ from strategies.reading.extractive import (
     to_claims,
 )
 from strategies.reading.identifier_lines import identifier_lines
+from strategies.reading.question import parse_question
 from strategies.reading.question_types import AnswerType, fits
 from strategies.reading.signals import MIN_COVERAGE, Signals, coverage, signals
 from strategies.reading.text import matched, normalise_space
@@ -38,7 +39,7 @@ from strategies.reading.vectors import Meaning, Vectors
 from tools.identifiers import holds, holds_lookalike
 
 from . import assessment
-from .comparison import compared, valued
+from .comparison import Valued, compared, not_compared, valued
 from .contradictions import find_contradictions
 from .follow_up import condense
 from .planning import plan_questions
@@ -112,20 +113,28 @@ class OfflineStrategy:
             claims, sufficient, conf = _valued(analysis, chosen, claims, found, sufficient, conf)
         claims, sufficient, conf = _identified(analysis, chosen, claims, found, sufficient, conf)
         if analysis.asked.alternatives:
-            claims, sufficient, conf = self._compared(analysis.asked.alternatives, evidence)
+            # Compared by the values its alternatives' own questions find (``comparison``): never
+            # answered by what the question itself led with, a figure or a sentence.
+            alternatives = analysis.asked.alternatives
+            claims, sufficient, conf = compared(alternatives, self._values(alternatives, evidence))
         return Judgement(analysis, claims, found, conf, sufficient)
 
-    def _compared(self, alternatives: Alternatives, evidence: list[RetrievedChunk]) -> tuple[list[Claim], bool, float]:
-        """An alternative question answered by comparing the values its alternatives' own questions find
-        (``comparison``): never by what the question itself led with, a figure or a sentence."""
+    def _values(self, alternatives: Alternatives, evidence: list[RetrievedChunk]) -> list[Valued | None]:
+        """Each alternative's value, as the readers answer the question asking it."""
         values = []
         for option in alternatives.options:
             judged = self.judge(option.question, evidence)
             values.append(valued(option, judged.claims, judged.confidence))
-        return compared(alternatives, values)
+        return values
 
     def suggest(self, finding: Finding) -> list[str]:
-        return assessment.suggestions(finding.sub_question.question, finding.evidence, finding.queries)
+        question = finding.sub_question.question
+        found = assessment.suggestions(question, finding.evidence, finding.queries)
+        alternatives = parse_question(question, finding.evidence).alternatives
+        if alternatives is None:
+            return found
+        # What was found for each alternative is shown beside the gap, as evidence, not as an answer.
+        return [not_compared(alternatives, self._values(alternatives, finding.evidence)), *found]
 
     def _led(self, analysis: Analysis, chosen: list[ScoredSentence]) -> list[Claim]:
         """Claims quoting the chosen sentences as passages; for a question asking for a typed value,
