@@ -40,6 +40,7 @@ from strategies.reading.question import parse_question
             "max",
         ),
         ("Which model has better perplexity, Alpha or Beta?", ["Alpha", "Beta"], None),
+        ("Which is more useful, visual or textual features?", ["visual", "textual features"], None),
     ],
 )
 def test_alternatives_are_parsed_with_their_sources_stripped(question, names, direction):

@@ -8,7 +8,8 @@ direction, and, for each alternative, the question asking its value of the measu
 participants does CiteSee's field deployment have?"), which the readers answer like any other.
 
 "better"/"worse" say nothing about the value when the measure is one where lower is better
-(perplexity, error, latency): the direction is then unknown and the comparison abstains.
+(perplexity, error, latency), nor "more useful" about any one figure: the direction is then unknown
+and the comparison abstains.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from .lexicon.comparatives import AMBIGUOUS, COUNTING, LOWER_IS_BETTER, MAX_WORDS, MIN_WORDS, PLAIN
+from .lexicon.word_forms import ADJECTIVE_ENDINGS, NOT_ADJECTIVES
 
 
 class Direction(StrEnum):
@@ -73,14 +75,27 @@ def alternatives_of(question: str) -> Alternatives | None:
     if len(found) != 1 or any(not a for a in asked):
         return None
     comparative = found[0]
-    direction = Direction.MAX if comparative in MAX_WORDS else Direction.MIN
-    if comparative in AMBIGUOUS and any(w.strip(".,") in LOWER_IS_BETTER for w in text.lower().split()):
-        direction = None
     names = _names(asked)
     options = tuple(
         Alternative(a, n, _value_question(pre, words, comparative, a)) for a, n in zip(asked, names, strict=True)
     )
-    return Alternatives(options=options, comparative=comparative, direction=direction)
+    return Alternatives(options=options, comparative=comparative, direction=_direction(text, words, comparative))
+
+
+def _direction(text: str, words: list[str], comparative: str) -> Direction | None:
+    """Which value wins; None when the comparative judges rather than measures: "better" of a measure
+    where lower is better, or "more"/"less" of a quality ("more useful", "less effective"), which no
+    one figure gives."""
+    if comparative in AMBIGUOUS and any(w.strip(".,") in LOWER_IS_BETTER for w in text.lower().split()):
+        return None
+    after = words[words.index(comparative) + 1 : words.index(comparative) + 2]
+    if comparative in COUNTING and after and _quality(after[0]):
+        return None
+    return Direction.MAX if comparative in MAX_WORDS else Direction.MIN
+
+
+def _quality(word: str) -> bool:
+    return word.endswith(ADJECTIVE_ENDINGS) and word not in NOT_ADJECTIVES
 
 
 def _parts(text: str) -> tuple[str, str, tuple[str, str]] | None:
