@@ -17,6 +17,7 @@ from corpus.retrieval import RetrievedChunk
 from research.conversation import FollowUp, Turn
 from research.evidence import Claim, Contradiction, Finding, FindingStatus, SubQuestion
 from research.strategy import Answer
+from strategies.reading.alternatives import Alternatives
 from strategies.reading.answerhood import about_other_work, unheld
 from strategies.reading.claim_checks import names
 from strategies.reading.document_answers import MIN_PHRASE_SCORE, lead, things_answered
@@ -32,6 +33,7 @@ from strategies.reading.extractive import (
 )
 from strategies.reading.identifier_lines import identifier_lines
 from strategies.reading.lexicon.verbs import REPORTING_VERBS
+from strategies.reading.question import parse_question
 from strategies.reading.question_types import AnswerType, fits
 from strategies.reading.signals import MIN_COVERAGE, Signals, coverage, signals
 from strategies.reading.text import content_stems, matched, normalise_space, stem
@@ -40,6 +42,7 @@ from strategies.reading.vectors import Meaning, Vectors
 from tools.identifiers import holds, holds_lookalike
 
 from . import assessment
+from .comparison import Valued, compared, not_compared, valued
 from .contradictions import find_contradictions
 from .follow_up import condense
 from .planning import plan_questions
@@ -86,7 +89,9 @@ class OfflineStrategy:
     def answer(self, sub_question: SubQuestion, evidence: list[RetrievedChunk], queries: list[str]) -> Answer:
         judged = self.judge(sub_question.question, evidence)
         tried = [*queries, sub_question.question]
-        next_queries = [] if judged.sufficient else assessment.next_queries(sub_question.question, evidence, tried)
+        next_queries = (
+            [] if judged.sufficient else _next_queries(sub_question.question, judged.analysis, evidence, tried)
+        )
         return Answer(
             claims=judged.claims, confidence=judged.confidence, sufficient=judged.sufficient, next_queries=next_queries
         )
@@ -110,10 +115,29 @@ class OfflineStrategy:
         if found:
             claims, sufficient, conf = _valued(analysis, chosen, claims, found, sufficient, conf)
         claims, sufficient, conf = _identified(analysis, chosen, claims, found, sufficient, conf)
+        if analysis.asked.alternatives:
+            # Compared by the values its alternatives' own questions find (``comparison``): never
+            # answered by what the question itself led with, a figure or a sentence.
+            alternatives = analysis.asked.alternatives
+            claims, sufficient, conf = compared(alternatives, self._values(alternatives, evidence))
         return Judgement(analysis, claims, found, conf, sufficient)
 
+    def _values(self, alternatives: Alternatives, evidence: list[RetrievedChunk]) -> list[Valued | None]:
+        """Each alternative's value, as the readers answer the question asking it."""
+        values = []
+        for option in alternatives.options:
+            judged = self.judge(option.question, evidence)
+            values.append(valued(option, judged.claims, judged.confidence))
+        return values
+
     def suggest(self, finding: Finding) -> list[str]:
-        return assessment.suggestions(finding.sub_question.question, finding.evidence, finding.queries)
+        question = finding.sub_question.question
+        found = assessment.suggestions(question, finding.evidence, finding.queries)
+        alternatives = parse_question(question, finding.evidence).alternatives
+        if alternatives is None:
+            return found
+        # What was found for each alternative is shown beside the gap, as evidence, not as an answer.
+        return [not_compared(alternatives, self._values(alternatives, finding.evidence)), *found]
 
     def _led(self, analysis: Analysis, chosen: list[ScoredSentence]) -> list[Claim]:
         """Claims quoting the chosen sentences as passages; for a question asking for a typed value,
@@ -210,6 +234,14 @@ class OfflineStrategy:
                 break
         chosen.sort(key=lambda item: item[0])
         return title_from_topic(topic), [c for _, c in chosen]
+
+
+def _next_queries(question: str, analysis: Analysis, evidence: list[RetrievedChunk], tried: list[str]) -> list[str]:
+    """The searches to try next: an alternative question's alternatives' own questions first (their
+    values may stand in documents the question's own search did not reach), then reformulations."""
+    alternatives = analysis.asked.alternatives
+    own = [o.question for o in alternatives.options if o.question not in tried] if alternatives else []
+    return [*own, *assessment.next_queries(question, evidence, [*tried, *own])]
 
 
 def _valued(

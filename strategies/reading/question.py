@@ -18,6 +18,7 @@ from corpus.text import figures
 from tools.definitions import definition_subject
 from tools.identifiers import query_identifiers
 
+from .alternatives import Alternatives, alternatives_of
 from .answerhood import asks_about_own_work, asks_about_the_text, asks_about_the_work
 from .claim_checks import names
 from .lexicon.question_words import QUESTION_WORDS
@@ -59,6 +60,7 @@ class ParsedQuestion:
     about_text: bool  # it asks about a document's layout, plans or release
     about_work: bool  # it asks about a document's own work or a document it names
     own_work: bool  # it asks what the document's own authors did
+    alternatives: Alternatives | None  # the two things it asks to choose between ("which is higher: A or B")
     majority: bool | None = None  # it asks whether most (True) or a minority (False) of a whole do a thing
     abbreviations: dict[str, str] = field(default_factory=dict, compare=False)  # "SOTA" -> its words
 
@@ -88,6 +90,7 @@ def parse_question(question: str, evidence: Sequence[RetrievedChunk] = ()) -> Pa
         about_work=asks_about_the_work(text),
         own_work=asks_about_own_work(text),
         majority=asked_majority(text) if asked.kind is AnswerType.YES_NO else None,
+        alternatives=alternatives_of(text),
         abbreviations=abbreviations(text),
     )
 
