@@ -20,6 +20,9 @@ either mode showed):
    a name is not cut out of a longer capitalised run ("Blitzen" of "Blitzen Trapper") or a list of
    names.
 
+A question choosing between alternatives ("which scores higher: A or B?") is answered by naming one of
+them as the question does: that answer is whole whatever sentence it leads.
+
 Where documents answer for different things of one name, a value is shown with what tells its
 thing apart ("Tracy Lawrence (fifth)"): that parenthesised label is not part of the value checked.
 """
@@ -36,4 +39,13 @@ def fragment_reason(question: str, answer: str, sentence: str) -> str | None:
     """Why ``answer``, shown before ``sentence`` for ``question``, is a fragment; None if it is a typed
     value of the asked-for type, whole (see the module docstring)."""
     phrase = without_label(normalise_space(answer))
-    return value_problem(parse_question(question).type, phrase, normalise_space(sentence))
+    asked = parse_question(question)
+    if asked.alternatives is not None and _bare(phrase) in {_bare(a.name) for a in asked.alternatives.options}:
+        return None
+    return value_problem(asked.type, phrase, normalise_space(sentence))
+
+
+def _bare(name: str) -> str:
+    """A name as compared: lower-cased, without a leading "the"."""
+    name = name.lower()
+    return name[4:] if name.startswith("the ") else name

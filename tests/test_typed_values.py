@@ -114,6 +114,8 @@ def test_short_answers_are_whole_values_of_the_asked_for_type(vectors, question,
         ("Which model has the fastest latency?", "claude-3-haiku", "The fastest is claude-3-haiku by far."),
         # What tells one thing of a name from another is a label, not part of the value.
         ("Who is the artist of the album Seven?", "Blitzen Trapper (2013)", "Seven is by Blitzen Trapper, 2013."),
+        # A comparison names one of its alternatives, whichever row it leads.
+        ("Which study had more participants: the lab study or the field study?", "lab study", "Lab | 10 | 6"),
     ],
 )
 def test_typed_values_pass_the_fragment_check(question, answer, sentence):
