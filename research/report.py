@@ -2,9 +2,10 @@
 
 The render node builds it once from the resolved draft: sections of claims, each claim with the
 numbers of the citations it is shown with and whether it is verified; disagreements with their two
-numbered sides; gaps; the closest passages of what is not answered (cited, never claims); references. The chat, the exports, the report JSON and the evaluator all read
-this structure, so nobody parses rendered text or numbers citations again. ``markdown`` is generated
-from it; a claim's own text is never scanned for citation markers.
+numbered sides; gaps; the closest passages of what is not answered (cited, never claims); references.
+The chat, the exports, the report JSON and the evaluator all read this structure, so nobody parses
+rendered text or numbers citations again. ``markdown`` is generated from it; a claim's own text is
+never scanned for citation markers.
 """
 
 from __future__ import annotations
@@ -448,7 +449,7 @@ class FinalReport(BaseModel):
         for section in sections:
             if not self.answer_only:
                 lines += [f"### {markdown_text(section.sub_question.question)}", ""]
-            lines += [f"- {self.closest_line(n)}" for n in section.closest]
+            lines += [f"- {self._closest_line(n)}" for n in section.closest]
             lines.append("")
         return lines
 
@@ -457,7 +458,7 @@ class FinalReport(BaseModel):
         what, it = ("the question", "it") if self.answer_only else ("each sub-question not answered", "them")
         return CLOSEST_NOTE.format(what=what, it=it)
 
-    def closest_line(self, number: int) -> str:
+    def _closest_line(self, number: int) -> str:
         """A closest passage as shown: its words verbatim, where they are, and its citation number."""
         r = self.citation(number)
         return (

@@ -3,10 +3,10 @@ evidence, never as an answer.
 
 A gap's report would otherwise say only what was searched; the sentences the research read that come
 closest let the reader judge for themselves what the library holds. They are ranked as an answer's
-sentences are (``extractive.analyse``, ``preference``), one per block so they show different places,
-and only those loosely about the question (relevance above zero, as ``extractive.select`` asks of a
-first sentence). A sentence about its own document ("In Section 2 we …", ``about_its_document``) is
-evidence of nothing and is left out. Each is one citation marker quoting the sentence verbatim; the
+sentences are (``extractive.analyse``, ``preference``), only those loosely about the question
+(relevance above zero, as ``extractive.select`` asks of a first sentence), from different blocks where
+the evidence has them. A sentence about its own document ("In Section 2 we …", ``about_its_document``)
+is evidence of nothing and is left out. Each is one citation marker quoting the sentence verbatim; the
 citation node resolves it like any other, and one that does not resolve is never shown.
 """
 
@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from corpus.retrieval import RetrievedChunk
 from research.evidence import CitationMarker
 from strategies.reading.about_the_topic import about_its_document
-from strategies.reading.extractive import analyse, preference
+from strategies.reading.extractive import Sentence, analyse, preference
 from strategies.reading.text import normalise_space
 from strategies.reading.vectors import Vectors
 
@@ -31,17 +31,17 @@ def closest_passages(question: str, evidence: Sequence[RetrievedChunk], vectors:
         return []
     scored = analyse(question, evidence, vectors).scored
     ranked = sorted(scored, key=lambda c: (-preference(c), c.sentence.chunk_index, c.sentence.order))
-    out: list[CitationMarker] = []
-    blocks: set[str] = set()
-    texts: set[str] = set()
+    candidates: list[Sentence] = []
     for item in ranked:
-        sentence = item.sentence
-        text = normalise_space(sentence.text)
-        if item.relevance <= 0 or sentence.block_id in blocks or text in texts or about_its_document(text):
-            continue
-        blocks.add(sentence.block_id)
-        texts.add(text)
-        out.append(CitationMarker(block_id=sentence.block_id, quote=sentence.text))
-        if len(out) == MAX_CLOSEST:
-            break
-    return out
+        text = normalise_space(item.sentence.text)
+        if (
+            item.relevance > 0
+            and not about_its_document(text)
+            and text not in {normalise_space(c.text) for c in candidates}
+        ):
+            candidates.append(item.sentence)
+    # Different places first: a block's second sentence only where no other block has one to show.
+    firsts = [s for i, s in enumerate(candidates) if all(c.block_id != s.block_id for c in candidates[:i])]
+    chosen = (firsts + [s for s in candidates if s not in firsts])[:MAX_CLOSEST]
+    chosen.sort(key=candidates.index)
+    return [CitationMarker(block_id=s.block_id, quote=s.text) for s in chosen]
