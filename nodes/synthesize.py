@@ -22,7 +22,10 @@ def synthesize(state: ResearchState, runtime: Runtime[ResearchContext]) -> dict:
         findings = [_on_topic(f, judged=strategy.mode == "offline") for f in findings]
     contradictions = state.get("contradictions", [])
     title, summary = strategy.summarize(state["topic"], findings, contradictions)
-    vectors = Vectors(runtime.context.library.embedder)
+    # The strategy's own embeddings where it keeps them: the sentences it read for an answer are the
+    # ones the closest passages are ranked from, and are embedded once.
+    own = getattr(strategy, "vectors", None)
+    vectors = own if isinstance(own, Vectors) else Vectors(runtime.context.library.embedder)
     sections = [_with_closest(_section(f, contradictions), f, vectors) for f in findings]
     gaps = [
         GapNote(sub_question=s.sub_question, queries_tried=f.queries, suggestions=strategy.suggest(f))
