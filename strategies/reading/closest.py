@@ -6,8 +6,9 @@ closest let the reader judge for themselves what the library holds. They are ran
 sentences are (``extractive.analyse``, ``preference``), only those loosely about the question
 (relevance above zero, as ``extractive.select`` asks of a first sentence), from different blocks where
 the evidence has them. A sentence about its own document ("In Section 2 we …", ``about_its_document``)
-is evidence of nothing and is left out. Each is one citation marker quoting the sentence verbatim; the
-citation node resolves it like any other, and one that does not resolve is never shown.
+is evidence of nothing and is left out, and so is a list's lead-in, which one sentence's quote would
+cut from its items. Each is one citation marker quoting the sentence verbatim; the citation node
+resolves it like any other, and one that does not resolve is never shown.
 """
 
 from __future__ import annotations
@@ -34,8 +35,10 @@ def closest_passages(question: str, evidence: Sequence[RetrievedChunk], vectors:
     candidates: list[Sentence] = []
     for item in ranked:
         text = normalise_space(item.sentence.text)
+        # A list's lead-in ("... come from:") quoted without its items says nothing of its own.
         if (
             item.relevance > 0
+            and not (item.sentence.items or text.endswith(":"))
             and not about_its_document(text)
             and text not in {normalise_space(c.text) for c in candidates}
         ):
