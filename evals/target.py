@@ -122,6 +122,8 @@ class ResearchTarget:
         answered = report.answered_sections()
         answer = " ".join(_answer_text(s) for s in answered)
         asserted = " ".join(_answer_text(s) for s in answered if not s.disputed)
+        # The answer's citations: the closest passages of a question not answered are no answer's evidence.
+        cited = report.answer_citations()
         stored = library.registry.blocks(b for c in report.citations for b in c.resolution.block_ids)
         documents = library.registry.documents_by_id({c.resolution.doc_id for c in report.citations})
         return {
@@ -154,7 +156,12 @@ class ResearchTarget:
                     ],
                     "in_store": all(b in stored for b in c.resolution.block_ids),
                 }
-                for c in report.citations
+                for c in cited
+            ],
+            "closest": [
+                {"number": n, "doc_id": report.citation(n).doc_id, "matched_text": report.citation(n).matched_text}
+                for s in report.closest_sections()
+                for n in s.closest
             ],
             "short_answers": _short_answers(report),
             # Every claim as shown: its status and its section's (what became of a model's claims).

@@ -12,7 +12,8 @@ its claims. A claim or a disagreement's side that cites only text addressed to a
 without the library stating it; every evidence document holding such text gets a caution, and a title
 that addresses an AI is shown marked (``shown_title``) in the references, sides and cautions. A section
 whose claims all failed to resolve is not counted as answered, and a
-writer's title stands only when some claim of the report resolved.
+writer's title stands only when some claim of the report resolved. A section not answered keeps the
+resolved citations of its closest passages (``DraftSection.closest``), numbered last: never claims.
 """
 
 from __future__ import annotations
@@ -184,6 +185,15 @@ class _Renderer:
         )
         return Disagreement(subject=item.subject, kind=item.kind, explanation=item.explanation, sides=sides)
 
+    def closest(self, section: ReportSection, draft: DraftSection) -> ReportSection:
+        """A section still not answered, with the numbers of its closest passages that resolved (one
+        that did not, or that quotes text addressed to an AI, is never shown): evidence, no claim."""
+        if section.status is not FindingStatus.GAP:
+            return section
+        found = (self.resolved.get(marker_key(m)) for m in draft.closest)
+        numbers = [self.number(r) for r in found if r is not None and not addresses_ai(r.block_text)]
+        return section.model_copy(update={"closest": list(dict.fromkeys(numbers))})
+
 
 def _quoted_line_by_line(text: str, resolutions: list[Resolution]) -> bool:
     """Whether each line of a claim quoting a list (its lead-in, then each item) is the text of the
@@ -229,11 +239,12 @@ def render_report(
     addressed = _addressed_blocks(evidence, [r for r in resolved.values() if r is not None])
     renderer = _Renderer(draft, resolved, policy, meaning, [text for *_, text in addressed])
     answer_only = single_question and len(draft.sections) == 1
-    # Numbers are given in reading order: summary, sections, then disagreements.
+    # Numbers are given in reading order: summary, sections, disagreements, then closest passages.
     summary = [] if answer_only else renderer.claims(draft.summary)
     sections = [renderer.section(i, s) for i, s in enumerate(draft.sections, start=1)]
     candidates = [renderer.disagreement(item) for item in draft.disagreements]
     disagreements = [d for d in candidates if d is not None]
+    sections = [renderer.closest(s, d) for s, d in zip(sections, draft.sections, strict=True)]
     shown = [*summary, *(c for s in sections for c in s.claims)]
     # A writer's title is its own words; it stands only beside a claim the library confirms, and never
     # repeating a planted instruction.

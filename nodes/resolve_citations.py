@@ -24,7 +24,7 @@ def resolve_citations(state: ResearchState, runtime: Runtime[ResearchContext]) -
     tool = make_resolve_citation_tool(runtime.context.library.derived("citation_index", BlockIndex.from_registry))
     retrieved = sorted({b.block_id for f in state.get("findings", []) for c in f.evidence for b in c.blocks})
     resolved: dict[str, Resolution | None] = {}
-    markers = [m for claim in state["draft"].claims() for m in claim.citations]
+    markers = list(state["draft"].markers())
     for marker in markers:
         key = marker_key(marker)
         if key not in resolved:

@@ -10,7 +10,9 @@ from research.state import ResearchState
 from strategies.offline.planning import TEMPLATE_WORDS
 from strategies.reading.about_the_topic import about_its_document
 from strategies.reading.answerhood import answer_verdict
+from strategies.reading.closest import closest_passages
 from strategies.reading.text import stem
+from strategies.reading.vectors import Vectors
 
 
 def synthesize(state: ResearchState, runtime: Runtime[ResearchContext]) -> dict:
@@ -20,7 +22,11 @@ def synthesize(state: ResearchState, runtime: Runtime[ResearchContext]) -> dict:
         findings = [_on_topic(f, judged=strategy.mode == "offline") for f in findings]
     contradictions = state.get("contradictions", [])
     title, summary = strategy.summarize(state["topic"], findings, contradictions)
-    sections = [_section(f, contradictions) for f in findings]
+    # The strategy's own embeddings where it keeps them: the sentences it read for an answer are the
+    # ones the closest passages are ranked from, and are embedded once.
+    own = getattr(strategy, "vectors", None)
+    vectors = own if isinstance(own, Vectors) else Vectors(runtime.context.library.embedder)
+    sections = [_with_closest(_section(f, contradictions), f, vectors) for f in findings]
     gaps = [
         GapNote(sub_question=s.sub_question, queries_tried=f.queries, suggestions=strategy.suggest(f))
         for f, s in zip(findings, sections, strict=True)
@@ -51,6 +57,15 @@ def _answers(finding: Finding, lead: Claim) -> bool:
     titles = sorted({c.title for c in finding.evidence})
     unasked = {stem(w) for w in TEMPLATE_WORDS}
     return answer_verdict(finding.sub_question.question, [lead.first_line], titles, unasked=unasked).states
+
+
+def _with_closest(section: DraftSection, finding: Finding, vectors: Vectors) -> DraftSection:
+    """A section the library does not answer, with the passages nearest to it: the same in both modes,
+    read from the evidence the research gathered, whoever wrote the answer."""
+    if section.status is not FindingStatus.GAP:
+        return section
+    closest = closest_passages(finding.sub_question.question, finding.evidence, vectors)
+    return section.model_copy(update={"closest": closest})
 
 
 def _section(finding: Finding, contradictions: list[Contradiction]) -> DraftSection:

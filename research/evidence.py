@@ -100,6 +100,11 @@ class DraftSection(BaseModel):
     claims: list[Claim]
     disputed: bool = Field(default=False, description="The documents disagree: the claims are the sides.")
     extractive: bool = Field(default=False, description="See research.strategy.Answer.extractive.")
+    closest: list[CitationMarker] = Field(
+        default_factory=list,
+        description="Not answered: the sentences nearest to it (``strategies.reading.closest``), shown as "
+        "evidence, never as an answer.",
+    )
 
 
 class DraftReport(BaseModel):
@@ -117,6 +122,13 @@ class DraftReport(BaseModel):
         for disagreement in self.disagreements:
             yield disagreement.side_a
             yield disagreement.side_b
+
+    def markers(self) -> Iterator[CitationMarker]:
+        """Every citation marker to resolve: the claims', then the closest passages'."""
+        for claim in self.claims():
+            yield from claim.citations
+        for section in self.sections:
+            yield from section.closest
 
 
 def marker_key(marker: CitationMarker) -> str:

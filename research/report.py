@@ -2,9 +2,10 @@
 
 The render node builds it once from the resolved draft: sections of claims, each claim with the
 numbers of the citations it is shown with and whether it is verified; disagreements with their two
-numbered sides; gaps; references. The chat, the exports, the report JSON and the evaluator all read
-this structure, so nobody parses rendered text or numbers citations again. ``markdown`` is generated
-from it; a claim's own text is never scanned for citation markers.
+numbered sides; gaps; the closest passages of what is not answered (cited, never claims); references.
+The chat, the exports, the report JSON and the evaluator all read this structure, so nobody parses
+rendered text or numbers citations again. ``markdown`` is generated from it; a claim's own text is
+never scanned for citation markers.
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ NO_GAPS = "Every sub-question found supporting evidence in the library."
 ADDRESSED_NOTE = "contains text addressed to an AI assistant, not used as evidence"
 DISAGREEMENTS_HEADING = "Where sources disagree"
 GAPS_HEADING = "What the corpus does not answer"
+CLOSEST_HEADING = "Closest passages (not an answer)"
+CLOSEST_NOTE = "The passages the research found nearest to {what}, quoted as evidence; they do not answer {it}."
 ANSWER_HEADING = "Answer"
 NOT_ANSWERED = "The library does not answer this question."
 STATUS_LABELS = {
@@ -170,6 +173,11 @@ class ReportSection(BaseModel):
     claims: list[ReportClaim]
     disputed: bool = Field(default=False, description="The documents disagree: the claims are the sides.")
     extractive: bool = Field(default=False, description="See research.strategy.Answer.extractive.")
+    closest: list[int] = Field(
+        default_factory=list,
+        description="Not answered: numbers of the citations quoting the passages nearest to it; evidence "
+        "shown below the answer, never a claim of it.",
+    )
 
     @property
     def status_label(self) -> str:
@@ -231,6 +239,21 @@ class FinalReport(BaseModel):
         """Sections the library gave claims for: answered, or led by a flagged claim."""
         return [s for s in self.sections if s.status not in (FindingStatus.GAP, FindingStatus.UNVERIFIED)]
 
+    def closest_sections(self) -> list[ReportSection]:
+        """Sections not answered that show their closest passages."""
+        return [s for s in self.sections if s.closest]
+
+    def answer_citations(self) -> list[NumberedCitation]:
+        """The citations some claim or side is shown with: the closest passages' alone are no answer's."""
+        claimed = {n for _, claim in self.parts() for n in claim.citations}
+        return [c for c in self.citations if c.number in claimed]
+
+    @property
+    def closest_note(self) -> str:
+        """Header: how many citations quote closest passages only ("" when none do)."""
+        k = len(self.citations) - len(self.answer_citations())
+        return f" {counted(k, 'closest passage')} quoted below, not as an answer." if k else ""
+
     def flagged_sections(self) -> list[ReportSection]:
         return [s for s in self.found_sections() if s.lead_flagged]
 
@@ -282,10 +305,10 @@ class FinalReport(BaseModel):
         flagged = len(self.flagged_sections())
         if flagged:
             of_which += f", {flagged} whose leading claim is flagged"
-        n = len(self.citations)
+        n = len(self.answer_citations())
         cited = {0: "No citations.", 1: "1 citation, resolved to the block it quotes."}.get(
             n, f"{n} citations, each resolved to the block it quotes."
-        )
+        ) + self.closest_note
         if self.single_question and len(self.sections) == 1:
             section = self.sections[0]
             found = f"{section.status_label.capitalize()} (confidence {section.confidence:.2f})."
@@ -342,6 +365,7 @@ class FinalReport(BaseModel):
                 lines += self._disagreements_markdown()
             if self.gaps or self.unverified_sections():
                 lines += self._gaps_markdown()
+            lines += self._closest_markdown()
             lines += self._references_markdown()
             return inert_html("\n".join(lines).rstrip() + "\n")
         lines += self._summary_markdown()
@@ -349,6 +373,7 @@ class FinalReport(BaseModel):
             lines += self._section_markdown(section)
         lines += self._disagreements_markdown()
         lines += self._gaps_markdown()
+        lines += self._closest_markdown()
         lines += self._references_markdown()
         return inert_html("\n".join(lines).rstrip() + "\n")
 
@@ -413,6 +438,32 @@ class FinalReport(BaseModel):
             lines += [f"- Next step: {s}" for s in gap.suggestions]
             lines.append("")
         return lines
+
+    def _closest_markdown(self) -> list[str]:
+        """Each unanswered section's closest passages, quoted whole and cited, with no bold lead: they
+        read as what the library holds near the question, not as its answer."""
+        sections = self.closest_sections()
+        if not sections:
+            return []
+        lines = [f"## {CLOSEST_HEADING}", "", self.closest_intro, ""]
+        for section in sections:
+            if not self.answer_only:
+                lines += [f"### {markdown_text(section.sub_question.question)}", ""]
+            lines += [f"- {self._closest_line(n)}" for n in section.closest]
+            lines.append("")
+        return lines
+
+    @property
+    def closest_intro(self) -> str:
+        what, it = ("the question", "it") if self.answer_only else ("each sub-question not answered", "them")
+        return CLOSEST_NOTE.format(what=what, it=it)
+
+    def _closest_line(self, number: int) -> str:
+        """A closest passage as shown: its words verbatim, where they are, and its citation number."""
+        r = self.citation(number)
+        return (
+            f"\u201c{markdown_text(r.matched_text)}\u201d ({markdown_text(r.title)}, {page_label(r.pages)}) [{number}]"
+        )
 
     def _references_markdown(self) -> list[str]:
         if not self.citations:

@@ -18,6 +18,7 @@ from corpus.models import Bibliography, DocType, Document
 from evals.metrics import normalize
 from graph.checkpoints import open_checkpointer
 from graph.run import run_research
+from research.report import CLOSEST_HEADING
 from strategies.offline.strategy import OfflineStrategy
 from ui.cli.main import main as cli_main
 from ui.core.errors import ThreadNotFoundError
@@ -63,8 +64,10 @@ def test_evidence_csv_rows_quote_their_resolved_blocks(record, sample_library):
         assert normalize(row["quote"]) in normalize(" ".join(b.text for b in blocks.values()))
         assert row["document"] == resolution.title and row["doc_id"] == resolution.doc_id
         assert row["page"] == str(resolution.page)
-        assert row["claim"] and f"[{row['citation']}]" in record.report.markdown
-    sections = [r for r in rows if r["part"] not in ("Summary", "Where sources disagree")]
+        # A closest passage of a sub-question not answered is evidence with no claim, and says so.
+        assert bool(row["claim"]) != row["part"].startswith(CLOSEST_HEADING)
+        assert f"[{row['citation']}]" in record.report.markdown
+    sections = [r for r in rows if r["claim"] and r["part"] not in ("Summary", "Where sources disagree")]
     assert sections and all(0.0 <= float(r["confidence"]) <= 1.0 for r in sections)
 
 

@@ -16,8 +16,10 @@ import html
 
 from markdown_it import MarkdownIt
 
+from corpus.text import page_label
 from research.report import (
     ANSWER_HEADING,
+    CLOSEST_HEADING,
     DISAGREEMENTS_HEADING,
     GAPS_HEADING,
     NO_DISAGREEMENT,
@@ -140,6 +142,23 @@ class _Writer:
             lines.append("</ul>")
         return lines
 
+    def closest(self) -> list[str]:
+        """As the Markdown's part: the closest passages of what is not answered, quoted, no bold lead."""
+        sections = self.report.closest_sections()
+        if not sections:
+            return []
+        lines = [f"<h2>{_e(CLOSEST_HEADING)}</h2>", f"<p>{_e(self.report.closest_intro)}</p>"]
+        for section in sections:
+            if not self.report.answer_only:
+                lines.append(f"<h3>{_e(section.sub_question.question)}</h3>")
+            lines.append("<ul>")
+            for number in section.closest:
+                r = self.report.citation(number)
+                where = f"{r.title}, {page_label(r.pages)}"
+                lines.append(f"<li>\u201c{_e(r.matched_text)}\u201d ({_e(where)}) {self.link(number)}</li>")
+            lines.append("</ul>")
+        return lines
+
     def references(self) -> list[str]:
         if not self.report.citations:
             return []
@@ -159,11 +178,11 @@ def report_html(report: FinalReport, thread_id: str) -> str:
             parts += writer.disagreements()
         if report.gaps or report.unverified_sections():
             parts += writer.gaps()
-        parts += writer.references()
+        parts += [*writer.closest(), *writer.references()]
     else:
         parts = [*writer.header(), *writer.summary()]
         for section in report.sections:
             parts += writer.section(section)
-        parts += [*writer.disagreements(), *writer.gaps(), *writer.references()]
+        parts += [*writer.disagreements(), *writer.gaps(), *writer.closest(), *writer.references()]
     # One HTML block without line breaks, so the chat's own Markdown pass leaves it as it is.
     return '<div class="prp-report">' + "".join(parts).replace("\n", " ") + "</div>"

@@ -16,7 +16,7 @@ def conversation_turn(record: ReportRecord) -> Turn:
     if len(answer) > MAX_ANSWER_CHARS:
         answer = answer[:MAX_ANSWER_CHARS].rsplit(" ", 1)[0] + " \u2026"
     cited: dict[str, CitedDocument] = {}
-    for citation in report.citations:  # by number: the order the answer cites them in
+    for citation in report.answer_citations():  # by number: the order the answer cites them in
         resolution = citation.resolution
         cited.setdefault(resolution.doc_id, CitedDocument(doc_id=resolution.doc_id, title=resolution.title))
     return Turn(asked=record.asked or record.topic, question=record.topic, answer=answer, cited=list(cited.values()))

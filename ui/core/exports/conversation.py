@@ -28,7 +28,12 @@ def _shifted(report: FinalReport, offset: int) -> FinalReport:
     return report.model_copy(
         update={
             "summary": [claim(c) for c in report.summary],
-            "sections": [s.model_copy(update={"claims": [claim(c) for c in s.claims]}) for s in report.sections],
+            "sections": [
+                s.model_copy(
+                    update={"claims": [claim(c) for c in s.claims], "closest": [n + offset for n in s.closest]}
+                )
+                for s in report.sections
+            ],
             "disagreements": [disagreement(d) for d in report.disagreements],
             "citations": [c.model_copy(update={"number": c.number + offset}) for c in report.citations],
         }

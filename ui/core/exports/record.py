@@ -15,7 +15,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from graph.checkpoints import StaleThreadError, finished_report
 from graph.threads import thread_state
 from research.evidence import Finding
-from research.report import Disagreement, FinalReport
+from research.report import CLOSEST_HEADING, Disagreement, FinalReport
 from tools.citations.resolve import Resolution
 from ui.core.errors import ThreadNotFoundError
 from ui.core.report_json import JsonReport
@@ -25,8 +25,8 @@ from ui.core.report_json import JsonReport
 class CitedClaim:
     """One claim of the report with the citations it is shown with (numbers as in the report)."""
 
-    text: str
-    part: str  # "Summary", the sub-question, or "Where sources disagree"
+    text: str  # "" for a closest passage: evidence, no claim
+    part: str  # "Summary", the sub-question, "Where sources disagree", or the closest passages of a question
     confidence: float | None
     citations: list[tuple[int, Resolution]]
 
@@ -67,12 +67,17 @@ class ReportRecord:
             yield item, (a, self.report.citation(a)), (b, self.report.citation(b))
 
     def cited_claims(self) -> list[CitedClaim]:
-        """Every claim the report shows with citations, in reading order."""
-        return [
+        """Every claim the report shows with citations, in reading order, then each closest passage of
+        a question not answered (no claim: its part says it is not an answer)."""
+        claims = [
             CitedClaim(claim.text, part, claim.confidence, [(n, self.report.citation(n)) for n in claim.citations])
             for part, claim in self.report.parts()
             if claim.citations
         ]
+        for section in self.report.closest_sections():
+            part = CLOSEST_HEADING if self.report.answer_only else f"{CLOSEST_HEADING}: {section.sub_question.question}"
+            claims += [CitedClaim("", part, None, [(n, self.report.citation(n))]) for n in section.closest]
+        return claims
 
 
 def load_record(checkpointer: BaseCheckpointSaver, thread_id: str) -> ReportRecord:
