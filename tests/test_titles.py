@@ -1,5 +1,5 @@
 """Titles from the best evidence a document has, on generated cases of each pattern titles-dev shows
-(tests/test_titles_dev.py measures the real documents)."""
+(benchmarks/titles_dev.py measures the real documents)."""
 
 from __future__ import annotations
 

@@ -148,3 +148,27 @@ def test_a_version_is_numbered() -> None:
     asked = parse_question("Which version of Lark was used?").type
     assert not fits(asked, "Python", "Before running Lark, we check each file with Python.")
     assert fits(asked, "v0.5.5", "We process PDFs using Lark v0.5.5 (Lopez, 2009).")
+
+
+def test_a_value_in_a_lists_item_leads_with_the_item(make_library, tmp_path: Path) -> None:
+    """The item stating the asked value leads, quoted alone: its list's lead-in holds no value, and a
+    cited work's figure in the item above it is not the asked corpus's."""
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "lumen.md").write_text(
+        "# Lumen: a corpus of field notes\n\n"
+        "Lumen differs from the corpus Orbit was trained on in two ways:\n\n"
+        "- Domain: Vale et al. (2019) report a training corpus of 82% biology and 18% physics notes.\n"
+        "- Our Lumen corpus is more balanced, such that biology (42.7%) and physics (7.2%) notes are half of it.\n"
+    )
+    library = make_library()
+    library.ingest([folder])
+    result = run_research(
+        library,
+        OfflineStrategy(library.embedder),
+        "What percentage of the Lumen corpus are physics notes?",
+        single_question=True,
+    )
+    lead = result.report.sections[0].claims[0]
+    assert lead.answer == "7.2%"
+    assert lead.text.startswith("Our Lumen corpus")

@@ -162,9 +162,8 @@ class OfflineStrategy:
                     answer = passage_date(analysis, item)
                 if not answer:
                     continue
-                claims = to_claims(analysis, [item, *(x for x in chosen if _beside(x, item))][:MAX_CLAIMS])
-                # The value must also stand whole in the passage it leads (a passage joins sentences).
-                if fits(asked, answer, claims[0].first_line):
+                claims = _leading(analysis, item, answer, chosen)
+                if claims:
                     led = claims[0].model_copy(update={"answer": answer})
                     return [led, *self._also_led(analysis, item, answer, claims[1:], chosen)]
         return to_claims(analysis, chosen)
@@ -293,6 +292,21 @@ def _identified(
     base = found or Signals(pool=1.0, best=1.0, dense=0.0, margin=0.0, lexical=1.0, agreement=1.0, lead=1.0, joint=1.0)
     valued = assessment.probability(dataclasses.replace(base, lead=1.0, joint=1.0))
     return [line.claim() for line in lines], True, max(conf, valued)
+
+
+def _leading(analysis: Analysis, item: ScoredSentence, answer: str, chosen: list[ScoredSentence]) -> list[Claim]:
+    """The claims ``item``'s value leads, [] when it cannot: the value must stand whole in the first
+    line of the passage it leads (a passage joins sentences). A list's item giving the value is quoted
+    alone when its list's lead-in would come first ("…key differences in its pretraining corpus:" above
+    "• Our corpus … computer science (7.2%) papers"), and its list is not quoted again after it."""
+    asked = analysis.asked.type
+    claims = to_claims(analysis, [item, *(x for x in chosen if _beside(x, item))][:MAX_CLAIMS])
+    if claims and fits(asked, answer, claims[0].first_line):
+        return claims
+    alone = to_claims(analysis, [item], alone=True)
+    if alone and fits(asked, answer, alone[0].first_line):
+        return [alone[0], *(c for c in claims if item.sentence.text not in c.text)]
+    return []
 
 
 def _binding(analysis: Analysis, tried: list[ScoredSentence]) -> list[str]:

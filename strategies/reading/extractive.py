@@ -502,10 +502,10 @@ def passage_date(analysis: Analysis, item: ScoredSentence) -> str | None:
     return normalise_space(line.text) if line is not None else None
 
 
-def to_claims(analysis: Analysis, chosen: Sequence[ScoredSentence]) -> list[Claim]:
+def to_claims(analysis: Analysis, chosen: Sequence[ScoredSentence], alone: bool = False) -> list[Claim]:
     """The claims quoting ``chosen`` as passages (``passages``): the first chosen sentence's passage
     first, then the others grouped by document (in the order their documents were first chosen)
-    and in document order within each."""
+    and in document order within each. With ``alone``, a list's item is quoted without its list."""
     layout = analysis.layout
     # A question asking when is shown the date line heading each passage's entry, and so is one naming
     # that date ("introduced on May 10th, 2024").
@@ -514,7 +514,7 @@ def to_claims(analysis: Analysis, chosen: Sequence[ScoredSentence]) -> list[Clai
     found = []
     for item in chosen:
         block = layout.block(item.sentence.block_id)
-        segments = passage(layout, block, item.sentence.start) if block is not None else []
+        segments = passage(layout, block, item.sentence.start, within_list=not alone) if block is not None else []
         line = layout.date_line(segments[0].block) if segments else None
         if line is not None and (when or set(figures(line.text)) <= named):
             segments = dated(layout, segments)

@@ -220,16 +220,16 @@ class Layout:
         return next((i for i, p in enumerate(self.pieces(block)) if p.start <= start < p.end), None)
 
 
-def passage(layout: Layout, block: Block, start: int) -> list[Segment]:
+def passage(layout: Layout, block: Block, start: int, within_list: bool = True) -> list[Segment]:
     """The passage around the sentence of ``block`` at offset ``start``: with the sentence its
-    reference leans on, or as part of the list it introduces or belongs to."""
+    reference leans on, or as part of the list it introduces or (``within_list``) belongs to."""
     index = layout.locate(block, start)
     if index is None:
         return []
     segments = [Segment(block, index, index)]
     if block.kind is BlockKind.TABLE:
         return segments  # a table's row is quoted as it stands
-    if _is_item(layout, block, index):
+    if within_list and _is_item(layout, block, index):
         intro = _introduction(layout, block, index)
         if intro is not None:
             segments = [intro]
