@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from graph.run import run_research
+from strategies.offline.strategy import OfflineStrategy
 from tests.webpages import write_crawled_markdown
 from tools.definitions import defines, definition_subject
 from tools.hybrid_search import hybrid_search
@@ -137,3 +139,21 @@ def test_a_definition_question_is_answered_by_the_defining_sentence_not_a_use(em
     )
     claims = OfflineStrategy(embedder).judge("What is Lumen?", [uses, abstract]).claims
     assert claims and claims[0].text.startswith("We introduce Lumen"), [c.text for c in claims]
+
+
+def test_a_list_item_defining_the_term_is_quoted_alone(make_library, tmp_path: Path):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "lumen.md").write_text(
+        "# Lumen: a reader for medical papers\n\n"
+        "Based on feedback from the design sessions, Lumen was designed with the following features:\n\n"
+        "- (1) Term Tips – tooltips explain the jargon of a passage.\n"
+        "- (2) Section Gists – in-situ plain language summaries support readers in dense sections.\n\n"
+        "Participants with the Section Gists read dense passages more easily.\n"
+    )
+    library = make_library()
+    library.ingest([folder])
+    result = run_research(
+        library, OfflineStrategy(library.embedder), "How does Lumen define section gists?", single_question=True
+    )
+    assert result.report.sections[0].claims[0].text.startswith("(2) Section Gists – in-situ plain language")

@@ -39,6 +39,7 @@ from strategies.reading.signals import MIN_COVERAGE, Signals, coverage, signals
 from strategies.reading.text import content_stems, matched, normalise_space, stem
 from strategies.reading.value_lines import value_lines
 from strategies.reading.vectors import Meaning, Vectors
+from tools.definitions import defines
 from tools.identifiers import holds, holds_lookalike
 
 from . import assessment
@@ -166,6 +167,14 @@ class OfflineStrategy:
                 if claims:
                     led = claims[0].model_copy(update={"answer": answer})
                     return [led, *self._also_led(analysis, item, answer, claims[1:], chosen)]
+        defined = analysis.asked.defined
+        defining = next((x for x in chosen if defined and defines(x.sentence.text, defined)), None)
+        if defining is not None:
+            # The sentence defining the term leads; a list's item ("(2) Section Gists – in-situ plain
+            # language summaries …") is quoted alone, not after its list's lead-in.
+            first = to_claims(analysis, [defining], alone=True)
+            rest = to_claims(analysis, [x for x in chosen if x is not defining])
+            return [*first, *(c for c in rest if defining.sentence.text not in c.text)]
         return to_claims(analysis, chosen)
 
     def _also_led(
