@@ -318,28 +318,48 @@ def _leading(analysis: Analysis, item: ScoredSentence, answer: str, chosen: list
     return []
 
 
-def _binding(analysis: Analysis, tried: list[ScoredSentence]) -> list[str]:
-    """The terms a sentence giving a value must name, for the value to be said of what is asked: the
-    question's most specific term (``_most_specific``) and the stems of each name it asks about (not
-    the source it names: "according to the X table"). Only a term some of the ``tried`` sentences name
-    (or their document's title or section) binds: a paraphrase ("lower" for "reduce") does not."""
+@dataclass(frozen=True)
+class _Binding:
+    """What a sentence giving a value must name for the value to be said of what is asked (``_binding``)."""
+
+    specific: str | None  # the question's most specific term: the sentence itself names it
+    named: tuple[str, ...]  # stems of the names it asks about: the sentence's document names them
+    documents: dict[str, frozenset[str]]  # each evidence document's stems, its title and sections included
+
+
+def _binding(analysis: Analysis, tried: list[ScoredSentence]) -> _Binding:
+    """The question's most specific term (``_most_specific``), which the sentence itself must name, and
+    the stems of each name it asks about (not the source it names: "according to the X table"), which
+    the sentence's document must name: "he practised law in New York" answers for Conry in Conry's
+    article; a version in a paper on another toolkit does not answer for S2ORC. Only a term some of the
+    ``tried`` sentences name (or their document's title or section) binds: a paraphrase ("lower" for
+    "reduce") does not."""
     specific = _most_specific(analysis)
-    terms = [specific] if specific else []
+    if specific and not any(x.sentence.covers(specific) for x in tried):
+        specific = None
+    named: list[str] = []
     if analysis.asked.type.kind is not AnswerType.YES_NO and not analysis.asked.conjuncts:
-        terms += [t for name in names(analysis.asked.unsourced) for t in content_stems(name)]
-    return [t for t in dict.fromkeys(terms) if any(x.sentence.covers(t) for x in tried)]
+        named = [t for name in names(analysis.asked.unsourced) for t in content_stems(name)]
+    named = [t for t in dict.fromkeys(named) if any(x.sentence.covers(t) for x in tried)]
+    documents: dict[str, set[str]] = {}
+    for x in analysis.scored:
+        documents.setdefault(x.sentence.doc_id, set()).update(x.sentence.stems | x.sentence.context)
+    return _Binding(specific, tuple(named), {d: frozenset(stems) for d, stems in documents.items()})
 
 
-def _said_of_asked(analysis: Analysis, item: ScoredSentence, binding: list[str]) -> bool:
+def _said_of_asked(analysis: Analysis, item: ScoredSentence, binding: _Binding) -> bool:
     """Whether the value ``item`` gives is said of what the question asks about: a table's row answers
-    for its label (``table_cells.own_row``); a sentence must name the binding terms (``_binding``), and
-    one whose subject is a cited work ("Beltagy et al. report a corpus of 18% computer science papers")
-    must itself name the things the question names: that work's figure is not the figure of the corpus
-    the question asks about."""
+    for its label (``table_cells.own_row``); a sentence must name the most specific term and stand in a
+    document naming what the question names (``_binding``), and one whose subject is a cited work
+    ("Beltagy et al. report a corpus of 18% computer science papers") must itself name the things the
+    question names: that work's figure is not the figure of the corpus the question asks about."""
     sentence = item.sentence
     if sentence.row is not None:
         return True
-    if not all(sentence.covers(t) for t in binding):
+    if binding.specific and not sentence.covers(binding.specific):
+        return False
+    document = binding.documents.get(sentence.doc_id, frozenset())
+    if not all(matched(t, document) for t in binding.named):
         return False
     return not (about_other_work(sentence.text) and unheld(list(analysis.asked.names), [sentence.text]))
 
