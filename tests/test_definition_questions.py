@@ -141,18 +141,16 @@ def test_a_definition_question_is_answered_by_the_defining_sentence_not_a_use(em
     assert claims and claims[0].text.startswith("We introduce Lumen"), [c.text for c in claims]
 
 
-def test_a_list_item_defining_the_term_is_quoted_alone(make_library, tmp_path: Path):
-    folder = tmp_path / "docs"
-    folder.mkdir()
-    (folder / "lumen.md").write_text(
-        "# Lumen: a reader for medical papers\n\n"
-        "Based on feedback from the design sessions, Lumen was designed with the following features:\n\n"
-        "- (1) Term Tips – tooltips explain the jargon of a passage.\n"
-        "- (2) Section Gists – in-situ plain language summaries support readers in dense sections.\n\n"
-        "Participants with the Section Gists read dense passages more easily.\n"
+def test_a_list_item_defining_the_term_is_quoted_alone(library_of):
+    library = library_of(
+        {
+            "lumen.md": "# Lumen: a reader for medical papers\n\n"
+            "Based on feedback from the design sessions, Lumen was designed with the following features:\n\n"
+            "- (1) Term Tips – tooltips explain the jargon of a passage.\n"
+            "- (2) Section Gists – in-situ plain language summaries support readers in dense sections.\n\n"
+            "Participants with the Section Gists read dense passages more easily.\n"
+        }
     )
-    library = make_library()
-    library.ingest([folder])
     result = run_research(
         library, OfflineStrategy(library.embedder), "How does Lumen define section gists?", single_question=True
     )

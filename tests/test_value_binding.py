@@ -6,16 +6,23 @@ a table's rows the one the question names answers, not a sibling row it cannot t
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from graph.run import run_research
+from research.report import ReportClaim
 from strategies.offline.strategy import OfflineStrategy
 from strategies.reading.answerhood import about_other_work, polarity
 from strategies.reading.question import parse_question
 from strategies.reading.question_types import fits
 from strategies.reading.table_cells import own_row
+
+
+def _lead(library_of, documents: dict[str, str], question: str) -> ReportClaim:
+    """The first claim of an offline answer to ``question`` over a library of ``documents``."""
+    library = library_of(documents)
+    result = run_research(library, OfflineStrategy(library.embedder), question, single_question=True)
+    return result.report.sections[0].claims[0]
+
 
 MOST = "Did most of the 120 surveyed summarization papers run a human evaluation?"
 
@@ -64,25 +71,16 @@ def test_the_row_the_question_names_among_its_siblings(question: str, row: str |
     assert [label for label in ROWS if own_row(asked, label, ROWS)] == ([row] if row else [])
 
 
-def test_a_sibling_rows_figure_is_no_answer(make_library, tmp_path: Path) -> None:
-    folder = tmp_path / "docs"
-    folder.mkdir()
-    (folder / "corvid.md").write_text(
+def test_a_sibling_rows_figure_is_no_answer(library_of) -> None:
+    corvid = (
         "# The Corvid summarization dataset\n\n"
         "Corvid pairs court filings with summaries of three lengths, each a task of its own.\n\n"
         "Table 2: Samples and words per summary of each Corvid task.\n\n"
         "| Task | Samples | Words |\n|---|---|---|\n| Corvid D → S | 3,138 | 130.2 |\n"
         "| Corvid D → L | 4,534 | 646.5 |\n| Corvid D → T | 1,603 | 24.7 |\n"
     )
-    library = make_library()
-    library.ingest([folder])
-    result = run_research(
-        library,
-        OfflineStrategy(library.embedder),
-        "How many samples does the Corvid documents-to-long-summary (D→L) task have?",
-        single_question=True,
-    )
-    assert result.report.sections[0].claims[0].answer == "4,534"
+    question = "How many samples does the Corvid documents-to-long-summary (D→L) task have?"
+    assert _lead(library_of, {"corvid.md": corvid}, question).answer == "4,534"
 
 
 def test_the_source_a_question_names_is_not_what_it_asks() -> None:
@@ -90,24 +88,15 @@ def test_the_source_a_question_names_is_not_what_it_asks() -> None:
     assert asked.unsourced == "How many samples does XSUM have?"
 
 
-def test_the_verb_a_question_reports_with_binds_no_figure(make_library, tmp_path: Path) -> None:
-    folder = tmp_path / "docs"
-    folder.mkdir()
-    (folder / "guide.md").write_text(
+def test_the_verb_a_question_reports_with_binds_no_figure(library_of) -> None:
+    guide = (
         "# The Corvid writing guide\n\n"
         "Writers first identify the key facts of each source they read.\n\n"
         "To support writing well, we argue that there are four stages: 1) reading, 2) outlining, "
         "3) drafting and 4) revising.\n"
     )
-    library = make_library()
-    library.ingest([folder])
-    result = run_research(
-        library,
-        OfflineStrategy(library.embedder),
-        "How many stages of writing does the Corvid guide identify?",
-        single_question=True,
-    )
-    assert result.report.sections[0].claims[0].answer == "four stages"
+    question = "How many stages of writing does the Corvid guide identify?"
+    assert _lead(library_of, {"guide.md": guide}, question).answer == "four stages"
 
 
 @pytest.mark.parametrize(
@@ -122,26 +111,15 @@ def test_a_figure_said_of_a_cited_work(sentence: str, other: bool) -> None:
     assert about_other_work(sentence) is other
 
 
-def test_a_value_of_another_documents_thing_is_no_answer(make_library, tmp_path: Path) -> None:
+def test_a_value_of_another_documents_thing_is_no_answer(library_of) -> None:
     """The question names the thing it asks about ("for Orbit"): a version stated in a document of
     another thing is not its answer, though it names the same tool."""
-    folder = tmp_path / "docs"
-    folder.mkdir()
-    (folder / "corvid.md").write_text(
-        "# Corvid: a toolkit for reading scans\n\nTo compare parsers, we ran the scans through Lark using v2.1.\n"
-    )
-    (folder / "orbit.md").write_text(
-        "# Orbit: an archive of field notes\n\nWe process the scans of the archive with Lark v0.7 and keep its output.\n"
-    )
-    library = make_library()
-    library.ingest([folder])
-    result = run_research(
-        library,
-        OfflineStrategy(library.embedder),
-        "Which version of Lark was used to process scans for Orbit?",
-        single_question=True,
-    )
-    assert result.report.sections[0].claims[0].answer in ("v0.7", "Lark v0.7")
+    documents = {
+        "corvid.md": "# Corvid: a toolkit for reading scans\n\nTo compare parsers, we ran the scans through Lark using v2.1.\n",
+        "orbit.md": "# Orbit: an archive of field notes\n\nWe process the scans of the archive with Lark v0.7 and keep its output.\n",
+    }
+    lead = _lead(library_of, documents, "Which version of Lark was used to process scans for Orbit?")
+    assert lead.answer in ("v0.7", "Lark v0.7")
 
 
 def test_a_version_is_numbered() -> None:
@@ -150,25 +128,15 @@ def test_a_version_is_numbered() -> None:
     assert fits(asked, "v0.5.5", "We process PDFs using Lark v0.5.5 (Lopez, 2009).")
 
 
-def test_a_value_in_a_lists_item_leads_with_the_item(make_library, tmp_path: Path) -> None:
+def test_a_value_in_a_lists_item_leads_with_the_item(library_of) -> None:
     """The item stating the asked value leads, quoted alone: its list's lead-in holds no value, and a
     cited work's figure in the item above it is not the asked corpus's."""
-    folder = tmp_path / "docs"
-    folder.mkdir()
-    (folder / "lumen.md").write_text(
+    lumen = (
         "# Lumen: a corpus of field notes\n\n"
         "Lumen differs from the corpus Orbit was trained on in two ways:\n\n"
         "- Domain: Vale et al. (2019) report a training corpus of 82% biology and 18% physics notes.\n"
         "- Our Lumen corpus is more balanced, such that biology (42.7%) and physics (7.2%) notes are half of it.\n"
     )
-    library = make_library()
-    library.ingest([folder])
-    result = run_research(
-        library,
-        OfflineStrategy(library.embedder),
-        "What percentage of the Lumen corpus are physics notes?",
-        single_question=True,
-    )
-    lead = result.report.sections[0].claims[0]
+    lead = _lead(library_of, {"lumen.md": lumen}, "What percentage of the Lumen corpus are physics notes?")
     assert lead.answer == "7.2%"
     assert lead.text.startswith("Our Lumen corpus")

@@ -18,8 +18,7 @@ from research.conversation import FollowUp, Turn
 from research.evidence import Claim, Contradiction, Finding, FindingStatus, SubQuestion
 from research.strategy import Answer
 from strategies.reading.alternatives import Alternatives
-from strategies.reading.answerhood import about_other_work, unheld
-from strategies.reading.claim_checks import names
+from strategies.reading.binding import said_of_asked, value_binding
 from strategies.reading.document_answers import MIN_PHRASE_SCORE, lead, things_answered
 from strategies.reading.extractive import (
     MAX_CLAIMS,
@@ -32,11 +31,10 @@ from strategies.reading.extractive import (
     to_claims,
 )
 from strategies.reading.identifier_lines import identifier_lines
-from strategies.reading.lexicon.verbs import REPORTING_VERBS
 from strategies.reading.question import parse_question
 from strategies.reading.question_types import AnswerType, fits
 from strategies.reading.signals import MIN_COVERAGE, Signals, coverage, signals
-from strategies.reading.text import content_stems, matched, normalise_space, stem
+from strategies.reading.text import matched, normalise_space
 from strategies.reading.value_lines import value_lines
 from strategies.reading.vectors import Meaning, Vectors
 from tools.definitions import defines
@@ -154,9 +152,9 @@ class OfflineStrategy:
             others = [x for x in ranked if x not in chosen][:LEAD_SEARCH]
             others += [x for x in analysis.scored[:LEAD_SEARCH] if x not in chosen and x not in others]
             tried = [*chosen, *others]
-            binding = _binding(analysis, tried)
+            binding = value_binding(analysis, tried)
             for item in tried:
-                if not _said_of_asked(analysis, item, binding):
+                if not said_of_asked(analysis, item, binding):
                     continue
                 answer = lead(analysis.asked, item, self.vectors, MIN_PHRASE_SCORE)
                 if not answer and asked.kind is AnswerType.DATE:
@@ -316,68 +314,6 @@ def _leading(analysis: Analysis, item: ScoredSentence, answer: str, chosen: list
     if alone and fits(asked, answer, alone[0].first_line):
         return [alone[0], *(c for c in claims if item.sentence.text not in c.text)]
     return []
-
-
-@dataclass(frozen=True)
-class _Binding:
-    """What a sentence giving a value must name for the value to be said of what is asked (``_binding``)."""
-
-    specific: str | None  # the question's most specific term: the sentence itself names it
-    named: tuple[str, ...]  # stems of the names it asks about: the sentence's document names them
-    documents: dict[str, frozenset[str]]  # each evidence document's stems, its title and sections included
-
-
-def _binding(analysis: Analysis, tried: list[ScoredSentence]) -> _Binding:
-    """The question's most specific term (``_most_specific``), which the sentence itself must name, and
-    the stems of each name it asks about (not the source it names: "according to the X table"), which
-    the sentence's document must name: "he practised law in New York" answers for Conry in Conry's
-    article; a version in a paper on another toolkit does not answer for S2ORC. Only a term some of the
-    ``tried`` sentences name (or their document's title or section) binds: a paraphrase ("lower" for
-    "reduce") does not."""
-    specific = _most_specific(analysis)
-    if specific and not any(x.sentence.covers(specific) for x in tried):
-        specific = None
-    named: list[str] = []
-    if analysis.asked.type.kind is not AnswerType.YES_NO and not analysis.asked.conjuncts:
-        named = [t for name in names(analysis.asked.unsourced) for t in content_stems(name)]
-    named = [t for t in dict.fromkeys(named) if any(x.sentence.covers(t) for x in tried)]
-    documents: dict[str, set[str]] = {}
-    for x in analysis.scored:
-        documents.setdefault(x.sentence.doc_id, set()).update(x.sentence.stems | x.sentence.context)
-    return _Binding(specific, tuple(named), {d: frozenset(stems) for d, stems in documents.items()})
-
-
-def _said_of_asked(analysis: Analysis, item: ScoredSentence, binding: _Binding) -> bool:
-    """Whether the value ``item`` gives is said of what the question asks about: a table's row answers
-    for its label (``table_cells.own_row``); a sentence must name the most specific term and stand in a
-    document naming what the question names (``_binding``), and one whose subject is a cited work
-    ("Beltagy et al. report a corpus of 18% computer science papers") must itself name the things the
-    question names: that work's figure is not the figure of the corpus the question asks about."""
-    sentence = item.sentence
-    if sentence.row is not None:
-        return True
-    if binding.specific and not sentence.covers(binding.specific):
-        return False
-    document = binding.documents.get(sentence.doc_id, frozenset())
-    if not all(matched(t, document) for t in binding.named):
-        return False
-    return not (about_other_work(sentence.text) and unheld(list(analysis.asked.names), [sentence.text]))
-
-
-def _most_specific(analysis: Analysis) -> str | None:
-    """The question's most specific term (its rarest in the evidence) when it asks for a figure: a
-    value answers only for the thing it is said of, so a sentence giving one must name it (a table's
-    row answers for its label). "How many paper clusters did the not-English filter remove?" is not
-    answered by the total all filters removed, nor "how long does an inexperienced student take" by an
-    expert's time. None for other questions, for a question joining things with "and" (each sentence
-    may answer for one of them: ``_also_led``), and when the evidence's subject took every term."""
-    asked = analysis.asked
-    if asked.type.kind is not AnswerType.QUANTITY or asked.conjuncts or not analysis.weights:
-        return None
-    # The verb the question asks what a document says with ("does X *identify*") names no thing.
-    reporting = {stem(w) for w in asked.words if w in REPORTING_VERBS}
-    focus = [t for t in analysis.focus_terms if t in analysis.weights and t not in reporting]
-    return max(focus, key=lambda t: (analysis.weights[t], t)) if focus else None
 
 
 def _lookalike_only(text: str, asked: list[str]) -> bool:

@@ -1,0 +1,80 @@
+"""Whether a value a sentence gives is said of what the question asks about: the check a sentence passes
+before its value leads an answer (issue 46: a value answers only for its own subject and measure).
+
+A table's row answers for its label (``table_cells.own_row`` picks the row among its siblings); a
+sentence must name the question's most specific term, stand in a document naming the things the
+question names, and, when its subject is a cited work, name them itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .answerhood import about_other_work, unheld
+from .claim_checks import names
+from .extractive import Analysis, ScoredSentence
+from .lexicon.verbs import REPORTING_VERBS
+from .question_types import AnswerType
+from .text import content_stems, matched, stem
+
+
+@dataclass(frozen=True)
+class Binding:
+    """What a sentence giving a value must name for the value to be said of what is asked (``value_binding``)."""
+
+    specific: str | None  # the question's most specific term: the sentence itself names it
+    named: tuple[str, ...]  # stems of the names it asks about: the sentence's document names them
+    documents: dict[str, frozenset[str]]  # each evidence document's stems, its title and sections included
+
+
+def value_binding(analysis: Analysis, tried: list[ScoredSentence]) -> Binding:
+    """The question's most specific term (``most_specific``), which the sentence itself must name, and
+    the stems of each name it asks about (not the source it names: "according to the X table"), which
+    the sentence's document must name: "he practised law in New York" answers for Conry in Conry's
+    article; a version in a paper on another toolkit does not answer for S2ORC. Only a term some of the
+    ``tried`` sentences name (or their document's title or section) binds: a paraphrase ("lower" for
+    "reduce") does not."""
+    specific = most_specific(analysis)
+    if specific and not any(x.sentence.covers(specific) for x in tried):
+        specific = None
+    named: list[str] = []
+    if analysis.asked.type.kind is not AnswerType.YES_NO and not analysis.asked.conjuncts:
+        named = [t for name in names(analysis.asked.unsourced) for t in content_stems(name)]
+    named = [t for t in dict.fromkeys(named) if any(x.sentence.covers(t) for x in tried)]
+    documents: dict[str, set[str]] = {}
+    for x in analysis.scored:
+        documents.setdefault(x.sentence.doc_id, set()).update(x.sentence.stems | x.sentence.context)
+    return Binding(specific, tuple(named), {d: frozenset(stems) for d, stems in documents.items()})
+
+
+def said_of_asked(analysis: Analysis, item: ScoredSentence, binding: Binding) -> bool:
+    """Whether the value ``item`` gives is said of what the question asks about: a table's row answers
+    for its label (``table_cells.own_row``); a sentence must name the most specific term and stand in a
+    document naming what the question names (``value_binding``), and one whose subject is a cited work
+    ("Beltagy et al. report a corpus of 18% computer science papers") must itself name the things the
+    question names: that work's figure is not the figure of the corpus the question asks about."""
+    sentence = item.sentence
+    if sentence.row is not None:
+        return True
+    if binding.specific and not sentence.covers(binding.specific):
+        return False
+    document = binding.documents.get(sentence.doc_id, frozenset())
+    if not all(matched(t, document) for t in binding.named):
+        return False
+    return not (about_other_work(sentence.text) and unheld(list(analysis.asked.names), [sentence.text]))
+
+
+def most_specific(analysis: Analysis) -> str | None:
+    """The question's most specific term (its rarest in the evidence) when it asks for a figure: a
+    value answers only for the thing it is said of, so a sentence giving one must name it (a table's
+    row answers for its label). "How many paper clusters did the not-English filter remove?" is not
+    answered by the total all filters removed, nor "how long does an inexperienced student take" by an
+    expert's time. None for other questions, for a question joining things with "and" (each sentence
+    may answer for one of them: ``_also_led``), and when the evidence's subject took every term."""
+    asked = analysis.asked
+    if asked.type.kind is not AnswerType.QUANTITY or asked.conjuncts or not analysis.weights:
+        return None
+    # The verb the question asks what a document says with ("does X *identify*") names no thing.
+    reporting = {stem(w) for w in asked.words if w in REPORTING_VERBS}
+    focus = [t for t in analysis.focus_terms if t in analysis.weights and t not in reporting]
+    return max(focus, key=lambda t: (analysis.weights[t], t)) if focus else None
