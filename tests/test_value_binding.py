@@ -35,6 +35,7 @@ MOST = "Did most of the 120 surveyed summarization papers run a human evaluation
         ("Only 14 surveyed summarization papers (12%) run a human evaluation.", "No"),
         ("We find that 85 surveyed summarization papers (71%) do not run a human evaluation.", "No"),
         ("In all, 40 percent of the surveyed summarization papers do not run a human evaluation.", "Yes"),
+        ("Of the surveyed summarization papers, 61 out of 120 run a human evaluation.", "Yes"),
         # The predicate without a share says nothing of "most"; half and half says neither.
         ("The surveyed summarization papers run a human evaluation of their summaries.", None),
         ("Exactly 50% of the surveyed summarization papers run a human evaluation.", None),

@@ -26,7 +26,7 @@ _QUANTIFIER = re.compile(
     re.I,
 )
 _PERCENT = re.compile(r"(\d+(?:\.\d+)?)\s?(?:%|percent\b|per\s+cent\b)", re.I)
-_PART_OF = re.compile(r"\b(\d[\d,]*)\s+(?:out\s+of|of\s+(?:the\s+|all\s+)?)(\d[\d,]*)\b", re.I)
+_PART_OF = re.compile(r"\b(\d[\d,]*)\s+(?:out\s+of\s+|of\s+(?:the\s+|all\s+)?)(\d[\d,]*)\b", re.I)
 
 
 def asked_majority(question: str) -> bool | None:
