@@ -123,6 +123,43 @@ def test_a_value_of_another_documents_thing_is_no_answer(library_of) -> None:
     assert lead.answer in ("v0.7", "Lark v0.7")
 
 
+@pytest.mark.parametrize(
+    ("question", "verbs"),
+    [
+        ("How much did Corvid agree to pay in the settlement?", ("agree",)),
+        ("How much was Corvid ordered to pay?", ("order",)),
+        ("What did the court order Corvid to do?", ("order",)),
+        ("How many staff does Corvid plan to hire?", ("plan",)),
+        # Need and permission say what was used; "agree to" without an action governs nothing.
+        ("How many GPUs are needed to train Corvid?", ()),
+        ("What did Corvid agree to?", ()),
+    ],
+)
+def test_the_verbs_a_question_puts_its_action_under(question: str, verbs: tuple[str, ...]) -> None:
+    assert parse_question(question).governing == verbs
+
+
+def test_what_was_ordered_is_not_what_was_agreed(library_of) -> None:
+    """ "How much did Corvid agree to pay" is not answered by what a court ordered it to pay, though
+    that sentence shares more of the question's words and ranks first."""
+    case = (
+        "# Orbit v. Corvid Freight\n\n"
+        "The court ordered that Corvid Freight pay $1.1 million in the class settlement to cover fees "
+        "and costs of monitoring the settlement agreement.\n\n"
+        "Under the class settlement, Corvid Freight agreed to pay $8.55 million.\n"
+    )
+    library = library_of({"case.md": case})
+    strategy = OfflineStrategy(library.embedder)
+    answers = [
+        run_research(library, strategy, question, single_question=True).report.sections[0].claims[0].answer
+        for question in (
+            "How much did Corvid Freight agree to pay in the class settlement?",
+            "How much was Corvid Freight ordered to pay in the class settlement?",
+        )
+    ]
+    assert answers == ["$8.55 million", "$1.1 million"]
+
+
 def test_a_version_is_numbered() -> None:
     asked = parse_question("Which version of Lark was used?").type
     assert not fits(asked, "Python", "Before running Lark, we check each file with Python.")

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from .answerhood import about_other_work, unheld
 from .claim_checks import names
 from .extractive import Analysis, ScoredSentence
-from .lexicon.verbs import REPORTING_VERBS
+from .lexicon.verbs import REPORTING_VERBS, verb_forms
 from .question_types import AnswerType
-from .text import content_stems, matched, stem
+from .text import content_stems, matched, stem, words
 
 
 @dataclass(frozen=True)
@@ -24,6 +24,9 @@ class Binding:
 
     specific: str | None  # the question's most specific term: the sentence itself names it
     named: tuple[str, ...]  # stems of the names it asks about: the sentence's document names them
+    governing: tuple[
+        frozenset[str], ...
+    ]  # forms of each verb the asked action is under ("agree" to pay): the sentence says one
     documents: dict[str, frozenset[str]]  # each evidence document's stems, its title and sections included
 
 
@@ -33,7 +36,9 @@ def value_binding(analysis: Analysis, tried: list[ScoredSentence]) -> Binding:
     the sentence's document must name: "he practised law in New York" answers for Conry in Conry's
     article; a version in a paper on another toolkit does not answer for S2ORC. Only a term some of the
     ``tried`` sentences name (or their document's title or section) binds: a paraphrase ("lower" for
-    "reduce") does not."""
+    "reduce") does not. A verb the asked action is under ("How much did Ford *agree* to pay?") binds the
+    sentence itself, when a tried sentence says it: "the court ordered that Ford pay $1.1 million" is not
+    what Ford agreed to pay."""
     specific = most_specific(analysis)
     if specific and not any(x.sentence.covers(specific) for x in tried):
         specific = None
@@ -41,15 +46,18 @@ def value_binding(analysis: Analysis, tried: list[ScoredSentence]) -> Binding:
     if analysis.asked.type.kind is not AnswerType.YES_NO and not analysis.asked.conjuncts:
         named = [t for name in names(analysis.asked.unsourced) for t in content_stems(name)]
     named = [t for t in dict.fromkeys(named) if any(x.sentence.covers(t) for x in tried)]
+    verbs = (verb_forms(v) for v in analysis.asked.governing)
+    governing = tuple(forms for forms in verbs if any(_says(x, forms) for x in tried))
     documents: dict[str, set[str]] = {}
     for x in analysis.scored:
         documents.setdefault(x.sentence.doc_id, set()).update(x.sentence.stems | x.sentence.context)
-    return Binding(specific, tuple(named), {d: frozenset(stems) for d, stems in documents.items()})
+    return Binding(specific, tuple(named), governing, {d: frozenset(stems) for d, stems in documents.items()})
 
 
 def said_of_asked(analysis: Analysis, item: ScoredSentence, binding: Binding) -> bool:
     """Whether the value ``item`` gives is said of what the question asks about: a table's row answers
-    for its label (``table_cells.own_row``); a sentence must name the most specific term and stand in a
+    for its label (``table_cells.own_row``); a sentence must name the most specific term and the verbs
+    the asked action is under, and stand in a
     document naming what the question names (``value_binding``), and one whose subject is a cited work
     ("Beltagy et al. report a corpus of 18% computer science papers") must itself name the things the
     question names: that work's figure is not the figure of the corpus the question asks about."""
@@ -58,10 +66,16 @@ def said_of_asked(analysis: Analysis, item: ScoredSentence, binding: Binding) ->
         return True
     if binding.specific and not sentence.covers(binding.specific):
         return False
+    if not all(_says(item, forms) for forms in binding.governing):
+        return False
     document = binding.documents.get(sentence.doc_id, frozenset())
     if not all(matched(t, document) for t in binding.named):
         return False
     return not (about_other_work(sentence.text) and unheld(list(analysis.asked.names), [sentence.text]))
+
+
+def _says(item: ScoredSentence, forms: frozenset[str]) -> bool:
+    return not forms.isdisjoint(words(item.sentence.text))
 
 
 def most_specific(analysis: Analysis) -> str | None:

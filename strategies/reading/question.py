@@ -22,6 +22,7 @@ from .alternatives import Alternatives, alternatives_of
 from .answerhood import asks_about_own_work, asks_about_the_text, asks_about_the_work
 from .claim_checks import names
 from .lexicon.question_words import QUESTION_WORDS
+from .lexicon.verbs import CATENATIVE_VERBS, verb_forms
 from .question_types import AnswerType, QuestionType, main_clause, question_type
 from .shares import asked_majority
 from .text import abbreviations, content_stems, question_terms, stem, without_source, word_tokens, words
@@ -31,6 +32,10 @@ TABLE_NAME = re.compile(r"\b(?:Table|Tab\.)\s*([A-Z]?\d+[a-z]?)\b", re.I)
 # The words either side of a question's "and" that name the things it joins ("Claude 3.5 Sonnet and
 # tool use"): at most this many.
 CONJUNCT_WORDS = 3
+# A verb governs the action of a "to" at most this many words after it (its object between): "agree
+# to pay", "ordered Ford to pay".
+GOVERNED_WITHIN = 3
+_CATENATIVE_BASES = {form: verb for verb in CATENATIVE_VERBS for form in verb_forms(verb)}
 
 
 def table_name(text: str) -> str:
@@ -62,6 +67,7 @@ class ParsedQuestion:
     own_work: bool  # it asks what the document's own authors did
     alternatives: Alternatives | None  # the two things it asks to choose between ("which is higher: A or B")
     majority: bool | None = None  # it asks whether most (True) or a minority (False) of a whole do a thing
+    governing: tuple[str, ...] = ()  # the verbs it puts its action under, base forms ("agree" of "agree to pay")
     abbreviations: dict[str, str] = field(default_factory=dict, compare=False)  # "SOTA" -> its words
 
 
@@ -91,6 +97,7 @@ def parse_question(question: str, evidence: Sequence[RetrievedChunk] = ()) -> Pa
         own_work=asks_about_own_work(text),
         majority=asked_majority(text) if asked.kind is AnswerType.YES_NO else None,
         alternatives=alternatives_of(text),
+        governing=governing_verbs(text),
         abbreviations=abbreviations(text),
     )
 
@@ -115,6 +122,21 @@ def relation_of(question: str, asked: QuestionType) -> frozenset[str]:
     if asked.kind is not AnswerType.QUANTITY:
         left_out |= {stem(w) for w in asked.noun.split()}
     return frozenset(s for s in content_stems(question) if s not in left_out)
+
+
+def governing_verbs(question: str) -> tuple[str, ...]:
+    """The verbs of intent or obligation (CATENATIVE_VERBS, base forms) the question puts its action under:
+    "agree" of "How much did Ford agree to pay?". What a party agreed to pay and what a court ordered it
+    to pay are two facts, and a sentence giving the one does not answer for the other."""
+    said = words(question)
+    found = (
+        _CATENATIVE_BASES[w]
+        for i, w in enumerate(said)
+        if w in _CATENATIVE_BASES
+        and "to" in said[i + 1 : i + 1 + GOVERNED_WITHIN]
+        and said.index("to", i + 1) < len(said) - 1
+    )
+    return tuple(dict.fromkeys(found))
 
 
 def conjuncts_of(question: str) -> tuple[str, ...]:

@@ -67,3 +67,27 @@ PLACING_VERBS = frozenset(
     attached attaching submit submits submitted submitting transmit transmits transmitted
     transmitting""".split()
 )
+
+# Verbs a question puts its action under ("How much did Ford *agree* to pay?", "how many staff does it
+# *plan* to hire?"): what a party agreed, planned or was ordered to do is a different fact from what it
+# did or was made to do, so a value's sentence must say the same one (``strategies.reading.binding``).
+# Verbs of need or permission ("needed to train") are left out: a sentence saying what was used answers.
+# Source: hand-kept, general English: catenative verbs of intent, obligation and attempt, base forms.
+CATENATIVE_VERBS = frozenset(
+    """agree refuse decline plan intend expect promise pledge vow decide offer fail attempt hope aim
+    threaten seek undertake order oblige compel urge""".split()
+)
+# Their forms that are not the base with -s, -ed or -ing.
+# Source: general English irregular verbs.
+IRREGULAR_FORMS = {"seek": ("sought",), "undertake": ("undertook", "undertaken")}
+
+
+def verb_forms(base: str) -> frozenset[str]:
+    """The inflected forms of a regular verb (and IRREGULAR_FORMS): "plan" -> plans, planned, planning;
+    "agree" -> agrees, agreed, agreeing. A noun of the same root ("agreement") is not one."""
+    past = base + "d" if base.endswith("e") else base + "ed"
+    ongoing = base[:-1] + "ing" if base.endswith("e") and not base.endswith("ee") else base + "ing"
+    # A final consonant doubles before the ending ("planned"); doubling another verb's makes no word.
+    doubled = () if base[-1] in "aeiouwxy" else (base + base[-1] + "ed", base + base[-1] + "ing")
+    third = base + "es" if base.endswith(("s", "sh", "ch", "x", "z", "o")) else base + "s"
+    return frozenset((base, third, past, ongoing, *doubled)) | frozenset(IRREGULAR_FORMS.get(base, ()))
