@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from graph.run import run_research
-from research.report import ReportClaim
+from research.report import FindingStatus, ReportClaim
 from strategies.offline.strategy import OfflineStrategy
 from strategies.reading.answerhood import about_other_work, polarity
 from strategies.reading.question import parse_question
@@ -158,6 +158,43 @@ def test_what_was_ordered_is_not_what_was_agreed(library_of) -> None:
         )
     ]
     assert answers == ["$8.55 million", "$1.1 million"]
+
+
+@pytest.mark.parametrize(
+    ("question", "subject"),
+    [
+        ("Under which software license is corvidkit released?", ("corvidkit",)),
+        ("What dataset was Orbit trained on?", ("orbit",)),
+        ("How many papers did the Lumen authors survey?", ("lumen",)),
+        # A pronoun or a document names no particular thing; a clause going on past its verb is no subject.
+        ("Which license does the paper use?", ()),
+        ("How much did Corvid agree to pay in the settlement?", ()),
+        ("What are the benefits of green roofs?", ()),
+    ],
+)
+def test_the_subject_a_question_asks_of(question: str, subject: tuple[str, ...]) -> None:
+    assert parse_question(question).subject == subject
+
+
+def test_another_things_licence_is_no_answer(library_of) -> None:
+    """A question on a thing no answering document names abstains, however many words another
+    document's sentence shares with it ("corvidkit" is no form of "corvid")."""
+    documents = {
+        "dataset.md": "# The Corvid court dataset\n\nWe released the dataset under the Creative Commons "
+        "(CC BY-NC) license, so others may extend the dataset.\n",
+        "kit.md": "# corvidkit: a toolkit for reading scans\n\ncorvidkit reads scanned pages into blocks. "
+        "It runs on a laptop without a GPU.\n",
+    }
+    library = library_of(documents)
+    result = run_research(
+        library,
+        OfflineStrategy(library.embedder),
+        "Under which software license is corvidkit released?",
+        single_question=True,
+    )
+    section = result.report.sections[0]
+    assert section.status is FindingStatus.GAP
+    assert section.confidence <= 0.2
 
 
 def test_a_version_is_numbered() -> None:

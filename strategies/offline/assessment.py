@@ -37,6 +37,7 @@ from collections.abc import Sequence
 
 from corpus.retrieval import RetrievedChunk
 from strategies.reading.answerhood import answer_verdict, unheld
+from strategies.reading.binding import subject_unheld
 from strategies.reading.claim_checks import Meaning, technical
 from strategies.reading.extractive import Analysis, ScoredSentence, prose
 from strategies.reading.keyphrases import extract_keyphrases
@@ -146,6 +147,9 @@ def read(
     held = " ".join(f"{c.title} {c.text} {' '.join(b.section for b in c.blocks)}" for c in evidence)
     asked = [n for n in analysis.asked.names if technical(n) and any(stem(w) in focus for w in content_words(n))]
     if unheld(asked, [held]) is not None:
+        return False, min(conf, UNNAMED_CONFIDENCE)
+    # Nor is a question on a thing the answering documents never name (``subject_unheld``).
+    if subject_unheld(analysis, chosen, evidence) is not None:
         return False, min(conf, UNNAMED_CONFIDENCE)
     # A question asking for a figure or a date is not answered by sentences giving none of the asked
     # kind, however many of its words they share: "How many GPUs are used?" by "an advantage of

@@ -8,14 +8,18 @@ question names, and, when its subject is a cited work, name them itself.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+
+from corpus.retrieval import RetrievedChunk
+from corpus.text import word_tokens
 
 from .answerhood import about_other_work, unheld
 from .claim_checks import names
 from .extractive import Analysis, ScoredSentence
 from .lexicon.verbs import REPORTING_VERBS, verb_forms
 from .question_types import AnswerType
-from .text import content_stems, matched, stem, words
+from .text import STEM_LENGTH, content_stems, matched, stem, words
 
 
 @dataclass(frozen=True)
@@ -92,3 +96,32 @@ def most_specific(analysis: Analysis) -> str | None:
     reporting = {stem(w) for w in asked.words if w in REPORTING_VERBS}
     focus = [t for t in analysis.focus_terms if t in analysis.weights and t not in reporting]
     return max(focus, key=lambda t: (analysis.weights[t], t)) if focus else None
+
+
+def subject_unheld(
+    analysis: Analysis, chosen: Sequence[ScoredSentence], evidence: Sequence[RetrievedChunk]
+) -> str | None:
+    """A word of the subject the question asks what it is or does (``ParsedQuestion.subject``) that the
+    leading sentence's document does not hold in its evidence (text, titles and sections), or None: "Under which
+    software license is papermage released?" is not answered by another paper's "we released the
+    dataset under CC BY-NC", whatever words they share. A word past the stem's length is held only
+    whole (or in its plural): "papermage" is no form of "paper"."""
+    subject = analysis.asked.subject
+    if not subject or not chosen:
+        return None
+    lead = chosen[0].sentence.doc_id
+    said: set[str] = set()
+    for chunk in evidence:
+        if chunk.doc_id == lead:
+            tokens = word_tokens(f"{chunk.title} {chunk.text} {' '.join(b.section for b in chunk.blocks)}")
+            # Two words run together are one name written either way ("Paper Plain", "PaperPlain").
+            said.update(tokens, map("".join, zip(tokens, tokens[1:], strict=False)))
+    return next((w for w in subject if not _holds_word(w, said)), None)
+
+
+def _holds_word(word: str, said: set[str]) -> bool:
+    if word in said or f"{word}s" in said or (word.endswith("s") and word[:-1] in said):
+        return True
+    # A short word's stem is faithful to it ("tool", "tools", "tooling"); a long one's five letters
+    # are not ("papermage", "paper").
+    return len(word) <= STEM_LENGTH + 3 and matched(stem(word), {stem(w) for w in said})

@@ -21,11 +21,13 @@ from tools.identifiers import query_identifiers
 from .alternatives import Alternatives, alternatives_of
 from .answerhood import asks_about_own_work, asks_about_the_text, asks_about_the_work
 from .claim_checks import names
+from .lexicon.documents import SOURCE_NOUNS
+from .lexicon.function_words import PLURAL_PRONOUNS, SINGULAR_PRONOUNS
 from .lexicon.question_words import QUESTION_WORDS
 from .lexicon.verbs import CATENATIVE_VERBS, verb_forms
 from .question_types import AnswerType, QuestionType, main_clause, question_type
 from .shares import asked_majority
-from .text import abbreviations, content_stems, question_terms, stem, without_source, word_tokens, words
+from .text import abbreviations, content_stems, content_words, question_terms, stem, without_source, word_tokens, words
 
 # "Table 2", "Tab. 3": how a caption names its table and a question names the table it asks about.
 TABLE_NAME = re.compile(r"\b(?:Table|Tab\.)\s*([A-Z]?\d+[a-z]?)\b", re.I)
@@ -35,6 +37,21 @@ CONJUNCT_WORDS = 3
 # A verb governs the action of a "to" at most this many words after it (its object between): "agree
 # to pay", "ordered Ford to pay".
 GOVERNED_WITHIN = 3
+# A question asking which thing its subject is or does: "(Under) which license is X released (under)?",
+# "What dataset does X train on?", "How many papers did the X authors survey?". Its subject stands
+# between the auxiliary and the verb that ends it: a participle after a form of "be", a bare verb after
+# "do", each with a particle.
+_ASKED_OF = re.compile(
+    r"^(?:\w+\s+)?(?:which|what|whose|how\s+(?:many|much))\b[^?]*?\s"
+    r"(?:(?:is|are|was|were)\s+(?P<passive>.+?)\s+[a-z]+(?:ed|en|wn|lt|ld|un|de)"
+    r"|(?:does|do|did)\s+(?P<active>.+?)\s+[a-z]+)"
+    r"(?:\s+(?:on|in|by|with|for|to|from|under|at|as|of|about))?\s*\?*$",
+    re.IGNORECASE,
+)
+# A subject is a noun phrase of at most this many words.
+SUBJECT_WORDS = 6
+# Words of a subject that name no particular thing: pronouns, the documents and their authors.
+_NO_SUBJECT = SOURCE_NOUNS | PLURAL_PRONOUNS | SINGULAR_PRONOUNS | frozenset(("you", "we", "i", "us"))
 _CATENATIVE_BASES = {form: verb for verb in CATENATIVE_VERBS for form in verb_forms(verb)}
 
 
@@ -67,6 +84,7 @@ class ParsedQuestion:
     own_work: bool  # it asks what the document's own authors did
     alternatives: Alternatives | None  # the two things it asks to choose between ("which is higher: A or B")
     majority: bool | None = None  # it asks whether most (True) or a minority (False) of a whole do a thing
+    subject: tuple[str, ...] = ()  # content words of the subject it asks what is or does ("papermage")
     governing: tuple[str, ...] = ()  # the verbs it puts its action under, base forms ("agree" of "agree to pay")
     abbreviations: dict[str, str] = field(default_factory=dict, compare=False)  # "SOTA" -> its words
 
@@ -97,6 +115,7 @@ def parse_question(question: str, evidence: Sequence[RetrievedChunk] = ()) -> Pa
         own_work=asks_about_own_work(text),
         majority=asked_majority(text) if asked.kind is AnswerType.YES_NO else None,
         alternatives=alternatives_of(text),
+        subject=subject_words(text),
         governing=governing_verbs(text),
         abbreviations=abbreviations(text),
     )
@@ -122,6 +141,21 @@ def relation_of(question: str, asked: QuestionType) -> frozenset[str]:
     if asked.kind is not AnswerType.QUANTITY:
         left_out |= {stem(w) for w in asked.noun.split()}
     return frozenset(s for s in content_stems(question) if s not in left_out)
+
+
+def subject_words(question: str) -> tuple[str, ...]:
+    """The content words of the subject a question asks which thing it is or does (``_ASKED_OF``):
+    "papermage" of "Under which software license is papermage released?". The thing a value is asked
+    of must be what the answering document is about: another toolkit's licence is no answer. A
+    pronoun, a document and its authors name no particular thing; () for other questions."""
+    found = _ASKED_OF.match(question.strip())
+    if found is None:
+        return ()
+    subject = found.group("passive") or found.group("active")
+    # A noun phrase, not a clause that goes on past its verb ("Ford agree to pay in the class").
+    if len(subject.split()) > SUBJECT_WORDS or re.search(r"\bto\b|[,;]", subject):
+        return ()
+    return tuple(w for w in content_words(subject) if w not in _NO_SUBJECT)
 
 
 def governing_verbs(question: str) -> tuple[str, ...]:
