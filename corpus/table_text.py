@@ -6,7 +6,7 @@ one cell per column of the grid, an empty one where a row leaves a column out, `
 .table_grid``; Markdown and HTML tables as written). The header is the rows above the first row
 holding a value (a number), at most ``MAX_HEADER_ROWS``; a header cell spanning columns is written
 once, over the first, so an upper header row's name carries right over the empty cells under which the
-row below names its columns ("SciBERT" over "Frozen" and "Finetune"). A row's label is what stands in
+row below names its columns ("CorvidBERT" over "Frozen" and "Finetune"). A row's label is what stands in
 its columns before its first value. A table no row of which holds a value has its first row as header.
 """
 
@@ -37,7 +37,7 @@ class TableRow:
     cells: tuple[tuple[str, str], ...]  # (column name, value), left to right, empty values left out
 
     def reading(self) -> str:
-        """The row as it reads with its header: "ChemProt: BioBERT 76.68; SciBERT 83.64"."""
+        """The row as it reads with its header: "ChemRel: OrbitBERT 76.68; CorvidBERT 83.64"."""
         values = "; ".join(f"{name} {value}".strip() for name, value in self.cells)
         return f"{self.label}: {values}" if self.label else values
 
@@ -109,7 +109,7 @@ def _column_names(header: list[list[str]], width: int) -> list[str]:
 
 
 def _joined(parts: list[str]) -> str:
-    """A column's name from its header lines; a word broken at a hyphen rejoined ("S2ORC-" "SciBERT")."""
+    """A column's name from its header lines; a word broken at a hyphen rejoined ("Orbit-" "CorvidBERT")."""
     name = ""
     for part in parts:
         name = f"{name}{part}" if name.endswith("-") else f"{name} {part}".strip()
@@ -119,7 +119,7 @@ def _joined(parts: list[str]) -> str:
 def indexed_text(part: str, table: str) -> str:
     """A table's text, or a ``part`` of it (a long table is chunked in parts), as it is indexed: each
     row of values read with its label and its columns' names from the whole ``table`` (what a question
-    about a value matches: "ChemProt: SciBERT Finetune 83.64", not "… | 83.64"); the other lines (the
+    about a value matches: "ChemRel: CorvidBERT Finetune 83.64", not "… | 83.64"); the other lines (the
     header, rows of words) as they stand."""
     readings = {row.line: row.reading() for row in table_rows(table) if any(is_value(v) for _, v in row.cells)}
     if not readings:

@@ -16,7 +16,7 @@ _QUESTION = re.compile(
     r"^\s*(?:what|who)\s+(?:is|are|was|were)\s+(?:(?:a|an|the)\s+)?(?P<x>[^?]+?)\s*\??\s*$"
     r"|^\s*what\s+(?:does|do|did)\s+(?:(?:a|an|the)\s+)?(?P<y>[^?]+?)\s+do\s*\??\s*$"
     r"|^\s*(?:define|definition of)\s+(?:(?:a|an|the)\s+)?(?P<z>[^?]+?)\s*\??\s*$"
-    # "How does Paper Plain define section gists?", "How are section gists defined in Paper Plain?"
+    # "How does Lark Reader define section gists?", "How are section gists defined in Lark Reader?"
     r"|^\s*how\s+(?:does|do|did)\s+(?!(?:i|you|we|one)\s)[^?]+?\s+define\s+(?:(?:a|an|the)\s+)?(?P<w>[^?]+?)\s*\??\s*$"
     r"|^\s*how\s+(?:is|are|was|were)\s+(?:(?:a|an|the)\s+)?(?P<v>[^?]+?)\s+defined\b[^?]*\??\s*$",
     re.IGNORECASE,
@@ -31,7 +31,7 @@ MAX_SUBJECT_WORDS = 5
 # A list item's number before its term: "(2) Section Gists – …", "3. X is …".
 _ENUMERATOR = re.compile(r"^\(?\d{1,2}[.)]\s+")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
-# A footnote or affiliation marker a PDF fuses to a term ("We introduce S2ORC,1 a large corpus").
+# A footnote or affiliation marker a PDF fuses to a term ("We introduce Orbit,1 a large corpus").
 _MARK = r"(?:\s?(?:\d{1,2}|[*†‡§]))?"
 _GLOSS = r"(?:\s*\([^)]*\))?"  # "X (eXtended Router) is a …"
 # What follows a term that a sentence defines: "is a …", "lets you …", "refers to …".

@@ -86,7 +86,7 @@ class TopicParts:
     is_question: bool
     comparison: list[str]  # the sides of an "A vs B" topic
     # What a title's tail says its subject is, when it is not a list of facets:
-    # "S2ORC: The Semantic Scholar Open Research Corpus".
+    # "Orbit: An Open Corpus of Field Notes".
     description: str = ""
 
 
@@ -103,7 +103,7 @@ def is_indirect_question(text: str) -> bool:
 
 def _lower_first(text: str) -> str:
     """Sentence case to running text: "Green roofs" -> "green roofs". A name keeps its case ("NASA
-    data", "S2ORC", "CiteSee", "Multi-LexSum", a one-word topic), and so does a title in Title Case
+    data", "Orbit", "CiteSee", "Multi-LexSum", a one-word topic), and so does a title in Title Case
     ("Dense Passage Retrieval for …"): lowering only its first word would read as a typo."""
     words = text.split()
     first = words[0] if words else ""
@@ -263,7 +263,7 @@ def _facet_question(facet: str, parts: TopicParts) -> str:
 
 
 def _description_question(parts: TopicParts) -> str:
-    """ "S2ORC: The Semantic Scholar Open Research Corpus" asks what S2ORC is; a description that is
+    """ "Orbit: An Open Corpus of Field Notes" asks what Orbit is; a description that is
     not a name's gloss ("Outside the web: standalone WebAssembly binaries") is asked about itself."""
     words = parts.subject.split()
     glossed = re.match(r"(a|an|the)\s", parts.description, flags=re.IGNORECASE)

@@ -335,7 +335,7 @@ def title_from_topic(topic: str) -> str:
 def _beside(other: ScoredSentence, lead: ScoredSentence) -> bool:
     """``other`` may be quoted after the sentence giving the answer: not the answer itself, nor another
     row of the table whose cell answers (a row is about its own thing: "JNLPBA | … | 77.70" after the
-    ChemProt row answering "What F1 does S2ORC-SciBERT obtain on ChemProt?")."""
+    ChemRel row answering "What F1 does Orbit-CorvidBERT obtain on ChemRel?")."""
     if other is lead:
         return False
     return not (lead.sentence.row is not None and other.sentence.block_id == lead.sentence.block_id)

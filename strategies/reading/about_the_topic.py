@@ -59,5 +59,5 @@ def about_its_document(text: str) -> bool:
 
 
 def _names(sentence: str) -> bool:
-    """A word written as a name after the first: a capital, or a capital inside it ("BERT", "SciBERT")."""
+    """A word written as a name after the first: a capital, or a capital inside it ("BERT", "CorvidBERT")."""
     return any(w[:1].isupper() for w in re.findall(r"[\w-]+", sentence)[1:])

@@ -2,8 +2,8 @@
 
 Such a question is answered by naming one of its alternatives, never by a figure or a sentence: a
 reader asking which of two things is larger wants the thing. ``alternatives_of`` reads the two
-alternatives (each as the question gives it, with its source, "SciBERT as reported in the SciBERT
-paper", and as an answer names it, "SciBERT"), the comparative deciding between them and its
+alternatives (each as the question gives it, with its source, "CorvidBERT as reported in the CorvidBERT
+paper", and as an answer names it, "CorvidBERT"), the comparative deciding between them and its
 direction, and, for each alternative, the question asking its value of the measure ("How many
 participants does CiteSee's field deployment have?"), which the readers answer like any other.
 
@@ -29,9 +29,9 @@ class Direction(StrEnum):
 
 @dataclass(frozen=True)
 class Alternative:
-    asked: str  # as the question gives it: "SciBERT as reported in the SciBERT paper"
-    name: str  # as an answer names it: "SciBERT"
-    question: str  # the question asking its value: "On ChemProt, how high is the score of SciBERT as …?"
+    asked: str  # as the question gives it: "CorvidBERT as reported in the CorvidBERT paper"
+    name: str  # as an answer names it: "CorvidBERT"
+    question: str  # the question asking its value: "On ChemRel, how high is the score of CorvidBERT as …?"
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,7 @@ class Alternatives:
 
 _WH = r"\b(?:which|who)\b"
 _SPLIT = re.compile(r"\s+(?:or|versus|vs\.?)\s+", re.I)
-# "On ChemProt, which scores higher: A or B", "Which is larger, A or B"
+# "On ChemRel, which scores higher: A or B", "Which is larger, A or B"
 _LISTED_AFTER = re.compile(rf"^(?P<pre>.*?){_WH}(?P<frame>[^:,]+?)\s*[:,]\s*(?P<list>.+)$", re.I)
 # "A or B: which is larger"
 _LISTED_BEFORE = re.compile(rf"^(?P<list>[^:]+?)\s*:\s*{_WH}(?P<frame>.+)$", re.I)
@@ -57,7 +57,7 @@ _SOURCE = re.compile(
     r"(?:paper|article|preprint|study|report|authors|survey|table)\b.*$",
     re.I,
 )
-# "BioBERT's result": the owner is the alternative, the noun its measure.
+# "OrbitBERT's result": the owner is the alternative, the noun its measure.
 _OWNED_MEASURE = re.compile(r"['’]s\s+(?:results?|scores?|values?|performance|numbers?|figures?)$", re.I)
 _OWNER = re.compile(r"[\w-]+['’]s\s+")
 _AUX = frozenset("is are was were do does did has have had".split())

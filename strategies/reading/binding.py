@@ -38,11 +38,11 @@ def value_binding(analysis: Analysis, tried: list[ScoredSentence]) -> Binding:
     """The question's most specific term (``most_specific``), which the sentence itself must name, and
     the stems of each name it asks about (not the source it names: "according to the X table"), which
     the sentence's document must name: "he practised law in New York" answers for Conry in Conry's
-    article; a version in a paper on another toolkit does not answer for S2ORC. Only a term some of the
+    article; a version in a paper on another toolkit does not answer for Orbit. Only a term some of the
     ``tried`` sentences name (or their document's title or section) binds: a paraphrase ("lower" for
-    "reduce") does not. A verb the asked action is under ("How much did Ford *agree* to pay?") binds the
-    sentence itself, when a tried sentence says it: "the court ordered that Ford pay $1.1 million" is not
-    what Ford agreed to pay."""
+    "reduce") does not. A verb the asked action is under ("How much did Corvid *agree* to pay?") binds the
+    sentence itself, when a tried sentence says it: "the court ordered that Corvid pay $1 million" is not
+    what Corvid agreed to pay."""
     specific = most_specific(analysis)
     if specific and not any(x.sentence.covers(specific) for x in tried):
         specific = None
@@ -103,9 +103,9 @@ def subject_unheld(
 ) -> str | None:
     """A word of the subject the question asks what it is or does (``ParsedQuestion.subject``) that the
     leading sentence's document does not hold in its evidence (text, titles and sections), or None: "Under which
-    software license is papermage released?" is not answered by another paper's "we released the
+    software license is corvidkit released?" is not answered by another paper's "we released the
     dataset under CC BY-NC", whatever words they share. A word past the stem's length is held only
-    whole (or in its plural): "papermage" is no form of "paper"."""
+    whole (or in its plural): "corvidkit" is no form of "paper"."""
     subject = analysis.asked.subject
     if not subject or not chosen:
         return None
@@ -114,7 +114,7 @@ def subject_unheld(
     for chunk in evidence:
         if chunk.doc_id == lead:
             tokens = word_tokens(f"{chunk.title} {chunk.text} {' '.join(b.section for b in chunk.blocks)}")
-            # Two words run together are one name written either way ("Paper Plain", "PaperPlain").
+            # Two words run together are one name written either way ("Lark Reader", "LarkReader").
             said.update(tokens, map("".join, zip(tokens, tokens[1:], strict=False)))
     return next((w for w in subject if not _holds_word(w, said)), None)
 
@@ -123,5 +123,5 @@ def _holds_word(word: str, said: set[str]) -> bool:
     if word in said or f"{word}s" in said or (word.endswith("s") and word[:-1] in said):
         return True
     # A short word's stem is faithful to it ("tool", "tools", "tooling"); a long one's five letters
-    # are not ("papermage", "paper").
+    # are not ("corvidkit", "paper").
     return len(word) <= STEM_LENGTH + 3 and matched(stem(word), {stem(w) for w in said})

@@ -191,7 +191,7 @@ class Layout:
         return self._pieces[block.block_id]
 
     def caption(self, block: Block) -> Block | None:
-        """The caption printed right above or below a table ("Table 2: Comparing SciBERT with …"): a
+        """The caption printed right above or below a table ("Table 2: Comparing CorvidBERT with …"): a
         caption block, or a paragraph naming the table (Markdown and HTML have no caption kind)."""
         for step in (-1, 1):
             found = self.blocks.get((block.doc_id, block.seq + step))

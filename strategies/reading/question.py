@@ -35,7 +35,7 @@ TABLE_NAME = re.compile(r"\b(?:Table|Tab\.)\s*([A-Z]?\d+[a-z]?)\b", re.I)
 # tool use"): at most this many.
 CONJUNCT_WORDS = 3
 # A verb governs the action of a "to" at most this many words after it (its object between): "agree
-# to pay", "ordered Ford to pay".
+# to pay", "ordered Corvid to pay".
 GOVERNED_WITHIN = 3
 # A question asking which thing its subject is or does: "(Under) which license is X released (under)?",
 # "What dataset does X train on?", "How many papers did the X authors survey?". Its subject stands
@@ -84,7 +84,7 @@ class ParsedQuestion:
     own_work: bool  # it asks what the document's own authors did
     alternatives: Alternatives | None  # the two things it asks to choose between ("which is higher: A or B")
     majority: bool | None = None  # it asks whether most (True) or a minority (False) of a whole do a thing
-    subject: tuple[str, ...] = ()  # content words of the subject it asks what is or does ("papermage")
+    subject: tuple[str, ...] = ()  # content words of the subject it asks what is or does ("corvidkit")
     governing: tuple[str, ...] = ()  # the verbs it puts its action under, base forms ("agree" of "agree to pay")
     abbreviations: dict[str, str] = field(default_factory=dict, compare=False)  # "SOTA" -> its words
 
@@ -145,14 +145,14 @@ def relation_of(question: str, asked: QuestionType) -> frozenset[str]:
 
 def subject_words(question: str) -> tuple[str, ...]:
     """The content words of the subject a question asks which thing it is or does (``_ASKED_OF``):
-    "papermage" of "Under which software license is papermage released?". The thing a value is asked
+    "corvidkit" of "Under which software license is corvidkit released?". The thing a value is asked
     of must be what the answering document is about: another toolkit's licence is no answer. A
     pronoun, a document and its authors name no particular thing; () for other questions."""
     found = _ASKED_OF.match(question.strip())
     if found is None:
         return ()
     subject = found.group("passive") or found.group("active")
-    # A noun phrase, not a clause that goes on past its verb ("Ford agree to pay in the class").
+    # A noun phrase, not a clause that goes on past its verb ("Corvid agree to pay in the class").
     if len(subject.split()) > SUBJECT_WORDS or re.search(r"\bto\b|[,;]", subject):
         return ()
     return tuple(w for w in content_words(subject) if w not in _NO_SUBJECT)
@@ -160,7 +160,7 @@ def subject_words(question: str) -> tuple[str, ...]:
 
 def governing_verbs(question: str) -> tuple[str, ...]:
     """The verbs of intent or obligation (CATENATIVE_VERBS, base forms) the question puts its action under:
-    "agree" of "How much did Ford agree to pay?". What a party agreed to pay and what a court ordered it
+    "agree" of "How much did Corvid agree to pay?". What a party agreed to pay and what a court ordered it
     to pay are two facts, and a sentence giving the one does not answer for the other."""
     said = words(question)
     found = (

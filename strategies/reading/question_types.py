@@ -147,7 +147,7 @@ def question_type(question: str) -> QuestionType:
         # "how many spider species", "how much money": the counted thing names the answer's unit.
         unit = re.match(r"\s+([a-z][\w-]*(?:\s+[a-z][\w-]*)?)", text[found.end() :], re.IGNORECASE)
         raw = unit.group(1).lower().split() if unit else []
-        # "How much *did* Ford agree to pay": an auxiliary next opens the predicate; no thing is counted.
+        # "How much *did* Corvid agree to pay": an auxiliary next opens the predicate; no thing is counted.
         if raw and _AUX_WORD.match(raw[0]):
             raw = []
         words = [w for w in raw if w not in NOT_A_NOUN]
@@ -163,7 +163,7 @@ def question_type(question: str) -> QuestionType:
         return QuestionType(AnswerType.PLACE)
     owned = _POSSESSIVE_Q.match(text)
     if owned:
-        # "What is finetuned SciBERT's average score ...?" asks for "the average score" of SciBERT.
+        # "What is finetuned CorvidBERT's average score ...?" asks for "the average score" of CorvidBERT.
         text = f"what is the {text[owned.end() :]}"
     found = _THING_Q.match(text)
     if found:

@@ -1,10 +1,10 @@
 """The cell a question asks for in a table's row: the value under the column whose name says what the
-question asks of the row's thing ("What F1 does finetuned SciBERT reach on ChemProt?" → the ChemProt
-row's value under "SciBERT Finetune").
+question asks of the row's thing ("What F1 does finetuned CorvidBERT reach on ChemRel?" → the ChemRel
+row's value under "CorvidBERT Finetune").
 
 A column is named by the question's words: those the row's label does not take, and first those the
 document's title, section and the table's caption do not (the paper the question names is the
-context, not the column: "the SciBERT paper … for BioBERT" asks the BioBERT column). An abbreviated
+context, not the column: "the CorvidBERT paper … for OrbitBERT" asks the OrbitBERT column). An abbreviated
 column name answers the words it abbreviates ("SOTA" for "state-of-the-art"). A row with one value
 answers with it; a row whose columns the question names none of, or two alike, gives no value: a
 guessed column would be a confident wrong number.
@@ -39,7 +39,7 @@ def cell_answer(question: ParsedQuestion, row: TableRow, context: frozenset[str]
         return None
     if len(values) == 1:
         return _clean(values[0][1])
-    # The document the question names as its source is context, not a column ("the SciBERT paper").
+    # The document the question names as its source is context, not a column ("the CorvidBERT paper").
     asked = [t for t in question.source_free if not matched(t, label)]
     own = [t for t in asked if not matched(t, context)]
     # An abbreviated column name stands for as many of the question's terms as the run it abbreviates.

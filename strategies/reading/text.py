@@ -68,7 +68,7 @@ def stem(word: str) -> str:
 # An abbreviation: two to six capitals ("SOTA", "LLM"); a run of words, for its initials.
 _CAPITALS = re.compile(r"\b([A-Z]{2,6})s?\b")
 _LETTERS = re.compile(r"[A-Za-z]+")
-# "the SciBERT paper", "this study", "LongEval's survey", "the LongEval authors": a determiner or a name,
+# "the CorvidBERT paper", "this study", "Lumen's survey", "the Lumen authors": a determiner or a name,
 # then a document noun or the document's writers.
 _DOCUMENT_REFERENCE = re.compile(
     r"\b((?:the|this|that|its|their|our)\s+(?:[A-Z0-9][\w-]*['’]?s?\s+){0,3}|[A-Z][\w-]*['’]s\s+)"
@@ -147,14 +147,14 @@ def spelled_out(question: str, text: str) -> str:
 
 
 def without_source(question: str) -> str:
-    """The question without the document it names as its source ("… in the SciBERT paper", "…
+    """The question without the document it names as its source ("… in the CorvidBERT paper", "…
     according to the dataset comparison table"): what it asks of the text, not which text."""
     return _DOCUMENT_REFERENCE.sub("", _ACCORDING_TO.sub("", question))
 
 
 def question_terms(question: str) -> list[str]:
     """The content words of a question, without the question template ("what does the evidence say")
-    and without the noun of a document it names as its source ("in *the SciBERT paper*", "this
+    and without the noun of a document it names as its source ("in *the CorvidBERT paper*", "this
     study"): the name says which document, the noun nothing about what is asked."""
     # A yes/no question opens with an auxiliary ("Does X achieve …?"): its verb is what it asks.
     opening = question.split(maxsplit=1)[:1]

@@ -1,7 +1,7 @@
 """A ruled table's rows as a grid: the columns found from where the rows' cells stand on the page.
 
 A column is an x-range most rows put text in; the gutters between columns are x-ranges at most a
-few rows cross (a header spanning two columns, "SciBERT" over "Frozen" and "Finetune", crosses one).
+few rows cross (a header spanning two columns, "CorvidBERT" over "Frozen" and "Finetune", crosses one).
 Each cell then goes in the column it starts in, so every row has one cell per column and a value
 stands under its header even when the row leaves cells out (a row label spanning rows is printed
 once). A table with fewer than two columns, or whose cells do not fall into them one to a column,

@@ -68,7 +68,7 @@ PLACING_VERBS = frozenset(
     transmitting""".split()
 )
 
-# Verbs a question puts its action under ("How much did Ford *agree* to pay?", "how many staff does it
+# Verbs a question puts its action under ("How much did Corvid *agree* to pay?", "how many staff does it
 # *plan* to hire?"): what a party agreed, planned or was ordered to do is a different fact from what it
 # did or was made to do, so a value's sentence must say the same one (``strategies.reading.binding``).
 # Verbs of need or permission ("needed to train") are left out: a sentence saying what was used answers.
