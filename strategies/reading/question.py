@@ -38,15 +38,15 @@ CONJUNCT_WORDS = 3
 # to pay", "ordered Corvid to pay".
 GOVERNED_WITHIN = 3
 # A question asking which thing its subject is or does: "(Under) which license is X released (under)?",
-# "What dataset does X train on?", "How many papers did the X authors survey?". Its subject stands
-# between the auxiliary and the verb that ends it: a participle after a form of "be", a bare verb after
-# "do", each with a particle.
+# "What dataset does X train on?", "What F1 does X obtain on Y?". Its subject stands between the
+# auxiliary and its verb, lower-case: a participle after a form of "be", a bare verb after "do"; a
+# particle or a prepositional phrase may end the question.
+_PREPOSITION = r"(?:on|in|by|with|for|to|from|under|at|as|of|about|over|against|across|during|within)"
 _ASKED_OF = re.compile(
-    r"^(?:\w+\s+)?(?:which|what|whose|how\s+(?:many|much))\b[^?]*?\s"
+    r"^(?:[A-Z]?[a-z]+\s+)?(?:[Ww]hich|[Ww]hat|[Ww]hose|[Hh]ow\s+(?:many|much))\b[^?]*?\s"
     r"(?:(?:is|are|was|were)\s+(?P<passive>.+?)\s+[a-z]+(?:ed|en|wn|lt|ld|un|de)"
     r"|(?:does|do|did)\s+(?P<active>.+?)\s+[a-z]+)"
-    r"(?:\s+(?:on|in|by|with|for|to|from|under|at|as|of|about))?\s*\?*$",
-    re.IGNORECASE,
+    rf"(?:\s+{_PREPOSITION}(?:\s+[^?]*)?)?\s*\?*$"
 )
 # A subject is a noun phrase of at most this many words.
 SUBJECT_WORDS = 6
