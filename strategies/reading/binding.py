@@ -8,6 +8,7 @@ question names, and, when its subject is a cited work, name them itself.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -20,6 +21,9 @@ from .extractive import Analysis, ScoredSentence
 from .lexicon.verbs import REPORTING_VERBS, verb_forms
 from .question_types import AnswerType
 from .text import STEM_LENGTH, content_stems, matched, stem, words
+
+# Endings that make forms of one word: two words differing only in these are the same word.
+INFLECTIONS = frozenset(("", "s", "es", "e", "d", "ed", "ing", "ings"))
 
 
 @dataclass(frozen=True)
@@ -120,8 +124,14 @@ def subject_unheld(
 
 
 def _holds_word(word: str, said: set[str]) -> bool:
-    if word in said or f"{word}s" in said or (word.endswith("s") and word[:-1] in said):
+    if word in said or any(_inflected(word, w) for w in said if w[:2] == word[:2]):
         return True
     # A short word's stem is faithful to it ("tool", "tools", "tooling"); a long one's five letters
-    # are not ("corvidkit", "paper").
+    # are not ("corvidkit", "corvid").
     return len(word) <= STEM_LENGTH + 3 and matched(stem(word), {stem(w) for w in said})
+
+
+def _inflected(word: str, other: str) -> bool:
+    """The two differ only in an inflection's ending ("finetuned", "finetune"; not "corvidkit", "corvid")."""
+    shared = len(os.path.commonprefix([word, other]))
+    return shared >= STEM_LENGTH and word[shared:] in INFLECTIONS and other[shared:] in INFLECTIONS

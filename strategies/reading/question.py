@@ -155,7 +155,11 @@ def subject_words(question: str) -> tuple[str, ...]:
     # A noun phrase, not a clause that goes on past its verb ("Corvid agree to pay in the class").
     if len(subject.split()) > SUBJECT_WORDS or re.search(r"\bto\b|[,;]", subject):
         return ()
-    return tuple(w for w in content_words(subject) if w not in _NO_SUBJECT)
+    said = [w for w in content_words(subject) if w not in _NO_SUBJECT]
+    # Of a longer subject only its names tell the thing ("finetuned CorvidBERT"): its other words
+    # describe it, and a document may say them otherwise ("fine-tuned").
+    named = {w for name in names(subject) for w in word_tokens(name)}
+    return tuple(said if len(said) == 1 else [w for w in said if w in named])
 
 
 def governing_verbs(question: str) -> tuple[str, ...]:
