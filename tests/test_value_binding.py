@@ -169,8 +169,10 @@ def test_what_was_ordered_is_not_what_was_agreed(library_of) -> None:
         # A prepositional phrase may end the question after the verb.
         ("What F1 does Corvid-BERT obtain on ChemRel?", ("corvid", "bert")),
         ("How much did Corvid agree to pay in the settlement?", ("corvid",)),
-        # A pronoun or a document names no particular thing.
+        # A pronoun or a document names no particular thing; a second question joined on has its own.
         ("Which license does the paper use?", ()),
+        ("What license does it use for training?", ()),
+        ("What features came out in May and how do they help users write prompts?", ()),
         ("What are the benefits of green roofs?", ()),
     ],
 )

@@ -43,7 +43,9 @@ GOVERNED_WITHIN = 3
 # particle or a prepositional phrase may end the question.
 _PREPOSITION = r"(?:on|in|by|with|for|to|from|under|at|as|of|about|over|against|across|during|within)"
 _ASKED_OF = re.compile(
-    r"^(?:[A-Z]?[a-z]+\s+)?(?:[Ww]hich|[Ww]hat|[Ww]hose|[Hh]ow\s+(?:many|much))\b[^?]*?\s"
+    r"^(?:[A-Z]?[a-z]+\s+)?(?:[Ww]hich|[Ww]hat|[Ww]hose|[Hh]ow\s+(?:many|much))\b"
+    # One question: no second one joined to it ("… and how do they …").
+    r"(?:(?!\b(?:how|what|which|who|when|where|why)\b)[^?])*?\s"
     r"(?:(?:is|are|was|were)\s+(?P<passive>.+?)\s+[a-z]+(?:ed|en|wn|lt|ld|un|de)"
     r"|(?:does|do|did)\s+(?P<active>.+?)\s+[a-z]+)"
     rf"(?:\s+{_PREPOSITION}(?:\s+[^?]*)?)?\s*\?*$"
@@ -51,7 +53,8 @@ _ASKED_OF = re.compile(
 # A subject is a noun phrase of at most this many words.
 SUBJECT_WORDS = 6
 # Words of a subject that name no particular thing: pronouns, the documents and their authors.
-_NO_SUBJECT = SOURCE_NOUNS | PLURAL_PRONOUNS | SINGULAR_PRONOUNS | frozenset(("you", "we", "i", "us"))
+_PRONOUNS = PLURAL_PRONOUNS | SINGULAR_PRONOUNS | frozenset(("you", "we", "i", "us", "he", "she"))
+_NO_SUBJECT = SOURCE_NOUNS | _PRONOUNS
 _CATENATIVE_BASES = {form: verb for verb in CATENATIVE_VERBS for form in verb_forms(verb)}
 
 
@@ -154,6 +157,9 @@ def subject_words(question: str) -> tuple[str, ...]:
     subject = found.group("passive") or found.group("active")
     # A noun phrase, not a clause that goes on past its verb ("Corvid agree to pay in the class").
     if len(subject.split()) > SUBJECT_WORDS or re.search(r"\bto\b|[,;]", subject):
+        return ()
+    # A pronoun is the whole subject ("does it use"): the words after it are its verb's.
+    if not _PRONOUNS.isdisjoint(subject.lower().split()):
         return ()
     said = [w for w in content_words(subject) if w not in _NO_SUBJECT]
     # Of a longer subject only its names tell the thing ("finetuned CorvidBERT"): its other words
