@@ -46,6 +46,8 @@ def test_questions_asking_for_an_account_get_no_short_answer_type(question):
         ("What is the birth date of Maurice Roche?", AnswerType.DATE, None),
         ("What is the monthly price of a Relay plan?", AnswerType.QUANTITY, None),
         ("How many images can a single API request include?", AnswerType.QUANTITY, None),
+        # A threshold is a value ("above 0.8"), however the question names what it thresholds.
+        ("What similarity threshold is required to link two records?", AnswerType.QUANTITY, None),
         ("Which Claude model has the fastest latency?", AnswerType.THING, Entity.PRODUCT),
         ("Which embeddings provider does the vendor recommend?", AnswerType.THING, Entity.ORGANISATION),
         ("What dataset do they evaluate on?", AnswerType.THING, Entity.METHOD),

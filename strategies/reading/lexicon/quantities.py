@@ -9,7 +9,7 @@ import re
 QUANTITY_NOUNS = frozenset(
     """population number size length height width depth area age count amount percentage proportion share
     rate ratio accuracy score total cost price fee weight speed temperature capacity duration distance value
-    limit maximum minimum budget salary revenue""".split()
+    limit maximum minimum threshold cutoff budget salary revenue""".split()
 ) | frozenset(
     # The measures a paper reports an experiment's outcome in ("what F1 does X reach", "what result does
     # the paper report for X"): general research vocabulary, not any paper's wording.
