@@ -172,6 +172,7 @@ def test_what_was_ordered_is_not_what_was_agreed(library_of) -> None:
         # A pronoun or a document names no particular thing; a second question joined on has its own.
         ("Which license does the paper use?", ()),
         ("What license does it use for training?", ()),
+        ("What does the evidence say about stormwater retention of green roofs?", ()),
         ("What features came out in May and how do they help users write prompts?", ()),
         ("What are the benefits of green roofs?", ()),
     ],

@@ -54,7 +54,9 @@ _ASKED_OF = re.compile(
 SUBJECT_WORDS = 6
 # Words of a subject that name no particular thing: pronouns, the documents and their authors.
 _PRONOUNS = PLURAL_PRONOUNS | SINGULAR_PRONOUNS | frozenset(("you", "we", "i", "us", "he", "she"))
-_NO_SUBJECT = SOURCE_NOUNS | _PRONOUNS
+# What a question asks its sources with ("What does the evidence say about …?") is no thing it asks of.
+_ASKED_SOURCES = frozenset("evidence literature research corpus library data record records".split())
+_NO_SUBJECT = SOURCE_NOUNS | _PRONOUNS | _ASKED_SOURCES
 _CATENATIVE_BASES = {form: verb for verb in CATENATIVE_VERBS for form in verb_forms(verb)}
 
 
