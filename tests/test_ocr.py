@@ -109,3 +109,14 @@ def test_a_page_is_bounded_in_time_and_pixels(tmp_path: Path) -> None:
     scale = render_scale(2384, 3370, OcrOptions(dpi=200, max_megapixels=40))
     assert 2384 * 3370 * scale * scale <= 40e6 + 1 and scale < 200 / 72
     assert render_scale(612, 792, OcrOptions(dpi=200)) == 200 / 72
+
+
+def test_the_engine_keeps_its_memory_between_pages_and_reads_alike(tmp_path: Path) -> None:
+    # One engine a process, whose sessions keep onnxruntime's memory arena (RapidOCR's default
+    # turns it off, and each run then pays for its memory again): a page read twice reads the same.
+    from corpus.ocr import _engine, read_image
+
+    image = np.asarray(_scan(HEADING, BODY, tmp_path).convert("RGB"))
+    first, second = read_image(image, 60), read_image(image, 60)
+    assert first.lines and first == second and _engine() is _engine()
+    assert all(s.session.get_session_options().enable_cpu_mem_arena for s in _engine().sessions)
