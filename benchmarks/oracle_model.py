@@ -59,7 +59,7 @@ def tally(said: list[Said], records: list[dict]) -> dict:
             claims[s.kind][what] += 1
             kinds_verified[s.kind] += what == "verified"
             if len(examples[f"{s.kind} {what}"]) < 3:
-                examples[f"{s.kind} {what}"].append(s.claim)
+                examples[f"{s.kind} {what}"].append(f"{record['id']}: {s.claim}")
         for kind in {s.kind for s in final}:
             questions[kind]["verified" if kinds_verified[kind] else "not verified"] += 1
     return {
@@ -109,6 +109,7 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=30)
     parser.add_argument("--sample-seed", type=int, default=1)
     parser.add_argument("--lie", action="store_true")
+    parser.add_argument("--out", type=Path, help="keep prp eval's results here (default: a temporary folder)")
     parser.add_argument(
         "--subset",
         action="store_true",
@@ -143,7 +144,8 @@ def run(args: argparse.Namespace) -> None:
         "HF_HUB_OFFLINE": "1",
     }
     env.pop("LANGSMITH_API_KEY", None)
-    with OpenAIStub(oracle) as stub, tempfile.TemporaryDirectory(prefix="prp-oracle-") as out:
+    with OpenAIStub(oracle) as stub, tempfile.TemporaryDirectory(prefix="prp-oracle-") as scratch:
+        out = str(args.out or scratch)
         env["OPENAI_BASE_URL"] = stub.base_url
         command = [sys.executable, "-m", "ui.cli", "eval", args.dataset, "--limit", str(args.limit)]
         command += ["--sample-seed", str(args.sample_seed), "--no-judge", "--quiet", "--out", out, "--json"]
@@ -156,6 +158,8 @@ def run(args: argparse.Namespace) -> None:
     figures = tally(oracle.said, records)
     figures["tokens_per_question"] = tokens_per_question(records)
     figures["table_rows"] = table_rows(oracle, oracle.said, records)
+    calls = Counter(len({s.call for s in oracle.said if s.question == r["asked"]}) for r in records)
+    figures["answer_calls_per_question"] = dict(sorted(calls.items()))
     figures["evidence_tokens_per_question"] = {
         step: percentiles([c[step] for c in oracle.evidence_tokens.values()]) for step in ("answer", "rerank")
     }
