@@ -234,7 +234,9 @@ class LLMStrategy:
         best = unread(ranked(sub_question.question, sheet, self.vectors), evidence, read)
         if not best:
             return self._nothing_new(sub_question, evidence, queries)
-        chosen = self._rerank(sub_question, sheet, best[: self.rerank_candidates]) if self.rerank else best
+        # Re-ranking chooses what fills the budget: where every sentence fits, there is no choice to make.
+        fits = {s.sid for s in within_budget(best, sheet, self.evidence_tokens)} >= {s.sid for s in best}
+        chosen = self._rerank(sub_question, sheet, best[: self.rerank_candidates]) if self.rerank and not fits else best
         # The model's choice first, then the rest of the pre-ranked sentences while the budget lasts:
         # a re-ranker that scored few sentences, or missed the answer among its candidates, does not
         # leave the answer's prompt half empty.
