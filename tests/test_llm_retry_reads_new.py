@@ -7,6 +7,7 @@ from __future__ import annotations
 from corpus.models import Block, BlockKind, DocType
 from corpus.retrieval import RetrievedChunk
 from research.strategy import SubQuestion
+from strategies.llm.selection import count_tokens
 from strategies.llm.strategy import LLMStrategy
 from strategies.offline.strategy import OfflineStrategy
 from testing_support.llm_fakes import ScriptedChatModel
@@ -71,3 +72,18 @@ def test_a_retry_that_found_nothing_new_asks_the_model_nothing(embedder):
     assert prompts == []
     # The documents' own sentences stand, as offline mode reads them.
     assert answer.claims and all(c.citations[0].quote in TEXTS for c in answer.claims)
+
+
+def test_a_retry_reads_in_half_the_budget(embedder):
+    long = " ".join(f"Membrane sample {n} was inspected after {n + 5} years on the roof." for n in range(40))
+    evidence = chunks()
+    evidence[1] = evidence[1].model_copy(
+        update={"text": long, "blocks": [evidence[1].blocks[0].model_copy(update={"text": long})]}
+    )
+    shown: dict[str, int] = {}
+    for name, read in (("first", frozenset()), ("retry", frozenset({"c1"}))):
+        strategy, prompts = asking(embedder)
+        strategy.evidence_tokens = 200
+        strategy.answer(SubQuestion(id="q1", question=QUESTION, rationale=""), evidence, [QUESTION], read=read)
+        shown[name] = sum(count_tokens(t) + 4 for t in sentences_in(prompts[-1]).values())
+    assert shown["retry"] <= 100 < shown["first"] <= 200, shown
