@@ -59,7 +59,7 @@ def tally(said: list[Said], records: list[dict]) -> dict:
             claims[s.kind][what] += 1
             kinds_verified[s.kind] += what == "verified"
             if len(examples[f"{s.kind} {what}"]) < 3:
-                examples[f"{s.kind} {what}"].append(s.claim)
+                examples[f"{s.kind} {what}"].append(f"{record['id']}: {s.claim}")
         for kind in {s.kind for s in final}:
             questions[kind]["verified" if kinds_verified[kind] else "not verified"] += 1
     return {
@@ -74,8 +74,32 @@ def tally(said: list[Said], records: list[dict]) -> dict:
 
 
 def percentiles(values: list[int]) -> dict:
-    """p50 and max of the evidence tokens the prompts showed a question (all its answer or re-rank calls)."""
+    """p50 and max over questions (of the evidence tokens its prompts showed, or of all its tokens)."""
     return {"p50": statistics.median(values), "max": max(values), "n": len(values)} if values else {}
+
+
+def tokens_per_question(records: list[dict]) -> dict:
+    """Every model call's prompt and completion tokens for a question (plan, re-rank, answer, retries…),
+    as the server reported them; with the mean by step."""
+    spent = [r["cost"] for r in records if r.get("cost")]
+    steps: Counter = Counter()
+    for cost in spent:
+        steps.update(cost.get("step_tokens", {}))
+    return {
+        **percentiles([c["input_tokens"] + c["output_tokens"] for c in spent]),
+        "mean_by_step": {k: round(v / len(spent)) for k, v in steps.items()} if spent else {},
+    }
+
+
+def table_rows(oracle: Oracle, said: list[Said], records: list[dict]) -> dict:
+    """Table questions: how their gold row reached the answer prompt (read under its columns' names, as
+    bare cells, or not at all), and how many of those shown it as a row got a correct claim verified."""
+    claims = {r["asked"]: r.get("claims", []) for r in records}
+    verified = {s.question for s in said if s.kind == "correct" and fate(s, claims.get(s.question, [])) == "verified"}
+    tables = [r["asked"] for r in records if r.get("category") == "table"]
+    shown = Counter(oracle.table_rows.get(q, "not shown") for q in tables)
+    answered = sum(1 for q in tables if oracle.table_rows.get(q) == "as a row" and q in verified)
+    return {"questions": len(tables), **shown, "as a row, a correct claim verified": answered}
 
 
 def main() -> None:
@@ -85,6 +109,7 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=30)
     parser.add_argument("--sample-seed", type=int, default=1)
     parser.add_argument("--lie", action="store_true")
+    parser.add_argument("--out", type=Path, help="keep prp eval's results here (default: a temporary folder)")
     parser.add_argument(
         "--subset",
         action="store_true",
@@ -119,7 +144,8 @@ def run(args: argparse.Namespace) -> None:
         "HF_HUB_OFFLINE": "1",
     }
     env.pop("LANGSMITH_API_KEY", None)
-    with OpenAIStub(oracle) as stub, tempfile.TemporaryDirectory(prefix="prp-oracle-") as out:
+    with OpenAIStub(oracle) as stub, tempfile.TemporaryDirectory(prefix="prp-oracle-") as scratch:
+        out = str(args.out or scratch)
         env["OPENAI_BASE_URL"] = stub.base_url
         command = [sys.executable, "-m", "ui.cli", "eval", args.dataset, "--limit", str(args.limit)]
         command += ["--sample-seed", str(args.sample_seed), "--no-judge", "--quiet", "--out", out, "--json"]
@@ -130,6 +156,10 @@ def run(args: argparse.Namespace) -> None:
         summary = json.loads(done.stdout)
         records = [json.loads(line) for f in Path(out).glob("*/examples-*.jsonl") for line in f.open()]
     figures = tally(oracle.said, records)
+    figures["tokens_per_question"] = tokens_per_question(records)
+    figures["table_rows"] = table_rows(oracle, oracle.said, records)
+    calls = Counter(len({s.call for s in oracle.said if s.question == r["asked"]}) for r in records)
+    figures["answer_calls_per_question"] = dict(sorted(calls.items()))
     figures["evidence_tokens_per_question"] = {
         step: percentiles([c[step] for c in oracle.evidence_tokens.values()]) for step in ("answer", "rerank")
     }
@@ -137,7 +167,7 @@ def run(args: argparse.Namespace) -> None:
     figures["eval"] = {
         k: metrics[k] for k in ("gold_shown", "answered", "citation_support", "llm_tokens") if k in metrics
     }
-    name = "qasper" if args.dataset.startswith("qasper:") else "docs-dev"
+    name = "qasper" if args.dataset.startswith("qasper:") else Path(args.dataset.split(":", 1)[1]).parent.name
     print(json.dumps({k: v for k, v in figures.items() if k != "examples"}, indent=2))
     for key, texts in figures["examples"].items():
         print(f"\n{key}:" + "".join(f"\n  - {t[:200]}" for t in texts))

@@ -21,7 +21,8 @@ def retry_gaps(state: ResearchState, runtime: Runtime[ResearchContext]) -> dict:
         new_queries = [q for q in finding.next_queries if q not in finding.queries]
         evidence = merge_evidence(finding.evidence, *(search(context, q) for q in new_queries))
         queries = finding.queries + new_queries
-        answer = context.strategy.answer(finding.sub_question, evidence, queries)
+        read = frozenset(c.chunk_id for c in finding.evidence)
+        answer = context.strategy.answer(finding.sub_question, evidence, queries, read)
         status = FindingStatus.ANSWERED_AFTER_RETRY if answer.sufficient else FindingStatus.GAP
         updated.append(
             finding.model_copy(

@@ -51,8 +51,16 @@ class ResearchStrategy(Protocol):
         """Decompose the topic; ``scout`` is a first retrieval on the topic itself (empty for a single
         question, which is researched as asked)."""
 
-    def answer(self, sub_question: SubQuestion, evidence: list[RetrievedChunk], queries: list[str]) -> Answer:
-        """Answer from the evidence only, judge whether it suffices, and propose reformulations."""
+    def answer(
+        self,
+        sub_question: SubQuestion,
+        evidence: list[RetrievedChunk],
+        queries: list[str],
+        read: frozenset[str] = frozenset(),
+    ) -> Answer:
+        """Answer from the evidence only, judge whether it suffices, and propose reformulations. ``read``:
+        on a retry, the ids of the chunks an earlier round answered from (the rest is what the
+        reformulated searches added)."""
 
     def suggest(self, finding: Finding) -> list[str]:
         """For a gap: next steps a researcher could take (other terms, documents to add)."""

@@ -45,6 +45,8 @@ ANSWERED = frozenset({"answered", "answered_after_retry", "disputed"})
 # A sub-question this similar (token-set ratio) to an example's question is that example's.
 SAME_QUESTION = 90
 LIES = ("figure", "entity", "term")
+# A table's row as the evidence shows it read under its header: "Table 2, BookSum: samples 405; …".
+ROW_READING = re.compile(r"Table\b[^,:]{0,12}, [^:]+: \S")
 
 
 @dataclass
@@ -65,6 +67,9 @@ class Oracle:
     said: list[Said] = field(default_factory=list)
     # Tokens of evidence the prompts showed, by question and step ("rerank", "answer"), retries included.
     evidence_tokens: dict[str, Counter] = field(default_factory=lambda: defaultdict(Counter))
+    # A table question's gold row in its answer prompts, by question: "as a row" (read under its
+    # columns' names, ``ROW_READING``), "as a line" (its cells alone) or absent when never shown.
+    table_rows: dict[str, str] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _calls: int = 0
 
@@ -129,6 +134,8 @@ class Oracle:
         gold = self._gold(example, prompt)
         reference = _reference(example) if example else ""
         call = self._next_call()
+        if example is not None and example.category == "table" and gold:
+            self._note_row(example, gold)
         if not gold or not reference:
             if example is not None:
                 self._log(example, question, "none", "", [], call, gold_shown=bool(gold))
@@ -155,6 +162,12 @@ class Oracle:
             claims.append({"text": sweeping, "sentence_ids": claims[0]["sentence_ids"]})
             self._log(example, question, "sweep", sweeping, claims[0]["sentence_ids"], call)
         return {"claims": claims, "sufficient": True, "confidence": 0.95, "next_queries": []}
+
+    def _note_row(self, example: EvalExample, gold: dict[str, str]) -> None:
+        seen = "as a row" if any(ROW_READING.match(t) for t in gold.values()) else "as a line"
+        with self._lock:
+            if self.table_rows.get(example.prompt) != "as a row":
+                self.table_rows[example.prompt] = seen
 
     def _next_call(self) -> int:
         with self._lock:

@@ -177,3 +177,12 @@ def test_a_figure_read_with_its_label_and_its_thousands():
     assert not judge("Gniewkowo has a population of 14,719.", [table]).states
     prose = "The gmina has a population of 14,719, of which the town of Gniewkowo has 7,041."
     assert not judge("The population of Gniewkowo is 14,719.", [prose]).states
+
+
+def test_a_values_spread_states_no_figure_of_its_own_but_to_a_claim_giving_a_spread():
+    """ "38.72(0.30)" is a score and its deviation: "+0.30 F1" is not what the row states, while a
+    claim giving the score with its spread is."""
+    row = "10% | 47.21(0.34) | 23.05(0.17) | 38.72(0.30)"
+    assert not judge("The gain is +0.30 F1.", [row]).states
+    assert not judge("The gain is +0.93 F1.", ["ChemProt | REL | 83.64 | 84.59 ± 0.93"]).states
+    assert judge("ChemProt: 84.59 ± 0.93.", ["ChemProt | REL | 83.64 | 84.59 ± 0.93"]).states

@@ -13,6 +13,9 @@ sentence (an exact substring of its block, split as offline mode splits sentence
 id as its hint, and the citation node verifies it like any other. Short labels (``b3``) rather than
 block ids keep ids cheap in tokens; each block is labelled once per sheet, so ids never collide.
 
+A table's row is shown read under its columns' names and its table's name ("Table 1, ChemProt: BioBERT
+76.68; SciBERT Finetune 83.64"), as offline mode reads it; a citation of it still quotes the row's line.
+
 Document text is marked as offline mode marks it (``research.ai_address``): every sentence of a block
 that addresses an AI (a planted instruction, in prose, a list or a table cell) is shown as ``WITHHELD``,
 never as its words, and a title (a PDF's /Title, a file name) that does is shown as ``WITHHELD_TITLE``.
@@ -26,11 +29,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from html import escape
 
-from corpus.models import BlockKind
+from corpus.models import Block, BlockKind
 from corpus.retrieval import RetrievedChunk
+from corpus.table_text import is_value, table_rows
 from research.ai_address import WITHHELD, addresses_ai, title_for_model
 from research.evidence import CitationMarker
 from strategies.reading.passages import Layout
+from strategies.reading.question import TABLE_NAME
 
 _SPACE = re.compile(r"\s+")
 # A "sentence" this long (a table flattened into one line, an unpunctuated page) is shown cut: the
@@ -49,14 +54,22 @@ class Sentence:
     end: int
     rank: int  # the rank of the chunk that brought its block (1 = best)
     addressed: bool = False  # its block addresses an AI (``research.ai_address``)
+    # A table's row of values read under its columns' names ("Table 2, BookSum: samples 405; …"): the
+    # bare cells name neither their columns nor their table, so a model could not tell whose value one is.
+    reading: str = ""
+
+    @property
+    def read(self) -> str:
+        """What the sentence says: a table's row as its reading, else its text."""
+        return self.reading or self.text
 
     @property
     def shown(self) -> str:
-        """The text as a prompt shows it: on one line, cut at MAX_SHOWN_CHARS; withheld when its block
-        addresses an AI."""
+        """The text as a prompt shows it (a table's row as its reading): on one line, cut at
+        MAX_SHOWN_CHARS; withheld when its block addresses an AI."""
         if self.addressed:
             return WITHHELD
-        text = _SPACE.sub(" ", self.text).strip()
+        text = _SPACE.sub(" ", self.read).strip()
         return text if len(text) <= MAX_SHOWN_CHARS else text[:MAX_SHOWN_CHARS].rstrip() + " ..."
 
 
@@ -81,6 +94,7 @@ class EvidenceSheet:
                 sheet.block_texts[block.block_id] = block.text
                 label = f"b{len(sheet.block_texts)}"
                 addressed = addresses_ai(block.text)
+                readings = row_readings(block, layout)
                 for n, piece in enumerate(layout.pieces(block), 1):
                     sheet.sentences.append(
                         Sentence(
@@ -93,6 +107,7 @@ class EvidenceSheet:
                             piece.end,
                             chunk.rank,
                             addressed,
+                            readings.get(piece.start, ""),
                         )
                     )
         for block_id in sheet.block_texts:
@@ -142,6 +157,21 @@ class EvidenceSheet:
     def _marker(self, run: list[Sentence]) -> CitationMarker:
         text = self.block_texts[run[0].block_id]
         return CitationMarker(block_id=run[0].block_id, quote=text[run[0].start : run[-1].end])
+
+
+def row_readings(block: Block, layout: Layout) -> dict[int, str]:
+    """A table block's rows of values read under their columns' names and their table's name, by the
+    row's offset in the block's text ({} for any other block)."""
+    if block.kind is not BlockKind.TABLE:
+        return {}
+    caption = layout.caption(block)
+    named = TABLE_NAME.match(caption.text) if caption is not None else None
+    table = f"Table {named.group(1)}" if named else "Table"
+    return {
+        row.start: f"{table}, {row.reading()}"
+        for row in table_rows(block.text)
+        if any(is_value(v) for _, v in row.cells)
+    }
 
 
 def render(sentences: Iterable[Sentence]) -> str:

@@ -105,12 +105,14 @@ def ranked(question: str, sheet: EvidenceSheet, vectors: Vectors | None) -> list
 
 
 def within_budget(best_first: Sequence[Sentence], sheet: EvidenceSheet, budget: int) -> list[Sentence]:
-    """Each sentence in turn with its neighbours (context a reader of the sentence needs), while the
-    budget (tokens of sentence text) lasts; in sheet order, so blocks read as they are written."""
+    """Each sentence in turn with its neighbours (context a reader of the sentence needs; a table's row
+    read under its columns' names needs none: the next rows are other things' values), while the budget
+    (tokens of sentence text) lasts; in sheet order, so blocks read as they are written."""
     chosen: dict[str, Sentence] = {}
     used = 0
     for sentence in best_first:
-        group = [s for s in (sentence, *sheet.neighbours(sentence)) if s.sid not in chosen]
+        context = () if sentence.reading else sheet.neighbours(sentence)
+        group = [s for s in (sentence, *context) if s.sid not in chosen]
         cost = sum(count_tokens(s.shown) + 4 for s in group)  # ~4 more for the id
         if not group:
             continue

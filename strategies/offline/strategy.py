@@ -85,7 +85,14 @@ class OfflineStrategy:
     def plan(self, topic: str, single_question: bool, scout: list[RetrievedChunk]) -> list[SubQuestion]:
         return plan_questions(topic, single_question, scout)
 
-    def answer(self, sub_question: SubQuestion, evidence: list[RetrievedChunk], queries: list[str]) -> Answer:
+    def answer(
+        self,
+        sub_question: SubQuestion,
+        evidence: list[RetrievedChunk],
+        queries: list[str],
+        read: frozenset[str] = frozenset(),
+    ) -> Answer:
+        # Offline mode reads all the evidence each round: reading costs no tokens (``read`` is for a model).
         judged = self.judge(sub_question.question, evidence)
         tried = [*queries, sub_question.question]
         next_queries = (

@@ -6,7 +6,8 @@ on the text itself:
 
 - **figures**: every number the claim states, read with its unit ("49%" = "49 percent") and its
   bound ("up to", "at least", "about"), is a number of the sentences; a claim may round ("69%" for
-  "68.8%") but not move a bound across ("more than 49%" against "up to 49%");
+  "68.8%") but not move a bound across ("more than 49%" against "up to 49%"); a value's spread printed
+  after it ("38.72 (0.30)", "84.59 ± 0.93") states no figure of its own but to a claim giving a spread;
 - **names**: every name, acronym or identifier of the claim (a capitalised word inside a sentence,
   an inner capital, a digit inside a word) is in the sentences *with its capital* ("Care" is not
   named by "take care", "XML" not by "xml"; an identifier such as "image/jpeg" holds "JPEG", a claim
@@ -76,6 +77,8 @@ SAME_STATEMENT = 0.5
 
 # A capitalised word opening a sentence is a name unless it has the shape of a common word (a verb
 # form, an adverb, an abstract noun): "Medusa achieves…" names, "Overall, …" and "Using …" do not.
+# What stands right before a value's spread: a digit and an opening parenthesis, or a ±.
+_SPREAD_BEFORE = re.compile(r"(?:\d\s?\(|±\s?)$")
 _COMMON_SHAPE = re.compile(
     r"(?:ing|ly|ed|ion|ions|ive|ives|al|ous|ble|ment|ments|ness|ity|ies|ers|ally|ic|ics|ful|less|ise|ize|"
     r"ises|izes|ised|ized|ance|ence|ant|ent|ary|ory|ure|ures|ship|ism|ist|ists)$",
@@ -103,10 +106,11 @@ _ENUMERATOR = re.compile(r"(?:^|[:;.!?]\s+|:)\(?(1)\)\s+(?=[A-Za-z])")
 def figures_problem(claim: str, sources: str, best: str, overlap: float) -> Failure | None:
     """A figure of the claim that the sources do not state (see the module docstring)."""
     stated = mentions(sources) + _word_numbers(sources)
+    values = [m for m in stated if not _spread(sources, m)]
     labels = {m.start(1) for m in _ENUMERATOR.finditer(claim)}
     figures = [m for m in mentions(claim) if m.start not in labels]
     for figure in figures + [m for m in _word_numbers(claim) if m.value not in (1.0,)]:
-        same = [m for m in stated if same_value(figure, m)]
+        same = [m for m in (stated if _spread(claim, figure) else values) if same_value(figure, m)]
         money = currency(claim, figure)
         if money and same and all(currency(sources, m) not in ("", money) for m in same):
             return Failure(overlap >= SAME_STATEMENT, f"the cited text gives {figure.text!r} in another currency")
@@ -117,6 +121,11 @@ def figures_problem(claim: str, sources: str, best: str, overlap: float) -> Fail
         if all(_opposed_bounds(figure, m, claim, sources) for m in same):
             return Failure(overlap >= SAME_STATEMENT, f"the cited text bounds {figure.text!r} the other way")
     return None
+
+
+def _spread(text: str, mention: Mention) -> bool:
+    """Whether the figure is the spread printed after a value: "47.21(0.34)", "47.21 (0.34)", "± 0.93"."""
+    return bool(_SPREAD_BEFORE.search(text[max(0, mention.start - 4) : mention.start]))
 
 
 def _word_numbers(text: str) -> list[Mention]:
