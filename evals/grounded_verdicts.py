@@ -14,7 +14,7 @@ as far as the set can tell:
      (``value_verdicts.yes_no_right``);
    - a question asking a typed value (``parse_question``), with a reference of at most
      ``SHORT_VALUE_WORDS`` words: the lead's short answer (else its sentence) holds one such
-     reference (``value_verdicts.holds``: numbers by value);
+     reference, or each value a reference lists (``value_verdicts.holds``: numbers by value);
    - otherwise, an account: the lead's text has a content word (stem) of a reference answer that the
      question does not have. This only catches a lead saying nothing the reference says (a section's
      table of contents, a sentence beside the point); it cannot tell a partial account from a full one.
@@ -42,6 +42,7 @@ CORRECT_LABEL = "correct"
 # QASPER's references keep the papers' placeholders for citations, tables and formulas ("MultiUN BIBREF32").
 _PLACEHOLDER = re.compile(r"\b(?:BIBREF|TABREF|FIGREF|SECREF|INLINEFORM|DISPLAYFORM)\d+\b")
 _YES_NO = frozenset({"yes", "no"})
+_LIST_SEPARATOR = re.compile(r",\s+|;\s*|\s+and\s+")
 
 
 class GroundedVerdict(StrEnum):
@@ -76,6 +77,15 @@ def references(answers: Iterable[str]) -> list[str]:
     return [a for a in cleaned if a]
 
 
+def holds_value(text: str, reference: str) -> bool:
+    """``text`` holds the reference value, or each value of a reference listing several ("Europarl,
+    MultiUN"; "Precision, Recall and F-measure") wherever the text names them."""
+    if holds(text, reference):
+        return True
+    items = [i for i in _LIST_SEPARATOR.split(reference) if i.strip()]
+    return len(items) > 1 and all(holds(text, i) for i in items)
+
+
 def says_a_reference(question: str, lead: Lead, answers: list[str]) -> bool:
     """Condition 3 of the module docstring: the lead says what one of ``answers`` says."""
     refs = references(answers)
@@ -86,7 +96,7 @@ def says_a_reference(question: str, lead: Lead, answers: list[str]) -> bool:
         return any(yes_no_right(question, short, a) for a in refs)
     values = [a for a in refs if len(a.split()) <= SHORT_VALUE_WORDS]
     if values and parse_question(question).type.typed:
-        return any(holds(short, a) for a in values)
+        return any(holds_value(short, a) for a in values)
     asked = set(content_stems(question))
     said = set(content_stems(lead.text))
     return any((set(content_stems(a)) - asked) & said for a in refs)

@@ -66,6 +66,12 @@ def test_a_typed_value_must_hold_a_short_reference():
     assert references(["Europarl BIBREF31", "Unanswerable"]) == ["Europarl"]
     dataset = _lead("We train on Europarl.")
     assert _verdict("Which dataset do they use?", ["Europarl BIBREF31"], dataset) is GroundedVerdict.RIGHT
+    # A reference listing values is held by a sentence naming each of them, in its own words around them.
+    both = _lead("We train on MultiUN and on Europarl.")
+    assert (
+        _verdict("Which datasets do they use?", ["Europarl BIBREF31, MultiUN BIBREF32"], both) is GroundedVerdict.RIGHT
+    )
+    assert _verdict("Which datasets do they use?", ["Europarl, MultiUN"], dataset) is GroundedVerdict.UNLIKE
 
 
 def test_a_yes_no_reference_is_held_by_its_polarity():
