@@ -19,6 +19,7 @@ CATEGORY_METRICS = [
     "abstention",
     "value_right",
     "gold_page_cited",
+    "grounded_right",
     "conflict_sides",
 ]
 COMPARE_METRICS = [
@@ -33,6 +34,7 @@ COMPARE_METRICS = [
     "value_right",
     "value_wrong",
     "gold_page_cited",
+    "grounded_right",
 ]
 # The verdicts by value, in stacking order, with their colours.
 VERDICTS = {
@@ -88,6 +90,8 @@ def draw_charts(out_dir: Path, runs: list[EvalRun], summaries: dict[str, dict]) 
 
     if main["by_value"]:
         drawn |= _value_charts(out_dir, main)
+    if main.get("grounded"):
+        drawn["reliability"] = _reliability_chart(out_dir, main, main["grounded"]["reliability"], "grounded-right")
 
     if len(summaries) > 1:
         metrics = [m for m in COMPARE_METRICS if any(s["metrics"].get(m) for s in summaries.values())]
@@ -120,20 +124,25 @@ def _value_charts(out_dir: Path, summary: dict) -> dict[str, str]:
     fig.savefig(out_dir / "verdicts_by_value.png", dpi=110)
     plt.close(fig)
 
-    rows = by_value["reliability"]
+    reliability = _reliability_chart(out_dir, summary, by_value["reliability"], "right")
+    return {"verdicts": "verdicts_by_value.png", "reliability": reliability}
+
+
+def _reliability_chart(out_dir: Path, summary: dict, rows: list[dict], right: str) -> str:
+    """The reliability diagram: per confidence bucket, the share of answers shown that are ``right``."""
     fig, ax = plt.subplots(figsize=(6, 4))
     middles = [(r["low"] + r["high"]) / 2 for r in rows]
-    ax.bar(middles, [r["share_right"] or 0.0 for r in rows], width=0.18, color="tab:green", label="share right")
+    ax.bar(middles, [r["share_right"] or 0.0 for r in rows], width=0.18, color="tab:green", label=f"share {right}")
     ax.plot([0, 1], [0, 1], linestyle="--", color="gray", label="calibrated")
     for x, r in zip(middles, rows, strict=True):
         ax.annotate(f"n={r['answers']}", (x, (r["share_right"] or 0.0) + 0.02), ha="center", fontsize=8)
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1.1)
     ax.set_xlabel("confidence shown")
-    ax.set_ylabel("share of answers right")
+    ax.set_ylabel(f"share of answers {right}")
     ax.legend(fontsize=8, loc="upper left")
     ax.set_title(f"{summary['dataset']}: reliability ({summary['mode']})")
     fig.tight_layout()
     fig.savefig(out_dir / "reliability.png", dpi=110)
     plt.close(fig)
-    return {"verdicts": "verdicts_by_value.png", "reliability": "reliability.png"}
+    return "reliability.png"

@@ -16,6 +16,9 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
 from evals.datasets import GoldPage
+from evals.grounded_verdicts import Lead, lead_cites_gold
+from evals.grounded_verdicts import score_keys as grounded_keys
+from evals.grounded_verdicts import verdict as grounded_verdict
 from evals.metrics import (
     UNANSWERABLE,
     best_over_references,
@@ -141,6 +144,30 @@ def by_value(inputs: dict, outputs: dict, reference_outputs: dict) -> dict:
     return _results(*pairs, comment=f"{judged.verdict.value}: {judged.short}")
 
 
+def grounded(inputs: dict, outputs: dict, reference_outputs: dict) -> dict:
+    """On a set with gold evidence but no page gold: is the answer shown grounded-right
+    (``evals.grounded_verdicts``)? Abstentions, and answers to answerable questions without gold
+    evidence, are not checked."""
+    golds = reference_outputs.get("evidence") or []
+    answerable = reference_outputs.get("answerable", True)
+    if _failed(outputs) or reference_outputs.get("by_value") or not outputs.get("lead") or (answerable and not golds):
+        return _results()
+    lead = Lead.model_validate(outputs["lead"])
+    judged = grounded_verdict(
+        question=inputs["example"]["question"],
+        answers=reference_outputs.get("answers") or [],
+        answerable=answerable,
+        lead=lead,
+        cites_gold=lead_cites_gold(lead, outputs["citations"], golds),
+    )
+    return _results(*grounded_keys(judged).items(), comment=f"{judged.value}: {_clip_lead(lead)}")
+
+
+def _clip_lead(lead: Lead) -> str:
+    text = f"{lead.answer}: {lead.text}" if lead.answer else lead.text
+    return " ".join(text.split())[:200]
+
+
 def short_answers(outputs: dict) -> dict:
     """Per example with short answers shown: the share that are fragments (``evals.typed_values``);
     ``fragment_rate`` pools them over the run."""
@@ -253,6 +280,7 @@ EVALUATORS: list[Callable] = [
     answer,
     abstention,
     by_value,
+    grounded,
     short_answers,
     contradiction,
     cost,

@@ -17,6 +17,8 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from evals.evaluators import citation_valid, sides_correct
+from evals.grounded_report import grounded_markdown, grounded_summary
+from evals.grounded_verdicts import verdict_of as grounded_verdict_of
 from evals.metrics import overlaps
 from evals.runner import EvalRun, ExampleResult
 from evals.value_report import value_markdown, value_summary
@@ -40,6 +42,8 @@ METRICS = {
     "value_missed": "missed by value (answerable)",
     "value_abstained": "abstained by value (unanswerable)",
     "gold_page_cited": "cited a gold page (answered)",
+    "grounded_right": "grounded-right (answers shown)",
+    "grounded_cited": "lead cites gold (answered answerable)",
     "fragments": "fragments among short answers",
     "conflict_flagged": "conflict flagged",
     "conflict_sides": "conflict sides right",
@@ -67,6 +71,7 @@ HEADLINE = [
     "value_right",
     "value_wrong",
     "gold_page_cited",
+    "grounded_right",
     "conflict_flagged",
 ]
 # An example's quality for ranking the worst: the mean of those of these it has.
@@ -79,6 +84,7 @@ QUALITY = [
     "abstention",
     "value_right",
     "value_abstained",
+    "grounded_right",
     "conflict_sides",
     "avoids_wrong_answer",
 ]
@@ -123,6 +129,7 @@ def summarize(run: EvalRun) -> dict:
             step_tokens[step].append(tokens)
     categories = Counter(r.example.category for r in run.results)
     by_value = value_summary(run.results)
+    grounded = grounded_summary(run.results)
     return {
         "dataset": run.dataset.name,
         "kind": run.dataset.kind.value,
@@ -159,6 +166,8 @@ def summarize(run: EvalRun) -> dict:
         "diagnosis": diagnose(run.results),
         # A set with page gold: right / wrong / missed / abstained counts and the reliability table.
         "by_value": by_value.model_dump() if by_value else None,
+        # A set with gold evidence but no page gold: answers shown grounded-right and the reliability table.
+        "grounded": grounded.model_dump() if grounded else None,
     }
 
 
@@ -240,6 +249,7 @@ def record(result: ExampleResult, config_name: str) -> dict:
         },
         "scores": result.scores,
         "verdict": verdict.value if (verdict := verdict_of(result.scores)) else None,
+        "grounded": grounded.value if (grounded := grounded_verdict_of(result.scores)) else None,
         "comments": result.comments,
         "error": out.get("error"),
     }
@@ -249,6 +259,7 @@ def record(result: ExampleResult, config_name: str) -> dict:
         "answer": out["answer"],
         "abstained": out["abstained"],
         "confidence": out.get("confidence"),
+        "lead": out.get("lead"),
         "claims": out.get("claims", []),
         "queries": out["queries"],
         "citations": [
@@ -382,6 +393,9 @@ def markdown_report(runs: list[EvalRun], summaries: dict[str, dict], charts: dic
     if s["by_value"]:
         lines += value_markdown(s["by_value"])
         lines += [f"![{name}]({charts[name]})" for name in ("verdicts", "reliability") if name in charts] + [""]
+    if s.get("grounded"):
+        lines += grounded_markdown(s["grounded"])
+        lines += [f"![reliability]({charts['reliability']})", ""] if "reliability" in charts else []
     lines += _cost_section(s, charts)
     if len(runs) > 1:
         lines += ["## Comparison", "", comparison_table(summaries), ""]

@@ -132,6 +132,8 @@ class ResearchTarget:
             "abstained": not answered,
             # The confidence shown with the answer: its first answered section's (the one a reader reads first).
             "confidence": answered[0].confidence if answered else None,
+            # The claim that confidence is shown with first, with its short answer and citations.
+            "lead": _lead(answered[0]) if answered and answered[0].claims else None,
             "sub_questions": len(findings),
             "gaps": sum(1 for f in findings if f.status is FindingStatus.GAP),
             "retries": sum(f.retries for f in findings),
@@ -186,6 +188,11 @@ def _answer_text(section: ReportSection) -> str:
     its evidence), else its claims; a disputed section's answers are both sides'."""
     leads = [c.answer for c in section.claims if c.answer]
     return " ".join(leads) if leads else " ".join(c.text for c in section.claims)
+
+
+def _lead(section: ReportSection) -> dict:
+    claim = section.claims[0]
+    return {"text": claim.text, "answer": claim.answer, "citations": claim.citations}
 
 
 def _short_answers(report: FinalReport) -> list[dict]:

@@ -145,17 +145,21 @@ def value_markdown(summary: dict) -> list[str]:
             f"| {name} | {c.n} | {_of(c.right, c.answerable)} | {c.wrong} | {c.missed} | "
             f"{_of(c.abstained, c.unanswerable)} | {_of(c.cited_gold_page, c.cite_checked)} |"
         )
-    lines += [
-        "",
-        "Reliability: of the answers shown at each confidence, the share right (an answer to an unanswerable "
+    return [*lines, "", *reliability_markdown(summary["reliability"], summary.get("unconfident", 0))]
+
+
+def reliability_markdown(rows: list[dict], unconfident: int, right: str = "right") -> list[str]:
+    """The reliability table in Markdown, ``right`` naming what counts as right."""
+    lines = [
+        f"Reliability: of the answers shown at each confidence, the share {right} (an answer to an unanswerable "
         "question is not right).",
         "",
-        "| confidence | answers | right | share right |",
+        f"| confidence | answers | {right} | share {right} |",
         "|---|---|---|---|",
     ]
-    for row in summary["reliability"]:
+    for row in rows:
         share = f"{row['share_right']:.2f}" if row["share_right"] is not None else "–"
         lines.append(f"| {row['label']} | {row['answers']} | {row['right']} | {share} |")
-    if summary.get("unconfident"):
-        lines.append(f"\n{summary['unconfident']} answer(s) shown without a confidence are not in the table.")
+    if unconfident:
+        lines.append(f"\n{unconfident} answer(s) shown without a confidence are not in the table.")
     return [*lines, ""]

@@ -11,6 +11,7 @@ from datetime import datetime
 from config import Settings
 from corpus.library import Library
 from evals.datasets import DatasetKind, load_dataset
+from evals.grounded_report import grounded_line
 from evals.report import comparison_table, slug, write_results
 from evals.runner import compare_configs, default_config, libraries_for, run_eval
 from evals.value_report import value_line
@@ -55,5 +56,7 @@ def evaluate(library: Library, args: argparse.Namespace) -> int:
         for name, config in summary["configs"].items():
             if config["by_value"]:
                 print(f"{name}: {value_line(config['by_value'])}")
+            if config.get("grounded"):
+                print(f"{name}: {grounded_line(config['grounded'])}")
         print(f"\nreport: {out_dir / 'report.md'}")
     return 1 if all(s["failed"] == s["examples"] for s in summary["configs"].values()) else 0
