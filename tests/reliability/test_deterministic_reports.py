@@ -1,10 +1,11 @@
 """Offline mode is deterministic across processes (issue 34, item 8): the same library, question and
 options give byte-identical report JSON whatever the hash seed, the thread counts and the number of
-parse workers. Two configurations, each in its own process and its own fresh data directory, ingest the
-sample corpus through ``prp ingest`` and answer the same questions and topic through ``prp ask --json``
-and ``prp report --json`` (the commands of one configuration run one after another in its process:
-two processes are what tells a per-process hash seed apart); the files must be equal byte for byte. Nothing is excluded from the comparison:
-the one field that identifies a run, its thread id, is given (``--thread``), as a user may.
+parse workers. Two configurations, each in its own process and its own fresh data directory, ingest
+the sample corpus through ``prp ingest`` and answer the same questions and topic through ``prp ask
+--json`` and ``prp report --json`` (one configuration's commands run one after another in its process:
+two processes are what tells a per-process hash seed apart); the files must be equal byte for byte.
+Nothing is excluded from the comparison: the one field that identifies a run, its thread id, is given
+(``--thread``), as a user may.
 
 Before, the engine's reciprocal rank fusion ordered chunks with equal scores differently in each
 process (its hash maps are seeded per process), which changed which chunks were evidence; and a
