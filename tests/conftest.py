@@ -3,9 +3,12 @@ would ever be faked, at its boundary."""
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
 import os
 import shutil
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -101,28 +104,53 @@ def library_of(make_library, tmp_path: Path) -> Callable[[dict[str, str]], Libra
     return make
 
 
+def _shared_between_workers(tmp_path_factory: pytest.TempPathFactory, name: str) -> Path:
+    """A folder of this test session that every xdist worker sees (its own base folder otherwise)."""
+    base = tmp_path_factory.getbasetemp()
+    # Under xdist each worker's base is a folder of the session's own (pytest-N/popen-gwK).
+    return (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / name
+
+
+@contextmanager
+def _locked(lock: Path) -> Iterator[None]:
+    with lock.open("w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(held, fcntl.LOCK_UN)
+
+
 @pytest.fixture(scope="session")
 def copy_sample(tmp_path_factory: pytest.TempPathFactory, models_dir: Path, embedder: Embedder):
     """``copy(data_dir, names=None)``: a library of its own at ``data_dir`` (which must not exist) holding
     the sample corpus, or only the named files of it. Each set of files is ingested once per session,
-    into a library no process holds open, and copied from there: embedding it costs seconds a time."""
-    ingested: dict[tuple[str, ...] | None, Path] = {}
+    into a library no process holds open, and copied from there: embedding it costs seconds a time. The
+    xdist workers share it: the first to need a set ingests it, the others wait for it and copy it."""
+    shared = _shared_between_workers(tmp_path_factory, "sample-ingested")
+    shared.mkdir(exist_ok=True)
 
-    def ingest(names: tuple[str, ...] | None) -> Path:
+    def ingested(names: tuple[str, ...] | None) -> Path:
+        key = "all" if names is None else hashlib.sha256("\0".join(names).encode()).hexdigest()[:16]
+        data_dir, done = shared / key / "data", shared / f"{key}.done"
+        with _locked(shared / f"{key}.lock"):
+            if not done.exists():
+                shutil.rmtree(data_dir, ignore_errors=True)  # what a worker that failed midway left
+                ingest(data_dir, names)
+                done.touch()
+        return data_dir
+
+    def ingest(data_dir: Path, names: tuple[str, ...] | None) -> None:
         settings = Settings(
-            storage=StorageSettings(data_dir=tmp_path_factory.mktemp("sample-ingested") / "data"),
-            embeddings=EmbeddingSettings(models_path=models_dir),
+            storage=StorageSettings(data_dir=data_dir), embeddings=EmbeddingSettings(models_path=models_dir)
         )
         with Library(settings, embedder=embedder) as library:
             summary = library.ingest([SAMPLE_DOCS] if names is None else [SAMPLE_DOCS / n for n in names])
         failed = [f for f in summary.files if f.outcome.value == "failed"]
         assert not failed, failed
-        return settings.storage.data_dir
 
     def copy(data_dir: Path, names: tuple[str, ...] | None = None) -> Path:
-        if names not in ingested:
-            ingested[names] = ingest(names)
-        shutil.copytree(ingested[names], data_dir)
+        shutil.copytree(ingested(names), data_dir)
         return data_dir
 
     return copy

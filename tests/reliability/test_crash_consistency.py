@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import resource
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -93,14 +94,25 @@ def kill_when(
 
 
 @pytest.fixture(scope="module")
-def clean_index(corpus, tmp_path_factory, models_dir, embedder) -> tuple[set[str], dict[str, str]]:
-    """What an ingest never interrupted leaves (ids come from content, so any library compares)."""
+def clean_dir(corpus, tmp_path_factory, models_dir, embedder) -> Path:
+    """The data directory an ingest never interrupted leaves, closed; the tests copy it rather than
+    ingest the corpus again."""
     settings = Settings(
-        storage=StorageSettings(data_dir=tmp_path_factory.mktemp("clean")),
+        storage=StorageSettings(data_dir=tmp_path_factory.mktemp("clean") / "data"),
         embeddings=EmbeddingSettings(models_path=models_dir),
     )
     with Library(settings, embedder=embedder) as clean:
         assert all(f.outcome.value == "ok" for f in clean.ingest([corpus[0]]).files)
+    return settings.storage.data_dir
+
+
+@pytest.fixture(scope="module")
+def clean_index(clean_dir, models_dir, embedder) -> tuple[set[str], dict[str, str]]:
+    """What an ingest never interrupted leaves (ids come from content, so any library compares)."""
+    settings = Settings(
+        storage=StorageSettings(data_dir=clean_dir), embeddings=EmbeddingSettings(models_path=models_dir)
+    )
+    with Library(settings, embedder=embedder) as clean:
         return snapshot(clean)
 
 
@@ -135,16 +147,13 @@ def test_an_ingest_killed_midway_converges_to_the_clean_index(
 
 
 @pytest.mark.timeout(600)
-def test_a_report_killed_midway_resumes_with_its_thread(corpus, make_library, models_dir, tmp_path):
-    folder, _ = corpus
-    library = make_library("report")
-    library.ingest([folder])
-    library.close()
-    data_dir = library.settings.storage.data_dir
+def test_a_report_killed_midway_resumes_with_its_thread(clean_dir, models_dir, tmp_path):
+    data_dir = tmp_path / "report"
+    shutil.copytree(clean_dir, data_dir)  # the corpus, ingested
     # Both subjects stand on the corpus's pages (salt marshes, the last of TOPICS, is on none), so the
     # report has citations to compare.
     topic = "River deltas and peat bogs: water quality surveys, population changes and the local economy"
-    checkpoints = library.settings.storage.data_dir / "checkpoints.sqlite"
+    checkpoints = data_dir / "checkpoints.sqlite"
 
     def steps_saved() -> int:
         return count_rows(checkpoints, "SELECT count(*) FROM checkpoints WHERE thread_id = 'crash-1'")
@@ -177,12 +186,11 @@ def _small_disk() -> None:
 
 
 @pytest.mark.timeout(600)
-def test_a_full_disk_stops_the_ingest_with_a_clear_error_and_the_next_run_converges(corpus, make_library, models_dir):
+def test_a_full_disk_stops_the_ingest_with_a_clear_error_and_the_next_run_converges(
+    corpus, clean_index, make_library, models_dir
+):
     folder, markers = corpus
-    clean = make_library("clean")
-    clean.ingest([folder])
-    expected = snapshot(clean)
-    clean.close()
+    expected = clean_index
     full = make_library("full")
     full.close()
     data_dir = full.settings.storage.data_dir

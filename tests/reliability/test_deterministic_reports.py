@@ -1,9 +1,11 @@
 """Offline mode is deterministic across processes (issue 34, item 8): the same library, question and
 options give byte-identical report JSON whatever the hash seed, the thread counts and the number of
-parse workers. Two configurations, each in its own fresh data directory, ingest the sample corpus
-through ``prp ingest`` and answer the same questions and topic through ``prp ask --json`` and
-``prp report --json``; the files must be equal byte for byte. Nothing is excluded from the comparison:
-the one field that identifies a run, its thread id, is given (``--thread``), as a user may.
+parse workers. Two configurations, each in its own process and its own fresh data directory, ingest
+the sample corpus through ``prp ingest`` and answer the same questions and topic through ``prp ask
+--json`` and ``prp report --json`` (one configuration's commands run one after another in its process:
+two processes are what tells a per-process hash seed apart); the files must be equal byte for byte.
+Nothing is excluded from the comparison: the one field that identifies a run, its thread id, is given
+(``--thread``), as a user may.
 
 Before, the engine's reciprocal rank fusion ordered chunks with equal scores differently in each
 process (its hash maps are seeded per process), which changed which chunks were evidence; and a
@@ -16,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from ..cli_process import prp_env, run_prp
+from ..cli_process import prp_env, run_prp_commands
 from ..paths import SAMPLE_DOCS
 
 RUNS = [
@@ -38,15 +40,12 @@ CONFIGURATIONS = {
 
 def _reports(root: Path, models_dir: Path, settings: dict[str, str]) -> dict[str, bytes]:
     env = prp_env(root / "data", models_dir, **settings)
-    ingest = run_prp(["ingest", str(SAMPLE_DOCS)], env, timeout=600)
-    assert ingest.returncode == 0, ingest.stderr[-2000:]
-    reports = {}
+    commands = [["ingest", str(SAMPLE_DOCS)]]
     for command, question, thread in RUNS:
-        out = root / f"{thread}.json"
-        done = run_prp([command, question, "--thread", thread, "--json", str(out), "--quiet"], env, timeout=600)
-        assert done.returncode == 0, done.stderr[-2000:]
-        reports[thread] = out.read_bytes()
-    return reports
+        commands.append([command, question, "--thread", thread, "--json", str(root / f"{thread}.json"), "--quiet"])
+    done = run_prp_commands(commands, env, timeout=1200)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return {thread: (root / f"{thread}.json").read_bytes() for _, _, thread in RUNS}
 
 
 @pytest.mark.timeout(1800)
