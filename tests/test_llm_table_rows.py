@@ -12,8 +12,9 @@ from corpus.retrieval import RetrievedChunk
 from graph.run import run_research
 from research.report import ClaimStatus
 from strategies.llm.evidence import EvidenceSheet
+from strategies.llm.grounding import grounded
 from strategies.llm.selection import within_budget
-from strategies.llm.strategy import LLMStrategy
+from strategies.llm.strategy import LLMStrategy, _addresses
 from strategies.offline.strategy import OfflineStrategy
 from testing_support.llm_fakes import ScriptedChatModel
 from testing_support.llm_scripts import script_with, sentences_in
@@ -90,3 +91,30 @@ def test_a_row_is_shown_without_its_neighbouring_rows_which_are_other_things_val
     assert within_budget([millet], sheet, 1000) == [millet]
     [marker] = sheet.markers([millet.sid], [millet])
     assert marker.quote == "Millet | 2.7 | 250"
+
+
+def test_a_bare_value_cited_to_a_row_addresses_the_question_its_columns_name():
+    """A strong model answers "2.7" citing the Millet row: the row's reading ("Table 3, Millet: Yield 2.7")
+    holds the question's terms that the bare cells do not, so the stated claim answers on its word."""
+    caption = Block(block_id="d1-0001", doc_id="d1", seq=1, page=3, kind=BlockKind.CAPTION, text="Table 3: Yields.")
+    table = "Crop | Yield per hectare | Water\nBarley | 4.1 | 310\nMillet | 2.7 | 250"
+    rows = Block(block_id="d1-0002", doc_id="d1", seq=2, page=3, kind=BlockKind.TABLE, text=table)
+    chunk = RetrievedChunk(
+        chunk_id="c1",
+        doc_id="d1",
+        title="Dryland crops",
+        year=None,
+        doc_type=DocType.TEXT,
+        section="",
+        pages=[3],
+        text=f"{caption.text}\n{table}",
+        score=1.0,
+        rank=1,
+        blocks=[caption, rows],
+    )
+    sheet = EvidenceSheet.of([chunk])
+    millet = next(s for s in sheet.sentences if s.text.startswith("Millet"))
+    question = "What yield per hectare does millet reach according to Table 3?"
+    [claim] = grounded([("2.7", [millet.sid])], question, sheet, sheet.sentences)
+    assert claim.stated
+    assert _addresses(question, [claim], sheet)

@@ -513,12 +513,21 @@ def whole_sentences(text: str) -> str:
 
 def _addresses(question: str, claims: list[Grounded], sheet: EvidenceSheet) -> bool:
     """The stated claims, with their quotes and the titles of the documents they quote, hold the
-    question's own terms (see ADDRESSED_TERMS). The titles count because a page rarely repeats its
+    question's own terms (see ADDRESSED_TERMS), a quoted table row read under its columns' names. The
+    titles count because a page rarely repeats its
     subject in the sentence that answers: "Reviewing results … leads to more robust AI applications",
     on the page "Using the Evaluation Tool", answers how the Evaluation tool helps."""
     cited = {m.block_id for g in claims for m in g.claim.citations}
     titles = dict.fromkeys(s.title for s in sheet.sentences if s.block_id in cited)
-    said = " ".join([*(f"{g.claim.text} {' '.join(m.quote for m in g.claim.citations)}" for g in claims), *titles])
+    # A table's row quoted is read as the model was shown it, under its columns' and table's names: the
+    # bare cells of "ACL-ARC | 67.9 | 70.1" say nothing of "the previous best result".
+    quoted = {(m.block_id, m.quote) for g in claims for m in g.claim.citations}
+    readings = [
+        s.reading for s in sheet.sentences if s.reading and any(b == s.block_id and s.text in q for b, q in quoted)
+    ]
+    said = " ".join(
+        [*(f"{g.claim.text} {' '.join(m.quote for m in g.claim.citations)}" for g in claims), *titles, *readings]
+    )
     terms = content_stems(" ".join(question_terms(question)))
     return covered(terms, set(content_stems(said))) >= ADDRESSED_TERMS
 
