@@ -11,6 +11,7 @@ import pytest
 from graph.run import run_research
 from research.report import FindingStatus, ReportClaim
 from strategies.offline.strategy import OfflineStrategy
+from strategies.reading.answer_phrase import answer_phrase
 from strategies.reading.answerhood import about_other_work, polarity
 from strategies.reading.question import parse_question
 from strategies.reading.question_types import fits
@@ -200,6 +201,20 @@ def test_another_things_licence_is_no_answer(library_of) -> None:
     section = result.report.sections[0]
     assert section.status is FindingStatus.GAP
     assert section.confidence <= 0.2
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        ("How much was the city ordered to pay?", "$2 million"),
+        ("What share of the repair costs did the city agree to pay?", "49 percent"),
+    ],
+)
+def test_the_value_in_the_clause_of_the_governing_verb(question: str, value: str) -> None:
+    sentence = (
+        "The city agreed to pay 49 percent of the repair costs, and the court later ordered it to pay $2 million."
+    )
+    assert answer_phrase(parse_question(question), sentence).text == value
 
 
 def test_a_version_is_numbered() -> None:

@@ -27,9 +27,10 @@ from strategies.reading.numbers import quantities
 from strategies.reading.vectors import Vectors
 
 from .lexicon.months import MONTH_PATTERN
+from .lexicon.verbs import verb_forms
 from .question import ParsedQuestion
 from .question_types import AnswerType, Entity, QuestionType, category_value
-from .text import content_stems, content_words, matched, stem, stopwords
+from .text import content_stems, content_words, matched, stem, stopwords, words
 
 # --- candidates in a sentence --------------------------------------------------------------------------------
 
@@ -121,6 +122,7 @@ def answer_phrase(question: ParsedQuestion, sentence: str, vectors: Vectors | No
         or (not figures(c[0]) and not _inside_question(c[0], q_stems))
     ]
     candidates = [c for c in candidates if not _glued_to_name(c[0], question.names)]
+    candidates = _under_governing_verb(question, sentence, candidates)
     if not candidates:
         return None
     if qtype.kind is AnswerType.DATE:
@@ -173,15 +175,33 @@ def dates(text: str) -> list[str]:
 
 
 def _clause_share(sentence: str, start: int, end: int, q_stems: frozenset[str]) -> float:
-    """The share of the question's content words found in the clause around ``sentence[start:end]``
-    (bounded by brackets, semicolons, dashes and commas that separate no thousands)."""
+    """The share of the question's content words found in the clause around ``sentence[start:end]``."""
     if not q_stems:
         return 0.0
-    left = max((m.end() for m in _CLAUSE_BREAK.finditer(sentence, 0, start)), default=0)
-    right = next((m.start() for m in _CLAUSE_BREAK.finditer(sentence, end)), len(sentence))
-    clause = frozenset(content_stems(sentence[left:right]))
+    clause = frozenset(content_stems(_clause(sentence, start, end)))
     found = {s for s in q_stems if matched(s, clause)}
     return len(found) / len(q_stems)
+
+
+def _clause(sentence: str, start: int, end: int) -> str:
+    """The clause around ``sentence[start:end]`` (bounded by brackets, semicolons, dashes and commas
+    that separate no thousands)."""
+    left = max((m.end() for m in _CLAUSE_BREAK.finditer(sentence, 0, start)), default=0)
+    right = next((m.start() for m in _CLAUSE_BREAK.finditer(sentence, end)), len(sentence))
+    return sentence[left:right]
+
+
+def _under_governing_verb(
+    question: ParsedQuestion, sentence: str, candidates: list[tuple[str, int, int]]
+) -> list[tuple[str, int, int]]:
+    """The candidates whose clause says the verbs the question puts its action under, when some
+    clause does: "How much was the city ordered to pay?" over "The city agreed to pay 49 percent of the
+    costs, and the court ordered it to pay $2 million" is answered by the ordered $2 million."""
+    if not question.governing:
+        return candidates
+    forms = [verb_forms(v) for v in question.governing]
+    under = [c for c in candidates if all(not f.isdisjoint(words(_clause(sentence, c[1], c[2]))) for f in forms)]
+    return under or candidates
 
 
 def _without_asked_tail(text: str, start: int, q_stems: frozenset[str]) -> tuple[str, int, int]:
