@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 
 from evals.grounded_verdicts import GroundedVerdict, verdict_of
 from evals.runner import ExampleResult
-from evals.value_report import ReliabilityRow, reliability_markdown, reliability_table
+from evals.value_report import ReliabilityRow, part_of, reliability_markdown, reliability_table
 
 DEFINITION = (
     "grounded-right: an answerable question, the answer's leading claim cites a block of gold evidence "
@@ -83,10 +83,6 @@ def grounded_summary(results: list[ExampleResult]) -> GroundedSummary | None:
     )
 
 
-def _of(part: int, whole: int) -> str:
-    return f"{part}/{whole}" if whole else "–"
-
-
 def high_confidence(summary: dict) -> tuple[int, int]:
     """(right, answers) of the answers shown at confidence ``HIGH`` or more."""
     rows = [r for r in summary["reliability"] if r["low"] >= HIGH]
@@ -96,9 +92,9 @@ def high_confidence(summary: dict) -> tuple[int, int]:
 def grounded_line(summary: dict) -> str:
     """The figures in one line, as ``prp eval`` prints them after its table."""
     t = GroundedCounts.model_validate(summary["total"])
-    high = _of(*high_confidence(summary))
+    high = part_of(*high_confidence(summary))
     return (
-        f"grounded-right {_of(t.right, t.answers)} answers shown (lead cites no gold {t.ungrounded}, "
+        f"grounded-right {part_of(t.right, t.answers)} answers shown (lead cites no gold {t.ungrounded}, "
         f"unlike the references {t.unlike}, answered unanswerable {t.false_answer}); at confidence ≥ {HIGH}: {high}"
     )
 
@@ -118,6 +114,6 @@ def grounded_markdown(summary: dict) -> list[str]:
     for name, values in rows.items():
         c = GroundedCounts.model_validate(values)
         lines.append(
-            f"| {name} | {c.answers} | {_of(c.right, c.answers)} | {c.ungrounded} | {c.unlike} | {c.false_answer} |"
+            f"| {name} | {c.answers} | {part_of(c.right, c.answers)} | {c.ungrounded} | {c.unlike} | {c.false_answer} |"
         )
     return [*lines, "", *reliability_markdown(summary["reliability"], summary["unconfident"], "grounded-right")]

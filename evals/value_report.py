@@ -114,17 +114,18 @@ def value_summary(results: list[ExampleResult]) -> ValueSummary | None:
     )
 
 
-def _of(part: int, whole: int) -> str:
+def part_of(part: int, whole: int) -> str:
+    """ "3/4", or "–" when there is no whole to count against."""
     return f"{part}/{whole}" if whole else "–"
 
 
 def value_line(summary: dict) -> str:
     """The figures in one line, as ``prp eval`` prints them after its table."""
     t = VerdictCounts.model_validate(summary["total"])
-    line = f"by value: right {_of(t.right, t.answerable)}, wrong {t.wrong}, missed {t.missed}"
+    line = f"by value: right {part_of(t.right, t.answerable)}, wrong {t.wrong}, missed {t.missed}"
     if t.unanswerable:
-        line += f"; unanswerable abstained {_of(t.abstained, t.unanswerable)}"
-    return line + f"; cited a gold page {_of(t.cited_gold_page, t.cite_checked)} answered"
+        line += f"; unanswerable abstained {part_of(t.abstained, t.unanswerable)}"
+    return line + f"; cited a gold page {part_of(t.cited_gold_page, t.cite_checked)} answered"
 
 
 def value_markdown(summary: dict) -> list[str]:
@@ -142,8 +143,8 @@ def value_markdown(summary: dict) -> list[str]:
     for name, values in rows.items():
         c = VerdictCounts.model_validate(values)
         lines.append(
-            f"| {name} | {c.n} | {_of(c.right, c.answerable)} | {c.wrong} | {c.missed} | "
-            f"{_of(c.abstained, c.unanswerable)} | {_of(c.cited_gold_page, c.cite_checked)} |"
+            f"| {name} | {c.n} | {part_of(c.right, c.answerable)} | {c.wrong} | {c.missed} | "
+            f"{part_of(c.abstained, c.unanswerable)} | {part_of(c.cited_gold_page, c.cite_checked)} |"
         )
     return [*lines, "", *reliability_markdown(summary["reliability"], summary.get("unconfident", 0))]
 

@@ -68,9 +68,9 @@ def test_a_claim_stating_a_cell_under_its_columns_name_is_verified_and_quotes_th
     assert "Quillwork" in quote and "81.4" in quote and "Accuracy" not in quote
 
 
-def test_a_row_is_shown_without_its_neighbouring_rows_which_are_other_things_values():
+def _yields_sheet(table: str) -> EvidenceSheet:
+    """The evidence sheet of one chunk: a page's "Table 3: Yields." caption above ``table``."""
     caption = Block(block_id="d1-0001", doc_id="d1", seq=1, page=3, kind=BlockKind.CAPTION, text="Table 3: Yields.")
-    table = "Crop | Yield | Water\nBarley | 4.1 | 310\nMillet | 2.7 | 250\nSorghum | 3.3 | 280"
     rows = Block(block_id="d1-0002", doc_id="d1", seq=2, page=3, kind=BlockKind.TABLE, text=table)
     chunk = RetrievedChunk(
         chunk_id="c1",
@@ -85,7 +85,11 @@ def test_a_row_is_shown_without_its_neighbouring_rows_which_are_other_things_val
         rank=1,
         blocks=[caption, rows],
     )
-    sheet = EvidenceSheet.of([chunk])
+    return EvidenceSheet.of([chunk])
+
+
+def test_a_row_is_shown_without_its_neighbouring_rows_which_are_other_things_values():
+    sheet = _yields_sheet("Crop | Yield | Water\nBarley | 4.1 | 310\nMillet | 2.7 | 250\nSorghum | 3.3 | 280")
     millet = next(s for s in sheet.sentences if s.text.startswith("Millet"))
     assert millet.shown == "Table 3, Millet: Yield 2.7; Water 250"
     assert within_budget([millet], sheet, 1000) == [millet]
@@ -96,23 +100,7 @@ def test_a_row_is_shown_without_its_neighbouring_rows_which_are_other_things_val
 def test_a_bare_value_cited_to_a_row_addresses_the_question_its_columns_name():
     """A strong model answers "2.7" citing the Millet row: the row's reading ("Table 3, Millet: Yield 2.7")
     holds the question's terms that the bare cells do not, so the stated claim answers on its word."""
-    caption = Block(block_id="d1-0001", doc_id="d1", seq=1, page=3, kind=BlockKind.CAPTION, text="Table 3: Yields.")
-    table = "Crop | Yield per hectare | Water\nBarley | 4.1 | 310\nMillet | 2.7 | 250"
-    rows = Block(block_id="d1-0002", doc_id="d1", seq=2, page=3, kind=BlockKind.TABLE, text=table)
-    chunk = RetrievedChunk(
-        chunk_id="c1",
-        doc_id="d1",
-        title="Dryland crops",
-        year=None,
-        doc_type=DocType.TEXT,
-        section="",
-        pages=[3],
-        text=f"{caption.text}\n{table}",
-        score=1.0,
-        rank=1,
-        blocks=[caption, rows],
-    )
-    sheet = EvidenceSheet.of([chunk])
+    sheet = _yields_sheet("Crop | Yield per hectare | Water\nBarley | 4.1 | 310\nMillet | 2.7 | 250")
     millet = next(s for s in sheet.sentences if s.text.startswith("Millet"))
     question = "What yield per hectare does millet reach according to Table 3?"
     [claim] = grounded([("2.7", [millet.sid])], question, sheet, sheet.sentences)

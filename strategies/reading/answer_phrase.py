@@ -26,8 +26,8 @@ from strategies.reading.lexicon.units import CURRENCY, MEASURE_UNITS
 from strategies.reading.numbers import quantities
 from strategies.reading.vectors import Vectors
 
+from .claim_checks import form_of
 from .lexicon.months import MONTH_PATTERN
-from .lexicon.verbs import verb_forms
 from .question import ParsedQuestion
 from .question_types import AnswerType, Entity, QuestionType, category_value
 from .text import content_stems, content_words, matched, stem, stopwords, words
@@ -199,8 +199,11 @@ def _under_governing_verb(
     costs, and the court ordered it to pay $2 million" is answered by the ordered $2 million."""
     if not question.governing:
         return candidates
-    forms = [verb_forms(v) for v in question.governing]
-    under = [c for c in candidates if all(not f.isdisjoint(words(_clause(sentence, c[1], c[2]))) for f in forms)]
+    under = [
+        c
+        for c in candidates
+        if all(any(form_of(w, v) for w in words(_clause(sentence, c[1], c[2]))) for v in question.governing)
+    ]
     return under or candidates
 
 

@@ -8,7 +8,6 @@ question names, and, when its subject is a cited work, name them itself.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -16,14 +15,11 @@ from corpus.retrieval import RetrievedChunk
 from corpus.text import word_tokens
 
 from .answerhood import about_other_work, unheld
-from .claim_checks import names
+from .claim_checks import form_of, names
 from .extractive import Analysis, ScoredSentence
-from .lexicon.verbs import REPORTING_VERBS, verb_forms
+from .lexicon.verbs import REPORTING_VERBS
 from .question_types import AnswerType
 from .text import STEM_LENGTH, content_stems, matched, stem, words
-
-# Endings that make forms of one word: two words differing only in these are the same word.
-INFLECTIONS = frozenset(("", "s", "es", "e", "d", "ed", "ing", "ings"))
 
 
 @dataclass(frozen=True)
@@ -32,9 +28,7 @@ class Binding:
 
     specific: str | None  # the question's most specific term: the sentence itself names it
     named: tuple[str, ...]  # stems of the names it asks about: the sentence's document names them
-    governing: tuple[
-        frozenset[str], ...
-    ]  # forms of each verb the asked action is under ("agree" to pay): the sentence says one
+    governing: tuple[str, ...]  # the verbs the asked action is under ("agree" to pay): the sentence says them
     documents: dict[str, frozenset[str]]  # each evidence document's stems, its title and sections included
 
 
@@ -54,8 +48,7 @@ def value_binding(analysis: Analysis, tried: list[ScoredSentence]) -> Binding:
     if analysis.asked.type.kind is not AnswerType.YES_NO and not analysis.asked.conjuncts:
         named = [t for name in names(analysis.asked.unsourced) for t in content_stems(name)]
     named = [t for t in dict.fromkeys(named) if any(x.sentence.covers(t) for x in tried)]
-    verbs = (verb_forms(v) for v in analysis.asked.governing)
-    governing = tuple(forms for forms in verbs if any(_says(x, forms) for x in tried))
+    governing = tuple(v for v in analysis.asked.governing if any(_says(x, v) for x in tried))
     documents: dict[str, set[str]] = {}
     for x in analysis.scored:
         documents.setdefault(x.sentence.doc_id, set()).update(x.sentence.stems | x.sentence.context)
@@ -74,7 +67,7 @@ def said_of_asked(analysis: Analysis, item: ScoredSentence, binding: Binding) ->
         return True
     if binding.specific and not sentence.covers(binding.specific):
         return False
-    if not all(_says(item, forms) for forms in binding.governing):
+    if not all(_says(item, verb) for verb in binding.governing):
         return False
     document = binding.documents.get(sentence.doc_id, frozenset())
     if not all(matched(t, document) for t in binding.named):
@@ -82,8 +75,8 @@ def said_of_asked(analysis: Analysis, item: ScoredSentence, binding: Binding) ->
     return not (about_other_work(sentence.text) and unheld(list(analysis.asked.names), [sentence.text]))
 
 
-def _says(item: ScoredSentence, forms: frozenset[str]) -> bool:
-    return not forms.isdisjoint(words(item.sentence.text))
+def _says(item: ScoredSentence, verb: str) -> bool:
+    return any(form_of(w, verb) for w in words(item.sentence.text))
 
 
 def most_specific(analysis: Analysis) -> str | None:
@@ -124,14 +117,10 @@ def subject_unheld(
 
 
 def _holds_word(word: str, said: set[str]) -> bool:
-    if word in said or any(_inflected(word, w) for w in said if w[:2] == word[:2]):
+    # Whole or in another form ("finetuned", "finetune"), never as a shorter word it starts with
+    # ("corvidkit", "corvid").
+    if word in said or any(form_of(w, word) for w in said if w[:2] == word[:2]):
         return True
     # A short word's stem is faithful to it ("tool", "tools", "tooling"); a long one's five letters
     # are not ("corvidkit", "corvid").
     return len(word) <= STEM_LENGTH + 3 and matched(stem(word), {stem(w) for w in said})
-
-
-def _inflected(word: str, other: str) -> bool:
-    """The two differ only in an inflection's ending ("finetuned", "finetune"; not "corvidkit", "corvid")."""
-    shared = len(os.path.commonprefix([word, other]))
-    return shared >= STEM_LENGTH and word[shared:] in INFLECTIONS and other[shared:] in INFLECTIONS

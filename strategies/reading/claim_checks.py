@@ -441,17 +441,19 @@ def _anchored(ops: list[tuple[str, int, int, int, int]], i: int, one_side: bool)
 
 def synonyms(new: str, old: str) -> bool:
     """Two words of one common synonym group (``lexicon.synonyms``), in any of their forms."""
-    return any(
-        any(_form_of(new, w) for w in group) and any(_form_of(old, w) for w in group) for group in SYNONYM_GROUPS
-    )
+    return any(any(form_of(new, w) for w in group) and any(form_of(old, w) for w in group) for group in SYNONYM_GROUPS)
 
 
-def _form_of(word: str, base: str) -> bool:
+def form_of(word: str, base: str) -> bool:
+    """``word`` is ``base`` or another form of it: "used" / "use", "planned" / "plan" (a doubled final
+    consonant), "agreed" / "agree", "sought" / "seek"; not a derived word ("agreement")."""
     word = IRREGULAR_BASE.get(word.lower(), word.lower())
     if word == base:
         return True
     short, long = sorted((word, base), key=len)
-    return (long.startswith(short) and long[len(short) :] in _INFLECTIONS) or (
+    rest = long[len(short) :]
+    doubled = rest[:1] == short[-1:] and rest[1:] in _INFLECTIONS
+    return (long.startswith(short) and (rest in _INFLECTIONS or doubled)) or (
         base.endswith("e") and word.startswith(base[:-1]) and word[len(base) - 1 :] in _INFLECTIONS
     )
 

@@ -20,11 +20,11 @@ from tools.identifiers import query_identifiers
 
 from .alternatives import Alternatives, alternatives_of
 from .answerhood import asks_about_own_work, asks_about_the_text, asks_about_the_work
-from .claim_checks import names
+from .claim_checks import form_of, names
 from .lexicon.documents import SOURCE_NOUNS
 from .lexicon.function_words import PLURAL_PRONOUNS, SINGULAR_PRONOUNS
 from .lexicon.question_words import QUESTION_WORDS
-from .lexicon.verbs import CATENATIVE_VERBS, verb_forms
+from .lexicon.verbs import CATENATIVE_VERBS
 from .question_types import AnswerType, QuestionType, main_clause, question_type
 from .shares import asked_majority
 from .text import abbreviations, content_stems, content_words, question_terms, stem, without_source, word_tokens, words
@@ -57,7 +57,6 @@ _PRONOUNS = PLURAL_PRONOUNS | SINGULAR_PRONOUNS | frozenset(("you", "we", "i", "
 # What a question asks its sources with ("What does the evidence say about …?") is no thing it asks of.
 _ASKED_SOURCES = frozenset("evidence literature research corpus library data record records".split())
 _NO_SUBJECT = SOURCE_NOUNS | _PRONOUNS | _ASKED_SOURCES
-_CATENATIVE_BASES = {form: verb for verb in CATENATIVE_VERBS for form in verb_forms(verb)}
 
 
 def table_name(text: str) -> str:
@@ -176,11 +175,11 @@ def governing_verbs(question: str) -> tuple[str, ...]:
     to pay are two facts, and a sentence giving the one does not answer for the other."""
     said = words(question)
     found = (
-        _CATENATIVE_BASES[w]
+        base
         for i, w in enumerate(said)
-        if w in _CATENATIVE_BASES
-        and "to" in said[i + 1 : i + 1 + GOVERNED_WITHIN]
-        and said.index("to", i + 1) < len(said) - 1
+        if "to" in said[i + 1 : i + 1 + GOVERNED_WITHIN] and said.index("to", i + 1) < len(said) - 1
+        for base in sorted(CATENATIVE_VERBS)
+        if form_of(w, base)
     )
     return tuple(dict.fromkeys(found))
 

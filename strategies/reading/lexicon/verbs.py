@@ -77,17 +77,3 @@ CATENATIVE_VERBS = frozenset(
     """agree refuse decline plan intend expect promise pledge vow decide offer fail attempt hope aim
     threaten seek undertake order oblige compel urge""".split()
 )
-# Their forms that are not the base with -s, -ed or -ing.
-# Source: general English irregular verbs.
-IRREGULAR_FORMS = {"seek": ("sought",), "undertake": ("undertook", "undertaken")}
-
-
-def verb_forms(base: str) -> frozenset[str]:
-    """The inflected forms of a regular verb (and IRREGULAR_FORMS): "plan" -> plans, planned, planning;
-    "agree" -> agrees, agreed, agreeing. A noun of the same root ("agreement") is not one."""
-    past = base + "d" if base.endswith("e") else base + "ed"
-    ongoing = base[:-1] + "ing" if base.endswith("e") and not base.endswith("ee") else base + "ing"
-    # A final consonant doubles before the ending ("planned"); doubling another verb's makes no word.
-    doubled = () if base[-1] in "aeiouwxy" else (base + base[-1] + "ed", base + base[-1] + "ing")
-    third = base + "es" if base.endswith(("s", "sh", "ch", "x", "z", "o")) else base + "s"
-    return frozenset((base, third, past, ongoing, *doubled)) | frozenset(IRREGULAR_FORMS.get(base, ()))
