@@ -29,6 +29,7 @@ from corpus import non_prose
 from corpus.loaders.titles import repeats_title
 from corpus.models import Block, BlockKind, Chunk, Document
 from corpus.table_text import indexed_text
+from corpus.text import stopwords
 
 # BERT-style models add [CLS] and [SEP] around every input.
 SPECIAL_TOKENS = 2
@@ -48,6 +49,13 @@ _ABBREVIATIONS = (
 )
 # A name's initial ("David S. Ware", "J. R. R. Tolkien") ends no sentence.
 _INITIAL = re.compile(r"(?:^|[\s(])[A-Z]\.$")
+# A sentence may open with a name written in lower case ("… in one call. corvidkit is released under …"):
+# a full stop after a word, then a lower-case word that is no function word ("etc. and", "approx. the"
+# go on one sentence), ends a sentence unless the word before it is an abbreviation written in lower
+# case or one with inner full stops ("resp.", "w.r.t.").
+_LOWER_START = re.compile(r"(?<=[A-Za-z0-9)\]][.!?])\s+(?=([a-z][\w-]*))")
+_LOWER_ABBREVIATIONS = ("etc.", "resp.", "incl.", "esp.", "viz.", "ca.", "pp.", "vol.", "eds.", "ed.", "al.", "approx.")
+_DOTTED = re.compile(r"\w\.\w+\.$")
 
 TokenCounter = Callable[[Sequence[str]], list[int]]
 
@@ -90,7 +98,7 @@ def split_sentences(text: str) -> list[str]:
 
 def _line_sentences(text: str) -> list[str]:
     sentences: list[list[str]] = []
-    for piece in _SENTENCE_END.split(text):
+    for piece in (part for split in _SENTENCE_END.split(text) for part in _at_lower_starts(split)):
         # Re-join splits made right after an abbreviation ("et al. 2020" is one sentence). A sentence
         # is kept as its pieces and joined once: re-joining strings, and searching the whole sentence
         # for an initial, made "A. A. A. ..." quadratic (60 KB of it took 50 s).
@@ -101,6 +109,20 @@ def _line_sentences(text: str) -> list[str]:
             sentences.append([piece])
     joined = (" ".join(pieces).strip() for pieces in sentences)
     return [s for s in joined if s]
+
+
+def _at_lower_starts(text: str) -> list[str]:
+    """``text`` cut before each sentence that opens with a lower-case name (``_LOWER_START``)."""
+    parts: list[str] = []
+    start = 0
+    for found in _LOWER_START.finditer(text):
+        before = text[start : found.start()]
+        last = before.rsplit(None, 1)[-1].lower() if before.strip() else ""
+        if found.group(1) in stopwords() or last.endswith(_LOWER_ABBREVIATIONS) or _DOTTED.search(last):
+            continue
+        parts.append(before)
+        start = found.end()
+    return [*parts, text[start:]]
 
 
 def _pack(pieces: list[str], counts: list[int], budget: int, max_chars: int, separators: Sequence[str]) -> list[str]:

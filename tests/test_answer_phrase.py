@@ -374,3 +374,31 @@ def test_the_documents_own_authors_are_no_search_term():
     must hold (a survey's "we" says who surveyed)."""
     terms = parse_question("How many papers did the Harbor authors survey?").terms
     assert "autho" not in terms and "harbo" in terms
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "expected"),
+    [
+        # Where a value stands is no value: a table, a section, a converted paper's citation placeholder.
+        ("Which datasets do they train on?", "Table 4 lists the datasets we train on.", None),
+        ("Which architecture does the encoder use?", "The encoder follows a standard architecture BIBREF10 .", None),
+        ("Which tool do they compare to?", "We compare to Wrenkit BIBREF6 on all tasks.", "Wrenkit"),
+        ("Which benchmark do they compare to?", "Section SECREF5 compares the benchmark results.", None),
+        # A section heading in capitals is no name of a method.
+        (
+            "Which classes are the sentences sorted into?",
+            "Sentences are sorted into classes such as INTRODUCTION.",
+            None,
+        ),
+        # An evaluation measure answers a question asking for one, and no other.
+        ("What is the strongest baseline?", "Our model gains 2.1 BLEU over the strongest baseline.", None),
+        ("Who were the human judges?", "Automatic measures like ROUGE-L miss what human judges see.", None),
+        ("Which evaluation metric is reported?", "The evaluation metric we report is ROUGE-L.", "ROUGE-L"),
+        # An abbreviation of the question's own words restates it.
+        ("Which model is used for speech recognition?", "We study large end-to-end ASR systems.", None),
+        ("Which model is used for reading comprehension?", "We use the Wren model for RC in all runs.", "Wren model"),
+    ],
+)
+def test_a_short_answer_names_a_thing_of_the_asked_kind(vectors, question, sentence, expected):
+    found = answer_phrase(parse_question(question), sentence, vectors)
+    assert (found.text if found else None) == expected

@@ -205,3 +205,18 @@ def test_a_long_block_keeps_its_line_breaks_in_its_chunks(embedder: Embedder):
     chunks = chunk_document(DOC, [block(0, text)], embedder.max_tokens, embedder.count_tokens_batch)
     assert len(chunks) > 1
     assert all(line in lines for c in chunks for line in c.chunk.text.split("\n"))
+
+
+def test_sentence_split_before_a_lower_case_name():
+    """A lower-case name opens a sentence; a function word after a lower-case abbreviation does not."""
+    assert split_sentences("It is fast. corvidkit is released under the MIT license. See e.g. the docs.") == [
+        "It is fast.",
+        "corvidkit is released under the MIT license.",
+        "See e.g. the docs.",
+    ]
+    assert split_sentences("We keep lists, tables etc. and drop figures w.r.t. loss. pip installs it.") == [
+        "We keep lists, tables etc. and drop figures w.r.t. loss.",
+        "pip installs it.",
+    ]
+    # A function word after a full stop is the same sentence's, as an extraction error leaves it.
+    assert split_sentences("As in Table 3. the model works.") == ["As in Table 3. the model works."]

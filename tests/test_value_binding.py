@@ -235,3 +235,17 @@ def test_a_value_in_a_lists_item_leads_with_the_item(library_of) -> None:
     lead = _lead(library_of, {"lumen.md": lumen}, "What percentage of the Lumen corpus are physics notes?")
     assert lead.answer == "7.2%"
     assert lead.text.startswith("Our Lumen corpus")
+
+
+def test_a_sentence_opening_with_a_lower_case_name_is_read(library_of) -> None:
+    """A name written in lower case may open a sentence, mid-paragraph or at a paragraph's head: it
+    is a statement of its own, not the tail of one a page break cut."""
+    documents = {
+        "kit.md": "# corvidkit: a toolkit for reading scans\n\n"
+        "corvidkit reads scanned pages into blocks. It runs on a laptop without a GPU. "
+        "corvidkit is released under the Apache 2.0 license.\n",
+        "dataset.md": "# The Corvid court dataset\n\nThe Corvid dataset holds 4,534 court cases from 1998 to 2021.\n",
+    }
+    claim = _lead(library_of, documents, "Under which software license is corvidkit released?")
+    assert claim.text.startswith("corvidkit is released under the Apache 2.0 license")
+    assert "Apache" in (claim.answer or "")

@@ -125,6 +125,7 @@ def read(
     conf: float,
     sufficient: bool,
     meaning: Meaning | None = None,
+    lead: str | None = None,
 ) -> tuple[bool, float]:
     """The judge's reading over the calibrated model's judgement: (sufficient, confidence).
 
@@ -141,7 +142,9 @@ def read(
       words are not missing from the evidence (the coverage floor) and, when it asks for a typed value,
       a sentence gives one; the confidence shown is then the judge's score. A question the evidence's
       subject took most of the words of is read whole (``signals.read_terms``): the floor is measured
-      over all its terms and the judge reads them against the sentences alone."""
+      over all its terms and the judge reads them against the sentences alone.
+
+    ``lead``: the document of the sentence leading the answer (a value's, when one chose it)."""
     question = analysis.question
     focus = set(analysis.focus_terms)
     held = " ".join(f"{c.title} {c.text} {' '.join(b.section for b in c.blocks)}" for c in evidence)
@@ -149,7 +152,7 @@ def read(
     if unheld(asked, [held]) is not None:
         return False, min(conf, UNNAMED_CONFIDENCE)
     # Nor is a question on a thing the answering documents never name (``subject_unheld``).
-    if subject_unheld(analysis, chosen, evidence) is not None:
+    if subject_unheld(analysis, chosen, evidence, lead) is not None:
         return False, min(conf, UNNAMED_CONFIDENCE)
     # A question asking for a figure or a date is not answered by sentences giving none of the asked
     # kind, however many of its words they share: "How many GPUs are used?" by "an advantage of

@@ -117,7 +117,8 @@ class OfflineStrategy:
         conf = assessment.probability(found) if claims and found else 0.0
         sufficient = bool(found) and assessment.sufficient(found, conf)
         if found and claims:
-            sufficient, conf = assessment.read(analysis, chosen, evidence, found, conf, sufficient, self.meaning)
+            lead = _document_of(analysis, claims[0])
+            sufficient, conf = assessment.read(analysis, chosen, evidence, found, conf, sufficient, self.meaning, lead)
         if found:
             claims, sufficient, conf = _valued(analysis, chosen, claims, found, sufficient, conf)
         claims, sufficient, conf = _identified(analysis, chosen, claims, found, sufficient, conf)
@@ -306,6 +307,12 @@ def _identified(
     base = found or Signals(pool=1.0, best=1.0, dense=0.0, margin=0.0, lexical=1.0, agreement=1.0, lead=1.0, joint=1.0)
     valued = assessment.probability(dataclasses.replace(base, lead=1.0, joint=1.0))
     return [line.claim() for line in lines], True, max(conf, valued)
+
+
+def _document_of(analysis: Analysis, claim: Claim) -> str | None:
+    """The document of the block ``claim`` quotes first."""
+    block = claim.citations[0].block_id if claim.citations else None
+    return next((x.sentence.doc_id for x in analysis.scored if x.sentence.block_id == block), None)
 
 
 def _leading(analysis: Analysis, item: ScoredSentence, answer: str, chosen: list[ScoredSentence]) -> list[Claim]:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from corpus.loaders.pdf.headings import KNOWN_HEADINGS
 from corpus.text import figures
 from strategies.reading.lexicon.quantities import COUNT_NOUNS, MONEY_NOUNS, NUMBER_WORDS, QUANTITY_NOUNS
 from strategies.reading.lexicon.units import CURRENCY, MEASURE_UNITS
@@ -27,6 +28,7 @@ from strategies.reading.numbers import quantities
 from strategies.reading.vectors import Vectors
 
 from .claim_checks import form_of
+from .lexicon.entities import METRIC_NAMES, METRIC_NOUNS
 from .lexicon.months import MONTH_PATTERN
 from .question import ParsedQuestion
 from .question_types import AnswerType, Entity, QuestionType, category_value
@@ -54,6 +56,16 @@ _NAME = re.compile(
 _GLUED = re.compile(r"[a-z]{3,}[A-Z][a-z]{2,}[A-Z]")
 # A lower-case identifier with a digit or an underscore: a model, version, parameter or file name.
 _IDENTIFIER = re.compile(r"(?<![\w.-])[a-z][\w.-]*(?:_|\d)[\w.-]*[a-z0-9](?![\w-])")
+# Where a value stands, not a value: a part of the text ("Table 3", "Sec. 5", "Appendix B") or a
+# converted paper's placeholder for a citation, a table, a figure, a section or a formula ("BIBREF10",
+# "TABREF3", "INLINEFORM0").
+_POINTER = re.compile(
+    r"^(?:Table|Tab\.|Figure|Fig\.|Section|Sec\.|Appendix|Chapter|Equation|Eq\.|Algorithm|Listing|Footnote)"
+    r"(?:\s+[A-Z]?\d[\w.]*|\s+[A-Z]|\s+[A-Z]+REF\d+)?$"
+)
+_PLACEHOLDER = re.compile(r"[A-Z]+REF\d+|(?:INLINE|DISPLAY)FORM\d+|\[\d+(?:[,–-]\s*\d+)*\]")
+# An abbreviation in capitals: "RC", "ASR" (a plural "s" allowed: "LLMs").
+_ACRONYM = re.compile(r"[A-Z]{2,6}s?")
 # A birth or a death asked for, and the join of two dates into a life span ("1885 – 1955", "1885-1955").
 _BIRTH = re.compile(r"\b(?:born|birth|birthday|birthdate)\b", re.IGNORECASE)
 _DEATH = re.compile(r"\b(?:die|died|death|dead)\b", re.IGNORECASE)
@@ -122,6 +134,8 @@ def answer_phrase(question: ParsedQuestion, sentence: str, vectors: Vectors | No
         or (not figures(c[0]) and not _inside_question(c[0], q_stems))
     ]
     candidates = [c for c in candidates if not _glued_to_name(c[0], question.names)]
+    if qtype.kind in (AnswerType.NAME, AnswerType.THING, AnswerType.PLACE):
+        candidates = [n for c in candidates if (n := _a_name_of_the_asked_kind(question, *c)) is not None]
     candidates = _under_governing_verb(question, sentence, candidates)
     if not candidates:
         return None
@@ -146,6 +160,43 @@ def answer_phrase(question: ParsedQuestion, sentence: str, vectors: Vectors | No
         if best is None or key > best_key:
             best, best_key = Phrase(text=text, start=start, end=end, score=round(score, 6)), key
     return best
+
+
+def _a_name_of_the_asked_kind(question: ParsedQuestion, text: str, start: int, end: int) -> tuple[str, int, int] | None:
+    """A name candidate as an answer, or None when it is no name of the thing asked: a pointer into the
+    text or to a cited work ("Table 3", "Section 5", "BIBREF10": where a value stands, not the value; one
+    run on after a name is cut off it: "SentEval [BIBREF6]"), a section heading ("INTRODUCTION"), an
+    evaluation measure ("BLEU", "ROUGE-L") unless a measure is asked for, or an abbreviation of the
+    question's own words ("RC" of "reading comprehension", "ASR" of "speech recognition")."""
+    tokens = text.split()
+    while tokens and _PLACEHOLDER.fullmatch(tokens[-1]):
+        tokens.pop()
+    if not tokens or _POINTER.match(text) or any(_PLACEHOLDER.fullmatch(t) for t in tokens):
+        return None
+    kept = " ".join(tokens)
+    if kept.isupper() and kept.lower() in KNOWN_HEADINGS:
+        return None
+    noun = question.type.noun.split()
+    if _measure_name(kept) and not (noun and noun[-1].lower() in METRIC_NOUNS):
+        return None
+    if _abbreviates(kept, question):
+        return None
+    return kept, start, start + len(kept)
+
+
+def _measure_name(text: str) -> bool:
+    """ "BLEU", "ROUGE-L", "F1-score", "Hits@10", "WER 100": a name of an evaluation measure."""
+    head = re.split(r"[-@\s]", text, maxsplit=1)[0].upper()
+    return head in METRIC_NAMES or text.upper() in METRIC_NAMES
+
+
+def _abbreviates(text: str, question: ParsedQuestion) -> bool:
+    """An abbreviation in capitals standing for a run of the question's words, or for one with a word
+    before it the question leaves out ("ASR" for the question's "speech recognition")."""
+    if not _ACRONYM.fullmatch(text):
+        return False
+    letters = text.lower()
+    return letters in question.abbreviations or (len(letters) >= 3 and letters[1:] in question.abbreviations)
 
 
 def _life_event(

@@ -96,17 +96,18 @@ def most_specific(analysis: Analysis) -> str | None:
 
 
 def subject_unheld(
-    analysis: Analysis, chosen: Sequence[ScoredSentence], evidence: Sequence[RetrievedChunk]
+    analysis: Analysis, chosen: Sequence[ScoredSentence], evidence: Sequence[RetrievedChunk], lead: str | None = None
 ) -> str | None:
     """A word of the subject the question asks what it is or does (``ParsedQuestion.subject``) that the
     leading sentence's document does not hold in its evidence (text, titles and sections), or None: "Under which
     software license is corvidkit released?" is not answered by another paper's "we released the
     dataset under CC BY-NC", whatever words they share. A word past the stem's length is held only
-    whole (or in its plural): "corvidkit" is no form of "paper"."""
+    whole (or in its plural): "corvidkit" is no form of "paper". ``lead``: the document of the sentence
+    leading the answer, when a value chose it over the first of ``chosen``."""
     subject = analysis.asked.subject
     if not subject or not chosen:
         return None
-    lead = chosen[0].sentence.doc_id
+    lead = lead or chosen[0].sentence.doc_id
     said: set[str] = set()
     for chunk in evidence:
         if chunk.doc_id == lead:

@@ -261,7 +261,8 @@ def evidence_sentences(evidence: Sequence[RetrievedChunk], layout: Layout | None
                 items = listed(layout, block, index)
                 # A line of code ending in a colon ("def get_completion(prompt: str):") leads no list.
                 lead_in = items and not is_code_line(piece.text) and (has_verb(piece.text) or instructs(piece.text))
-                if not (is_statement(piece.text) or lead_in):
+                opens_page_block = index == 0 and block.bbox is not None
+                if not (is_statement(piece.text, opens_page_block) or lead_in):
                     continue
                 if dates_only(piece.text):
                     continue

@@ -95,7 +95,8 @@ _PLACE_Q = re.compile(
 )
 # "what sport is", "which datasets do", "what is the population of", "what are the main results of"
 _THING_Q = re.compile(
-    r"^(?:in |on |for |by |from |with )?(?:what|which)\s+(?:(?:is|are|was|were)\s+(?:the\s+|a\s+|an\s+)?)?"
+    r"^(?:(?:in|on|for|by|from|with|under|at|to|into|through|over|against|across|within|between|among|during|"
+    r"after|before|of|via) )?(?:what|which)\s+(?:(?:is|are|was|were)\s+(?:the\s+|a\s+|an\s+)?)?"
     r"(?:(?:main|primary|exact|total|current|estimated|official|overall|best|first|last|other|new|"
     r"different|specific|original)\s+)*(?P<noun>[a-z][\w-]*(?:\s+(?!(?:is|are|was|were|do|does|did|has|have|had|of|"
     r"in|on|for|to|by|from|with|per|about|between|among|across|over|under|at|within|during|after|before|regarding|"

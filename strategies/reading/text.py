@@ -240,16 +240,19 @@ def has_injection_word(phrase: str) -> bool:
     return any(w in INJECTION_WORDS for w in word_tokens(phrase))
 
 
-def is_statement(sentence: str) -> bool:
-    """False for fragments, headings, labels, reference entries and table dumps."""
+def is_statement(sentence: str, opens_page_block: bool = True) -> bool:
+    """False for fragments, headings, labels, reference entries and table dumps. A sentence opening
+    in lower case is the tail of one a page or column break cut when it opens a block laid out on a
+    page (``opens_page_block``) or opens with a function word ("of the model, which…"); otherwise it
+    opens with a name written in lower case ("corvidkit is released under…")."""
     text = sentence.strip()
     toks = text.split()
     if text.endswith("?") or len(toks) < MIN_VERB_SENTENCE_WORDS:
         return False
     if len(toks) < MIN_SENTENCE_WORDS and not (text.endswith(".") and has_verb(text)):
         return False
-    if text[0].islower():
-        return False  # the tail of a sentence cut by a page or column break
+    if text[0].islower() and (opens_page_block or toks[0].lower() in stopwords()):
+        return False
     if text[0] in ")]}":
         return False  # the tail of a code line ("  ) # Check the prediction."), never prose
     if _FIGURE_REFERENCE.match(text):

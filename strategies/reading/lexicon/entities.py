@@ -16,7 +16,7 @@ ENTITY_NOUNS: dict[str, str] = {
     "product": "product model software tool library framework package language app application platform "
     "device api sdk endpoint format version browser database engine compiler plan tier edition album film movie "
     "book novel "
-    "song game ship car aircraft vehicle war battle award prize treaty",
+    "song game ship car aircraft vehicle war battle award prize treaty license licence protocol standard",
     "method": "method algorithm technique architecture classifier baseline metric dataset corpus benchmark "
     "encoder decoder optimizer optimiser loss embedding embeddings",
     "category": "sport genre profession occupation job instrument religion nationality position medium "
@@ -29,4 +29,18 @@ HONORIFICS = frozenset(
     "mr mrs ms miss dr prof professor sir dame lord lady saint st general gen colonel col captain capt major "
     "lieutenant admiral sergeant judge justice senator governor mayor president king queen prince princess "
     "duke earl count emperor pope bishop reverend rev".split()
+)
+
+# Names of evaluation measures, as papers write them (upper-cased here; a suffix such as "-L", "-4" or
+# "@10" is read off before the lookup). A measure is what a result is scored by: it answers a question
+# asking for a metric, never one asking for a model, a dataset, a baseline or a person.
+# Source: hand-kept, the standard measures of NLP, IR, ML and speech evaluation.
+METRIC_NAMES = frozenset(
+    "BLEU ROUGE METEOR CIDER SPICE TER CHRF SARI WER CER PER EM F1 F0.5 F2 AUC ROC PR-AUC MAP MRR NDCG DCG "
+    "BERTSCORE MOVERSCORE BLEURT COMET PPL MAE MSE RMSE MAPE SMAPE IOU UAS LAS FID PSNR SSIM HITS "
+    "PRECISION RECALL ACCURACY PERPLEXITY KAPPA PEARSON SPEARMAN KENDALL MCC".split()
+)
+# The nouns of a question asking for a measure ("which evaluation metrics", "what measure").
+METRIC_NOUNS = frozenset(
+    "metric metrics measure measures measurement measurements score scores criterion criteria".split()
 )
