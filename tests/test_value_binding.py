@@ -249,3 +249,22 @@ def test_a_sentence_opening_with_a_lower_case_name_is_read(library_of) -> None:
     claim = _lead(library_of, documents, "Under which software license is corvidkit released?")
     assert claim.text.startswith("corvidkit is released under the Apache 2.0 license")
     assert "Apache" in (claim.answer or "")
+
+
+def test_a_name_or_an_account_read_without_a_model_is_shown_below_the_confident_line(library_of) -> None:
+    """Measured on the dev sets, a name or a sentence quoted without a model is the right one far less
+    often than a figure bound to the question's terms: neither is shown at 0.8 or more."""
+    documents = {
+        "wren.md": "# Training taggers on field notes\n\nWe train every tagger on the Wren corpus of field notes. "
+        "The Wren corpus holds 4,534 notes written by 61 birders between 1998 and 2021.\n",
+    }
+    library = library_of(documents)
+    strategy = OfflineStrategy(library.embedder)
+    name = run_research(library, strategy, "Which corpus do they train every tagger on?", single_question=True)
+    figure = run_research(library, strategy, "How many notes does the Wren corpus hold?", single_question=True)
+    account = run_research(library, strategy, "Why do they train the taggers on field notes?", single_question=True)
+    assert name.report.sections[0].claims[0].answer
+    assert name.report.sections[0].confidence <= 0.75
+    assert account.report.sections[0].confidence <= 0.75
+    assert figure.report.sections[0].claims[0].answer == "4,534 notes"
+    assert figure.report.sections[0].confidence > 0.75

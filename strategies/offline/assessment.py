@@ -77,6 +77,14 @@ SUFFICIENT_ACCOUNT = 0.35
 # ...and a floor on coverage (``strategies.reading.signals.MIN_COVERAGE``).
 # The confidence shown at most when a name the question asks about is nowhere in the evidence.
 UNNAMED_CONFIDENCE = 0.2
+# The confidence shown at most for an answer read without a model that is a name ("which dataset", "who")
+# or an account (a question asking for no typed value). The logistic model says whether the evidence
+# answers the question, not whether the name or sentence quoted is the right one, and measured by the
+# answers shown (2026-12-07: ``prp eval`` on a 60-paper QASPER dev slice, papers-dev and docs-dev), the
+# two kinds are right far less often than a figure, a date or a yes/no bound to the question's terms:
+# names shown at >= 0.8 were right 9 of 36 times, accounts 8 of 26, figures, dates and yes/no 23 of 27.
+NAME_CEILING = 0.75
+ACCOUNT_CEILING = 0.75
 # Pseudo-relevance feedback reads the top chunks of the evidence.
 PRF_CHUNKS = 3
 PRF_PHRASES = 2
@@ -193,6 +201,16 @@ def read(
     if verdict.states:
         return True, max(conf, verdict.score)
     return False, conf
+
+
+def shown(asked: AnswerType, answer: str | None, conf: float) -> float:
+    """The confidence shown for an answer whose leading claim gives ``answer`` to a question asking for
+    ``asked``: at most NAME_CEILING for a name, ACCOUNT_CEILING for an account (see above)."""
+    if asked in (AnswerType.NAME, AnswerType.PLACE, AnswerType.THING) and answer:
+        return min(conf, NAME_CEILING)
+    if asked is AnswerType.DESCRIPTION:
+        return min(conf, ACCOUNT_CEILING)
+    return conf
 
 
 def _connective_stems(question: str) -> set[str]:

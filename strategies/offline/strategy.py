@@ -127,6 +127,7 @@ class OfflineStrategy:
             # answered by what the question itself led with, a figure or a sentence.
             alternatives = analysis.asked.alternatives
             claims, sufficient, conf = compared(alternatives, self._values(alternatives, evidence))
+        conf = assessment.shown(analysis.asked.type.kind, claims[0].answer if claims else None, conf)
         return Judgement(analysis, claims, found, conf, sufficient)
 
     def _values(self, alternatives: Alternatives, evidence: list[RetrievedChunk]) -> list[Valued | None]:
