@@ -7,15 +7,17 @@ the strategy from ``runtime.context``; they never know which mode they run in.
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from pydantic import BaseModel, Field
 
-from corpus.embeddings import Embedder
 from corpus.retrieval import RetrievedChunk
 from research.conversation import FollowUp, Turn
 from research.evidence import CitationMarker, Claim, Contradiction, Finding, SubQuestion
 from research.verdict import Label, Verdict
+
+if TYPE_CHECKING:  # a type only: importing the embedder loads fastembed, a second to who needs the vocabulary
+    from corpus.embeddings import Embedder
 
 
 class Answer(BaseModel):
