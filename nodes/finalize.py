@@ -7,14 +7,13 @@ from langgraph.runtime import Runtime
 from nodes.render import render_report
 from research.context import ResearchContext
 from research.state import ResearchState
-from strategies.reading.vectors import Meaning, Vectors
 
 
 def finalize(state: ResearchState, runtime: Runtime[ResearchContext]) -> dict:
     context = runtime.context
     evidence = [c for f in state.get("findings", []) for c in f.evidence]
-    # The judge reads a writer's paraphrase by meaning with the library's embedder (a quoted claim needs none).
-    meaning = Meaning(Vectors(context.library.embedder))
+    # The judge reads a writer's paraphrase by meaning with the embeddings (a quoted claim needs none).
+    reading = context.strategy.reading(context.library.embedder)
     report = render_report(
         state["draft"],
         state["citations"],
@@ -22,7 +21,7 @@ def finalize(state: ResearchState, runtime: Runtime[ResearchContext]) -> dict:
         context.options.unresolved,
         state["topic"],
         evidence,
-        meaning,
+        reading,
         single_question=bool(state.get("single_question")),
     )
     note = f"finalize: {len(report.citations)} citation(s), {report.unverified_claims} unverified, {report.dropped_claims} dropped"

@@ -3,11 +3,11 @@
 This is the one place citations are numbered (by first appearance), the one place a claim whose
 markers all failed to resolve is flagged "unverified" or dropped per the run's policy, and the one
 place the rule for showing a disagreement is applied: both sides verified, from two documents. A claim
-whose citations resolve is judged on the text they resolved to (``strategies.reading.judge``, the one
-judge of what a sentence states): stated, it is verified; not stated, it is shown with its citations
-and flagged unsupported, or contradicted where the text says otherwise, with the judge's reason. A
-section is answered only by a verified claim, and its confidence is never above what the judge gives
-its claims. A claim or a disagreement's side that cites only text addressed to an AI
+whose citations resolve is judged on the text they resolved to (the strategy's ``ReportReading.judge``,
+the one judge of what a sentence states): stated, it is verified; not stated, it is shown with its
+citations and flagged unsupported, or contradicted where the text says otherwise, with the judge's
+reason. A section is answered only by a verified claim, and its confidence is never above what the
+judge gives its claims. A claim or a disagreement's side that cites only text addressed to an AI
 (``research.ai_address``) is left out, and so is a writer's claim (or title) that repeats such text
 without the library stating it; every evidence document holding such text gets a caution, and a title
 that addresses an AI is shown marked (``shown_title``) in the references, sides and cautions. A section
@@ -31,8 +31,8 @@ from research.report import (
     ReportClaim,
     ReportSection,
 )
-from strategies.reading.claim_checks import Meaning
-from strategies.reading.judge import Label, Verdict, judge, read_again
+from research.strategy import ReportReading
+from research.verdict import Label, Verdict
 from tools.citations.normalise import normalise
 from tools.citations.resolve import Resolution
 
@@ -45,12 +45,12 @@ class _Renderer:
         draft: DraftReport,
         resolved: dict[str, Resolution | None],
         policy: UnresolvedPolicy,
-        meaning: Meaning | None,
+        reading: ReportReading,
         addressed_texts: list[str],
     ):
         self.resolved = resolved
         self.policy = policy
-        self.meaning = meaning
+        self.reading = reading
         self.addressed_texts = addressed_texts
         self.numbers: dict[tuple, int] = {}
         self.citations: list[NumberedCitation] = []
@@ -95,12 +95,12 @@ class _Renderer:
         """The judge's verdict on the text the claim's citations resolved to (and a second reader's)."""
         quotes = [r.matched_text for r in resolutions]
         titles = sorted({r.title for r in resolutions})
-        reading = Label(claim.reading) if claim.reading else None
-        verdict = read_again(judge(text, quotes, question, titles, self.meaning), reading)
+        second = Label(claim.reading) if claim.reading else None
+        verdict = self.reading.judge(text, quotes, question, titles, second)
         # A short answer shown before the quote is judged too, unless it is the Yes/No the quote was
         # read as (the yes/no lead is decided on the quote's polarity where it is made).
         if verdict.states and claim.answer and claim.answer not in ("Yes", "No"):
-            verdict = judge(claim.answer, quotes, question, titles, self.meaning)
+            verdict = self.reading.judge(claim.answer, quotes, question, titles)
         return verdict
 
     def claim(self, claim: Claim, confidence: float | None, question: str = "") -> ReportClaim | None:
@@ -230,14 +230,14 @@ def render_report(
     policy: UnresolvedPolicy,
     topic: str,
     evidence: list[RetrievedChunk],
-    meaning: Meaning | None = None,
+    reading: ReportReading,
     single_question: bool = False,
 ) -> FinalReport:
     """``topic``: the title when the writer's claims all failed to resolve; ``evidence``: what the
-    research read, for the cautions; ``meaning``: the judge's reading of paraphrases (None: words only);
+    research read, for the cautions; ``reading``: the strategy's, whose judge reads each claim;
     ``single_question``: one question asked, whose report is its answer (a summary would only repeat it)."""
     addressed = _addressed_blocks(evidence, [r for r in resolved.values() if r is not None])
-    renderer = _Renderer(draft, resolved, policy, meaning, [text for *_, text in addressed])
+    renderer = _Renderer(draft, resolved, policy, reading, [text for *_, text in addressed])
     answer_only = single_question and len(draft.sections) == 1
     # Numbers are given in reading order: summary, sections, disagreements, then closest passages.
     summary = [] if answer_only else renderer.claims(draft.summary)

@@ -5,28 +5,20 @@ from __future__ import annotations
 from langgraph.runtime import Runtime
 
 from research.context import ResearchContext
-from research.evidence import Claim, Contradiction, DraftReport, DraftSection, Finding, FindingStatus, GapNote
+from research.evidence import Contradiction, DraftReport, DraftSection, Finding, FindingStatus, GapNote
 from research.state import ResearchState
-from strategies.offline.planning import TEMPLATE_WORDS
-from strategies.reading.about_the_topic import about_its_document
-from strategies.reading.answerhood import answer_verdict
-from strategies.reading.closest import closest_passages
-from strategies.reading.text import stem
-from strategies.reading.vectors import Vectors
+from research.strategy import ReportReading
 
 
 def synthesize(state: ResearchState, runtime: Runtime[ResearchContext]) -> dict:
     strategy = runtime.context.strategy
+    reading = strategy.reading(runtime.context.library.embedder)
     findings = state.get("findings", [])
     if not state.get("single_question"):
-        findings = [_on_topic(f, judged=strategy.mode == "offline") for f in findings]
+        findings = [_on_topic(f, reading) for f in findings]
     contradictions = state.get("contradictions", [])
     title, summary = strategy.summarize(state["topic"], findings, contradictions)
-    # The strategy's own embeddings where it keeps them: the sentences it read for an answer are the
-    # ones the closest passages are ranked from, and are embedded once.
-    own = getattr(strategy, "vectors", None)
-    vectors = own if isinstance(own, Vectors) else Vectors(runtime.context.library.embedder)
-    sections = [_with_closest(_section(f, contradictions), f, vectors) for f in findings]
+    sections = [_with_closest(_section(f, contradictions), f, reading) for f in findings]
     gaps = [
         GapNote(sub_question=s.sub_question, queries_tried=f.queries, suggestions=strategy.suggest(f))
         for f, s in zip(findings, sections, strict=True)
@@ -37,34 +29,25 @@ def synthesize(state: ResearchState, runtime: Runtime[ResearchContext]) -> dict:
     return {"draft": draft, "progress": [f"synthesize: draft with {markers} citation marker(s)"]}
 
 
-def _on_topic(finding: Finding, judged: bool) -> Finding:
+def _on_topic(finding: Finding, reading: ReportReading) -> Finding:
     """A topic report's finding without its sentences about their own document (its layout, its
-    authors' plans, its release: ``about_its_document``); with none left, or (``judged``: quoted
-    sentences, which the render node's judge confirms as their own words) with a lead the judge does
-    not find answering the sub-question, it is not answered. A question about the document itself,
-    asked alone, keeps them."""
+    authors' plans, its release: ``about_its_document``); with none left, or with a lead the
+    strategy's reading does not find answering the sub-question (``lead_answers``), it is not
+    answered. A question about the document itself, asked alone, keeps them."""
     if finding.status is FindingStatus.GAP:
         return finding
-    claims = [c for c in finding.claims if not about_its_document(c.first_line)]
-    if claims and not (judged and not _answers(finding, claims[0])):
+    claims = [c for c in finding.claims if not reading.about_its_document(c.first_line)]
+    if claims and reading.lead_answers(finding, claims[0]):
         return finding if len(claims) == len(finding.claims) else finding.model_copy(update={"claims": claims})
     return finding.model_copy(update={"claims": [], "status": FindingStatus.GAP, "confidence": 0.0})
 
 
-def _answers(finding: Finding, lead: Claim) -> bool:
-    """The judge's verdict on the lead: it states an answer to the sub-question (read with its
-    documents' titles; the plan's framing words are not asked for)."""
-    titles = sorted({c.title for c in finding.evidence})
-    unasked = {stem(w) for w in TEMPLATE_WORDS}
-    return answer_verdict(finding.sub_question.question, [lead.first_line], titles, unasked=unasked).states
-
-
-def _with_closest(section: DraftSection, finding: Finding, vectors: Vectors) -> DraftSection:
+def _with_closest(section: DraftSection, finding: Finding, reading: ReportReading) -> DraftSection:
     """A section the library does not answer, with the passages nearest to it: the same in both modes,
     read from the evidence the research gathered, whoever wrote the answer."""
     if section.status is not FindingStatus.GAP:
         return section
-    closest = closest_passages(finding.sub_question.question, finding.evidence, vectors)
+    closest = reading.closest(finding.sub_question.question, finding.evidence)
     return section.model_copy(update={"closest": closest})
 
 

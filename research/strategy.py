@@ -7,13 +7,17 @@ the strategy from ``runtime.context``; they never know which mode they run in.
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from pydantic import BaseModel, Field
 
 from corpus.retrieval import RetrievedChunk
 from research.conversation import FollowUp, Turn
-from research.evidence import Claim, Contradiction, Finding, SubQuestion
+from research.evidence import CitationMarker, Claim, Contradiction, Finding, SubQuestion
+from research.verdict import Label, Verdict
+
+if TYPE_CHECKING:  # a type only: importing the embedder loads fastembed, a second to who needs the vocabulary
+    from corpus.embeddings import Embedder
 
 
 class Answer(BaseModel):
@@ -37,6 +41,32 @@ class Answer(BaseModel):
         description="LLM mode: the model's claims its cited sentences do not state. When the sub-question "
         "is not answered they are still shown, flagged beside the passage they cite, never silently dropped.",
     )
+
+
+class ReportReading(Protocol):
+    """The reading every report gets whichever mode wrote its claims, as the graph's nodes ask for it:
+    the nodes know this, never the reading core (an import contract keeps it so)."""
+
+    def disputes(self, findings: list[Finding]) -> list[Contradiction]:
+        """Sub-questions whose documents answer differently, each side cited (without the model: a
+        model may miss that two sources disagree, or state one side as fact)."""
+
+    def about_its_document(self, sentence: str) -> bool:
+        """``sentence`` is about its own document (its layout, its authors' plans) or says nothing of its own."""
+
+    def lead_answers(self, finding: Finding, lead: Claim) -> bool:
+        """Whether a topic section's ``lead`` states an answer to its sub-question, where the strategy's
+        claims are quoted sentences (which the render node's judge confirms as their own words);
+        True where they are a writer's, which that judge reads against their cited text."""
+
+    def closest(self, question: str, evidence: list[RetrievedChunk]) -> list[CitationMarker]:
+        """For a question the library does not answer: the evidence's sentences nearest to it, as markers."""
+
+    def judge(
+        self, claim: str, quotes: list[str], question: str, titles: list[str], reading: Label | None = None
+    ) -> Verdict:
+        """Whether the cited ``quotes`` (read with their documents' ``titles`` and the ``question``)
+        state ``claim``, with a second reader's ``reading`` (LLM mode's model) beside the judge's."""
 
 
 class ResearchStrategy(Protocol):
@@ -74,3 +104,7 @@ class ResearchStrategy(Protocol):
         self, topic: str, findings: list[Finding], contradictions: list[Contradiction]
     ) -> tuple[str, list[Claim]]:
         """The report's title and summary claims (cited)."""
+
+    def reading(self, embedder: Embedder) -> ReportReading:
+        """The reading the graph gives every report, by meaning with the strategy's own embeddings
+        where it keeps them (what it read is embedded once), else with ``embedder``'s."""

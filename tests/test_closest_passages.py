@@ -84,7 +84,7 @@ def test_the_closest_passages_read_as_evidence_below_a_not_answered_header(not_a
     assert CLOSEST_HEADING in html and "#prp-cite=t1:1" in html and "<strong>" not in html.split(CLOSEST_HEADING)[1]
 
 
-def test_a_closest_passage_that_does_not_resolve_is_never_shown():
+def test_a_closest_passage_that_does_not_resolve_is_never_shown(embedder):
     sub = SubQuestion(id="q1", question="What does the mill charge?", rationale="r")
     marker = CitationMarker(block_id="b1", quote="A sentence no document holds.")
     draft = DraftReport(
@@ -96,7 +96,8 @@ def test_a_closest_passage_that_does_not_resolve_is_never_shown():
         disagreements=[],
         gaps=[],
     )
-    report = render_report(draft, {marker_key(marker): None}, "offline", UnresolvedPolicy.MARK, "t", [])
+    reading = OfflineStrategy(embedder).reading(embedder)
+    report = render_report(draft, {marker_key(marker): None}, "offline", UnresolvedPolicy.MARK, "t", [], reading)
     assert report.sections[0].closest == [] and not report.citations and CLOSEST_HEADING not in report.markdown
 
 

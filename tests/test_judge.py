@@ -8,9 +8,10 @@ import pytest
 
 from graph.run import run_research
 from research.report import ClaimStatus
+from research.verdict import Label
 from strategies.llm.strategy import LLMStrategy
 from strategies.offline.strategy import OfflineStrategy
-from strategies.reading.judge import Label, judge, read_again
+from strategies.reading.judge import judge, read_again
 from strategies.reading.vectors import Meaning, Vectors
 from testing_support.llm_fakes import ScriptedChatModel
 from testing_support.llm_scripts import sentences_in

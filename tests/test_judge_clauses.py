@@ -5,8 +5,9 @@ flagged: a common synonym, a number spelled out, a capitalised common word openi
 import pytest
 
 from evals.judge_shapes import load, score
+from research.verdict import Label
 from strategies.reading.clauses import aligned, clauses
-from strategies.reading.judge import Label, judge
+from strategies.reading.judge import judge
 
 PASSES = "The day pass costs $20, and the annual pass costs $30."
 LIBRARY = "The city library does not lend rare maps or books that are not catalogued."

@@ -61,6 +61,8 @@ def project_copy(tmp_path_factory) -> Path:
         ("ui/core/back_import.py", "import testing_support.llm_fakes", "Test doubles stay out of the product"),
         ("strategies/reading/back_import.py", "import strategies.llm.strategy", "Strategies: the reading core"),
         ("strategies/offline/back_import.py", "import strategies.llm.client", "The two modes do not import each other"),
+        ("nodes/back_import.py", "import strategies.reading.judge", "only through their protocol"),
+        ("graph/back_import.py", "import strategies.select", "only through their protocol"),
     ],
 )
 def test_a_back_import_breaks_its_contract(project_copy, module, back_import, broken):

@@ -8,10 +8,12 @@ import pytest
 from graph.run import run_research
 from nodes.synthesize import _on_topic
 from research.evidence import CitationMarker, Claim, Finding, FindingStatus, SubQuestion
-from strategies.llm.strategy import whole_sentences
+from strategies.llm.strategy import LLMStrategy, whole_sentences
 from strategies.llm.structured import GRAMMAR_MAX_CHARS
 from strategies.offline.strategy import OfflineStrategy
 from strategies.reading.about_the_topic import about_its_document
+from testing_support.llm_fakes import ScriptedChatModel
+from testing_support.llm_scripts import script_with
 
 ABOUT_THE_DOCUMENT = [
     "In Section 2, we give some details of our training process.",
@@ -50,21 +52,25 @@ def _finding(*texts: str) -> Finding:
     return Finding(sub_question=question, claims=claims, status=FindingStatus.ANSWERED, confidence=0.8)
 
 
-def test_a_topic_finding_keeps_only_its_claims_about_the_topic():
-    kept = _on_topic(_finding(ABOUT_THE_DOCUMENT[2], ABOUT_THE_TOPIC[0]), judged=False)
+def test_a_topic_finding_keeps_only_its_claims_about_the_topic(embedder):
+    # A model's claims: the render node's judge reads them, so their lead is not judged here.
+    strategy = LLMStrategy(ScriptedChatModel(script=script_with()), "scripted", fallback=OfflineStrategy(embedder))
+    reading = strategy.reading(embedder)
+    kept = _on_topic(_finding(ABOUT_THE_DOCUMENT[2], ABOUT_THE_TOPIC[0]), reading)
     assert [c.text for c in kept.claims] == [ABOUT_THE_TOPIC[0]] and kept.status is FindingStatus.ANSWERED
     # With nothing about the topic left, the sub-question is not answered (the header counts it so).
-    emptied = _on_topic(_finding(ABOUT_THE_DOCUMENT[0], ABOUT_THE_DOCUMENT[6]), judged=False)
+    emptied = _on_topic(_finding(ABOUT_THE_DOCUMENT[0], ABOUT_THE_DOCUMENT[6]), reading)
     assert not emptied.claims and emptied.status is FindingStatus.GAP and emptied.confidence == 0.0
 
 
-def test_a_topic_section_is_answered_only_when_the_judge_finds_its_lead_answers_it():
+def test_a_topic_section_is_answered_only_when_the_judge_finds_its_lead_answers_it(embedder):
     """Quoted sentences are their own words to the render node's judge: the lead is judged against
     the sub-question, its framing words ("What does the evidence say about") left out."""
-    off_topic = _on_topic(_finding("We believe future reading aids will help readers find information."), judged=True)
+    reading = OfflineStrategy(embedder).reading(embedder)
+    off_topic = _on_topic(_finding("We believe future reading aids will help readers find information."), reading)
     assert off_topic.status is FindingStatus.GAP and not off_topic.claims
     lead = "Knowledge distillation from a larger teacher raised accuracy to 61.2%."
-    assert _on_topic(_finding(lead), judged=True).status is FindingStatus.ANSWERED
+    assert _on_topic(_finding(lead), reading).status is FindingStatus.ANSWERED
 
 
 PAPER = """# Distilling small language models

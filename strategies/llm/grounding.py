@@ -41,9 +41,10 @@ from dataclasses import dataclass
 from rapidfuzz import fuzz, utils
 
 from research.evidence import CitationMarker, Claim
+from research.verdict import Label, Verdict
 from strategies.llm.evidence import EvidenceSheet, Sentence
 from strategies.reading.claim_checks import Meaning, content_stems, covered, names
-from strategies.reading.judge import STATE_COVERAGE, Label, Verdict, judge
+from strategies.reading.judge import STATE_COVERAGE, judge
 from strategies.reading.numbers import mentions
 
 # A cited sentence ending in a colon is read with at most this many of the sentences it introduces.

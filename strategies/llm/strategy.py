@@ -36,7 +36,8 @@ from prompts.summary import SUMMARY
 from research.ai_address import for_model
 from research.conversation import FollowUp, Turn
 from research.evidence import CitationMarker, Claim, Contradiction, Finding, FindingStatus, SubQuestion
-from research.strategy import Answer, ResearchStrategy
+from research.strategy import Answer, ReportReading, ResearchStrategy
+from research.verdict import Label
 from strategies.llm.evidence import EvidenceSheet, Sentence, render
 from strategies.llm.follow_up import condense as condense_follow_up
 from strategies.llm.grounding import Grounded, grounded, stated
@@ -45,7 +46,8 @@ from strategies.llm.rerank import MAX_LISTED, RerankOutput, chunks_in_order, reo
 from strategies.llm.selection import ranked, relevance, within_budget
 from strategies.llm.structured import GRAMMAR_MAX_CHARS, SchemaFormat, structured_call
 from strategies.reading.claim_checks import content_stems, covered
-from strategies.reading.judge import Label, read_again
+from strategies.reading.judge import read_again
+from strategies.reading.report_reader import ReportReader
 from strategies.reading.text import question_terms
 from strategies.reading.vectors import Meaning, Vectors
 from strategies.reading.wording import opens_as_question
@@ -471,6 +473,10 @@ class LLMStrategy:
             # The model's summary states nothing its evidence does: the findings' leading claims instead.
             summary = self._leading_claims(answered, contradictions) or summary
         return (title if title and not leaks_instructions(title) else topic), summary
+
+    def reading(self, embedder: Embedder) -> ReportReading:
+        """Its claims are a writer's, judged at render; without an embedder of its own, ``embedder``'s."""
+        return ReportReader(self.vectors if self.vectors is not None else Vectors(embedder))
 
 
 def _quotes(marker: CitationMarker, sentence: Sentence) -> bool:

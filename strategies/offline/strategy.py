@@ -16,7 +16,7 @@ from corpus.embeddings import Embedder
 from corpus.retrieval import RetrievedChunk
 from research.conversation import FollowUp, Turn
 from research.evidence import Claim, Contradiction, Finding, FindingStatus, SubQuestion
-from research.strategy import Answer
+from research.strategy import Answer, ReportReading
 from strategies.reading.alternatives import Alternatives
 from strategies.reading.binding import said_of_asked, value_binding
 from strategies.reading.document_answers import MIN_PHRASE_SCORE, lead, things_answered
@@ -33,8 +33,9 @@ from strategies.reading.extractive import (
 from strategies.reading.identifier_lines import identifier_lines
 from strategies.reading.question import parse_question
 from strategies.reading.question_types import AnswerType, fits
+from strategies.reading.report_reader import ReportReader
 from strategies.reading.signals import MIN_COVERAGE, Signals, coverage, signals
-from strategies.reading.text import matched, normalise_space
+from strategies.reading.text import matched, normalise_space, stem
 from strategies.reading.value_lines import value_lines
 from strategies.reading.vectors import Meaning, Vectors
 from tools.definitions import defines
@@ -44,7 +45,7 @@ from . import assessment
 from .comparison import Valued, compared, not_compared, valued
 from .contradictions import find_contradictions
 from .follow_up import condense
-from .planning import plan_questions
+from .planning import TEMPLATE_WORDS, plan_questions
 
 MAX_SUMMARY_CLAIMS = 4
 MAX_DISAGREEMENTS = 8
@@ -78,6 +79,8 @@ class OfflineStrategy:
     def __init__(self, embedder: Embedder):
         self.vectors = Vectors(embedder)
         self.meaning = Meaning(self.vectors)
+        # Its claims are quoted sentences, under sub-questions its templates word.
+        self.report_reader = ReportReader(self.vectors, quoted=True, unasked=frozenset(map(stem, TEMPLATE_WORDS)))
 
     def condense(self, question: str, history: list[Turn]) -> FollowUp:
         return condense(question, history)
@@ -249,6 +252,10 @@ class OfflineStrategy:
                 break
         chosen.sort(key=lambda item: item[0])
         return title_from_topic(topic), [c for _, c in chosen]
+
+    def reading(self, embedder: Embedder) -> ReportReading:
+        """Over its own embeddings, made with the library's ``embedder``."""
+        return self.report_reader
 
 
 def _next_queries(question: str, analysis: Analysis, evidence: list[RetrievedChunk], tried: list[str]) -> list[str]:

@@ -20,4 +20,5 @@ Modules, one job each:
 - ``claim_checks``: the judge's hard checks (figures, names, negations).
 - ``answerhood``: whether sentences answer a question (a question is no claim).
 - ``identifier_lines``: a lookup of an identifier answered by the record line or table row holding it.
+- ``report_reader``: what the graph's nodes read through the strategy (``research.strategy.ReportReading``).
 """

@@ -35,8 +35,9 @@ import re
 from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING
 
+from research.verdict import Verdict
 from strategies.reading.claim_checks import Meaning, holds, names, same_value, swap_problem
-from strategies.reading.judge import Verdict, judge
+from strategies.reading.judge import judge
 from strategies.reading.lexicon.documents import DOCUMENT_NOUN_PATTERN
 from strategies.reading.lexicon.function_words import AUXILIARIES
 from strategies.reading.lexicon.negation import AVOIDANCE, CONTRACTED_NEGATIONS, LIGHT, NEGATED, NOUN_NEGATION, PARTIAL

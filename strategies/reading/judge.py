@@ -21,9 +21,8 @@ error confirmed). A claim quoted verbatim is stated without further reading.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from enum import StrEnum
 
+from research.verdict import Label, Verdict
 from strategies.reading.claim_checks import (
     CONTRAST,
     MIN_PIECE_WORDS,
@@ -54,29 +53,6 @@ STATE_COVERAGE = 0.55
 # puts one-word-wrong claims as close as right ones), 0.7 lets the fewest swaps through.
 RESCUE_COSINE = 0.7
 RESCUE_COVERAGE = 0.3
-
-
-class Label(StrEnum):
-    STATES = "states"
-    CONTRADICTS = "contradicts"
-    NEITHER = "neither"
-
-
-@dataclass(frozen=True)
-class Verdict:
-    label: Label
-    score: float  # how well the sentences state the claim, 0-1 (0 when they contradict it)
-    reason: str
-    # Decided by the text itself (a verbatim quote, a failed hard check), which no second reader overrules.
-    firm: bool = False
-
-    @property
-    def states(self) -> bool:
-        return self.label is Label.STATES
-
-    @property
-    def contradicts(self) -> bool:
-        return self.label is Label.CONTRADICTS
 
 
 def judge(
