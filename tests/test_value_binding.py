@@ -268,3 +268,16 @@ def test_a_name_or_an_account_read_without_a_model_is_shown_below_the_confident_
     assert account.report.sections[0].confidence <= 0.75
     assert figure.report.sections[0].claims[0].answer == "4,534 notes"
     assert figure.report.sections[0].confidence > 0.75
+
+
+def test_a_sentence_asking_the_question_is_no_answer(library_of) -> None:
+    """An indirect question holding the question's words ("We explore how …", "How much … is still an
+    open question") asks it; the sentence stating how is the answer."""
+    documents = {
+        "frost.md": "# Sensor drift in alpine winters\n\n"
+        "We explore how the humidity sensors drift over the alpine winter. "
+        "How much the humidity sensors drift over the alpine winter is still an open question for field teams.\n\n"
+        "## Results\n\nFrost on the membrane makes the humidity sensors read high, by up to 6 points by March.\n",
+    }
+    claim = _lead(library_of, documents, "How do the humidity sensors drift over the alpine winter?")
+    assert claim.text.startswith("Frost on the membrane")

@@ -352,6 +352,38 @@ def asks_about_the_text(question: str) -> bool:
     return bool(_ASKS_ABOUT_THE_TEXT.search(question))
 
 
+# An indirect question: one a verb of inquiry asks ("we explore *what* the model learns", "we study
+# *whether* …") or one standing as the subject of an open question ("*How much* X helps is still an
+# open question"). The clause from its question word on is what it asks.
+_INQUIRY = re.compile(
+    r"\b(?:explor|investigat|stud(?:y|ies|ied)|examin|ask|analy[sz]|address|consider|understand|determin|"
+    r"wonder|unclear|unknown|question)\w*\b[^.;:]*?\b(?P<clause>(?:what|how|whether|why|which|when|where)\b.*)",
+    re.I,
+)
+_OPEN_QUESTION = re.compile(
+    r"^\W*(?P<clause>(?:how|what|whether|why|which)\b.*?)\b(?:is|remains?)\s+(?:still\s+|yet\s+|largely\s+)?"
+    r"(?:an?\s+open\s+question|unclear|unknown|not\s+(?:yet\s+)?(?:known|clear|understood))\b",
+    re.I,
+)
+# A sentence asking a question and answering it: "We study how X affects Y and find that it halves Y".
+_ALSO_STATES = re.compile(r"\b(?:find|found|show|showed|shown|observe|observed|conclude|demonstrate)\w*\s+that\b|\d")
+# The share of a question's content words an indirect question must hold to restate it.
+POSED_SHARE = 0.75
+
+
+def poses(question: ParsedQuestion, sentence: str) -> bool:
+    """``sentence`` asks ``question`` (an indirect question holding at least POSED_SHARE of its content
+    words) instead of answering it: "We further explore what the model learns in the zero-shot
+    setting." is no answer to "What does the model learn in the zero-shot setting?". A question asking
+    what a document studies (its own verb of inquiry) is answered by such sentences."""
+    stems = set(question.stems)
+    found = _INQUIRY.search(sentence) or _OPEN_QUESTION.search(sentence)
+    if not stems or found is None or _INQUIRY.search(question.text) or _ALSO_STATES.search(sentence):
+        return False
+    clause = set(content_stems(found.group("clause")))
+    return sum(1 for t in stems if matched(t, clause)) >= POSED_SHARE * len(stems)
+
+
 # A document named by its title's kind word ("Policy Brief 2023-04", "the Annual Report").
 _NAMED_DOCUMENT = re.compile(r"\b[A-Z][\w-]*\s+(?:Brief|Report|Paper|Study|Review|Guide|Handbook|Manual)\b")
 

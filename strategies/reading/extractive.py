@@ -41,6 +41,7 @@ from strategies.reading.answerhood import (
     about_other_work,
     about_the_document,
     about_the_text,
+    poses,
     unheld,
 )
 from strategies.reading.lexicon.documents import FINDING_SECTIONS, METHOD_SECTIONS
@@ -347,7 +348,8 @@ def analyse(question: str, evidence: Sequence[RetrievedChunk], vectors: Vectors)
     asked = parse_question(question, evidence)
     terms = list(asked.terms)
     layout = Layout(evidence)
-    pool = evidence_sentences(evidence, layout)
+    # A sentence asking the question ("we explore what …") is no evidence of its answer.
+    pool = [s for s in evidence_sentences(evidence, layout) if not poses(asked, s.text)]
     df = {t: sum(1 for s in pool if matched(t, s.stems)) for t in terms}
     analysis = Analysis(asked, _focus_terms(terms, evidence), [], layout)
     if not pool:
