@@ -402,3 +402,24 @@ def test_the_documents_own_authors_are_no_search_term():
 def test_a_short_answer_names_a_thing_of_the_asked_kind(vectors, question, sentence, expected):
     found = answer_phrase(parse_question(question), sentence, vectors)
     assert (found.text if found else None) == expected
+
+
+def test_a_name_its_documents_call_another_kind_of_thing_is_no_answer(vectors):
+    """"Which dataset" is not answered by a name the evidence only ever calls an approach or a model;
+    a name it calls a corpus, or one it never calls anything, may answer."""
+    from strategies.reading.name_kinds import NameKinds
+
+    kinds = NameKinds(
+        [
+            "This work studies the Heron Sampling (HS) approach to active learning.",
+            "We train on the Wren corpus. The Lark model is our baseline.",
+        ]
+    )
+    asked = parse_question("Which dataset do they use?")
+    found = answer_phrase(asked, "On 20% of the unlabeled dataset, HS halves the error.", vectors, kinds)
+    assert found is None
+    found = answer_phrase(asked, "The Lark model is trained on the Wren dataset splits.", vectors, kinds)
+    assert found is not None and found.text.startswith("Wren")
+    model = parse_question("Which model is the baseline?")
+    found = answer_phrase(model, "The baseline is Lark, trained on Wren.", vectors, kinds)
+    assert found is not None and found.text == "Lark"

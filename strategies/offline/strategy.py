@@ -168,7 +168,7 @@ class OfflineStrategy:
             for item in tried:
                 if not said_of_asked(analysis, item, binding):
                     continue
-                answer = lead(analysis.asked, item, self.vectors, MIN_PHRASE_SCORE)
+                answer = lead(analysis.asked, item, self.vectors, MIN_PHRASE_SCORE, analysis.kinds)
                 if not answer and asked.kind is AnswerType.DATE:
                     answer = passage_date(analysis, item)
                 if not answer:
@@ -207,7 +207,7 @@ class OfflineStrategy:
                     continue
                 if not any(matched(t, item.sentence.stems) for t in missing):
                     continue
-                value = lead(analysis.asked, item, self.vectors, MIN_PHRASE_SCORE)
+                value = lead(analysis.asked, item, self.vectors, MIN_PHRASE_SCORE, analysis.kinds)
                 if not value and asked.kind is AnswerType.DATE:
                     value = passage_date(analysis, item)
                 if value and value != answer and value not in ("Yes", "No") and fits(asked, value, claim.first_line):

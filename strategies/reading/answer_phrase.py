@@ -30,6 +30,7 @@ from strategies.reading.vectors import Vectors
 from .claim_checks import form_of
 from .lexicon.entities import METRIC_NAMES, METRIC_NOUNS
 from .lexicon.months import MONTH_PATTERN
+from .name_kinds import NameKinds, kind_of_noun
 from .question import ParsedQuestion
 from .question_types import AnswerType, Entity, QuestionType, category_value
 from .text import content_stems, content_words, matched, stem, stopwords, words
@@ -117,9 +118,12 @@ class Phrase:
     score: float
 
 
-def answer_phrase(question: ParsedQuestion, sentence: str, vectors: Vectors | None = None) -> Phrase | None:
+def answer_phrase(
+    question: ParsedQuestion, sentence: str, vectors: Vectors | None = None, kinds: NameKinds | None = None
+) -> Phrase | None:
     """The short answer ``sentence`` gives to ``question``, or None (a description question, or no
-    candidate of the wanted type outside the question's own words)."""
+    candidate of the wanted type outside the question's own words). ``kinds``: what the evidence calls
+    each name; a name it calls only another kind of thing than the one asked is no answer."""
     qtype = question.type
     if qtype.kind in (AnswerType.YES_NO, AnswerType.DESCRIPTION):
         return None
@@ -136,6 +140,8 @@ def answer_phrase(question: ParsedQuestion, sentence: str, vectors: Vectors | No
     candidates = [c for c in candidates if not _glued_to_name(c[0], question.names)]
     if qtype.kind in (AnswerType.NAME, AnswerType.THING, AnswerType.PLACE):
         candidates = [n for c in candidates if (n := _a_name_of_the_asked_kind(question, *c)) is not None]
+    if kinds is not None and qtype.kind is AnswerType.THING and qtype.noun:
+        candidates = [c for c in candidates if _called_the_asked_kind(c[0], qtype.noun.split()[-1], kinds)]
     candidates = _under_governing_verb(question, sentence, candidates)
     if not candidates:
         return None
@@ -182,6 +188,18 @@ def _a_name_of_the_asked_kind(question: ParsedQuestion, text: str, start: int, e
     if _abbreviates(kept, question):
         return None
     return kept, start, start + len(kept)
+
+
+def _called_the_asked_kind(text: str, noun: str, kinds: NameKinds) -> bool:
+    """``text`` is not called only another kind of thing than ``noun`` names: "EGL" is no answer to
+    "which dataset" where the evidence writes "the EGL approach" and never "EGL dataset". A name given
+    with its noun ("the Wren corpus") is of that noun's kind."""
+    asked = kind_of_noun(noun)
+    if asked is None:
+        return True
+    own = kind_of_noun(text.split()[-1]) if len(text.split()) > 1 else None
+    called = frozenset({own}) if own else kinds.called(text)
+    return not called or asked in called
 
 
 def _measure_name(text: str) -> bool:

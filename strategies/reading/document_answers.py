@@ -44,6 +44,7 @@ from strategies.reading.vectors import Vectors
 from .answer_phrase import answer_phrase, dates
 from .answerhood import polarity
 from .extractive import Analysis, ScoredSentence, analyse
+from .name_kinds import NameKinds
 from .question import ParsedQuestion
 from .question_types import AnswerType, QuestionType, fits
 from .signals import covered
@@ -89,9 +90,16 @@ class DocumentAnswer:
     subject: Subject
 
 
-def lead(asked: ParsedQuestion, item: ScoredSentence, vectors: Vectors, min_score: float = 0.0) -> str | None:
+def lead(
+    asked: ParsedQuestion,
+    item: ScoredSentence,
+    vectors: Vectors,
+    min_score: float = 0.0,
+    kinds: NameKinds | None = None,
+) -> str | None:
     """The short answer one sentence gives: the answer phrase, or Yes/No for a yes/no question; a
-    table's row gives the value in the column the question asks (``table_cells``)."""
+    table's row gives the value in the column the question asks (``table_cells``); ``kinds``: what the
+    evidence calls each name (``name_kinds``)."""
     row = item.sentence.row
     if row is not None:
         if not own_row(asked, row.label, item.sentence.rivals):
@@ -101,7 +109,7 @@ def lead(asked: ParsedQuestion, item: ScoredSentence, vectors: Vectors, min_scor
     said = polarity(asked, item.sentence.text)
     if said is not None:
         return said
-    phrase = answer_phrase(asked, item.sentence.text, vectors)
+    phrase = answer_phrase(asked, item.sentence.text, vectors, kinds)
     if phrase is None or phrase.score < min_score:
         return None
     return phrase.text if fits(asked.type, phrase.text, normalise_space(item.sentence.text)) else None
@@ -126,7 +134,7 @@ def document_answers(analysis: Analysis, vectors: Vectors, *, naming: bool = Fal
         tried[doc] = tried.get(doc, 0) + 1
         if naming and not names_asked(analysis.asked, item):
             continue
-        answer = lead(analysis.asked, item, vectors, MIN_PHRASE_SCORE)
+        answer = lead(analysis.asked, item, vectors, MIN_PHRASE_SCORE, analysis.kinds)
         if not answer:  # ``lead`` gives only values of the asked-for type (``answer_phrase``)
             continue
         subject = subject_of(item.sentence.text, [answer], analysis.question)

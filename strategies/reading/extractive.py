@@ -51,6 +51,7 @@ from strategies.reading.vectors import Vectors, cosine_matrix
 from tools.definitions import defines
 
 from .claim_checks import technical
+from .name_kinds import NameKinds
 from .passages import Layout, claim_of, dated, dates_only, instructs, listed, merge, passage
 from .question import TABLE_NAME, ParsedQuestion, parse_question, table_name
 from .question_types import AnswerType
@@ -190,6 +191,7 @@ class Analysis:
     scored: list[ScoredSentence]  # best first
     layout: Layout = field(default_factory=lambda: Layout([]))  # the evidence's blocks, for passages
     weights: dict[str, float] = field(default_factory=dict)  # each term's weight in lexical relevance
+    kinds: NameKinds = field(default_factory=lambda: NameKinds([]))  # what the evidence calls each name
 
     @property
     def question(self) -> str:
@@ -351,7 +353,8 @@ def analyse(question: str, evidence: Sequence[RetrievedChunk], vectors: Vectors)
     # A sentence asking the question ("we explore what …") is no evidence of its answer.
     pool = [s for s in evidence_sentences(evidence, layout) if not poses(asked, s.text)]
     df = {t: sum(1 for s in pool if matched(t, s.stems)) for t in terms}
-    analysis = Analysis(asked, _focus_terms(terms, evidence), [], layout)
+    kinds = NameKinds(b.text for b in layout.blocks.values())
+    analysis = Analysis(asked, _focus_terms(terms, evidence), [], layout, kinds=kinds)
     if not pool:
         return analysis
     focus = set(analysis.focus_terms)

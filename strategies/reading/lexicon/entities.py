@@ -44,3 +44,19 @@ METRIC_NAMES = frozenset(
 METRIC_NOUNS = frozenset(
     "metric metrics measure measures measurement measurements score scores criterion criteria".split()
 )
+
+# What a paper calls its artefacts, by kind: the noun after a name ("the Wren corpus", "the EGL approach")
+# says which kind of thing the name is. A question asking for one kind ("which dataset") is not answered
+# by a name its documents call another ("EGL", an approach).
+# Source: hand-kept, general English of research writing.
+ARTEFACT_KINDS: dict[str, frozenset[str]] = {
+    kind: frozenset(nouns.split())
+    for kind, nouns in {
+        "data": "dataset datasets corpus corpora benchmark benchmarks treebank treebanks",
+        "model": "model models network networks architecture architectures classifier classifiers method methods "
+        "approach approaches algorithm algorithms baseline baselines technique techniques encoder decoder",
+        "measure": "metric metrics measure measures score scores",
+        "task": "task tasks",
+        "tool": "tool tools toolkit toolkits library libraries framework frameworks package packages software",
+    }.items()
+}
