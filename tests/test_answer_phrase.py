@@ -405,7 +405,7 @@ def test_a_short_answer_names_a_thing_of_the_asked_kind(vectors, question, sente
 
 
 def test_a_name_its_documents_call_another_kind_of_thing_is_no_answer(vectors):
-    """"Which dataset" is not answered by a name the evidence only ever calls an approach or a model;
+    """ "Which dataset" is not answered by a name the evidence only ever calls an approach or a model;
     a name it calls a corpus, or one it never calls anything, may answer."""
     from strategies.reading.name_kinds import NameKinds
 
@@ -423,3 +423,25 @@ def test_a_name_its_documents_call_another_kind_of_thing_is_no_answer(vectors):
     model = parse_question("Which model is the baseline?")
     found = answer_phrase(model, "The baseline is Lark, trained on Wren.", vectors, kinds)
     assert found is not None and found.text == "Lark"
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "expected"),
+    [
+        # A margin is not the value of the measure, but answers a question on the change.
+        ("What F1 score does the Wren tagger reach?", "The Wren tagger beats the baseline by 1.5% F1.", None),
+        ("What F1 score does the Wren tagger reach?", "The Wren tagger reaches 63.1 F1, 1.5 points higher.", "63.1"),
+        (
+            "By how much does the Wren tagger beat the baseline?",
+            "The Wren tagger beats the baseline by 1.5% F1.",
+            "1.5%",
+        ),
+        # A count followed by another plural counts that.
+        ("How many annotators took part?", "The task gives a set of 15,000 annotated forum posts.", None),
+        ("How many annotators took part?", "Of the 15,000 posts, 3 annotators checked each one.", "3 annotators"),
+        ("How many participants took part?", "In all, 24 people took part in the study.", "24 people"),
+    ],
+)
+def test_a_figure_is_the_asked_measure_of_the_asked_things(vectors, question, sentence, expected):
+    found = answer_phrase(parse_question(question), sentence, vectors)
+    assert (found.text if found else None) == expected

@@ -65,6 +65,18 @@ _POINTER = re.compile(
     r"(?:\s+[A-Z]?\d[\w.]*|\s+[A-Z]|\s+[A-Z]+REF\d+)?$"
 )
 _PLACEHOLDER = re.compile(r"[A-Z]+REF\d+|(?:INLINE|DISPLAY)FORM\d+|\[\d+(?:[,–-]\s*\d+)*\]")
+# A question on a change or a difference, which a margin ("by 2%") answers.
+_CHANGE_ASKED = re.compile(
+    r"\bby\s+how\s+(?:much|many)\b|\b(?:improve|gain|increase|decrease|reduc|drop|differ|margin|outperform|"
+    r"boost|rais|lower|fell|fall|grow|grew|rise|rose|speed-?up)\w*",
+    re.I,
+)
+# A verb or word of comparison, after which "by" introduces a margin.
+_COMPARING = re.compile(
+    r"\b(?:outperform|improv|beat|exceed|surpass|increas|decreas|reduc|drop|ris|gain|boost|lower|rais|"
+    r"higher|better|worse|fewer|more|less|faster|slower)\w*",
+    re.I,
+)
 # An abbreviation in capitals: "RC", "ASR" (a plural "s" allowed: "LLMs").
 _ACRONYM = re.compile(r"[A-Z]{2,6}s?")
 # A birth or a death asked for, and the join of two dates into a life span ("1885 – 1955", "1885-1955").
@@ -140,6 +152,11 @@ def answer_phrase(
     candidates = [c for c in candidates if not _glued_to_name(c[0], question.names)]
     if qtype.kind in (AnswerType.NAME, AnswerType.THING, AnswerType.PLACE):
         candidates = [n for c in candidates if (n := _a_name_of_the_asked_kind(question, *c)) is not None]
+    if qtype.kind is AnswerType.QUANTITY:
+        candidates = [c for c in candidates if _asks_a_change(question) or not _margin(sentence, c[1])]
+        nouns = [stem(w) for w in qtype.noun.split()]
+        if qtype.counted and nouns:
+            candidates = [c for c in candidates if not _counts_another(sentence, c[0], c[1], qtype.noun.split())]
     if kinds is not None and qtype.kind is AnswerType.THING and qtype.noun:
         candidates = [c for c in candidates if _called_the_asked_kind(c[0], qtype.noun.split()[-1], kinds)]
     candidates = _under_governing_verb(question, sentence, candidates)
@@ -188,6 +205,39 @@ def _a_name_of_the_asked_kind(question: ParsedQuestion, text: str, start: int, e
     if _abbreviates(kept, question):
         return None
     return kept, start, start + len(kept)
+
+
+def _asks_a_change(question: ParsedQuestion) -> bool:
+    """The question asks by how much a thing changed or differs ("By how much does X improve?")."""
+    return bool(_CHANGE_ASKED.search(question.text))
+
+
+def _margin(sentence: str, start: int) -> bool:
+    """The figure at ``start`` is a margin, not the value: "by" stands between it and a verb or word of
+    comparison in its clause ("outperforms the best model *by* 2% EM and over 1.5% F1")."""
+    clause = _clause(sentence, start, start)
+    before = clause[: max(0, start - sentence.find(clause))] if clause else ""
+    compared = list(_COMPARING.finditer(before))
+    return bool(compared) and bool(re.search(r"\bby\b", before[compared[-1].end() :]))
+
+
+def _counts_another(sentence: str, text: str, start: int, noun: list[str]) -> bool:
+    """A count followed by a plural of another noun counts that ("15,000 annotated Facebook *posts*" for
+    "how many annotators"): the words after the figure, up to a function word or a mark, hold no form
+    of a word of the counted ``noun`` and end in a plural."""
+    figure = _FIGURE.match(text)
+    if figure is None:
+        return False
+    phrase = []
+    for word in re.findall(r"[A-Za-z][\w-]*|[^\sA-Za-z]", sentence[start + figure.end() :])[:4]:
+        if not word[0].isalpha() or word.lower() in stopwords():
+            break
+        phrase.append(word.lower())
+    # Whole words, not stems: "annotated" is no form of "annotators" (both "annot").
+    singular = [n.lower().removesuffix("s") for n in noun]
+    if not phrase or any(w.removesuffix("s") == n or form_of(w, n) for w in phrase for n in singular):
+        return False
+    return phrase[-1].endswith("s") and not phrase[-1].endswith("ss")
 
 
 def _called_the_asked_kind(text: str, noun: str, kinds: NameKinds) -> bool:

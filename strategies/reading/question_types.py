@@ -84,7 +84,7 @@ _DATE_Q = re.compile(
     re.IGNORECASE,
 )
 _QUANTITY_Q = re.compile(
-    r"^how (?P<how>many|much|long|big|large|old|far|tall|high|deep|wide|heavy|fast|often)\b",
+    r"^(?:(?:by|to|for|in|of)\s+)?how (?P<how>many|much|long|big|large|old|far|tall|high|deep|wide|heavy|fast|often)\b",
     re.I,
 )
 _NAME_Q = re.compile(r"^(?:who|whom|whose)\b|^what is the name of\b", re.IGNORECASE)
