@@ -281,3 +281,16 @@ def test_a_sentence_asking_the_question_is_no_answer(library_of) -> None:
     }
     claim = _lead(library_of, documents, "How do the humidity sensors drift over the alpine winter?")
     assert claim.text.startswith("Frost on the membrane")
+
+
+def test_a_measure_of_another_thing_is_no_answer(library_of) -> None:
+    """ "What is the size of the dataset?" is not answered by the sizes of a model's filters, however
+    near the sentence ranks; the sentence giving the dataset's size is."""
+    documents = {
+        "tagger.md": "# A tagger for Nepali news\n\n"
+        "For the CNN, we used 30 different filters of sizes 3, 4 and 5.\n\n"
+        "The dataset contains 3,606 sentences and 79,087 entities.\n",
+    }
+    claim = _lead(library_of, documents, "What is the size of the dataset?")
+    assert claim.text.startswith("The dataset contains")
+    assert claim.answer != "3"

@@ -30,6 +30,7 @@ class Binding:
     named: tuple[str, ...]  # stems of the names it asks about: the sentence's document names them
     governing: tuple[str, ...]  # the verbs the asked action is under ("agree" to pay): the sentence says them
     documents: dict[str, frozenset[str]]  # each evidence document's stems, its title and sections included
+    measured: tuple[str, ...]  # stems of the thing whose measure is asked: the sentence (or its context) names it
 
 
 def value_binding(analysis: Analysis, tried: list[ScoredSentence]) -> Binding:
@@ -49,10 +50,14 @@ def value_binding(analysis: Analysis, tried: list[ScoredSentence]) -> Binding:
         named = [t for name in names(analysis.asked.unsourced) for t in content_stems(name)]
     named = [t for t in dict.fromkeys(named) if any(x.sentence.covers(t) for x in tried)]
     governing = tuple(v for v in analysis.asked.governing if any(_says(x, v) for x in tried))
+    measured = analysis.asked.measured
+    if not any(all(x.sentence.covers(t) for t in measured) for x in tried):
+        measured = ()
     documents: dict[str, set[str]] = {}
     for x in analysis.scored:
         documents.setdefault(x.sentence.doc_id, set()).update(x.sentence.stems | x.sentence.context)
-    return Binding(specific, tuple(named), governing, {d: frozenset(stems) for d, stems in documents.items()})
+    documents_stems = {d: frozenset(stems) for d, stems in documents.items()}
+    return Binding(specific, tuple(named), governing, documents_stems, measured)
 
 
 def said_of_asked(analysis: Analysis, item: ScoredSentence, binding: Binding) -> bool:
@@ -68,6 +73,8 @@ def said_of_asked(analysis: Analysis, item: ScoredSentence, binding: Binding) ->
     if binding.specific and not sentence.covers(binding.specific):
         return False
     if not all(_says(item, verb) for verb in binding.governing):
+        return False
+    if not all(sentence.covers(t) for t in binding.measured):
         return False
     document = binding.documents.get(sentence.doc_id, frozenset())
     if not all(matched(t, document) for t in binding.named):

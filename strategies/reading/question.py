@@ -50,6 +50,8 @@ _ASKED_OF = re.compile(
     r"|(?:does|do|did)\s+(?P<active>.+?)\s+[a-z]+)"
     rf"(?:\s+{_PREPOSITION}(?:\s+[^?]*)?)?\s*\?*$"
 )
+# The thing a measure is asked of is named in at most this many words ("the size of the training set").
+MEASURED_WORDS = 3
 # A subject is a noun phrase of at most this many words.
 SUBJECT_WORDS = 6
 # Words of a subject that name no particular thing: pronouns, the documents and their authors.
@@ -90,6 +92,7 @@ class ParsedQuestion:
     majority: bool | None = None  # it asks whether most (True) or a minority (False) of a whole do a thing
     subject: tuple[str, ...] = ()  # content words of the subject it asks what is or does ("corvidkit")
     governing: tuple[str, ...] = ()  # the verbs it puts its action under, base forms ("agree" of "agree to pay")
+    measured: tuple[str, ...] = ()  # stems of the thing whose measure it asks ("dataset" of "the size of the dataset")
     abbreviations: dict[str, str] = field(default_factory=dict, compare=False)  # "SOTA" -> its words
 
 
@@ -121,6 +124,7 @@ def parse_question(question: str, evidence: Sequence[RetrievedChunk] = ()) -> Pa
         alternatives=alternatives_of(text),
         subject=subject_words(text),
         governing=governing_verbs(text),
+        measured=measured_thing(text, asked),
         abbreviations=abbreviations(text),
     )
 
@@ -167,6 +171,21 @@ def subject_words(question: str) -> tuple[str, ...]:
     # describe it, and a document may say them otherwise ("fine-tuned").
     named = {w for name in names(subject) for w in word_tokens(name)}
     return tuple(said if len(said) == 1 else [w for w in said if w in named])
+
+
+def measured_thing(question: str, asked: QuestionType) -> tuple[str, ...]:
+    """Stems of the thing a question asks a measure of: "dataset" of "What is the size of the dataset?".
+    A figure of the measure said of another thing ("filters of sizes 3, 4 and 5") is not its value."""
+    if asked.kind is not AnswerType.QUANTITY or not asked.noun:
+        return ()
+    head = re.escape(asked.noun.split()[-1])
+    found = re.search(rf"\b{head}\s+of\s+(?:(?:the|their|its|this|each|a|an)\s+)?(?P<thing>[^?,;]+)", question, re.I)
+    if found is None:
+        return ()
+    # It ends at a preposition, a verb or a participle ("the training set *used* for …").
+    ending = rf"\s+(?:{_PREPOSITION}|when|that|which|is|are|was|were|do|does|did|[a-z]+ed)\b"
+    thing = re.split(ending, found.group("thing"))[0]
+    return tuple(content_stems(" ".join(thing.split()[:MEASURED_WORDS])))
 
 
 def governing_verbs(question: str) -> tuple[str, ...]:
