@@ -33,6 +33,8 @@ QUESTION = "When was the Harbour Crossing opened to traffic?"
 def _assert_sides_presented(report):
     (section,) = report.sections
     assert section.disputed
+    # Two answers, neither stated as fact: no confidence in either above a coin's toss.
+    assert section.confidence <= 0.5
     assert {c.answer for c in section.claims} == {"1932", "1951"}
     assert "The sources disagree on this" in report.markdown
     (dispute, *_) = report.disagreements
@@ -112,6 +114,8 @@ def test_answers_sharing_a_word_beside_a_different_one_are_a_disagreement(librar
     report = run_research(library, OfflineStrategy(embedder), SPORT, single_question=True).report
     (section,) = report.sections
     assert section.disputed
+    # Two answers, neither stated as fact: no confidence in either above a coin's toss.
+    assert section.confidence <= 0.5
     (dispute, *_) = report.disagreements
     assert "(2 documents)" in dispute.explanation and "cricket" in dispute.explanation
 
