@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from pathlib import Path
 
 from .paths import ROOT
@@ -34,6 +36,33 @@ def prp_env(data_dir: Path, models_dir: Path, **extra: str) -> dict[str, str]:
 def run_prp(args: Sequence[str], env: dict[str, str], timeout: float, **kw) -> subprocess.CompletedProcess:
     """``prp ARGS`` to the end, its output captured as text."""
     return subprocess.run([*PRP, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout, **kw)
+
+
+def run_prp_here(args: Sequence[str], env: Mapping[str, str]) -> subprocess.CompletedProcess:
+    """``prp ARGS`` through the same ``main`` in this process, in ``env``, its output captured as text.
+
+    For tests of what a command does, not of its process (a lock held by another process, a signal, a
+    crash, a hash seed): a new interpreter pays 3-5 s of imports (Qdrant's client, fastembed) per
+    command. What a process would print as a traceback is raised here instead."""
+    from ui.cli.main import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with _environment(env), redirect_stdout(out), redirect_stderr(err):
+        code = main(list(args))
+    return subprocess.CompletedProcess([*PRP, *args], code, out.getvalue(), err.getvalue())
+
+
+@contextmanager
+def _environment(env: Mapping[str, str]) -> Iterator[None]:
+    """``os.environ`` is ``env`` inside, as it was after: the command's settings come from it."""
+    before = dict(os.environ)
+    os.environ.clear()
+    os.environ.update(env)
+    try:
+        yield
+    finally:
+        os.environ.clear()
+        os.environ.update(before)
 
 
 def run_prp_commands(

@@ -19,7 +19,7 @@ from strategies.offline.strategy import OfflineStrategy
 from testing_support.identifier_corpus import IdentifierRecord, identifier_corpus, invoice_ledger
 from tools.hybrid_search import hybrid_search
 
-from .cli_process import prp_env, run_prp
+from .cli_process import prp_env, run_prp_here
 
 QUESTION = "What is the amount on invoice 1081?"
 LINE = "Invoice 1081 Amount due: 5405.29 EUR"
@@ -44,7 +44,7 @@ def _settings(data: Path, models_dir: Path) -> Settings:
 def test_prp_ask_answers_an_invoice_lookup_with_its_line(corpus, models_dir, tmp_path):
     data = tmp_path / "data"
     shutil.copytree(corpus[0], data)  # its own copy: the embedded index takes one process at a time
-    done = run_prp(["ask", QUESTION], prp_env(data, models_dir, LANGSMITH_TRACING="false"), timeout=300)
+    done = run_prp_here(["ask", QUESTION], prp_env(data, models_dir, LANGSMITH_TRACING="false"))
     assert done.returncode == 0, done.stderr
     out = done.stdout
     assert "does not answer" not in out

@@ -14,7 +14,7 @@ from corpus.errors import StoreLockedError
 from corpus.ingest import Outcome
 from corpus.parsing import parse_file
 
-from .cli_process import prp_env, run_prp
+from .cli_process import prp_env, run_prp, run_prp_here
 
 ALPHA = """# Alpha study of rooftop meadows
 
@@ -225,7 +225,7 @@ def test_cli_ingest_json_summary(make_settings, docs_dir: Path):
     settings = make_settings("cli")
     (docs_dir / "empty.txt").write_text("")
     env = prp_env(settings.storage.data_dir, settings.models_dir, PRP_PROGRESS_SECONDS="0.05")
-    proc = run_prp(["ingest", str(docs_dir), "--json"], env, timeout=300)
+    proc = run_prp_here(["ingest", str(docs_dir), "--json"], env)
     assert proc.returncode == 1  # one file failed; the others still landed
     summary = json.loads(proc.stdout)
     assert summary["documents"] == {"ok": 3, "skipped": 0, "failed": 1}

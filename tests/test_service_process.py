@@ -25,7 +25,7 @@ from ui.core.discovery import ServiceRecord
 from ui.core.errors import JobFinishedError
 from ui.core.remote import RemotePortal
 
-from .cli_process import PRP, prp_env, run_prp
+from .cli_process import PRP, prp_env, run_prp, run_prp_here
 from .paths import ROOT, SAMPLE_DOCS
 from .served import kill_group, start, stop
 from .ui_server import free_port
@@ -48,8 +48,8 @@ def served(tmp_path_factory, models_dir, copy_sample) -> Iterator[Served]:
     data_dir = copy_sample(tmp_path_factory.mktemp("served") / "data", DOCS)
     env = prp_env(data_dir, models_dir)
     direct = {
-        "docs": run_prp(["docs"], env, timeout=120).stdout,
-        "search": run_prp(["search", "rainfall retention", "--k", "3", "--json"], env, timeout=120).stdout,
+        "docs": run_prp_here(["docs"], env).stdout,
+        "search": run_prp_here(["search", "rainfall retention", "--k", "3", "--json"], env).stdout,
     }
     process, url, env = start(data_dir, models_dir)
     try:

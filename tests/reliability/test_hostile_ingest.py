@@ -22,7 +22,7 @@ from testing_support.hostile_corpus import Expected, build, paragraph, text_pdf
 from tools.hybrid_search import hybrid_search
 from ui.core.uploads import store_uploads
 
-from ..cli_process import PRP, prp_env, run_prp
+from ..cli_process import PRP, prp_env, run_prp, run_prp_here
 from ..paths import ROOT
 
 CLI_TIMEOUT = 240
@@ -71,8 +71,8 @@ def test_every_hostile_file_gets_its_outcome_and_the_index_stays_consistent(host
     (some files failed, the rest is ingested); then the library itself is checked."""
     folder, expected = hostile
     library = make_library()
-    library.close()  # the CLI process opens the store
-    done = cli(["ingest", str(folder), "--json"], library.settings.storage.data_dir, models_dir)
+    library.close()  # the command opens the store
+    done = run_prp_here(["ingest", str(folder), "--json"], prp_env(library.settings.storage.data_dir, models_dir))
     assert done.returncode == 1, done.stderr[-2000:]
     assert "Traceback" not in done.stderr
     report = json.loads(done.stdout)

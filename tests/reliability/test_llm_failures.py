@@ -22,8 +22,7 @@ from testing_support.llm_scripts import script_with, sentences_in
 from ui.chat.evidence_cards import evidence_cards
 from ui.core.exports.record import ReportRecord
 
-from ..cli_process import prp_env, run_prp
-from .test_hostile_ingest import CLI_TIMEOUT
+from ..cli_process import prp_env, run_prp_here
 
 TOPIC = "Green roofs in cities"
 
@@ -61,11 +60,11 @@ def test_a_server_that_keeps_failing_stops_the_run_with_a_clear_error_and_the_ru
         return healthy(step, prompt)
 
     settings = roof_library.settings
-    roof_library.close()  # the CLI process owns the store while it runs
+    roof_library.close()  # the command owns the store while it runs
     with OpenAIStub(script) as stub:
         env = prp_env(settings.storage.data_dir, models_dir, OPENAI_BASE_URL=stub.base_url, PRP_LLM_MODEL="stub-model")
         command = ["report", TOPIC, "--thread", "flaky-1", "--quiet"]
-        failed = run_prp(command, env, CLI_TIMEOUT)
+        failed = run_prp_here(command, env)
         assert failed.returncode == 2, failed.stderr[-2000:]
         assert "Traceback" not in failed.stderr
         assert "HTTP 500" in failed.stderr and "step 'synthesize'" in failed.stderr
@@ -74,7 +73,7 @@ def test_a_server_that_keeps_failing_stops_the_run_with_a_clear_error_and_the_ru
         assert summaries == 3  # the client's two retries, then the error
         asked_before = len(stub.requests)
         broken["on"] = False
-        resumed = run_prp(command, env, CLI_TIMEOUT)
+        resumed = run_prp_here(command, env)
     assert resumed.returncode == 0, resumed.stderr[-2000:]
     assert [step_of(_prompt(r)) for r in stub.requests[asked_before:]] == ["summary"]
     assert "## Summary" in resumed.stdout

@@ -25,11 +25,9 @@ from ui.core import folder_watch
 from ui.core.folder_watch import FolderWatch
 from ui.core.local import LocalPortal
 
-from ..cli_process import prp_env, run_prp
+from ..cli_process import prp_env, run_prp_here
 from ..served import start, stop
 from ..test_serve_watch import searchable, seconds_until
-
-CLI_TIMEOUT = 180
 
 
 def note(folder: Path, name: str, word: str) -> Path:
@@ -115,16 +113,16 @@ def test_prp_sync_refuses_a_swapped_root_and_keeps_the_user_s_documents(make_lib
     library = make_library()
     library.close()
     env = prp_env(library.settings.storage.data_dir, models_dir)
-    assert run_prp(["ingest", str(folder)], env, CLI_TIMEOUT).returncode == 0
+    assert run_prp_here(["ingest", str(folder)], env).returncode == 0
     swap_for_link(folder, elsewhere)
     for args in (["sync", "--dry-run", "--json"], ["sync", "--json"]):
-        done = run_prp(args, env, CLI_TIMEOUT)
+        done = run_prp_here(args, env)
         assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr[-2000:]
         data = json.loads(done.stdout)
         assert data["counts"] == {"added": 0, "changed": 0, "removed": 0, "unchanged": 0, "failed": 0}
         [root] = data["roots"]
         assert not root["available"] and f"now leads to {elsewhere}" in root["reason"]
-    said = run_prp(["sync"], env, CLI_TIMEOUT).stdout
+    said = run_prp_here(["sync"], env).stdout
     assert f"unavailable: {folder}: now leads to {elsewhere}" in said and "(2 documents)" in said
     library = make_library()
     assert found(library, "bilberry") and found(library, "cloudberry") and not found(library, "salmonberry")
@@ -134,7 +132,7 @@ def test_prp_serve_watch_does_not_follow_a_swapped_root_and_keeps_running(tmp_pa
     folder, elsewhere, data_dir = tmp_path / "papers", tmp_path / "someone-else", tmp_path / "data"
     note(folder, "a.md", "lingonberry")
     note(elsewhere, "private.md", "huckleberry")
-    assert run_prp(["ingest", str(folder)], prp_env(data_dir, models_dir), CLI_TIMEOUT).returncode == 0
+    assert run_prp_here(["ingest", str(folder)], prp_env(data_dir, models_dir)).returncode == 0
     process, url, _ = start(data_dir, models_dir, "--watch")
     try:
         real = swap_for_link(folder, elsewhere)

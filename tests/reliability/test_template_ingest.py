@@ -16,9 +16,7 @@ from corpus.retrieval import SearchMode
 from testing_support.hostile_corpus import invoices, template_notes
 from tools.hybrid_search import hybrid_search
 
-from ..cli_process import prp_env, run_prp
-
-CLI_TIMEOUT = 240
+from ..cli_process import prp_env, run_prp_here
 
 
 @pytest.mark.timeout(400)
@@ -26,10 +24,8 @@ def test_every_templated_note_is_ingested_and_found_by_its_own_word(tmp_path: Pa
     folder = tmp_path / "tiny"
     expected = template_notes(folder)
     library = make_library()
-    library.close()  # the CLI process opens the store
-    done = run_prp(
-        ["ingest", str(folder), "--json"], prp_env(library.settings.storage.data_dir, models_dir), CLI_TIMEOUT
-    )
+    library.close()  # the command opens the store
+    done = run_prp_here(["ingest", str(folder), "--json"], prp_env(library.settings.storage.data_dir, models_dir))
     assert done.returncode == 0, done.stderr[-2000:]
     report = json.loads(done.stdout)
     files = {Path(f["path"]).name: f for f in report["files"]}
@@ -57,13 +53,13 @@ def test_three_hundred_invoices_are_each_found_by_their_number(tmp_path: Path, m
     library = make_library()
     library.close()
     env = prp_env(library.settings.storage.data_dir, models_dir)
-    done = run_prp(["ingest", str(folder), "--json"], env, CLI_TIMEOUT * 2)
+    done = run_prp_here(["ingest", str(folder), "--json"], env)
     assert done.returncode == 0, done.stderr[-2000:]
     report = json.loads(done.stdout)
     assert [f["outcome"] for f in report["files"]] == ["ok"] * len(expected)
     # Heading, number, two shared lines, a note two share: the two lines every invoice has are marked.
     assert {f["boilerplate_blocks"] for f in report["files"]} == {2}, report["files"][:3]
-    searched = run_prp(["search", "481200", "--mode", "sparse", "--json"], env, CLI_TIMEOUT)
+    searched = run_prp_here(["search", "481200", "--mode", "sparse", "--json"], env)
     assert searched.returncode == 0, searched.stderr[-2000:]
     hits = json.loads(searched.stdout)
     assert hits and "Invoice number 481200" in hits[0]["text"], hits[:1]

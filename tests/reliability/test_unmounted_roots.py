@@ -5,7 +5,7 @@ user's.
 
 Each root keeps its folder's identity (device and inode, ``corpus.ingest_roots``); a sync and the
 folder watch compare it before trusting the folder. Real tmpfs and bind mounts (root only: skipped
-with the reason elsewhere), real processes for ``prp ingest`` / ``prp sync``, real SQLite and Qdrant."""
+with the reason elsewhere), ``prp ingest`` / ``prp sync`` through the CLI, real SQLite and Qdrant."""
 
 from __future__ import annotations
 
@@ -21,11 +21,10 @@ from corpus.ingest_roots import IngestRoots
 from ui.core.folder_watch import FolderWatch
 from ui.core.local import LocalPortal
 
-from ..cli_process import prp_env, run_prp
+from ..cli_process import prp_env, run_prp_here
 from .mounts import bind, tmpfs, unmount
 from .test_sync_roots import found, note
 
-CLI_TIMEOUT = 180
 NOTHING = {"added": 0, "changed": 0, "removed": 0, "unchanged": 0, "failed": 0}
 
 
@@ -47,18 +46,18 @@ def test_prp_sync_after_the_drive_is_unmounted_removes_nothing_and_says_why(make
     with tmpfs(drive):
         note(drive, "a.md", "cloudberry")
         note(drive, "b.md", "bilberry")
-        assert run_prp(["ingest", str(drive)], env, CLI_TIMEOUT).returncode == 0
+        assert run_prp_here(["ingest", str(drive)], env).returncode == 0
         shutil.copytree(drive, tmp_path / "backup")
         unmount(drive)  # the drive unplugged: its mount point, an empty folder of another filesystem
         for args in (["sync", "--dry-run", "--json"], ["sync", "--json"]):
-            done = run_prp(args, env, CLI_TIMEOUT)
+            done = run_prp_here(args, env)
             assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr[-2000:]
             data = json.loads(done.stdout)
             assert data["counts"] == NOTHING  # was: "1 removed" (here 2), 0 documents
             [root] = data["roots"]
             assert not root["available"] and root["documents"] == 2
             assert "on another filesystem than when it was ingested" in root["reason"], root["reason"]
-        said = run_prp(["sync"], env, CLI_TIMEOUT).stdout
+        said = run_prp_here(["sync"], env).stdout
         assert f"unavailable: {drive}: on another filesystem" in said and "(2 documents)" in said, said
     library = make_library()
     assert found(library, "cloudberry") and found(library, "bilberry")
@@ -67,7 +66,7 @@ def test_prp_sync_after_the_drive_is_unmounted_removes_nothing_and_says_why(make
     with tmpfs(drive):
         shutil.copytree(tmp_path / "backup", drive, dirs_exist_ok=True)
         note(drive, "c.md", "crowberry")
-        done = run_prp(["sync", "--json"], env, CLI_TIMEOUT)
+        done = run_prp_here(["sync", "--json"], env)
         assert done.returncode == 0, done.stderr[-2000:]
         data = json.loads(done.stdout)
         assert data["counts"] == {**NOTHING, "added": 1, "unchanged": 2}, data["roots"]
