@@ -436,6 +436,9 @@ def test_a_name_its_documents_call_another_kind_of_thing_is_no_answer(vectors):
             "The Wren tagger beats the baseline by 1.5% F1.",
             "1.5%",
         ),
+        # ... and only a change does: a count of days says nothing of by how much a thing fell.
+        ("By how much did the roof cut the hut's cooling power?", "We compared two huts over 92 summer days.", None),
+        ("By how much did the roof cut the hut's cooling power?", "Cooling power fell 38 percent.", "38 percent"),
         # A count followed by another plural counts that.
         ("How many annotators took part?", "The task gives a set of 15,000 annotated forum posts.", None),
         ("How many annotators took part?", "Of the 15,000 posts, 3 annotators checked each one.", "3 annotators"),

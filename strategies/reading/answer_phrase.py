@@ -77,6 +77,21 @@ _COMPARING = re.compile(
     r"higher|better|worse|fewer|more|less|faster|slower)\w*",
     re.I,
 )
+# A word of comparison right after a figure ("3 °C *lower*", "40% *reduction*"), and a verb of change.
+_COMPARED_AFTER = re.compile(
+    r"\s*(?:\w+\s+)?(?:less|lower|fewer|more|higher|smaller|larger|bigger|reduction|increase|decrease|drop|"
+    r"gain|improvement|rise|cut|faster|slower|better|worse)\b",
+    re.I,
+)
+# "by" right before a figure: "passed by 38 votes to 9", "by about 2 °C".
+_BY = re.compile(
+    r"\bby\s+(?:(?:about|around|over|nearly|almost|some|roughly|up\s+to|more\s+than|less\s+than)\s+)?$", re.I
+)
+_CHANGING = re.compile(
+    r"\b(?:reduc|fell|fall|drop|increas|decreas|improv|cut|lower|rais|rose|ris|grew|grow|gain|saved|sav|declin|"
+    r"shrank|shrink|doubl|halv)\w*",
+    re.I,
+)
 # An abbreviation in capitals: "RC", "ASR" (a plural "s" allowed: "LLMs").
 _ACRONYM = re.compile(r"[A-Z]{2,6}s?")
 # A birth or a death asked for, and the join of two dates into a life span ("1885 – 1955", "1885-1955").
@@ -153,7 +168,11 @@ def answer_phrase(
     if qtype.kind in (AnswerType.NAME, AnswerType.THING, AnswerType.PLACE):
         candidates = [n for c in candidates if (n := _a_name_of_the_asked_kind(question, *c)) is not None]
     if qtype.kind is AnswerType.QUANTITY:
-        candidates = [c for c in candidates if _asks_a_change(question) or not _margin(sentence, c[1])]
+        # A margin answers a question on a change, and only a change: "over 92 summer days" says
+        # nothing of by how much the roof cut the cooling electricity.
+        change = _asks_a_change(question)
+        candidates = [c for c in candidates if _states_a_change(sentence, c[1], c[2]) == change or not change]
+        candidates = [c for c in candidates if change or not _margin(sentence, c[1])]
         nouns = [stem(w) for w in qtype.noun.split()]
         if qtype.counted and nouns:
             candidates = [c for c in candidates if not _counts_another(sentence, c[0], c[1], qtype.noun.split())]
@@ -219,6 +238,16 @@ def _margin(sentence: str, start: int) -> bool:
     before = clause[: max(0, start - sentence.find(clause))] if clause else ""
     compared = list(_COMPARING.finditer(before))
     return bool(compared) and bool(re.search(r"\bby\b", before[compared[-1].end() :]))
+
+
+def _states_a_change(sentence: str, start: int, end: int) -> bool:
+    """The figure at ``start``–``end`` states by how much a thing changed or differs: a margin ("by 74
+    percent", "passed by 38 votes to 9"), a figure with a word of comparison after it ("3 °C lower", "a 40% reduction"), or a share
+    in a clause saying a change ("cooling electricity fell 38 percent")."""
+    if _margin(sentence, start) or _COMPARED_AFTER.match(sentence, end) or _BY.search(sentence, 0, start):
+        return True
+    clause = _clause(sentence, start, end)
+    return bool(re.search(r"%|\bper\s*cent\b", sentence[start:end])) and bool(_CHANGING.search(clause))
 
 
 def _counts_another(sentence: str, text: str, start: int, noun: list[str]) -> bool:
