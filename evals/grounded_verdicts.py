@@ -33,6 +33,7 @@ from pydantic import BaseModel, Field
 
 from evals.metrics import UNANSWERABLE, overlaps
 from evals.value_verdicts import holds, yes_no_right
+from strategies.reading.lexicon.documents import PLACEHOLDER
 from strategies.reading.question import parse_question
 from strategies.reading.text import content_stems
 
@@ -40,7 +41,7 @@ SHORT_VALUE_WORDS = 5
 """A reference of at most this many words is a value ("3,559 people", "Groningen Meaning Bank")."""
 CORRECT_LABEL = "correct"
 # QASPER's references keep the papers' placeholders for citations, tables and formulas ("MultiUN BIBREF32").
-_PLACEHOLDER = re.compile(r"\b(?:BIBREF|TABREF|FIGREF|SECREF|INLINEFORM|DISPLAYFORM)\d+\b")
+_PLACEHOLDER = re.compile(PLACEHOLDER)
 _YES_NO = frozenset({"yes", "no"})
 _LIST_SEPARATOR = re.compile(r",\s+|;\s*|\s+and\s+")
 

@@ -20,8 +20,9 @@ from __future__ import annotations
 import re
 
 from strategies.reading.answerhood import about_the_text
+from strategies.reading.lexicon.documents import TEXT_PART
 
-_PART = r"(?:(?:table|tab\.|figure|fig\.|section|sec\.|appendix|chapter)\s*§?|§)\s*[\dA-Z][\d.]*[a-z]?\b"
+_PART = TEXT_PART
 _PART_AS_SUBJECT = re.compile(
     rf"^\W*(?:as\s+(?:shown|seen|reported)\s+in\s+)?{_PART},?\s+(?:\w+ly\s+)?(?:shows?|lists?|gives?|presents?|"
     r"reports?|summari[sz]es|compares?|illustrates?|depicts?|contains?|provides?|displays?|plots?)\b",

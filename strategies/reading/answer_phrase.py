@@ -28,6 +28,8 @@ from strategies.reading.numbers import quantities
 from strategies.reading.vectors import Vectors
 
 from .claim_checks import form_of
+from .lexicon.comparatives import MAX_WORDS, MIN_WORDS
+from .lexicon.documents import PLACEHOLDER, TEXT_PART
 from .lexicon.entities import METRIC_NAMES, METRIC_NOUNS
 from .lexicon.months import MONTH_PATTERN
 from .name_kinds import NameKinds, kind_of_noun
@@ -57,30 +59,25 @@ _NAME = re.compile(
 _GLUED = re.compile(r"[a-z]{3,}[A-Z][a-z]{2,}[A-Z]")
 # A lower-case identifier with a digit or an underscore: a model, version, parameter or file name.
 _IDENTIFIER = re.compile(r"(?<![\w.-])[a-z][\w.-]*(?:_|\d)[\w.-]*[a-z0-9](?![\w-])")
-# Where a value stands, not a value: a part of the text ("Table 3", "Sec. 5", "Appendix B") or a
-# converted paper's placeholder for a citation, a table, a figure, a section or a formula ("BIBREF10",
-# "TABREF3", "INLINEFORM0").
-_POINTER = re.compile(
-    r"^(?:Table|Tab\.|Figure|Fig\.|Section|Sec\.|Appendix|Chapter|Equation|Eq\.|Algorithm|Listing|Footnote)"
-    r"(?:\s+[A-Z]?\d[\w.]*|\s+[A-Z]|\s+[A-Z]+REF\d+)?$"
-)
-_PLACEHOLDER = re.compile(r"[A-Z]+REF\d+|(?:INLINE|DISPLAY)FORM\d+|\[\d+(?:[,–-]\s*\d+)*\]")
+# Where a value stands, not a value: a part of the text or a converted paper's placeholder.
+_POINTER = re.compile(TEXT_PART, re.I)
+_PLACEHOLDER = re.compile(PLACEHOLDER)
 # A question on a change or a difference, which a margin ("by 2%") answers.
 _CHANGE_ASKED = re.compile(
     r"\bby\s+how\s+(?:much|many)\b|\b(?:improve|gain|increase|decrease|reduc|drop|differ|margin|outperform|"
     r"boost|rais|lower|fell|fall|grow|grew|rise|rose|speed-?up)\w*",
     re.I,
 )
-# A verb or word of comparison, after which "by" introduces a margin.
+# A verb or word of comparison (``lexicon.comparatives``), after which "by" introduces a margin.
 _COMPARING = re.compile(
-    r"\b(?:outperform|improv|beat|exceed|surpass|increas|decreas|reduc|drop|ris|gain|boost|lower|rais|"
-    r"higher|better|worse|fewer|more|less|faster|slower)\w*",
+    rf"\b(?:outperform|improv|beat|exceed|surpass|increas|decreas|reduc|drop|ris|gain|boost|rais|"
+    rf"{'|'.join(sorted(MAX_WORDS | MIN_WORDS))}|faster|slower)\w*",
     re.I,
 )
 # A word of comparison right after a figure ("3 °C *lower*", "40% *reduction*"), and a verb of change.
 _COMPARED_AFTER = re.compile(
-    r"\s*(?:\w+\s+)?(?:less|lower|fewer|more|higher|smaller|larger|bigger|reduction|increase|decrease|drop|"
-    r"gain|improvement|rise|cut|faster|slower|better|worse)\b",
+    rf"\s*(?:\w+\s+)?(?:{'|'.join(sorted(MAX_WORDS | MIN_WORDS))}|reduction|increase|decrease|drop|gain|"
+    r"improvement|rise|cut|faster|slower)\b",
     re.I,
 )
 # "by" right before a figure: "passed by 38 votes to 9", "by about 2 °C".
@@ -213,7 +210,7 @@ def _a_name_of_the_asked_kind(question: ParsedQuestion, text: str, start: int, e
     tokens = text.split()
     while tokens and _PLACEHOLDER.fullmatch(tokens[-1]):
         tokens.pop()
-    if not tokens or _POINTER.match(text) or any(_PLACEHOLDER.fullmatch(t) for t in tokens):
+    if not tokens or _POINTER.fullmatch(text) or any(_PLACEHOLDER.fullmatch(t) for t in tokens):
         return None
     kept = " ".join(tokens)
     if kept.isupper() and kept.lower() in KNOWN_HEADINGS:
@@ -234,8 +231,7 @@ def _asks_a_change(question: ParsedQuestion) -> bool:
 def _margin(sentence: str, start: int) -> bool:
     """The figure at ``start`` is a margin, not the value: "by" stands between it and a verb or word of
     comparison in its clause ("outperforms the best model *by* 2% EM and over 1.5% F1")."""
-    clause = _clause(sentence, start, start)
-    before = clause[: max(0, start - sentence.find(clause))] if clause else ""
+    before = sentence[_clause_start(sentence, start) : start]
     compared = list(_COMPARING.finditer(before))
     return bool(compared) and bool(re.search(r"\bby\b", before[compared[-1].end() :]))
 
@@ -334,9 +330,13 @@ def _clause_share(sentence: str, start: int, end: int, q_stems: frozenset[str]) 
 def _clause(sentence: str, start: int, end: int) -> str:
     """The clause around ``sentence[start:end]`` (bounded by brackets, semicolons, dashes and commas
     that separate no thousands)."""
-    left = max((m.end() for m in _CLAUSE_BREAK.finditer(sentence, 0, start)), default=0)
     right = next((m.start() for m in _CLAUSE_BREAK.finditer(sentence, end)), len(sentence))
-    return sentence[left:right]
+    return sentence[_clause_start(sentence, start) : right]
+
+
+def _clause_start(sentence: str, start: int) -> int:
+    """Where the clause holding ``sentence[start]`` begins."""
+    return max((m.end() for m in _CLAUSE_BREAK.finditer(sentence, 0, start)), default=0)
 
 
 def _under_governing_verb(

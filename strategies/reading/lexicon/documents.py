@@ -39,3 +39,15 @@ METHOD_SECTIONS = (
     "reference",
     "appendix",
 )
+
+# A part of a text as its authors point at it ("Table 2", "Sec. 3.1", "Appendix B", "§4"), or as a converted
+# paper's placeholder names it ("Table TABREF3"): where a value stands, not a value.
+# Source: hand-kept, the parts of papers and reports.
+TEXT_PART = (
+    r"(?:(?:table|tab\.|figure|fig\.|section|sec\.|appendix|chapter|equation|eq\.|algorithm|listing|footnote)\s*§?|§)"
+    r"\s*(?:[A-Z]+REF\d+|[\dA-Z][\d.]*[a-z]?)\b"
+)
+# A converted paper's placeholder for a citation, a table, a figure, a section or a formula (QASPER's
+# S2ORC-derived text: "BIBREF10", "TABREF3", "INLINEFORM0").
+# Source: the S2ORC conversion's marker names.
+PLACEHOLDER = r"\b(?:BIBREF|TABREF|FIGREF|SECREF|INLINEFORM|DISPLAYFORM)\d+\b"
