@@ -443,6 +443,17 @@ def test_a_name_its_documents_call_another_kind_of_thing_is_no_answer(vectors):
         ("How many annotators took part?", "The task gives a set of 15,000 annotated forum posts.", None),
         ("How many annotators took part?", "Of the 15,000 posts, 3 annotators checked each one.", "3 annotators"),
         ("How many participants took part?", "In all, 24 people took part in the study.", "24 people"),
+        # A population counts whole people: a coordinate is none, nor a figure counting something else.
+        ("What is the population of Elmford?", "Elmford is located at (41.2345, -80.1234).", None),
+        ("What is the population of Elmford?", "Elmford had 912 households and 2,004 people.", "2,004 people"),
+        ("What is the population of Elmford?", "Of its young population, 255 male and 260 female.", None),
+        ("What is the population of Elmford?", "Elmford had a population of 1.2 million in 2010.", "1.2 million"),
+        # ... but an average of a count may have a fraction.
+        (
+            "What is the average number of words per sentence?",
+            "The average number of words per sentence is 23.4.",
+            "23.4",
+        ),
     ],
 )
 def test_a_figure_is_the_asked_measure_of_the_asked_things(vectors, question, sentence, expected):

@@ -22,7 +22,15 @@ import numpy as np
 
 from corpus.loaders.pdf.headings import KNOWN_HEADINGS
 from corpus.text import figures
-from strategies.reading.lexicon.quantities import COUNT_NOUNS, MONEY_NOUNS, NUMBER_WORDS, QUANTITY_NOUNS
+from strategies.reading.lexicon.quantities import (
+    AVERAGING,
+    COUNT_NOUNS,
+    MONEY_NOUNS,
+    NUMBER_WORDS,
+    PEOPLE_WORDS,
+    QUANTITY_NOUNS,
+    WHOLE_COUNT_NOUNS,
+)
 from strategies.reading.lexicon.units import CURRENCY, MEASURE_UNITS
 from strategies.reading.numbers import quantities
 from strategies.reading.vectors import Vectors
@@ -173,6 +181,8 @@ def answer_phrase(
         nouns = [stem(w) for w in qtype.noun.split()]
         if qtype.counted and nouns:
             candidates = [c for c in candidates if not _counts_another(sentence, c[0], c[1], qtype.noun.split())]
+        elif nouns[-1:] == [_POPULATION]:
+            candidates = [c for c in candidates if not _counts_other_than_people(sentence, c[0], c[1])]
     if kinds is not None and qtype.kind is AnswerType.THING and qtype.noun:
         candidates = [c for c in candidates if _called_the_asked_kind(c[0], qtype.noun.split()[-1], kinds)]
     candidates = _under_governing_verb(question, sentence, candidates)
@@ -263,6 +273,37 @@ def _counts_another(sentence: str, text: str, start: int, noun: list[str]) -> bo
     if not phrase or any(w.removesuffix("s") == n or form_of(w, n) for w in phrase for n in singular):
         return False
     return phrase[-1].endswith("s") and not phrase[-1].endswith("ss")
+
+
+def _counts_whole(qtype: QuestionType) -> bool:
+    """The question asks for a count of whole things ("the population of", "the number of"), not an
+    average of one ("the average number of words per sentence")."""
+    words = qtype.noun.lower().split()
+    return bool(words) and words[-1] in WHOLE_COUNT_NOUNS and not any(w in AVERAGING for w in words)
+
+
+def _fractional(text: str) -> bool:
+    """A figure with a fractional part and no scale after it: "40.159366", not "1.2 million" or "3.5K"."""
+    figure = _FIGURE.search(text)
+    if figure is None or not re.search(r"\.\d", figure.group()):
+        return False
+    return not re.search(r"[KMBk]|bn", figure.group()) and not _SCALE_WORD.match(text, figure.end())
+
+
+def _counts_other_than_people(sentence: str, text: str, start: int) -> bool:
+    """A figure with a word after it that names no people counts that, not a population: "699
+    households", "255 male" (a part of it), unlike "1,791 people", "1.2 million" or "681 at the 2010
+    census"."""
+    figure = _FIGURE.match(text)
+    if figure is None:
+        return False
+    after = re.match(r"\s+([A-Za-z][\w-]*)", sentence[start + figure.end() :])
+    if after is None or after.group(1).lower() in stopwords() or _SCALE_WORD.match(after.group(0)):
+        return False
+    return after.group(1).lower() not in PEOPLE_WORDS
+
+
+_SCALE_WORD = re.compile(r"\s*(?:thousand|million|billion|trillion|crore|lakh)\b", re.IGNORECASE)
 
 
 def _called_the_asked_kind(text: str, noun: str, kinds: NameKinds) -> bool:
@@ -422,6 +463,8 @@ def _candidates(qtype: QuestionType, sentence: str) -> list[tuple[str, int, int]
             found = [c for c in found if not any(q.unit == "%" for q in quantities(c[0]))]
         elif noun in _MONEY_STEMS:  # a price is an amount of money: "€45 per m2", "120 dollars"
             found = [(t, st, e) for t, st, e in found if CURRENCY.search(sentence[max(0, st - 4) : e])]
+        if _counts_whole(qtype):  # a population of 3,559 people, never of 40.159366
+            found = [(t, st, e) for t, st, e in found if not _fractional(t) or _SCALE_WORD.match(sentence, e)]
         nouns = [stem(w) for w in qtype.noun.split()]
         found = [_counted_noun(sentence, t, st, e, nouns) for t, st, e in found if not _enumerator(sentence, e)]
         if qtype.counted and nouns:
@@ -483,6 +526,7 @@ _FREQUENCY = re.compile(
 
 # Nouns counted in units of themselves ("a population of 3,559"): a percentage is a share of them.
 _COUNT_STEMS = frozenset(stem(n) for n in COUNT_NOUNS)
+_POPULATION = stem("population")
 # Nouns naming a measure of a thing ("size", "length"): a figure they introduce measures, not counts.
 _QUANTITY_STEMS = frozenset(stem(n) for n in QUANTITY_NOUNS)
 # Nouns answered by an amount of money, and the marks of one.

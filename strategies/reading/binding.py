@@ -42,15 +42,18 @@ def value_binding(analysis: Analysis, tried: list[ScoredSentence]) -> Binding:
     "reduce") does not. A verb the asked action is under ("How much did Corvid *agree* to pay?") binds the
     sentence itself, when a tried sentence says it: "the court ordered that Corvid pay $1 million" is not
     what Corvid agreed to pay."""
-    specific = most_specific(analysis)
-    if specific and not any(x.sentence.covers(specific) for x in tried):
-        specific = None
     named: list[str] = []
     if analysis.asked.type.kind is not AnswerType.YES_NO and not analysis.asked.conjuncts:
         named = [t for name in names(analysis.asked.unsourced) for t in content_stems(name)]
     named = [t for t in dict.fromkeys(named) if any(x.sentence.covers(t) for x in tried)]
+    # A name binds through its document, not each sentence: "The population was 681" answers for the
+    # town its page is about, and a sentence is no likelier to be of the asked thing for naming it
+    # ("the town lies at 40.16, -83.13").
+    specific = most_specific(analysis, frozenset(named))
+    if specific and not any(x.sentence.covers(specific) for x in tried):
+        specific = None
     governing = tuple(v for v in analysis.asked.governing if any(_says(x, v) for x in tried))
-    measured = analysis.asked.measured
+    measured = tuple(t for t in analysis.asked.measured if t not in named)
     if not any(all(x.sentence.covers(t) for t in measured) for x in tried):
         measured = ()
     documents: dict[str, set[str]] = {}
@@ -86,19 +89,19 @@ def _says(item: ScoredSentence, verb: str) -> bool:
     return any(form_of(w, verb) for w in words(item.sentence.text))
 
 
-def most_specific(analysis: Analysis) -> str | None:
+def most_specific(analysis: Analysis, exclude: frozenset[str]) -> str | None:
     """The question's most specific term (its rarest in the evidence) when it asks for a figure: a
     value answers only for the thing it is said of, so a sentence giving one must name it (a table's
     row answers for its label). "How many paper clusters did the not-English filter remove?" is not
     answered by the total all filters removed, nor "how long does an inexperienced student take" by an
-    expert's time. None for other questions, for a question joining things with "and" (each sentence
+    expert's time. ``exclude``: terms bound otherwise (a name, by its document). None for other questions, for a question joining things with "and" (each sentence
     may answer for one of them: ``_also_led``), and when the evidence's subject took every term."""
     asked = analysis.asked
     if asked.type.kind is not AnswerType.QUANTITY or asked.conjuncts or not analysis.weights:
         return None
     # The verb the question asks what a document says with ("does X *identify*") names no thing.
     reporting = {stem(w) for w in asked.words if w in REPORTING_VERBS}
-    focus = [t for t in analysis.focus_terms if t in analysis.weights and t not in reporting]
+    focus = [t for t in analysis.focus_terms if t in analysis.weights and t not in reporting | exclude]
     return max(focus, key=lambda t: (analysis.weights[t], t)) if focus else None
 
 
