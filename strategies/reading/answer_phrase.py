@@ -189,7 +189,9 @@ def answer_phrase(
     if not candidates:
         return None
     if qtype.kind is AnswerType.DATE:
-        candidates = _life_event(question.text, sentence, candidates) or candidates
+        candidates = _life_event(question.text, sentence, candidates)
+        if not candidates:
+            return None
     similarity = _noun_similarity(qtype, [c[0] for c in candidates], vectors)
     best: Phrase | None = None
     best_key = 0.0
@@ -333,16 +335,22 @@ def _abbreviates(text: str, question: ParsedQuestion) -> bool:
     return letters in question.abbreviations or (len(letters) >= 3 and letters[1:] in question.abbreviations)
 
 
-def _life_event(
-    question: str, sentence: str, candidates: list[tuple[str, int, int]]
-) -> list[tuple[str, int, int]] | None:
-    """For a question on a birth or a death, a life span in brackets ("(15 May 1885 – 8 July
-    1955)", "(c. 1650 – 1701)") gives the birth first and the death second: the date nearest the
-    question's words would answer "When did he die?" with his birth, and "until 1762" beside the span
-    would answer his birth date. A span in running text ("served from 1990 to 1995") is no life."""
+def _life_event(question: str, sentence: str, candidates: list[tuple[str, int, int]]) -> list[tuple[str, int, int]]:
+    """A life span in brackets ("(15 May 1885 – 8 July 1955)", "(c. 1650 – 1701)") gives the birth
+    first and the death second, and answers only a question on a birth or a death: the date nearest
+    the question's words would answer "When did he die?" with his birth, "until 1762" beside the span
+    would answer his birth date, and his birth is no answer to when he played or built. A span in
+    running text ("served from 1990 to 1995") is no life."""
+    span = _life_span(sentence, candidates)
+    if span is None:
+        return candidates
     which = 0 if _BIRTH.search(question) else 1 if _DEATH.search(question) else None
-    if which is None:
-        return None
+    return [span[which]] if which is not None else [c for c in candidates if c not in span]
+
+
+def _life_span(
+    sentence: str, candidates: list[tuple[str, int, int]]
+) -> tuple[tuple[str, int, int], tuple[str, int, int]] | None:
     ordered = sorted(candidates, key=lambda c: c[1])
     for first, second in zip(ordered, ordered[1:], strict=False):
         if (
@@ -350,7 +358,7 @@ def _life_event(
             and _SPAN_OPEN.search(sentence, 0, first[1])
             and _SPAN_CLOSE.match(sentence, second[2])
         ):
-            return [(first, second)[which]]
+            return first, second
     return None
 
 
@@ -439,7 +447,7 @@ def _inside_question(text: str, q_stems: frozenset[str]) -> bool:
 
 def _candidates(qtype: QuestionType, sentence: str) -> list[tuple[str, int, int]]:
     if qtype.kind is AnswerType.DATE:
-        return _spans(_DATE, sentence)
+        return [_hedged(sentence, *span) for span in _spans(_DATE, sentence)]
     if qtype.kind is AnswerType.QUANTITY:
         if qtype.measure == "frequency":  # "how often": "twice a year", "every 3 months", "daily"
             return _spans(_FREQUENCY, sentence)
@@ -672,6 +680,16 @@ def _proper_at_start(text: str) -> bool:
     if words[0].lower() in stopwords():
         return False
     return len(words) > 1 or bool(re.search(r"\w[A-Z0-9]", words[0]))
+
+
+def _hedged(sentence: str, text: str, start: int, end: int) -> tuple[str, int, int]:
+    """A date with the hedge its sentence puts on it: "about 1820" of "built about 1820" (the source is
+    not sure of the year, so neither is the answer)."""
+    hedge = _DATE_HEDGE.search(sentence, 0, start)
+    return (sentence[hedge.start() : end], hedge.start(), end) if hedge else (text, start, end)
+
+
+_DATE_HEDGE = re.compile(r"\b(?:about|around|circa|approximately|roughly|c\.|ca\.)\s+$", re.IGNORECASE)
 
 
 def _spans(pattern: re.Pattern[str], sentence: str) -> list[tuple[str, int, int]]:

@@ -46,14 +46,16 @@ def value_binding(analysis: Analysis, tried: list[ScoredSentence]) -> Binding:
     if analysis.asked.type.kind is not AnswerType.YES_NO and not analysis.asked.conjuncts:
         named = [t for name in names(analysis.asked.unsourced) for t in content_stems(name)]
     named = [t for t in dict.fromkeys(named) if any(x.sentence.covers(t) for x in tried)]
-    # A name binds through its document, not each sentence: "The population was 681" answers for the
-    # town its page is about, and a sentence is no likelier to be of the asked thing for naming it
-    # ("the town lies at 40.16, -83.13").
-    specific = most_specific(analysis, frozenset(named))
+    # The named thing whose measure is asked ("the population of Elmford") binds through its document,
+    # not each sentence: "The population was 912" answers for the town its page is about, and a sentence
+    # is no likelier to give the measure for naming the town ("Elmford lies at 41.23, -80.12"). A name
+    # telling one value from its siblings ("the not-English filter") still binds the sentence.
+    by_document = frozenset(named) & frozenset(analysis.asked.measured)
+    specific = most_specific(analysis, by_document)
     if specific and not any(x.sentence.covers(specific) for x in tried):
         specific = None
     governing = tuple(v for v in analysis.asked.governing if any(_says(x, v) for x in tried))
-    measured = tuple(t for t in analysis.asked.measured if t not in named)
+    measured = tuple(t for t in analysis.asked.measured if t not in by_document)
     if not any(all(x.sentence.covers(t) for t in measured) for x in tried):
         measured = ()
     documents: dict[str, set[str]] = {}
