@@ -445,6 +445,14 @@ def test_a_name_its_documents_call_another_kind_of_thing_is_no_answer(vectors):
         # ... and only a change does: a count of days says nothing of by how much a thing fell.
         ("By how much did the roof cut the hut's cooling power?", "We compared two huts over 92 summer days.", None),
         ("By how much did the roof cut the hut's cooling power?", "Cooling power fell 38 percent.", "38 percent"),
+        # A change from one figure to another is given whole; a denied change is none.
+        ("How much did the hut's cooling power fall?", "It fell from 100 kW to 62 kW.", "from 100 kW to 62 kW"),
+        (
+            "By how much did accuracy improve?",
+            "Accuracy rose from 71.2 to 75.0 with the roof data.",
+            "from 71.2 to 75.0",
+        ),
+        ("By how much did the roof cut the cooling power?", "The roof did not cut cooling power by 38 percent.", None),
         # A count followed by another plural counts that.
         ("How many annotators took part?", "The task gives a set of 15,000 annotated forum posts.", None),
         ("How many annotators took part?", "Of the 15,000 posts, 3 annotators checked each one.", "3 annotators"),

@@ -41,9 +41,10 @@ from .lexicon.documents import PLACEHOLDER, TEXT_PART
 from .lexicon.entities import METRIC_NAMES, METRIC_NOUNS
 from .lexicon.months import MONTH_PATTERN
 from .name_kinds import NameKinds, kind_of_noun
+from .negations import negated_terms
 from .question import ParsedQuestion
 from .question_types import AnswerType, Entity, QuestionType, category_value
-from .text import content_stems, content_words, matched, stem, stopwords, words
+from .text import content_stems, content_words, lemma, matched, stem, stopwords, words
 
 # --- candidates in a sentence --------------------------------------------------------------------------------
 
@@ -173,16 +174,7 @@ def answer_phrase(
     if qtype.kind in (AnswerType.NAME, AnswerType.THING, AnswerType.PLACE):
         candidates = [n for c in candidates if (n := _a_name_of_the_asked_kind(question, *c)) is not None]
     if qtype.kind is AnswerType.QUANTITY:
-        # A margin answers a question on a change, and only a change: "over 92 summer days" says
-        # nothing of by how much the roof cut the cooling electricity.
-        change = _asks_a_change(question)
-        candidates = [c for c in candidates if _states_a_change(sentence, c[1], c[2]) == change or not change]
-        candidates = [c for c in candidates if change or not _margin(sentence, c[1])]
-        nouns = [stem(w) for w in qtype.noun.split()]
-        if qtype.counted and nouns:
-            candidates = [c for c in candidates if not _counts_another(sentence, c[0], c[1], qtype.noun.split())]
-        elif nouns[-1:] == [_POPULATION]:
-            candidates = [c for c in candidates if not _counts_other_than_people(sentence, c[0], c[1])]
+        candidates = _of_the_asked_quantity(question, sentence, candidates)
     if kinds is not None and qtype.kind is AnswerType.THING and qtype.noun:
         candidates = [c for c in candidates if _called_the_asked_kind(c[0], qtype.noun.split()[-1], kinds)]
     candidates = _under_governing_verb(question, sentence, candidates)
@@ -235,6 +227,54 @@ def _a_name_of_the_asked_kind(question: ParsedQuestion, text: str, start: int, e
     return kept, start, start + len(kept)
 
 
+def _of_the_asked_quantity(
+    question: ParsedQuestion, sentence: str, candidates: list[tuple[str, int, int]]
+) -> list[tuple[str, int, int]]:
+    """The figures that give what a quantity question asks: a change for a question on a change, and
+    only then (a margin, "from 100 kW to 62 kW"; "over 92 summer days" says nothing of by how much a
+    roof cut the cooling power, nor "did not cut it by 38 percent" of how much it did); a count of the
+    asked things, not of others ("699 households" is no population)."""
+    qtype = question.type
+    if _asks_a_change(question):
+        spans = _from_to(sentence)
+        candidates = [c for c in candidates if not any(s <= c[1] < e for _, s, e in spans)]
+        candidates = [c for c in [*candidates, *spans] if _states_a_change(sentence, c[1], c[2])]
+        candidates = [c for c in candidates if not _denied_change(sentence, c[1], c[2])]
+    else:
+        candidates = [c for c in candidates if not _margin(sentence, c[1])]
+    nouns = [stem(w) for w in qtype.noun.split()]
+    if qtype.counted and nouns:
+        return [c for c in candidates if not _counts_another(sentence, c[0], c[1], qtype.noun.split())]
+    if nouns[-1:] == [_POPULATION]:
+        return [c for c in candidates if not _counts_other_than_people(sentence, c[0], c[1])]
+    return candidates
+
+
+def _from_to(sentence: str) -> list[tuple[str, int, int]]:
+    """The spans stating a change from one figure to another in a clause saying a change: "fell from
+    100 kW to 62 kW", "rose from 71.2 to 75.0"."""
+    return [
+        (m.group(0), m.start(), m.end())
+        for m in _FROM_TO.finditer(sentence)
+        if _CHANGING.search(_clause(sentence, m.start(), m.end()))
+    ]
+
+
+# A figure and the unit after it, if the word after it is no function word ("75.0 with" has none).
+_FIGURE_WITH_UNIT = (
+    r"[$€£¥₹]?\d[\d,]*(?:\.\d+)?(?:\s?(?:%|percent\b|per\s+cent\b|"
+    rf"(?!(?:{'|'.join(map(re.escape, sorted(stopwords())))})\b)[A-Za-z°µ][\w/²³°]*))?"
+)
+_FROM_TO = re.compile(rf"\bfrom\s+{_FIGURE_WITH_UNIT}\s+to\s+{_FIGURE_WITH_UNIT}")
+
+
+def _denied_change(sentence: str, start: int, end: int) -> bool:
+    """The clause of the figure denies the change it would state: "did not cut the load by 38 percent"."""
+    clause = _clause(sentence, start, end)
+    changing = {lemma(w) for w in words(clause) if _CHANGING.match(w)}
+    return bool(changing & negated_terms(clause))
+
+
 def _asks_a_change(question: ParsedQuestion) -> bool:
     """The question asks by how much a thing changed or differs ("By how much does X improve?")."""
     return bool(_CHANGE_ASKED.search(question.text))
@@ -255,7 +295,8 @@ def _states_a_change(sentence: str, start: int, end: int) -> bool:
     if _margin(sentence, start) or _COMPARED_AFTER.match(sentence, end) or _BY.search(sentence, 0, start):
         return True
     clause = _clause(sentence, start, end)
-    return bool(re.search(r"%|\bper\s*cent\b", sentence[start:end])) and bool(_CHANGING.search(clause))
+    stated = re.search(r"%|\bper\s*cent\b", sentence[start:end]) or _FROM_TO.fullmatch(sentence, start, end)
+    return bool(stated) and bool(_CHANGING.search(clause))
 
 
 def _counts_another(sentence: str, text: str, start: int, noun: list[str]) -> bool:
