@@ -10,7 +10,7 @@ import sys
 from collections.abc import Sequence
 
 from corpus.author_names import short_authors
-from corpus.ingest import IngestSummary, Outcome
+from corpus.ingest import FileResult, IngestSummary, Outcome
 from corpus.registry import DocumentRecord
 from corpus.retrieval import RetrievedChunk
 from corpus.sync import NO_ROOTS, SyncSummary
@@ -39,28 +39,12 @@ def format_summary(summary: IngestSummary) -> str:
         f"{summary.count(Outcome.FAILED)} failed{refreshed}",
         f"pages: {summary.pages}  blocks: {summary.blocks}  chunks: {summary.chunks}  time: {summary.seconds:.1f}s",
     ]
-    marked = [f for f in summary.files if f.outcome is Outcome.OK and f.boilerplate_blocks]
-    if marked:
-        lines.append(
-            f"boilerplate: {summary.boilerplate_blocks} blocks in {len(marked)} documents "
-            "(text repeated across 3 or more documents: kept for citations, left out of search)"
-        )
-        lines.extend(f"  boilerplate: {f.path}: {f.boilerplate_blocks} of {f.blocks} blocks" for f in marked)
+    lines += _boilerplate_lines(summary)
     for f in summary.files:
-        if f.outcome is Outcome.OK and f.non_prose:
-            left_out = ", ".join(n.describe() for n in f.non_prose)
-            lines.append(f"  kept out of chunks (not text to read or search): {f.path}: {left_out}")
-        if f.outcome is Outcome.OK and f.figure_pages:
-            pages = ", ".join(map(str, f.figure_pages))
-            lines.append(f"  only a figure's text (kept with the figure, not searched): {f.path}: page(s) {pages}")
-        if f.outcome is Outcome.OK and f.ocr_pages:
-            lines.append(f"  read by OCR (scanned pages): {f.path}: page(s) {', '.join(map(str, f.ocr_pages))}")
-        if f.outcome is Outcome.OK and f.unread_pages:
-            lines.append(f"  unread, no text (scanned pages OCR could not read): {f.path}: {'; '.join(f.unread_pages)}")
+        if f.outcome is Outcome.OK:
+            lines += _left_out_lines(f)
     if summary.hidden:
-        named = ", ".join(summary.hidden[:HIDDEN_NAMED])
-        more = f" and {len(summary.hidden) - HIDDEN_NAMED} more" if len(summary.hidden) > HIDDEN_NAMED else ""
-        lines.append(f"hidden, left out (a folder walk reads no dot-file or dot-folder): {named}{more}")
+        lines.append(_hidden_line(summary.hidden))
     if summary.remarked:  # what other documents share changed: their marks and chunks were redone
         lines.append(f"boilerplate marked again in {len(summary.remarked)} earlier document(s)")
     for f in summary.files:
@@ -68,6 +52,41 @@ def format_summary(summary: IngestSummary) -> str:
             entry = f", entry {f.entry}" if f.entry else ""
             lines.append(f"  {f.outcome.value}: {f.path}{entry}: {f.reason}")
     return "\n".join(lines)
+
+
+def _boilerplate_lines(summary: IngestSummary) -> list[str]:
+    """The boilerplate the ingest marked: in all, then in each document holding some."""
+    marked = [f for f in summary.files if f.outcome is Outcome.OK and f.boilerplate_blocks]
+    if not marked:
+        return []
+    return [
+        f"boilerplate: {summary.boilerplate_blocks} blocks in {len(marked)} documents "
+        "(text repeated across 3 or more documents: kept for citations, left out of search)",
+        *(f"  boilerplate: {f.path}: {f.boilerplate_blocks} of {f.blocks} blocks" for f in marked),
+    ]
+
+
+def _left_out_lines(f: FileResult) -> list[str]:
+    """What of an ingested document is not searched as text, or was read by OCR or not at all."""
+    lines = []
+    if f.non_prose:
+        left_out = ", ".join(n.describe() for n in f.non_prose)
+        lines.append(f"  kept out of chunks (not text to read or search): {f.path}: {left_out}")
+    if f.figure_pages:
+        pages = ", ".join(map(str, f.figure_pages))
+        lines.append(f"  only a figure's text (kept with the figure, not searched): {f.path}: page(s) {pages}")
+    if f.ocr_pages:
+        lines.append(f"  read by OCR (scanned pages): {f.path}: page(s) {', '.join(map(str, f.ocr_pages))}")
+    if f.unread_pages:
+        lines.append(f"  unread, no text (scanned pages OCR could not read): {f.path}: {'; '.join(f.unread_pages)}")
+    return lines
+
+
+def _hidden_line(hidden: list[str]) -> str:
+    """The hidden files and folders a walk left out, the first ``HIDDEN_NAMED`` by name."""
+    named = ", ".join(hidden[:HIDDEN_NAMED])
+    more = f" and {len(hidden) - HIDDEN_NAMED} more" if len(hidden) > HIDDEN_NAMED else ""
+    return f"hidden, left out (a folder walk reads no dot-file or dot-folder): {named}{more}"
 
 
 def print_sync(summary: SyncSummary, as_json: bool) -> int:
