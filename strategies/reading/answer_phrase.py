@@ -236,10 +236,7 @@ def _of_the_asked_quantity(
     asked things, not of others ("699 households" is no population)."""
     qtype = question.type
     if _asks_a_change(question):
-        spans = _from_to(sentence)
-        candidates = [c for c in candidates if not any(s <= c[1] < e for _, s, e in spans)]
-        candidates = [c for c in [*candidates, *spans] if _states_a_change(sentence, c[1], c[2])]
-        candidates = [c for c in candidates if not _denied_change(sentence, c[1], c[2])]
+        candidates = _changes_stated(sentence, candidates)
     else:
         candidates = [c for c in candidates if not _margin(sentence, c[1])]
     nouns = [stem(w) for w in qtype.noun.split()]
@@ -248,6 +245,14 @@ def _of_the_asked_quantity(
     if nouns[-1:] == [_POPULATION]:
         return [c for c in candidates if not _counts_other_than_people(sentence, c[0], c[1])]
     return candidates
+
+
+def _changes_stated(sentence: str, candidates: list[tuple[str, int, int]]) -> list[tuple[str, int, int]]:
+    """The candidates stating a change, a change from one figure to another taken whole, none denied."""
+    spans = _from_to(sentence)
+    candidates = [c for c in candidates if not any(s <= c[1] < e for _, s, e in spans)]
+    candidates = [c for c in [*candidates, *spans] if _states_a_change(sentence, c[1], c[2])]
+    return [c for c in candidates if not _denied_change(sentence, c[1], c[2])]
 
 
 def _from_to(sentence: str) -> list[tuple[str, int, int]]:
@@ -316,6 +321,14 @@ def _counts_another(sentence: str, text: str, start: int, noun: list[str]) -> bo
     if not phrase or any(w.removesuffix("s") == n or form_of(w, n) for w in phrase for n in singular):
         return False
     return phrase[-1].endswith("s") and not phrase[-1].endswith("ss")
+
+
+def _whole_counts(qtype: QuestionType, sentence: str, found: list[tuple[str, int, int]]) -> list[tuple[str, int, int]]:
+    """For a count of whole things, the figures without a fraction: a population of 3,559 people, never
+    of 40.159366 (but of 1.2 million)."""
+    if not _counts_whole(qtype):
+        return found
+    return [(t, st, e) for t, st, e in found if not _fractional(t) or _SCALE_WORD.match(sentence, e)]
 
 
 def _counts_whole(qtype: QuestionType) -> bool:
@@ -488,7 +501,7 @@ def _inside_question(text: str, q_stems: frozenset[str]) -> bool:
 
 def _candidates(qtype: QuestionType, sentence: str) -> list[tuple[str, int, int]]:
     if qtype.kind is AnswerType.DATE:
-        return [_hedged(sentence, *span) for span in _spans(_DATE, sentence)]
+        return _dates_hedged(sentence)
     if qtype.kind is AnswerType.QUANTITY:
         if qtype.measure == "frequency":  # "how often": "twice a year", "every 3 months", "daily"
             return _spans(_FREQUENCY, sentence)
@@ -503,7 +516,7 @@ def _candidates(qtype: QuestionType, sentence: str) -> list[tuple[str, int, int]
             for t, s, e in ((_trim_unit(t), s, e) for t, s, e in _spans(_NUMBER, sentence))
             if not any(s < ce and cs < e for cs, ce in covered) and not _YEAR_ONLY.fullmatch(t.strip())
         ]
-        found = [_widen(sentence, st, e) for _, st, e in found]
+        found = _whole_counts(qtype, sentence, [_widen(sentence, st, e) for _, st, e in found])
         found = [(t, st, e) for t, st, e in found if not _year_modifier(sentence, t, st)]
         noun = stem(qtype.noun.split()[-1]) if qtype.noun else ""
         if noun in _COUNT_STEMS:  # a population is no share, nor a rate ("2,470 persons per km²")
@@ -512,8 +525,6 @@ def _candidates(qtype: QuestionType, sentence: str) -> list[tuple[str, int, int]
             found = [c for c in found if not any(q.unit == "%" for q in quantities(c[0]))]
         elif noun in _MONEY_STEMS:  # a price is an amount of money: "€45 per m2", "120 dollars"
             found = [(t, st, e) for t, st, e in found if CURRENCY.search(sentence[max(0, st - 4) : e])]
-        if _counts_whole(qtype):  # a population of 3,559 people, never of 40.159366
-            found = [(t, st, e) for t, st, e in found if not _fractional(t) or _SCALE_WORD.match(sentence, e)]
         nouns = [stem(w) for w in qtype.noun.split()]
         found = [_counted_noun(sentence, t, st, e, nouns) for t, st, e in found if not _enumerator(sentence, e)]
         if qtype.counted and nouns:
@@ -721,6 +732,10 @@ def _proper_at_start(text: str) -> bool:
     if words[0].lower() in stopwords():
         return False
     return len(words) > 1 or bool(re.search(r"\w[A-Z0-9]", words[0]))
+
+
+def _dates_hedged(sentence: str) -> list[tuple[str, int, int]]:
+    return [_hedged(sentence, *span) for span in _spans(_DATE, sentence)]
 
 
 def _hedged(sentence: str, text: str, start: int, end: int) -> tuple[str, int, int]:

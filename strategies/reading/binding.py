@@ -42,10 +42,7 @@ def value_binding(analysis: Analysis, tried: list[ScoredSentence]) -> Binding:
     "reduce") does not. A verb the asked action is under ("How much did Corvid *agree* to pay?") binds the
     sentence itself, when a tried sentence says it: "the court ordered that Corvid pay $1 million" is not
     what Corvid agreed to pay."""
-    named: list[str] = []
-    if analysis.asked.type.kind is not AnswerType.YES_NO and not analysis.asked.conjuncts:
-        named = [t for name in names(analysis.asked.unsourced) for t in content_stems(name)]
-    named = [t for t in dict.fromkeys(named) if any(x.sentence.covers(t) for x in tried)]
+    named = _named_stems(analysis, tried)
     # The named thing whose measure is asked ("the population of Elmford") binds through its document,
     # not each sentence: "The population was 912" answers for the town its page is about, and a sentence
     # is no likelier to give the measure for naming the town ("Elmford lies at 41.23, -80.12"). A name
@@ -63,6 +60,14 @@ def value_binding(analysis: Analysis, tried: list[ScoredSentence]) -> Binding:
         documents.setdefault(x.sentence.doc_id, set()).update(x.sentence.stems | x.sentence.context)
     documents_stems = {d: frozenset(stems) for d, stems in documents.items()}
     return Binding(specific, tuple(named), governing, documents_stems, measured)
+
+
+def _named_stems(analysis: Analysis, tried: list[ScoredSentence]) -> list[str]:
+    """The stems of the names the question asks about that some ``tried`` sentence names."""
+    if analysis.asked.type.kind is AnswerType.YES_NO or analysis.asked.conjuncts:
+        return []
+    named = [t for name in names(analysis.asked.unsourced) for t in content_stems(name)]
+    return [t for t in dict.fromkeys(named) if any(x.sentence.covers(t) for x in tried)]
 
 
 def said_of_asked(analysis: Analysis, item: ScoredSentence, binding: Binding) -> bool:

@@ -44,11 +44,16 @@ def related_terms(question: str, evidence: Sequence[RetrievedChunk], vectors: Ve
     own = {stem(w) for w in [*words, *question_terms(question)]}
     counts = Counter(w for w in said if w.isalpha() and len(w) >= MIN_LETTERS and stem(w) not in own)
     candidates = sorted(counts, key=lambda w: (-counts[w], w))[:MAX_CANDIDATES]
+    return _most_alike(asked, candidates, vectors)[:k]
+
+
+def _most_alike(asked: list[str], candidates: list[str], vectors: Vectors) -> list[str]:
+    """The candidates at least RELATED_SIMILARITY alike to one of the ``asked`` words, most alike first."""
     if not candidates:
         return []
     similarity = cosine_matrix(vectors.passages(asked), vectors.passages(candidates)).max(axis=0)
     alike = sorted(
-        ((float(s), w) for s, w in zip(similarity, candidates, strict=True) if s >= RELATED_SIMILARITY),
-        key=lambda pair: (-round(pair[0], 6), pair[1]),
+        ((round(float(s), 6), w) for s, w in zip(similarity, candidates, strict=True) if s >= RELATED_SIMILARITY),
+        key=lambda pair: (-pair[0], pair[1]),
     )
-    return [w for _, w in alike[:k]]
+    return [w for _, w in alike]
