@@ -12,7 +12,6 @@ from collections.abc import Sequence
 from corpus.author_names import short_authors
 from corpus.ingest import FileResult, IngestSummary, Outcome
 from corpus.locations import extent, unit
-from corpus.models import DocType
 from corpus.registry import DocumentRecord
 from corpus.retrieval import RetrievedChunk
 from corpus.sync import NO_ROOTS, SyncSummary
@@ -165,10 +164,8 @@ def print_docs(docs: list[DocumentRecord], as_json: bool) -> int:
 
 
 def _length(d: DocumentRecord) -> str:
-    """ "  3p" for a PDF's pages, " 12 slides", "  4 chapters"; a text without pages has no length in them."""
-    if d.type is DocType.PDF:
-        return f"{d.page_count:3}p"
-    return f"{extent(d.type, d.page_count) or '-':>4}"
+    """ "  12 pages", "  3 slides", "2 chapters"; "-" for a text without pages: one column wide."""
+    return f"{extent(d.type, d.page_count) or '-':>10}"
 
 
 def print_document(d: DocumentRecord, as_json: bool) -> int:
