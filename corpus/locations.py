@@ -24,7 +24,7 @@ _UNITS = {DocType.PPTX: ("slide", "slides"), DocType.EPUB: ("ch.", "chs.")}
 _UNTITLED = {DocType.PPTX: "slide {}", DocType.EPUB: "chapter {}"}
 # The units of a document's extent, for its description ("12 slides").
 _EXTENT = {DocType.PDF: "page", DocType.PPTX: "slide", DocType.EPUB: "chapter"}
-PATH_SEPARATOR = " > "
+_PATH_SEPARATOR = " > "
 
 
 def _key(heading: str) -> str:
@@ -34,10 +34,10 @@ def _key(heading: str) -> str:
 def unit(kind: DocType | None, pages: Iterable[int]) -> str:
     """ "p. 3", "pp. 3–5", "slide 4", "slides 4–5", "ch. 2"; "" for a text without pages."""
     distinct = sorted(set(pages))
-    if not distinct or (kind is not None and kind is not DocType.PDF and kind not in _UNITS):
-        return ""
     if kind is None or kind is DocType.PDF:
         return page_label(distinct)
+    if not distinct or kind not in _UNITS:
+        return ""
     one, several = _UNITS[kind]
     return f"{one if len(distinct) == 1 else several} {page_range(distinct)}"
 
@@ -53,7 +53,7 @@ def heading_path(kind: DocType | None, page: int, section: str, parents: Sequenc
     for heading in (" ".join(h.split()) for h in (*parents, section)):
         if heading and _key(heading) not in skip and (not headings or _key(headings[-1]) != _key(heading)):
             headings.append(heading)
-    return PATH_SEPARATOR.join(headings)
+    return _PATH_SEPARATOR.join(headings)
 
 
 def location(
