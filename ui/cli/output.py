@@ -11,10 +11,11 @@ from collections.abc import Sequence
 
 from corpus.author_names import short_authors
 from corpus.ingest import FileResult, IngestSummary, Outcome
+from corpus.locations import extent, unit
 from corpus.registry import DocumentRecord
 from corpus.retrieval import RetrievedChunk
 from corpus.sync import NO_ROOTS, SyncSummary
-from corpus.text import counted, page_label
+from corpus.text import counted
 from research.runs import RunSummary
 from tools.title_scope import TitleScope
 from ui.core.report_json import JsonReport
@@ -122,7 +123,8 @@ def print_search(results: list[RetrievedChunk], scope: TitleScope | None, as_jso
     if not results:
         print("no results")
     for r in results:
-        print(f"{r.rank}. [{r.score:.4f}] {r.title} ({r.year or 'n.d.'}) {page_label(r.pages)} · {r.section}")
+        where = " · ".join(part for part in (unit(r.doc_type, r.pages), r.section) if part)
+        print(f"{r.rank}. [{r.score:.4f}] {r.title} ({r.year or 'n.d.'}) {where}")
         print(f"   blocks: {', '.join(b.block_id for b in r.blocks)}")
         snippet = " ".join(r.text.split())
         print(f"   {snippet[:300]}{'…' if len(snippet) > 300 else ''}")
@@ -154,11 +156,16 @@ def print_docs(docs: list[DocumentRecord], as_json: bool) -> int:
         source = f"  [title: {d.title_source.value}]" if d.title_source else ""
         ocr = f"  [OCR: {len(d.ocr.pages)} of {d.page_count} pages]" if d.ocr and d.ocr.pages else ""
         print(
-            f"{d.doc_id}  {d.type.value:8} {d.page_count:3}p {d.n_chunks:4} chunks  {d.year or '    '}  "
+            f"{d.doc_id}  {d.type.value:8} {_length(d)} {d.n_chunks:4} chunks  {d.year or '    '}  "
             f"{d.title}{by}{source}{ocr}"
         )
     print(f"{len(docs)} documents")
     return 0
+
+
+def _length(d: DocumentRecord) -> str:
+    """ "  12 pages", "  3 slides", "2 chapters"; "-" for a text without pages: one column wide."""
+    return f"{extent(d.type, d.page_count) or '-':>10}"
 
 
 def print_document(d: DocumentRecord, as_json: bool) -> int:

@@ -47,6 +47,7 @@ def citation_view(registry: Registry, number: int | None, resolution: Resolution
         doc_id=resolution.doc_id,
         title=resolution.title,
         pages=resolution.pages,
+        where=resolution.where,
         block_ids=resolution.block_ids,
         blocks=resolution.bboxes,
         quote=resolution.quote,
@@ -86,6 +87,9 @@ def block_resolution(cited: CitedPassage) -> Resolution:
         hint_used=True,
         scope=BY_ID,
         block_text=cited.text,
+        doc_type=cited.document.type,
+        section=cited.section,
+        parents=cited.parents,
     )
 
 
