@@ -457,6 +457,9 @@ def test_a_name_its_documents_call_another_kind_of_thing_is_no_answer(vectors):
         ("How many annotators took part?", "The task gives a set of 15,000 annotated forum posts.", None),
         ("How many annotators took part?", "Of the 15,000 posts, 3 annotators checked each one.", "3 annotators"),
         ("How many participants took part?", "In all, 24 people took part in the study.", "24 people"),
+        # A figure in a paper's inline maths is no amount of dollars.
+        ("How many posts were collected?", "We collected $19,300$ posts in all.", "19,300"),
+        ("How much did the survey cost?", "The survey cost $19,300 in all.", "$19,300"),
         # A population counts whole people: a coordinate is none, nor a figure counting something else.
         ("What is the population of Elmford?", "Elmford is located at (41.2345, -80.1234).", None),
         ("What is the population of Elmford?", "Elmford had 912 households and 2,004 people.", "2,004 people"),

@@ -594,8 +594,9 @@ _MONEY_STEMS = frozenset(stem(n) for n in MONEY_NOUNS)
 
 
 def _widen(sentence: str, start: int, end: int) -> tuple[str, int, int]:
-    """A figure with its currency sign and a "per <unit>" rate: "€45 per m2", not "45 per"."""
-    if start > 0 and sentence[start - 1] in "$€£¥₹":
+    """A figure with its currency sign and a "per <unit>" rate: "€45 per m2", not "45 per". A figure
+    between dollar signs is a paper's inline maths ("$19,300$ tweets"), not dollars."""
+    if start > 0 and sentence[start - 1] in "$€£¥₹" and not _TEX_MATH.match(sentence, start - 1):
         start -= 1
     rate = re.match(r"(?:\s+per)?\s+(?:[a-zA-Z][\w²³/]*)", sentence[end:]) if sentence[:end].endswith("per") else None
     if rate is None:
@@ -606,6 +607,7 @@ def _widen(sentence: str, start: int, end: int) -> tuple[str, int, int]:
 
 
 _RATE = re.compile(r"\bper\b|/")
+_TEX_MATH = re.compile(r"\$[^$\s][^$]{0,40}\$")
 
 
 def _describes_noun(sentence: str, start: int, end: int) -> bool:
