@@ -417,6 +417,17 @@ class ExportSettings(_Section):
     )
 
 
+class ReadingSettings(_Section):
+    """Offline mode's reading."""
+
+    calibration: Literal["fitted", "abstain-more", "answer-more"] = Field(
+        default="fitted",
+        validation_alias="PRP_CALIBRATION",
+        description="offline mode's fitted sufficiency figures, a preset of strategies/offline/calibration.py "
+        "(each with its fit): `fitted`, `abstain-more` or `answer-more` (see evaluation.md#calibration)",
+    )
+
+
 class Settings(BaseModel):
     """Every section; each built from the environment unless given."""
 
@@ -432,6 +443,7 @@ class Settings(BaseModel):
     local_llm: LocalLLMSettings = Field(default_factory=LocalLLMSettings)
     service: ServiceSettings = Field(default_factory=ServiceSettings)
     exports: ExportSettings = Field(default_factory=ExportSettings)
+    reading: ReadingSettings = Field(default_factory=ReadingSettings)
 
     def updated(self, **sections: dict[str, object]) -> Settings:
         """A copy with some fields of some sections changed: ``settings.updated(index={"qdrant_url": None})``."""

@@ -34,6 +34,7 @@ from evals.datasets import load_dataset
 from evals.runner import libraries_for
 from research.options import ResearchOptions
 from strategies.offline import assessment
+from strategies.offline.calibration import Calibration
 from strategies.offline.strategy import OfflineStrategy
 from strategies.reading.signals import Signals
 from tools.hybrid_search import hybrid_search
@@ -96,11 +97,13 @@ def per_set(
     """Per set: answered (answerable questions) and abstention (unanswerable ones) at one setting;
     ``thresholds``: (typed value, account)."""
     out: dict[str, dict[str, float]] = {}
+    typed, account = thresholds
+    calibration = Calibration(weights=weights, intercept=intercept, typed=typed, account=account, coverage=floor)
     for name in sorted({r.dataset for r in rows}):
         answered, abstained = [], []
         for r in (r for r in rows if r.dataset == name):
             found = Signals(**r.signals)
-            says = assessment.sufficient(found, assessment.probability(found, weights, intercept), thresholds, floor)
+            says = assessment.sufficient(found, assessment.probability(found, calibration), calibration)
             (answered if r.answerable else abstained).append(says if r.answerable else not says)
         out[name] = {"answered": _share(answered), "abstention": _share(abstained)}
     return out

@@ -10,6 +10,7 @@ from config import STEPS, Settings
 from corpus.errors import ConfigError
 from corpus.library import Library
 from research.strategy import ResearchStrategy
+from strategies.offline.calibration import PRESETS
 from strategies.offline.strategy import OfflineStrategy
 
 ProgressCallback = Callable[[str, str], None]
@@ -28,7 +29,7 @@ def select_strategy(settings: Settings, library: Library) -> ResearchStrategy:
     """
     if settings.llm.mode == "local" and not settings.llm.base_url:
         raise ConfigError("PRP_LLM=local: the local model server is started by open_strategy(), not select_strategy()")
-    offline = OfflineStrategy(library.embedder)
+    offline = OfflineStrategy(library.embedder, PRESETS[settings.reading.calibration])
     if llm_configured(settings):
         # Imported only in LLM mode: the OpenAI client and its types take seconds to import, which
         # an offline ``prp ask`` would pay for nothing.

@@ -8,7 +8,6 @@ import pytest
 from corpus.models import Block, BlockKind, DocType
 from corpus.retrieval import RetrievedChunk
 from research.evidence import CitationMarker, Claim, Contradiction, Finding, FindingStatus, SubQuestion
-from strategies.offline import assessment
 from strategies.offline.contradictions import find_contradictions
 from strategies.offline.planning import plan_questions, split_topic
 from strategies.offline.strategy import OfflineStrategy
@@ -268,7 +267,7 @@ def test_answer_quotes_sentences_verbatim_and_never_references(strategy, retenti
     # The best-ranked chunk's best sentence leads, with the short answer it gives.
     assert answer.claims[0].citations[0].quote == REVIEW_RANGE
     assert answer.claims[0].answer == "50 to 60 percent"
-    assert answer.sufficient and answer.confidence >= assessment.SUFFICIENT_TYPED
+    assert answer.sufficient and answer.confidence >= strategy.calibration.typed
     assert answer.next_queries == []
 
 

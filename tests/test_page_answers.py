@@ -59,7 +59,7 @@ def _page_read(embedder, question: str) -> tuple[bool, float, float]:
     analysis = analyse(question, evidence, strategy.vectors)
     chosen = select(analysis)
     found = signals(analysis, None, chosen)
-    answered, _ = assessment.read(analysis, chosen, evidence, found, 0.2, False, strategy.meaning)
+    answered, _ = assessment.read(analysis, chosen, evidence, found, 0.2, False, strategy.calibration, strategy.meaning)
     return answered, coverage(found), read_coverage(analysis, found)
 
 
@@ -111,7 +111,7 @@ def _framed_read(strategy, framed: tuple[str, str, list[str], str], question: st
     analysis = analyse(question, evidence, strategy.vectors)
     chosen = select(analysis)
     found = signals(analysis, None, chosen)
-    answered, _ = assessment.read(analysis, chosen, evidence, found, 0.2, False, strategy.meaning)
+    answered, _ = assessment.read(analysis, chosen, evidence, found, 0.2, False, strategy.calibration, strategy.meaning)
     return answered, strategy.judge(question, evidence).claims[0].text.split("\n")
 
 

@@ -11,7 +11,8 @@ the best by words agree; and whether a short answer of the asked-for type was fo
 alone decides nothing: a question phrased in other words than its source is answered when its
 answer ranks first by meaning, and one shared word does not make a question answerable.
 
-Calibration (2026-11-25, ``python -m evals.calibration``): weights fitted by class- and set-balanced
+Calibration (2026-11-25, ``python -m evals.calibration``; the figures are data, named presets in
+``strategies.offline.calibration`` that ``PRP_CALIBRATION`` picks): weights fitted by class- and set-balanced
 logistic regression on the first-round evidence of every dev set — the 33 sample questions (6
 unanswerable), all 1,005 QASPER dev questions (95 unanswerable), the 150 RAMDocs dev questions and
 the 100 docs-dev questions (all answerable) —, each set weighing the same. The decision then differs
@@ -36,6 +37,7 @@ import re
 from collections.abc import Sequence
 
 from corpus.retrieval import RetrievedChunk
+from strategies.offline.calibration import Calibration
 from strategies.reading.answerhood import answer_verdict, unheld
 from strategies.reading.binding import subject_unheld
 from strategies.reading.claim_checks import Meaning, technical
@@ -46,7 +48,7 @@ from strategies.reading.lexicon.quantities import COUNTED
 from strategies.reading.lexicon.question_words import FRAMING_PHRASES, FRAMING_WORDS
 from strategies.reading.question_types import AnswerType
 from strategies.reading.related_terms import related_terms
-from strategies.reading.signals import ACCOUNT_LEAD, MIN_COVERAGE, Signals, coverage, read_coverage, read_terms
+from strategies.reading.signals import ACCOUNT_LEAD, Signals, coverage, read_coverage, read_terms
 from strategies.reading.text import (
     content_stems,
     content_words,
@@ -60,32 +62,8 @@ from strategies.reading.text import (
 )
 from strategies.reading.vectors import Vectors
 
-# Logistic weights over ``Signals``, fitted on the dev sets (see the module docstring).
-WEIGHTS = {
-    "pool": 0.065,
-    "best": 0.764,
-    "dense": 0.241,
-    "margin": 0.072,
-    "lexical": 0.618,
-    "agreement": 0.228,
-    "lead": 1.331,
-    "joint": 1.338,
-}
-INTERCEPT = -2.389
-# The probability an answer needs: for a question asking for a typed value, and for an account.
-SUFFICIENT_TYPED = 0.55
-SUFFICIENT_ACCOUNT = 0.35
-# ...and a floor on coverage (``strategies.reading.signals.MIN_COVERAGE``).
 # The confidence shown at most when a name the question asks about is nowhere in the evidence.
 UNNAMED_CONFIDENCE = 0.2
-# The confidence shown at most for an answer read without a model that is a name ("which dataset", "who")
-# or an account (a question asking for no typed value). The logistic model says whether the evidence
-# answers the question, not whether the name or sentence quoted is the right one, and measured by the
-# answers shown (2026-12-07: ``prp eval`` on a 60-paper QASPER dev slice, papers-dev and docs-dev), the
-# two kinds are right far less often than a figure, a date or a yes/no bound to the question's terms:
-# names shown at >= 0.8 were right 9 of 36 times, accounts 8 of 26, figures, dates and yes/no 23 of 27.
-NAME_CEILING = 0.75
-ACCOUNT_CEILING = 0.75
 # Pseudo-relevance feedback reads the top chunks of the evidence.
 PRF_CHUNKS = 3
 PRF_PHRASES = 2
@@ -94,21 +72,17 @@ MAX_NEXT_QUERIES = 2
 MAX_RELATED_TERMS = 6
 
 
-def probability(found: Signals, weights: dict[str, float] = WEIGHTS, intercept: float = INTERCEPT) -> float:
-    """The calibrated probability that the evidence answers the question (logistic over ``Signals``);
-    other ``weights`` and ``intercept`` are what ``evals.calibration`` tries."""
-    z = intercept + sum(weight * getattr(found, name) for name, weight in weights.items())
+def probability(found: Signals, calibration: Calibration) -> float:
+    """The calibrated probability that the evidence answers the question (logistic over ``Signals``)."""
+    z = calibration.intercept + sum(weight * getattr(found, name) for name, weight in calibration.weights.items())
     return round(1.0 / (1.0 + math.exp(-z)), 4)
 
 
-def sufficient(
-    found: Signals, conf: float, thresholds: tuple[float, float] | None = None, floor: float = MIN_COVERAGE
-) -> bool:
-    """Confident enough, and the question's specific terms not missing from the evidence (see above);
-    ``thresholds`` (typed value, account) and ``floor``: other settings ``evals.calibration`` tries."""
-    typed, account = thresholds or (SUFFICIENT_TYPED, SUFFICIENT_ACCOUNT)
-    threshold = account if found.lead == ACCOUNT_LEAD else typed
-    return conf >= threshold and coverage(found) >= floor
+def sufficient(found: Signals, conf: float, calibration: Calibration) -> bool:
+    """Confident enough for the kind of answer asked, and the question's specific terms not missing
+    from the evidence (the coverage floor; see above)."""
+    threshold = calibration.account if found.lead == ACCOUNT_LEAD else calibration.typed
+    return conf >= threshold and coverage(found) >= calibration.coverage
 
 
 def read(
@@ -118,6 +92,7 @@ def read(
     found: Signals,
     conf: float,
     sufficient: bool,
+    calibration: Calibration,
     meaning: Meaning | None = None,
     lead: str | None = None,
 ) -> tuple[bool, float]:
@@ -130,8 +105,7 @@ def read(
       answered, however many of its words the sentences share ("how many GPUs" over a sentence on
       the efficiency of GPUs).
     - Otherwise, a question the model finds short of its threshold, each of whose focus terms is
-      somewhere in the evidence, is answered when the chosen
-      sentences state what it asks (``answerhood.answer_verdict``: the judge's hard checks, then most
+      somewhere in the evidence, is answered when the chosen sentences state what it asks (``answerhood.answer_verdict``: the judge's hard checks, then most
       of the question's words in the sentences and their context, or the same in other words), its
       words are not missing from the evidence (the coverage floor) and, when it asks for a typed value,
       a sentence gives one; the confidence shown is then the judge's score. A question the evidence's
@@ -161,7 +135,7 @@ def read(
     # A question asking for a typed value is answered only by a sentence giving one (``found.lead``): a
     # sentence sharing the words of "what is the average length of the titles" without a figure does not.
     # The coverage floor is measured over the terms the question is read by (``read_terms``).
-    if sufficient or read_coverage(analysis, found) < MIN_COVERAGE or found.lead == 0.0:
+    if sufficient or read_coverage(analysis, found) < calibration.coverage or found.lead == 0.0:
         return sufficient, conf
     context = [" ".join(sorted(item.sentence.context)) for item in chosen]
     focus_read = read_terms(analysis)
@@ -189,13 +163,13 @@ def read(
     return False, conf
 
 
-def shown(asked: AnswerType, answer: str | None, conf: float) -> float:
+def shown(asked: AnswerType, answer: str | None, conf: float, calibration: Calibration) -> float:
     """The confidence shown for an answer whose leading claim gives ``answer`` to a question asking for
-    ``asked``: at most NAME_CEILING for a name, ACCOUNT_CEILING for an account (see above)."""
+    ``asked``: at most the calibration's ceiling for a name, or for an account."""
     if asked in (AnswerType.NAME, AnswerType.PLACE, AnswerType.THING) and answer:
-        return min(conf, NAME_CEILING)
+        return min(conf, calibration.name_ceiling)
     if asked is AnswerType.DESCRIPTION:
-        return min(conf, ACCOUNT_CEILING)
+        return min(conf, calibration.account_ceiling)
     return conf
 
 

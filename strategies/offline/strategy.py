@@ -34,7 +34,7 @@ from strategies.reading.identifier_lines import identifier_lines
 from strategies.reading.question import parse_question
 from strategies.reading.question_types import AnswerType, fits
 from strategies.reading.report_reader import ReportReader
-from strategies.reading.signals import MIN_COVERAGE, Signals, coverage, signals
+from strategies.reading.signals import Signals, signals
 from strategies.reading.text import matched, normalise_space, stem
 from strategies.reading.value_lines import value_lines
 from strategies.reading.vectors import Meaning, Vectors
@@ -42,6 +42,7 @@ from tools.definitions import defines
 from tools.identifiers import holds, holds_lookalike
 
 from . import assessment
+from .calibration import FITTED, Calibration
 from .comparison import Valued, compared, not_compared, valued
 from .contradictions import find_contradictions
 from .follow_up import condense
@@ -67,16 +68,12 @@ class Judgement:
     confidence: float
     sufficient: bool
 
-    @property
-    def covered(self) -> bool:
-        """The question's specific terms are not missing from the evidence (``signals.covered``)."""
-        return self.signals is not None and coverage(self.signals) >= MIN_COVERAGE
-
 
 class OfflineStrategy:
     mode = "offline"
 
-    def __init__(self, embedder: Embedder):
+    def __init__(self, embedder: Embedder, calibration: Calibration = FITTED):
+        self.calibration = calibration
         self.vectors = Vectors(embedder)
         self.meaning = Meaning(self.vectors)
         # Its claims are quoted sentences, under sub-questions its templates word.
@@ -119,20 +116,22 @@ class OfflineStrategy:
             claims = [*things, *(c for c in claims if c.text not in quoted)][:MAX_CLAIMS]
         led = bool(claims and claims[0].answer) if analysis.asked.type.typed else None
         found = signals(analysis, led, chosen) if analysis.scored else None
-        conf = assessment.probability(found) if claims and found else 0.0
-        sufficient = bool(found) and assessment.sufficient(found, conf)
+        conf = assessment.probability(found, self.calibration) if claims and found else 0.0
+        sufficient = bool(found) and assessment.sufficient(found, conf, self.calibration)
         if found and claims:
             lead = _document_of(analysis, claims[0])
-            sufficient, conf = assessment.read(analysis, chosen, evidence, found, conf, sufficient, self.meaning, lead)
+            sufficient, conf = assessment.read(
+                analysis, chosen, evidence, found, conf, sufficient, self.calibration, self.meaning, lead
+            )
         if found:
-            claims, sufficient, conf = _valued(analysis, chosen, claims, found, sufficient, conf)
-        claims, sufficient, conf = _identified(analysis, chosen, claims, found, sufficient, conf)
+            claims, sufficient, conf = _valued(analysis, chosen, claims, found, sufficient, conf, self.calibration)
+        claims, sufficient, conf = _identified(analysis, chosen, claims, found, sufficient, conf, self.calibration)
         if analysis.asked.alternatives:
             # Compared by the values its alternatives' own questions find (``comparison``): never
             # answered by what the question itself led with, a figure or a sentence.
             alternatives = analysis.asked.alternatives
             claims, sufficient, conf = compared(alternatives, self._values(alternatives, evidence))
-        conf = assessment.shown(analysis.asked.type.kind, claims[0].answer if claims else None, conf)
+        conf = assessment.shown(analysis.asked.type.kind, claims[0].answer if claims else None, conf, self.calibration)
         return Judgement(analysis, claims, found, conf, sufficient)
 
     def _values(self, alternatives: Alternatives, evidence: list[RetrievedChunk]) -> list[Valued | None]:
@@ -277,6 +276,7 @@ def _valued(
     found: Signals,
     sufficient: bool,
     conf: float,
+    calibration: Calibration,
 ) -> tuple[list[Claim], bool, float]:
     """The lines setting the value the question asks for (``value_lines``) as its answer, when no
     chosen sentence names what it asks for (those answered a question on another thing of the
@@ -289,7 +289,7 @@ def _valued(
     said = " ".join(item.sentence.text.lower() for item in chosen)
     if any(v.name.lower() in said for v in values):
         return claims, sufficient, conf
-    valued = assessment.probability(dataclasses.replace(found, lead=1.0, joint=1.0))
+    valued = assessment.probability(dataclasses.replace(found, lead=1.0, joint=1.0), calibration)
     return [v.claim() for v in values], True, max(conf, valued)
 
 
@@ -300,6 +300,7 @@ def _identified(
     found: Signals | None,
     sufficient: bool,
     conf: float,
+    calibration: Calibration,
 ) -> tuple[list[Claim], bool, float]:
     """A lookup of an identifier the question holds (``tools.identifiers``), answered by the record
     holding it: (claims, sufficient, confidence). When a chosen sentence holds it, the claims quoting
@@ -317,7 +318,7 @@ def _identified(
     if not lines:
         return claims, sufficient, conf
     base = found or Signals(pool=1.0, best=1.0, dense=0.0, margin=0.0, lexical=1.0, agreement=1.0, lead=1.0, joint=1.0)
-    valued = assessment.probability(dataclasses.replace(base, lead=1.0, joint=1.0))
+    valued = assessment.probability(dataclasses.replace(base, lead=1.0, joint=1.0), calibration)
     return [line.claim() for line in lines], True, max(conf, valued)
 
 
