@@ -137,7 +137,7 @@ def _passages(api: APIRouter, portal: LocalPortal) -> None:
     def citation(thread_id: str, number: int, images: bool = True) -> CitationView:
         """Citation ``number`` of a finished run's report as the evidence panel shows it: the quote, the
         passage around it, the document and its BibTeX entry, and for a PDF the page with the cited block
-        framed and the quoted lines filled, zoomed and whole (base64 PNGs; ``images=false``: none)."""
+        framed and the quoted words boxed, zoomed and whole (base64 PNGs; ``images=false``: none)."""
         return portal.citation_view(thread_id, number, images)
 
 
