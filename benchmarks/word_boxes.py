@@ -25,6 +25,7 @@ from pathlib import Path
 import pdfplumber
 from common import ROOT, save
 
+from corpus.loaders.pdf.elements import WORD_GAP_RATIO
 from corpus.models import BBox, Block, BlockKind
 from corpus.parsing import parse_file
 from corpus.registry import Registry
@@ -67,7 +68,10 @@ def quotes(pdf, block: Block, rng: random.Random, per_block: int) -> list[list[d
     page = pdf.pages[block.page - 1]
     x0, top, x1, bottom = (float(v) for v in page.bbox)
     crop = (max(x0, b.x0), max(top, b.top), min(x1, b.x1), min(bottom, b.bottom))
-    words = page.within_bbox(crop).extract_words() if crop[0] < crop[2] and crop[1] < crop[3] else []
+    if crop[0] >= crop[2] or crop[1] >= crop[3]:
+        return []
+    # Words split as the loader splits them, so a quote reads like the stored text a writer quotes.
+    words = page.within_bbox(crop).extract_words(x_tolerance_ratio=WORD_GAP_RATIO, y_tolerance=3)
     if len(words) < MIN_WORDS:
         return []
     runs = []

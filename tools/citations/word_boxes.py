@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Indel
 
+from corpus.loaders.pdf.elements import WORD_GAP_RATIO
 from corpus.models import BBox
 
 #: Points of page read around a block's box, so a word its box clips at the edge is kept whole.
@@ -57,17 +58,17 @@ def quoted_words(page: Any, block_id: str, bbox: BBox, quote: str, before: str =
     frame = (max(x0, bbox.x0 - PAD), max(top, bbox.top - PAD), min(x1, bbox.x1 + PAD), min(bottom, bbox.bottom + PAD))
     if frame[0] >= frame[2] or frame[1] >= frame[3]:
         return []
-    words = page.crop(frame).extract_words()
+    # Split as the loader splits words (a gap relative to the font size), so TeX's tight spacing
+    # still separates them and a run can start at the quote's first word.
+    words = page.crop(frame).extract_words(x_tolerance_ratio=WORD_GAP_RATIO, y_tolerance=3)
     keys = [_fold(w["text"]) for w in words]
     owners = [i for i, key in enumerate(keys) for _ in key]
     quoted = _quoted(needle, "".join(keys), owners, len(_fold(before)))
     if quoted is None:
         return []
-    # A word with no letters (a dash, "(%)", a footnote's "*") is quoted between two quoted words,
-    # or next to one when the quote has it too.
+    # A word with no letters (a dash, "(%)") between two quoted words is part of the run.
     for i, key in enumerate(keys):
-        beside = {i - 1, i + 1} & quoted
-        if not key and beside and (len(beside) == 2 or words[i]["text"] in quote):
+        if not key and {i - 1, i + 1} <= quoted:
             quoted.add(i)
     return [_box(block_id, page.page_number, run) for run in _runs(words, quoted)]
 

@@ -17,9 +17,12 @@ from typing import TYPE_CHECKING
 from corpus.ingest import sha256_of
 from corpus.models import Block, CharSpan, DocType
 from corpus.registry import DocumentRecord, Registry
-from tools.citations.resolve import CitedBlock, Resolution
+from tools.citations.index import BlockIndex
+from tools.citations.resolve import CitedBlock, Resolution, resolve_citation
 from tools.citations.word_boxes import WordBox, quoted_words
+from ui.core.errors import InvalidValueError
 from ui.core.passages import CitationView, CitedPassage, ShownBlock
+from ui.core.query_limit import check_query
 
 if TYPE_CHECKING:
     import pdfplumber
@@ -92,6 +95,29 @@ def block_resolution(cited: CitedPassage) -> Resolution:
     )
 
 
+def quote_resolution(cited: CitedPassage, quote: str) -> Resolution:
+    """A quote of a block asked for by id, resolved in that block alone (as a citation naming it
+    would be), so its own words are boxed; ``InvalidValueError`` when the block does not hold it."""
+    check_query(quote, "quote")
+    block = Block(
+        block_id=cited.block_id,
+        doc_id=cited.doc_id,
+        seq=0,
+        page=cited.page,
+        bbox=cited.bbox,
+        span=cited.span,
+        section=cited.section,
+        kind=cited.kind,
+        text=cited.text,
+    )
+    resolution = resolve_citation(quote, cited.block_id, BlockIndex([block], {cited.doc_id: cited.title}))
+    if resolution is None:
+        raise InvalidValueError(
+            f"block {cited.block_id} does not hold this quote: ask for the block without one to read its stored text"
+        )
+    return resolution
+
+
 def _passage(blocks: list[Block], cited: list[CitedBlock]) -> list[ShownBlock]:
     positions = {b.block_id: i for i, b in enumerate(blocks)}
     found = [positions[c.block_id] for c in cited if c.block_id in positions]
@@ -139,7 +165,9 @@ def _on_the_page(
         "open \u201cThe whole page\u201d to see where it is."
     )
     if not words:
-        note = f"{path.name}, {shown}: the cited block is framed in orange (its words could not be placed on the page)."
+        read = document.ocr is not None and set(pages) & set(document.ocr.pages)
+        why = "its text was read by OCR" if read else "its words could not be placed on the page"
+        note = f"{path.name}, {shown}: the cited block is framed in orange ({why})."
     return words, _png(rendered.zoom), _png(rendered.pages), note
 
 

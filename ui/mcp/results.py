@@ -111,7 +111,8 @@ def documents_text(listed: DocumentList) -> str:
 
 
 def cite_text(view: CitationView) -> str:
-    """A block asked for by id (``Portal.block_view``): its stored text, where it is, whose it is."""
+    """A block asked for by id (``Portal.block_view``): its stored text (or the part a quote matched,
+    with the boxes of its words), where it is, whose it is."""
     cited = view.blocks[0]
     where = f"page {cited.page}"
     if cited.bbox is not None:
@@ -122,8 +123,16 @@ def cite_text(view: CitationView) -> str:
     section = next((b.section for b in view.passage if b.block_id == cited.block_id), "")
     document = view.document
     by = _by(document.bibliography.authors, document.year) if document is not None else "removed from the library"
+    # A quote's words, line by line; a whole block's would only repeat its box.
+    boxed = "".join(
+        f"\n  page {w.page} ({w.bbox.x0:.1f}, {w.bbox.top:.1f}, {w.bbox.x1:.1f}, {w.bbox.bottom:.1f}) pt: {w.text}"
+        for w in view.words
+        if view.found != "block"
+    )
     return (
         f"\u201c{view.matched_text}\u201d\n"
         f"\u2014 {view.title} ({by}), {where}, "
-        f"{section or 'no section'}, block {cited.block_id}\n\n{view.bibtex or ''}"
+        f"{section or 'no section'}, block {cited.block_id}"
+        + (f"\nthe quoted words:{boxed}" if boxed else "")
+        + f"\n\n{view.bibtex or ''}"
     )
