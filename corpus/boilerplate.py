@@ -131,22 +131,40 @@ def detect(
     number is a document's own); ``documents`` maps either kind to the number of distinct documents
     of the collection holding it, this one included.
     """
-    nfps = nfps if nfps is not None else [None] * len(fps)
+    repeated = _repeated(fps, nfps if nfps is not None else [None] * len(fps), documents)
+    marked = [r and b.kind is not BlockKind.HEADING for r, b in zip(repeated, blocks, strict=True)]
+    marked = _keep_searchable(blocks, _spare_copies(blocks, marked))
+    return _mark_headings_over(blocks, repeated, marked)
+
+
+def _repeated(fps: Sequence[str | None], nfps: Sequence[str | None], documents: Mapping[str, int]) -> list[bool]:
+    """Whether each block's text is the collection's: its fingerprint held by ``MIN_DOCUMENTS``
+    documents, and not a one-off block whose numbers are its document's own."""
     here = Counter(fp for fp in fps if fp)
-    repeated = [
+    return [
         fp is not None
         and documents.get(fp, 0) >= MIN_DOCUMENTS
         and not (nfp is not None and here[fp] == 1 and documents.get(nfp, 0) < MIN_DOCUMENTS)
         for fp, nfp in zip(fps, nfps, strict=True)
     ]
+
+
+def _spare_copies(blocks: Sequence[Block], marked: list[bool]) -> list[bool]:
+    """Unmark the long blocks of a copy: a document most of whose paragraph-length text is marked is
+    a version of the others, and only its short repeated blocks are template."""
     words = [len(b.text.split()) for b in blocks]
-    not_heading = [b.kind is not BlockKind.HEADING for b in blocks]
-    marked = [r and nh for r, nh in zip(repeated, not_heading, strict=True)]
-    long_total = sum(n for n, nh in zip(words, not_heading, strict=True) if n >= LONG_BLOCK_WORDS and nh)
+    long_total = sum(
+        n for n, b in zip(words, blocks, strict=True) if n >= LONG_BLOCK_WORDS and b.kind is not BlockKind.HEADING
+    )
     long_repeated = sum(n for i, n in enumerate(words) if n >= LONG_BLOCK_WORDS and marked[i])
     if long_repeated >= COPY_MIN_WORDS and long_repeated >= COPY_SHARE * long_total:
-        marked = [m and n < LONG_BLOCK_WORDS for m, n in zip(marked, words, strict=True)]
-    marked = _keep_searchable(blocks, marked)
+        return [m and n < LONG_BLOCK_WORDS for m, n in zip(marked, words, strict=True)]
+    return marked
+
+
+def _mark_headings_over(blocks: Sequence[Block], repeated: list[bool], marked: list[bool]) -> list[bool]:
+    """Mark a repeated heading whose next block is marked (a site title over the navigation)."""
+    marked = list(marked)
     # Backwards, so a repeated heading over another repeated heading over boilerplate goes too.
     for i in range(len(blocks) - 2, -1, -1):
         if blocks[i].kind is BlockKind.HEADING and repeated[i] and marked[i + 1]:

@@ -223,41 +223,58 @@ def discover(paths: Iterable[Path]) -> Discovery:
     for path in map(Path, paths):
         if not is_utf8(path):
             refused.append(FileResult(path=shown(path), outcome=Outcome.SKIPPED, reason=NOT_UTF8))
-            continue
-        if not path.is_dir():
+        elif not path.is_dir():
             found.append(path)
-            continue
-        root = path.resolve()
-        entries = []
-        for entry in sorted(path.rglob("*")):
-            relative = entry.relative_to(path)
-            if not hidden(relative):
-                entries.append(entry)
-            elif not hidden(relative.parent):  # named, so a dot-file is never left out without a word
-                left_out.append(Path(shown(entry)))
-        # A library's data directory met on the way (another library's, or this one's under a name
-        # that is not hidden): its uploads, exports and models are that library's own files.
-        libraries = [path] if is_data_directory(path) else []
-        libraries += [e.parent for e in entries if e.name == REGISTRY_NAME and e.is_file() and e.parent != path]
-        refused.extend(FileResult(path=str(d), outcome=Outcome.SKIPPED, reason=DATA_DIRECTORY) for d in libraries)
-        for entry in entries:
-            if any(entry == d or entry.is_relative_to(d) for d in libraries):
-                continue
-            if not is_utf8(entry):
-                if entry.is_file():
-                    refused.append(FileResult(path=shown(entry), outcome=Outcome.SKIPPED, reason=NOT_UTF8))
-                continue
-            if entry.is_symlink():
-                verdict = _link_verdict(entry, root)
-                if isinstance(verdict, FileResult):
-                    refused.append(verdict)
-                else:
-                    found.append(verdict)
-            elif entry.is_file():
-                found.append(entry)
-            elif not entry.is_dir():  # a pipe, socket or device: reading it could block forever
-                refused.append(FileResult(path=str(entry), outcome=Outcome.FAILED, reason=NOT_REGULAR))
+        else:
+            _walk(path, found, refused, left_out)
     return Discovery(files=list(dict.fromkeys(p.resolve() for p in found)), refused=refused, hidden=left_out)
+
+
+def _walk(folder: Path, found: list[Path], refused: list[FileResult], left_out: list[Path]) -> None:
+    """Add the files under a named folder to ``found``, the links and files not read to ``refused``
+    and the hidden files and folders to ``left_out``."""
+    root = folder.resolve()
+    entries = _visible(folder, left_out)
+    # A library's data directory met on the way (another library's, or this one's under a name
+    # that is not hidden): its uploads, exports and models are that library's own files.
+    libraries = [folder] if is_data_directory(folder) else []
+    libraries += [e.parent for e in entries if e.name == REGISTRY_NAME and e.is_file() and e.parent != folder]
+    refused.extend(FileResult(path=str(d), outcome=Outcome.SKIPPED, reason=DATA_DIRECTORY) for d in libraries)
+    for entry in entries:
+        if not any(entry == d or entry.is_relative_to(d) for d in libraries):
+            _sort_entry(entry, root, found, refused)
+
+
+def _visible(folder: Path, left_out: list[Path]) -> list[Path]:
+    """Everything under ``folder`` that is not hidden, sorted; the outermost hidden ones are added
+    to ``left_out``."""
+    entries = []
+    for entry in sorted(folder.rglob("*")):
+        relative = entry.relative_to(folder)
+        if not hidden(relative):
+            entries.append(entry)
+        elif not hidden(relative.parent):  # named, so a dot-file is never left out without a word
+            left_out.append(Path(shown(entry)))
+    return entries
+
+
+def _sort_entry(entry: Path, root: Path, found: list[Path], refused: list[FileResult]) -> None:
+    """Add an entry of a walked folder to ``found`` (a file, or the file a link inside ``root`` leads
+    to) or to ``refused`` (with its reason); a folder is neither."""
+    if not is_utf8(entry):
+        if entry.is_file():
+            refused.append(FileResult(path=shown(entry), outcome=Outcome.SKIPPED, reason=NOT_UTF8))
+        return
+    if entry.is_symlink():
+        verdict = _link_verdict(entry, root)
+        if isinstance(verdict, FileResult):
+            refused.append(verdict)
+        else:
+            found.append(verdict)
+    elif entry.is_file():
+        found.append(entry)
+    elif not entry.is_dir():  # a pipe, socket or device: reading it could block forever
+        refused.append(FileResult(path=str(entry), outcome=Outcome.FAILED, reason=NOT_REGULAR))
 
 
 LOOP = "symbolic link loop: not followed"
@@ -459,55 +476,61 @@ class Ingestor:
         started = time.perf_counter()
         self._room()
         recovered = self.recover()
-        results: list[FileResult] = []
-        todo: list[tuple[Path, str | None]] = []  # (path, doc_id of the version it replaces)
-        batch: dict[str, Path] = {}  # sha256 -> first path in this run, so copies index once
+        told = _Told(progress)
         entries = imported.attached if imported else {}
         discovery = discover([*paths, *entries])
-        unattached = [
-            FileResult(
-                path=p.export, outcome=Outcome.FAILED if p.failed else Outcome.SKIPPED, entry=p.key, reason=p.reason
-            )
-            for p in (imported.problems if imported else [])
-        ]
-        for result in [*unattached, *discovery.refused]:
-            results.append(result)
-            if progress:
-                progress(result)
-        for path in discovery.files:
+        for result in [*_unattached(imported), *discovery.refused]:
+            told.add(result)
+        todo = self._prechecked(discovery.files, entries, told)
+        embed_seconds = self._index_all(todo, entries, told, checkpoint, on_chunks)
+        t0 = time.perf_counter()
+        remarked = {**recovered, **self.remark()}
+        self._room()
+        self.store.optimize()  # index what this run wrote before anyone searches it
+        embed_seconds += time.perf_counter() - t0
+        _take_remarks(told.results, remarked)
+        return IngestSummary(
+            files=told.results,
+            seconds=time.perf_counter() - started,
+            embed_seconds=embed_seconds,
+            remarked=list(remarked),
+            hidden=[str(p) for p in discovery.hidden],
+        )
+
+    def _prechecked(
+        self, files: list[Path], entries: dict[Path, ReferenceEntry], told: _Told
+    ) -> list[tuple[Path, str | None]]:
+        """The files to parse, each with the doc_id of the version it replaces; the others' results
+        (unsupported, unchanged, copies) are told."""
+        todo: list[tuple[Path, str | None]] = []
+        batch: dict[str, Path] = {}  # sha256 -> first path in this run, so copies index once
+        for path in files:
             result, replaces = self._precheck(path, batch, entries.get(path))
             if result is not None:
-                results.append(result)
-                if progress:
-                    progress(result)
+                told.add(result)
             else:
                 todo.append((path, replaces))
-        embed_seconds = 0.0
+        return todo
+
+    def _index_all(
+        self,
+        todo: list[tuple[Path, str | None]],
+        entries: dict[Path, ReferenceEntry],
+        told: _Told,
+        checkpoint: Checkpoint,
+        on_chunks: ChunksCallback | None,
+    ) -> float:
+        """Parse and index ``todo``, telling each file's result; the seconds spent indexing."""
+        seconds = 0.0
         for (path, replaces), parsed in self._parse_all(todo, checkpoint):
             if isinstance(parsed, str):
                 result = FileResult(path=str(path), outcome=Outcome.FAILED, reason=parsed)
             else:
                 t0 = time.perf_counter()
                 result = self._index(parsed, replaces, checkpoint, entries.get(path), on_chunks)
-                embed_seconds += time.perf_counter() - t0
-            results.append(result)
-            if progress:
-                progress(result)
-        t0 = time.perf_counter()
-        remarked = {**recovered, **self.remark()}
-        self._room()
-        self.store.optimize()  # index what this run wrote before anyone searches it
-        embed_seconds += time.perf_counter() - t0
-        for result in results:  # a document of this batch re-marked once later ones came in
-            if result.outcome is Outcome.OK and result.doc_id in remarked:
-                result.boilerplate_blocks, result.chunks = remarked.pop(result.doc_id)
-        return IngestSummary(
-            files=results,
-            seconds=time.perf_counter() - started,
-            embed_seconds=embed_seconds,
-            remarked=list(remarked),
-            hidden=[str(p) for p in discovery.hidden],
-        )
+                seconds += time.perf_counter() - t0
+            told.add(result)
+        return seconds
 
     def _precheck(
         self, path: Path, batch: dict[str, Path], entry: ReferenceEntry | None = None
@@ -615,31 +638,54 @@ class Ingestor:
         doc = _keep_overridden(parsed.document, earlier_doc)
         doc = entry.override().apply(doc) if entry else doc
         earlier = EarlierVectors.of(self.store, earlier_doc) if earlier_doc else EarlierVectors.none()
-        # The same bytes parsed again: the same document id, so the same chunk and point ids.
-        refreshed = replaces == doc.doc_id
-        fps = boilerplate.fingerprints(parsed.blocks, doc.title)
-        nfps = boilerplate.number_fingerprints(parsed.blocks, doc.title)
-        # This document counts once; the version it replaces does not count at all.
-        others = self.registry.document_counts([*fps, *nfps], exclude=(doc.doc_id, replaces))
-        counts = {fp: others.get(fp, 0) + 1 for fp in [*fps, *nfps] if fp}
-        marked = boilerplate.detect(parsed.blocks, fps, counts, nfps)
-        blocks = [b.model_copy(update={"boilerplate": m}) for b, m in zip(parsed.blocks, marked, strict=True)]
+        blocks, fps, nfps = self._marked(parsed.blocks, doc, replaces)
         chunked = self._chunk(doc, blocks)
-        if not chunked and any(not b.boilerplate for b in blocks):  # all of its text is non-prose
-            held = ", ".join(n.describe() for n in summarise_non_prose(b.text for b in blocks)) or "nothing"
-            reason = f"no text to read or search: it holds only {held}, which is not indexed"
-            return FileResult(path=doc.path, outcome=Outcome.FAILED, reason=reason, doc_id=doc.doc_id, title=doc.title)
-        if self.max_chunks is not None and len(chunked) > self.max_chunks:
-            reason = (
-                f"too much text to index: {len(chunked):,} chunks, over the limit of {self.max_chunks:,} "
-                "per file (PRP_MAX_FILE_CHUNKS)"
-            )
-            return FileResult(path=doc.path, outcome=Outcome.FAILED, reason=reason, doc_id=doc.doc_id, title=doc.title)
+        refusal = self._refusal(blocks, chunked)
+        if refusal:
+            return FileResult(path=doc.path, outcome=Outcome.FAILED, reason=refusal, doc_id=doc.doc_id, title=doc.title)
         chunks = [c.chunk for c in chunked]
         self._room()
         self.registry.add_pending(doc, blocks, chunks, fps, parser_versions.current(doc.type), nfps)
         if entry is not None:  # remembered while pending: a crash before it is ready loses neither
             self.registry.override_metadata(doc.doc_id, entry.override())
+        self._embed_pending(doc, chunked, earlier, checkpoint, on_chunks)
+        self._make_ready(doc.doc_id, replaces, earlier, chunks)
+        return _indexed(doc, blocks, chunks, replaces == doc.doc_id, entry)
+
+    def _marked(
+        self, parsed: list[Block], doc: Document, replaces: str | None
+    ) -> tuple[list[Block], list[str | None], list[str | None]]:
+        """A parsed document's blocks marked as boilerplate or not, with their fingerprints and number
+        fingerprints."""
+        fps = boilerplate.fingerprints(parsed, doc.title)
+        nfps = boilerplate.number_fingerprints(parsed, doc.title)
+        # This document counts once; the version it replaces does not count at all.
+        others = self.registry.document_counts([*fps, *nfps], exclude=(doc.doc_id, replaces))
+        counts = {fp: others.get(fp, 0) + 1 for fp in [*fps, *nfps] if fp}
+        marked = boilerplate.detect(parsed, fps, counts, nfps)
+        return [b.model_copy(update={"boilerplate": m}) for b, m in zip(parsed, marked, strict=True)], fps, nfps
+
+    def _refusal(self, blocks: list[Block], chunked: list[ChunkedText]) -> str | None:
+        """Why a parsed document is not indexed (nothing to search, or too many chunks); None: it is."""
+        if not chunked and any(not b.boilerplate for b in blocks):  # all of its text is non-prose
+            held = ", ".join(n.describe() for n in summarise_non_prose(b.text for b in blocks)) or "nothing"
+            return f"no text to read or search: it holds only {held}, which is not indexed"
+        if self.max_chunks is not None and len(chunked) > self.max_chunks:
+            return (
+                f"too much text to index: {len(chunked):,} chunks, over the limit of {self.max_chunks:,} "
+                "per file (PRP_MAX_FILE_CHUNKS)"
+            )
+        return None
+
+    def _embed_pending(
+        self,
+        doc: Document,
+        chunked: list[ChunkedText],
+        earlier: EarlierVectors,
+        checkpoint: Checkpoint,
+        on_chunks: ChunksCallback | None,
+    ) -> None:
+        """Embed and write a pending document's chunks; retire it whole if that is stopped or fails."""
         try:
             # The points carry the year and title as they read, a person's edits included (the chunks
             # were made from the document's own title: an edit must not change what was embedded).
@@ -648,29 +694,19 @@ class Ingestor:
             # Stopped (or failed) half-way: the document goes whole, as ``recover`` would retire it.
             self._retire(doc.doc_id)
             raise
+
+    def _make_ready(self, doc_id: str, replaces: str | None, earlier: EarlierVectors, chunks: list) -> None:
+        """Mark a written document ready in place of the version it replaces, and drop what of that
+        version's vectors it does not reuse."""
+        # The same bytes parsed again: the same document id, so the same chunk and point ids.
+        refreshed = replaces == doc_id
         if refreshed:
             # Its points were overwritten in place; those the new parse no longer has go while the
             # document is pending (a crash now retires it whole, see ``recover``).
             self.store.delete_chunks(sorted(earlier.chunk_ids - {c.chunk_id for c in chunks}))
-        self.registry.mark_ready(doc.doc_id, replaces=replaces)
+        self.registry.mark_ready(doc_id, replaces=replaces)
         if replaces and not refreshed:
             self._drop_vectors(replaces)
-        return FileResult(
-            path=doc.path,
-            outcome=Outcome.OK,
-            doc_id=doc.doc_id,
-            title=doc.title,
-            pages=doc.page_count,
-            blocks=len(blocks),
-            boilerplate_blocks=sum(marked),
-            chunks=len(chunks),
-            refreshed=refreshed,
-            entry=entry.key if entry else None,
-            non_prose=summarise_non_prose(b.text for b in blocks if not b.boilerplate),
-            figure_pages=figure_only_pages(blocks),
-            ocr_pages=doc.ocr.pages if doc.ocr else [],
-            unread_pages=doc.ocr.unread if doc.ocr else [],
-        )
 
     def _chunk(self, doc: Document, blocks: list[Block]) -> list[ChunkedText]:
         return chunk_document(doc, blocks, self.embedder.max_tokens, self.embedder.count_tokens_batch)
@@ -724,6 +760,57 @@ def _result(future: Future, checkpoint: Checkpoint) -> ParsedDocument | str:
             return future.result(timeout=PARSE_POLL)
         except TimeoutError:
             checkpoint()
+
+
+@dataclass
+class _Told:
+    """An ingest's file results in the order they are known, each told to ``progress`` as it comes."""
+
+    progress: ProgressCallback | None
+    results: list[FileResult] = field(default_factory=list)
+
+    def add(self, result: FileResult) -> None:
+        self.results.append(result)
+        if self.progress:
+            self.progress(result)
+
+
+def _unattached(imported: ImportPlan | None) -> list[FileResult]:
+    """An import's entries that bring no file, by key: skipped, or failed."""
+    return [
+        FileResult(path=p.export, outcome=Outcome.FAILED if p.failed else Outcome.SKIPPED, entry=p.key, reason=p.reason)
+        for p in (imported.problems if imported else [])
+    ]
+
+
+def _take_remarks(results: list[FileResult], remarked: dict[str, tuple[int, int]]) -> None:
+    """Give a document of this batch re-marked once later ones came in its new counts, taking it out
+    of ``remarked``."""
+    for result in results:
+        if result.outcome is Outcome.OK and result.doc_id in remarked:
+            result.boilerplate_blocks, result.chunks = remarked.pop(result.doc_id)
+
+
+def _indexed(
+    doc: Document, blocks: list[Block], chunks: list, refreshed: bool, entry: ReferenceEntry | None
+) -> FileResult:
+    """The result of a document indexed."""
+    return FileResult(
+        path=doc.path,
+        outcome=Outcome.OK,
+        doc_id=doc.doc_id,
+        title=doc.title,
+        pages=doc.page_count,
+        blocks=len(blocks),
+        boilerplate_blocks=sum(b.boilerplate for b in blocks),
+        chunks=len(chunks),
+        refreshed=refreshed,
+        entry=entry.key if entry else None,
+        non_prose=summarise_non_prose(b.text for b in blocks if not b.boilerplate),
+        figure_pages=figure_only_pages(blocks),
+        ocr_pages=doc.ocr.pages if doc.ocr else [],
+        unread_pages=doc.ocr.unread if doc.ocr else [],
+    )
 
 
 def _keep_overridden(doc: Document, earlier: DocumentRecord | None) -> Document:

@@ -173,6 +173,11 @@ def _device(number: int) -> str:
     return f"{os.major(unsigned)}:{os.minor(unsigned)}"
 
 
+def _reached(roots: list[IngestRoot], path: Path, kind: RootKind) -> bool:
+    """Whether a remembered root already is or reaches ``path`` (a file root only a file)."""
+    return any((r.kind is RootKind.FOLDER or r.kind is kind) and r.holds(path) for r in roots)
+
+
 class IngestRoots:
     """Typed access to the ``ingest_roots`` table of the registry database at ``path``."""
 
@@ -218,23 +223,27 @@ class IngestRoots:
             if not resolved.exists() or not is_utf8(resolved):  # the ingest names it (``corpus.file_names``)
                 continue
             kind = RootKind.FOLDER if resolved.is_dir() else RootKind.FILE
-            if any((r.kind is RootKind.FOLDER or r.kind is kind) and r.holds(resolved) for r in roots):
+            if _reached(roots, resolved, kind):
                 self.identify([r for r in roots if r.path == str(resolved) and r.kind is kind])
                 continue
-            root = IngestRoot(path=str(resolved), kind=kind, added_at=_now())
-            root.device, root.inode, root.fsid = identity(root.folder) or (None, None, None)
-            covered = [
-                r.path for r in roots if r.path == root.path or kind is RootKind.FOLDER and root.holds(Path(r.path))
-            ]
-            with self._connect() as db:
-                db.executemany("DELETE FROM ingest_roots WHERE path = ?", [(p,) for p in covered])
-                db.execute(
-                    "INSERT INTO ingest_roots (path, kind, added_at, device, inode, fsid) VALUES (?,?,?,?,?,?)",
-                    (root.path, kind, root.added_at, root.device, root.inode, root.fsid),
-                )
+            root, covered = self._add(resolved, kind, roots)
             roots = [r for r in roots if r.path not in covered] + [root]
             added.append(root)
         return added
+
+    def _add(self, path: Path, kind: RootKind, roots: list[IngestRoot]) -> tuple[IngestRoot, list[str]]:
+        """Record ``path`` as a root with its identity, in place of the remembered ``roots`` it is or
+        (a folder) holds; the root, and the paths of those it took the place of."""
+        root = IngestRoot(path=str(path), kind=kind, added_at=_now())
+        root.device, root.inode, root.fsid = identity(root.folder) or (None, None, None)
+        covered = [r.path for r in roots if r.path == root.path or kind is RootKind.FOLDER and root.holds(Path(r.path))]
+        with self._connect() as db:
+            db.executemany("DELETE FROM ingest_roots WHERE path = ?", [(p,) for p in covered])
+            db.execute(
+                "INSERT INTO ingest_roots (path, kind, added_at, device, inode, fsid) VALUES (?,?,?,?,?,?)",
+                (root.path, kind, root.added_at, root.device, root.inode, root.fsid),
+            )
+        return root, covered
 
     def mark_synced(self, roots: Iterable[IngestRoot]) -> None:
         """Note a sync of ``roots``, which it found to be the folders ingested (``unseen``): their

@@ -124,39 +124,52 @@ class SyncPlan:
         return bool(self.added or self.changed or self.removed)
 
 
+@dataclass(frozen=True)
+class _Scope:
+    """The paths a sync covers: every path (``paths`` None), or those at or under one of ``paths``."""
+
+    paths: list[Path] | None
+
+    def holds(self, path: Path) -> bool:
+        return self.paths is None or any(path == s or path.is_relative_to(s) for s in self.paths)
+
+    def reaches(self, root: IngestRoot) -> bool:
+        """Whether the sync walks ``root``: it holds a path of the scope, or lies under one."""
+        return self.paths is None or any(root.holds(s) or Path(root.path).is_relative_to(s) for s in self.paths)
+
+
 def plan_sync(library: Library, scope: Sequence[Path] | None = None) -> SyncPlan:
     """What a sync of every root (``scope`` None), or of the paths in ``scope`` inside them, would do."""
     data_dir = library.settings.storage.data_dir.resolve()
     documents = [d for d in library.registry.documents() if not Path(d.path).is_relative_to(data_dir)]
-    roots = library.roots.all()
-    reports = [_report(root, documents) for root in roots]
-    available = [r.root for r in reports if r.available]
-    scoped = None if scope is None else [Path(p).expanduser().resolve() for p in scope]
+    reports = [_report(root, documents) for root in library.roots.all()]
+    scoped = _Scope(None if scope is None else [Path(p).expanduser().resolve() for p in scope])
+    plan = SyncPlan(roots=reports, walked=[r.root for r in reports if r.available and scoped.reaches(r.root)])
+    _plan_files(library, plan, scoped, {d.path: d for d in documents}, data_dir)
+    plan.removed = [d for d in documents if _is_removed(Path(d.path), reports, scoped)]
+    return plan
 
-    def in_scope(path: Path) -> bool:
-        return scoped is None or any(path == s or path.is_relative_to(s) for s in scoped)
 
-    walked = [
-        r for r in available if scoped is None or any(r.holds(s) or Path(r.path).is_relative_to(s) for s in scoped)
-    ]
-    plan = SyncPlan(roots=reports, walked=walked)
-    held = {d.path: d for d in documents}
-    found = discover(Path(r.path) for r in walked if r.kind is RootKind.FOLDER or Path(r.path).is_file())
+def _plan_files(
+    library: Library, plan: SyncPlan, scope: _Scope, held: dict[str, DocumentRecord], data_dir: Path
+) -> None:
+    """Sort every file of the walked roots in ``scope`` (but the library's own) into ``plan``: added,
+    changed, unchanged, skipped or failed; ``held`` maps a path to the document the library holds there."""
+    found = discover(Path(r.path) for r in plan.walked if r.kind is RootKind.FOLDER or Path(r.path).is_file())
     for refused in found.refused:
-        if in_scope(Path(refused.path)):
+        if scope.holds(Path(refused.path)):
             (plan.skipped if refused.outcome is Outcome.SKIPPED else plan.failed).append(refused)
     for path in found.files:
-        if not in_scope(path) or path.is_relative_to(data_dir):
-            continue
-        _classify(path, held.get(str(path)), plan, library.registry.document)
-    unavailable = [r.root for r in reports if not r.available]
-    for document in documents:
-        path = Path(document.path)
-        if not in_scope(path) or any(r.holds(path) for r in unavailable):
-            continue
-        if any(r.holds(path) for r in available) and (_gone(path) or _elsewhere(path)):
-            plan.removed.append(document)
-    return plan
+        if scope.holds(path) and not path.is_relative_to(data_dir):
+            _classify(path, held.get(str(path)), plan, library.registry.document)
+
+
+def _is_removed(path: Path, reports: list[RootReport], scope: _Scope) -> bool:
+    """Whether a sync removes the document at ``path``: in scope, under an available root and no
+    unavailable one, and its file gone or now reached through a link."""
+    if not scope.holds(path) or any(not r.available and r.root.holds(path) for r in reports):
+        return False
+    return any(r.available and r.root.holds(path) for r in reports) and (_gone(path) or _elsewhere(path))
 
 
 def sync(
@@ -179,22 +192,42 @@ def sync(
     plan = plan_sync(library, scope)
     if on_plan:
         on_plan(plan)
+    results = None
+    if not dry_run:
+        results = _carry_out(library, plan, progress, on_removed, checkpoint, on_chunks)
+    return _summary(plan, dry_run, results, started)
+
+
+def _carry_out(
+    library: Library,
+    plan: SyncPlan,
+    progress: ProgressCallback | None,
+    on_removed: Callable[[DocumentRecord], None] | None,
+    checkpoint: Checkpoint,
+    on_chunks: ChunksCallback | None,
+) -> list[FileResult]:
+    """Remove the plan's documents, then ingest its added and changed files; the ingest's results."""
+    if plan.has_work:
+        library.disk_space.check()  # removals write too (``corpus.disk_space``)
+    # One batch: removing 10 of 4,800 notes costs 10 removals and one re-marking, not 10.
+    by_id = {d.doc_id: d for d in plan.removed}
+    library.delete_many(by_id, (lambda doc_id: on_removed(by_id[doc_id])) if on_removed else None)
+    todo = plan.added + plan.changed
+    results = library.ingest(todo, progress, checkpoint, on_chunks=on_chunks).files if todo else []
+    library.roots.mark_synced(plan.walked)
+    return results
+
+
+def _summary(plan: SyncPlan, dry_run: bool, results: list[FileResult] | None, started: float) -> SyncSummary:
+    """The sync's summary: the plan as it stands (``results`` None: a dry run), or only the files
+    the ingest indexed, with the files it skipped and failed added."""
     added, changed = [str(p) for p in plan.added], [str(p) for p in plan.changed]
     skipped, failed = list(plan.skipped), list(plan.failed)
-    if not dry_run:
-        if plan.has_work:
-            library.disk_space.check()  # removals write too (``corpus.disk_space``)
-        # One batch: removing 10 of 4,800 notes costs 10 removals and one re-marking, not 10.
-        by_id = {d.doc_id: d for d in plan.removed}
-        library.delete_many(by_id, (lambda doc_id: on_removed(by_id[doc_id])) if on_removed else None)
-        todo = plan.added + plan.changed
-        if todo:
-            results = library.ingest(todo, progress, checkpoint, on_chunks=on_chunks).files
-            done = {r.path for r in results if r.outcome is Outcome.OK}
-            added, changed = [p for p in added if p in done], [p for p in changed if p in done]
-            skipped += [r for r in results if r.outcome is Outcome.SKIPPED]
-            failed += [r for r in results if r.outcome is Outcome.FAILED]
-        library.roots.mark_synced(plan.walked)
+    if results is not None:
+        done = {r.path for r in results if r.outcome is Outcome.OK}
+        added, changed = [p for p in added if p in done], [p for p in changed if p in done]
+        skipped += [r for r in results if r.outcome is Outcome.SKIPPED]
+        failed += [r for r in results if r.outcome is Outcome.FAILED]
     return SyncSummary(
         dry_run=dry_run,
         roots=plan.roots,

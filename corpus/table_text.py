@@ -50,33 +50,62 @@ def is_value(cell: str) -> bool:
 def table_rows(text: str) -> list[TableRow]:
     """The rows of values of a table block's text, each with its label and column names; [] when the
     text is not a grid (no line with two cells)."""
+    grid = _grid(text)
+    if not grid:
+        return []
+    valued = [i for i, (_, _, cells) in enumerate(grid) if any(is_value(c) for c in cells[1:])]
+    first_body = valued[0] if valued else 1
+    names = _column_names(_header(grid, valued), len(grid[0][2]))
+    rows = (_row(start, line, cells, names, bool(valued)) for start, line, cells in grid[first_body:])
+    return [row for row in rows if row is not None]
+
+
+def _grid(text: str) -> list[tuple[int, str, list[str]]]:
+    """Each line holding a cell as (offset, line, cells), its cells padded to the widest row's count;
+    [] when no line has two cells."""
     grid = [(start, line, [c.strip() for c in line.split(CELL_SEPARATOR.strip())]) for start, line in _lines(text)]
-    grid = [(start, line, cells) for start, line, cells in grid if sum(1 for c in cells if c) >= 1]
+    grid = [(start, line, cells) for start, line, cells in grid if _filled(cells) >= 1]
     if not any(len(cells) > 1 for _, _, cells in grid):
         return []
     width = max(len(cells) for _, _, cells in grid)
-    grid = [(start, line, cells + [""] * (width - len(cells))) for start, line, cells in grid]
-    valued = [i for i, (_, _, cells) in enumerate(grid) if any(is_value(c) for c in cells[1:])]
+    return [(start, line, cells + [""] * (width - len(cells))) for start, line, cells in grid]
+
+
+def _filled(cells: list[str]) -> int:
+    return sum(1 for c in cells if c)
+
+
+def _header(grid: list[tuple[int, str, list[str]]], valued: list[int]) -> list[list[str]]:
+    """The header rows: those above the first row of values, at most ``MAX_HEADER_ROWS`` (the first
+    row when no row holds a value)."""
     header_count = min(valued[0], MAX_HEADER_ROWS) if valued else 1
     first_body = valued[0] if valued else 1
     header = [cells for _, _, cells in grid[first_body - header_count : first_body]]
     # A row of one cell above the first rows is a group's label ("Tiny" over the datasets of tiny
     # summaries) when the body has such rows too ("Short", "Long"); else a header cell's second line.
-    if any(sum(1 for c in cells if c) == 1 for _, _, cells in grid[first_body:]):
-        header = [cells for cells in header if sum(1 for c in cells if c) > 1] or header
-    names = _column_names(header, width)
-    rows: list[TableRow] = []
-    for start, line, cells in grid[first_body:]:
-        first_value = next((j for j, c in enumerate(cells) if j > 0 and (is_value(c) or c in _MISSING)), None)
-        if first_value is None and valued:
-            continue  # a group label ("Short") or a note between rows of values
-        label_end = first_value if first_value is not None else 1
-        label = " ".join(c for c in cells[:label_end] if c)
-        values = tuple((names[j], c) for j, c in enumerate(cells) if j >= label_end and c and c not in _MISSING)
-        if values:
-            quoted = _EMPTY_ENDS.sub("", line)
-            rows.append(TableRow(quoted, start + line.index(quoted), label, values))
-    return rows
+    if any(_filled(cells) == 1 for _, _, cells in grid[first_body:]):
+        header = [cells for cells in header if _filled(cells) > 1] or header
+    return header
+
+
+def _row(start: int, line: str, cells: list[str], names: list[str], any_valued: bool) -> TableRow | None:
+    """A body line as a row: its label the cells before its first value, its values under their
+    columns' names; None for a line without values."""
+    first_value = _first_value(cells)
+    if first_value is None and any_valued:
+        return None  # a group label ("Short") or a note between rows of values
+    label_end = first_value if first_value is not None else 1
+    label = " ".join(c for c in cells[:label_end] if c)
+    values = tuple((names[j], c) for j, c in enumerate(cells) if j >= label_end and c and c not in _MISSING)
+    if not values:
+        return None
+    quoted = _EMPTY_ENDS.sub("", line)
+    return TableRow(quoted, start + line.index(quoted), label, values)
+
+
+def _first_value(cells: list[str]) -> int | None:
+    """The column of a row's first value or missing-value mark ("n/a"), past its first cell."""
+    return next((j for j, c in enumerate(cells) if j > 0 and (is_value(c) or c in _MISSING)), None)
 
 
 def _lines(text: str) -> list[tuple[int, str]]:

@@ -55,7 +55,7 @@ def page_range(pages: Iterable[int]) -> str:
 
 
 def page_label(pages: Iterable[int]) -> str:
-    """ "p. 3", or "pp. 3–5" for a span of pages: the one way prp writes where a citation is."""
+    """ "p. 3", or "pp. 3–5" for a span of pages: where a citation is in a PDF (``corpus.locations``)."""
     distinct = sorted(set(pages))
     if not distinct:
         return ""

@@ -63,48 +63,60 @@ def draw_charts(out_dir: Path, runs: list[EvalRun], summaries: dict[str, dict]) 
     """Draw what applies; returns {chart: file name} for the report to link."""
     drawn: dict[str, str] = {}
     main = summaries[runs[0].config.name]
-
-    categories = list(main["by_category"])
-    metrics = [m for m in CATEGORY_METRICS if any(main["by_category"][c].get(m) is not None for c in categories)]
-    if categories and metrics:
-        fig, ax = plt.subplots(figsize=(max(6, 1.6 * len(categories) + 3), 4))
-        _grouped_bars(ax, categories, {m: [main["by_category"][c].get(m) for c in categories] for m in metrics})
-        ax.set_title(f"{main['dataset']}: metrics by category ({main['mode']})")
-        fig.tight_layout()
-        fig.savefig(out_dir / "metrics_by_category.png", dpi=110)
-        plt.close(fig)
-        drawn["by_category"] = "metrics_by_category.png"
-
-    nodes = main["latency"]["node_mean_s"]
-    if nodes:
-        fig, ax = plt.subplots(figsize=(6, 0.4 * len(nodes) + 1.5))
-        names = list(nodes)[::-1]
-        ax.barh(names, [nodes[n] or 0.0 for n in names], color="tab:orange")
-        ax.set_xlabel("mean seconds per question (concurrent branches summed)")
-        lat = main["latency"]
-        ax.set_title(f"graph steps: p50 {lat['p50_s'] or 0:.2f} s, p95 {lat['p95_s'] or 0:.2f} s per question")
-        fig.tight_layout()
-        fig.savefig(out_dir / "latency_by_node.png", dpi=110)
-        plt.close(fig)
-        drawn["latency"] = "latency_by_node.png"
-
+    if by_category := _category_chart(out_dir, main):
+        drawn["by_category"] = by_category
+    if main["latency"]["node_mean_s"]:
+        drawn["latency"] = _latency_chart(out_dir, main["latency"])
     if main["by_value"]:
         drawn |= _value_charts(out_dir, main)
     if main.get("grounded"):
         drawn["reliability"] = _reliability_chart(out_dir, main, main["grounded"]["reliability"], "grounded-right")
-
     if len(summaries) > 1:
-        metrics = [m for m in COMPARE_METRICS if any(s["metrics"].get(m) for s in summaries.values())]
-        fig, ax = plt.subplots(figsize=(max(7, 1.2 * len(metrics) + 3), 4))
-        _grouped_bars(
-            ax, metrics, {n: [s["metrics"].get(m, {}).get("mean") for m in metrics] for n, s in summaries.items()}
-        )
-        ax.set_title(f"{main['dataset']}: configurations compared")
-        fig.tight_layout()
-        fig.savefig(out_dir / "compare.png", dpi=110)
-        plt.close(fig)
-        drawn["compare"] = "compare.png"
+        drawn["compare"] = _compare_chart(out_dir, main["dataset"], summaries)
     return drawn
+
+
+def _save(fig, path: Path) -> str:
+    """Write a finished chart; its file name."""
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path.name
+
+
+def _category_chart(out_dir: Path, summary: dict) -> str | None:
+    """The metrics that have values, grouped by category; None when there are none."""
+    by_category = summary["by_category"]
+    categories = list(by_category)
+    metrics = [m for m in CATEGORY_METRICS if any(by_category[c].get(m) is not None for c in categories)]
+    if not (categories and metrics):
+        return None
+    fig, ax = plt.subplots(figsize=(max(6, 1.6 * len(categories) + 3), 4))
+    _grouped_bars(ax, categories, {m: [by_category[c].get(m) for c in categories] for m in metrics})
+    ax.set_title(f"{summary['dataset']}: metrics by category ({summary['mode']})")
+    return _save(fig, out_dir / "metrics_by_category.png")
+
+
+def _latency_chart(out_dir: Path, latency: dict) -> str:
+    """Mean seconds per question in each graph step, with the p50 and p95 per question."""
+    nodes = latency["node_mean_s"]
+    fig, ax = plt.subplots(figsize=(6, 0.4 * len(nodes) + 1.5))
+    names = list(nodes)[::-1]
+    ax.barh(names, [nodes[n] or 0.0 for n in names], color="tab:orange")
+    ax.set_xlabel("mean seconds per question (concurrent branches summed)")
+    ax.set_title(f"graph steps: p50 {latency['p50_s'] or 0:.2f} s, p95 {latency['p95_s'] or 0:.2f} s per question")
+    return _save(fig, out_dir / "latency_by_node.png")
+
+
+def _compare_chart(out_dir: Path, dataset: str, summaries: dict[str, dict]) -> str:
+    """Each configuration's mean of every metric one of them has."""
+    metrics = [m for m in COMPARE_METRICS if any(s["metrics"].get(m) for s in summaries.values())]
+    fig, ax = plt.subplots(figsize=(max(7, 1.2 * len(metrics) + 3), 4))
+    _grouped_bars(
+        ax, metrics, {n: [s["metrics"].get(m, {}).get("mean") for m in metrics] for n, s in summaries.items()}
+    )
+    ax.set_title(f"{dataset}: configurations compared")
+    return _save(fig, out_dir / "compare.png")
 
 
 def _value_charts(out_dir: Path, summary: dict) -> dict[str, str]:
@@ -120,12 +132,9 @@ def _value_charts(out_dir: Path, summary: dict) -> dict[str, str]:
     ax.set_xlabel("questions")
     ax.legend(fontsize=8, ncols=len(VERDICTS), loc="upper center", bbox_to_anchor=(0.5, -0.18))
     ax.set_title(f"{summary['dataset']}: verdicts by value ({summary['mode']})")
-    fig.tight_layout()
-    fig.savefig(out_dir / "verdicts_by_value.png", dpi=110)
-    plt.close(fig)
-
+    verdicts = _save(fig, out_dir / "verdicts_by_value.png")
     reliability = _reliability_chart(out_dir, summary, by_value["reliability"], "right")
-    return {"verdicts": "verdicts_by_value.png", "reliability": reliability}
+    return {"verdicts": verdicts, "reliability": reliability}
 
 
 def _reliability_chart(out_dir: Path, summary: dict, rows: list[dict], right: str) -> str:
@@ -142,7 +151,4 @@ def _reliability_chart(out_dir: Path, summary: dict, rows: list[dict], right: st
     ax.set_ylabel(f"share of answers {right}")
     ax.legend(fontsize=8, loc="upper left")
     ax.set_title(f"{summary['dataset']}: reliability ({summary['mode']})")
-    fig.tight_layout()
-    fig.savefig(out_dir / "reliability.png", dpi=110)
-    plt.close(fig)
-    return "reliability.png"
+    return _save(fig, out_dir / "reliability.png")

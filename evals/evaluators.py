@@ -246,16 +246,23 @@ def contradiction_prf(outputs: list[dict], reference_outputs: list[dict]) -> dic
     outcomes = [o for o in map(contradiction_outcome, outputs, reference_outputs) if o is not None]
     if not outcomes:
         return _results()
-    flagged_tp = sum(1 for e, f, _ in outcomes if e and f)
-    strict_tp = sum(1 for e, f, r in outcomes if e and f and r)
-    false_pos = sum(1 for e, f, _ in outcomes if f and not e)
-    expected = sum(1 for e, _, _ in outcomes if e)
+    flagged_tp, strict_tp, false_pos, expected = _conflict_counts(outcomes)
     loose = precision_recall_f1(flagged_tp, false_pos, expected - flagged_tp)
     strict = precision_recall_f1(strict_tp, false_pos + flagged_tp - strict_tp, expected - strict_tp)
     return _results(
         *((f"conflict_{k}", v) for k, v in loose.items()),
         *((f"conflict_strict_{k}", v) for k, v in strict.items()),
     )
+
+
+def _conflict_counts(outcomes: list[tuple[bool, bool, bool]]) -> tuple[int, int, int, int]:
+    """From (expected, flagged, fully right) outcomes: the disagreements flagged where expected, those
+    also fully right, those flagged where none was expected, and those expected."""
+    flagged_tp = sum(1 for e, f, _ in outcomes if e and f)
+    strict_tp = sum(1 for e, f, r in outcomes if e and f and r)
+    false_pos = sum(1 for e, f, _ in outcomes if f and not e)
+    expected = sum(1 for e, _, _ in outcomes if e)
+    return flagged_tp, strict_tp, false_pos, expected
 
 
 def cost(outputs: dict) -> dict:

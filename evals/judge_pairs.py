@@ -157,25 +157,33 @@ def _qasper(directory: Path) -> Iterator[_Positive]:
             continue
         paper = path.read_text(encoding="utf-8")
         for n, answer in enumerate(row["answers"]):
-            claim = " ".join(answer["free_form_answer"].split())
-            evidence = [e for e in answer["evidence"] if not e.startswith(FLOAT_EVIDENCE)]
-            if answer["unanswerable"] or not claim or not evidence:
-                continue
-            sentences = [s for e in evidence for s in _sentences(e)]
-            cited = cited_for(claim, sentences)
-            background = " ".join([row["question"], row["paper_title"], *evidence])
-            if not cited or claim.startswith(_CONTENT_MISSING) or not _supported(claim, background):
-                continue
-            inside = set(sentences)
-            yield _Positive(
-                id=f"{row['question_id']}#{n}",
-                source="qasper",
-                claim=claim,
-                sentences=cited,
-                question=row["question"],
-                context=(row["paper_title"], _section_of(paper, evidence[0])),
-                others=tuple(s for s in _sentences(paper) if s not in inside and not s.startswith("#")),
-            )
+            positive = _qasper_positive(row, n, answer, paper)
+            if positive is not None:
+                yield positive
+
+
+def _qasper_positive(row: dict, n: int, answer: dict, paper: str) -> _Positive | None:
+    """A QASPER question's ``n``th answer as a pair, with the paper's other sentences; None for an
+    answer that is no positive (unanswerable, without evidence, or not supported by it)."""
+    claim = " ".join(answer["free_form_answer"].split())
+    evidence = [e for e in answer["evidence"] if not e.startswith(FLOAT_EVIDENCE)]
+    if answer["unanswerable"] or not claim or not evidence:
+        return None
+    sentences = [s for e in evidence for s in _sentences(e)]
+    cited = cited_for(claim, sentences)
+    background = " ".join([row["question"], row["paper_title"], *evidence])
+    if not cited or claim.startswith(_CONTENT_MISSING) or not _supported(claim, background):
+        return None
+    inside = set(sentences)
+    return _Positive(
+        id=f"{row['question_id']}#{n}",
+        source="qasper",
+        claim=claim,
+        sentences=cited,
+        question=row["question"],
+        context=(row["paper_title"], _section_of(paper, evidence[0])),
+        others=tuple(s for s in _sentences(paper) if s not in inside and not s.startswith("#")),
+    )
 
 
 # QASPER's annotators mark an answer drawn from parts of the paper they did not select as evidence.

@@ -110,23 +110,7 @@ def _clip(text: str, limit: int = CLIP) -> str:
 
 def summarize(run: EvalRun) -> dict:
     ok = [r for r in run.results if not r.outputs.get("error")]
-    scores: dict[str, list[float]] = defaultdict(list)
-    by_category: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
-    for r in run.results:
-        for key, value in r.scores.items():
-            scores[key].append(value)
-            by_category[r.example.category][key].append(value)
-    node_seconds: dict[str, list[float]] = defaultdict(list)
-    for r in ok:
-        for node, seconds in r.outputs["cost"]["node_seconds"].items():
-            node_seconds[node].append(seconds)
-    latencies = [r.outputs["cost"]["seconds"] for r in ok]
-    structured: Counter[str] = Counter()
-    step_tokens: dict[str, list[float]] = defaultdict(list)
-    for r in ok:
-        structured.update(r.outputs["cost"].get("structured", {}))
-        for step, tokens in r.outputs["cost"].get("step_tokens", {}).items():
-            step_tokens[step].append(tokens)
+    scores, by_category = _scores(run.results)
     categories = Counter(r.example.category for r in run.results)
     by_value = value_summary(run.results)
     grounded = grounded_summary(run.results)
@@ -151,23 +135,55 @@ def summarize(run: EvalRun) -> dict:
             for cat in sorted(categories)
         },
         "summary_scores": {k: round(v, 4) for k, v in run.summary_scores.items()},
-        "latency": {
-            "p50_s": _percentile(latencies, 0.5),
-            "p95_s": _percentile(latencies, 0.95),
-            "mean_s": _mean(latencies),
-            "setup_mean_s": _mean([r.outputs.get("setup_s", 0.0) for r in ok]),
-            "node_mean_s": {n: _mean(v) for n, v in sorted(node_seconds.items(), key=lambda kv: -sum(kv[1]))},
-        },
-        "llm": {
-            "structured_calls": dict(structured),
-            # Per question: a step a question did not take counts 0 for it.
-            "step_tokens_mean": {k: round(sum(v) / len(ok), 1) for k, v in step_tokens.items()} if ok else {},
-        },
+        "latency": _latency(ok),
+        "llm": _llm_use(ok),
         "diagnosis": diagnose(run.results),
         # A set with page gold: right / wrong / missed / abstained counts and the reliability table.
         "by_value": by_value.model_dump() if by_value else None,
         # A set with gold evidence but no page gold: answers shown grounded-right and the reliability table.
         "grounded": grounded.model_dump() if grounded else None,
+    }
+
+
+def _scores(results: list[ExampleResult]) -> tuple[dict[str, list[float]], dict[str, dict[str, list[float]]]]:
+    """Each metric's scores over the examples, and over each category's."""
+    scores: dict[str, list[float]] = defaultdict(list)
+    by_category: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    for r in results:
+        for key, value in r.scores.items():
+            scores[key].append(value)
+            by_category[r.example.category][key].append(value)
+    return scores, by_category
+
+
+def _latency(ok: list[ExampleResult]) -> dict:
+    """Seconds per question of the runs that finished: percentiles, means, and each graph step's mean."""
+    node_seconds: dict[str, list[float]] = defaultdict(list)
+    for r in ok:
+        for node, seconds in r.outputs["cost"]["node_seconds"].items():
+            node_seconds[node].append(seconds)
+    latencies = [r.outputs["cost"]["seconds"] for r in ok]
+    return {
+        "p50_s": _percentile(latencies, 0.5),
+        "p95_s": _percentile(latencies, 0.95),
+        "mean_s": _mean(latencies),
+        "setup_mean_s": _mean([r.outputs.get("setup_s", 0.0) for r in ok]),
+        "node_mean_s": {n: _mean(v) for n, v in sorted(node_seconds.items(), key=lambda kv: -sum(kv[1]))},
+    }
+
+
+def _llm_use(ok: list[ExampleResult]) -> dict:
+    """The model's calls by structured-output path, and its tokens per question by step."""
+    structured: Counter[str] = Counter()
+    step_tokens: dict[str, list[float]] = defaultdict(list)
+    for r in ok:
+        structured.update(r.outputs["cost"].get("structured", {}))
+        for step, tokens in r.outputs["cost"].get("step_tokens", {}).items():
+            step_tokens[step].append(tokens)
+    return {
+        "structured_calls": dict(structured),
+        # Per question: a step a question did not take counts 0 for it.
+        "step_tokens_mean": {k: round(sum(v) / len(ok), 1) for k, v in step_tokens.items()} if ok else {},
     }
 
 
@@ -195,31 +211,43 @@ def diagnose(results: list[ExampleResult]) -> dict[str, int]:
     """How the examples failed, counted by the first point where each went wrong (in DIAGNOSES order)."""
     counts: Counter[str] = Counter()
     for r in results:
-        s = r.scores
         if r.outputs.get("error"):
             counts["run failed"] += 1
-            continue
-        if s.get("abstention") == 0:
-            counts["answered an unanswerable question"] += 1
-        if s.get("value_wrong") == 1:
-            counts["answered with a wrong value"] += 1
-        if s.get("answered") == 0:
-            counts["abstained on an answerable question"] += 1
-            if s.get("hit@10") == 0:
-                counts["  of which: no gold evidence in the top 10"] += 1
-        elif s.get("hit@10") == 0 and s.get("evidence_found") == 0:
-            counts["answered without gold evidence retrieved"] += 1
-        elif s.get("citation_support") == 0:
-            counts["gold retrieved but none of it cited"] += 1
-        if s.get("conflict_flagged") == 0 and r.example.expected.conflict:
-            counts["conflict not flagged"] += 1
-        elif s.get("conflict_sides") == 0:
-            counts["conflict flagged with the wrong sides"] += 1
-        if s.get("conflict_flagged") == 1 and r.example.expected.conflict is False:
-            counts["conflict flagged where sources agree"] += 1
-        if s.get("avoids_wrong_answer") == 0:
-            counts["stated the wrong answer as fact"] += 1
+        else:
+            counts.update([*_answer_failures(r.scores), *_conflict_failures(r.scores, r.example.expected.conflict)])
     return {what: counts[what] for what in DIAGNOSES if counts[what]}
+
+
+def _answer_failures(s: dict[str, float]) -> list[str]:
+    """Where an example's answer went wrong, by its scores (DIAGNOSES' headings)."""
+    failures = []
+    if s.get("abstention") == 0:
+        failures.append("answered an unanswerable question")
+    if s.get("value_wrong") == 1:
+        failures.append("answered with a wrong value")
+    if s.get("answered") == 0:
+        failures.append("abstained on an answerable question")
+        if s.get("hit@10") == 0:
+            failures.append("  of which: no gold evidence in the top 10")
+    elif s.get("hit@10") == 0 and s.get("evidence_found") == 0:
+        failures.append("answered without gold evidence retrieved")
+    elif s.get("citation_support") == 0:
+        failures.append("gold retrieved but none of it cited")
+    if s.get("avoids_wrong_answer") == 0:
+        failures.append("stated the wrong answer as fact")
+    return failures
+
+
+def _conflict_failures(s: dict[str, float], conflict: bool | None) -> list[str]:
+    """Where an example's disagreements went wrong, by its scores and whether its sources conflict."""
+    failures = []
+    if s.get("conflict_flagged") == 0 and conflict:
+        failures.append("conflict not flagged")
+    elif s.get("conflict_sides") == 0:
+        failures.append("conflict flagged with the wrong sides")
+    if s.get("conflict_flagged") == 1 and conflict is False:
+        failures.append("conflict flagged where sources agree")
+    return failures
 
 
 def quality(result: ExampleResult) -> float:
@@ -262,44 +290,59 @@ def record(result: ExampleResult, config_name: str) -> dict:
         "lead": out.get("lead"),
         "claims": out.get("claims", []),
         "queries": out["queries"],
-        "citations": [
-            {
-                "number": c["number"],
-                "title": c["title"],
-                "file": c.get("file", ""),
-                "label": c["label"],
-                "block_ids": c["block_ids"],
-                "page": c["page"],
-                "quote": _clip(c["quote"]),
-                "valid": citation_valid(c),
-                "supports_gold": any(overlaps(b["text"], g) for b in c["blocks"] for g in golds) if golds else None,
-            }
-            for c in out["citations"]
-        ],
-        "retrieved": [
-            {
-                "rank": c["rank"],
-                "title": c["title"],
-                "label": c["label"],
-                "score": c["score"],
-                "gold": any(overlaps(c["text"], g) for g in golds) if golds else None,
-                "text": _clip(c["text"]),
-            }
-            for c in out["retrieved"]
-        ],
-        "disagreements": [
-            {
-                "subject": d["subject"],
-                "kind": d["kind"],
-                "sides_right": sides_correct(d, e.expected.model_dump()),
-                "sides": [{"title": s["title"], "label": s["label"], "quote": _clip(s["quote"])} for s in d["sides"]],
-            }
-            for d in out["disagreements"]
-        ],
+        "citations": _cited_records(out["citations"], golds),
+        "retrieved": _retrieved_records(out["retrieved"], golds),
+        "disagreements": _disagreement_records(out["disagreements"], e.expected.model_dump()),
         "unverified_claims": out["unverified_claims"],
         "cost": out["cost"],
         "setup_s": out.get("setup_s"),
     }
+
+
+def _cited_records(citations: list[dict], golds: list[str]) -> list[dict]:
+    """The answer's citations: whether each is valid and, with gold evidence, whether it supports it."""
+    return [
+        {
+            "number": c["number"],
+            "title": c["title"],
+            "file": c.get("file", ""),
+            "label": c["label"],
+            "block_ids": c["block_ids"],
+            "page": c["page"],
+            "quote": _clip(c["quote"]),
+            "valid": citation_valid(c),
+            "supports_gold": any(overlaps(b["text"], g) for b in c["blocks"] for g in golds) if golds else None,
+        }
+        for c in citations
+    ]
+
+
+def _retrieved_records(retrieved: list[dict], golds: list[str]) -> list[dict]:
+    """The probe's chunks, each marked gold or not when there is gold evidence."""
+    return [
+        {
+            "rank": c["rank"],
+            "title": c["title"],
+            "label": c["label"],
+            "score": c["score"],
+            "gold": any(overlaps(c["text"], g) for g in golds) if golds else None,
+            "text": _clip(c["text"]),
+        }
+        for c in retrieved
+    ]
+
+
+def _disagreement_records(disagreements: list[dict], expected: dict) -> list[dict]:
+    """The disagreements shown, each with whether its sides are the expected ones."""
+    return [
+        {
+            "subject": d["subject"],
+            "kind": d["kind"],
+            "sides_right": sides_correct(d, expected),
+            "sides": [{"title": s["title"], "label": s["label"], "quote": _clip(s["quote"])} for s in d["sides"]],
+        }
+        for d in disagreements
+    ]
 
 
 # --- writing ----------------------------------------------------------------------------------------
@@ -352,13 +395,17 @@ def comparison_table(summaries: dict[str, dict]) -> str:
     header = ["config", "n", *(METRICS[k] for k in keys), *(label for _, label in pooled), *paths, "p50 s", "failed"]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for name, s in summaries.items():
-        cells = [name, str(s["examples"])] + [_fmt(s["metrics"].get(k, {}).get("mean"), k) for k in keys]
-        cells += [_fmt(s["summary_scores"].get(key)) for key, _ in pooled]
-        structured = s.get("llm", {}).get("structured_calls", {})
-        cells += [", ".join(f"{p} {n}" for p, n in sorted(structured.items())) or "–"] if llm else []
-        cells += [_fmt(s["latency"]["p50_s"], "latency_s"), str(s["failed"])]
-        lines.append("| " + " | ".join(cells) + " |")
+        lines.append("| " + " | ".join(_comparison_row(name, s, keys, [key for key, _ in pooled], llm)) + " |")
     return "\n".join(lines)
+
+
+def _comparison_row(name: str, s: dict, keys: list[str], pooled: list[str], llm: bool) -> list[str]:
+    """One configuration's cells in the comparison table."""
+    cells = [name, str(s["examples"])] + [_fmt(s["metrics"].get(k, {}).get("mean"), k) for k in keys]
+    cells += [_fmt(s["summary_scores"].get(key)) for key in pooled]
+    structured = s.get("llm", {}).get("structured_calls", {})
+    cells += [", ".join(f"{p} {n}" for p, n in sorted(structured.items())) or "–"] if llm else []
+    return cells + [_fmt(s["latency"]["p50_s"], "latency_s"), str(s["failed"])]
 
 
 def markdown_report(runs: list[EvalRun], summaries: dict[str, dict], charts: dict[str, str], run_id: str) -> str:
@@ -460,37 +507,45 @@ def _failure_section(run: EvalRun, s: dict) -> list[str]:
         return lines + ["Every example scored full marks on the quality metrics.", ""]
     lines += [f"The {len(worst)} weakest examples (lowest mean of {', '.join(QUALITY)}):", ""]
     for r in worst:
-        rec = record(r, run.config.name)
-        lines += [f"### {r.example.id} ({r.example.category}): {_clip(r.example.prompt, 200)}", ""]
-        if rec["error"]:
-            lines += [f"Run failed: `{rec['error']}`", ""]
-            continue
-        expected = "; ".join(_clip(a, 120) for a in r.example.expected.answers[:3]) or "–"
-        lines += [
-            "- Scores: " + ", ".join(f"{k} {v:.2f}" for k, v in r.scores.items() if k in QUALITY or k == "answer_f1"),
-            f"- Expected: {expected}" + ("" if r.example.expected.answerable else " (the corpus does not answer it)"),
-            f"- prp answered: {'*abstained (reported a gap)*' if rec['abstained'] else _clip(rec['answer'], 400)}",
-            f"- Queries tried: {'; '.join(_clip(q, 100) for q in rec['queries'][:4])}",
-            "- Retrieved (probe, top 5):",
-        ]
-        for c in rec["retrieved"][:5]:
-            mark = " **[gold]**" if c["gold"] else ""
-            label = f" [{c['label']}]" if c["label"] else ""
-            lines.append(f"  {c['rank']}. {_clip(c['title'], 80)}{label}{mark}: {_clip(c['text'], 160)}")
-        if rec["citations"]:
-            lines.append("- Cited:")
-            for c in rec["citations"][:5]:
-                mark = " **[supports gold]**" if c["supports_gold"] else ""
-                label = f" [{c['label']}]" if c["label"] else ""
-                lines.append(
-                    f"  [{c['number']}] {_clip(c['title'], 80)}{label}{mark}: \u201c{_clip(c['quote'], 160)}\u201d"
-                )
-        else:
-            lines.append("- Cited: nothing")
-        for d in rec["disagreements"]:
-            sides = " vs ".join(
-                f"{_clip(x['title'], 50)}{' [' + x['label'] + ']' if x['label'] else ''}" for x in d["sides"]
-            )
-            lines.append(f"- Disagreement shown: {d['subject']} ({sides}; sides right: {d['sides_right']})")
-        lines.append("")
+        lines += _example_lines(r, record(r, run.config.name))
     return lines
+
+
+def _example_lines(r: ExampleResult, rec: dict) -> list[str]:
+    """One weak example in the failure analysis: what was expected, answered, retrieved and cited."""
+    lines = [f"### {r.example.id} ({r.example.category}): {_clip(r.example.prompt, 200)}", ""]
+    if rec["error"]:
+        return lines + [f"Run failed: `{rec['error']}`", ""]
+    expected = "; ".join(_clip(a, 120) for a in r.example.expected.answers[:3]) or "–"
+    lines += [
+        "- Scores: " + ", ".join(f"{k} {v:.2f}" for k, v in r.scores.items() if k in QUALITY or k == "answer_f1"),
+        f"- Expected: {expected}" + ("" if r.example.expected.answerable else " (the corpus does not answer it)"),
+        f"- prp answered: {'*abstained (reported a gap)*' if rec['abstained'] else _clip(rec['answer'], 400)}",
+        f"- Queries tried: {'; '.join(_clip(q, 100) for q in rec['queries'][:4])}",
+        "- Retrieved (probe, top 5):",
+    ]
+    for c in rec["retrieved"][:5]:
+        mark = " **[gold]**" if c["gold"] else ""
+        lines.append(f"  {c['rank']}. {_clip(c['title'], 80)}{_label(c)}{mark}: {_clip(c['text'], 160)}")
+    lines += _cited_lines(rec["citations"])
+    for d in rec["disagreements"]:
+        sides = " vs ".join(f"{_clip(x['title'], 50)}{_label(x)}" for x in d["sides"])
+        lines.append(f"- Disagreement shown: {d['subject']} ({sides}; sides right: {d['sides_right']})")
+    return lines + [""]
+
+
+def _cited_lines(citations: list[dict]) -> list[str]:
+    if not citations:
+        return ["- Cited: nothing"]
+    lines = ["- Cited:"]
+    for c in citations[:5]:
+        mark = " **[supports gold]**" if c["supports_gold"] else ""
+        lines.append(
+            f"  [{c['number']}] {_clip(c['title'], 80)}{_label(c)}{mark}: \u201c{_clip(c['quote'], 160)}\u201d"
+        )
+    return lines
+
+
+def _label(source: dict) -> str:
+    """A retrieved, cited or disputing source's label as the failure analysis shows it: " [Table 2]"."""
+    return f" [{source['label']}]" if source["label"] else ""

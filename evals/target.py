@@ -119,59 +119,17 @@ class ResearchTarget:
             cost = meter.cost(time.perf_counter() - t0)
         report = result.report
         findings = result.state.get("findings", [])
-        answered = report.answered_sections()
-        answer = " ".join(_answer_text(s) for s in answered)
-        asserted = " ".join(_answer_text(s) for s in answered if not s.disputed)
-        # The answer's citations: the closest passages of a question not answered are no answer's evidence.
-        cited = report.answer_citations()
-        stored = library.registry.blocks(b for c in report.citations for b in c.resolution.block_ids)
-        documents = library.registry.documents_by_id({c.resolution.doc_id for c in report.citations})
         return {
-            "answer": answer or UNANSWERABLE,
-            "asserted": asserted,
-            "abstained": not answered,
-            # The confidence shown with the answer: its first answered section's (the one a reader reads first).
-            "confidence": answered[0].confidence if answered else None,
-            # The claim that confidence is shown with first, with its short answer and citations.
-            "lead": _lead(answered[0]) if answered and answered[0].claims else None,
+            **_answer(report),
             "sub_questions": len(findings),
             "gaps": sum(1 for f in findings if f.status is FindingStatus.GAP),
             "retries": sum(f.retries for f in findings),
             "queries": [q for f in findings for q in f.queries],
-            "citations": [
-                {
-                    "number": c.number,
-                    "doc_id": c.resolution.doc_id,
-                    "title": c.resolution.title,
-                    # The document's file name: page gold names documents by it.
-                    "file": Path(documents[c.resolution.doc_id].path).name if c.resolution.doc_id in documents else "",
-                    "label": labels.get(c.resolution.doc_id, ""),
-                    "block_ids": c.resolution.block_ids,
-                    "page": c.resolution.page,
-                    "quote": c.resolution.quote,
-                    "matched_text": c.resolution.matched_text,
-                    # Re-read from the store, not taken from the resolution: validity is checked against it.
-                    "blocks": [
-                        {"block_id": b, "page": stored[b].page, "text": stored[b].text}
-                        for b in c.resolution.block_ids
-                        if b in stored
-                    ],
-                    "in_store": all(b in stored for b in c.resolution.block_ids),
-                }
-                for c in cited
-            ],
-            "closest": [
-                {"number": n, "doc_id": report.citation(n).doc_id, "matched_text": report.citation(n).matched_text}
-                for s in report.closest_sections()
-                for n in s.closest
-            ],
+            # The answer's citations: the closest passages of a question not answered are no answer's evidence.
+            "citations": _citations(library, report, labels),
+            "closest": _closest(report),
             "short_answers": _short_answers(report),
-            # Every claim as shown: its status and its section's (what became of a model's claims).
-            "claims": [
-                {"text": c.text, "status": c.status.value, "section_status": s.status.value}
-                for s in report.sections
-                for c in s.claims
-            ],
+            "claims": _claims(report),
             "unverified_claims": report.unverified_claims,
             "dropped_claims": report.dropped_claims,
             "disagreements": _disagreements(report, labels),
@@ -181,6 +139,66 @@ class ResearchTarget:
             "mode": report.mode,
             "markdown": report.markdown,
         }
+
+
+def _answer(report: FinalReport) -> dict:
+    """What the report answers (its answered sections'), and the confidence and claim it leads with."""
+    answered = report.answered_sections()
+    return {
+        "answer": " ".join(_answer_text(s) for s in answered) or UNANSWERABLE,
+        "asserted": " ".join(_answer_text(s) for s in answered if not s.disputed),
+        "abstained": not answered,
+        # The confidence shown with the answer: its first answered section's (the one a reader reads first).
+        "confidence": answered[0].confidence if answered else None,
+        # The claim that confidence is shown with first, with its short answer and citations.
+        "lead": _lead(answered[0]) if answered and answered[0].claims else None,
+    }
+
+
+def _closest(report: FinalReport) -> list[dict]:
+    """The closest passages shown for the questions not answered."""
+    return [
+        {"number": n, "doc_id": report.citation(n).doc_id, "matched_text": report.citation(n).matched_text}
+        for s in report.closest_sections()
+        for n in s.closest
+    ]
+
+
+def _citations(library: Library, report: FinalReport, labels: Labels) -> list[dict]:
+    """The citations of the report's answers, each with its blocks as the store holds them."""
+    stored = library.registry.blocks(b for c in report.citations for b in c.resolution.block_ids)
+    documents = library.registry.documents_by_id({c.resolution.doc_id for c in report.citations})
+    return [
+        {
+            "number": c.number,
+            "doc_id": c.resolution.doc_id,
+            "title": c.resolution.title,
+            # The document's file name: page gold names documents by it.
+            "file": Path(documents[c.resolution.doc_id].path).name if c.resolution.doc_id in documents else "",
+            "label": labels.get(c.resolution.doc_id, ""),
+            "block_ids": c.resolution.block_ids,
+            "page": c.resolution.page,
+            "quote": c.resolution.quote,
+            "matched_text": c.resolution.matched_text,
+            # Re-read from the store, not taken from the resolution: validity is checked against it.
+            "blocks": [
+                {"block_id": b, "page": stored[b].page, "text": stored[b].text}
+                for b in c.resolution.block_ids
+                if b in stored
+            ],
+            "in_store": all(b in stored for b in c.resolution.block_ids),
+        }
+        for c in report.answer_citations()
+    ]
+
+
+def _claims(report: FinalReport) -> list[dict]:
+    """Every claim as shown: its status and its section's (what became of a model's claims)."""
+    return [
+        {"text": c.text, "status": c.status.value, "section_status": s.status.value}
+        for s in report.sections
+        for c in s.claims
+    ]
 
 
 def _answer_text(section: ReportSection) -> str:

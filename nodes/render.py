@@ -18,6 +18,9 @@ resolved citations of its closest passages (``DraftSection.closest``), numbered 
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
+from corpus.models import DocType
 from corpus.retrieval import RetrievedChunk
 from research.ai_address import addresses_ai, echoes, shown_title
 from research.evidence import Claim, Contradiction, DraftReport, DraftSection, FindingStatus, marker_key
@@ -206,20 +209,47 @@ def _quoted_line_by_line(text: str, resolutions: list[Resolution]) -> bool:
     )
 
 
-def _addressed_blocks(evidence: list[RetrievedChunk], resolved: list[Resolution]) -> list[tuple[str, str, int, str]]:
-    """(doc_id, title, page, text) of each block of the evidence (or cited) holding text addressed to an AI."""
-    blocks = [(c.doc_id, c.title, b.page, b.text) for c in evidence for b in c.blocks]
-    blocks += [(r.doc_id, r.title, r.page, r.block_text) for r in resolved]
-    return [block for block in blocks if addresses_ai(block[3])]
+class _Addressed(NamedTuple):
+    """A block holding text addressed to an AI, with where it is."""
+
+    doc_id: str
+    title: str
+    page: int
+    text: str
+    doc_type: DocType | None
+    section: str
+    parents: list[str]
 
 
-def cautions(addressed: list[tuple[str, str, int, str]]) -> list[Caution]:
-    """Each document with ``addressed`` blocks, with the pages they are on."""
+def _addressed_blocks(evidence: list[RetrievedChunk], resolved: list[Resolution]) -> list[_Addressed]:
+    """Each block of the evidence (or cited) holding text addressed to an AI."""
+    blocks = [
+        _Addressed(c.doc_id, c.title, b.page, b.text, c.doc_type, b.section, b.parents)
+        for c in evidence
+        for b in c.blocks
+    ]
+    blocks += [_Addressed(r.doc_id, r.title, r.page, r.block_text, r.doc_type, r.section, r.parents) for r in resolved]
+    return [block for block in blocks if addresses_ai(block.text)]
+
+
+def cautions(addressed: list[_Addressed]) -> list[Caution]:
+    """Each document with ``addressed`` blocks, with the pages they are on and the first one's section."""
     found: dict[str, Caution] = {}
-    for doc_id, title, page, text in addressed:
-        caution = found.setdefault(doc_id, Caution(doc_id=doc_id, title=shown_title(title), pages=[], text=text))
-        if page not in caution.pages:
-            caution.pages = sorted([*caution.pages, page])
+    for a in addressed:
+        caution = found.setdefault(
+            a.doc_id,
+            Caution(
+                doc_id=a.doc_id,
+                title=shown_title(a.title),
+                pages=[],
+                text=a.text,
+                doc_type=a.doc_type,
+                section=a.section,
+                parents=a.parents,
+            ),
+        )
+        if a.page not in caution.pages:
+            caution.pages = sorted([*caution.pages, a.page])
     return list(found.values())
 
 
@@ -237,7 +267,7 @@ def render_report(
     research read, for the cautions; ``reading``: the strategy's, whose judge reads each claim;
     ``single_question``: one question asked, whose report is its answer (a summary would only repeat it)."""
     addressed = _addressed_blocks(evidence, [r for r in resolved.values() if r is not None])
-    renderer = _Renderer(draft, resolved, policy, reading, [text for *_, text in addressed])
+    renderer = _Renderer(draft, resolved, policy, reading, [a.text for a in addressed])
     answer_only = single_question and len(draft.sections) == 1
     # Numbers are given in reading order: summary, sections, disagreements, then closest passages.
     summary = [] if answer_only else renderer.claims(draft.summary)

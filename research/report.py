@@ -16,7 +16,9 @@ from enum import StrEnum
 
 from pydantic import BaseModel, Field
 
-from corpus.text import counted, page_label, strip_controls
+from corpus.locations import location
+from corpus.models import DocType
+from corpus.text import counted, strip_controls
 from research.evidence import FindingStatus, GapNote, SubQuestion
 from research.options import UnresolvedPolicy
 from tools.citations.resolve import Resolution
@@ -102,11 +104,20 @@ class Caution(BaseModel):
     title: str
     pages: list[int]
     text: str = Field(description="The first such block's text, as the document has it.")
+    doc_type: DocType | None = Field(default=None, description="The document's format; None: unknown.")
+    section: str = Field(default="", description="The section of that first block.")
+    parents: list[str] = Field(default_factory=list, description="The headings above that section.")
+
+    @property
+    def where(self) -> str:
+        """Its pages, slides or chapters, or the first block's section (``corpus.locations``)."""
+        return location(self.doc_type, self.pages, self.section, self.parents, self.title)
 
     @property
     def markdown(self) -> str:
-        where = f"**{markdown_text(self.title)}** ({page_label(self.pages)})"
-        return f"\u26a0 Caution: {where} {ADDRESSED_NOTE}: \u201c{markdown_text(clip(self.text))}\u201d"
+        where = f" ({markdown_text(self.where)})" if self.where else ""
+        named = f"**{markdown_text(self.title)}**{where}"
+        return f"\u26a0 Caution: {named} {ADDRESSED_NOTE}: \u201c{markdown_text(clip(self.text))}\u201d"
 
 
 class NumberedCitation(BaseModel):
@@ -349,12 +360,12 @@ class FinalReport(BaseModel):
         return lines + [c.markdown for c in self.cautions]
 
     def reference_label(self, citation: NumberedCitation) -> str:
-        """ "Halvorsen et al. (2019). Title, p. 3, block b1": where a citation points, without its quote;
-        "p. 3 (OCR)" where the quoted text was read by OCR from a scanned page (it may hold misreadings)."""
+        """ "Halvorsen et al. (2019). Title, p. 3, block b1": where a citation points, without its quote,
+        in its document's units ("slide 4 § Results", "§ Methods"; ``corpus.locations``); "p. 3 (OCR)" where the quoted text was read by OCR from a scanned page (it may hold misreadings)."""
         r = citation.resolution
         by = f"{r.byline}. " if r.byline else ""
-        ocr = " (OCR)" if r.ocr else ""
-        return f"{by}{r.title}, {page_label(r.pages)}{ocr}, block {', '.join(r.block_ids)}"
+        where = " ".join(part for part in (r.where, "(OCR)" if r.ocr else "") if part)
+        return f"{by}{r.title}{', ' if where else ''}{where}, block {', '.join(r.block_ids)}"
 
     @property
     def markdown(self) -> str:
@@ -461,9 +472,8 @@ class FinalReport(BaseModel):
     def _closest_line(self, number: int) -> str:
         """A closest passage as shown: its words verbatim, where they are, and its citation number."""
         r = self.citation(number)
-        return (
-            f"\u201c{markdown_text(r.matched_text)}\u201d ({markdown_text(r.title)}, {page_label(r.pages)}) [{number}]"
-        )
+        where = markdown_text(", ".join(part for part in (r.title, r.where) if part))
+        return f"\u201c{markdown_text(r.matched_text)}\u201d ({where}) [{number}]"
 
     def _references_markdown(self) -> list[str]:
         if not self.citations:

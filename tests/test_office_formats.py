@@ -6,6 +6,7 @@ names the section, slide or chapter that answers it. Real Qdrant, fastembed and 
 from __future__ import annotations
 
 import datetime
+import html
 import zipfile
 from pathlib import Path
 
@@ -29,6 +30,11 @@ from corpus.models import BlockKind, DocType, TitleSource
 from corpus.parsing import parse_file
 from graph.run import run_research
 from strategies.offline.strategy import OfflineStrategy
+from ui.chat.evidence import citation_panel
+from ui.core.citation_view import block_resolution, citation_view
+from ui.core.passages import cite
+from ui.core.report_json import JsonReport
+from ui.mcp.results import cite_text
 
 FOOTNOTE = "Measured with the tipping-bucket gauge on the east roof."
 
@@ -291,11 +297,29 @@ def test_latex_sections_metadata_citations_and_tables(tmp_path: Path) -> None:
 
 
 QUESTIONS = [
-    ("How much summer rainfall did sedum roofs retain in the Lindenport trial?", "sedum.docx", 1, "Retention trial"),
-    ("How often are the gutters on the Harbourside roofs cleared?", "upkeep.pptx", 2, "Maintenance"),
-    ("By how much do street trees along Quillon Avenue cool the pavement?", "rain.epub", 2, "Street Trees"),
-    ("Which substrate depth survived the drought in the Varga beds?", "drought.tex", 1, "Results"),
-    ("How often were the meadow roofs on the Tessin depot mown?", "meadow.odt", 1, "Findings"),
+    (
+        "How much summer rainfall did sedum roofs retain in the Lindenport trial?",
+        "sedum.docx",
+        1,
+        "Retention trial",
+        "\u00a7 Retention trial",
+    ),
+    (
+        "How often are the gutters on the Harbourside roofs cleared?",
+        "upkeep.pptx",
+        2,
+        "Maintenance",
+        "slide 2 \u00a7 Maintenance",
+    ),
+    (
+        "By how much do street trees along Quillon Avenue cool the pavement?",
+        "rain.epub",
+        2,
+        "Street Trees",
+        "ch. 2 \u00a7 Street Trees",
+    ),
+    ("Which substrate depth survived the drought in the Varga beds?", "drought.tex", 1, "Results", "\u00a7 Results"),
+    ("How often were the meadow roofs on the Tessin depot mown?", "meadow.odt", 1, "Findings", "\u00a7 Findings"),
 ]
 
 
@@ -308,13 +332,23 @@ def test_ingested_office_files_answer_with_citations_naming_their_section(make_l
         ["drought.tex", "meadow.odt", "rain.epub", "sedum.docx", "upkeep.pptx"], "ok"
     )
     strategy = OfflineStrategy(library.embedder)
-    for question, name, page, section in QUESTIONS:
+    for question, name, page, section, where in QUESTIONS:
         result = run_research(library, strategy, question, single_question=True)
         lead = result.report.sections[0].claims[0]
         (citation,) = [c for c in result.report.citations if c.number == lead.citations[0]]
         document = library.registry.document(citation.resolution.doc_id)
         block = library.registry.blocks(citation.resolution.block_ids[:1])[citation.resolution.block_ids[0]]
         assert (Path(document.path).name, citation.resolution.page, block.section) == (name, page, section), question
+        # Named so wherever the citation is shown: the report, its JSON, the evidence view, MCP's cite.
+        assert f"{document.title}, {where}, block {block.block_id}" in result.report.markdown, question
+        assert "p. 1" not in result.report.markdown.split("## References")[1], question
+        cited = JsonReport.of("t", question, True, result.report).citations
+        assert [c.where for c in cited if c.number == citation.number] == [where]
+        view = citation_view(library.registry, citation.number, citation.resolution, images=False)
+        assert f"<b>{html.escape(where)}</b>" in citation_panel(view).header
+        passage = cite(library, block.block_id)
+        by_id = citation_view(library.registry, None, block_resolution(passage), images=False)
+        assert passage.where == by_id.where == where and f", {where}, characters " in cite_text(by_id)
     # Ingesting again parses nothing: every file is unchanged.
     again = library.ingest([office_folder])
     assert {f.reason for f in again.files} == {"unchanged"}

@@ -316,7 +316,8 @@ def test_gap_is_insufficient_with_new_queries_and_suggestions(strategy, retentio
         status=FindingStatus.GAP,
     )
     steps = strategy.suggest(gap)
-    assert any("price" in s for s in steps)
+    # The evidence (on rainfall retention) has no word for costs: it suggests none of its own.
+    assert not any("own terms" in s for s in steps)
     assert steps[-1].startswith("Add sources on installation costs of green roofs")
 
 
@@ -524,3 +525,27 @@ def test_same_input_same_output(embedder, retention_evidence):
 
     assert OfflineStrategy(embedder).mode == "offline"
     assert run(OfflineStrategy(embedder)) == run(OfflineStrategy(embedder))
+
+
+def test_a_gap_suggests_the_words_its_documents_use_for_the_question(strategy):
+    # The question says "costs"; the documents say "price" and "expense": a retry and the gap use theirs.
+    evidence = [
+        chunk(
+            "mats",
+            [
+                block(
+                    "mats-0001",
+                    "mats",
+                    "The price of a sedum mat depends on its depth. A deeper mat weighs more when it is wet. "
+                    "The expense of cranes for lifting mats onto the roof falls on the contractor.",
+                )
+            ],
+            rank=1,
+        )
+    ]
+    question = SubQuestion(id="q1", question="What are the installation costs of green roofs?", rationale="r")
+    gap = finding("q1", question.question, evidence, queries=[question.question], status=FindingStatus.GAP)
+    steps = strategy.suggest(gap)
+    own_terms = next(s for s in steps if "own terms" in s)
+    assert "'price'" in own_terms and "'expense'" in own_terms
+    assert "'roof'" not in own_terms and "'cranes'" not in own_terms

@@ -92,7 +92,8 @@ def test_text_citation_shows_the_surrounding_passage(sample_library):
     resolution = resolve_citation(quote, None, index)
     view = panel(sample_library.registry, 1, resolution)
     assert view.image is None and "Text document" in view.image_note
-    assert "text document" in view.header
+    # A text without pages is located by its section, not "page 1".
+    assert resolution.where.startswith("\u00a7 ") and f"<b>{resolution.where}</b>" in view.header
     assert "57% of annual rainfall" in re.search(r"<mark>(.*?)</mark>", view.passage, flags=re.S).group(1)
     assert "prp-context" in view.passage
 

@@ -63,7 +63,7 @@ def test_evidence_csv_rows_quote_their_resolved_blocks(record, sample_library):
         blocks = sample_library.registry.blocks(row["block_ids"].split())
         assert normalize(row["quote"]) in normalize(" ".join(b.text for b in blocks.values()))
         assert row["document"] == resolution.title and row["doc_id"] == resolution.doc_id
-        assert row["page"] == str(resolution.page)
+        assert row["page"] == str(resolution.page) and row["location"] == resolution.where
         # A closest passage of a sub-question not answered is evidence with no claim, and says so.
         assert bool(row["claim"]) != row["part"].startswith(CLOSEST_HEADING)
         assert f"[{row['citation']}]" in record.report.markdown
@@ -156,7 +156,14 @@ def test_markdown_bibliography_annotates_each_document(record, documents):
             assert f". {all_authors(doc.bibliography.authors)} ({doc.year}). " in text
     assert "disagrees with" in text  # the planted disagreement is part of both annotations
     for c in record.report.citations:
-        assert f"- [{c.number}] p. " in text
+        assert f"- [{c.number}] {_located(c.resolution, documents)}, block " in text
+
+
+def _located(resolution, documents) -> str:
+    """Where a citation of the sample report is: a PDF by its page, the Markdown brief by its section."""
+    where = resolution.where
+    assert where.startswith("p. " if documents[resolution.doc_id].type is DocType.PDF else "\u00a7 "), where
+    return where
 
 
 def test_contradiction_map_holds_the_planted_disagreement(record, sample_library):
@@ -244,6 +251,9 @@ def test_the_report_s_references_name_the_authors(record, documents):
     for c in record.report.citations:
         doc = documents[c.resolution.doc_id]
         by = byline(doc.bibliography.authors, doc.year)
-        assert f"[{c.number}] {by + '. ' if by else ''}{doc.title}, p. " in references
+        assert (
+            f"[{c.number}] {by + '. ' if by else ''}{doc.title}, {_located(c.resolution, documents)}, block "
+            in references
+        )
         named += bool(by)
     assert named and "et al. (" in references

@@ -294,3 +294,16 @@ def test_a_measure_of_another_thing_is_no_answer(library_of) -> None:
     claim = _lead(library_of, documents, "What is the size of the dataset?")
     assert claim.text.startswith("The dataset contains")
     assert claim.answer != "3"
+
+
+def test_a_name_binds_a_value_through_its_document_not_each_sentence(library_of) -> None:
+    # The town's page (plain text: no title or heading names the town) names the town where it locates
+    # it, and states its population without the name.
+    town = (
+        "Elmford is a village in Dover County, Ohio. Elmford is located at (41.2345, -80.1234). "
+        "The village lies on the west bank of the river. The population was 912 at the 2010 census. "
+        "The population density was 310.5 people per square mile."
+    )
+    other = "Dover County has 14 villages. Its seat is Marlow, a town on the river."
+    lead = _lead(library_of, {"page1.txt": town, "page2.txt": other}, "What is the population of Elmford?")
+    assert lead.answer == "912"

@@ -57,22 +57,9 @@ class TitleIndex:
 
     def scope(self, query: str) -> TitleScope | None:
         """The documents ``query`` names and the query without their titles, or None."""
-        padded = f" {' '.join(word_tokens(query))} "
-        candidates = [entry for key, entry in self._by_words.items() if f" {key} " in padded]
-        # A title inside a longer named title ("Green Roofs" in "Green Roofs in Winter") is not
-        # named on its own.
-        keys = [" ".join(words) for _, words, _ in candidates]
-        candidates = [
-            e
-            for e, key in zip(candidates, keys, strict=True)
-            if not any(key != o and f" {key} " in f" {o} " for o in keys)
-        ]
         named, rest = [], query
-        for entry in candidates:
-            title = r"\W+".join(map(re.escape, entry[1]))
-            match = re.search(_LEAD.format(title=title), rest, re.IGNORECASE) or re.search(
-                _QUOTED.format(title=title), rest, re.IGNORECASE
-            )
+        for entry in self._candidates(query):
+            match = _set_off(entry[1], rest)
             if match is None:
                 continue  # the words occur, but not set off as a title
             named.append(entry)
@@ -85,3 +72,24 @@ class TitleIndex:
             titles=[title for _, _, title in named],
             query=rest,
         )
+
+    def _candidates(self, query: str) -> list[tuple[list[str], list[str], str]]:
+        """The titles whose words ``query`` holds in a row, as (doc ids, words, title)."""
+        padded = f" {' '.join(word_tokens(query))} "
+        candidates = [entry for key, entry in self._by_words.items() if f" {key} " in padded]
+        # A title inside a longer named title ("Green Roofs" in "Green Roofs in Winter") is not
+        # named on its own.
+        keys = [" ".join(words) for _, words, _ in candidates]
+        return [
+            e
+            for e, key in zip(candidates, keys, strict=True)
+            if not any(key != o and f" {key} " in f" {o} " for o in keys)
+        ]
+
+
+def _set_off(words: list[str], text: str) -> re.Match[str] | None:
+    """Where ``text`` names the title of these words: leading it before a separator, or in quotes."""
+    title = r"\W+".join(map(re.escape, words))
+    return re.search(_LEAD.format(title=title), text, re.IGNORECASE) or re.search(
+        _QUOTED.format(title=title), text, re.IGNORECASE
+    )

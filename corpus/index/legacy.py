@@ -20,7 +20,7 @@ from corpus.errors import StoreLockedError
 from corpus.index import schema
 from corpus.index.client import ClientIndex
 from corpus.index.store import ChunkStore
-from corpus.models import Document
+from corpus.models import Chunk, Document
 from corpus.registry import Registry
 
 MOVED_SUFFIX = ".local-mode-moved"
@@ -55,42 +55,15 @@ def move_local_mode_library(
     """Copy every ready document's points from the local-mode store into ``store``; ``reindex(doc_id)``
     embeds a document again when its vectors are missing there; ``titles(document, heading paths)`` are the
     title field's vectors, which local mode never had."""
-    try:
-        client = QdrantClient(path=str(settings.storage.local_mode_path))
-    except RuntimeError as exc:
-        if "already accessed" not in str(exc):
-            raise
-        raise StoreLockedError(
-            f"The data directory {settings.storage.data_dir.resolve()} is in use by an older prp process (its "
-            "local-mode index is locked); stop it, then run this again to move the library to the "
-            "embedded engine."
-        ) from None
-    old = ClientIndex(client, settings.index.collection)
+    old = ClientIndex(_open_local_mode(settings), settings.index.collection)
     documents = registry.documents()
     written, reembedded = 0, []
     try:
         for done, document in enumerate(documents, start=1):
-            chunks = registry.chunks_of(document.doc_id)
-            stored = {p.id: p for p in old.retrieve([schema.point_id(c.chunk_id) for c in chunks], True)}
-            points = [stored.get(schema.point_id(c.chunk_id)) for c in chunks]
-            if all(p is not None and schema.DENSE in (p.vectors or {}) and schema.SPARSE in p.vectors for p in points):
-                store.upsert_points(
-                    [
-                        # The vectors move as they are, so the digest of their embedded text still holds.
-                        schema.point(
-                            document,
-                            chunk,
-                            p.vectors[schema.DENSE],
-                            p.vectors[schema.SPARSE],
-                            p.payload.get(schema.EMBEDDED),
-                            title,
-                        )
-                        for chunk, p, title in zip(
-                            chunks, points, titles(document, [[*c.parents, c.section] for c in chunks]), strict=True
-                        )
-                    ]
-                )
-                written += len(chunks)
+            points = _moved_points(old, document, registry.chunks_of(document.doc_id), titles)
+            if points is not None:
+                store.upsert_points(points)
+                written += len(points)
             else:
                 reindex(document.doc_id)
                 reembedded.append(document.doc_id)
@@ -99,10 +72,54 @@ def move_local_mode_library(
     finally:
         old.close()
     store.optimize()
-    moved = settings.storage.local_mode_path.with_name(settings.storage.local_mode_path.name + MOVED_SUFFIX)
-    n = 1
-    while moved.exists():  # an earlier move of another collection in this data directory
-        n += 1
-        moved = moved.with_name(f"{settings.storage.local_mode_path.name}{MOVED_SUFFIX}-{n}")
+    moved = _unused_name(settings.storage.local_mode_path)
     settings.storage.local_mode_path.rename(moved)
     return MoveSummary(documents=len(documents), points=written, reembedded=reembedded, old_folder=moved)
+
+
+def _open_local_mode(settings: Settings) -> QdrantClient:
+    """The local-mode store; StoreLockedError while an older prp process holds it."""
+    try:
+        return QdrantClient(path=str(settings.storage.local_mode_path))
+    except RuntimeError as exc:
+        if "already accessed" not in str(exc):
+            raise
+        raise StoreLockedError(
+            f"The data directory {settings.storage.data_dir.resolve()} is in use by an older prp process (its "
+            "local-mode index is locked); stop it, then run this again to move the library to the "
+            "embedded engine."
+        ) from None
+
+
+def _moved_points(
+    old: ClientIndex,
+    document: Document,
+    chunks: Sequence[Chunk],
+    titles: Callable[[Document, Sequence[Sequence[str]]], list[models.SparseVector]],
+) -> list[models.PointStruct] | None:
+    """A document's points for the embedded engine, with the vectors the local-mode store holds for
+    its chunks; None when it lacks any of them."""
+    stored = {p.id: p for p in old.retrieve([schema.point_id(c.chunk_id) for c in chunks], True)}
+    points = [stored.get(schema.point_id(c.chunk_id)) for c in chunks]
+    if not all(p is not None and schema.DENSE in (p.vectors or {}) and schema.SPARSE in p.vectors for p in points):
+        return None
+    return [
+        # The vectors move as they are, so the digest of their embedded text still holds.
+        schema.point(
+            document, chunk, p.vectors[schema.DENSE], p.vectors[schema.SPARSE], p.payload.get(schema.EMBEDDED), title
+        )
+        for chunk, p, title in zip(
+            chunks, points, titles(document, [[*c.parents, c.section] for c in chunks]), strict=True
+        )
+    ]
+
+
+def _unused_name(folder: Path) -> Path:
+    """Where the local-mode folder goes once moved: beside it, numbered after an earlier move of
+    another collection in this data directory."""
+    moved = folder.with_name(folder.name + MOVED_SUFFIX)
+    n = 1
+    while moved.exists():
+        n += 1
+        moved = moved.with_name(f"{folder.name}{MOVED_SUFFIX}-{n}")
+    return moved

@@ -9,6 +9,7 @@ because it is a path in Zotero's own escaping, not LaTeX (see ``corpus.reference
 from __future__ import annotations
 
 import re
+from functools import partial
 from pathlib import Path
 
 import bibtexparser
@@ -57,26 +58,13 @@ def read_bibtex(path: Path) -> ReadEntries:
 
 
 def _entry(entry: Entry, file_field: str) -> ReferenceEntry:
-    def text(name: str) -> str | None:
-        field = entry.get(name)
-        return clean(str(field.value)) if field is not None else None
-
-    authors = []
-    for i in range(len(entry.fields)):
-        parts = {part: text(_AUTHOR_FIELD.format(i, part)) or "" for part in _NAME_PARTS}
-        if not any(parts.values()):
-            break
-        if parts["literal"]:
-            authors.append(stored_name(parts["literal"], literal=True))
-        else:
-            family = " ".join(p for p in (parts["von"], parts["last"]) if p)
-            authors.append(stored_name(family, parts["first"], parts["jr"]))
+    text = partial(_text, entry)
     eprint = text("eprint") or ""
     archive = (text("archiveprefix") or text("eprinttype") or "arxiv").lower()
     return ReferenceEntry(
         key=entry.key,
         title=text("title"),
-        authors=[a for a in authors if a],
+        authors=[a for a in _authors(entry) if a],
         year=year_of(text("year")) or year_of(text("date")),
         venue=next((v for v in map(text, VENUE_FIELDS) if v), None),
         doi=normalise_doi(text("doi") or ""),
@@ -84,6 +72,27 @@ def _entry(entry: Entry, file_field: str) -> ReferenceEntry:
         entry_type=work_type(entry.entry_type),
         files=[file_field] if file_field.strip() else [],
     )
+
+
+def _text(entry: Entry, name: str) -> str | None:
+    """A field's decoded text, cleaned; None when the entry lacks it."""
+    field = entry.get(name)
+    return clean(str(field.value)) if field is not None else None
+
+
+def _authors(entry: Entry) -> list[str]:
+    """The entry's authors as stored names, in order, from the name parts ``read_bibtex`` set apart."""
+    authors = []
+    for i in range(len(entry.fields)):
+        parts = {part: _text(entry, _AUTHOR_FIELD.format(i, part)) or "" for part in _NAME_PARTS}
+        if not any(parts.values()):
+            break
+        if parts["literal"]:
+            authors.append(stored_name(parts["literal"], literal=True))
+        else:
+            family = " ".join(p for p in (parts["von"], parts["last"]) if p)
+            authors.append(stored_name(family, parts["first"], parts["jr"]))
+    return authors
 
 
 def _raw_parts(name: str) -> dict[str, str]:

@@ -43,9 +43,9 @@ from strategies.reading.extractive import Analysis, ScoredSentence, prose
 from strategies.reading.keyphrases import extract_keyphrases
 from strategies.reading.lexicon.function_words import COMPLEX_PREPOSITIONS
 from strategies.reading.lexicon.quantities import COUNTED
-from strategies.reading.lexicon.question_words import FRAMING_PHRASES, FRAMING_WORDS, QUESTION_WORDS
-from strategies.reading.lexicon.topics import SYNONYMS
+from strategies.reading.lexicon.question_words import FRAMING_PHRASES, FRAMING_WORDS
 from strategies.reading.question_types import AnswerType
+from strategies.reading.related_terms import related_terms
 from strategies.reading.signals import ACCOUNT_LEAD, MIN_COVERAGE, Signals, coverage, read_coverage, read_terms
 from strategies.reading.text import (
     content_stems,
@@ -58,6 +58,7 @@ from strategies.reading.text import (
     strip_question,
     words,
 )
+from strategies.reading.vectors import Vectors
 
 # Logistic weights over ``Signals``, fitted on the dev sets (see the module docstring).
 WEIGHTS = {
@@ -89,23 +90,8 @@ ACCOUNT_CEILING = 0.75
 PRF_CHUNKS = 3
 PRF_PHRASES = 2
 MAX_NEXT_QUERIES = 2
-
-
-# What kind of document would fill a gap about a given term (keys are stems).
-DOCUMENT_HINTS: dict[str, str] = {
-    "cost": "cost-benefit analyses, contractor price surveys or lifecycle cost studies",
-    "price": "cost-benefit analyses, contractor price surveys or lifecycle cost studies",
-    "payba": "cost-benefit analyses or lifecycle cost studies",
-    "econo": "economic assessments or cost-benefit analyses",
-    "lifec": "lifecycle assessments or long-term monitoring reports",
-    "maint": "maintenance guides or building operators' records",
-    "polic": "policy documents or programme evaluations",
-    "tempe": "field measurements or modelling studies",
-    "cool": "field measurements or modelling studies",
-    "biodi": "ecological surveys",
-    "storm": "hydrological monitoring studies or reviews",
-}
-DEFAULT_DOCUMENT_HINT = "field studies, reviews or technical reports"
+# The evidence's words for the question's, tried in a query and suggested for a gap (``related_terms``).
+MAX_RELATED_TERMS = 6
 
 
 def probability(found: Signals, weights: dict[str, float] = WEIGHTS, intercept: float = INTERCEPT) -> float:
@@ -247,25 +233,18 @@ def feedback_phrases(question: str, evidence: Sequence[RetrievedChunk], k: int) 
     return [p.text for p in phrases if not has_injection_word(p.text)][:k]
 
 
-def synonyms_for(question: str) -> list[str]:
-    out: list[str] = []
-    for word in question_terms(question):
-        for synonym in SYNONYMS.get(stem(word), ()):
-            if synonym not in out and synonym not in question.lower():
-                out.append(synonym)
-    return out
-
-
-def next_queries(question: str, evidence: Sequence[RetrievedChunk], tried: Sequence[str]) -> list[str]:
+def next_queries(
+    question: str, evidence: Sequence[RetrievedChunk], tried: Sequence[str], vectors: Vectors
+) -> list[str]:
     """Two new queries: pseudo-relevance feedback and a reformulation without question words.
 
-    Fallbacks (synonym expansion, bare content words) keep the list at two when the first
-    candidates were already tried in an earlier round.
+    Fallbacks (the question in the evidence's own words, ``related_terms``; bare content words) keep
+    the list at two when the first candidates were already tried in an earlier round.
     """
     terms = question_terms(question)
     stripped = strip_question(question)
     prf = feedback_phrases(question, evidence, PRF_PHRASES)
-    synonyms = synonyms_for(question)
+    synonyms = related_terms(question, evidence, vectors, MAX_RELATED_TERMS)
     candidates = [
         " ".join(terms + prf),
         stripped,
@@ -290,13 +269,14 @@ def _key(query: str) -> str:
     return " ".join(words(query))
 
 
-def suggestions(question: str, evidence: Sequence[RetrievedChunk], tried: Sequence[str]) -> list[str]:
-    """What a researcher could do about a gap: other terms, what the near misses discuss, what to add."""
+def suggestions(question: str, evidence: Sequence[RetrievedChunk], tried: Sequence[str], vectors: Vectors) -> list[str]:
+    """What a researcher could do about a gap: the documents' own words for it, what the near misses
+    discuss, what to add."""
     tried_words = {w for q in tried for w in words(q)}
     out: list[str] = []
-    terms = [s for s in synonyms_for(question) if not set(words(s)) <= tried_words][:4]
+    terms = [t for t in related_terms(question, evidence, vectors, MAX_RELATED_TERMS) if t not in tried_words][:4]
     if terms:
-        out.append("Try other terms: " + ", ".join(f"'{t}'" for t in terms) + ".")
+        out.append("Try the documents' own terms: " + ", ".join(f"'{t}'" for t in terms) + ".")
     near = feedback_phrases(question, evidence, 3)
     if near:
         out.append(
@@ -304,10 +284,5 @@ def suggestions(question: str, evidence: Sequence[RetrievedChunk], tried: Sequen
             + ", ".join(f"'{p}'" for p in near)
             + " rather than this question; a narrower question on one of them may be answerable."
         )
-    focus = strip_question(question)
-    hint = next(
-        (DOCUMENT_HINTS[stem(w)] for w in content_words(focus, QUESTION_WORDS) if stem(w) in DOCUMENT_HINTS),
-        DEFAULT_DOCUMENT_HINT,
-    )
-    out.append(f"Add sources on {focus}, e.g. {hint}.")
+    out.append(f"Add sources on {strip_question(question)}.")
     return out

@@ -99,7 +99,9 @@ class OfflineStrategy:
         judged = self.judge(sub_question.question, evidence)
         tried = [*queries, sub_question.question]
         next_queries = (
-            [] if judged.sufficient else _next_queries(sub_question.question, judged.analysis, evidence, tried)
+            []
+            if judged.sufficient
+            else _next_queries(sub_question.question, judged.analysis, evidence, tried, self.vectors)
         )
         return Answer(
             claims=judged.claims, confidence=judged.confidence, sufficient=judged.sufficient, next_queries=next_queries
@@ -143,7 +145,7 @@ class OfflineStrategy:
 
     def suggest(self, finding: Finding) -> list[str]:
         question = finding.sub_question.question
-        found = assessment.suggestions(question, finding.evidence, finding.queries)
+        found = assessment.suggestions(question, finding.evidence, finding.queries, self.vectors)
         alternatives = parse_question(question, finding.evidence).alternatives
         if alternatives is None:
             return found
@@ -258,12 +260,14 @@ class OfflineStrategy:
         return self.report_reader
 
 
-def _next_queries(question: str, analysis: Analysis, evidence: list[RetrievedChunk], tried: list[str]) -> list[str]:
+def _next_queries(
+    question: str, analysis: Analysis, evidence: list[RetrievedChunk], tried: list[str], vectors: Vectors
+) -> list[str]:
     """The searches to try next: an alternative question's alternatives' own questions first (their
     values may stand in documents the question's own search did not reach), then reformulations."""
     alternatives = analysis.asked.alternatives
     own = [o.question for o in alternatives.options if o.question not in tried] if alternatives else []
-    return [*own, *assessment.next_queries(question, evidence, [*tried, *own])]
+    return [*own, *assessment.next_queries(question, evidence, [*tried, *own], vectors)]
 
 
 def _valued(

@@ -22,7 +22,15 @@ import numpy as np
 
 from corpus.loaders.pdf.headings import KNOWN_HEADINGS
 from corpus.text import figures
-from strategies.reading.lexicon.quantities import COUNT_NOUNS, MONEY_NOUNS, NUMBER_WORDS, QUANTITY_NOUNS
+from strategies.reading.lexicon.quantities import (
+    AVERAGING,
+    COUNT_NOUNS,
+    MONEY_NOUNS,
+    NUMBER_WORDS,
+    PEOPLE_WORDS,
+    QUANTITY_NOUNS,
+    WHOLE_COUNT_NOUNS,
+)
 from strategies.reading.lexicon.units import CURRENCY, MEASURE_UNITS
 from strategies.reading.numbers import quantities
 from strategies.reading.vectors import Vectors
@@ -33,9 +41,10 @@ from .lexicon.documents import PLACEHOLDER, TEXT_PART
 from .lexicon.entities import METRIC_NAMES, METRIC_NOUNS
 from .lexicon.months import MONTH_PATTERN
 from .name_kinds import NameKinds, kind_of_noun
+from .negations import negated_terms
 from .question import ParsedQuestion
 from .question_types import AnswerType, Entity, QuestionType, category_value
-from .text import content_stems, content_words, matched, stem, stopwords, words
+from .text import content_stems, content_words, lemma, matched, stem, stopwords, words
 
 # --- candidates in a sentence --------------------------------------------------------------------------------
 
@@ -165,21 +174,16 @@ def answer_phrase(
     if qtype.kind in (AnswerType.NAME, AnswerType.THING, AnswerType.PLACE):
         candidates = [n for c in candidates if (n := _a_name_of_the_asked_kind(question, *c)) is not None]
     if qtype.kind is AnswerType.QUANTITY:
-        # A margin answers a question on a change, and only a change: "over 92 summer days" says
-        # nothing of by how much the roof cut the cooling electricity.
-        change = _asks_a_change(question)
-        candidates = [c for c in candidates if _states_a_change(sentence, c[1], c[2]) == change or not change]
-        candidates = [c for c in candidates if change or not _margin(sentence, c[1])]
-        nouns = [stem(w) for w in qtype.noun.split()]
-        if qtype.counted and nouns:
-            candidates = [c for c in candidates if not _counts_another(sentence, c[0], c[1], qtype.noun.split())]
+        candidates = _of_the_asked_quantity(question, sentence, candidates)
     if kinds is not None and qtype.kind is AnswerType.THING and qtype.noun:
         candidates = [c for c in candidates if _called_the_asked_kind(c[0], qtype.noun.split()[-1], kinds)]
     candidates = _under_governing_verb(question, sentence, candidates)
     if not candidates:
         return None
     if qtype.kind is AnswerType.DATE:
-        candidates = _life_event(question.text, sentence, candidates) or candidates
+        candidates = _life_event(question.text, sentence, candidates)
+        if not candidates:
+            return None
     similarity = _noun_similarity(qtype, [c[0] for c in candidates], vectors)
     best: Phrase | None = None
     best_key = 0.0
@@ -223,6 +227,59 @@ def _a_name_of_the_asked_kind(question: ParsedQuestion, text: str, start: int, e
     return kept, start, start + len(kept)
 
 
+def _of_the_asked_quantity(
+    question: ParsedQuestion, sentence: str, candidates: list[tuple[str, int, int]]
+) -> list[tuple[str, int, int]]:
+    """The figures that give what a quantity question asks: a change for a question on a change, and
+    only then (a margin, "from 100 kW to 62 kW"; "over 92 summer days" says nothing of by how much a
+    roof cut the cooling power, nor "did not cut it by 38 percent" of how much it did); a count of the
+    asked things, not of others ("699 households" is no population)."""
+    qtype = question.type
+    if _asks_a_change(question):
+        candidates = _changes_stated(sentence, candidates)
+    else:
+        candidates = [c for c in candidates if not _margin(sentence, c[1])]
+    nouns = [stem(w) for w in qtype.noun.split()]
+    if qtype.counted and nouns:
+        return [c for c in candidates if not _counts_another(sentence, c[0], c[1], qtype.noun.split())]
+    if nouns[-1:] == [_POPULATION]:
+        return [c for c in candidates if not _counts_other_than_people(sentence, c[0], c[1])]
+    return candidates
+
+
+def _changes_stated(sentence: str, candidates: list[tuple[str, int, int]]) -> list[tuple[str, int, int]]:
+    """The candidates stating a change, a change from one figure to another taken whole, none denied."""
+    spans = _from_to(sentence)
+    candidates = [c for c in candidates if not any(s <= c[1] < e for _, s, e in spans)]
+    candidates = [c for c in [*candidates, *spans] if _states_a_change(sentence, c[1], c[2])]
+    return [c for c in candidates if not _denied_change(sentence, c[1], c[2])]
+
+
+def _from_to(sentence: str) -> list[tuple[str, int, int]]:
+    """The spans stating a change from one figure to another in a clause saying a change: "fell from
+    100 kW to 62 kW", "rose from 71.2 to 75.0"."""
+    return [
+        (m.group(0), m.start(), m.end())
+        for m in _FROM_TO.finditer(sentence)
+        if _CHANGING.search(_clause(sentence, m.start(), m.end()))
+    ]
+
+
+# A figure and the unit after it, if the word after it is no function word ("75.0 with" has none).
+_FIGURE_WITH_UNIT = (
+    r"[$€£¥₹]?\d[\d,]*(?:\.\d+)?(?:\s?(?:%|percent\b|per\s+cent\b|"
+    rf"(?!(?:{'|'.join(map(re.escape, sorted(stopwords())))})\b)[A-Za-z°µ][\w/²³°]*))?"
+)
+_FROM_TO = re.compile(rf"\bfrom\s+{_FIGURE_WITH_UNIT}\s+to\s+{_FIGURE_WITH_UNIT}")
+
+
+def _denied_change(sentence: str, start: int, end: int) -> bool:
+    """The clause of the figure denies the change it would state: "did not cut the load by 38 percent"."""
+    clause = _clause(sentence, start, end)
+    changing = {lemma(w) for w in words(clause) if _CHANGING.match(w)}
+    return bool(changing & negated_terms(clause))
+
+
 def _asks_a_change(question: ParsedQuestion) -> bool:
     """The question asks by how much a thing changed or differs ("By how much does X improve?")."""
     return bool(_CHANGE_ASKED.search(question.text))
@@ -243,7 +300,8 @@ def _states_a_change(sentence: str, start: int, end: int) -> bool:
     if _margin(sentence, start) or _COMPARED_AFTER.match(sentence, end) or _BY.search(sentence, 0, start):
         return True
     clause = _clause(sentence, start, end)
-    return bool(re.search(r"%|\bper\s*cent\b", sentence[start:end])) and bool(_CHANGING.search(clause))
+    stated = re.search(r"%|\bper\s*cent\b", sentence[start:end]) or _FROM_TO.fullmatch(sentence, start, end)
+    return bool(stated) and bool(_CHANGING.search(clause))
 
 
 def _counts_another(sentence: str, text: str, start: int, noun: list[str]) -> bool:
@@ -263,6 +321,45 @@ def _counts_another(sentence: str, text: str, start: int, noun: list[str]) -> bo
     if not phrase or any(w.removesuffix("s") == n or form_of(w, n) for w in phrase for n in singular):
         return False
     return phrase[-1].endswith("s") and not phrase[-1].endswith("ss")
+
+
+def _whole_counts(qtype: QuestionType, sentence: str, found: list[tuple[str, int, int]]) -> list[tuple[str, int, int]]:
+    """For a count of whole things, the figures without a fraction: a population of 3,559 people, never
+    of 40.159366 (but of 1.2 million)."""
+    if not _counts_whole(qtype):
+        return found
+    return [(t, st, e) for t, st, e in found if not _fractional(t) or _SCALE_WORD.match(sentence, e)]
+
+
+def _counts_whole(qtype: QuestionType) -> bool:
+    """The question asks for a count of whole things ("the population of", "the number of"), not an
+    average of one ("the average number of words per sentence")."""
+    words = qtype.noun.lower().split()
+    return bool(words) and words[-1] in WHOLE_COUNT_NOUNS and not any(w in AVERAGING for w in words)
+
+
+def _fractional(text: str) -> bool:
+    """A figure with a fractional part and no scale after it: "40.159366", not "1.2 million" or "3.5K"."""
+    figure = _FIGURE.search(text)
+    if figure is None or not re.search(r"\.\d", figure.group()):
+        return False
+    return not re.search(r"[KMBk]|bn", figure.group()) and not _SCALE_WORD.match(text, figure.end())
+
+
+def _counts_other_than_people(sentence: str, text: str, start: int) -> bool:
+    """A figure with a word after it that names no people counts that, not a population: "699
+    households", "255 male" (a part of it), unlike "1,791 people", "1.2 million" or "681 at the 2010
+    census"."""
+    figure = _FIGURE.match(text)
+    if figure is None:
+        return False
+    after = re.match(r"\s+([A-Za-z][\w-]*)", sentence[start + figure.end() :])
+    if after is None or after.group(1).lower() in stopwords() or _SCALE_WORD.match(after.group(0)):
+        return False
+    return after.group(1).lower() not in PEOPLE_WORDS
+
+
+_SCALE_WORD = re.compile(r"\s*(?:thousand|million|billion|trillion|crore|lakh)\b", re.IGNORECASE)
 
 
 def _called_the_asked_kind(text: str, noun: str, kinds: NameKinds) -> bool:
@@ -292,16 +389,22 @@ def _abbreviates(text: str, question: ParsedQuestion) -> bool:
     return letters in question.abbreviations or (len(letters) >= 3 and letters[1:] in question.abbreviations)
 
 
-def _life_event(
-    question: str, sentence: str, candidates: list[tuple[str, int, int]]
-) -> list[tuple[str, int, int]] | None:
-    """For a question on a birth or a death, a life span in brackets ("(15 May 1885 – 8 July
-    1955)", "(c. 1650 – 1701)") gives the birth first and the death second: the date nearest the
-    question's words would answer "When did he die?" with his birth, and "until 1762" beside the span
-    would answer his birth date. A span in running text ("served from 1990 to 1995") is no life."""
+def _life_event(question: str, sentence: str, candidates: list[tuple[str, int, int]]) -> list[tuple[str, int, int]]:
+    """A life span in brackets ("(15 May 1885 – 8 July 1955)", "(c. 1650 – 1701)") gives the birth
+    first and the death second, and answers only a question on a birth or a death: the date nearest
+    the question's words would answer "When did he die?" with his birth, "until 1762" beside the span
+    would answer his birth date, and his birth is no answer to when he played or built. A span in
+    running text ("served from 1990 to 1995") is no life."""
+    span = _life_span(sentence, candidates)
+    if span is None:
+        return candidates
     which = 0 if _BIRTH.search(question) else 1 if _DEATH.search(question) else None
-    if which is None:
-        return None
+    return [span[which]] if which is not None else [c for c in candidates if c not in span]
+
+
+def _life_span(
+    sentence: str, candidates: list[tuple[str, int, int]]
+) -> tuple[tuple[str, int, int], tuple[str, int, int]] | None:
     ordered = sorted(candidates, key=lambda c: c[1])
     for first, second in zip(ordered, ordered[1:], strict=False):
         if (
@@ -309,7 +412,7 @@ def _life_event(
             and _SPAN_OPEN.search(sentence, 0, first[1])
             and _SPAN_CLOSE.match(sentence, second[2])
         ):
-            return [(first, second)[which]]
+            return first, second
     return None
 
 
@@ -398,7 +501,7 @@ def _inside_question(text: str, q_stems: frozenset[str]) -> bool:
 
 def _candidates(qtype: QuestionType, sentence: str) -> list[tuple[str, int, int]]:
     if qtype.kind is AnswerType.DATE:
-        return _spans(_DATE, sentence)
+        return _dates_hedged(sentence)
     if qtype.kind is AnswerType.QUANTITY:
         if qtype.measure == "frequency":  # "how often": "twice a year", "every 3 months", "daily"
             return _spans(_FREQUENCY, sentence)
@@ -413,7 +516,7 @@ def _candidates(qtype: QuestionType, sentence: str) -> list[tuple[str, int, int]
             for t, s, e in ((_trim_unit(t), s, e) for t, s, e in _spans(_NUMBER, sentence))
             if not any(s < ce and cs < e for cs, ce in covered) and not _YEAR_ONLY.fullmatch(t.strip())
         ]
-        found = [_widen(sentence, st, e) for _, st, e in found]
+        found = _whole_counts(qtype, sentence, [_widen(sentence, st, e) for _, st, e in found])
         found = [(t, st, e) for t, st, e in found if not _year_modifier(sentence, t, st)]
         noun = stem(qtype.noun.split()[-1]) if qtype.noun else ""
         if noun in _COUNT_STEMS:  # a population is no share, nor a rate ("2,470 persons per km²")
@@ -483,6 +586,7 @@ _FREQUENCY = re.compile(
 
 # Nouns counted in units of themselves ("a population of 3,559"): a percentage is a share of them.
 _COUNT_STEMS = frozenset(stem(n) for n in COUNT_NOUNS)
+_POPULATION = stem("population")
 # Nouns naming a measure of a thing ("size", "length"): a figure they introduce measures, not counts.
 _QUANTITY_STEMS = frozenset(stem(n) for n in QUANTITY_NOUNS)
 # Nouns answered by an amount of money, and the marks of one.
@@ -490,8 +594,9 @@ _MONEY_STEMS = frozenset(stem(n) for n in MONEY_NOUNS)
 
 
 def _widen(sentence: str, start: int, end: int) -> tuple[str, int, int]:
-    """A figure with its currency sign and a "per <unit>" rate: "€45 per m2", not "45 per"."""
-    if start > 0 and sentence[start - 1] in "$€£¥₹":
+    """A figure with its currency sign and a "per <unit>" rate: "€45 per m2", not "45 per". A figure
+    between dollar signs is a paper's inline maths ("$19,300$ tweets"), not dollars."""
+    if start > 0 and sentence[start - 1] in "$€£¥₹" and not _TEX_MATH.match(sentence, start - 1):
         start -= 1
     rate = re.match(r"(?:\s+per)?\s+(?:[a-zA-Z][\w²³/]*)", sentence[end:]) if sentence[:end].endswith("per") else None
     if rate is None:
@@ -502,6 +607,7 @@ def _widen(sentence: str, start: int, end: int) -> tuple[str, int, int]:
 
 
 _RATE = re.compile(r"\bper\b|/")
+_TEX_MATH = re.compile(r"\$[^$\s][^$]{0,40}\$")
 
 
 def _describes_noun(sentence: str, start: int, end: int) -> bool:
@@ -628,6 +734,20 @@ def _proper_at_start(text: str) -> bool:
     if words[0].lower() in stopwords():
         return False
     return len(words) > 1 or bool(re.search(r"\w[A-Z0-9]", words[0]))
+
+
+def _dates_hedged(sentence: str) -> list[tuple[str, int, int]]:
+    return [_hedged(sentence, *span) for span in _spans(_DATE, sentence)]
+
+
+def _hedged(sentence: str, text: str, start: int, end: int) -> tuple[str, int, int]:
+    """A date with the hedge its sentence puts on it: "about 1820" of "built about 1820" (the source is
+    not sure of the year, so neither is the answer)."""
+    hedge = _DATE_HEDGE.search(sentence, 0, start)
+    return (sentence[hedge.start() : end], hedge.start(), end) if hedge else (text, start, end)
+
+
+_DATE_HEDGE = re.compile(r"\b(?:about|around|circa|approximately|roughly|c\.|ca\.)\s+$", re.IGNORECASE)
 
 
 def _spans(pattern: re.Pattern[str], sentence: str) -> list[tuple[str, int, int]]:

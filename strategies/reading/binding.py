@@ -42,15 +42,17 @@ def value_binding(analysis: Analysis, tried: list[ScoredSentence]) -> Binding:
     "reduce") does not. A verb the asked action is under ("How much did Corvid *agree* to pay?") binds the
     sentence itself, when a tried sentence says it: "the court ordered that Corvid pay $1 million" is not
     what Corvid agreed to pay."""
-    specific = most_specific(analysis)
+    named = _named_stems(analysis, tried)
+    # The named thing whose measure is asked ("the population of Elmford") binds through its document,
+    # not each sentence: "The population was 912" answers for the town its page is about, and a sentence
+    # is no likelier to give the measure for naming the town ("Elmford lies at 41.23, -80.12"). A name
+    # telling one value from its siblings ("the not-English filter") still binds the sentence.
+    by_document = frozenset(named) & frozenset(analysis.asked.measured)
+    specific = most_specific(analysis, by_document)
     if specific and not any(x.sentence.covers(specific) for x in tried):
         specific = None
-    named: list[str] = []
-    if analysis.asked.type.kind is not AnswerType.YES_NO and not analysis.asked.conjuncts:
-        named = [t for name in names(analysis.asked.unsourced) for t in content_stems(name)]
-    named = [t for t in dict.fromkeys(named) if any(x.sentence.covers(t) for x in tried)]
     governing = tuple(v for v in analysis.asked.governing if any(_says(x, v) for x in tried))
-    measured = analysis.asked.measured
+    measured = tuple(t for t in analysis.asked.measured if t not in by_document)
     if not any(all(x.sentence.covers(t) for t in measured) for x in tried):
         measured = ()
     documents: dict[str, set[str]] = {}
@@ -58,6 +60,14 @@ def value_binding(analysis: Analysis, tried: list[ScoredSentence]) -> Binding:
         documents.setdefault(x.sentence.doc_id, set()).update(x.sentence.stems | x.sentence.context)
     documents_stems = {d: frozenset(stems) for d, stems in documents.items()}
     return Binding(specific, tuple(named), governing, documents_stems, measured)
+
+
+def _named_stems(analysis: Analysis, tried: list[ScoredSentence]) -> list[str]:
+    """The stems of the names the question asks about that some ``tried`` sentence names."""
+    if analysis.asked.type.kind is AnswerType.YES_NO or analysis.asked.conjuncts:
+        return []
+    named = [t for name in names(analysis.asked.unsourced) for t in content_stems(name)]
+    return [t for t in dict.fromkeys(named) if any(x.sentence.covers(t) for x in tried)]
 
 
 def said_of_asked(analysis: Analysis, item: ScoredSentence, binding: Binding) -> bool:
@@ -86,19 +96,19 @@ def _says(item: ScoredSentence, verb: str) -> bool:
     return any(form_of(w, verb) for w in words(item.sentence.text))
 
 
-def most_specific(analysis: Analysis) -> str | None:
+def most_specific(analysis: Analysis, exclude: frozenset[str]) -> str | None:
     """The question's most specific term (its rarest in the evidence) when it asks for a figure: a
     value answers only for the thing it is said of, so a sentence giving one must name it (a table's
     row answers for its label). "How many paper clusters did the not-English filter remove?" is not
     answered by the total all filters removed, nor "how long does an inexperienced student take" by an
-    expert's time. None for other questions, for a question joining things with "and" (each sentence
+    expert's time. ``exclude``: terms bound otherwise (a name, by its document). None for other questions, for a question joining things with "and" (each sentence
     may answer for one of them: ``_also_led``), and when the evidence's subject took every term."""
     asked = analysis.asked
     if asked.type.kind is not AnswerType.QUANTITY or asked.conjuncts or not analysis.weights:
         return None
     # The verb the question asks what a document says with ("does X *identify*") names no thing.
     reporting = {stem(w) for w in asked.words if w in REPORTING_VERBS}
-    focus = [t for t in analysis.focus_terms if t in analysis.weights and t not in reporting]
+    focus = [t for t in analysis.focus_terms if t in analysis.weights and t not in reporting | exclude]
     return max(focus, key=lambda t: (analysis.weights[t], t)) if focus else None
 
 

@@ -13,7 +13,7 @@ from itertools import pairwise
 import numpy as np
 
 from corpus.author_names import byline
-from corpus.models import BBox, Block, BlockKind, CharSpan
+from corpus.models import BBox, Block, BlockKind, CharSpan, DocType
 from tools.citations.normalise import normalise
 
 #: Candidates are looked up by the quote's rarest ``LOOKUP_KEYS`` word pairs and words, skipping
@@ -44,6 +44,7 @@ class _Meta:
     bbox: tuple[float, float, float, float] | None
     span: tuple[int, int] | None
     section: str
+    parents: tuple[str, ...]
     kind: str
 
 
@@ -61,17 +62,23 @@ class BlockIndex:
         titles: dict[str, str] | None = None,
         bylines: dict[str, str] | None = None,
         ocr_pages: dict[str, frozenset[int]] | None = None,
+        types: dict[str, DocType] | None = None,
     ):
         """``titles`` and ``bylines`` (``corpus.author_names.byline``) by document id, for the
         resolutions to name the document by; ``ocr_pages``, the pages of each document whose text
-        came from OCR, for them to say so."""
+        came from OCR, for them to say so; ``types``, each document's format, for them to be located
+        in its units (a slide, a section; by page where unknown)."""
         ordered = sorted(blocks, key=lambda b: (b.doc_id, b.seq))
         titles = titles or {}
         bylines = bylines or {}
+        types = types or {}
         self.ocr_pages = ocr_pages or {}
         self.doc_ids: list[str] = []
         self.titles: list[str] = []
         self.bylines: list[str] = []
+        self.types: list[DocType | None] = []
+        # A section's headings, one tuple shared by all its blocks.
+        paths: dict[tuple[str, ...], tuple[str, ...]] = {}
         self.doc_ranges: list[tuple[int, int]] = []
         self.texts: list[str] = []
         self.norms: list[str] = []
@@ -85,6 +92,7 @@ class BlockIndex:
                 self.doc_ids.append(b.doc_id)
                 self.titles.append(titles.get(b.doc_id, b.doc_id))
                 self.bylines.append(bylines.get(b.doc_id, ""))
+                self.types.append(types.get(b.doc_id))
                 self.doc_ranges.append((len(self.texts), len(self.texts)))
             start, _ = self.doc_ranges[d]
             self.position[b.block_id] = len(self.texts)
@@ -99,6 +107,7 @@ class BlockIndex:
                     (b.bbox.x0, b.bbox.top, b.bbox.x1, b.bbox.bottom) if b.bbox else None,
                     (b.span.start, b.span.end) if b.span else None,
                     b.section,
+                    paths.setdefault(tuple(b.parents), tuple(b.parents)),
                     b.kind.value,
                 )
             )
@@ -113,7 +122,8 @@ class BlockIndex:
         titles = {d.doc_id: d.title for d in documents}
         bylines = {d.doc_id: byline(d.bibliography.authors, d.year) for d in documents}
         ocr_pages = {d.doc_id: frozenset(d.ocr.pages) for d in documents if d.ocr and d.ocr.pages}
-        return cls(registry.iter_blocks(), titles, bylines, ocr_pages)
+        types = {d.doc_id: d.type for d in documents}
+        return cls(registry.iter_blocks(), titles, bylines, ocr_pages, types)
 
     def __len__(self) -> int:
         return len(self.texts)
@@ -213,6 +223,7 @@ class BlockIndex:
             bbox=BBox(x0=m.bbox[0], top=m.bbox[1], x1=m.bbox[2], bottom=m.bbox[3]) if m.bbox else None,
             span=CharSpan(start=m.span[0], end=m.span[1]) if m.span else None,
             section=m.section,
+            parents=list(m.parents),
             kind=BlockKind(m.kind),
             text=self.texts[pos],
         )

@@ -8,7 +8,8 @@ from collections.abc import Sequence
 import numpy as np
 from pydantic import BaseModel, Field
 
-from corpus.models import BBox, CharSpan
+from corpus.locations import location
+from corpus.models import BBox, CharSpan, DocType
 from tools.citations.index import BlockIndex
 from tools.citations.match import Match, Resolver
 from tools.citations.normalise import normalise, normalise_with_map
@@ -54,6 +55,16 @@ class Resolution(BaseModel):
     scope: str = Field(description="Where the match was found: hint, document, retrieved or corpus.")
     block_text: str = Field(description="Full text of the resolved block(s), joined with a newline.")
     ocr: bool = Field(default=False, description="Whether the matched text was read by OCR from a scanned page.")
+    doc_type: DocType | None = Field(
+        default=None, description="The document's format, which decides how a location is written; None: unknown."
+    )
+    section: str = Field(default="", description="The section of the first block.")
+    parents: list[str] = Field(default_factory=list, description="The headings above that section, outermost first.")
+
+    @property
+    def where(self) -> str:
+        """Where the citation points, in its document's units: "p. 3", "slide 4 § Results", "§ Methods"."""
+        return location(self.doc_type, self.pages, self.section, self.parents, self.title)
 
 
 def resolve_citation(
@@ -182,4 +193,7 @@ def _resolution(index: BlockIndex, cited_text: str, match: Match, hint: int | No
         scope=_SCOPES[match.scope],
         block_text=joined,
         ocr=any(page in index.ocr_pages.get(doc_id, ()) for page in pages),
+        doc_type=index.types[first.doc],
+        section=first.section,
+        parents=list(first.parents),
     )

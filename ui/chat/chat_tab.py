@@ -12,7 +12,6 @@ from textwrap import shorten
 
 import gradio as gr
 
-from corpus.text import page_label
 from research.options import ResearchOptions
 from ui.chat.assets import CITATION_BRIDGE_JS
 from ui.chat.evidence import citation_panel
@@ -244,7 +243,8 @@ def panel_updates(portal: LocalPortal, record: ReportRecord | None, number: int 
         return [gr.update(choices=[], value=None), "", "", hidden, hidden, "", "", None]
     choices = [
         (
-            f"[{c.number}] {shorten(c.resolution.title, 70, placeholder=ELLIPSIS)} \u2014 {page_label(c.resolution.pages)}",
+            f"[{c.number}] {shorten(c.resolution.title, 70, placeholder=ELLIPSIS)}"
+            + (f" \u2014 {c.resolution.where}" if c.resolution.where else ""),
             f"{record.thread_id}:{c.number}",
         )
         for c in record.report.citations

@@ -54,8 +54,8 @@ def _header(view: CitationView) -> str:
     facts = []
     document = view.document
     if document is not None:
-        if document.type is not DocType.PDF:
-            page = f"{document.type.value} document"
+        if document.type is not DocType.PDF:  # its slide, chapter or section (``corpus.locations``)
+            page = view.where or f"{document.type.value} document"
         facts.append(Path(document.path).name + (f", {document.year}" if document.year else ""))
     facts.append(f"block {', '.join(view.block_ids)}")
     quality = "exact match" if view.score >= 100 else f"match {view.score:.0f}/100"

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import html
 
-from corpus.text import counted, page_label
+from corpus.locations import unit
+from corpus.text import counted
 from research.ai_address import shown_title
 from research.evidence import FindingStatus
 from ui.core.exports.record import ReportRecord
@@ -56,7 +57,7 @@ def evidence_cards(record: ReportRecord, active: int | None = None) -> str:
             numbers = sorted({n for b in block_ids for n in cited_by_block.get(b, [])})
             classes = "prp-card" + (" prp-card-active" if active_blocks & set(block_ids) else "")
             where = " \u00b7 ".join(
-                x for x in (chunk.doc_type.value, page_label(chunk.pages), html.escape(chunk.section)) if x
+                x for x in (chunk.doc_type.value, unit(chunk.doc_type, chunk.pages), html.escape(chunk.section)) if x
             )
             year = f" ({chunk.year})" if chunk.year else ""
             badge = "".join(f'<span class="prp-badge">[{n}]</span>' for n in numbers)

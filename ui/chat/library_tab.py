@@ -95,25 +95,38 @@ def edit_cells(portal: LocalPortal, table: list[list], query: str) -> tuple[list
     done, refused = [], []
     for row in table or []:
         before = shown.get(row[_ID]) if len(row) == len(COLUMNS) else None
-        if before is None:
-            continue
-        changed = {
-            field: _value(column, row[i])
-            for i, column in enumerate(COLUMNS)
-            if (field := EDITABLE.get(column)) and str(row[i] or "").strip() != str(before[i] or "").strip()
-        }
+        changed = _changes(row, before) if before is not None else {}
         if not changed:
             continue
-        try:
-            portal.edit_document(row[_ID], MetadataOverride(**changed))
-            done.append(f"{html.escape(before[0])}: {', '.join(changed)} saved")
-        except ValidationError as exc:
-            refused.append(f"{html.escape(before[0])}: " + html.escape("; ".join(e["msg"] for e in exc.errors())))
-        except (ValueError, DocumentNotFoundError) as exc:
-            refused.append(f"{html.escape(before[0])}: {html.escape(str(exc))}")
+        saved, line = _save_edit(portal, row[_ID], before[0], changed)
+        if saved:
+            done.append(line)
+        else:
+            refused.append(line)
     lines = [f'<p class="prp-edit-done">{line}</p>' for line in done]
     lines += [f'<p class="prp-edit-refused">Not saved: {line}</p>' for line in refused]
     return documents_table(portal, query), "".join(lines)
+
+
+def _changes(row: list, before: list) -> dict[str, object]:
+    """The editable fields whose cells differ from the table as it was shown, with their new values."""
+    return {
+        field: _value(column, row[i])
+        for i, column in enumerate(COLUMNS)
+        if (field := EDITABLE.get(column)) and str(row[i] or "").strip() != str(before[i] or "").strip()
+    }
+
+
+def _save_edit(portal: LocalPortal, doc_id: str, title: str, changed: dict[str, object]) -> tuple[bool, str]:
+    """Set a document's changed fields; whether they were saved, and the line saying so (or why not)."""
+    name = html.escape(title)
+    try:
+        portal.edit_document(doc_id, MetadataOverride(**changed))
+    except ValidationError as exc:
+        return False, f"{name}: " + html.escape("; ".join(e["msg"] for e in exc.errors()))
+    except (ValueError, DocumentNotFoundError) as exc:
+        return False, f"{name}: {html.escape(str(exc))}"
+    return True, f"{name}: {', '.join(changed)} saved"
 
 
 def build_library_tab(portal: LocalPortal) -> LibraryTab:

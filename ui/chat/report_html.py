@@ -16,7 +16,6 @@ import html
 
 from markdown_it import MarkdownIt
 
-from corpus.text import page_label
 from research.report import (
     ANSWER_HEADING,
     CLOSEST_HEADING,
@@ -154,7 +153,7 @@ class _Writer:
             lines.append("<ul>")
             for number in section.closest:
                 r = self.report.citation(number)
-                where = f"{r.title}, {page_label(r.pages)}"
+                where = ", ".join(part for part in (r.title, r.where) if part)
                 lines.append(f"<li>\u201c{_e(r.matched_text)}\u201d ({_e(where)}) {self.link(number)}</li>")
             lines.append("</ul>")
         return lines

@@ -61,22 +61,9 @@ def add_option_flags(parser: argparse.ArgumentParser, model: type[BaseModel]) ->
 def _add_flag(parser: argparse.ArgumentParser, field: OptionField) -> None:
     help_text = (field.info.description or "").rstrip(".")
     if field.kind is bool:
-        if field.default:
-            parser.add_argument(
-                "--no-" + _flag(field.name)[2:],
-                dest=_dest(field),
-                action="store_false",
-                default=None,
-                help=f"turn off (on by default): {help_text}",
-            )
-        else:
-            parser.add_argument(_flag(field.name), dest=_dest(field), action="store_true", default=None, help=help_text)
+        _add_switch(parser, field, help_text)
         return
-    default = field.default
-    shown = f"default {default.value if isinstance(default, Enum) else default}" if default is not None else ""
-    lo, hi = field.bounds
-    bounds = f", {lo}-{hi}" if lo is not None and hi is not None else ""
-    detail = ", ".join(x for x in (shown + bounds, "repeatable" if field.many else "") if x)
+    detail = _detail(field)
     parser.add_argument(
         _flag(field.name),
         dest=_dest(field),
@@ -87,6 +74,29 @@ def _add_flag(parser: argparse.ArgumentParser, field: OptionField) -> None:
         default=None,
         help=f"{help_text} ({detail})" if detail else help_text,
     )
+
+
+def _add_switch(parser: argparse.ArgumentParser, field: OptionField, help_text: str) -> None:
+    """A yes/no option's flag: ``--no-…`` for one that is on by default."""
+    if field.default:
+        parser.add_argument(
+            "--no-" + _flag(field.name)[2:],
+            dest=_dest(field),
+            action="store_false",
+            default=None,
+            help=f"turn off (on by default): {help_text}",
+        )
+    else:
+        parser.add_argument(_flag(field.name), dest=_dest(field), action="store_true", default=None, help=help_text)
+
+
+def _detail(field: OptionField) -> str:
+    """What a value flag's help adds: "default 10, 1-50", "repeatable"."""
+    default = field.default
+    shown = f"default {default.value if isinstance(default, Enum) else default}" if default is not None else ""
+    lo, hi = field.bounds
+    bounds = f", {lo}-{hi}" if lo is not None and hi is not None else ""
+    return ", ".join(x for x in (shown + bounds, "repeatable" if field.many else "") if x)
 
 
 def read_options(args: argparse.Namespace) -> BaseModel | None:

@@ -10,11 +10,12 @@ import sys
 from collections.abc import Sequence
 
 from corpus.author_names import short_authors
-from corpus.ingest import IngestSummary, Outcome
+from corpus.ingest import FileResult, IngestSummary, Outcome
+from corpus.locations import extent, unit
 from corpus.registry import DocumentRecord
 from corpus.retrieval import RetrievedChunk
 from corpus.sync import NO_ROOTS, SyncSummary
-from corpus.text import counted, page_label
+from corpus.text import counted
 from research.runs import RunSummary
 from tools.title_scope import TitleScope
 from ui.core.report_json import JsonReport
@@ -39,28 +40,12 @@ def format_summary(summary: IngestSummary) -> str:
         f"{summary.count(Outcome.FAILED)} failed{refreshed}",
         f"pages: {summary.pages}  blocks: {summary.blocks}  chunks: {summary.chunks}  time: {summary.seconds:.1f}s",
     ]
-    marked = [f for f in summary.files if f.outcome is Outcome.OK and f.boilerplate_blocks]
-    if marked:
-        lines.append(
-            f"boilerplate: {summary.boilerplate_blocks} blocks in {len(marked)} documents "
-            "(text repeated across 3 or more documents: kept for citations, left out of search)"
-        )
-        lines.extend(f"  boilerplate: {f.path}: {f.boilerplate_blocks} of {f.blocks} blocks" for f in marked)
+    lines += _boilerplate_lines(summary)
     for f in summary.files:
-        if f.outcome is Outcome.OK and f.non_prose:
-            left_out = ", ".join(n.describe() for n in f.non_prose)
-            lines.append(f"  kept out of chunks (not text to read or search): {f.path}: {left_out}")
-        if f.outcome is Outcome.OK and f.figure_pages:
-            pages = ", ".join(map(str, f.figure_pages))
-            lines.append(f"  only a figure's text (kept with the figure, not searched): {f.path}: page(s) {pages}")
-        if f.outcome is Outcome.OK and f.ocr_pages:
-            lines.append(f"  read by OCR (scanned pages): {f.path}: page(s) {', '.join(map(str, f.ocr_pages))}")
-        if f.outcome is Outcome.OK and f.unread_pages:
-            lines.append(f"  unread, no text (scanned pages OCR could not read): {f.path}: {'; '.join(f.unread_pages)}")
+        if f.outcome is Outcome.OK:
+            lines += _left_out_lines(f)
     if summary.hidden:
-        named = ", ".join(summary.hidden[:HIDDEN_NAMED])
-        more = f" and {len(summary.hidden) - HIDDEN_NAMED} more" if len(summary.hidden) > HIDDEN_NAMED else ""
-        lines.append(f"hidden, left out (a folder walk reads no dot-file or dot-folder): {named}{more}")
+        lines.append(_hidden_line(summary.hidden))
     if summary.remarked:  # what other documents share changed: their marks and chunks were redone
         lines.append(f"boilerplate marked again in {len(summary.remarked)} earlier document(s)")
     for f in summary.files:
@@ -68,6 +53,41 @@ def format_summary(summary: IngestSummary) -> str:
             entry = f", entry {f.entry}" if f.entry else ""
             lines.append(f"  {f.outcome.value}: {f.path}{entry}: {f.reason}")
     return "\n".join(lines)
+
+
+def _boilerplate_lines(summary: IngestSummary) -> list[str]:
+    """The boilerplate the ingest marked: in all, then in each document holding some."""
+    marked = [f for f in summary.files if f.outcome is Outcome.OK and f.boilerplate_blocks]
+    if not marked:
+        return []
+    return [
+        f"boilerplate: {summary.boilerplate_blocks} blocks in {len(marked)} documents "
+        "(text repeated across 3 or more documents: kept for citations, left out of search)",
+        *(f"  boilerplate: {f.path}: {f.boilerplate_blocks} of {f.blocks} blocks" for f in marked),
+    ]
+
+
+def _left_out_lines(f: FileResult) -> list[str]:
+    """What of an ingested document is not searched as text, or was read by OCR or not at all."""
+    lines = []
+    if f.non_prose:
+        left_out = ", ".join(n.describe() for n in f.non_prose)
+        lines.append(f"  kept out of chunks (not text to read or search): {f.path}: {left_out}")
+    if f.figure_pages:
+        pages = ", ".join(map(str, f.figure_pages))
+        lines.append(f"  only a figure's text (kept with the figure, not searched): {f.path}: page(s) {pages}")
+    if f.ocr_pages:
+        lines.append(f"  read by OCR (scanned pages): {f.path}: page(s) {', '.join(map(str, f.ocr_pages))}")
+    if f.unread_pages:
+        lines.append(f"  unread, no text (scanned pages OCR could not read): {f.path}: {'; '.join(f.unread_pages)}")
+    return lines
+
+
+def _hidden_line(hidden: list[str]) -> str:
+    """The hidden files and folders a walk left out, the first ``HIDDEN_NAMED`` by name."""
+    named = ", ".join(hidden[:HIDDEN_NAMED])
+    more = f" and {len(hidden) - HIDDEN_NAMED} more" if len(hidden) > HIDDEN_NAMED else ""
+    return f"hidden, left out (a folder walk reads no dot-file or dot-folder): {named}{more}"
 
 
 def print_sync(summary: SyncSummary, as_json: bool) -> int:
@@ -103,7 +123,8 @@ def print_search(results: list[RetrievedChunk], scope: TitleScope | None, as_jso
     if not results:
         print("no results")
     for r in results:
-        print(f"{r.rank}. [{r.score:.4f}] {r.title} ({r.year or 'n.d.'}) {page_label(r.pages)} · {r.section}")
+        where = " · ".join(part for part in (unit(r.doc_type, r.pages), r.section) if part)
+        print(f"{r.rank}. [{r.score:.4f}] {r.title} ({r.year or 'n.d.'}) {where}")
         print(f"   blocks: {', '.join(b.block_id for b in r.blocks)}")
         snippet = " ".join(r.text.split())
         print(f"   {snippet[:300]}{'…' if len(snippet) > 300 else ''}")
@@ -135,11 +156,16 @@ def print_docs(docs: list[DocumentRecord], as_json: bool) -> int:
         source = f"  [title: {d.title_source.value}]" if d.title_source else ""
         ocr = f"  [OCR: {len(d.ocr.pages)} of {d.page_count} pages]" if d.ocr and d.ocr.pages else ""
         print(
-            f"{d.doc_id}  {d.type.value:8} {d.page_count:3}p {d.n_chunks:4} chunks  {d.year or '    '}  "
+            f"{d.doc_id}  {d.type.value:8} {_length(d)} {d.n_chunks:4} chunks  {d.year or '    '}  "
             f"{d.title}{by}{source}{ocr}"
         )
     print(f"{len(docs)} documents")
     return 0
+
+
+def _length(d: DocumentRecord) -> str:
+    """ "  12 pages", "  3 slides", "2 chapters"; "-" for a text without pages: one column wide."""
+    return f"{extent(d.type, d.page_count) or '-':>10}"
 
 
 def print_document(d: DocumentRecord, as_json: bool) -> int:

@@ -52,6 +52,7 @@ def citation_view(registry: Registry, number: int | None, resolution: Resolution
         doc_id=resolution.doc_id,
         title=resolution.title,
         pages=resolution.pages,
+        where=resolution.where,
         block_ids=resolution.block_ids,
         blocks=resolution.bboxes,
         words=words,
@@ -92,6 +93,9 @@ def block_resolution(cited: CitedPassage) -> Resolution:
         hint_used=True,
         scope=BY_ID,
         block_text=cited.text,
+        doc_type=cited.document.type,
+        section=cited.section,
+        parents=cited.parents,
     )
 
 
@@ -107,10 +111,14 @@ def quote_resolution(cited: CitedPassage, quote: str) -> Resolution:
         bbox=cited.bbox,
         span=cited.span,
         section=cited.section,
+        parents=cited.parents,
         kind=cited.kind,
         text=cited.text,
     )
-    resolution = resolve_citation(quote, cited.block_id, BlockIndex([block], {cited.doc_id: cited.title}))
+    document = cited.document
+    ocr_pages = {cited.doc_id: frozenset(document.ocr.pages)} if document.ocr else {}
+    index = BlockIndex([block], {cited.doc_id: cited.title}, ocr_pages=ocr_pages, types={cited.doc_id: document.type})
+    resolution = resolve_citation(quote, cited.block_id, index)
     if resolution is None:
         raise InvalidValueError(
             f"block {cited.block_id} does not hold this quote: ask for the block without one to read its stored text"

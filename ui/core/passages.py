@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 
+from corpus.locations import location
 from corpus.models import BBox, BlockKind, CharSpan
 from corpus.registry import DocumentRecord
 from tools.citations.resolve import CitedBlock
@@ -31,6 +32,11 @@ class CitedPassage(BaseModel):
     bbox: BBox | None = Field(description="Where the block is on the page, in PDF points (PDFs only).")
     span: CharSpan | None = Field(description="Character offsets in the document's extracted text.")
     section: str
+    parents: list[str] = Field(default_factory=list, description="The headings above the section, outermost first.")
+    where: str = Field(
+        default="",
+        description='Where the block is in its document\'s units: "p. 3", "slide 4 § Results", "§ Methods".',
+    )
     kind: BlockKind
     text: str = Field(description="The stored text of the block: what a quote citing it must match.")
     document: DocumentRecord
@@ -69,6 +75,11 @@ class CitationView(BaseModel):
     doc_id: str
     title: str
     pages: list[int]
+    where: str = Field(
+        default="",
+        description='Where the citation is in its document\'s units: "p. 3" (PDF), "slide 4 § Results", '
+        '"ch. 2 § Rivers", "§ Methods > Sampling" (a text without pages); "" where a text has no section.',
+    )
     block_ids: list[str] = Field(description="One block, or two adjacent blocks of one document.")
     blocks: list[CitedBlock] = Field(
         description="Each cited block's page, bounding box (PDFs) and character offsets, and where the match is in it."
@@ -128,6 +139,8 @@ def cite(library: Library, block_id: str) -> CitedPassage:
         bbox=block.bbox,
         span=block.span,
         section=block.section,
+        parents=block.parents,
+        where=location(document.type, [block.page], block.section, block.parents, document.title),
         kind=block.kind,
         text=block.text,
         document=document,

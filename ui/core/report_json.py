@@ -20,6 +20,11 @@ class JsonCitation(BaseModel):
     title: str
     page: int
     pages: list[int]
+    where: str = Field(
+        default="",
+        description='Where it is in the document\'s own units: "p. 3" (PDF), "slide 4 § Results", "ch. 2 § Rivers", '
+        '"§ Methods > Sampling" (a text without pages); "" in a text without pages or sections.',
+    )
     block_ids: list[str]
     blocks: list[CitedBlock]
     quote: str
@@ -70,6 +75,7 @@ class JsonReport(BaseModel):
                     title=c.resolution.title,
                     page=c.resolution.page,
                     pages=c.resolution.pages,
+                    where=c.resolution.where,
                     block_ids=c.resolution.block_ids,
                     blocks=c.resolution.bboxes,
                     quote=c.resolution.quote,

@@ -8,10 +8,11 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from corpus.author_names import short_authors
+from corpus.locations import extent, unit
 from corpus.models import BBox, DocType
 from corpus.registry import DocumentRecord
 from corpus.retrieval import RetrievedChunk
-from corpus.text import counted, page_label
+from corpus.text import counted
 from research.ai_address import shown_title
 from tools.title_scope import TitleScope
 from ui.core.passages import CitationView
@@ -80,6 +81,12 @@ def search_results(
     )
 
 
+def _unit(kind: DocType, pages: list[int]) -> str:
+    """ "p. 3, ", "slide 4, ": a text without pages has no unit to name."""
+    where = unit(kind, pages)
+    return f"{where}, " if where else ""
+
+
 def _by(authors: list[str], year: int | None) -> str:
     names = short_authors(authors)
     return f"{names + ', ' if names else ''}{year or 'n.d.'}"
@@ -92,7 +99,7 @@ def search_text(results: SearchResults) -> str:
     for p in results.passages:
         snippet = " ".join(p.text.split())
         lines += [
-            f"{p.rank}. {p.title} ({_by(p.authors, p.year)}), {page_label(p.pages)}, {p.section or 'no section'}"
+            f"{p.rank}. {p.title} ({_by(p.authors, p.year)}), {_unit(p.doc_type, p.pages)}{p.section or 'no section'}"
             f" · score {p.score:.4f} · document {p.doc_id}",
             f"   blocks: {', '.join(b.block_id for b in p.blocks)}",
             f"   {snippet[:SNIPPET_CHARS]}{'…' if len(snippet) > SNIPPET_CHARS else ''}",
@@ -102,8 +109,9 @@ def search_text(results: SearchResults) -> str:
 
 def documents_text(listed: DocumentList) -> str:
     lines = [
-        f"{d.doc_id} · {d.title} ({_by(d.bibliography.authors, d.year)}) · {d.type.value}, "
-        f"{counted(d.page_count, 'page')}" + (f" · {d.bibliography.venue}" if d.bibliography.venue else "")
+        f"{d.doc_id} · {d.title} ({_by(d.bibliography.authors, d.year)}) · "
+        + ", ".join(part for part in (d.type.value, extent(d.type, d.page_count)) if part)
+        + (f" · {d.bibliography.venue}" if d.bibliography.venue else "")
         for d in listed.documents
     ]
     lines.append(f"{counted(len(listed.documents), 'document')} of {listed.total}")
@@ -114,14 +122,17 @@ def cite_text(view: CitationView) -> str:
     """A block asked for by id (``Portal.block_view``): its stored text (or the part a quote matched,
     with the boxes of its words), where it is, whose it is."""
     cited = view.blocks[0]
-    where = f"page {cited.page}"
+    document = view.document
+    # A PDF's block by its page and box, as ever; any other by its slide, chapter or section (``view.where``).
+    paged = document is None or document.type is DocType.PDF
+    where = [f"page {cited.page}"] if paged else [view.where or "no section"]
     if cited.bbox is not None:
         b = cited.bbox
-        where += f", bbox ({b.x0:.1f}, {b.top:.1f}, {b.x1:.1f}, {b.bottom:.1f}) pt"
+        where.append(f"bbox ({b.x0:.1f}, {b.top:.1f}, {b.x1:.1f}, {b.bottom:.1f}) pt")
     elif cited.span is not None:
-        where += f", characters {cited.span.start}-{cited.span.end}"
-    section = next((b.section for b in view.passage if b.block_id == cited.block_id), "")
-    document = view.document
+        where.append(f"characters {cited.span.start}-{cited.span.end}")
+    if paged:
+        where.append(next((b.section for b in view.passage if b.block_id == cited.block_id), "") or "no section")
     by = _by(document.bibliography.authors, document.year) if document is not None else "removed from the library"
     # A quote's words, line by line; a whole block's would only repeat its box.
     boxed = "".join(
@@ -131,8 +142,7 @@ def cite_text(view: CitationView) -> str:
     )
     return (
         f"\u201c{view.matched_text}\u201d\n"
-        f"\u2014 {view.title} ({by}), {where}, "
-        f"{section or 'no section'}, block {cited.block_id}"
+        f"\u2014 {view.title} ({by}), {', '.join(where)}, block {cited.block_id}"
         + (f"\nthe quoted words:{boxed}" if boxed else "")
         + f"\n\n{view.bibtex or ''}"
     )

@@ -1,8 +1,8 @@
 """The reading rules' word lists, one module per language concept, each list saying where it comes from.
 
 Data only (no rule reads a list here, and no module here imports outside the lexicon): the rules that
-use a list keep the reason they use it. Most lists are general English, kept by hand; a few are kept
-for the sample corpus and say so (``topics.SYNONYMS``, part of ``verbs.VERBISH``).
+use a list keep the reason they use it. The lists are general English, kept by hand; part of
+``verbs.VERBISH`` (the verbs findings sentences use most) was drawn from the sample corpus and says so.
 
 - ``function_words``: auxiliaries, pronouns, articles and prepositions, the particles of names;
 - ``question_words``: wh-words, and the words of question templates;

@@ -34,6 +34,15 @@ DATE_NOUNS = ("date", "year", "birthday", "day", "month")
 # Source: hand-kept, general English.
 COUNT_NOUNS = ("population", "number", "count", "total", "amount")
 
+# Of those, the nouns counting whole things (a population of 3,559, never of 40.16), unless averaged.
+# Source: hand-kept, general English.
+WHOLE_COUNT_NOUNS = ("population", "number", "count")
+AVERAGING = ("average", "mean", "median", "typical", "expected")
+
+# What a population counts: a figure before another noun counts that ("699 households", "255 male").
+# Source: hand-kept, general English.
+PEOPLE_WORDS = ("people", "persons", "person", "inhabitants", "residents", "individuals", "citizens", "souls")
+
 # Nouns answered by an amount of money.
 # Source: hand-kept, general English.
 MONEY_NOUNS = ("money", "price", "cost", "fee", "budget", "salary", "revenue", "expense", "wage")

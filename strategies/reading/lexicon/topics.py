@@ -1,4 +1,4 @@
-"""Topic words: nouns naming a relation rather than a thing, and a small thesaurus of the sample corpus."""
+"""Topic words: nouns naming a relation rather than a thing."""
 
 from __future__ import annotations
 
@@ -10,33 +10,3 @@ RELATIONAL_NOUNS = frozenset(
     benefits cost costs risk risks relationship relationships link links association associations
     comparison history future state evaluation analysis design performance""".split()
 )
-
-# A tiny thesaurus for reformulating queries and suggesting other terms; keys are stems.
-# Source: hand-kept for the sample corpus (green roofs: costs, cooling, stormwater, biodiversity).
-SYNONYMS: dict[str, tuple[str, ...]] = {
-    "cost": ("price", "expense", "budget", "payback"),
-    "price": ("cost", "expense", "budget"),
-    "expen": ("cost", "price", "budget"),
-    "payba": ("cost", "savings", "return on investment"),
-    "econo": ("cost", "price", "benefit"),
-    "insta": ("construction", "retrofit", "build-up"),
-    "maint": ("upkeep", "inspection", "care"),
-    "lifec": ("service life", "durability", "replacement"),
-    "cool": ("temperature reduction", "heat", "air temperature"),
-    "tempe": ("heat", "cooling", "warming"),
-    "heat": ("temperature", "cooling"),
-    "storm": ("runoff", "rainfall", "drainage"),
-    "retai": ("captured", "held back", "storage"),
-    "runof": ("stormwater", "drainage", "discharge"),
-    "biodi": ("species", "habitat", "wildlife"),
-    "habit": ("biodiversity", "species", "wildlife"),
-    "weigh": ("load", "mass"),
-    "load": ("weight", "structural capacity"),
-    "energ": ("electricity", "cooling demand"),
-    "carbo": ("CO2", "sequestration", "storage"),
-    "droug": ("dry spell", "water stress"),
-    "irrig": ("watering", "water supply"),
-    "polic": ("regulation", "programme", "requirement"),
-    "benef": ("advantage", "effect", "performance"),
-    "risk": ("hazard", "failure"),
-}

@@ -12,14 +12,25 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from corpus.author_names import all_authors
+from corpus.locations import extent
 from corpus.models import Bibliography, Document
-from corpus.text import counted, page_label
+from corpus.text import counted
 from research.ai_address import shown_title
 from research.report import clip, inert_html
 from tools.citations.resolve import Resolution
 from ui.core.exports.record import ReportRecord
 
-FORMAT_NAMES = {"pdf": "PDF", "markdown": "Markdown", "text": "plain text", "html": "HTML"}
+FORMAT_NAMES = {
+    "pdf": "PDF",
+    "markdown": "Markdown",
+    "text": "plain text",
+    "html": "HTML",
+    "docx": "Word",
+    "pptx": "PowerPoint",
+    "epub": "EPUB",
+    "odt": "OpenDocument",
+    "latex": "LaTeX",
+}
 
 
 @dataclass
@@ -64,8 +75,8 @@ class BibEntry:
         if self.document is None:
             return "no longer in the library"
         kind = FORMAT_NAMES.get(self.document.type.value, self.document.type.value)
-        pages = f", {self.document.page_count} pages" if self.document.type.value == "pdf" else ""
-        return f"{kind}{pages}"
+        length = extent(self.document.type, self.document.page_count)
+        return f"{kind}, {length}" if length else kind
 
 
 def bibliography(
@@ -98,7 +109,7 @@ def annotation(entry: BibEntry, report_title: str) -> str:
     parts = "; ".join(entry.parts) if entry.parts else "the report"
     text = f"Cited as {numbers} in \u201c{report_title}\u201d for: {parts}."
     quotes = " ".join(
-        f"[{n}] {page_label(r.pages)}: \u201c{clip(r.matched_text, 200)}\u201d" for n, r in entry.citations
+        f"[{n}] {r.where + ': ' if r.where else ''}\u201c{clip(r.matched_text, 200)}\u201d" for n, r in entry.citations
     )
     text += f" {quotes}"
     if entry.disagreements:
@@ -131,7 +142,8 @@ def bibliography_markdown(record: ReportRecord, documents: Mapping[str, Document
         numbers = ", ".join(f"[{n}]" for n, _ in entry.citations)
         lines += [f"Cited as {numbers} for: " + "; ".join(f"*{p}*" for p in entry.parts or ["the report"]), ""]
         lines += [
-            f"- [{n}] {page_label(r.pages)}, block {', '.join(r.block_ids)}: \u201c{clip(r.matched_text, 300)}\u201d"
+            f"- [{n}] {r.where + ', ' if r.where else ''}block {', '.join(r.block_ids)}: "
+            f"\u201c{clip(r.matched_text, 300)}\u201d"
             for n, r in entry.citations
         ]
         if entry.disagreements:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from corpus.text import page_label
 from research.report import inert_html
 from tools.citations.resolve import Resolution
 from ui.core.exports.csv_text import csv_text
@@ -31,7 +30,7 @@ def _side(r: Resolution) -> str:
 
 
 def _citation(number: int, r: Resolution) -> str:
-    return f"[{number}] {page_label(r.pages)}, block {', '.join(r.block_ids)}"
+    return f"[{number}] {r.where + ', ' if r.where else ''}block {', '.join(r.block_ids)}"
 
 
 def contradictions_csv(record: ReportRecord) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from research.evidence import SubQuestion
-from research.report import Disagreement, FinalReport, ReportClaim, markdown_text
+from research.report import Disagreement, FinalReport, ReportClaim, ReportSection, markdown_text
 from ui.core.exports.record import ReportRecord
 
 
@@ -57,30 +57,7 @@ def conversation_record(conversation: str, records: list[ReportRecord]) -> Repor
     if not records:
         raise ValueError("a conversation export needs at least one finished turn")
     reports = _turn_reports(records)
-    sections = []
-    for record, report in zip(records, reports, strict=True):
-        for section in report.sections:
-            # A one-question turn's section is the question as the researcher typed it.
-            question = _asked(record) if report.single_question else section.sub_question.question
-            sub = SubQuestion(id=f"t{len(sections) + 1}", question=question, rationale=section.sub_question.rationale)
-            sections.append(section.model_copy(update={"number": len(sections) + 1, "sub_question": sub}))
-    cautions = {c.doc_id: c for r in reports for c in r.cautions}
-    merged = FinalReport(
-        title=f"Conversation: {records[0].report.title}",
-        mode=records[0].report.mode,
-        policy=records[0].report.policy,
-        summary=[c for r in reports for c in r.summary],
-        sections=sections,
-        disagreements=[d for r in reports for d in r.disagreements],
-        omitted_disagreements=sum(r.omitted_disagreements for r in reports),
-        gaps=[g for r in reports for g in r.gaps],
-        citations=[c for r in reports for c in r.citations],
-        unverified_claims=sum(r.unverified_claims for r in reports),
-        dropped_claims=sum(r.dropped_claims for r in reports),
-        unsupported_claims=sum(r.unsupported_claims for r in reports),
-        addressed_claims=sum(r.addressed_claims for r in reports),
-        cautions=list(cautions.values()),
-    )
+    merged = _merged(records[0].report, reports, _sections(records, reports))
     return ReportRecord(
         thread_id=conversation,
         topic=records[0].topic,
@@ -88,6 +65,46 @@ def conversation_record(conversation: str, records: list[ReportRecord]) -> Repor
         report=merged,
         findings=[f for r in records for f in r.findings],
     )
+
+
+def _sections(records: list[ReportRecord], reports: list[FinalReport]) -> list[ReportSection]:
+    """Every turn's sections in turn order, numbered through the conversation."""
+    sections: list[ReportSection] = []
+    for record, report in zip(records, reports, strict=True):
+        for section in report.sections:
+            # A one-question turn's section is the question as the researcher typed it.
+            question = _asked(record) if report.single_question else section.sub_question.question
+            sub = SubQuestion(id=f"t{len(sections) + 1}", question=question, rationale=section.sub_question.rationale)
+            sections.append(section.model_copy(update={"number": len(sections) + 1, "sub_question": sub}))
+    return sections
+
+
+def _merged(first: FinalReport, reports: list[FinalReport], sections: list[ReportSection]) -> FinalReport:
+    """The turns' ``reports`` (citations already numbered through) as one, titled after the ``first``."""
+    cautions = {c.doc_id: c for r in reports for c in r.cautions}
+    return FinalReport(
+        title=f"Conversation: {first.title}",
+        mode=first.mode,
+        policy=first.policy,
+        summary=[c for r in reports for c in r.summary],
+        sections=sections,
+        disagreements=[d for r in reports for d in r.disagreements],
+        gaps=[g for r in reports for g in r.gaps],
+        citations=[c for r in reports for c in r.citations],
+        cautions=list(cautions.values()),
+        **_summed(reports),
+    )
+
+
+def _summed(reports: list[FinalReport]) -> dict[str, int]:
+    """The counts a report keeps of its claims and disagreements: the conversation's are the turns' added."""
+    return {
+        "omitted_disagreements": sum(r.omitted_disagreements for r in reports),
+        "unverified_claims": sum(r.unverified_claims for r in reports),
+        "dropped_claims": sum(r.dropped_claims for r in reports),
+        "unsupported_claims": sum(r.unsupported_claims for r in reports),
+        "addressed_claims": sum(r.addressed_claims for r in reports),
+    }
 
 
 def conversation_markdown(conversation: str, records: list[ReportRecord]) -> str:
