@@ -17,6 +17,8 @@ from mcp import ClientSession, McpError, StdioServerParameters, types
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
+from tools.citations.normalise import normalise
+
 from .cli_process import PRP, prp_env, run_prp
 from .paths import ROOT, SAMPLE_DOCS
 from .served import start, stop
@@ -88,6 +90,7 @@ def test_stdio_lists_and_answers_every_tool_and_resource_and_refuses_bad_input_i
         assert cited["bibtex"].startswith("@") and "file = {" in cited["bibtex"]  # no note unless asked
         if first["blocks"][0]["bbox"]:  # a PDF's block: the page crop, as image content
             assert cite_result.content[-1].type == "image" and cite_result.content[-1].mimeType == "image/png"
+        await boxes_a_quotes_words(session, tools["cite"])
 
         steps: list[str] = []
 
@@ -120,6 +123,26 @@ def test_stdio_lists_and_answers_every_tool_and_resource_and_refuses_bad_input_i
         await says_what_to_change(session)  # in the same process: a second would open the library again
 
     over_stdio(prp_env(library_dir, models_dir), work)
+
+
+async def boxes_a_quotes_words(session: ClientSession, cite: types.Tool) -> None:
+    """`cite` with a quote of a PDF's block: the quote's own words, one box a line, in the block's box."""
+    found = await session.call_tool("search", {"query": "roof cooling heatwave", "k": 5, "types": ["pdf"]})
+    blocks = [b for p in found.structuredContent["passages"] for b in p["blocks"] if b["bbox"]][:4]
+    wholes = [valid(await session.call_tool("cite", {"block_id": b["block_id"]}), cite) for b in blocks]
+    whole = max(wholes, key=lambda w: len(w["matched_text"]))  # a paragraph, not a heading
+    block = blocks[wholes.index(whole)]
+    assert len(whole["words"]) >= 1 and {w["block_id"] for w in whole["words"]} == {block["block_id"]}
+    quote = " ".join(whole["matched_text"].split()[3:15])
+    result = await session.call_tool("cite", {"block_id": block["block_id"], "quote": quote})
+    cited = valid(result, cite)
+    assert cited["matched_text"] == quote and cited["quote"] == quote
+    assert normalise(" ".join(w["text"] for w in cited["words"])) == normalise(quote)
+    box = block["bbox"]
+    assert all(box["x0"] <= w["bbox"]["x0"] and w["bbox"]["x1"] <= box["x1"] for w in cited["words"])
+    assert "the quoted words:" in text(result) and cited["words"][0]["text"] in text(result)
+    missing = await session.call_tool("cite", {"block_id": block["block_id"], "quote": "street trees shade the canal"})
+    assert missing.isError and f"block {block['block_id']} does not hold this quote" in text(missing)
 
 
 async def says_what_to_change(session: ClientSession) -> None:

@@ -19,6 +19,7 @@ from corpus.model_files import RAPIDOCR
 from corpus.models import OcrOptions
 from graph.run import run_research
 from strategies.offline.strategy import OfflineStrategy
+from ui.core.citation_view import citation_view
 
 # A small page (mm): OCR's time grows with the page's pixels.
 PAGE = (150, 80)
@@ -81,6 +82,9 @@ def test_a_scanned_pdf_is_read_by_ocr_and_answers_cite_it(make_library, tmp_path
     assert citation.resolution.ocr and citation.resolution.block_ids[0] in {b.block_id for b in blocks}
     assert "4.2" in citation.resolution.matched_text
     assert "p. 1 (OCR)" in run.report.reference_label(citation)
+    # The page's text layer is not what OCR read: the block's frame is the citation's place.
+    view = citation_view(library.registry, citation.number, citation.resolution)
+    assert view.words == [] and view.zoom_png and "read by OCR" in view.image_note
 
 
 def test_a_mixed_pdf_is_read_page_by_page_and_an_unreadable_page_is_named(tmp_path: Path) -> None:

@@ -19,6 +19,7 @@ from corpus.errors import ReferenceImportError, RefusedPathError
 from corpus.library import Library
 from corpus.models import MetadataOverride
 from strategies.offline.strategy import OfflineStrategy
+from tools.citations.normalise import normalise
 from ui.core.errors import (
     BlockNotFoundError,
     CitationNotFoundError,
@@ -129,6 +130,16 @@ def test_a_block_is_shown_the_same_with_its_page(local, remote):
     assert [b.block_id for b in view.passage if b.match is not None] == [block]
     bare = remote.block_view(block, images=False)
     assert bare.zoom_png is None and bare.page_png is None and bare.passage == view.passage
+    # A quote of a paragraph: its own words boxed, on both sides.
+    found = local.search(SearchRequest(query="rainfall retention", k=1, filters={"types": ["pdf"]})).results[0]
+    paragraph = max((local.cite(b.block_id) for b in found.blocks), key=lambda c: len(c.text)).block_id
+    quote = " ".join(local.cite(paragraph).text.split()[2:12])
+    quoted = local.block_view(paragraph, images=False, quote=quote)
+    assert quoted == remote.block_view(paragraph, images=False, quote=quote)
+    assert quoted.matched_text == quote and normalise(" ".join(w.text for w in quoted.words)) == normalise(quote)
+    for portal in (local, remote):
+        with pytest.raises(InvalidValueError, match=f"block {paragraph} does not hold this quote"):
+            portal.block_view(paragraph, quote="street trees shade the canal")
 
 
 def test_searches_rank_the_same(local, remote):

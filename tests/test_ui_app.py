@@ -27,7 +27,7 @@ from ui.chat.app import banner
 from ui.cli.main import main as cli_main
 from ui.core.exports.record import load_record
 from ui.core.local import LocalPortal
-from ui.core.page_image import STROKE
+from ui.core.page_image import FRAME_STROKE, WORD_STROKE
 
 from .ui_server import free_port, running_ui
 
@@ -70,10 +70,10 @@ def thread_of(outputs: list) -> str:
     return outputs[CITATION]["value"].rpartition(":")[0]
 
 
-def orange_pixels(path: str) -> int:
-    """Pixels in the colour of the frame drawn around a cited block."""
+def pixels_of(path: str, colour: tuple[int, int, int]) -> int:
+    """Pixels in ``colour``: the frame drawn around a cited block, or the boxes around its quoted words."""
     pixels = np.asarray(Image.open(path).convert("RGB"), dtype=np.int16)
-    return int((np.abs(pixels - np.array(STROKE)).max(axis=2) < 40).sum())
+    return int((np.abs(pixels - np.array(colour)).max(axis=2) < 40).sum())
 
 
 def test_mode_and_store_are_shown(url):
@@ -112,8 +112,9 @@ def test_answer_has_clickable_resolved_citations(answered, sample_library):
     assert first.title in final[HEADER] and "[1]" in final[HEADER]
     marked = re.search(r"<mark>(.*?)</mark>", final[PASSAGE], flags=re.S).group(1)
     assert normalize(html.unescape(marked)) == normalize(first.matched_text)  # as the browser shows it
-    assert final[IMAGE]["visible"] and orange_pixels(final[IMAGE]["value"]) > 500
-    assert final[ZOOM]["visible"] and orange_pixels(final[ZOOM]["value"]) > 500
+    assert final[IMAGE]["visible"] and pixels_of(final[IMAGE]["value"], FRAME_STROKE) > 500
+    assert final[ZOOM]["visible"] and pixels_of(final[ZOOM]["value"], FRAME_STROKE) > 500
+    assert pixels_of(final[ZOOM]["value"], WORD_STROKE) > 500  # the quoted words, boxed
     assert "framed" in final[NOTE]
     assert "prp-card-active" in final[CARDS] and "score" in final[CARDS]
     names = sorted(Path(p).name for p in final[EXPORTS])

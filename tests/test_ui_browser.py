@@ -2,9 +2,9 @@
 chat a real ``prp serve`` process serves.
 
 Asks a question, clicks a citation marker in the answer and checks that the evidence panel shows
-the quoted span highlighted and the PDF page with the cited block framed, zoomed to read; then
-the walkthrough's rough edges: nothing over the empty chat's hint, an icon, downloads that cannot be
-removed, table headers whole, a Threads row that picks its conversation. Screenshots are saved
+the quoted span highlighted and the PDF page with the quoted words boxed in the block's frame, zoomed
+to read; then the walkthrough's rough edges: nothing over the empty chat's hint, an icon, downloads
+that cannot be removed, table headers whole, a Threads row that picks its conversation. Screenshots are saved
 under ``test-artifacts/ui/``. Every request the page makes must stay on the loopback address.
 Skips when /usr/bin/chromium is absent (``.ci/run`` installs it); Playwright's own browser
 download is never used.
@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from ui.core.page_image import STROKE, ZOOM_RESOLUTION
+from ui.core.page_image import FRAME_STROKE, WORD_STROKE, ZOOM_RESOLUTION
 
 from .paths import ROOT
 from .served import start, stop
@@ -115,8 +115,10 @@ def test_ask_click_a_citation_and_see_it_on_the_page(page):
     page.locator("#prp-evidence").scroll_into_view_if_needed()
     zoom.screenshot(path=str(ARTIFACTS / "3-zoom.png"))
     pixels = np.asarray(Image.open(ARTIFACTS / "3-zoom.png").convert("RGB"), dtype=np.int16)
-    framed = int((np.abs(pixels - np.array(STROKE)).max(axis=2) < 50).sum())
+    framed = int((np.abs(pixels - np.array(FRAME_STROKE)).max(axis=2) < 50).sum())
     assert framed > 200, "the cited block's frame is not visible in the zoom"
+    boxed = int((np.abs(pixels - np.array(WORD_STROKE)).max(axis=2) < 50).sum())
+    assert boxed > 200, "the quoted words' boxes are not visible in the zoom"
     # Shown at 1.15 pixels a point or more (the whole page fitted to the panel was 0.75): 9 pt reads.
     shown, natural = zoom.evaluate("i => [i.clientWidth, i.naturalWidth]")
     assert shown / natural * ZOOM_RESOLUTION / 72 >= 1.15, f"the zoom is shown at {shown} of {natural} pixels"

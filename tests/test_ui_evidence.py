@@ -19,7 +19,7 @@ from tools.citations.resolve import resolve_citation
 from ui.chat.evidence import citation_panel
 from ui.chat.report_html import parse_cite_ref, report_html
 from ui.core.citation_view import citation_view
-from ui.core.page_image import PAD, QUOTE_FILL, STROKE, ZOOM_MARGIN, ZOOM_RESOLUTION, quoted_lines
+from ui.core.page_image import FRAME_STROKE, PAD, QUOTE_FILL, WORD_STROKE, ZOOM_MARGIN, ZOOM_RESOLUTION
 
 MODEL_PDF = "harborview_cooling_model_2022.pdf"
 # Runs over a line break with the word "de-/coupled" hyphenated on the page.
@@ -39,7 +39,7 @@ def pixels_like(image, colour, tolerance=40) -> int:
     return int((np.abs(pixels - np.array(colour[:3])).max(axis=2) < tolerance).sum())
 
 
-def test_pdf_citation_shows_the_page_with_frame_and_quoted_lines(sample_library, tmp_path):
+def test_pdf_citation_shows_the_page_with_frame_and_quoted_words(sample_library, tmp_path):
     index = BlockIndex.from_registry(sample_library.registry)
     resolution = resolve_citation(HYPHENATED, None, index)
     assert resolution is not None and resolution.page == 2
@@ -51,8 +51,13 @@ def test_pdf_citation_shows_the_page_with_frame_and_quoted_lines(sample_library,
     assert view.passage.count('class="prp-block prp-context"') == 2  # the blocks before and after
     assert view.image is not None and view.zoom is not None and "framed" in view.image_note
     for picture in (view.zoom, view.image):
-        assert pixels_like(picture, STROKE) > 500  # the block's frame
-        assert pixels_like(picture, (255, 226, 110), tolerance=30) > 1000  # the quoted lines' fill over white
+        assert pixels_like(picture, FRAME_STROKE) > 500  # the block's frame
+        assert pixels_like(picture, WORD_STROKE) > 500  # the quoted words' boxes
+        assert pixels_like(picture, (255, 226, 110), tolerance=30) > 1000  # the quoted words' fill over white
+    # Four lines of the quote, "Rooftops are de-" to "layer", each boxed by its words.
+    words = citation_view(sample_library.registry, 4, resolution, images=False).words
+    assert [w.text.split()[0] for w in words] == ["Rooftops", "coupled", "air", "layer"]
+    assert len({QUOTE_FILL[:3], FRAME_STROKE, WORD_STROKE}) == 3
     # The zoom is the block and a margin, at a resolution that reads without fullscreen.
     box = next(c.bbox for c in resolution.bboxes if c.bbox is not None)
     points = box.x1 - box.x0 + 2 * (PAD + ZOOM_MARGIN)
@@ -79,19 +84,6 @@ def test_a_moved_or_edited_pdf_gets_no_page_image(sample_library, tmp_path):
     copy.unlink()
     moved = panel(registry, 1, resolution)
     assert moved.image is None and "no longer at" in moved.image_note
-
-
-def test_quoted_lines_found_across_line_breaks_and_hyphens():
-    chars = [
-        {"text": ch, "x0": 10.0 + i, "x1": 11.0 + i, "top": 100.0, "bottom": 110.0} for i, ch in enumerate("the de-")
-    ] + [
-        {"text": ch, "x0": 10.0 + i, "x1": 11.0 + i, "top": 112.0, "bottom": 122.0}
-        for i, ch in enumerate("coupled air")
-    ]
-    lines = quoted_lines(chars, "decoupled air")
-    assert len(lines) == 2 and lines[0][0] == 13.0  # starts at "de-", not at the line start
-    assert quoted_lines(chars, "not there") == []
-    assert QUOTE_FILL[:3] != STROKE
 
 
 def test_text_citation_shows_the_surrounding_passage(sample_library):

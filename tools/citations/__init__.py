@@ -31,5 +31,6 @@ resolution path for every citation:
    occurrence among the retrieved blocks or in the corpus.
 
 Anything that does not pass returns ``None``: the caller flags or drops the claim, it never shows it
-as cited.
+as cited. Where the matched words are on a PDF page is found when the citation is shown
+(``word_boxes``), from the page's text layer inside the resolved block's box.
 """

@@ -128,16 +128,17 @@ def _passages(api: APIRouter, portal: LocalPortal) -> None:
         return portal.cite(block_id)
 
     @api.get("/blocks/{block_id}/view", response_model=CitationView, tags=["documents"])
-    def block_view(block_id: str, images: bool = True) -> CitationView:
-        """One block as the evidence panel shows a citation of it: the passage around it, its document
-        and BibTeX entry, and for a PDF the page with the block framed (base64 PNGs; ``images=false``: none)."""
-        return portal.block_view(block_id, images)
+    def block_view(block_id: str, images: bool = True, quote: str | None = None) -> CitationView:
+        """One block as the evidence panel shows a citation of it (or of ``quote`` in it, its own words
+        boxed): the passage around it, its document and BibTeX entry, and for a PDF the page with the
+        block framed (base64 PNGs; ``images=false``: none)."""
+        return portal.block_view(block_id, images, quote)
 
     @api.get("/threads/{thread_id}/citations/{number}", response_model=CitationView, tags=["threads"])
     def citation(thread_id: str, number: int, images: bool = True) -> CitationView:
         """Citation ``number`` of a finished run's report as the evidence panel shows it: the quote, the
         passage around it, the document and its BibTeX entry, and for a PDF the page with the cited block
-        framed and the quoted lines filled, zoomed and whole (base64 PNGs; ``images=false``: none)."""
+        framed and the quoted words boxed, zoomed and whole (base64 PNGs; ``images=false``: none)."""
         return portal.citation_view(thread_id, number, images)
 
 

@@ -32,7 +32,7 @@ from research.options import ResearchOptions
 from research.report import mode_model
 from research.strategy import ResearchStrategy
 from tools.hybrid_search import hybrid_search, named_documents
-from ui.core.citation_view import block_resolution, citation_view
+from ui.core.citation_view import block_resolution, citation_view, quote_resolution
 from ui.core.conversations import Conversation, conversations
 from ui.core.errors import (
     CitationNotFoundError,
@@ -168,8 +168,10 @@ class LocalPortal:
     def cite(self, block_id: str) -> CitedPassage:
         return cite(self.library, block_id)
 
-    def block_view(self, block_id: str, images: bool = True) -> CitationView:
-        return citation_view(self.library.registry, None, block_resolution(self.cite(block_id)), images)
+    def block_view(self, block_id: str, images: bool = True, quote: str | None = None) -> CitationView:
+        cited = self.cite(block_id)
+        resolution = quote_resolution(cited, quote) if quote and quote.strip() else block_resolution(cited)
+        return citation_view(self.library.registry, None, resolution, images)
 
     def citation_view(self, thread_id: str, number: int, images: bool = True) -> CitationView:
         cited = {c.number: c.resolution for c in self.runs.record(thread_id).report.citations}

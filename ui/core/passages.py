@@ -13,6 +13,7 @@ from corpus.locations import location
 from corpus.models import BBox, BlockKind, CharSpan
 from corpus.registry import DocumentRecord
 from tools.citations.resolve import CitedBlock
+from tools.citations.word_boxes import WordBox
 from ui.core.errors import BlockNotFoundError, DocumentNotFoundError
 
 if TYPE_CHECKING:  # the models are read where the library is not opened (an MCP server's schemas)
@@ -67,7 +68,7 @@ class ShownBlock(BaseModel):
 class CitationView(BaseModel):
     """One citation of a report, or one block asked for by id, as a reader checks it: the quote, the
     passage it sits in, the document with its BibTeX entry, and for a PDF the page with the cited
-    block framed and the quoted lines filled. What the chat's evidence panel, the REST API and the
+    block framed and the quote's own words boxed. What the chat's evidence panel, the REST API and the
     MCP ``cite`` tool show alike (``Portal.citation_view``, ``Portal.block_view``)."""
 
     number: int | None = Field(description="The citation's number in its report; None for a block asked for by id.")
@@ -82,6 +83,11 @@ class CitationView(BaseModel):
     block_ids: list[str] = Field(description="One block, or two adjacent blocks of one document.")
     blocks: list[CitedBlock] = Field(
         description="Each cited block's page, bounding box (PDFs) and character offsets, and where the match is in it."
+    )
+    words: list[WordBox] = Field(
+        default_factory=list,
+        description="The quote's own words on the PDF page, one box per line run of them; empty for a text "
+        "document, a page read by OCR, a file changed since ingest, or words that could not be placed.",
     )
     quote: str = Field(description="The cited text as given (a block asked for by id: its stored text).")
     matched_text: str = Field(description="The exact stored text the quote matched.")
@@ -100,7 +106,7 @@ class CitationView(BaseModel):
     )
     zoom_png: str | None = Field(
         default=None,
-        description="Base64 PNG: the cited blocks on their page, framed, the quoted lines filled, large "
+        description="Base64 PNG: the cited blocks on their page, framed, the quoted words boxed, large "
         "enough to read (PDFs, when images were asked for).",
     )
     page_png: str | None = Field(default=None, description="Base64 PNG: the whole page(s) the citation is on.")

@@ -63,9 +63,10 @@ class Portal(Protocol):
         """One block as stored (the text a citation of it must match, its page and bounding box) with
         its document and the document's BibTeX; ``BlockNotFoundError`` for no such block."""
 
-    def block_view(self, block_id: str, images: bool = True) -> CitationView:
-        """One block as a citation of the whole of it is shown (``citation_view``), with no number;
-        ``BlockNotFoundError`` for no such block."""
+    def block_view(self, block_id: str, images: bool = True, quote: str | None = None) -> CitationView:
+        """One block as a citation of the whole of it is shown (``citation_view``), with no number, or
+        of ``quote`` in it, its own words boxed; ``BlockNotFoundError`` for no such block,
+        ``InvalidValueError`` for a quote the block does not hold."""
 
     def citation_view(self, thread_id: str, number: int, images: bool = True) -> CitationView:
         """Citation ``number`` of a finished run's report as a reader checks it: the quote, the passage

@@ -123,8 +123,9 @@ class RemotePortal:
     def cite(self, block_id: str) -> CitedPassage:
         return CitedPassage.model_validate(self._call("GET", f"/api/blocks/{_part(block_id)}").json())
 
-    def block_view(self, block_id: str, images: bool = True) -> CitationView:
-        response = self._call("GET", f"/api/blocks/{_part(block_id)}/view", params={"images": images})
+    def block_view(self, block_id: str, images: bool = True, quote: str | None = None) -> CitationView:
+        params = {"images": images} | ({"quote": quote} if quote is not None else {})
+        response = self._call("GET", f"/api/blocks/{_part(block_id)}/view", params=params)
         return CitationView.model_validate(response.json())
 
     def citation_view(self, thread_id: str, number: int, images: bool = True) -> CitationView:

@@ -119,7 +119,8 @@ def documents_text(listed: DocumentList) -> str:
 
 
 def cite_text(view: CitationView) -> str:
-    """A block asked for by id (``Portal.block_view``): its stored text, where it is, whose it is."""
+    """A block asked for by id (``Portal.block_view``): its stored text (or the part a quote matched,
+    with the boxes of its words), where it is, whose it is."""
     cited = view.blocks[0]
     document = view.document
     # A PDF's block by its page and box, as ever; any other by its slide, chapter or section (``view.where``).
@@ -133,7 +134,15 @@ def cite_text(view: CitationView) -> str:
     if paged:
         where.append(next((b.section for b in view.passage if b.block_id == cited.block_id), "") or "no section")
     by = _by(document.bibliography.authors, document.year) if document is not None else "removed from the library"
+    # A quote's words, line by line; a whole block's would only repeat its box.
+    boxed = "".join(
+        f"\n  page {w.page} ({w.bbox.x0:.1f}, {w.bbox.top:.1f}, {w.bbox.x1:.1f}, {w.bbox.bottom:.1f}) pt: {w.text}"
+        for w in view.words
+        if view.found != "block"
+    )
     return (
         f"\u201c{view.matched_text}\u201d\n"
-        f"\u2014 {view.title} ({by}), {', '.join(where)}, block {cited.block_id}\n\n{view.bibtex or ''}"
+        f"\u2014 {view.title} ({by}), {', '.join(where)}, block {cited.block_id}"
+        + (f"\nthe quoted words:{boxed}" if boxed else "")
+        + f"\n\n{view.bibtex or ''}"
     )

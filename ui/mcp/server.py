@@ -290,11 +290,16 @@ def _add_tools(server: FastMCP, source: PortalSource) -> None:
         block_id: Annotated[
             str, Field(description="A block id, as `search` passages and `ask`/`report` citations give them.")
         ],
+        quote: Annotated[
+            str | None,
+            Field(description="Words quoted from the block, to box them on its page; omit for the whole block."),
+        ] = None,
     ) -> Annotated[CallToolResult, CitationView]:
         """One block as stored, as a citation of it is shown: the exact text a quote citing it must match
         (`matched_text`), its page, bounding box (PDFs) or character offsets, the passage around it, its
-        document and the document's BibTeX entry; for a PDF, an image of the block framed on its page."""
-        view = await _call(lambda: source().block_view(block_id))
+        document and the document's BibTeX entry; for a PDF, the quote's own words boxed (`words`, one box
+        a line) and an image of them on the page, in the block's frame."""
+        view = await _call(lambda: source().block_view(block_id, quote=quote))
         # The picture goes as image content, which an assistant sees; the structured content stays text.
         result = _result(cite_text(view), view.model_copy(update={"zoom_png": None, "page_png": None}))
         if view.zoom_png is not None:
