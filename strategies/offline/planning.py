@@ -182,31 +182,44 @@ def _as_written(phrase: str, text: str) -> str:
 
 def split_topic(topic: str, scout_texts: Sequence[str] = ()) -> TopicParts:
     text = _clean(topic)
-    if is_question(topic) and not is_indirect_question(topic):
+    if _asks_a_question(topic, text):
         return TopicParts(text, _core_of(text, scout_texts, question=True), "of", [], True, [])
-    if is_indirect_question(text) and ":" not in text:
-        return TopicParts(text, _core_of(text, scout_texts, question=True), "of", [], True, [])
-    if ":" in text:
-        subject, _, tail = text.partition(":")
-        subject, tail = _clean(subject), _clean(tail)
-        connector = "of"
-        if _is_description(tail) and _PLACE.match(subject):
-            # "Outside the web: standalone binaries using a compiler": the head says where the
-            # subject is, so the tail names the subject.
-            return TopicParts(tail, _core_of(tail, scout_texts), connector, [], False, [])
-        if _is_description(tail):
-            return TopicParts(subject, _core_of(subject, scout_texts), connector, [], False, [], _lower_first(tail))
-    else:
-        # "cooling and stormwater benefits of green roofs": the subject follows the last connector.
-        parts = _CONNECTOR.split(text)
-        if len(parts) >= 3 and _FACET_SPLIT.search(parts[0]) and not is_title_case(text):
-            tail, connector, subject = _clean(parts[0]), parts[1].lower(), _clean(" ".join(parts[2:]))
-        else:
-            subject, tail, connector = text, "", "of"
+    subject, tail, connector = _subject_and_tail(text)
+    if ":" in text and _is_description(tail):
+        return _described_topic(subject, tail, scout_texts)
     facets = _facets(tail) if tail else []
     facets = [_lower_first(f) for f in dict.fromkeys(facets)]
     comparison = [_lower_first(_clean(p)) for p in _COMPARE_SPLIT.split(tail)] if _COMPARE_SPLIT.search(tail) else []
     return TopicParts(subject, _core_of(subject, scout_texts), connector, facets, False, comparison)
+
+
+def _asks_a_question(topic: str, text: str) -> bool:
+    """A topic asked as a question, or worded as an indirect one with no title before a colon, is
+    asked about whole rather than split into facets."""
+    if is_question(topic) and not is_indirect_question(topic):
+        return True
+    return is_indirect_question(text) and ":" not in text
+
+
+def _subject_and_tail(text: str) -> tuple[str, str, str]:
+    """The subject, the tail that lists its facets, and the connector a facet attaches with."""
+    if ":" in text:
+        subject, _, tail = text.partition(":")
+        return _clean(subject), _clean(tail), "of"
+    # "cooling and stormwater benefits of green roofs": the subject follows the last connector.
+    parts = _CONNECTOR.split(text)
+    if len(parts) >= 3 and _FACET_SPLIT.search(parts[0]) and not is_title_case(text):
+        return _clean(" ".join(parts[2:])), _clean(parts[0]), parts[1].lower()
+    return text, "", "of"
+
+
+def _described_topic(subject: str, tail: str, scout_texts: Sequence[str]) -> TopicParts:
+    """A title whose tail after the colon describes its subject rather than listing facets."""
+    if _PLACE.match(subject):
+        # "Outside the web: standalone binaries using a compiler": the head says where the
+        # subject is, so the tail names the subject.
+        return TopicParts(tail, _core_of(tail, scout_texts), "of", [], False, [])
+    return TopicParts(subject, _core_of(subject, scout_texts), "of", [], False, [], _lower_first(tail))
 
 
 def _is_description(tail: str) -> bool:
