@@ -306,15 +306,31 @@ def find_contradictions(findings: Sequence[Finding], vectors: Vectors) -> list[C
     if len({s.doc_id for s in sentences}) < 2:
         return []
     labels = _labels(findings)
+    pairs = _asked_pairs(findings, sentences, vectors)
+    if not pairs:
+        return []
+    candidates = _candidates(pairs, sentences, vectors)
+    candidates.sort(key=lambda x: (KIND_PRIORITY[x.kind], -x.score, x.a.order, x.b.order))
+    return [_to_model(c, labels) for c in _distinct(candidates)]
+
+
+def _asked_pairs(
+    findings: Sequence[Finding], sentences: list[Sentence], vectors: Vectors
+) -> list[tuple[str, int, int, object]]:
+    """The plausible pairs whose two sentences are relevant to a question and about the one thing it asks."""
     relevant = _relevant(findings, vectors)
     asked = [relevant.get((s.block_id, s.text)) for s in sentences]
-    pairs = [
+    return [
         p
         for p in _pairs(sentences)
         if asked[p[1]] is not None and asked[p[2]] is not None and _same_thing(p, sentences, asked)
     ]
-    if not pairs:
-        return []
+
+
+def _candidates(
+    pairs: list[tuple[str, int, int, object]], sentences: list[Sentence], vectors: Vectors
+) -> list[_Candidate]:
+    """The pairs whose sentences are also close in meaning, embedding only the first MAX_EMBEDDED involved."""
     involved = list(dict.fromkeys(k for _, i, j, _ in pairs for k in (i, j)))[:MAX_EMBEDDED]
     position = {k: n for n, k in enumerate(involved)}
     matrix = vectors.passages([sentences[k].text for k in involved])
@@ -324,19 +340,29 @@ def find_contradictions(findings: Sequence[Finding], vectors: Vectors) -> list[C
         if i not in position or j not in position:
             continue
         c = round(float(cos[position[i], position[j]]), 6)
-        a, b = sentences[i], sentences[j]
-        if kind == "numeric":
-            context, qa, qb = detail  # type: ignore[misc]
-            strength = c + CONTEXT_WEIGHT * context
-            if c >= NUMERIC_COSINE and strength >= MIN_NUMERIC_STRENGTH:
-                subject = _subject(a.text, b.text, qa.start)
-                candidates.append(_Candidate("numeric", a, b, strength, subject, qa.text, qb.text))
-        elif kind == "date" and c >= DATE_COSINE:
-            ya, yb = detail  # type: ignore[misc]
-            candidates.append(_Candidate("date", a, b, c, _subject(a.text, b.text), str(ya), str(yb)))
-        elif kind == "negation" and c >= NEGATION_COSINE:
-            candidates.append(_Candidate("negation", a, b, c, _subject(a.text, b.text), "", ""))
-    candidates.sort(key=lambda x: (KIND_PRIORITY[x.kind], -x.score, x.a.order, x.b.order))
+        candidate = _candidate(kind, sentences[i], sentences[j], c, detail)
+        if candidate is not None:
+            candidates.append(candidate)
+    return candidates
+
+
+def _candidate(kind: str, a: Sentence, b: Sentence, c: float, detail: object) -> _Candidate | None:
+    """The clash of one pair if its cosine ``c`` (plus, for figures, their context overlap) is strong enough."""
+    if kind == "numeric":
+        context, qa, qb = detail  # type: ignore[misc]
+        strength = c + CONTEXT_WEIGHT * context
+        if c >= NUMERIC_COSINE and strength >= MIN_NUMERIC_STRENGTH:
+            return _Candidate("numeric", a, b, strength, _subject(a.text, b.text, qa.start), qa.text, qb.text)
+    elif kind == "date" and c >= DATE_COSINE:
+        ya, yb = detail  # type: ignore[misc]
+        return _Candidate("date", a, b, c, _subject(a.text, b.text), str(ya), str(yb))
+    elif kind == "negation" and c >= NEGATION_COSINE:
+        return _Candidate("negation", a, b, c, _subject(a.text, b.text), "", "")
+    return None
+
+
+def _distinct(candidates: list[_Candidate]) -> list[_Candidate]:
+    """The strongest candidates, in order, one per pair of documents and subject, up to MAX_CONTRADICTIONS."""
     kept: list[_Candidate] = []
     for cand in candidates:
         if any(_same_disagreement(cand, k) for k in kept):
@@ -344,7 +370,7 @@ def find_contradictions(findings: Sequence[Finding], vectors: Vectors) -> list[C
         kept.append(cand)
         if len(kept) == MAX_CONTRADICTIONS:
             break
-    return [_to_model(c, labels) for c in kept]
+    return kept
 
 
 def _relevant(findings: Sequence[Finding], vectors: Vectors) -> dict[tuple[str, str], str]:
