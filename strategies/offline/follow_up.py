@@ -109,25 +109,34 @@ def leans_on_history(question: str) -> bool:
         return True
     if _ORDINAL_REFERENCE.search(question) or _DOCUMENT_REFERENCE.search(question):
         return True
+    if _has_dangling_reference(question):
+        return True
+    return len(question_terms(question)) < MIN_STANDALONE_TERMS and not _DEFINITION.match(question)
+
+
+def _has_dangling_reference(question: str) -> bool:
+    """Whether a pronoun or demonstrative of ``question`` refers to nothing the turn names before it."""
     words = [m.group(0).lower() for m in _WORD.finditer(question)]
     for i, word in enumerate(words):
         before = words[:i]
         named_before = [w for w in question_terms(" ".join(before)) if w not in PLURAL_PRONOUNS]
-        if word in ("they", "them", "their", "these", "those") and not any(_plural(w) for w in named_before):
+        if _dangles(word, before, named_before, question):
             return True
-        if word == "its" and not named_before:
-            return True
-        if (
-            word in ("this", "that")
-            and not named_before
-            and (not before or before[-1] in BEFORE_DEMONSTRATIVE | QUESTION_AUXILIARIES)
-        ):
-            return True
-        if word == "it" and not named_before and not _EXTRAPOSED_IT.search(question):
-            return True
-    if len(question_terms(question)) < MIN_STANDALONE_TERMS and not _DEFINITION.match(question):
-        return True
     return False
+
+
+def _dangles(word: str, before: list[str], named_before: list[str], question: str) -> bool:
+    """Whether ``word`` refers back past the turn: "they" with no plural named before it, "its",
+    "this"/"that" opening a clause, or an "it" whose meaning does not follow ("is it true that")."""
+    if word in ("they", "them", "their", "these", "those"):
+        return not any(_plural(w) for w in named_before)
+    if named_before:
+        return False
+    if word == "its":
+        return True
+    if word in ("this", "that"):
+        return not before or before[-1] in BEFORE_DEMONSTRATIVE | QUESTION_AUXILIARIES
+    return word == "it" and not _EXTRAPOSED_IT.search(question)
 
 
 def subject_of(question: str) -> _Subject | None:
