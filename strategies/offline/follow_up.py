@@ -304,28 +304,45 @@ def _agreeing(before: str, was_plural: bool, plural: bool) -> str:
 
 def _replace_pronoun(text: str, subject: _Subject) -> str:
     """The pronoun agreeing with ``subject`` in number (else the first one) replaced by it."""
-    pronouns = [
+    pronouns = _free_pronouns(text)
+    if not pronouns:
+        return text
+    wanted = PLURAL_PRONOUNS if subject.plural else SINGULAR_PRONOUNS
+    chosen = next((m for m in pronouns if m.group(0).lower() in wanted), pronouns[0])
+    word = chosen.group(0).lower()
+    before, after = text[: chosen.start()], text[chosen.end() :]
+    if subject.plural and word in SINGULAR_PRONOUNS - {"its"}:
+        # "what does it cost?" -> "what do green roofs cost?": the verb agrees with the plural.
+        before = _pluralised_auxiliary(before)
+    return before + _standing_for(word, subject) + after
+
+
+def _free_pronouns(text: str) -> list[re.Match[str]]:
+    """The pronouns of ``text`` that stand alone: not a demonstrative before its noun ("this method")
+    nor a relative "that"."""
+    return [
         m
         for m in _WORD.finditer(text)
         if m.group(0).lower() in PLURAL_PRONOUNS | SINGULAR_PRONOUNS
         and not (m.group(0).lower() in DEMONSTRATIVES and _next_word_is_noun(text, m.end()))
         and not (m.group(0).lower() == "that" and _is_relative(text, m.start()))
     ]
-    if not pronouns:
-        return text
-    wanted = PLURAL_PRONOUNS if subject.plural else SINGULAR_PRONOUNS
-    chosen = next((m for m in pronouns if m.group(0).lower() in wanted), pronouns[0])
-    word = chosen.group(0).lower()
-    name = subject.text
-    if word in ("its", "their"):
-        name = f"{name}'" if subject.plural else f"{name}'s"
-    before, after = text[: chosen.start()], text[chosen.end() :]
-    if subject.plural and word in SINGULAR_PRONOUNS - {"its"}:
-        auxiliary = re.search(r"(\w+)(\s+)$", before)
-        if auxiliary and auxiliary.group(1).lower() in PLURAL_AUXILIARY:
-            plural = PLURAL_AUXILIARY[auxiliary.group(1).lower()]
-            before = before[: auxiliary.start()] + _same_case(plural, auxiliary.group(1)) + auxiliary.group(2)
-    return before + name + after
+
+
+def _standing_for(pronoun: str, subject: _Subject) -> str:
+    """The subject as it replaces ``pronoun``: possessive for "its"/"their"."""
+    if pronoun in ("its", "their"):
+        return f"{subject.text}'" if subject.plural else f"{subject.text}'s"
+    return subject.text
+
+
+def _pluralised_auxiliary(before: str) -> str:
+    """``before`` with its last word, if a singular auxiliary, made plural ("does" -> "do")."""
+    auxiliary = re.search(r"(\w+)(\s+)$", before)
+    if auxiliary and auxiliary.group(1).lower() in PLURAL_AUXILIARY:
+        plural = PLURAL_AUXILIARY[auxiliary.group(1).lower()]
+        return before[: auxiliary.start()] + _same_case(plural, auxiliary.group(1)) + auxiliary.group(2)
+    return before
 
 
 def _replace_demonstrative(text: str, subject: _Subject) -> str:
