@@ -265,27 +265,40 @@ def _elliptical_phrase(text: str) -> str | None:
 def _from_phrase(phrase: str, subject: _Subject, previous: str) -> str:
     """ "What about X?": X in the subject's place when it is a thing of its kind, else X of the subject."""
     words = _WORD.findall(phrase)
-    same_kind = (
-        _shares_word(phrase, subject.text)
-        or any(w.lower() in DOCUMENT_NOUNS for w in words)
-        or any(w[:1].isupper() for w in words[1:] + ([words[0]] if words[0].lower() not in ("the", "a", "an") else []))
-    )
     if _names_document(phrase):
-        # A document in place of another source ("the policy brief" for "the Harborview cooling
-        # model") is asked what it says on the other's topic: the other's words that neither name a
-        # source nor are a name (a name tells which model, not what it is about).
-        carried = [
-            w
-            for w in _WORD.findall(subject.text)
-            if question_terms(w) and w.lower() not in SOURCE_NOUNS and not w[:1].isupper()
-        ]
-        if carried and not _shares_word(phrase, " ".join(carried)):
-            return f"What does {phrase} say about {' '.join(carried)}?"
-    if same_kind and subject.end > subject.start:
+        on_topic = _document_on_topic(phrase, subject)
+        if on_topic is not None:
+            return on_topic
+    if _same_kind(phrase, words, subject) and subject.end > subject.start:
         before = _agreeing(previous[: subject.start], subject.plural, _plural(words[-1].lower()))
         return before + phrase + previous[subject.end :]
     verb = "are" if _plural(words[-1].lower()) else "is"
     return f"What {verb} {phrase} of {subject.text}?"
+
+
+def _same_kind(phrase: str, words: list[str], subject: _Subject) -> bool:
+    """Whether ``phrase`` is a thing of the subject's kind: it shares a word with it, names a
+    document, or is a name (a capital past a leading article)."""
+    return (
+        _shares_word(phrase, subject.text)
+        or any(w.lower() in DOCUMENT_NOUNS for w in words)
+        or any(w[:1].isupper() for w in words[1:] + ([words[0]] if words[0].lower() not in ("the", "a", "an") else []))
+    )
+
+
+def _document_on_topic(phrase: str, subject: _Subject) -> str | None:
+    """A document in place of another source ("the policy brief" for "the Harborview cooling
+    model") is asked what it says on the other's topic: the other's words that neither name a
+    source nor are a name (a name tells which model, not what it is about). None when no such
+    word is left, or the document's name already has one."""
+    carried = [
+        w
+        for w in _WORD.findall(subject.text)
+        if question_terms(w) and w.lower() not in SOURCE_NOUNS and not w[:1].isupper()
+    ]
+    if carried and not _shares_word(phrase, " ".join(carried)):
+        return f"What does {phrase} say about {' '.join(carried)}?"
+    return None
 
 
 def _agreeing(before: str, was_plural: bool, plural: bool) -> str:
