@@ -93,14 +93,21 @@ def condense(question: str, history: list[Turn]) -> FollowUp:
     elif phrase is not None and subject is not None:
         text = _from_phrase(phrase, subject, previous.question)
     elif subject is not None:
-        replaced = _replace_demonstrative(_replace_pronoun(text, subject), subject)
-        if replaced != text:
-            text = replaced
-        elif (scope or _names_document(text)) and not _shares_word(text, subject.text):
-            text = _append(text, f" about {subject.text}")  # "What did <the second paper> find about X?"
-        elif text == asked and len(question_terms(text)) < MIN_STANDALONE_TERMS:
-            text = _append(text, f", regarding {subject.text}")
+        text = _with_subject(text, asked, scope, subject)
     return FollowUp(question=_sentence(text), follow_up=True, doc_ids=scope)
+
+
+def _with_subject(text: str, asked: str, scope: list[str], subject: _Subject) -> str:
+    """A turn that is not a noun phrase made to name the previous subject: in place of its pronoun or
+    demonstrative, else added when it asks about a document or is too short to stand alone."""
+    replaced = _replace_demonstrative(_replace_pronoun(text, subject), subject)
+    if replaced != text:
+        return replaced
+    if (scope or _names_document(text)) and not _shares_word(text, subject.text):
+        return _append(text, f" about {subject.text}")  # "What did <the second paper> find about X?"
+    if text == asked and len(question_terms(text)) < MIN_STANDALONE_TERMS:
+        return _append(text, f", regarding {subject.text}")
+    return text
 
 
 def leans_on_history(question: str) -> bool:
