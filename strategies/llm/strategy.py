@@ -419,31 +419,29 @@ class LLMStrategy:
             # same answer costs a call and adds nothing the evidence states.
             return topic, self._leading_claims(answered, contradictions, every=True)
         sheet = EvidenceSheet.of(c for f in answered for c in f.evidence)
-        # The sentences the findings cite, under this prompt's ids; the best of each finding if none.
-        shown = [s for s in sheet.sentences if _cited(s, findings)] or self._best_of(answered, sheet)
-        lines = []
-        for f in findings:
-            lines.append(f"- {f.sub_question.question} [{f.status.value}]")
-            for c in f.claims:
-                ids = [s.sid for s in shown if any(_quotes(m, s) for m in c.citations)]
-                lines.append(f"  * {for_model(c.text)} [{', '.join(ids)}]")
+        shown = self._summary_evidence(findings, answered, sheet)
         disagreements = "; ".join(for_model(c.subject) for c in contradictions) or "none"
         out = self._call(
             SummaryOutput,
             SUMMARY,
             "synthesize",
             topic=topic,
-            findings="\n".join(lines),
+            findings=_findings_for_summary(findings, shown),
             disagreements=disagreements,
             evidence=render(shown),
         )
-        title = out.title.strip()
         written = _claims(out.summary, topic, sheet, shown, self.meaning)
         summary = [g.claim for g in written]
         if not any(g.stated for g in written):
             # The model's summary states nothing its evidence does: the findings' leading claims instead.
             summary = self._leading_claims(answered, contradictions) or summary
-        return (title if title and not leaks_instructions(title) else topic), summary
+        return _title(out.title, topic), summary
+
+    def _summary_evidence(
+        self, findings: list[Finding], answered: list[Finding], sheet: EvidenceSheet
+    ) -> list[Sentence]:
+        """The sentences the findings cite, under the summary prompt's ids; the best of each finding if none."""
+        return [s for s in sheet.sentences if _cited(s, findings)] or self._best_of(answered, sheet)
 
     def reading(self, embedder: Embedder) -> ReportReading:
         """Its claims are a writer's, judged at render; without an embedder of its own, ``embedder``'s."""
@@ -508,6 +506,23 @@ def _led_by_documents(draft: _Draft, judged: Answer) -> Answer:
         extractive=bool(judged.claims) and judged.sufficient,
         unstated=draft.unstated,
     )
+
+
+def _findings_for_summary(findings: list[Finding], shown: list[Sentence]) -> str:
+    """Each finding's question and status, and its claims with the ids of the shown sentences they quote."""
+    lines = []
+    for f in findings:
+        lines.append(f"- {f.sub_question.question} [{f.status.value}]")
+        for c in f.claims:
+            ids = [s.sid for s in shown if any(_quotes(m, s) for m in c.citations)]
+            lines.append(f"  * {for_model(c.text)} [{', '.join(ids)}]")
+    return "\n".join(lines)
+
+
+def _title(written: str, topic: str) -> str:
+    """The model's title, unless it is empty or repeats prp's own instructions: the topic then."""
+    title = written.strip()
+    return title if title and not leaks_instructions(title) else topic
 
 
 def _quotes(marker: CitationMarker, sentence: Sentence) -> bool:
