@@ -35,7 +35,7 @@ prp: what a claim is cited for is decided by what its text states, as the judge 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from rapidfuzz import fuzz, utils
@@ -154,34 +154,73 @@ def stating(
     def on(sentences: Sequence[Sentence]) -> Verdict:
         return judge(text, [s.text for s in sentences], question, sorted({s.title for s in sentences}), meaning)
 
+    cited, found, heads = _widened(text, cited, shown, sheet, on)
+    if found.states:
+        return _fewest(text, cited, found, heads, question, on)
+    best = _best_shown(text, shown, question, on)
+    if best is not None:
+        return [best[0]], best[1]
+    return list(cited), found
+
+
+def _widened(
+    text: str,
+    cited: Sequence[Sentence],
+    shown: Sequence[Sentence],
+    sheet: EvidenceSheet | None,
+    on: Callable[[Sequence[Sentence]], Verdict],
+) -> tuple[Sequence[Sentence], Verdict, dict[str, list[str]]]:
+    """The cited sentences and the verdict on them, widened to what a lead-in introduces and then to
+    their context when they do not state the claim alone; with the date lines and lead-ins heading
+    each sentence read in context."""
     found = on(cited) if cited else Verdict(Label.NEITHER, 0.0, "no sentence cited")
     read_on = _continued(cited, shown)
     if not found.states and len(read_on) > len(cited) and (fuller := on(read_on)).states:
         cited, found = read_on, fuller
-    heads: dict[str, list[str]] = {}
     if not found.states and cited and sheet is not None:
         around = _in_context(text, cited, sheet)
         if len(around) > len(cited) and (fuller := on(around)).states:
-            cited, found = around, fuller
             heads = {s.sid: [h.sid for h in [*sheet.dating(s), *_lead_in(s, sheet)]] for s in around}
-    if found.states:
-        # Without each sentence that adds nothing to the verdict, judged again on what stays. Read in
-        # context, a date line or lead-in goes only with the sentences it heads (it says nothing of
-        # another entry), and those holding least of the claim's own words go first: the question
-        # supplies a claim's names, so "Europe in May 2024" would otherwise keep the May line of
-        # whichever entry was tried last.
-        chosen = list(cited)
-        headings = {h for hs in heads.values() for h in hs}
-        order = sorted(cited, key=lambda s: _holds(text, s, question)) if heads else cited
-        for sentence in order:
-            if sentence not in chosen or sentence.sid in headings:
-                continue
-            others = {h for s in chosen if s is not sentence for h in heads.get(s.sid, [])}
-            gone = {sentence.sid, *(h for h in heads.get(sentence.sid, []) if h not in others)}
-            rest = [s for s in chosen if s.sid not in gone]
-            if rest and (fewer := on(rest)).states and fewer.score >= found.score:
-                chosen, found = rest, fewer
-        return chosen, found
+            return around, fuller, heads
+    return cited, found, {}
+
+
+def _fewest(
+    text: str,
+    cited: Sequence[Sentence],
+    found: Verdict,
+    heads: dict[str, list[str]],
+    question: str,
+    on: Callable[[Sequence[Sentence]], Verdict],
+) -> tuple[list[Sentence], Verdict]:
+    """The cited sentences without each that adds nothing to the verdict, judged again on what stays."""
+    # Read in context, a date line or lead-in goes only with the sentences it heads (it says nothing
+    # of another entry), and those holding least of the claim's own words go first: the question
+    # supplies a claim's names, so "Europe in May 2024" would otherwise keep the May line of
+    # whichever entry was tried last.
+    chosen = list(cited)
+    headings = {h for hs in heads.values() for h in hs}
+    order = sorted(cited, key=lambda s: _holds(text, s, question)) if heads else cited
+    for sentence in order:
+        if sentence not in chosen or sentence.sid in headings:
+            continue
+        rest = _dropping(sentence, chosen, heads)
+        if rest and (fewer := on(rest)).states and fewer.score >= found.score:
+            chosen, found = rest, fewer
+    return chosen, found
+
+
+def _dropping(sentence: Sentence, chosen: list[Sentence], heads: dict[str, list[str]]) -> list[Sentence]:
+    """``chosen`` without ``sentence`` and the headings only it had."""
+    others = {h for s in chosen if s is not sentence for h in heads.get(s.sid, [])}
+    gone = {sentence.sid, *(h for h in heads.get(sentence.sid, []) if h not in others)}
+    return [s for s in chosen if s.sid not in gone]
+
+
+def _best_shown(
+    text: str, shown: Sequence[Sentence], question: str, on: Callable[[Sequence[Sentence]], Verdict]
+) -> tuple[Sentence, Verdict] | None:
+    """The shown sentence that states the claim best on its own, of those holding what it adds."""
     best: tuple[Sentence, Verdict] | None = None
     for sentence in shown:
         if not _holds_additions(text, sentence, question):
@@ -189,9 +228,7 @@ def stating(
         alone = on([sentence])
         if alone.states and (best is None or alone.score > best[1].score):
             best = (sentence, alone)
-    if best is not None:
-        return [best[0]], best[1]
-    return list(cited), found
+    return best
 
 
 def _continued(cited: Sequence[Sentence], shown: Sequence[Sentence]) -> list[Sentence]:

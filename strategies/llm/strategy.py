@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Mapping
+from dataclasses import dataclass
 from functools import partial
 from typing import Literal
 
@@ -236,6 +237,48 @@ class LLMStrategy:
         best = unread(ranked(sub_question.question, sheet, self.vectors), evidence, read)
         if not best:
             return self._nothing_new(sub_question, evidence, queries)
+        chosen, shown = self._shown(sub_question, sheet, best, read)
+        out = self._call(
+            AnswerOutput,
+            ANSWER,
+            f"answer {sub_question.id}",
+            question=sub_question.question,
+            queries="; ".join(queries),
+            evidence=render(shown),
+        )
+        judged_claims = _claims(out.claims, sub_question.question, sheet, shown, self.meaning)
+        if self.reader:
+            judged_claims = self._read(sub_question, judged_claims, sheet)
+        draft = _Draft(
+            grounded=judged_claims,
+            next_queries=_new_queries(out.next_queries, queries),
+            evidence=chunks_in_order(evidence, chosen) if self.rerank else None,
+        )
+        if self.vectors is None:
+            # Ranked by words only (no embedder): the model's answer stands as it is, without the
+            # fallback's reading of the evidence to set against it. Unstated claims do not answer:
+            # the citation node shows the section unverified.
+            return draft.answer(sufficient=out.sufficient and bool(draft.claims))
+        judged = self.fallback.answer(sub_question, evidence, queries)
+        # Beside the point only next to a passage that answers: where offline mode finds the evidence
+        # insufficient, its lead is no better answer, and a claim its text states is not hidden behind it.
+        beside_the_point = judged.sufficient and self._beside_the_point(
+            sub_question.question, [g.claim for g in draft.stated], judged.claims
+        )
+        if not draft.stated or beside_the_point:
+            return _led_by_documents(draft, judged)
+        # Stated claims answer when offline mode's judgement finds the evidence sufficient, or on the
+        # model's word when they hold the question's own terms (a small model answers an unanswerable
+        # question from stated sentences near its topic, and calls them sufficient).
+        return draft.answer(
+            sufficient=judged.sufficient or (out.sufficient and _addresses(sub_question.question, draft.stated, sheet))
+        )
+
+    def _shown(
+        self, sub_question: SubQuestion, sheet: EvidenceSheet, best: list[Sentence], read: frozenset[str]
+    ) -> tuple[list[Sentence], list[Sentence]]:
+        """The sentences the re-ranker chose (``best`` when it is not asked) and those the answer's
+        prompt shows."""
         # A retry reads what its searches added in half the budget: a gap's retries together cost at
         # most one first round (papers-dev, oracle model: 8 of 52 questions retried twice, at 2.5x the
         # tokens of a question answered at once).
@@ -247,79 +290,7 @@ class LLMStrategy:
         # a re-ranker that scored few sentences, or missed the answer among its candidates, does not
         # leave the answer's prompt half empty.
         picked = {s.sid for s in chosen}
-        shown = within_budget([*chosen, *(s for s in best if s.sid not in picked)], sheet, budget)
-        out = self._call(
-            AnswerOutput,
-            ANSWER,
-            f"answer {sub_question.id}",
-            question=sub_question.question,
-            queries="; ".join(queries),
-            evidence=render(shown),
-        )
-        tried = {q.lower() for q in queries}
-        next_queries = [q for q in dict.fromkeys(q.strip() for q in out.next_queries) if q and q.lower() not in tried]
-        judged_claims = _claims(out.claims, sub_question.question, sheet, shown, self.meaning)
-        if self.reader:
-            judged_claims = self._read(sub_question, judged_claims, sheet)
-        claims = [g.claim for g in judged_claims]
-        stated_claims = [g for g in judged_claims if g.stated]
-        unstated = [g.claim for g in judged_claims if not g.stated]
-        # The confidence shown is the judge's, never the model's own: how well the sentences state its claims.
-        confidence = (
-            round(sum(g.verdict.score for g in stated_claims) / len(stated_claims), 2) if stated_claims else 0.0
-        )
-        reordered = chunks_in_order(evidence, chosen) if self.rerank else None
-        if self.vectors is None:
-            # Ranked by words only (no embedder): the model's answer stands as it is, without the
-            # fallback's reading of the evidence to set against it.
-            return Answer(
-                claims=claims,
-                confidence=confidence,
-                # Unstated claims do not answer: the citation node shows the section unverified.
-                sufficient=out.sufficient and bool(claims),
-                next_queries=next_queries[:2],
-                evidence=reordered,
-                unstated=unstated,
-            )
-        judged = self.fallback.answer(sub_question, evidence, queries)
-        stated_only = [g.claim for g in stated_claims]
-        # Beside the point only next to a passage that answers: where offline mode finds the evidence
-        # insufficient, its lead is no better answer, and a claim its text states is not hidden behind it.
-        beside_the_point = judged.sufficient and self._beside_the_point(
-            sub_question.question, stated_only, judged.claims
-        )
-        if not stated_claims or beside_the_point:
-            # A small model often answers with the right words on the wrong sentences, from a sentence
-            # beside the point, or not at all while the evidence answers: the documents' own
-            # sentences lead then, chosen as offline mode chooses them (which also decides whether they
-            # suffice), and the report says so. The model's claims stay beside them, never silently
-            # replaced: stated ones verified, the others flagged by the citation node (and one drawn
-            # from text addressing an AI left out and counted there).
-            quoted = {m.quote for c in judged.claims for m in c.citations}
-            beside = [
-                g.claim for g in judged_claims if not g.stated or not {m.quote for m in g.claim.citations} <= quoted
-            ]
-            return Answer(
-                claims=[*judged.claims, *beside],
-                confidence=judged.confidence,
-                sufficient=judged.sufficient,
-                next_queries=next_queries[:2] or judged.next_queries,
-                evidence=reordered,
-                extractive=bool(judged.claims) and judged.sufficient,
-                unstated=unstated,
-            )
-        # Stated claims answer when offline mode's judgement finds the evidence sufficient, or on the
-        # model's word when they hold the question's own terms (a small model answers an unanswerable
-        # question from stated sentences near its topic, and calls them sufficient).
-        return Answer(
-            claims=claims,
-            confidence=confidence,
-            sufficient=judged.sufficient
-            or (out.sufficient and _addresses(sub_question.question, stated_claims, sheet)),
-            next_queries=next_queries[:2],
-            evidence=reordered,
-            unstated=unstated,
-        )
+        return chosen, within_budget([*chosen, *(s for s in best if s.sid not in picked)], sheet, budget)
 
     def _nothing_new(self, sub_question: SubQuestion, evidence: list[RetrievedChunk], queries: list[str]) -> Answer:
         """A retry whose searches found no chunk the model has not read: the model is not asked again
@@ -448,35 +419,110 @@ class LLMStrategy:
             # same answer costs a call and adds nothing the evidence states.
             return topic, self._leading_claims(answered, contradictions, every=True)
         sheet = EvidenceSheet.of(c for f in answered for c in f.evidence)
-        # The sentences the findings cite, under this prompt's ids; the best of each finding if none.
-        shown = [s for s in sheet.sentences if _cited(s, findings)] or self._best_of(answered, sheet)
-        lines = []
-        for f in findings:
-            lines.append(f"- {f.sub_question.question} [{f.status.value}]")
-            for c in f.claims:
-                ids = [s.sid for s in shown if any(_quotes(m, s) for m in c.citations)]
-                lines.append(f"  * {for_model(c.text)} [{', '.join(ids)}]")
+        shown = self._summary_evidence(findings, answered, sheet)
         disagreements = "; ".join(for_model(c.subject) for c in contradictions) or "none"
         out = self._call(
             SummaryOutput,
             SUMMARY,
             "synthesize",
             topic=topic,
-            findings="\n".join(lines),
+            findings=_findings_for_summary(findings, shown),
             disagreements=disagreements,
             evidence=render(shown),
         )
-        title = out.title.strip()
         written = _claims(out.summary, topic, sheet, shown, self.meaning)
         summary = [g.claim for g in written]
         if not any(g.stated for g in written):
             # The model's summary states nothing its evidence does: the findings' leading claims instead.
             summary = self._leading_claims(answered, contradictions) or summary
-        return (title if title and not leaks_instructions(title) else topic), summary
+        return _title(out.title, topic), summary
+
+    def _summary_evidence(
+        self, findings: list[Finding], answered: list[Finding], sheet: EvidenceSheet
+    ) -> list[Sentence]:
+        """The sentences the findings cite, under the summary prompt's ids; the best of each finding if none."""
+        return [s for s in sheet.sentences if _cited(s, findings)] or self._best_of(answered, sheet)
 
     def reading(self, embedder: Embedder) -> ReportReading:
         """Its claims are a writer's, judged at render; without an embedder of its own, ``embedder``'s."""
         return ReportReader(self.vectors if self.vectors is not None else Vectors(embedder))
+
+
+@dataclass(frozen=True)
+class _Draft:
+    """The model's answer to a sub-question, its claims judged against the sentences they cite."""
+
+    grounded: list[Grounded]
+    next_queries: list[str]
+    evidence: list[RetrievedChunk] | None
+
+    @property
+    def claims(self) -> list[Claim]:
+        return [g.claim for g in self.grounded]
+
+    @property
+    def stated(self) -> list[Grounded]:
+        return [g for g in self.grounded if g.stated]
+
+    @property
+    def unstated(self) -> list[Claim]:
+        return [g.claim for g in self.grounded if not g.stated]
+
+    def answer(self, sufficient: bool) -> Answer:
+        # The confidence shown is the judge's, never the model's own: how well the sentences state its claims.
+        stated = self.stated
+        confidence = round(sum(g.verdict.score for g in stated) / len(stated), 2) if stated else 0.0
+        return Answer(
+            claims=self.claims,
+            confidence=confidence,
+            sufficient=sufficient,
+            next_queries=self.next_queries[:2],
+            evidence=self.evidence,
+            unstated=self.unstated,
+        )
+
+
+def _new_queries(proposed: list[str], tried: list[str]) -> list[str]:
+    """The model's proposed searches, once each, without those already run."""
+    done = {q.lower() for q in tried}
+    return [q for q in dict.fromkeys(q.strip() for q in proposed) if q and q.lower() not in done]
+
+
+def _led_by_documents(draft: _Draft, judged: Answer) -> Answer:
+    """A small model often answers with the right words on the wrong sentences, from a sentence
+    beside the point, or not at all while the evidence answers: the documents' own sentences lead
+    then, chosen as offline mode chooses them (``judged``, which also decides whether they suffice),
+    and the report says so. The model's claims stay beside them, never silently replaced: stated
+    ones verified, the others flagged by the citation node (and one drawn from text addressing an AI
+    left out and counted there)."""
+    quoted = {m.quote for c in judged.claims for m in c.citations}
+    beside = [g.claim for g in draft.grounded if not g.stated or not {m.quote for m in g.claim.citations} <= quoted]
+    return Answer(
+        claims=[*judged.claims, *beside],
+        confidence=judged.confidence,
+        sufficient=judged.sufficient,
+        next_queries=draft.next_queries[:2] or judged.next_queries,
+        evidence=draft.evidence,
+        extractive=bool(judged.claims) and judged.sufficient,
+        unstated=draft.unstated,
+    )
+
+
+def _findings_for_summary(findings: list[Finding], shown: list[Sentence]) -> str:
+    """Each finding's question and status, and its claims with the ids of the shown sentences they quote."""
+    lines = []
+    for f in findings:
+        lines.append(f"- {f.sub_question.question} [{f.status.value}]")
+        for c in f.claims:
+            ids = [s.sid for s in shown if any(_quotes(m, s) for m in c.citations)]
+            lines.append(f"  * {for_model(c.text)} [{', '.join(ids)}]")
+    return "\n".join(lines)
+
+
+def _title(written: str, topic: str) -> str:
+    """The model's title, unless it is empty or repeats prp's own instructions: the topic then."""
+    title = written.strip()
+    return title if title and not leaks_instructions(title) else topic
 
 
 def _quotes(marker: CitationMarker, sentence: Sentence) -> bool:

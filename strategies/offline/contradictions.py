@@ -199,50 +199,105 @@ def _common_stems(sentences: list[Sentence]) -> frozenset[str]:
     return frozenset(st for st, n in df.items() if n >= limit)
 
 
+@dataclass(frozen=True)
+class _Readings:
+    """What each sentence says that a pair test needs, read once per sentence rather than per pair."""
+
+    sentences: list[Sentence]
+    common: frozenset[str]
+    stems: list[frozenset[str]]
+    quantities: list[list[Quantity]]
+    normative: list[bool]
+    years: list[list[tuple[int, int, int]]]
+    single_year: list[bool]
+    negated: list[frozenset[str]]
+    said: list[frozenset[str]]
+
+
+def _read(sentences: list[Sentence]) -> _Readings:
+    common = _common_stems(sentences)
+    ys = [years(s.text) for s in sentences]
+    return _Readings(
+        sentences=sentences,
+        common=common,
+        stems=[s.stems - common for s in sentences],
+        quantities=[quantities(s.text) for s in sentences],
+        normative=[bool(NORMATIVE.search(s.text)) for s in sentences],
+        years=ys,
+        single_year=[len({y for y, _, _ in found_years}) == 1 for found_years in ys],
+        negated=[negated_terms(s.text) for s in sentences],
+        said=[lemmas(s.text) for s in sentences],
+    )
+
+
 def _pairs(sentences: list[Sentence]) -> list[tuple[str, int, int, object]]:
     """Lexically plausible pairs (kind, i, j, detail) from different documents, before any embedding."""
+    readings = _read(sentences)
     found: list[tuple[str, int, int, object]] = []
-    common = _common_stems(sentences)
-    stems = [s.stems - common for s in sentences]
-    qs = [quantities(s.text) for s in sentences]
-    normative = [bool(NORMATIVE.search(s.text)) for s in sentences]
-    ys = [years(s.text) for s in sentences]
-    negated = [negated_terms(s.text) for s in sentences]
-    said = [lemmas(s.text) for s in sentences]
-    single_year = [len({y for y, _, _ in found_years}) == 1 for found_years in ys]
-    for i, a in enumerate(sentences):
+    for i in range(len(sentences)):
         for j in range(i + 1, len(sentences)):
-            b = sentences[j]
-            numeric = bool(qs[i] and qs[j])
-            date = single_year[i] and single_year[j] and ys[i][0][0] != ys[j][0][0]
-            negation = bool(negated[i] or negated[j])
-            if a.doc_id == b.doc_id or not (numeric or date or negation):
-                continue
-            # Cheap exact-overlap bound first: prefix matches add at most PREFIX_SLACK stems.
-            if len(stems[i] & stems[j]) + PREFIX_SLACK < MIN_SHARED_STEMS:
-                continue
-            shared = _shared(stems[i], stems[j])
-            if shared < MIN_SHARED_STEMS:
-                continue
-            same_mood = normative[i] == normative[j]  # a rule and a measurement: figures cannot conflict
-            if same_mood and numeric:
-                hit = _numeric(a, b, qs[i], qs[j], common)
-                if hit is not None:
-                    found.append(("numeric", i, j, hit))
-                    continue
-            if same_mood and date:
-                (ya, sa, ea), (yb, sb, eb) = ys[i][0], ys[j][0]
-                if _comparable(_around(a.text, sa, ea, common), _around(b.text, sb, eb, common)):
-                    found.append(("date", i, j, (ya, yb)))
-                    continue
-            if (
-                negation
-                and shared >= NEGATION_SHARED_STEMS
-                and (_denies(negated[i], negated[j], said[j]) or _denies(negated[j], negated[i], said[i]))
-                and _opposed(a.text, b.text)
-            ):
-                found.append(("negation", i, j, None))
+            pair = _pair(readings, i, j)
+            if pair is not None:
+                found.append(pair)
     return found
+
+
+def _pair(r: _Readings, i: int, j: int) -> tuple[str, int, int, object] | None:
+    """The first kind of clash (numeric, date, negation) sentences i and j may have, with its detail."""
+    numeric, date, negation = _possible_kinds(r, i, j)
+    if r.sentences[i].doc_id == r.sentences[j].doc_id or not (numeric or date or negation):
+        return None
+    shared = _shared_content(r, i, j)
+    if shared < MIN_SHARED_STEMS:
+        return None
+    # A rule and a measurement: their figures cannot conflict.
+    if r.normative[i] == r.normative[j]:
+        clash = _figure_clash(r, i, j, numeric, date)
+        if clash is not None:
+            return clash
+    if negation and shared >= NEGATION_SHARED_STEMS and _negation_clash(r, i, j):
+        return ("negation", i, j, None)
+    return None
+
+
+def _possible_kinds(r: _Readings, i: int, j: int) -> tuple[bool, bool, bool]:
+    """Whether the two sentences could clash on a figure, on a year (one each, different), or on a negation."""
+    numeric = bool(r.quantities[i] and r.quantities[j])
+    date = r.single_year[i] and r.single_year[j] and r.years[i][0][0] != r.years[j][0][0]
+    negation = bool(r.negated[i] or r.negated[j])
+    return numeric, date, negation
+
+
+def _figure_clash(r: _Readings, i: int, j: int, numeric: bool, date: bool) -> tuple[str, int, int, object] | None:
+    """A numeric clash, else a date clash, between two sentences of the same mood."""
+    if numeric:
+        hit = _numeric(r.sentences[i], r.sentences[j], r.quantities[i], r.quantities[j], r.common)
+        if hit is not None:
+            return ("numeric", i, j, hit)
+    if date and _years_comparable(r, i, j):
+        return ("date", i, j, (r.years[i][0][0], r.years[j][0][0]))
+    return None
+
+
+def _shared_content(r: _Readings, i: int, j: int) -> int:
+    """Shared content stems of sentences i and j, or 0 when even prefix matches cannot reach the minimum."""
+    # Cheap exact-overlap bound first: prefix matches add at most PREFIX_SLACK stems.
+    if len(r.stems[i] & r.stems[j]) + PREFIX_SLACK < MIN_SHARED_STEMS:
+        return 0
+    return _shared(r.stems[i], r.stems[j])
+
+
+def _years_comparable(r: _Readings, i: int, j: int) -> bool:
+    """Whether the two sentences' years date the same thing (the words around them overlap)."""
+    (_, sa, ea), (_, sb, eb) = r.years[i][0], r.years[j][0]
+    around_a = _around(r.sentences[i].text, sa, ea, r.common)
+    return bool(_comparable(around_a, _around(r.sentences[j].text, sb, eb, r.common)))
+
+
+def _negation_clash(r: _Readings, i: int, j: int) -> bool:
+    """One sentence denies a word the other asserts, and the judge reads them as opposed."""
+    denied = _denies(r.negated[i], r.negated[j], r.said[j]) or _denies(r.negated[j], r.negated[i], r.said[i])
+    return denied and _opposed(r.sentences[i].text, r.sentences[j].text)
 
 
 def find_contradictions(findings: Sequence[Finding], vectors: Vectors) -> list[Contradiction]:
@@ -251,15 +306,31 @@ def find_contradictions(findings: Sequence[Finding], vectors: Vectors) -> list[C
     if len({s.doc_id for s in sentences}) < 2:
         return []
     labels = _labels(findings)
+    pairs = _asked_pairs(findings, sentences, vectors)
+    if not pairs:
+        return []
+    candidates = _candidates(pairs, sentences, vectors)
+    candidates.sort(key=lambda x: (KIND_PRIORITY[x.kind], -x.score, x.a.order, x.b.order))
+    return [_to_model(c, labels) for c in _distinct(candidates)]
+
+
+def _asked_pairs(
+    findings: Sequence[Finding], sentences: list[Sentence], vectors: Vectors
+) -> list[tuple[str, int, int, object]]:
+    """The plausible pairs whose two sentences are relevant to a question and about the one thing it asks."""
     relevant = _relevant(findings, vectors)
     asked = [relevant.get((s.block_id, s.text)) for s in sentences]
-    pairs = [
+    return [
         p
         for p in _pairs(sentences)
         if asked[p[1]] is not None and asked[p[2]] is not None and _same_thing(p, sentences, asked)
     ]
-    if not pairs:
-        return []
+
+
+def _candidates(
+    pairs: list[tuple[str, int, int, object]], sentences: list[Sentence], vectors: Vectors
+) -> list[_Candidate]:
+    """The pairs whose sentences are also close in meaning, embedding only the first MAX_EMBEDDED involved."""
     involved = list(dict.fromkeys(k for _, i, j, _ in pairs for k in (i, j)))[:MAX_EMBEDDED]
     position = {k: n for n, k in enumerate(involved)}
     matrix = vectors.passages([sentences[k].text for k in involved])
@@ -269,19 +340,29 @@ def find_contradictions(findings: Sequence[Finding], vectors: Vectors) -> list[C
         if i not in position or j not in position:
             continue
         c = round(float(cos[position[i], position[j]]), 6)
-        a, b = sentences[i], sentences[j]
-        if kind == "numeric":
-            context, qa, qb = detail  # type: ignore[misc]
-            strength = c + CONTEXT_WEIGHT * context
-            if c >= NUMERIC_COSINE and strength >= MIN_NUMERIC_STRENGTH:
-                subject = _subject(a.text, b.text, qa.start)
-                candidates.append(_Candidate("numeric", a, b, strength, subject, qa.text, qb.text))
-        elif kind == "date" and c >= DATE_COSINE:
-            ya, yb = detail  # type: ignore[misc]
-            candidates.append(_Candidate("date", a, b, c, _subject(a.text, b.text), str(ya), str(yb)))
-        elif kind == "negation" and c >= NEGATION_COSINE:
-            candidates.append(_Candidate("negation", a, b, c, _subject(a.text, b.text), "", ""))
-    candidates.sort(key=lambda x: (KIND_PRIORITY[x.kind], -x.score, x.a.order, x.b.order))
+        candidate = _candidate(kind, sentences[i], sentences[j], c, detail)
+        if candidate is not None:
+            candidates.append(candidate)
+    return candidates
+
+
+def _candidate(kind: str, a: Sentence, b: Sentence, c: float, detail: object) -> _Candidate | None:
+    """The clash of one pair if its cosine ``c`` (plus, for figures, their context overlap) is strong enough."""
+    if kind == "numeric":
+        context, qa, qb = detail  # type: ignore[misc]
+        strength = c + CONTEXT_WEIGHT * context
+        if c >= NUMERIC_COSINE and strength >= MIN_NUMERIC_STRENGTH:
+            return _Candidate("numeric", a, b, strength, _subject(a.text, b.text, qa.start), qa.text, qb.text)
+    elif kind == "date" and c >= DATE_COSINE:
+        ya, yb = detail  # type: ignore[misc]
+        return _Candidate("date", a, b, c, _subject(a.text, b.text), str(ya), str(yb))
+    elif kind == "negation" and c >= NEGATION_COSINE:
+        return _Candidate("negation", a, b, c, _subject(a.text, b.text), "", "")
+    return None
+
+
+def _distinct(candidates: list[_Candidate]) -> list[_Candidate]:
+    """The strongest candidates, in order, one per pair of documents and subject, up to MAX_CONTRADICTIONS."""
     kept: list[_Candidate] = []
     for cand in candidates:
         if any(_same_disagreement(cand, k) for k in kept):
@@ -289,7 +370,7 @@ def find_contradictions(findings: Sequence[Finding], vectors: Vectors) -> list[C
         kept.append(cand)
         if len(kept) == MAX_CONTRADICTIONS:
             break
-    return [_to_model(c, labels) for c in kept]
+    return kept
 
 
 def _relevant(findings: Sequence[Finding], vectors: Vectors) -> dict[tuple[str, str], str]:

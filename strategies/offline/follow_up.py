@@ -93,14 +93,21 @@ def condense(question: str, history: list[Turn]) -> FollowUp:
     elif phrase is not None and subject is not None:
         text = _from_phrase(phrase, subject, previous.question)
     elif subject is not None:
-        replaced = _replace_demonstrative(_replace_pronoun(text, subject), subject)
-        if replaced != text:
-            text = replaced
-        elif (scope or _names_document(text)) and not _shares_word(text, subject.text):
-            text = _append(text, f" about {subject.text}")  # "What did <the second paper> find about X?"
-        elif text == asked and len(question_terms(text)) < MIN_STANDALONE_TERMS:
-            text = _append(text, f", regarding {subject.text}")
+        text = _with_subject(text, asked, scope, subject)
     return FollowUp(question=_sentence(text), follow_up=True, doc_ids=scope)
+
+
+def _with_subject(text: str, asked: str, scope: list[str], subject: _Subject) -> str:
+    """A turn that is not a noun phrase made to name the previous subject: in place of its pronoun or
+    demonstrative, else added when it asks about a document or is too short to stand alone."""
+    replaced = _replace_demonstrative(_replace_pronoun(text, subject), subject)
+    if replaced != text:
+        return replaced
+    if (scope or _names_document(text)) and not _shares_word(text, subject.text):
+        return _append(text, f" about {subject.text}")  # "What did <the second paper> find about X?"
+    if text == asked and len(question_terms(text)) < MIN_STANDALONE_TERMS:
+        return _append(text, f", regarding {subject.text}")
+    return text
 
 
 def leans_on_history(question: str) -> bool:
@@ -109,25 +116,34 @@ def leans_on_history(question: str) -> bool:
         return True
     if _ORDINAL_REFERENCE.search(question) or _DOCUMENT_REFERENCE.search(question):
         return True
+    if _has_dangling_reference(question):
+        return True
+    return len(question_terms(question)) < MIN_STANDALONE_TERMS and not _DEFINITION.match(question)
+
+
+def _has_dangling_reference(question: str) -> bool:
+    """Whether a pronoun or demonstrative of ``question`` refers to nothing the turn names before it."""
     words = [m.group(0).lower() for m in _WORD.finditer(question)]
     for i, word in enumerate(words):
         before = words[:i]
         named_before = [w for w in question_terms(" ".join(before)) if w not in PLURAL_PRONOUNS]
-        if word in ("they", "them", "their", "these", "those") and not any(_plural(w) for w in named_before):
+        if _dangles(word, before, named_before, question):
             return True
-        if word == "its" and not named_before:
-            return True
-        if (
-            word in ("this", "that")
-            and not named_before
-            and (not before or before[-1] in BEFORE_DEMONSTRATIVE | QUESTION_AUXILIARIES)
-        ):
-            return True
-        if word == "it" and not named_before and not _EXTRAPOSED_IT.search(question):
-            return True
-    if len(question_terms(question)) < MIN_STANDALONE_TERMS and not _DEFINITION.match(question):
-        return True
     return False
+
+
+def _dangles(word: str, before: list[str], named_before: list[str], question: str) -> bool:
+    """Whether ``word`` refers back past the turn: "they" with no plural named before it, "its",
+    "this"/"that" opening a clause, or an "it" whose meaning does not follow ("is it true that")."""
+    if word in ("they", "them", "their", "these", "those"):
+        return not any(_plural(w) for w in named_before)
+    if named_before:
+        return False
+    if word == "its":
+        return True
+    if word in ("this", "that"):
+        return not before or before[-1] in BEFORE_DEMONSTRATIVE | QUESTION_AUXILIARIES
+    return word == "it" and not _EXTRAPOSED_IT.search(question)
 
 
 def subject_of(question: str) -> _Subject | None:
@@ -256,27 +272,40 @@ def _elliptical_phrase(text: str) -> str | None:
 def _from_phrase(phrase: str, subject: _Subject, previous: str) -> str:
     """ "What about X?": X in the subject's place when it is a thing of its kind, else X of the subject."""
     words = _WORD.findall(phrase)
-    same_kind = (
-        _shares_word(phrase, subject.text)
-        or any(w.lower() in DOCUMENT_NOUNS for w in words)
-        or any(w[:1].isupper() for w in words[1:] + ([words[0]] if words[0].lower() not in ("the", "a", "an") else []))
-    )
     if _names_document(phrase):
-        # A document in place of another source ("the policy brief" for "the Harborview cooling
-        # model") is asked what it says on the other's topic: the other's words that neither name a
-        # source nor are a name (a name tells which model, not what it is about).
-        carried = [
-            w
-            for w in _WORD.findall(subject.text)
-            if question_terms(w) and w.lower() not in SOURCE_NOUNS and not w[:1].isupper()
-        ]
-        if carried and not _shares_word(phrase, " ".join(carried)):
-            return f"What does {phrase} say about {' '.join(carried)}?"
-    if same_kind and subject.end > subject.start:
+        on_topic = _document_on_topic(phrase, subject)
+        if on_topic is not None:
+            return on_topic
+    if _same_kind(phrase, words, subject) and subject.end > subject.start:
         before = _agreeing(previous[: subject.start], subject.plural, _plural(words[-1].lower()))
         return before + phrase + previous[subject.end :]
     verb = "are" if _plural(words[-1].lower()) else "is"
     return f"What {verb} {phrase} of {subject.text}?"
+
+
+def _same_kind(phrase: str, words: list[str], subject: _Subject) -> bool:
+    """Whether ``phrase`` is a thing of the subject's kind: it shares a word with it, names a
+    document, or is a name (a capital past a leading article)."""
+    return (
+        _shares_word(phrase, subject.text)
+        or any(w.lower() in DOCUMENT_NOUNS for w in words)
+        or any(w[:1].isupper() for w in words[1:] + ([words[0]] if words[0].lower() not in ("the", "a", "an") else []))
+    )
+
+
+def _document_on_topic(phrase: str, subject: _Subject) -> str | None:
+    """A document in place of another source ("the policy brief" for "the Harborview cooling
+    model") is asked what it says on the other's topic: the other's words that neither name a
+    source nor are a name (a name tells which model, not what it is about). None when no such
+    word is left, or the document's name already has one."""
+    carried = [
+        w
+        for w in _WORD.findall(subject.text)
+        if question_terms(w) and w.lower() not in SOURCE_NOUNS and not w[:1].isupper()
+    ]
+    if carried and not _shares_word(phrase, " ".join(carried)):
+        return f"What does {phrase} say about {' '.join(carried)}?"
+    return None
 
 
 def _agreeing(before: str, was_plural: bool, plural: bool) -> str:
@@ -295,28 +324,45 @@ def _agreeing(before: str, was_plural: bool, plural: bool) -> str:
 
 def _replace_pronoun(text: str, subject: _Subject) -> str:
     """The pronoun agreeing with ``subject`` in number (else the first one) replaced by it."""
-    pronouns = [
+    pronouns = _free_pronouns(text)
+    if not pronouns:
+        return text
+    wanted = PLURAL_PRONOUNS if subject.plural else SINGULAR_PRONOUNS
+    chosen = next((m for m in pronouns if m.group(0).lower() in wanted), pronouns[0])
+    word = chosen.group(0).lower()
+    before, after = text[: chosen.start()], text[chosen.end() :]
+    if subject.plural and word in SINGULAR_PRONOUNS - {"its"}:
+        # "what does it cost?" -> "what do green roofs cost?": the verb agrees with the plural.
+        before = _pluralised_auxiliary(before)
+    return before + _standing_for(word, subject) + after
+
+
+def _free_pronouns(text: str) -> list[re.Match[str]]:
+    """The pronouns of ``text`` that stand alone: not a demonstrative before its noun ("this method")
+    nor a relative "that"."""
+    return [
         m
         for m in _WORD.finditer(text)
         if m.group(0).lower() in PLURAL_PRONOUNS | SINGULAR_PRONOUNS
         and not (m.group(0).lower() in DEMONSTRATIVES and _next_word_is_noun(text, m.end()))
         and not (m.group(0).lower() == "that" and _is_relative(text, m.start()))
     ]
-    if not pronouns:
-        return text
-    wanted = PLURAL_PRONOUNS if subject.plural else SINGULAR_PRONOUNS
-    chosen = next((m for m in pronouns if m.group(0).lower() in wanted), pronouns[0])
-    word = chosen.group(0).lower()
-    name = subject.text
-    if word in ("its", "their"):
-        name = f"{name}'" if subject.plural else f"{name}'s"
-    before, after = text[: chosen.start()], text[chosen.end() :]
-    if subject.plural and word in SINGULAR_PRONOUNS - {"its"}:
-        auxiliary = re.search(r"(\w+)(\s+)$", before)
-        if auxiliary and auxiliary.group(1).lower() in PLURAL_AUXILIARY:
-            plural = PLURAL_AUXILIARY[auxiliary.group(1).lower()]
-            before = before[: auxiliary.start()] + _same_case(plural, auxiliary.group(1)) + auxiliary.group(2)
-    return before + name + after
+
+
+def _standing_for(pronoun: str, subject: _Subject) -> str:
+    """The subject as it replaces ``pronoun``: possessive for "its"/"their"."""
+    if pronoun in ("its", "their"):
+        return f"{subject.text}'" if subject.plural else f"{subject.text}'s"
+    return subject.text
+
+
+def _pluralised_auxiliary(before: str) -> str:
+    """``before`` with its last word, if a singular auxiliary, made plural ("does" -> "do")."""
+    auxiliary = re.search(r"(\w+)(\s+)$", before)
+    if auxiliary and auxiliary.group(1).lower() in PLURAL_AUXILIARY:
+        plural = PLURAL_AUXILIARY[auxiliary.group(1).lower()]
+        return before[: auxiliary.start()] + _same_case(plural, auxiliary.group(1)) + auxiliary.group(2)
+    return before
 
 
 def _replace_demonstrative(text: str, subject: _Subject) -> str:

@@ -182,31 +182,44 @@ def _as_written(phrase: str, text: str) -> str:
 
 def split_topic(topic: str, scout_texts: Sequence[str] = ()) -> TopicParts:
     text = _clean(topic)
-    if is_question(topic) and not is_indirect_question(topic):
+    if _asks_a_question(topic, text):
         return TopicParts(text, _core_of(text, scout_texts, question=True), "of", [], True, [])
-    if is_indirect_question(text) and ":" not in text:
-        return TopicParts(text, _core_of(text, scout_texts, question=True), "of", [], True, [])
-    if ":" in text:
-        subject, _, tail = text.partition(":")
-        subject, tail = _clean(subject), _clean(tail)
-        connector = "of"
-        if _is_description(tail) and _PLACE.match(subject):
-            # "Outside the web: standalone binaries using a compiler": the head says where the
-            # subject is, so the tail names the subject.
-            return TopicParts(tail, _core_of(tail, scout_texts), connector, [], False, [])
-        if _is_description(tail):
-            return TopicParts(subject, _core_of(subject, scout_texts), connector, [], False, [], _lower_first(tail))
-    else:
-        # "cooling and stormwater benefits of green roofs": the subject follows the last connector.
-        parts = _CONNECTOR.split(text)
-        if len(parts) >= 3 and _FACET_SPLIT.search(parts[0]) and not is_title_case(text):
-            tail, connector, subject = _clean(parts[0]), parts[1].lower(), _clean(" ".join(parts[2:]))
-        else:
-            subject, tail, connector = text, "", "of"
+    subject, tail, connector = _subject_and_tail(text)
+    if ":" in text and _is_description(tail):
+        return _described_topic(subject, tail, scout_texts)
     facets = _facets(tail) if tail else []
     facets = [_lower_first(f) for f in dict.fromkeys(facets)]
     comparison = [_lower_first(_clean(p)) for p in _COMPARE_SPLIT.split(tail)] if _COMPARE_SPLIT.search(tail) else []
     return TopicParts(subject, _core_of(subject, scout_texts), connector, facets, False, comparison)
+
+
+def _asks_a_question(topic: str, text: str) -> bool:
+    """A topic asked as a question, or worded as an indirect one with no title before a colon, is
+    asked about whole rather than split into facets."""
+    if is_question(topic) and not is_indirect_question(topic):
+        return True
+    return is_indirect_question(text) and ":" not in text
+
+
+def _subject_and_tail(text: str) -> tuple[str, str, str]:
+    """The subject, the tail that lists its facets, and the connector a facet attaches with."""
+    if ":" in text:
+        subject, _, tail = text.partition(":")
+        return _clean(subject), _clean(tail), "of"
+    # "cooling and stormwater benefits of green roofs": the subject follows the last connector.
+    parts = _CONNECTOR.split(text)
+    if len(parts) >= 3 and _FACET_SPLIT.search(parts[0]) and not is_title_case(text):
+        return _clean(" ".join(parts[2:])), _clean(parts[0]), parts[1].lower()
+    return text, "", "of"
+
+
+def _described_topic(subject: str, tail: str, scout_texts: Sequence[str]) -> TopicParts:
+    """A title whose tail after the colon describes its subject rather than listing facets."""
+    if _PLACE.match(subject):
+        # "Outside the web: standalone binaries using a compiler": the head says where the
+        # subject is, so the tail names the subject.
+        return TopicParts(tail, _core_of(tail, scout_texts), "of", [], False, [])
+    return TopicParts(subject, _core_of(subject, scout_texts), "of", [], False, [], _lower_first(tail))
 
 
 def _is_description(tail: str) -> bool:
@@ -310,50 +323,68 @@ def plan_questions(topic: str, single_question: bool, scout: Sequence[RetrievedC
     if single_question or not topic:
         return [SubQuestion(id="q1", question=topic, rationale="The question as asked (single-question mode).")]
     texts = _scout_texts(scout)
-    by_document = _texts_by_document(scout)
     parts = split_topic(topic, texts)
-    planned: list[_Planned] = []
+    planned = [_opening_question(topic, parts)]
+    _add_topic_questions(planned, parts)
+    _add_scout_questions(planned, topic, parts, texts, _texts_by_document(scout))
+    _add_fallback_questions(planned, parts)
+    return [SubQuestion(id=f"q{i}", question=p.question, rationale=p.rationale) for i, p in enumerate(planned, 1)]
 
-    def add(focus: str, question: str, rationale: str) -> None:
-        if len(planned) < MAX_QUESTIONS and not _is_duplicate(focus, planned):
-            planned.append(_Planned(focus, question, rationale))
 
+def _add(planned: list[_Planned], focus: str, question: str, rationale: str) -> None:
+    """Plan a question unless the plan is full or an earlier question has the same focus."""
+    if len(planned) < MAX_QUESTIONS and not _is_duplicate(focus, planned):
+        planned.append(_Planned(focus, question, rationale))
+
+
+def _opening_question(topic: str, parts: TopicParts) -> _Planned:
+    """The first question: the researcher's own question, the comparison the topic asks for, or an
+    overview of the subject before its facets."""
     if parts.is_question and is_indirect_question(topic):
-        add(
+        return _Planned(
             parts.subject,
             f"What does the evidence say about {_lower_first(_clean(topic))}?",
             "The researcher's question, answered directly.",
         )
-    elif parts.is_question:
-        add(
+    if parts.is_question:
+        return _Planned(
             parts.subject,
             _sentence_case(topic if topic.endswith("?") else topic + "?"),
             "The researcher's question, answered directly.",
         )
-    elif parts.comparison:
+    if parts.comparison:
         sides = " and ".join(parts.comparison)
-        add(
+        return _Planned(
             parts.subject,
             f"How do {sides} compare for {parts.core}?",
             "The topic asks for a comparison; this question sets the sides against each other.",
         )
-    else:
-        add(
-            parts.subject,
-            f"What are the main findings about {_lower_first(parts.subject)}?",
-            "Sets out what the sources establish overall before the specific facets."
-            if parts.facets
-            else "Sets out what the sources establish about the topic as a whole.",
-        )
+    return _Planned(
+        parts.subject,
+        f"What are the main findings about {_lower_first(parts.subject)}?",
+        "Sets out what the sources establish overall before the specific facets."
+        if parts.facets
+        else "Sets out what the sources establish about the topic as a whole.",
+    )
+
+
+def _add_topic_questions(planned: list[_Planned], parts: TopicParts) -> None:
+    """The questions on what the topic itself names: the subject's description, then each facet."""
     if parts.description:
-        add(
+        _add(
+            planned,
             parts.description,
             _description_question(parts),
             f"The topic describes {parts.subject} as '{parts.description}'.",
         )
     for facet in parts.facets[:MAX_FACETS]:
-        add(facet, _facet_question(facet, parts), f"The topic names '{facet}' explicitly.")
+        _add(planned, facet, _facet_question(facet, parts), f"The topic names '{facet}' explicitly.")
 
+
+def _add_scout_questions(
+    planned: list[_Planned], topic: str, parts: TopicParts, texts: list[str], by_document: dict[str, str]
+) -> None:
+    """Up to two questions on keyphrases the scout chunks share that the topic does not name."""
     topic_stems = {stem(w) for w in content_words(topic)}
     phrases = extract_keyphrases(texts, k=12, min_count=MIN_SCOUT_COUNT, exclude_stems=topic_stems) if texts else []
     # Multi-word phrases name a concept ("saturated weight"); a lone word ("street") only if no phrase does.
@@ -362,22 +393,33 @@ def plan_questions(topic: str, single_question: bool, scout: Sequence[RetrievedC
     for phrase in phrases:
         if scout_added >= MAX_SCOUT_QUESTIONS or len(planned) >= MAX_QUESTIONS:
             break
-        if (
-            has_injection_word(phrase.text)
-            or len(phrase.text) > MAX_PHRASE_CHARS
-            or sum(1 for s in phrase.stems if s in topic_stems) * 2 >= len(phrase.stems)
-            or all(w in stopwords() for w in phrase.text.split())
-            or sum(1 for text in by_document.values() if phrase.text.lower() in text) < 2
-        ):
+        if not _is_scout_facet(phrase.text, phrase.stems, topic_stems, by_document):
             continue
         before = len(planned)
-        add(
+        _add(
+            planned,
             phrase.text,
             f"What do the sources report about the {phrase.text} in relation to {parts.core}?",
             f"'{phrase.text}' is prominent in the passages retrieved for the topic but is not named in it.",
         )
         scout_added += len(planned) - before
 
+
+def _is_scout_facet(text: str, stems: Sequence[str], topic_stems: set[str], by_document: dict[str, str]) -> bool:
+    """Whether a scout keyphrase may be asked about: a short, harmless phrase, mostly not the topic's
+    own words, not all stopwords, and used by more than one document (one paper's name for its own
+    method is not a facet of the topic)."""
+    return not (
+        has_injection_word(text)
+        or len(text) > MAX_PHRASE_CHARS
+        or sum(1 for s in stems if s in topic_stems) * 2 >= len(stems)
+        or all(w in stopwords() for w in text.split())
+        or sum(1 for doc_text in by_document.values() if text.lower() in doc_text) < 2
+    )
+
+
+def _add_fallback_questions(planned: list[_Planned], parts: TopicParts) -> None:
+    """Generic questions, added only while the plan has fewer than three."""
     fallbacks = [
         (
             "measurements figures",
@@ -398,8 +440,7 @@ def plan_questions(topic: str, single_question: bool, scout: Sequence[RetrievedC
     for focus, question, rationale in fallbacks:
         if len(planned) >= MIN_QUESTIONS:
             break
-        add(focus, question, rationale)
-    return [SubQuestion(id=f"q{i}", question=p.question, rationale=p.rationale) for i, p in enumerate(planned, 1)]
+        _add(planned, focus, question, rationale)
 
 
 def _sentence_case(text: str) -> str:
