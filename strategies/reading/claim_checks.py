@@ -107,19 +107,37 @@ def figures_problem(claim: str, sources: str, best: str, overlap: float) -> Fail
     """A figure of the claim that the sources do not state (see the module docstring)."""
     stated = mentions(sources) + _word_numbers(sources)
     values = [m for m in stated if not _spread(sources, m)]
+    for figure in _claim_figures(claim):
+        # A spread the claim gives is read against every figure, the spreads the sources print too.
+        same = [m for m in (stated if _spread(claim, figure) else values) if same_value(figure, m)]
+        failure = _figure_failure(claim, figure, same, sources, best, overlap)
+        if failure is not None:
+            return failure
+    return None
+
+
+def _claim_figures(claim: str) -> list[Mention]:
+    """The figures a claim states: its numbers but the first list item's label, then its number
+    words but those worth one."""
     labels = {m.start(1) for m in _ENUMERATOR.finditer(claim)}
     figures = [m for m in mentions(claim) if m.start not in labels]
-    for figure in figures + [m for m in _word_numbers(claim) if m.value not in (1.0,)]:
-        same = [m for m in (stated if _spread(claim, figure) else values) if same_value(figure, m)]
-        money = currency(claim, figure)
-        if money and same and all(currency(sources, m) not in ("", money) for m in same):
-            return Failure(overlap >= SAME_STATEMENT, f"the cited text gives {figure.text!r} in another currency")
-        if not same:
-            rival = [m for m in mentions(best) if m.unit == figure.unit and figure.unit]
-            contradicts = bool(rival) and overlap >= SAME_STATEMENT
-            return Failure(contradicts, f"the figure {figure.text!r} is not in the cited text")
-        if all(_opposed_bounds(figure, m, claim, sources) for m in same):
-            return Failure(overlap >= SAME_STATEMENT, f"the cited text bounds {figure.text!r} the other way")
+    return figures + [m for m in _word_numbers(claim) if m.value not in (1.0,)]
+
+
+def _figure_failure(
+    claim: str, figure: Mention, same: list[Mention], sources: str, best: str, overlap: float
+) -> Failure | None:
+    """What is wrong with one figure of the claim, given the sources' figures of its value (``same``):
+    another currency, no such figure, or a bound the other way."""
+    money = currency(claim, figure)
+    if money and same and all(currency(sources, m) not in ("", money) for m in same):
+        return Failure(overlap >= SAME_STATEMENT, f"the cited text gives {figure.text!r} in another currency")
+    if not same:
+        rival = [m for m in mentions(best) if m.unit == figure.unit and figure.unit]
+        contradicts = bool(rival) and overlap >= SAME_STATEMENT
+        return Failure(contradicts, f"the figure {figure.text!r} is not in the cited text")
+    if all(_opposed_bounds(figure, m, claim, sources) for m in same):
+        return Failure(overlap >= SAME_STATEMENT, f"the cited text bounds {figure.text!r} the other way")
     return None
 
 
