@@ -493,14 +493,18 @@ def _renamed(new: list[str], old: list[str], claim: str, best: str, cited: set[s
     ]
     # A capitalised word opening the sentence is its name here too: the claim puts a name in its place.
     theirs = [w for w in old if w in {n.lower() for n in names(best)} or _capitalised(w, best)]
-    if not mine or not theirs:
-        return None
-    joined_new, joined_old = _unaccented("".join(new)), _unaccented("".join(old))
-    if joined_new in joined_old or joined_old in joined_new:
-        return None
-    if "".join(w[0] for w in new) == joined_old or "".join(w[0] for w in old) == joined_new:
+    if not mine or not theirs or _same_entity(new, old):
         return None
     return Failure(False, f"{' '.join(mine)!r} stands where the cited text names {' '.join(theirs)!r}")
+
+
+def _same_entity(new: list[str], old: list[str]) -> bool:
+    """Two wordings of one name: one holds the other ("Claude" / "Claude Haiku"), accents aside, or
+    one is the acronym of the other."""
+    joined_new, joined_old = _unaccented("".join(new)), _unaccented("".join(old))
+    if joined_new in joined_old or joined_old in joined_new:
+        return True
+    return "".join(w[0] for w in new) == joined_old or "".join(w[0] for w in old) == joined_new
 
 
 def _capitalised(word: str, text: str) -> bool:
