@@ -190,20 +190,29 @@ def names(text: str) -> list[str]:
     out: dict[str, None] = {}
     for m in _TOKEN.finditer(text):
         token = re.sub(r"['’]s$", "", m.group()).strip(".-/+")
-        if not token or not any(c.isalpha() for c in token):
-            continue
-        inner_capital = any(c.isupper() for c in token[1:])
-        identifier = "_" in token or (any(c.isdigit() for c in token) and any(c.isalpha() for c in token))
-        opening = bool(_SENTENCE_START.search(text[: m.start()]))
-        capitalised = token[0].isupper() and (not opening or not _COMMON_SHAPE.search(token))
-        # A number word ("Seven volunteers") or a currency's code ("USD 20") is read as a figure.
-        if token.lower() in NUMBER_WORDS or CURRENCY.fullmatch(token):
-            continue
-        if token.lower() in stops and not inner_capital:
-            continue
-        if inner_capital or identifier or capitalised:
+        if _is_name(token, text, m.start(), stops):
             out.setdefault(token, None)
     return list(out)
+
+
+def _is_name(token: str, text: str, start: int, stops: frozenset[str]) -> bool:
+    """Whether ``token``, standing at ``start`` of ``text``, is a name (see ``names``)."""
+    if not token or not any(c.isalpha() for c in token):
+        return False
+    # A number word ("Seven volunteers") or a currency's code ("USD 20") is read as a figure.
+    if token.lower() in NUMBER_WORDS or CURRENCY.fullmatch(token):
+        return False
+    inner_capital = any(c.isupper() for c in token[1:])
+    if token.lower() in stops and not inner_capital:
+        return False
+    identifier = "_" in token or (any(c.isdigit() for c in token) and any(c.isalpha() for c in token))
+    return inner_capital or identifier or _capitalised_name(token, text, start)
+
+
+def _capitalised_name(token: str, text: str, start: int) -> bool:
+    """A capitalised word not opening a sentence, or opening one without a common word's shape."""
+    opening = bool(_SENTENCE_START.search(text[:start]))
+    return token[0].isupper() and (not opening or not _COMMON_SHAPE.search(token))
 
 
 def _folded(text: str) -> str:
