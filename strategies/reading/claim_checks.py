@@ -424,24 +424,31 @@ def swap_problem(claim: str, best: str, source_stems: set[str], cited: set[str] 
     theirs = content_words(best, GENERIC_WORDS)
     a, b = [stem(w) for w in mine], [stem(w) for w in theirs]
     ops = SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes()
-    for i, (tag, a0, a1, b0, b1) in enumerate(ops):
-        if tag != "replace" or a1 - a0 > 2 or b1 - b0 > 2 or not _anchored(ops, i, cited is not None):
+    for i, (_, a0, a1, b0, b1) in enumerate(ops):
+        if not _swap(ops, i, cited is not None):
             continue
         old = theirs[b0:b1]
         renamed = _renamed(mine[a0:a1], old, claim, best, cited)
         if renamed is not None:
             return renamed
-        new = [
-            w
-            for w, s in zip(mine[a0:a1], a[a0:a1], strict=True)
-            if s not in source_stems
-            and not any(_spelled_otherwise(w, o) or synonyms(w, o) or _both_negations(w, o) for o in old)
-            and not (w in BOUND_WORDS and all(o in BOUND_WORDS for o in old))
-        ]
-        if not new:
-            continue
-        return Failure(False, f"{' '.join(new)!r} stands where the cited text says {' '.join(old)!r}", firm=False)
+        new = [w for w, s in zip(mine[a0:a1], a[a0:a1], strict=True) if s not in source_stems and not _reworded(w, old)]
+        if new:
+            return Failure(False, f"{' '.join(new)!r} stands where the cited text says {' '.join(old)!r}", firm=False)
     return None
+
+
+def _swap(ops: list[tuple[str, int, int, int, int]], i: int, one_side: bool) -> bool:
+    """The change ``ops[i]`` puts one or two words for one or two, inside copied text (``_anchored``)."""
+    tag, a0, a1, b0, b1 = ops[i]
+    return tag == "replace" and a1 - a0 <= 2 and b1 - b0 <= 2 and _anchored(ops, i, one_side)
+
+
+def _reworded(new: str, old: list[str]) -> bool:
+    """``new`` says what one of ``old`` says: another form or spelling, a synonym, another negation,
+    or a bound word for bound words."""
+    if any(_spelled_otherwise(new, o) or synonyms(new, o) or _both_negations(new, o) for o in old):
+        return True
+    return new in BOUND_WORDS and all(o in BOUND_WORDS for o in old)
 
 
 # Copied words on one side of a change at a claim's start or end that make it a swap, not a rewording.
