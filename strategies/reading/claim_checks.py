@@ -581,21 +581,30 @@ def subject_problem(claim: str, best: str) -> Failure | None:
         # The claim gives the figure the names of its own part ("the API allows 5MB, while claude.ai 10MB").
         part = _folded(_clause(claim, figure.start, _CLAIM_PART))
         for name in names(claim):
-            key = _folded(name)
-            if name[0].isdigit() or len(name) < 2 or key not in part:
-                continue  # a figure with its unit ("10MB") is no subject, nor a variable ("N=10")
-            if key not in _folded(best) or any(key in _folded(_clause(best, m.start)) for m in same):
-                continue
-            # The name's clause holds a figure of its own: the claim's figure belongs to another subject.
-            where = re.search(rf"(?<!\w){re.escape(name)}(?!\w)", best, re.I)
-            if where is None:
-                continue
-            # A name followed by a colon labels what follows it ("API: Maximum 5MB claude.ai: Maximum 10MB").
-            label = _LABEL.match(best, where.end())
-            own = _clause(best, label.end() if label else where.start())
-            if any(m.unit == figure.unit and not same_value(figure, m) for m in mentions(own)):
+            if _named_apart(name, part, best, same) and _has_own_figure(name, best, figure):
                 return Failure(False, f"{figure.text!r} is not what the cited text gives for {name!r}")
     return None
+
+
+def _named_apart(name: str, part: str, best: str, same: list[Mention]) -> bool:
+    """``name`` is a subject of the claim's ``part`` (folded) that the sentence names, but in none of
+    the clauses stating the claim's figure (``same``)."""
+    key = _folded(name)
+    if name[0].isdigit() or len(name) < 2 or key not in part:
+        return False  # a figure with its unit ("10MB") is no subject, nor a variable ("N=10")
+    return key in _folded(best) and not any(key in _folded(_clause(best, m.start)) for m in same)
+
+
+def _has_own_figure(name: str, best: str, figure: Mention) -> bool:
+    """The name's clause in the sentence holds a figure of its own, of the figure's unit: the claim's
+    figure belongs to another subject."""
+    where = re.search(rf"(?<!\w){re.escape(name)}(?!\w)", best, re.I)
+    if where is None:
+        return False
+    # A name followed by a colon labels what follows it ("API: Maximum 5MB claude.ai: Maximum 10MB").
+    label = _LABEL.match(best, where.end())
+    own = _clause(best, label.end() if label else where.start())
+    return any(m.unit == figure.unit and not same_value(figure, m) for m in mentions(own))
 
 
 def _clause(text: str, at: int, bounds: re.Pattern[str] = _CLAUSE) -> str:
