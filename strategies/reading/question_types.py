@@ -145,18 +145,7 @@ def question_type(question: str) -> QuestionType:
         return QuestionType(AnswerType.DATE)
     found = _QUANTITY_Q.match(text)
     if found:
-        # "how many spider species", "how much money": the counted thing names the answer's unit.
-        unit = re.match(r"\s+([a-z][\w-]*(?:\s+[a-z][\w-]*)?)", text[found.end() :], re.IGNORECASE)
-        raw = unit.group(1).lower().split() if unit else []
-        # "How much *did* Corvid agree to pay": an auxiliary next opens the predicate; no thing is counted.
-        if raw and _AUX_WORD.match(raw[0]):
-            raw = []
-        words = [w for w in raw if w not in NOT_A_NOUN]
-        words = list(itertools.takewhile(lambda w: w not in stopwords() and not _AUX_WORD.match(w), words))
-        # "How many participants *took* part": a verb after the counted noun starts the predicate.
-        words = words[:1] + list(itertools.takewhile(lambda w: not _is_verb(w), words[1:]))
-        how = found.group("how").lower()
-        return QuestionType(AnswerType.QUANTITY, " ".join(words), counted=how == "many", measure=MEASURES.get(how, ""))
+        return _quantity(text, found)
     if _NAME_Q.match(text):
         role = _ROLE.match(text)
         return QuestionType(AnswerType.NAME, role.group(1).lower() if role else "", entity=Entity.PERSON)
@@ -174,6 +163,22 @@ def question_type(question: str) -> QuestionType:
     if in_place and not _YES_NO.match(text):
         return question_type(text[in_place.start() :])
     return QuestionType(AnswerType.DESCRIPTION)
+
+
+def _quantity(text: str, found: re.Match[str]) -> QuestionType:
+    """ "how many / how much …": a quantity, of the thing counted when the question names one."""
+    # "how many spider species", "how much money": the counted thing names the answer's unit.
+    unit = re.match(r"\s+([a-z][\w-]*(?:\s+[a-z][\w-]*)?)", text[found.end() :], re.IGNORECASE)
+    raw = unit.group(1).lower().split() if unit else []
+    # "How much *did* Corvid agree to pay": an auxiliary next opens the predicate; no thing is counted.
+    if raw and _AUX_WORD.match(raw[0]):
+        raw = []
+    words = [w for w in raw if w not in NOT_A_NOUN]
+    words = list(itertools.takewhile(lambda w: w not in stopwords() and not _AUX_WORD.match(w), words))
+    # "How many participants *took* part": a verb after the counted noun starts the predicate.
+    words = words[:1] + list(itertools.takewhile(lambda w: not _is_verb(w), words[1:]))
+    how = found.group("how").lower()
+    return QuestionType(AnswerType.QUANTITY, " ".join(words), counted=how == "many", measure=MEASURES.get(how, ""))
 
 
 def _is_verb(word: str) -> bool:
