@@ -188,12 +188,9 @@ def _is_verb(word: str) -> bool:
 def _thing(text: str, found: re.Match[str]) -> QuestionType:
     """ "what / which <noun>": a name when the noun names a kind of entity, a quantity when it names
     a measure ("what is the price"), else a description ("what support", "what are two ways")."""
-    noun = found.group("noun").lower()
-    if noun.split()[0] in {"kind", "type", "sort"}:  # "what kind of sport" asks for a sport
-        rest = re.match(r"\s*of\s+(?:a\s+|an\s+)?([a-z][\w-]*)", text[found.end() :], re.IGNORECASE)
-        noun = rest.group(1).lower() if rest else noun
+    noun = _asked_noun(text, found)
     words = noun.split()
-    if words[0] in NOT_A_NOUN or words[0] in stopwords() or _SEVERAL.match(words[0]) or {"and", "or"} & set(words):
+    if _no_thing(words):
         return QuestionType(AnswerType.DESCRIPTION)
     # The head of "what political party" is "party"; of "what embeddings provider", "provider". When the
     # noun phrase runs into the verb ("what model should"), the first word is the head.
@@ -214,6 +211,23 @@ def _thing(text: str, found: re.Match[str]) -> QuestionType:
         # words, so one of them would lead as if it were the whole answer.
         return QuestionType(AnswerType.DESCRIPTION)
     return QuestionType(AnswerType.THING, noun, entity=entity)
+
+
+def _asked_noun(text: str, found: re.Match[str]) -> str:
+    """The noun after "what / which", or the one after "kind of" ("what kind of sport" asks for a sport)."""
+    noun = found.group("noun").lower()
+    if noun.split()[0] in {"kind", "type", "sort"}:
+        rest = re.match(r"\s*of\s+(?:a\s+|an\s+)?([a-z][\w-]*)", text[found.end() :], re.IGNORECASE)
+        noun = rest.group(1).lower() if rest else noun
+    return noun
+
+
+def _no_thing(words: list[str]) -> bool:
+    """The words after "what / which" name no one thing: a function word, a count of several ("what
+    two methods") or two things joined."""
+    if words[0] in NOT_A_NOUN or words[0] in stopwords() or _SEVERAL.match(words[0]):
+        return True
+    return bool({"and", "or"} & set(words))
 
 
 def main_clause(question: str) -> str:
