@@ -284,6 +284,11 @@ def value_problem(asked: QuestionType, phrase: str, sentence: str) -> str | None
         return None if _NUMBER_WORD.search(phrase) else "not a quantity"
     if asked.entity is Entity.CATEGORY:
         return None if category_value(phrase) else "not a category value"
+    return _name_problem(asked, phrase, sentence, found)
+
+
+def _name_problem(asked: QuestionType, phrase: str, sentence: str, found: re.Match[str]) -> str | None:
+    """Why ``phrase``, found in ``sentence``, is no name of the asked-for kind; None if it is one."""
     if not _is_name(phrase, asked.noun, place=asked.kind is AnswerType.PLACE):
         return "not a name"
     version = asked.noun.split()[-1:] == ["version"]
