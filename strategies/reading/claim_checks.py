@@ -107,19 +107,37 @@ def figures_problem(claim: str, sources: str, best: str, overlap: float) -> Fail
     """A figure of the claim that the sources do not state (see the module docstring)."""
     stated = mentions(sources) + _word_numbers(sources)
     values = [m for m in stated if not _spread(sources, m)]
+    for figure in _claim_figures(claim):
+        # A spread the claim gives is read against every figure, the spreads the sources print too.
+        same = [m for m in (stated if _spread(claim, figure) else values) if same_value(figure, m)]
+        failure = _figure_failure(claim, figure, same, sources, best, overlap)
+        if failure is not None:
+            return failure
+    return None
+
+
+def _claim_figures(claim: str) -> list[Mention]:
+    """The figures a claim states: its numbers but the first list item's label, then its number
+    words but those worth one."""
     labels = {m.start(1) for m in _ENUMERATOR.finditer(claim)}
     figures = [m for m in mentions(claim) if m.start not in labels]
-    for figure in figures + [m for m in _word_numbers(claim) if m.value not in (1.0,)]:
-        same = [m for m in (stated if _spread(claim, figure) else values) if same_value(figure, m)]
-        money = currency(claim, figure)
-        if money and same and all(currency(sources, m) not in ("", money) for m in same):
-            return Failure(overlap >= SAME_STATEMENT, f"the cited text gives {figure.text!r} in another currency")
-        if not same:
-            rival = [m for m in mentions(best) if m.unit == figure.unit and figure.unit]
-            contradicts = bool(rival) and overlap >= SAME_STATEMENT
-            return Failure(contradicts, f"the figure {figure.text!r} is not in the cited text")
-        if all(_opposed_bounds(figure, m, claim, sources) for m in same):
-            return Failure(overlap >= SAME_STATEMENT, f"the cited text bounds {figure.text!r} the other way")
+    return figures + [m for m in _word_numbers(claim) if m.value not in (1.0,)]
+
+
+def _figure_failure(
+    claim: str, figure: Mention, same: list[Mention], sources: str, best: str, overlap: float
+) -> Failure | None:
+    """What is wrong with one figure of the claim, given the sources' figures of its value (``same``):
+    another currency, no such figure, or a bound the other way."""
+    money = currency(claim, figure)
+    if money and same and all(currency(sources, m) not in ("", money) for m in same):
+        return Failure(overlap >= SAME_STATEMENT, f"the cited text gives {figure.text!r} in another currency")
+    if not same:
+        rival = [m for m in mentions(best) if m.unit == figure.unit and figure.unit]
+        contradicts = bool(rival) and overlap >= SAME_STATEMENT
+        return Failure(contradicts, f"the figure {figure.text!r} is not in the cited text")
+    if all(_opposed_bounds(figure, m, claim, sources) for m in same):
+        return Failure(overlap >= SAME_STATEMENT, f"the cited text bounds {figure.text!r} the other way")
     return None
 
 
@@ -172,20 +190,29 @@ def names(text: str) -> list[str]:
     out: dict[str, None] = {}
     for m in _TOKEN.finditer(text):
         token = re.sub(r"['’]s$", "", m.group()).strip(".-/+")
-        if not token or not any(c.isalpha() for c in token):
-            continue
-        inner_capital = any(c.isupper() for c in token[1:])
-        identifier = "_" in token or (any(c.isdigit() for c in token) and any(c.isalpha() for c in token))
-        opening = bool(_SENTENCE_START.search(text[: m.start()]))
-        capitalised = token[0].isupper() and (not opening or not _COMMON_SHAPE.search(token))
-        # A number word ("Seven volunteers") or a currency's code ("USD 20") is read as a figure.
-        if token.lower() in NUMBER_WORDS or CURRENCY.fullmatch(token):
-            continue
-        if token.lower() in stops and not inner_capital:
-            continue
-        if inner_capital or identifier or capitalised:
+        if _is_name(token, text, m.start(), stops):
             out.setdefault(token, None)
     return list(out)
+
+
+def _is_name(token: str, text: str, start: int, stops: frozenset[str]) -> bool:
+    """Whether ``token``, standing at ``start`` of ``text``, is a name (see ``names``)."""
+    if not token or not any(c.isalpha() for c in token):
+        return False
+    # A number word ("Seven volunteers") or a currency's code ("USD 20") is read as a figure.
+    if token.lower() in NUMBER_WORDS or CURRENCY.fullmatch(token):
+        return False
+    inner_capital = any(c.isupper() for c in token[1:])
+    if token.lower() in stops and not inner_capital:
+        return False
+    identifier = "_" in token or (any(c.isdigit() for c in token) and any(c.isalpha() for c in token))
+    return inner_capital or identifier or _capitalised_name(token, text, start)
+
+
+def _capitalised_name(token: str, text: str, start: int) -> bool:
+    """A capitalised word not opening a sentence, or opening one without a common word's shape."""
+    opening = bool(_SENTENCE_START.search(text[:start]))
+    return token[0].isupper() and (not opening or not _COMMON_SHAPE.search(token))
 
 
 def _folded(text: str) -> str:
@@ -397,24 +424,31 @@ def swap_problem(claim: str, best: str, source_stems: set[str], cited: set[str] 
     theirs = content_words(best, GENERIC_WORDS)
     a, b = [stem(w) for w in mine], [stem(w) for w in theirs]
     ops = SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes()
-    for i, (tag, a0, a1, b0, b1) in enumerate(ops):
-        if tag != "replace" or a1 - a0 > 2 or b1 - b0 > 2 or not _anchored(ops, i, cited is not None):
+    for i, (_, a0, a1, b0, b1) in enumerate(ops):
+        if not _swap(ops, i, cited is not None):
             continue
         old = theirs[b0:b1]
         renamed = _renamed(mine[a0:a1], old, claim, best, cited)
         if renamed is not None:
             return renamed
-        new = [
-            w
-            for w, s in zip(mine[a0:a1], a[a0:a1], strict=True)
-            if s not in source_stems
-            and not any(_spelled_otherwise(w, o) or synonyms(w, o) or _both_negations(w, o) for o in old)
-            and not (w in BOUND_WORDS and all(o in BOUND_WORDS for o in old))
-        ]
-        if not new:
-            continue
-        return Failure(False, f"{' '.join(new)!r} stands where the cited text says {' '.join(old)!r}", firm=False)
+        new = [w for w, s in zip(mine[a0:a1], a[a0:a1], strict=True) if s not in source_stems and not _reworded(w, old)]
+        if new:
+            return Failure(False, f"{' '.join(new)!r} stands where the cited text says {' '.join(old)!r}", firm=False)
     return None
+
+
+def _swap(ops: list[tuple[str, int, int, int, int]], i: int, one_side: bool) -> bool:
+    """The change ``ops[i]`` puts one or two words for one or two, inside copied text (``_anchored``)."""
+    tag, a0, a1, b0, b1 = ops[i]
+    return tag == "replace" and a1 - a0 <= 2 and b1 - b0 <= 2 and _anchored(ops, i, one_side)
+
+
+def _reworded(new: str, old: list[str]) -> bool:
+    """``new`` says what one of ``old`` says: another form or spelling, a synonym, another negation,
+    or a bound word for bound words."""
+    if any(_spelled_otherwise(new, o) or synonyms(new, o) or _both_negations(new, o) for o in old):
+        return True
+    return new in BOUND_WORDS and all(o in BOUND_WORDS for o in old)
 
 
 # Copied words on one side of a change at a claim's start or end that make it a swap, not a rewording.
@@ -475,14 +509,18 @@ def _renamed(new: list[str], old: list[str], claim: str, best: str, cited: set[s
     ]
     # A capitalised word opening the sentence is its name here too: the claim puts a name in its place.
     theirs = [w for w in old if w in {n.lower() for n in names(best)} or _capitalised(w, best)]
-    if not mine or not theirs:
-        return None
-    joined_new, joined_old = _unaccented("".join(new)), _unaccented("".join(old))
-    if joined_new in joined_old or joined_old in joined_new:
-        return None
-    if "".join(w[0] for w in new) == joined_old or "".join(w[0] for w in old) == joined_new:
+    if not mine or not theirs or _same_entity(new, old):
         return None
     return Failure(False, f"{' '.join(mine)!r} stands where the cited text names {' '.join(theirs)!r}")
+
+
+def _same_entity(new: list[str], old: list[str]) -> bool:
+    """Two wordings of one name: one holds the other ("Claude" / "Claude Haiku"), accents aside, or
+    one is the acronym of the other."""
+    joined_new, joined_old = _unaccented("".join(new)), _unaccented("".join(old))
+    if joined_new in joined_old or joined_old in joined_new:
+        return True
+    return "".join(w[0] for w in new) == joined_old or "".join(w[0] for w in old) == joined_new
 
 
 def _capitalised(word: str, text: str) -> bool:
@@ -543,21 +581,30 @@ def subject_problem(claim: str, best: str) -> Failure | None:
         # The claim gives the figure the names of its own part ("the API allows 5MB, while claude.ai 10MB").
         part = _folded(_clause(claim, figure.start, _CLAIM_PART))
         for name in names(claim):
-            key = _folded(name)
-            if name[0].isdigit() or len(name) < 2 or key not in part:
-                continue  # a figure with its unit ("10MB") is no subject, nor a variable ("N=10")
-            if key not in _folded(best) or any(key in _folded(_clause(best, m.start)) for m in same):
-                continue
-            # The name's clause holds a figure of its own: the claim's figure belongs to another subject.
-            where = re.search(rf"(?<!\w){re.escape(name)}(?!\w)", best, re.I)
-            if where is None:
-                continue
-            # A name followed by a colon labels what follows it ("API: Maximum 5MB claude.ai: Maximum 10MB").
-            label = _LABEL.match(best, where.end())
-            own = _clause(best, label.end() if label else where.start())
-            if any(m.unit == figure.unit and not same_value(figure, m) for m in mentions(own)):
+            if _named_apart(name, part, best, same) and _has_own_figure(name, best, figure):
                 return Failure(False, f"{figure.text!r} is not what the cited text gives for {name!r}")
     return None
+
+
+def _named_apart(name: str, part: str, best: str, same: list[Mention]) -> bool:
+    """``name`` is a subject of the claim's ``part`` (folded) that the sentence names, but in none of
+    the clauses stating the claim's figure (``same``)."""
+    key = _folded(name)
+    if name[0].isdigit() or len(name) < 2 or key not in part:
+        return False  # a figure with its unit ("10MB") is no subject, nor a variable ("N=10")
+    return key in _folded(best) and not any(key in _folded(_clause(best, m.start)) for m in same)
+
+
+def _has_own_figure(name: str, best: str, figure: Mention) -> bool:
+    """The name's clause in the sentence holds a figure of its own, of the figure's unit: the claim's
+    figure belongs to another subject."""
+    where = re.search(rf"(?<!\w){re.escape(name)}(?!\w)", best, re.I)
+    if where is None:
+        return False
+    # A name followed by a colon labels what follows it ("API: Maximum 5MB claude.ai: Maximum 10MB").
+    label = _LABEL.match(best, where.end())
+    own = _clause(best, label.end() if label else where.start())
+    return any(m.unit == figure.unit and not same_value(figure, m) for m in mentions(own))
 
 
 def _clause(text: str, at: int, bounds: re.Pattern[str] = _CLAUSE) -> str:

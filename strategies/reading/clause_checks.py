@@ -133,22 +133,33 @@ def figure_clause_problem(claim: str, cited: list[str]) -> str | None:
         best, close = aligned(part, cited)
         if close < ALIGNED:
             continue
-        every = [c for t in cited for c in clauses(t)]
-        given = [f for f in figures if any(any(same_figure(part, f, c, m) for m in mentions(c)) for c in best)]
-        if given:
+        if any(_gives(part, f, c) for f in figures for c in best):
             continue  # a clause drawing figures from several of the text's ("23,700 queries, … 1,200 out of scope")
-        for figure in figures:
-            holders = [c for c in every if any(same_figure(part, figure, c, m) for m in mentions(c))]
-            if not holders or any(c in best for c in holders):
-                continue
-            rivals = [m for c in best for m in mentions(c) if m.unit == figure.unit]
-            # The clause giving the figure may be the claim's too, where it holds words of the claim
-            # the best clause lacks ("… is 0.6 in layers 2 through 8 but increases from layers 8 through 12").
-            if rivals and not any(_adds(part, c, best) for c in holders):
-                return (
-                    f"the cited text gives {rivals[0].text!r}, not {figure.text!r}, for {' '.join(words(part)[:4])!r}"
-                )
+        problem = _figure_of_another_clause(part, figures, best, cited)
+        if problem:
+            return problem
     return None
+
+
+def _figure_of_another_clause(part: str, figures: list[Mention], best: list[str], cited: list[str]) -> str | None:
+    """The problem with the first of ``figures`` that only a clause other than ``best`` gives, where
+    ``best`` gives another figure of its unit."""
+    every = [c for t in cited for c in clauses(t)]
+    for figure in figures:
+        holders = [c for c in every if _gives(part, figure, c)]
+        if not holders or any(c in best for c in holders):
+            continue
+        rivals = [m for c in best for m in mentions(c) if m.unit == figure.unit]
+        # The clause giving the figure may be the claim's too, where it holds words of the claim
+        # the best clause lacks ("… is 0.6 in layers 2 through 8 but increases from layers 8 through 12").
+        if rivals and not any(_adds(part, c, best) for c in holders):
+            return f"the cited text gives {rivals[0].text!r}, not {figure.text!r}, for {' '.join(words(part)[:4])!r}"
+    return None
+
+
+def _gives(part: str, figure: Mention, clause: str) -> bool:
+    """Whether ``clause`` states ``figure`` of the claim's ``part``."""
+    return any(same_figure(part, figure, clause, m) for m in mentions(clause))
 
 
 # A number right after a capitalised word is a version of a name ("Claude 3", "Instant 1.2"), no quantity.

@@ -22,6 +22,7 @@ none, so "the VAT on invoice 1081" over an invoice without VAT stays unanswered.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from corpus.models import Block, BlockKind
@@ -70,20 +71,27 @@ def identifier_lines(question: ParsedQuestion, layout: Layout, limit: int) -> li
     for block in layout.blocks.values():
         if block.kind not in _QUOTABLE:
             continue
-        lines = [line.strip() for line in block.text.splitlines() if line.strip()]
-        table = block.kind is BlockKind.TABLE
-        for index, line in enumerate(lines):
-            identifier = next((i for i in asked if holder(i).search(line)), None)
-            if identifier is None or is_statement(line) or (table and index == 0):
-                continue
-            # A table's row is read under its header: "amount" is a column's name, never in a row.
-            header = lines[0] if table else ""
-            span = _span(lines[index : index + (1 if table else MAX_SPAN_LINES)], identifier, terms, said, header)
-            if span:
-                out.append(IdentifierLine(identifier, block, span, header))
-                if len(out) == limit:
-                    return out
+        for found in _block_lines(block, asked, terms, said):
+            out.append(found)
+            if len(out) == limit:
+                return out
     return out
+
+
+def _block_lines(block: Block, asked: Sequence[str], terms: list[str], said: set[str]) -> Iterator[IdentifierLine]:
+    """A block's lines holding an identifier of ``asked`` that answer the question (see ``_span``),
+    in order; read lazily, as the caller stops at its limit."""
+    lines = [line.strip() for line in block.text.splitlines() if line.strip()]
+    table = block.kind is BlockKind.TABLE
+    for index, line in enumerate(lines):
+        identifier = next((i for i in asked if holder(i).search(line)), None)
+        if identifier is None or is_statement(line) or (table and index == 0):
+            continue
+        # A table's row is read under its header: "amount" is a column's name, never in a row.
+        header = lines[0] if table else ""
+        span = _span(lines[index : index + (1 if table else MAX_SPAN_LINES)], identifier, terms, said, header)
+        if span:
+            yield IdentifierLine(identifier, block, span, header)
 
 
 def _span(lines: list[str], identifier: str, terms: list[str], said: set[str], header: str) -> tuple[str, ...]:

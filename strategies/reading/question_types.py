@@ -145,18 +145,7 @@ def question_type(question: str) -> QuestionType:
         return QuestionType(AnswerType.DATE)
     found = _QUANTITY_Q.match(text)
     if found:
-        # "how many spider species", "how much money": the counted thing names the answer's unit.
-        unit = re.match(r"\s+([a-z][\w-]*(?:\s+[a-z][\w-]*)?)", text[found.end() :], re.IGNORECASE)
-        raw = unit.group(1).lower().split() if unit else []
-        # "How much *did* Corvid agree to pay": an auxiliary next opens the predicate; no thing is counted.
-        if raw and _AUX_WORD.match(raw[0]):
-            raw = []
-        words = [w for w in raw if w not in NOT_A_NOUN]
-        words = list(itertools.takewhile(lambda w: w not in stopwords() and not _AUX_WORD.match(w), words))
-        # "How many participants *took* part": a verb after the counted noun starts the predicate.
-        words = words[:1] + list(itertools.takewhile(lambda w: not _is_verb(w), words[1:]))
-        how = found.group("how").lower()
-        return QuestionType(AnswerType.QUANTITY, " ".join(words), counted=how == "many", measure=MEASURES.get(how, ""))
+        return _quantity(text, found)
     if _NAME_Q.match(text):
         role = _ROLE.match(text)
         return QuestionType(AnswerType.NAME, role.group(1).lower() if role else "", entity=Entity.PERSON)
@@ -176,6 +165,22 @@ def question_type(question: str) -> QuestionType:
     return QuestionType(AnswerType.DESCRIPTION)
 
 
+def _quantity(text: str, found: re.Match[str]) -> QuestionType:
+    """ "how many / how much …": a quantity, of the thing counted when the question names one."""
+    # "how many spider species", "how much money": the counted thing names the answer's unit.
+    unit = re.match(r"\s+([a-z][\w-]*(?:\s+[a-z][\w-]*)?)", text[found.end() :], re.IGNORECASE)
+    raw = unit.group(1).lower().split() if unit else []
+    # "How much *did* Corvid agree to pay": an auxiliary next opens the predicate; no thing is counted.
+    if raw and _AUX_WORD.match(raw[0]):
+        raw = []
+    words = [w for w in raw if w not in NOT_A_NOUN]
+    words = list(itertools.takewhile(lambda w: w not in stopwords() and not _AUX_WORD.match(w), words))
+    # "How many participants *took* part": a verb after the counted noun starts the predicate.
+    words = words[:1] + list(itertools.takewhile(lambda w: not _is_verb(w), words[1:]))
+    how = found.group("how").lower()
+    return QuestionType(AnswerType.QUANTITY, " ".join(words), counted=how == "many", measure=MEASURES.get(how, ""))
+
+
 def _is_verb(word: str) -> bool:
     return is_listed_verb(word) or word in IRREGULAR_BASE
 
@@ -183,12 +188,9 @@ def _is_verb(word: str) -> bool:
 def _thing(text: str, found: re.Match[str]) -> QuestionType:
     """ "what / which <noun>": a name when the noun names a kind of entity, a quantity when it names
     a measure ("what is the price"), else a description ("what support", "what are two ways")."""
-    noun = found.group("noun").lower()
-    if noun.split()[0] in {"kind", "type", "sort"}:  # "what kind of sport" asks for a sport
-        rest = re.match(r"\s*of\s+(?:a\s+|an\s+)?([a-z][\w-]*)", text[found.end() :], re.IGNORECASE)
-        noun = rest.group(1).lower() if rest else noun
+    noun = _asked_noun(text, found)
     words = noun.split()
-    if words[0] in NOT_A_NOUN or words[0] in stopwords() or _SEVERAL.match(words[0]) or {"and", "or"} & set(words):
+    if _no_thing(words):
         return QuestionType(AnswerType.DESCRIPTION)
     # The head of "what political party" is "party"; of "what embeddings provider", "provider". When the
     # noun phrase runs into the verb ("what model should"), the first word is the head.
@@ -209,6 +211,23 @@ def _thing(text: str, found: re.Match[str]) -> QuestionType:
         # words, so one of them would lead as if it were the whole answer.
         return QuestionType(AnswerType.DESCRIPTION)
     return QuestionType(AnswerType.THING, noun, entity=entity)
+
+
+def _asked_noun(text: str, found: re.Match[str]) -> str:
+    """The noun after "what / which", or the one after "kind of" ("what kind of sport" asks for a sport)."""
+    noun = found.group("noun").lower()
+    if noun.split()[0] in {"kind", "type", "sort"}:
+        rest = re.match(r"\s*of\s+(?:a\s+|an\s+)?([a-z][\w-]*)", text[found.end() :], re.IGNORECASE)
+        noun = rest.group(1).lower() if rest else noun
+    return noun
+
+
+def _no_thing(words: list[str]) -> bool:
+    """The words after "what / which" name no one thing: a function word, a count of several ("what
+    two methods") or two things joined."""
+    if words[0] in NOT_A_NOUN or words[0] in stopwords() or _SEVERAL.match(words[0]):
+        return True
+    return bool({"and", "or"} & set(words))
 
 
 def main_clause(question: str) -> str:
@@ -265,6 +284,11 @@ def value_problem(asked: QuestionType, phrase: str, sentence: str) -> str | None
         return None if _NUMBER_WORD.search(phrase) else "not a quantity"
     if asked.entity is Entity.CATEGORY:
         return None if category_value(phrase) else "not a category value"
+    return _name_problem(asked, phrase, sentence, found)
+
+
+def _name_problem(asked: QuestionType, phrase: str, sentence: str, found: re.Match[str]) -> str | None:
+    """Why ``phrase``, found in ``sentence``, is no name of the asked-for kind; None if it is one."""
     if not _is_name(phrase, asked.noun, place=asked.kind is AnswerType.PLACE):
         return "not a name"
     version = asked.noun.split()[-1:] == ["version"]

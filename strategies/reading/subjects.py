@@ -98,15 +98,33 @@ def subject_of(sentence: str, values: Iterable[str], question: str) -> Subject:
     asked = frozenset(content_stems(question)) | frozenset(w.lower() for w in _WORD.findall(question))
     asked_names = _runs(question, None)
     taken = _value_spans(sentence, values)
-    names: set[str] = set()
-    years: set[str] = set()
-    shown: list[tuple[int, str]] = []
-    variant = covered = False
+    names, shown, off_question = _other_names(sentence, asked, asked_names, taken)
+    years, shown_years = _other_years(sentence, asked, taken, shown)
+    ordinals, shown_ordinals = _other_ordinals(sentence, question, taken)
     # The words it says beside its values: a question naming its own answer ("the Yellow Lantern")
     # is named by neither of two sentences that differ in that word.
     said = tuple(
         m.group(0).strip(".'’&-").lower() for m in _WORD.finditer(sentence) if not _overlaps(m.start(), m.end(), taken)
     )
+    return Subject(
+        frozenset(names),
+        frozenset(years),
+        frozenset(ordinals),
+        off_question,
+        not asked_names or any(_names_all(said, q.core) for q in asked_names),
+        tuple(text for _, text in sorted(shown + shown_years + shown_ordinals)),
+    )
+
+
+def _other_names(
+    sentence: str, asked: frozenset[str], asked_names: list[_Run], taken: list[tuple[int, int]]
+) -> tuple[set[str], list[tuple[int, str]], bool]:
+    """The words of the names ``sentence`` gives beside its values and the question's words, those
+    names to show (where they start, as written), and whether it names a variant of the question's
+    name and never the name itself."""
+    names: set[str] = set()
+    shown: list[tuple[int, str]] = []
+    variant = covered = False
     for run in _runs(sentence, asked):
         if _overlaps(run.start, run.end, taken):
             continue  # the value's own name
@@ -117,25 +135,37 @@ def subject_of(sentence: str, values: Iterable[str], question: str) -> Subject:
             names.update(extra)
             if len(run.core) <= MAX_SHOWN_WORDS:  # a long run is a list or a menu, not a name to show
                 shown.append((run.start, _shown(sentence[run.start : run.end])))
+    return names, shown, variant and not covered
+
+
+def _other_years(
+    sentence: str, asked: frozenset[str], taken: list[tuple[int, int]], shown_names: list[tuple[int, str]]
+) -> tuple[set[str], list[tuple[int, str]]]:
+    """The years ``sentence`` gives beside its values and the question's, and those to show: a
+    year already shown, in a name ("Windows 2000") or before, is not shown again."""
+    years: set[str] = set()
+    shown: list[tuple[int, str]] = []
     for m in _YEAR.finditer(sentence):
         if not _overlaps(m.start(), m.end(), taken) and m.group(0) not in asked:
             years.add(m.group(0))
-            if not any(m.group(0) in text for _, text in shown):
+            if not any(m.group(0) in text for _, text in shown_names + shown):
                 shown.append((m.start(), m.group(0)))
+    return years, shown
+
+
+def _other_ordinals(
+    sentence: str, question: str, taken: list[tuple[int, int]]
+) -> tuple[set[str], list[tuple[int, str]]]:
+    """The ordinals ``sentence`` gives beside its values and the question's (as numbers), and where
+    each stands as written."""
     asked_ordinals = {_ordinal(w) for w in _WORD.findall(question) if _ORDINAL.fullmatch(w)}
     ordinals: set[str] = set()
+    shown: list[tuple[int, str]] = []
     for m in _ORDINAL.finditer(sentence):
         if not _overlaps(m.start(), m.end(), taken) and _ordinal(m.group(0)) not in asked_ordinals:
             ordinals.add(_ordinal(m.group(0)))
             shown.append((m.start(), m.group(0)))
-    return Subject(
-        frozenset(names),
-        frozenset(years),
-        frozenset(ordinals),
-        variant and not covered,
-        not asked_names or any(_names_all(said, q.core) for q in asked_names),
-        tuple(text for _, text in sorted(shown)),
-    )
+    return ordinals, shown
 
 
 def different(a: Subject, b: Subject) -> bool:

@@ -247,35 +247,55 @@ def is_statement(sentence: str, opens_page_block: bool = True) -> bool:
     opens with a name written in lower case ("corvidkit is released under…")."""
     text = sentence.strip()
     toks = text.split()
+    # Checked first: the tests after it read the first and last character, so the text is not empty.
+    if _too_short(text, toks):
+        return False
+    return not (
+        _broken_off(text, toks, opens_page_block)
+        or _table_or_listing(text, toks)
+        or is_code(text)
+        or _label_or_heading(text, toks)
+    )
+
+
+def _too_short(text: str, toks: list[str]) -> bool:
+    """A question, or too few words to state anything (a short line states something only as a
+    sentence closed by a full stop around a verb)."""
     if text.endswith("?") or len(toks) < MIN_VERB_SENTENCE_WORDS:
-        return False
-    if len(toks) < MIN_SENTENCE_WORDS and not (text.endswith(".") and has_verb(text)):
-        return False
+        return True
+    return len(toks) < MIN_SENTENCE_WORDS and not (text.endswith(".") and has_verb(text))
+
+
+def _broken_off(text: str, toks: list[str], opens_page_block: bool) -> bool:
+    """The tail of a sentence or line that a break cut from its start (see ``is_statement``)."""
     if text[0].islower() and (opens_page_block or toks[0].lower() in stopwords()):
-        return False
-    if text[0] in ")]}":
-        return False  # the tail of a code line ("  ) # Check the prediction."), never prose
+        return True
+    return text[0] in ")]}"  # the tail of a code line ("  ) # Check the prediction."), never prose
+
+
+def _table_or_listing(text: str, toks: list[str]) -> bool:
+    """A table row, a reference entry, a pointer to a table or a menu rather than prose."""
     if _FIGURE_REFERENCE.match(text):
-        return False  # "Table 1 summarises ...": points at a table, states nothing
+        return True  # "Table 1 summarises ...": points at a table, states nothing
     if "|" in text or re.search(r"\S {3,}\S.* {3,}", text) or _REFERENCE_LINE.search(text):
-        return False
+        return True
     numeric = sum(1 for t in toks if _NUMERIC.match(t.strip("();,")))
     if numeric / len(toks) > MAX_NUMERIC_SHARE:
-        return False
-    if len(_SEPARATOR.findall(text)) >= 2:
-        return False  # a menu or breadcrumb trail scraped with the page
-    if is_code(text):
-        return False
+        return True
+    return len(_SEPARATOR.findall(text)) >= 2  # a menu or breadcrumb trail scraped with the page
+
+
+def _label_or_heading(text: str, toks: list[str]) -> bool:
+    """A label, a heading or a cut-off fragment: no verb, no closing punctuation or Title Case."""
     if not has_verb(text) and (len(toks) < LONG_SENTENCE_WORDS or _LABEL.match(text)):
-        return False
+        return True
     if text[-1] not in ".!;:)\"'”’" and len(toks) < 10:
-        return False  # a line of a heading or a cut-off fragment
+        return True  # a line of a heading or a cut-off fragment
     capitalised = sum(1 for t in toks if t[:1].isupper())
     if text[-1] not in ".!" and capitalised / len(toks) > 0.6:
-        return False  # Title Case Heading
-    if len(toks) >= MAX_UNPUNCTUATED_WORDS and not re.search(r"[.,;:!?]", text) and capitalised / len(toks) >= 0.25:
-        return False  # a table of contents or a menu on one line: headings one after another
-    return True
+        return True  # Title Case Heading
+    # A table of contents or a menu on one line: headings one after another.
+    return len(toks) >= MAX_UNPUNCTUATED_WORDS and not re.search(r"[.,;:!?]", text) and capitalised / len(toks) >= 0.25
 
 
 # Source code quoted in documentation: an assignment of a string, list, dict or method call (not

@@ -77,28 +77,51 @@ def value_lines(question: ParsedQuestion, layout: Layout) -> list[ValueLine]:
             continue
         lines = [line.strip() for line in block.text.splitlines() if line.strip()]
         label = block.section.strip()
-        if label.lower() in asked and technical(label) and label not in labelled and lines and lines[0] != label:
+        if _asked_label(label, lines, asked, labelled):
+            # Only the section's first line below its label answers; its key lines are not read.
             labelled.add(label)
             if _bare_value(lines[0]):
                 out.append(ValueLine(label, block, lines[0]))
             continue
         for line in lines if setting else []:
-            found = _KEY_VALUE.match(line)
-            if found is None or not _literal(found.group("value"), held):
-                continue
-            key = found.group("key")
-            parts = [p.lower() for p in _WORD_PARTS.findall(key)]
-            named = key.lower() in asked or (len(parts) >= 2 and all(stem(p) in held for p in parts))
-            if not (found.group("quote") or _CODE_KEY.search(key)) or not named:
-                continue
-            value = ValueLine(key, block, line.rstrip(","))
-            if key.lower() not in keyed:
-                keyed[key.lower()] = len(out)
-                out.append(value)
-            elif out[keyed[key.lower()]].line.startswith(value.line):
-                # The same line seen again without what a flattened rendering ran into it ("... });").
-                out[keyed[key.lower()]] = value
+            key = _asked_key(line, asked, held)
+            if key is not None:
+                _add_once(out, keyed, ValueLine(key, block, line.rstrip(",")))
     return out
+
+
+def _asked_label(label: str, lines: list[str], asked: set[str], labelled: set[str]) -> bool:
+    """The block opens a section headed by an identifier the question names, seen here first, and
+    has a line below the label."""
+    if label.lower() not in asked or not technical(label) or label in labelled:
+        return False
+    return bool(lines) and lines[0] != label
+
+
+def _asked_key(line: str, asked: set[str], held: set[str]) -> str | None:
+    """The key of a ``key: value`` line whose key is written as code writes one and named by the
+    question (see the module's docstring), and whose value is a literal the question does not hold."""
+    found = _KEY_VALUE.match(line)
+    if found is None or not _literal(found.group("value"), held):
+        return None
+    key = found.group("key")
+    parts = [p.lower() for p in _WORD_PARTS.findall(key)]
+    named = key.lower() in asked or (len(parts) >= 2 and all(stem(p) in held for p in parts))
+    if not (found.group("quote") or _CODE_KEY.search(key)) or not named:
+        return None
+    return key
+
+
+def _add_once(out: list[ValueLine], keyed: dict[str, int], value: ValueLine) -> None:
+    """Adds a key's line to ``out`` unless that key has a line there already (``keyed``: a key's
+    place in ``out``)."""
+    key = value.name.lower()
+    if key not in keyed:
+        keyed[key] = len(out)
+        out.append(value)
+    elif out[keyed[key]].line.startswith(value.line):
+        # The same line seen again without what a flattened rendering ran into it ("... });").
+        out[keyed[key]] = value
 
 
 def _literal(value: str, held: set[str]) -> bool:
