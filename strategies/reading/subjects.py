@@ -254,6 +254,8 @@ def _variant(run: tuple[str, ...], name: tuple[str, ...]) -> bool:
 def _word_match(a: str, b: str) -> bool:
     """Same word, by stem; an initial matches the words it abbreviates ("H." for "Hartley"); a
     hyphenated name only itself ("Time-Life" is not "time")."""
+    if not a or not b:  # a token that was all punctuation ("...") is no word
+        return False
     if len(a) == 1 or len(b) == 1:
         return a[0] == b[0]
     if "-" in a or "-" in b:
