@@ -298,7 +298,8 @@ def test_served_mcp_one_code_path_cancellation_and_concurrent_use(library_dir: P
                 from gradio_client import Client
 
                 # The chat is built in the background as the service starts: a request waits for it.
-                assert httpx.get(f"{url}/chat/config", timeout=240).status_code == 200
+                config = httpx.get(f"{url}/chat/config", timeout=240)
+                assert config.status_code == 200, config.text  # a 503 says why the chat did not start
                 return Client(f"{url}/chat/", verbose=False).predict(QUESTION, "question", api_name="/research")
 
             async def chat_ask() -> None:
