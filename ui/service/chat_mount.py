@@ -60,6 +60,16 @@ class ChatMount:
             self._settled.set()
 
     def _build(self) -> FastAPI:
+        try:
+            return self._build_once()
+        except SystemError as exc:
+            # CPython 3.11's ast module is not thread-safe: building the chat while a research run in
+            # another thread parses source (LangChain reads its functions' source) can raise "AST
+            # constructor recursion depth mismatch". The race is transient; a second build meets none.
+            log.warning("building the research chat again after %s", exc)
+            return self._build_once()
+
+    def _build_once(self) -> FastAPI:
         # Gradio is imported here, in the background, not with the service.
         import gradio as gr
 
