@@ -52,31 +52,28 @@ _FITTED_INTERCEPT = -2.389
 # yes/no 23 of 27.
 _CEILINGS = {"name_ceiling": 0.75, "account_ceiling": 0.75}
 
+
+def _fitted_with(typed: float, account: float, fit: str) -> Calibration:
+    """The fitted weights and ceilings with the thresholds of one point of the fit's grid."""
+    return Calibration(
+        weights=_FITTED_WEIGHTS, intercept=_FITTED_INTERCEPT, typed=typed, account=account, **_CEILINGS, fit=fit
+    )
+
+
 PRESETS: dict[PresetName, Calibration] = {
-    "fitted": Calibration(
-        weights=_FITTED_WEIGHTS,
-        intercept=_FITTED_INTERCEPT,
-        typed=0.55,
-        account=0.35,
-        **_CEILINGS,
-        fit="2026-11-25 grid over all four dev sets: QASPER answered 0.81 / abstention 0.39, docs-dev "
+    "fitted": _fitted_with(
+        0.55,
+        0.35,
+        "2026-11-25 grid over all four dev sets: QASPER answered 0.81 / abstention 0.39, docs-dev "
         "answered 0.70, RAMDocs 0.79, sample 1.00 / 1.00",
     ),
-    "abstain-more": Calibration(
-        weights=_FITTED_WEIGHTS,
-        intercept=_FITTED_INTERCEPT,
-        typed=0.5,
-        account=0.5,
-        **_CEILINGS,
-        fit="2026-11-25 grid, one threshold of 0.5: QASPER answered 0.78 / abstention 0.43, docs-dev answered 0.47",
+    "abstain-more": _fitted_with(
+        0.5,
+        0.5,
+        "2026-11-25 grid, one threshold of 0.5: QASPER answered 0.78 / abstention 0.43, docs-dev answered 0.47",
     ),
-    "answer-more": Calibration(
-        weights=_FITTED_WEIGHTS,
-        intercept=_FITTED_INTERCEPT,
-        typed=0.3,
-        account=0.3,
-        **_CEILINGS,
-        fit="2026-11-25 grid, one threshold of 0.3: docs-dev answered 0.81, QASPER abstention 0.19",
+    "answer-more": _fitted_with(
+        0.3, 0.3, "2026-11-25 grid, one threshold of 0.3: docs-dev answered 0.81, QASPER abstention 0.19"
     ),
 }
 FITTED = PRESETS["fitted"]
