@@ -68,6 +68,12 @@ class StorageSettings(_Section):
         description="the shared data the tests, evaluations and benchmarks read",
         json_schema_extra={"shown_default": "../shared"},
     )
+    database_url: str | None = Field(
+        default=None,
+        validation_alias="PRP_DATABASE_URL",
+        description="keep the registry, threads and checkpoints in PostgreSQL (postgresql://…) instead of "
+        "SQLite files under the data directory, so several `prp serve` workers can share one library",
+    )
     min_free_mb: float = Field(
         default=256.0,
         ge=0,

@@ -18,6 +18,7 @@ from corpus.embeddings import Embedder
 from corpus.library import Library
 
 from .paths import SAMPLE_DOCS
+from .postgres import PostgresCluster, start_cluster
 
 # Settings come only from what a test passes, never from the developer's shell.
 for _var in (
@@ -42,6 +43,7 @@ for _var in (
     "PRP_PDF_FONT",
     "PRP_API_TOKEN",
     "PRP_WATCH",
+    "PRP_DATABASE_URL",
 ):
     os.environ.pop(_var, None)
 os.environ["LANGSMITH_TRACING"] = "false"
@@ -168,3 +170,15 @@ def sample_library(
     library = Library(settings, embedder=embedder)
     yield library
     library.close()
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[PostgresCluster]:
+    """A real PostgreSQL server for this pytest worker (skips when none is installed)."""
+    yield from start_cluster()
+
+
+@pytest.fixture
+def database_url(postgres: PostgresCluster) -> str:
+    """A fresh, empty PostgreSQL database for one test: ``PRP_DATABASE_URL``'s value."""
+    return postgres.database()
