@@ -76,7 +76,7 @@ def test_an_endless_sentence_is_shown_cut_and_quoted_whole():
         doc_id="d1",
         title="Table <b>",
         year=None,
-        doc_type=DocType.TEXT,
+        doc_type=DocType.PDF,
         section="",
         pages=[2],
         text=endless,
@@ -90,6 +90,39 @@ def test_an_endless_sentence_is_shown_cut_and_quoted_whole():
     assert count_tokens(prompt) < 400 and "[b1] Table &lt;b&gt;, p. 2" in prompt
     [marker] = sheet.markers(["b1.s1"], shown)
     assert marker.block_id == "d1-0001" and marker.quote == endless
+
+
+@pytest.mark.parametrize(
+    ("kind", "page", "section", "header"),
+    [
+        (DocType.PDF, 3, "Results", "[b1] Field trials, p. 3"),
+        (DocType.PPTX, 4, "Quarterly results", "[b1] Field trials, slide 4 \u00a7 Quarterly results"),
+        (DocType.MARKDOWN, 1, "Installation", "[b1] Field trials, \u00a7 Installation"),
+        (DocType.MARKDOWN, 1, "", "[b1] Field trials\n"),
+    ],
+)
+def test_a_prompt_locates_each_block_in_its_documents_own_units(kind, page, section, header):
+    """A model is told where a sentence stands as the report will cite it: a slide and its title, a
+    section of a text without pages; never "p. 1" for a Markdown file, which has no pages."""
+    text = "The trial plots cooled by 2 degrees."
+    block = Block(
+        block_id="d1-0001", doc_id="d1", seq=1, page=page, section=section, kind=BlockKind.PARAGRAPH, text=text
+    )
+    chunk = RetrievedChunk(
+        chunk_id="c1",
+        doc_id="d1",
+        title="Field trials",
+        year=None,
+        doc_type=kind,
+        section=section,
+        pages=[page],
+        text=text,
+        score=1.0,
+        rank=1,
+        blocks=[block],
+    )
+    prompt = render(EvidenceSheet.of([chunk]).sentences)
+    assert header in prompt and ("p. 1" in prompt) is False
 
 
 def test_a_claim_with_one_shown_and_one_unknown_id_is_cited_by_the_shown_one_only(sample_library):
@@ -159,13 +192,13 @@ def test_rerank_reorders_the_evidence_and_the_answer_cites_the_top_sentence(samp
     chosen: dict[str, str] = {}
     scored: dict[str, str] = {}
 
-    def prefer_the_last(prompt: str) -> dict:
-        # The last statement: a question (an FAQ's heading) is no claim, and would not stand as one.
+    def prefer_the_second(prompt: str) -> dict:
+        # The second statement (the first by the pre-ranking is put below it): a question (an FAQ's heading) is no claim, and would not stand as one.
         ids = [i for i in sentence_ids_in(prompt) if not sentences_in(prompt)[i].endswith("?")]
         question = prompt.split("\n", 1)[0]
-        chosen[question.split(": ", 1)[1]] = sentences_in(prompt)[ids[-1]]
+        chosen[question.split(": ", 1)[1]] = sentences_in(prompt)[ids[1]]
         scored[question.split(": ", 1)[1]] = sentences_in(prompt)[ids[0]]
-        return {"scores": [{"id": ids[-1], "score": 10}, {"id": ids[0], "score": 2}, {"id": "b999.s9", "score": 9}]}
+        return {"scores": [{"id": ids[1], "score": 10}, {"id": ids[0], "score": 2}, {"id": "b999.s9", "score": 9}]}
 
     answer_prompts: list[str] = []
 
@@ -175,7 +208,7 @@ def test_rerank_reorders_the_evidence_and_the_answer_cites_the_top_sentence(samp
         sid = next(s for s, t in sentences_in(prompt).items() if t == chosen[question])
         return {"claims": [{"text": chosen[question], "sentence_ids": [sid]}], "sufficient": True, "confidence": 0.9}
 
-    model = ScriptedChatModel(script=script_with(answer=cite_the_chosen, rerank=prefer_the_last))
+    model = ScriptedChatModel(script=script_with(answer=cite_the_chosen, rerank=prefer_the_second))
     result = run_research(
         sample_library,
         LLMStrategy(

@@ -29,6 +29,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from html import escape
 
+from corpus.locations import location
 from corpus.models import Block, BlockKind
 from corpus.retrieval import RetrievedChunk
 from corpus.table_text import is_value, table_rows
@@ -48,7 +49,8 @@ class Sentence:
     sid: str  # "b3.s2": unique in its sheet
     block_id: str
     title: str
-    page: int
+    # Where its block is, in its document's own units ("p. 3", "slide 4 § Results", "§ Methods"; ``corpus.locations``).
+    where: str
     text: str  # verbatim from the block's text
     start: int  # offsets in the block's text
     end: int
@@ -101,7 +103,7 @@ class EvidenceSheet:
                             f"{label}.s{n}",
                             block.block_id,
                             chunk.title,
-                            block.page,
+                            location(chunk.doc_type, [block.page], block.section, block.parents, chunk.title),
                             piece.text,
                             piece.start,
                             piece.end,
@@ -174,8 +176,13 @@ def row_readings(block: Block, layout: Layout) -> dict[int, str]:
     }
 
 
+def header(title: str, where: str) -> str:
+    """A block's header in a prompt: its document's title and where the block is in it."""
+    return f"{title}, {where}" if where else title
+
+
 def render(sentences: Iterable[Sentence]) -> str:
-    """Sentences grouped by block under ``[b3] title, p. N``, fenced as data in ``<evidence>``: the
+    """Sentences grouped by block under ``[b3] title, p. N`` (or the block's slide, chapter or section), fenced as data in ``<evidence>``: the
     text is escaped, so a document cannot close the fence or open a block of its own, and text (or a
     title) addressing an AI is withheld behind its mark."""
     lines: list[str] = []
@@ -185,6 +192,6 @@ def render(sentences: Iterable[Sentence]) -> str:
         if block_label != label:
             label = block_label
             title = title_for_model(_SPACE.sub(" ", s.title).strip())
-            lines.append(f"[{label}] {escape(title, quote=False)}, p. {s.page}")
+            lines.append(f"[{label}] {escape(header(title, s.where), quote=False)}")
         lines.append(f"{s.sid} {escape(s.shown, quote=False)}")
     return "<evidence>\n" + "\n".join(lines) + "\n</evidence>"

@@ -42,7 +42,7 @@ from rapidfuzz import fuzz, utils
 
 from research.evidence import CitationMarker, Claim
 from research.verdict import Label, Verdict
-from strategies.llm.evidence import EvidenceSheet, Sentence
+from strategies.llm.evidence import EvidenceSheet, Sentence, header
 from strategies.reading.claim_checks import Meaning, content_stems, covered, names
 from strategies.reading.judge import STATE_COVERAGE, judge
 from strategies.reading.numbers import mentions
@@ -80,7 +80,7 @@ def grounded(
 ) -> list[Grounded]:
     """``claims``: the model's (text, cited ids) pairs, in its order."""
     kept: list[Grounded] = []
-    headers = {f"{s.title}, p. {s.page}" for s in shown}
+    headers = {header(s.title, s.where) for s in shown}
     for raw, ids in claims:
         text = cleaned(_without(headers, raw))
         if not text or _restates(text, question) or any(_repeats(text, g.claim.text) for g in kept):
@@ -107,8 +107,8 @@ def stated(claim: Claim, question: str = "", meaning: Meaning | None = None) -> 
 
 def _without(headers: set[str], text: str) -> str:
     """The text without the evidence's group headers ("<title>, p. 4") a small model copies in."""
-    for header in sorted(headers, key=len, reverse=True):
-        text = text.replace(header, " ")
+    for line in sorted(headers, key=len, reverse=True):
+        text = text.replace(line, " ")
     return text
 
 
