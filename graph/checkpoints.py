@@ -1,4 +1,6 @@
-"""Checkpointing: the SQLite saver under the data directory, and which types it may restore.
+"""Checkpointing: the SQLite saver under the data directory, or PostgreSQL's when
+``PRP_DATABASE_URL`` names a database (several workers, or machines, then share the threads), and
+which types they may restore.
 
 LangGraph refuses (and, for now, warns about) restoring types it was not told about; the state's
 pydantic models and enums are listed explicitly rather than allowing any module. A thread written by
@@ -8,16 +10,23 @@ an earlier prp whose report no longer restores is kept on disk and named as such
 
 from __future__ import annotations
 
+import atexit
 import sqlite3
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from enum import Enum
+from functools import cache
 from types import ModuleType
 
 import aiosqlite
+import psycopg
+from langgraph.checkpoint.postgres import PostgresSaver
+from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+from psycopg.rows import dict_row
+from psycopg_pool import AsyncConnectionPool, ConnectionPool
 from pydantic import BaseModel
 
 import corpus.models
@@ -53,8 +62,38 @@ def checkpoint_serde() -> JsonPlusSerializer:
     return JsonPlusSerializer(allowed_msgpack_modules=_state_types())
 
 
+Checkpointer = SqliteSaver | PostgresSaver
+AsyncCheckpointer = AsyncSqliteSaver | AsyncPostgresSaver
+
+# What PostgresSaver's own connections are opened with: autocommit (its migrations create indexes
+# concurrently, which no transaction may hold), rows as dicts, and no server-side prepared
+# statements (they break behind a transaction pooler such as PgBouncer).
+_CONNECTION = {"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row}
+# Connections a process keeps to the database: one per concurrent checkpoint write or read, not per
+# run (a pooled saver borrows one per operation), so a handful serves a busy worker.
+_POOL_SIZE = 8
+# Two workers starting on an empty database would both create the tables: the first to take this
+# (arbitrary, prp's own) advisory lock does, the other then finds them made; closing the setup's
+# connection releases it.
+_SETUP_LOCK = 0x70727063
+
+
+class DatabaseUnavailableError(PrpError):
+    """``PRP_DATABASE_URL`` names a database prp cannot reach."""
+
+
 @contextmanager
-def open_checkpointer(settings: Settings) -> Iterator[SqliteSaver]:
+def open_checkpointer(settings: Settings) -> Iterator[Checkpointer]:
+    if settings.storage.database_url:
+        yield postgres_checkpointer(settings.storage.database_url)
+    else:
+        with open_sqlite_checkpointer(settings) as checkpointer:
+            yield checkpointer
+
+
+@contextmanager
+def open_sqlite_checkpointer(settings: Settings) -> Iterator[SqliteSaver]:
+    """The library's own ``checkpoints.sqlite``, whatever ``PRP_DATABASE_URL`` says."""
     settings.storage.data_dir.mkdir(parents=True, exist_ok=True)
     connection = sqlite3.connect(settings.storage.checkpoint_path, check_same_thread=False)
     try:
@@ -63,13 +102,51 @@ def open_checkpointer(settings: Settings) -> Iterator[SqliteSaver]:
         connection.close()
 
 
+def postgres_checkpointer(database_url: str) -> PostgresSaver:
+    """A saver on the process's pool for ``database_url``: cheap to make per run or per listing, as
+    the SQLite saver is; the pool (and so the tables) is made once per process."""
+    return PostgresSaver(_pool(database_url), serde=checkpoint_serde())
+
+
+@cache
+def _pool(database_url: str) -> ConnectionPool:
+    try:
+        # A connection of its own first: a wrong URL fails here at once, not after the pool's timeout.
+        with psycopg.Connection.connect(database_url, **_CONNECTION) as connection:
+            connection.execute("SELECT pg_advisory_lock(%s)", (_SETUP_LOCK,))
+            PostgresSaver(connection).setup()
+    except psycopg.OperationalError as exc:
+        raise DatabaseUnavailableError(f"PRP_DATABASE_URL: cannot use the database: {exc}") from exc
+    pool = ConnectionPool(database_url, min_size=1, max_size=_POOL_SIZE, kwargs=_CONNECTION, open=True)
+    atexit.register(pool.close)
+    return pool
+
+
 @asynccontextmanager
-async def open_async_checkpointer(settings: Settings) -> AsyncIterator[AsyncSqliteSaver]:
+async def open_async_checkpointer(settings: Settings) -> AsyncIterator[AsyncCheckpointer]:
     """The same store for an asyncio server (LangGraph's, under ``prp serve``): its runs land beside
-    the CLI's and the chat's, in the same file, restorable by the same serde."""
+    the CLI's and the chat's, in the same file or database, restorable by the same serde. The server
+    holds it for its lifetime: on PostgreSQL, a pool of its own."""
+    database_url = settings.storage.database_url
+    if database_url:
+        await _set_up_async(database_url)
+        async with AsyncConnectionPool(
+            database_url, min_size=1, max_size=_POOL_SIZE, kwargs=_CONNECTION, open=False
+        ) as pool:
+            yield AsyncPostgresSaver(pool, serde=checkpoint_serde())
+        return
     settings.storage.data_dir.mkdir(parents=True, exist_ok=True)
     async with aiosqlite.connect(settings.storage.checkpoint_path) as connection:
         yield AsyncSqliteSaver(connection, serde=checkpoint_serde())
+
+
+async def _set_up_async(database_url: str) -> None:
+    try:
+        async with await psycopg.AsyncConnection.connect(database_url, **_CONNECTION) as connection:
+            await connection.execute("SELECT pg_advisory_lock(%s)", (_SETUP_LOCK,))
+            await AsyncPostgresSaver(connection).setup()
+    except psycopg.OperationalError as exc:
+        raise DatabaseUnavailableError(f"PRP_DATABASE_URL: cannot use the database: {exc}") from exc
 
 
 class StaleThreadError(PrpError):
