@@ -10,12 +10,14 @@ an earlier prp whose report no longer restores is kept on disk and named as such
 
 from __future__ import annotations
 
+import asyncio
 import atexit
 import sqlite3
+import threading
+import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from enum import Enum
-from functools import cache
 from types import ModuleType
 
 import aiosqlite
@@ -70,12 +72,16 @@ AsyncCheckpointer = AsyncSqliteSaver | AsyncPostgresSaver
 # statements (they break behind a transaction pooler such as PgBouncer).
 _CONNECTION = {"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row}
 # Connections a process keeps to the database: one per concurrent checkpoint write or read, not per
-# run (a pooled saver borrows one per operation), so a handful serves a busy worker.
-_POOL_SIZE = 8
+# run (a pooled saver borrows one per operation), so a handful serves a busy worker. Each is checked
+# as it is lent: a long-running service outlives a database restart.
+_POOLED = {"min_size": 1, "max_size": 8, "kwargs": _CONNECTION}
 # Two workers starting on an empty database would both create the tables: the first to take this
 # (arbitrary, prp's own) advisory lock does, the other then finds them made; closing the setup's
-# connection releases it.
+# connection releases it. The others poll for it rather than wait in a statement: the migrations
+# create indexes concurrently, which waits for every transaction open, a blocked lock request too.
 _SETUP_LOCK = 0x70727063
+_TAKE_SETUP_LOCK = "SELECT pg_try_advisory_lock(%s) AS taken"
+_SETUP_POLL_S = 0.05
 
 
 class DatabaseUnavailableError(PrpError):
@@ -108,18 +114,31 @@ def postgres_checkpointer(database_url: str) -> PostgresSaver:
     return PostgresSaver(_pool(database_url), serde=checkpoint_serde())
 
 
-@cache
+_pools: dict[str, ConnectionPool] = {}
+_pools_lock = threading.Lock()
+
+
 def _pool(database_url: str) -> ConnectionPool:
+    # Held while the first pool is made: the service's first listing and first run may come at once.
+    with _pools_lock:
+        if database_url not in _pools:
+            set_up_checkpoints(database_url)
+            pool = ConnectionPool(database_url, **_POOLED, check=ConnectionPool.check_connection, open=True)
+            atexit.register(pool.close)
+            _pools[database_url] = pool
+        return _pools[database_url]
+
+
+def set_up_checkpoints(database_url: str) -> None:
+    """The saver's tables, made (or migrated) if they are not yet: on a connection of its own, so a
+    wrong URL fails here at once rather than after a pool's timeout."""
     try:
-        # A connection of its own first: a wrong URL fails here at once, not after the pool's timeout.
         with psycopg.Connection.connect(database_url, **_CONNECTION) as connection:
-            connection.execute("SELECT pg_advisory_lock(%s)", (_SETUP_LOCK,))
+            while not connection.execute(_TAKE_SETUP_LOCK, (_SETUP_LOCK,)).fetchone()["taken"]:
+                time.sleep(_SETUP_POLL_S)
             PostgresSaver(connection).setup()
     except psycopg.OperationalError as exc:
         raise DatabaseUnavailableError(f"PRP_DATABASE_URL: cannot use the database: {exc}") from exc
-    pool = ConnectionPool(database_url, min_size=1, max_size=_POOL_SIZE, kwargs=_CONNECTION, open=True)
-    atexit.register(pool.close)
-    return pool
 
 
 @asynccontextmanager
@@ -129,24 +148,15 @@ async def open_async_checkpointer(settings: Settings) -> AsyncIterator[AsyncChec
     holds it for its lifetime: on PostgreSQL, a pool of its own."""
     database_url = settings.storage.database_url
     if database_url:
-        await _set_up_async(database_url)
+        await asyncio.to_thread(set_up_checkpoints, database_url)  # the same setup, off the server's loop
         async with AsyncConnectionPool(
-            database_url, min_size=1, max_size=_POOL_SIZE, kwargs=_CONNECTION, open=False
+            database_url, **_POOLED, check=AsyncConnectionPool.check_connection, open=False
         ) as pool:
             yield AsyncPostgresSaver(pool, serde=checkpoint_serde())
         return
     settings.storage.data_dir.mkdir(parents=True, exist_ok=True)
     async with aiosqlite.connect(settings.storage.checkpoint_path) as connection:
         yield AsyncSqliteSaver(connection, serde=checkpoint_serde())
-
-
-async def _set_up_async(database_url: str) -> None:
-    try:
-        async with await psycopg.AsyncConnection.connect(database_url, **_CONNECTION) as connection:
-            await connection.execute("SELECT pg_advisory_lock(%s)", (_SETUP_LOCK,))
-            await AsyncPostgresSaver(connection).setup()
-    except psycopg.OperationalError as exc:
-        raise DatabaseUnavailableError(f"PRP_DATABASE_URL: cannot use the database: {exc}") from exc
 
 
 class StaleThreadError(PrpError):

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import asyncio
 import re
+from concurrent.futures import ThreadPoolExecutor
 
+import psycopg
 import pytest
 from langgraph.checkpoint.postgres import PostgresSaver
 from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
@@ -16,7 +18,13 @@ from config import Settings
 from corpus.library import Library
 from graph.build import build_graph
 from graph.checkpoint_copy import TargetNotEmptyError, copy_threads
-from graph.checkpoints import open_async_checkpointer, open_checkpointer, open_sqlite_checkpointer
+from graph.checkpoints import (
+    DatabaseUnavailableError,
+    open_async_checkpointer,
+    open_checkpointer,
+    open_sqlite_checkpointer,
+    set_up_checkpoints,
+)
 from graph.run import run_research
 from graph.threads import list_threads, thread_state
 from research.context import RunContext
@@ -112,7 +120,7 @@ def test_a_thread_started_in_one_process_is_continued_in_another(make_settings, 
 
 def test_a_library_s_sqlite_threads_are_copied_exactly(copy_sample, make_settings, embedder, database_url):
     settings = make_settings("copied")
-    copy_sample(settings.storage.data_dir, ("carbon_air_quality_2025.txt", "test_rig_retention_report_2018.txt"))
+    copy_sample(settings.storage.data_dir)  # the sample library's own files: ingested once a session
     with Library(settings, embedder=embedder) as library, open_checkpointer(settings) as sqlite:
         for number, question in enumerate((QUESTION, CARBON), start=1):
             ask(library, sqlite, question, f"local-{number}")
@@ -133,3 +141,18 @@ def test_a_library_s_sqlite_threads_are_copied_exactly(copy_sample, make_setting
         assert list_threads(postgres) == listed
     with pytest.raises(TargetNotEmptyError, match="already holds research threads"):
         copy_threads(settings, database_url)
+
+
+def test_workers_starting_together_on_an_empty_database_make_the_tables_once(database_url):
+    with ThreadPoolExecutor(4) as workers:
+        list(workers.map(set_up_checkpoints, [database_url] * 4))
+    with psycopg.connect(database_url) as connection:
+        versions = [v for (v,) in connection.execute("SELECT v FROM checkpoint_migrations ORDER BY v")]
+    assert versions == list(range(len(PostgresSaver.MIGRATIONS)))
+
+
+def test_a_database_prp_cannot_reach_is_named_at_once(postgres, make_settings):
+    settings = on_postgres(make_settings(), postgres.url("no_such_database"))
+    with pytest.raises(DatabaseUnavailableError, match='PRP_DATABASE_URL: .*"no_such_database" does not exist'):
+        with open_checkpointer(settings):
+            pass
