@@ -1,7 +1,8 @@
 """The graph as LangGraph's server loads it (``prp serve``, or ``langgraph dev`` on ``langgraph.json``)
 for its LangGraph API: LangGraph Studio and ``langgraph_sdk`` clients run it there.
 
-The server checkpoints into the library's own ``checkpoints.sqlite`` (``checkpointer``) and passes run options (k, retries, search mode, filters) as
+The server checkpoints into the library's own ``checkpoints.sqlite``, or ``PRP_DATABASE_URL``'s
+PostgreSQL (``checkpointer``), and passes run options (k, retries, search mode, filters) as
 JSON context, which LangGraph validates into ``StudioContext``. The server process opens its library
 and strategy once, from the environment's ``Settings`` (``served``), and everything it serves shares
 them — these runs, and the REST API and chat of ``ui.service.served``: the embedded index allows one
@@ -13,12 +14,10 @@ from __future__ import annotations
 from contextlib import AbstractAsyncContextManager
 from functools import cache
 
-from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
-
 from config import Settings
 from corpus.library import Library
 from graph.build import build_graph
-from graph.checkpoints import open_async_checkpointer
+from graph.checkpoints import AsyncCheckpointer, open_async_checkpointer
 from graph.server_notes import quiet_development_notes
 from research.options import ResearchOptions
 from research.strategy import ResearchStrategy
@@ -40,10 +39,10 @@ def served() -> tuple[Library, ResearchStrategy]:
         raise
 
 
-def checkpointer() -> AbstractAsyncContextManager[AsyncSqliteSaver]:
+def checkpointer() -> AbstractAsyncContextManager[AsyncCheckpointer]:
     """The server's checkpointer (``checkpointer.path`` in ``langgraph.json``): the library's own
-    ``checkpoints.sqlite``, so runs made through the LangGraph API are threads like any other — listed
-    in the chat and ``/api/threads``, exportable, resumable from the CLI."""
+    ``checkpoints.sqlite`` or PostgreSQL database, so runs made through the LangGraph API are threads
+    like any other — listed in the chat and ``/api/threads``, exportable, resumable from the CLI."""
     return open_async_checkpointer(served()[0].settings)
 
 

@@ -63,9 +63,9 @@ def build_threads_tab() -> ThreadsTab:
     """Empty until the page loads (``refresh_threads``): runs are read from the checkpointer then,
     not while the service starts."""
     gr.Markdown(
-        "Every run is checkpointed in `checkpoints.sqlite` under the data directory, including runs "
-        "from `prp ask` / `prp report`. Open a conversation to read it again with its evidence, or "
-        "resume a run that was interrupted."
+        "Every run is checkpointed (in `checkpoints.sqlite` under the data directory, or in the "
+        "PostgreSQL database of `PRP_DATABASE_URL`), including runs from `prp ask` / `prp report`. "
+        "Open a conversation to read it again with its evidence, or resume a run that was interrupted."
     )
     table = gr.Dataframe(
         value=[],
