@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import re
 import sqlite3
+import sys
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -41,6 +42,7 @@ _WRITES = re.compile(r"\s*(INSERT|UPDATE|DELETE|CREATE|ALTER|DROP)\b", re.IGNORE
 class Cursor(Protocol):
     def fetchone(self) -> Any: ...
     def fetchall(self) -> list[Any]: ...
+    def fetchmany(self, size: int) -> list[Any]: ...
     def __iter__(self) -> Iterator[Any]: ...
 
 
@@ -275,6 +277,22 @@ def without_password(url: str) -> str:
         netloc = netloc.replace(f":{parts.password}@", ":***@", 1)
     query = re.sub(r"(password=)[^&]*", r"\1***", parts.query)
     return urlunsplit(parts._replace(netloc=netloc, query=query))
+
+
+def unusable(exc: BaseException, url: str | None) -> str | None:
+    """What to tell of ``exc`` when it is PostgreSQL at ``url`` not answering or refusing (unreachable,
+    a wrong password, no such database, a pool that got no connection): one line naming the server, its
+    password left out. None for any other error. psycopg is not imported for this: without it loaded,
+    nothing came from PostgreSQL."""
+    psycopg, pool = sys.modules.get("psycopg"), sys.modules.get("psycopg_pool")
+    kinds = tuple(kind for kind in (psycopg and psycopg.OperationalError, pool and pool.PoolTimeout) if kind)
+    if url is None or not kinds or not isinstance(exc, kinds):
+        return None
+    detail = " ".join(str(exc).split())
+    password = urlsplit(url).password
+    if password:
+        detail = detail.replace(password, "***")
+    return f"cannot use the PostgreSQL database {without_password(url)} (PRP_DATABASE_URL): {detail}"
 
 
 def open_database(storage: StorageSettings) -> Database:

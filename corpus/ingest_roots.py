@@ -230,7 +230,10 @@ class IngestRoots:
         with self._connect() as db:
             db.executemany("DELETE FROM ingest_roots WHERE path = ?", [(p,) for p in covered])
             db.execute(
-                "INSERT INTO ingest_roots (path, kind, added_at, device, inode, fsid) VALUES (?,?,?,?,?,?)",
+                # Another process sharing the database (PRP_DATABASE_URL) may have named it just now.
+                "INSERT INTO ingest_roots (path, kind, added_at, device, inode, fsid) VALUES (?,?,?,?,?,?) "
+                "ON CONFLICT (path) DO UPDATE SET kind = excluded.kind, added_at = excluded.added_at, "
+                "synced_at = NULL, device = excluded.device, inode = excluded.inode, fsid = excluded.fsid",
                 (root.path, kind.value, root.added_at, root.device, root.inode, root.fsid),
             )
         return root, covered
