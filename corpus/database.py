@@ -26,6 +26,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import urlsplit, urlunsplit
 
+from corpus.errors import PrpError
+
 if TYPE_CHECKING:
     import psycopg
     from psycopg_pool import ConnectionPool
@@ -36,6 +38,8 @@ if TYPE_CHECKING:
 WRITE_LOCK = 0x707270
 #: Seconds a PostgreSQL connection attempt may take before it is reported as unreachable.
 CONNECT_TIMEOUT = 10
+#: The URL schemes libpq reads as PostgreSQL.
+SCHEMES = ("postgresql", "postgres")
 _WRITES = re.compile(r"\s*(INSERT|UPDATE|DELETE|CREATE|ALTER|DROP)\b", re.IGNORECASE)
 
 
@@ -202,6 +206,8 @@ class PostgresDatabase(Database):
         import psycopg
         from psycopg_pool import ConnectionPool
 
+        if urlsplit(url).scheme not in SCHEMES:
+            raise PrpError(f"not a PostgreSQL URL: {without_password(url)} (PRP_DATABASE_URL takes postgresql://…)")
         self.url = url
         # Connect once first: an unreachable or refusing server is a psycopg.OperationalError now, in
         # its own words, not a pool's timeout later.

@@ -161,3 +161,7 @@ def test_a_postgresql_that_cannot_be_reached_is_one_line_without_its_password(tm
             "prp: error: cannot use the PostgreSQL database postgresql://prp:***@127.0.0.1:9/"
         )
         assert len(result.stderr.strip().splitlines()) == 1 and "s3cret" not in result.stderr
+    wrong = run_prp_here(["docs"], {**env, "PRP_DATABASE_URL": "mysql://prp:s3cret-word@db/library"})
+    assert wrong.returncode == 2 and wrong.stderr == (
+        "prp: error: not a PostgreSQL URL: mysql://prp:***@db/library (PRP_DATABASE_URL takes postgresql://…)\n"
+    )
