@@ -65,9 +65,7 @@ def test_a_library_on_postgresql_searches_resolves_and_ingests_again_as_a_no_op(
     assert library.store.count() == library.registry.counts()["chunks"]
 
 
-def test_a_document_another_process_holds_is_skipped_and_one_it_indexed_meanwhile_is_not_indexed_again(
-    make_library, database_url: str, tmp_path: Path
-):
+def test_a_document_another_process_holds_is_skipped_until_it_lets_go(make_library, database_url: str, tmp_path: Path):
     folder = _write(tmp_path / "notes", NOTES)
     library = make_library(database_url=database_url)
     other = Registry(PostgresDatabase(database_url))  # another worker's connection to the same registry
@@ -78,8 +76,25 @@ def test_a_document_another_process_holds_is_skipped_and_one_it_indexed_meanwhil
     skipped = {f.doc_id: f.reason for f in summary.files if f.outcome is Outcome.SKIPPED}
     assert skipped == {held: ELSEWHERE}
     assert library.registry.counts()["documents"] == 2
-    assert library.ingest([folder]).count(Outcome.OK) == 1  # released: the next ingest takes it
+    assert library.ingest([folder]).count(Outcome.OK) == 1  # let go: the next ingest takes it
     other.database.close()
+
+
+def test_a_document_another_process_indexed_meanwhile_is_not_indexed_again(
+    make_library, database_url: str, tmp_path: Path
+):
+    first, second = _write(tmp_path / "a", {"otters.md": NOTES["otters.md"]}), _write(tmp_path / "b", NOTES)
+    library, other = make_library("one", database_url=database_url), make_library("two", database_url=database_url)
+
+    def meanwhile(result) -> None:  # the other worker indexes the second file after this one looked at it
+        if result.path.endswith("otters.md"):
+            assert other.ingest([second / "tides.md"]).count(Outcome.OK) == 1
+
+    summary = library.ingest([first / "otters.md", second / "tides.md"], progress=meanwhile)
+    tides = summary.files[-1]
+    assert tides.outcome is Outcome.SKIPPED and tides.reason.endswith("tides.md, indexed meanwhile")
+    assert library.registry.counts()["documents"] == 2
+    assert library.store.count() + other.store.count() == library.registry.counts()["chunks"]
 
 
 # A worker: ingest the folder into the library its environment names (its own data directory and
