@@ -95,6 +95,8 @@ PARSE_MEMORY_LIMIT = 6 << 30
 WRITE_BATCH = 64
 # How often a wait for a parse worker checks whether to stop, in seconds.
 PARSE_POLL = 0.5
+# Why a file is skipped when another process sharing the registry is indexing the same document.
+ELSEWHERE = "being indexed by another prp process sharing the library's database (PRP_DATABASE_URL)"
 
 
 class Outcome(StrEnum):
@@ -391,7 +393,11 @@ class Ingestor:
         """Finish what an interrupted ingest left: drop pending documents and retired vectors, and
         mark again the documents it did not get to (see ``remark``)."""
         for record in self.registry.documents(status="pending"):
-            self.registry.retire(record.doc_id)
+            # Not one another process sharing the registry is indexing now (it holds its claim).
+            with self.registry.claim(record.doc_id) as mine:
+                now = self.registry.document(record.doc_id) if mine else None
+                if now is not None and now.status == "pending":
+                    self.registry.retire(record.doc_id)
         for doc_id in self.registry.tombstones():
             self._drop_vectors(doc_id)
         return self.remark()
@@ -431,6 +437,11 @@ class Ingestor:
     def remark(self) -> dict[str, tuple[int, int]]:
         """Mark again the documents holding a fingerprint whose documents changed; re-chunk and
         re-index those whose marks differ. Returns their ids, with their marked blocks and chunks."""
+        # One process at a time marks again (a no-op claim when one process owns the registry).
+        with self.registry.claim("remark", wait=True):
+            return self._remark()
+
+    def _remark(self) -> dict[str, tuple[int, int]]:
         queued = self.registry.remark_queue()
         if not queued:
             return {}
@@ -527,7 +538,7 @@ class Ingestor:
                 result = FileResult(path=str(path), outcome=Outcome.FAILED, reason=parsed)
             else:
                 t0 = time.perf_counter()
-                result = self._index(parsed, replaces, checkpoint, entries.get(path), on_chunks)
+                result = self._index_claimed(parsed, replaces, checkpoint, entries.get(path), on_chunks)
                 seconds += time.perf_counter() - t0
             told.add(result)
         return seconds
@@ -623,6 +634,36 @@ class Ingestor:
             reason = f"{reason}; metadata set from the entry"
         title = updated.title if updated is not None else record.title
         return _skipped(path, record.doc_id, title, reason).model_copy(update={"entry": entry.key})
+
+    def _index_claimed(
+        self,
+        parsed: ParsedDocument,
+        replaces: str | None,
+        checkpoint: Checkpoint,
+        entry: ReferenceEntry | None,
+        on_chunks: ChunksCallback | None,
+    ) -> FileResult:
+        """Index a parsed document as its one indexer: several ``prp serve`` processes may share the
+        registry (PRP_DATABASE_URL) and be handed the same file. The one that claims its document id
+        indexes it; another skips it, saying so, and so does one that claims it once it is indexed."""
+        doc = parsed.document
+        with self.registry.claim(doc.doc_id) as mine:
+            if not mine:
+                return _skipped(Path(doc.path), doc.doc_id, doc.title, ELSEWHERE)
+            done = self._indexed_meanwhile(doc, replaces, entry)
+            return done or self._index(parsed, replaces, checkpoint, entry, on_chunks)
+
+    def _indexed_meanwhile(
+        self, doc: Document, replaces: str | None, entry: ReferenceEntry | None
+    ) -> FileResult | None:
+        """The result of a document another process indexed since ``_precheck`` looked (None: it is
+        to be indexed here). One process alone never finds one: its checks saw the registry as it is."""
+        record = self.registry.document(doc.doc_id)
+        if record is None or record.status != "ready":
+            return None
+        if replaces == doc.doc_id and record.parser_version.older_than(parser_versions.current(record.type)):
+            return None  # still the older parse: this one refreshes it
+        return self._unchanged(Path(doc.path), record, f"same content as {record.path}, indexed meanwhile", entry)
 
     def _index(
         self,

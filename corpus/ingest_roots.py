@@ -22,15 +22,15 @@ empty while the library holds documents from it is left alone.
 from __future__ import annotations
 
 import os
-import sqlite3
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel, Field
 
+from corpus.database import Database, as_database
 from corpus.file_names import is_utf8
 from corpus.ingest import hidden, sha256_of
 
@@ -42,8 +42,9 @@ CREATE TABLE IF NOT EXISTS ingest_roots (
     synced_at TEXT
 ) WITHOUT ROWID;
 """
-#: The identity of each root's folder, added after the table (NULL: unknown, a root remembered before).
-IDENTITY_COLUMNS = {"device": "INTEGER", "inode": "INTEGER", "fsid": "INTEGER"}
+#: The identity of each root's folder, added after the table (NULL: unknown, a root remembered before);
+#: 64-bit numbers (BIGINT: SQLite's INTEGER is 64 bits, PostgreSQL's 32).
+IDENTITY_COLUMNS = {"device": "BIGINT", "inode": "BIGINT", "fsid": "BIGINT"}
 
 AGAIN = "`prp ingest {path}` takes the folder there now"
 OTHER_FILESYSTEM = (
@@ -179,31 +180,20 @@ def _reached(roots: list[IngestRoot], path: Path, kind: RootKind) -> bool:
 
 
 class IngestRoots:
-    """Typed access to the ``ingest_roots`` table of the registry database at ``path``."""
+    """Typed access to the ``ingest_roots`` table of the registry's database (or the registry file at a path)."""
 
-    def __init__(self, path: Path):
-        self.path = Path(path)
+    def __init__(self, database: Database | Path):
+        self.database = as_database(database)
         with self._connect() as db:
-            db.executescript(MIGRATION)
-            present = {row["name"] for row in db.execute("PRAGMA table_info(ingest_roots)")}
+            self.database.create(db, MIGRATION)
+            present = self.database.columns(db, "ingest_roots")
             for column, kind in IDENTITY_COLUMNS.items():
                 if column not in present:
-                    try:
-                        db.execute(f"ALTER TABLE ingest_roots ADD COLUMN {column} {kind}")
-                    except sqlite3.OperationalError as exc:  # another process added it first
-                        if "duplicate column" not in str(exc):
-                            raise
+                    self.database.add_column(db, "ingest_roots", column, kind)
 
-    @contextmanager
-    def _connect(self) -> Iterator[sqlite3.Connection]:
-        # A connection per transaction, as the registry does, so any thread or process may use it.
-        db = sqlite3.connect(self.path, timeout=30)
-        db.row_factory = sqlite3.Row
-        try:
-            with db:
-                yield db
-        finally:
-            db.close()
+    def _connect(self) -> Any:
+        # A connection per transaction, as the registry takes them, so any thread or process may use it.
+        return self.database.connect()
 
     def all(self) -> list[IngestRoot]:
         with self._connect() as db:
@@ -240,8 +230,11 @@ class IngestRoots:
         with self._connect() as db:
             db.executemany("DELETE FROM ingest_roots WHERE path = ?", [(p,) for p in covered])
             db.execute(
-                "INSERT INTO ingest_roots (path, kind, added_at, device, inode, fsid) VALUES (?,?,?,?,?,?)",
-                (root.path, kind, root.added_at, root.device, root.inode, root.fsid),
+                # Another process sharing the database (PRP_DATABASE_URL) may have named it just now.
+                "INSERT INTO ingest_roots (path, kind, added_at, device, inode, fsid) VALUES (?,?,?,?,?,?) "
+                "ON CONFLICT (path) DO UPDATE SET kind = excluded.kind, added_at = excluded.added_at, "
+                "synced_at = NULL, device = excluded.device, inode = excluded.inode, fsid = excluded.fsid",
+                (root.path, kind.value, root.added_at, root.device, root.inode, root.fsid),
             )
         return root, covered
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from config import Settings
+from corpus.database import open_database
 from corpus.disk_space import DiskSpace
 from corpus.ingest import Checkpoint, Ingestor, IngestSummary, ProgressCallback, carry_on
 from corpus.ingest_progress import ChunksCallback
@@ -36,9 +37,11 @@ class Library:
         """``embedder`` lets several libraries (eval collections, tests) share loaded models."""
         self.settings = settings
         settings.storage.data_dir.mkdir(parents=True, exist_ok=True)
-        self.registry = Registry(settings.storage.registry_path)
+        # The registry file under the data directory, or the PostgreSQL database PRP_DATABASE_URL names.
+        self.database = open_database(settings.storage)
+        self.registry = Registry(self.database)
         # The folders and files it was ingested from, kept in step by ``corpus.sync``.
-        self.roots = IngestRoots(settings.storage.registry_path)
+        self.roots = IngestRoots(self.database)
         if embedder is not None:
             self.embedder = embedder
         # Values computed from the whole corpus (the citation index), with the registry fingerprint
@@ -189,6 +192,7 @@ class Library:
     def close(self) -> None:
         if "store" in self.__dict__:
             self.store.close()
+        self.database.close()
 
     def __enter__(self) -> Library:
         return self

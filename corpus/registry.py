@@ -1,4 +1,4 @@
-"""The SQLite registry of documents, blocks and chunks.
+"""The registry of documents, blocks and chunks (SQLite, or PostgreSQL: ``corpus.database``).
 
 It is the source of truth for what is in the corpus: a citation resolves to its block and page here,
 without re-parsing, and the UI renders pages from it. The vector store only holds what the registry
@@ -10,16 +10,17 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sqlite3
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from pydantic import Field, computed_field
 
 from corpus import boilerplate
+from corpus.database import Connection, Database, as_database
 from corpus.loaders.identifiers import normalise_arxiv_id, normalise_doi
 from corpus.models import (
     BBox,
@@ -63,7 +64,7 @@ CREATE TABLE IF NOT EXISTS blocks (
     doc_id TEXT NOT NULL REFERENCES documents(doc_id) ON DELETE CASCADE,
     seq INTEGER NOT NULL,
     page INTEGER NOT NULL,
-    x0 REAL, top REAL, x1 REAL, bottom REAL,
+    x0 DOUBLE PRECISION, top DOUBLE PRECISION, x1 DOUBLE PRECISION, bottom DOUBLE PRECISION,
     span_start INTEGER, span_end INTEGER,
     section TEXT NOT NULL,
     kind TEXT NOT NULL,
@@ -149,16 +150,15 @@ class DocumentRecord(Document):
 class Registry:
     """Thin, typed access to the registry database. Safe to use from several threads and processes."""
 
-    def __init__(self, path: Path):
-        self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+    def __init__(self, database: Database | Path):
+        """``database``: where it lives (``corpus.database.open_database``), or a registry file's path."""
+        self.database = as_database(database)
         with self._connect() as db:
             self._migrate(db)
-            db.executescript(SCHEMA)
+            self.database.create(db, SCHEMA)
             self._refresh_fingerprints(db)
 
-    @staticmethod
-    def _migrate(db: sqlite3.Connection) -> None:
+    def _migrate(self, db: Connection) -> None:
         """Registries written before boilerplate detection: add the block columns it needs; before
         parser versions: add the document columns, 0 for every existing document (an unknown
         version, older than any), so the next ingest parses them again; before bibliographies: an
@@ -181,16 +181,12 @@ class Registry:
             ("documents", "ocr", "TEXT NOT NULL DEFAULT ''"),
         )
         for table, column, kind in added:
-            columns = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+            columns = self.database.columns(db, table)
             if columns and column not in columns:
-                try:
-                    db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
-                except sqlite3.OperationalError as exc:  # another process migrated it just now
-                    if "duplicate column" not in str(exc):
-                        raise
+                self.database.add_column(db, table, column, kind)
 
     @staticmethod
-    def _refresh_fingerprints(db: sqlite3.Connection) -> None:
+    def _refresh_fingerprints(db: Connection) -> None:
         """(Re)compute every block's fingerprint when the registry predates the current definition,
         and queue them all, so the next ingest re-marks whatever the new fingerprints change."""
         row = db.execute("SELECT value FROM meta WHERE key = 'fingerprint_version'").fetchone()
@@ -207,22 +203,24 @@ class Registry:
                 [(f, n, b.block_id) for b, f, n in zip(blocks, fps, nfps, strict=True)],
             )
             _insert_fingerprints(db, doc_id, [*fps, *nfps])
-        db.execute("INSERT OR REPLACE INTO remark_queue (fp, lo, hi) SELECT DISTINCT fp, NULL, NULL FROM fingerprints")
-        db.execute("INSERT OR REPLACE INTO meta VALUES ('fingerprint_version', ?)", (boilerplate.FINGERPRINT_VERSION,))
+        db.execute(
+            "INSERT INTO remark_queue (fp, lo, hi) SELECT DISTINCT fp, CAST(NULL AS INTEGER), CAST(NULL AS INTEGER) "
+            "FROM fingerprints WHERE true ON CONFLICT (fp) DO UPDATE SET lo = NULL, hi = NULL"
+        )
+        db.execute(
+            "INSERT INTO meta VALUES ('fingerprint_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (boilerplate.FINGERPRINT_VERSION,),
+        )
+
+    def _connect(self) -> Any:
+        return self.database.connect()
 
     @contextmanager
-    def _connect(self) -> Iterator[sqlite3.Connection]:
-        # A connection per transaction: cheap for SQLite, and it keeps the registry usable from
-        # Gradio's worker threads and from a second process (WAL lets readers run beside a writer).
-        db = sqlite3.connect(self.path, timeout=30)
-        db.row_factory = sqlite3.Row
-        db.execute("PRAGMA foreign_keys = ON")
-        db.execute("PRAGMA journal_mode = WAL")
-        try:
-            with db:
-                yield db
-        finally:
-            db.close()
+    def claim(self, key: str, wait: bool = False) -> Iterator[bool]:
+        """Whether this process holds the work ``key`` names (a document's id) until the block exits;
+        False while another process sharing the database holds it (``Database.claim``)."""
+        with self.database.claim(key, wait) as held:
+            yield held
 
     # --- documents -------------------------------------------------------------------------
 
@@ -266,7 +264,8 @@ class Registry:
             if db.execute("SELECT 1 FROM documents WHERE doc_id = ?", (doc_id,)).fetchone() is None:
                 return None
             db.executemany(
-                "INSERT OR REPLACE INTO metadata_overrides VALUES (?,?,?)",
+                "INSERT INTO metadata_overrides VALUES (?,?,?) "
+                "ON CONFLICT (doc_id, field) DO UPDATE SET value = excluded.value",
                 [(doc_id, field, json.dumps(value)) for field, value in values.items()],
             )
         return self.document(doc_id)
@@ -338,8 +337,8 @@ class Registry:
                 # The file at the same path changed: what a person set on it still holds, except
                 # where the new version already has its own (an import's, say).
                 db.execute(
-                    "INSERT OR IGNORE INTO metadata_overrides SELECT ?, field, value FROM metadata_overrides "
-                    "WHERE doc_id = ?",
+                    "INSERT INTO metadata_overrides SELECT ?, field, value FROM metadata_overrides "
+                    "WHERE doc_id = ? ON CONFLICT DO NOTHING",
                     (doc_id, replaces),
                 )
                 self._retire(db, replaces)
@@ -356,10 +355,10 @@ class Registry:
                 db.execute("DELETE FROM metadata_overrides WHERE doc_id = ?", (doc_id,))
 
     @staticmethod
-    def _retire(db: sqlite3.Connection, doc_id: str) -> None:
+    def _retire(db: Connection, doc_id: str) -> None:
         _queue_remark(db, doc_id)
         db.execute("DELETE FROM documents WHERE doc_id = ?", (doc_id,))
-        db.execute("INSERT OR IGNORE INTO tombstones VALUES (?)", (doc_id,))
+        db.execute("INSERT INTO tombstones VALUES (?) ON CONFLICT DO NOTHING", (doc_id,))
 
     def tombstones(self) -> list[str]:
         with self._connect() as db:
@@ -438,10 +437,11 @@ class Registry:
                 "GROUP BY g.fp), "
                 "q AS MATERIALIZED (SELECT r.fp FROM remark_queue r LEFT JOIN c ON c.fp = r.fp "
                 "WHERE r.lo IS NULL OR r.hi IS NULL "
-                "OR (min(r.lo, coalesce(c.now, 0)) < ?1 AND max(r.hi, coalesce(c.now, 0)) >= ?1)) "
+                # The lower of the two counts under the threshold and the higher at it or over.
+                "OR ((r.lo < ? OR coalesce(c.now, 0) < ?) AND (r.hi >= ? OR coalesce(c.now, 0) >= ?))) "
                 "SELECT DISTINCT f.doc_id FROM q JOIN fingerprints f ON f.fp = q.fp "
                 "JOIN documents d ON d.doc_id = f.doc_id AND d.status = 'ready' ORDER BY f.doc_id",
-                (boilerplate.MIN_DOCUMENTS,),
+                (boilerplate.MIN_DOCUMENTS,) * 4,
             ).fetchall()
         return [r[0] for r in rows]
 
@@ -484,15 +484,15 @@ class Registry:
         return {"documents": row[0], "blocks": row[1], "chunks": row[2]}
 
 
-def _select_in(db: sqlite3.Connection, sql: str, ids: list[str]) -> list[sqlite3.Row]:
-    rows: list[sqlite3.Row] = []
+def _select_in(db: Connection, sql: str, ids: list[str]) -> list[Any]:
+    rows: list[Any] = []
     for start in range(0, len(ids), 500):  # stay under SQLite's host-parameter limit
         part = ids[start : start + 500]
         rows.extend(db.execute(sql.format(",".join("?" * len(part))), part).fetchall())
     return rows
 
 
-def _documents(db: sqlite3.Connection, rows: list[sqlite3.Row]) -> list[DocumentRecord]:
+def _documents(db: Connection, rows: list[Any]) -> list[DocumentRecord]:
     """The records of ``rows``, with the fields a person or an import set in place of the extracted ones."""
     overrides: dict[str, dict[str, object]] = {}
     for row in _select_in(db, "SELECT * FROM metadata_overrides WHERE doc_id IN ({})", [r["doc_id"] for r in rows]):
@@ -500,7 +500,7 @@ def _documents(db: sqlite3.Connection, rows: list[sqlite3.Row]) -> list[Document
     return [_document(r, overrides.get(r["doc_id"], {})) for r in rows]
 
 
-def _document(row: sqlite3.Row, overrides: dict[str, object]) -> DocumentRecord:
+def _document(row: Any, overrides: dict[str, object]) -> DocumentRecord:
     data = dict(row)
     data["type"] = DocType(data["type"])
     bibliography = Bibliography.model_validate_json(data.pop("bibliography") or "{}")
@@ -525,7 +525,7 @@ def _identifier(normalised: str | None, kind: str, raw: str) -> str:
     return normalised
 
 
-def _insert_chunks(db: sqlite3.Connection, chunks: Sequence[Chunk]) -> None:
+def _insert_chunks(db: Connection, chunks: Sequence[Chunk]) -> None:
     db.executemany(
         "INSERT INTO chunks VALUES (?,?,?,?,?,?,?,?,?,?)",
         [
@@ -546,19 +546,22 @@ def _insert_chunks(db: sqlite3.Connection, chunks: Sequence[Chunk]) -> None:
     )
 
 
-def _insert_fingerprints(db: sqlite3.Connection, doc_id: str, fps: Iterable[str | None]) -> None:
+def _insert_fingerprints(db: Connection, doc_id: str, fps: Iterable[str | None]) -> None:
     counts = Counter(fp for fp in fps if fp)
     db.executemany("INSERT INTO fingerprints VALUES (?,?,?)", [(fp, doc_id, n) for fp, n in counts.items()])
 
 
-def _queue_remark(db: sqlite3.Connection, doc_id: str) -> None:
+def _queue_remark(db: Connection, doc_id: str) -> None:
     """Queue the fingerprints of ``doc_id``, about to change, with how many ready documents hold
     each now (before the change): ``Registry.remark_candidates`` compares that with the count then."""
     db.execute(
         "INSERT INTO remark_queue (fp, lo, hi) SELECT fp, n, n FROM (SELECT f.fp, (SELECT COUNT(*) "
         "FROM fingerprints g JOIN documents e ON e.doc_id = g.doc_id AND e.status = 'ready' WHERE g.fp = f.fp) AS n "
-        "FROM fingerprints f WHERE f.doc_id = ?) WHERE true "
-        "ON CONFLICT (fp) DO UPDATE SET lo = min(lo, excluded.lo), hi = max(hi, excluded.hi)",
+        "FROM fingerprints f WHERE f.doc_id = ?) AS held WHERE true "
+        # The lower and the higher count, an unknown one (NULL) staying unknown.
+        "ON CONFLICT (fp) DO UPDATE SET "
+        "lo = CASE WHEN excluded.lo < remark_queue.lo THEN excluded.lo ELSE remark_queue.lo END, "
+        "hi = CASE WHEN excluded.hi > remark_queue.hi THEN excluded.hi ELSE remark_queue.hi END",
         (doc_id,),
     )
 
@@ -588,7 +591,7 @@ def _block_row(b: Block, fp: str | None, nfp: str | None) -> tuple:
     )
 
 
-def _block(row: sqlite3.Row) -> Block:
+def _block(row: Any) -> Block:
     bbox = BBox(x0=row["x0"], top=row["top"], x1=row["x1"], bottom=row["bottom"]) if row["x0"] is not None else None
     span = CharSpan(start=row["span_start"], end=row["span_end"]) if row["span_start"] is not None else None
     return Block(
@@ -607,7 +610,7 @@ def _block(row: sqlite3.Row) -> Block:
     )
 
 
-def _chunk(row: sqlite3.Row) -> Chunk:
+def _chunk(row: Any) -> Chunk:
     return Chunk(
         chunk_id=row["chunk_id"],
         doc_id=row["doc_id"],

@@ -66,9 +66,9 @@ def embedder(models_dir: Path) -> Embedder:
 
 @pytest.fixture
 def make_settings(tmp_path: Path, models_dir: Path):
-    def make(name: str = "data", **overrides) -> Settings:
+    def make(name: str = "data", database_url: str | None = None, **overrides) -> Settings:
         return Settings(
-            storage=StorageSettings(data_dir=tmp_path / name),
+            storage=StorageSettings(data_dir=tmp_path / name, database_url=database_url),
             embeddings=EmbeddingSettings(models_path=models_dir),
             **overrides,
         )
@@ -182,3 +182,9 @@ def postgres() -> Iterator[PostgresCluster]:
 def database_url(postgres: PostgresCluster) -> str:
     """A fresh, empty PostgreSQL database for one test: ``PRP_DATABASE_URL``'s value."""
     return postgres.database()
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def backend(request: pytest.FixtureRequest) -> str | None:
+    """The registry's database, for a test run on both: None (the SQLite file) or a fresh PostgreSQL's URL."""
+    return request.getfixturevalue("database_url") if request.param == "postgresql" else None

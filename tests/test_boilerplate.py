@@ -8,11 +8,13 @@ import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
+import psycopg
 import pytest
 
 from config import EmbeddingSettings, Settings, StorageSettings
 from corpus import boilerplate
 from corpus.chunking import chunk_document
+from corpus.database import PostgresDatabase
 from corpus.ingest import Outcome
 from corpus.library import Library
 from corpus.loaders.markdown import load_markdown
@@ -163,9 +165,9 @@ def test_marks_do_not_depend_on_ingest_order_and_reingest_is_a_no_op(
     index_consistent(library)
 
 
-def test_an_interrupted_remark_is_finished_by_the_next_ingest(make_library, tmp_path: Path, monkeypatch):
+def test_an_interrupted_remark_is_finished_by_the_next_ingest(make_library, tmp_path: Path, monkeypatch, backend):
     pages = write_site(tmp_path / "site", list(PAGES)[:3])
-    library = make_library("interrupted")
+    library = make_library("interrupted", database_url=backend)
     library.ingest(pages[:2])
     # The process dies after the third page is indexed, before the first two are marked again.
     monkeypatch.setattr("corpus.ingest.Ingestor.remark", lambda self: {})
@@ -181,8 +183,8 @@ def test_an_interrupted_remark_is_finished_by_the_next_ingest(make_library, tmp_
     index_consistent(library)
 
 
-def test_deleting_pages_unmarks_text_only_two_documents_still_share(make_library, tmp_path: Path):
-    library = make_library("delete")
+def test_deleting_pages_unmarks_text_only_two_documents_still_share(make_library, tmp_path: Path, backend):
+    library = make_library("delete", database_url=backend)
     library.ingest(write_site(tmp_path / "site", list(PAGES)[:3]))
     docs = library.registry.documents()
     assert all(any(b.boilerplate for b in library.registry.blocks_of(d.doc_id)) for d in docs)
@@ -193,8 +195,8 @@ def test_deleting_pages_unmarks_text_only_two_documents_still_share(make_library
     index_consistent(library)
 
 
-def test_a_changed_page_replaces_its_old_version_without_counting_it(make_library, tmp_path: Path):
-    library = make_library("replace")
+def test_a_changed_page_replaces_its_old_version_without_counting_it(make_library, tmp_path: Path, backend):
+    library = make_library("replace", database_url=backend)
     site = write_site(tmp_path / "site", list(PAGES)[:3])
     library.ingest(site)
     site[2].write_text(site[2].read_text().replace("Create a file", "First create a file"))
@@ -331,8 +333,7 @@ def test_the_chunk_header_does_not_repeat_the_title(embedder):
 # --- registries written before boilerplate detection -----------------------------------------
 
 
-def test_an_older_registry_gets_the_new_columns_and_its_fingerprints(tmp_path: Path):
-    path = tmp_path / "registry.sqlite"
+def test_an_older_registry_gets_the_new_columns_and_its_fingerprints(tmp_path: Path, backend: str | None):
     old_schema = """
     CREATE TABLE documents (doc_id TEXT PRIMARY KEY, path TEXT NOT NULL, title TEXT NOT NULL, type TEXT NOT NULL,
         page_count INTEGER NOT NULL, year INTEGER, sha256 TEXT NOT NULL, status TEXT NOT NULL, added_at TEXT NOT NULL,
@@ -343,13 +344,19 @@ def test_an_older_registry_gets_the_new_columns_and_its_fingerprints(tmp_path: P
     INSERT INTO documents VALUES ('d1', '/a.md', 'A', 'markdown', 1, NULL, 'x', 'ready', 'now', 1, 0);
     INSERT INTO blocks VALUES ('d1-0000', 'd1', 0, 1, NULL, NULL, NULL, NULL, 0, 5, '', 'paragraph', 'Hello');
     """
-    with sqlite3.connect(path) as db:
-        db.executescript(old_schema)
-    registry = Registry(path)
+    if backend is None:
+        with sqlite3.connect(tmp_path / "registry.sqlite") as db:
+            db.executescript(old_schema)
+        registry = Registry(tmp_path / "registry.sqlite")
+    else:
+        with psycopg.connect(backend) as db:
+            db.execute(old_schema)  # type: ignore[arg-type]
+        registry = Registry(PostgresDatabase(backend))
     (block,) = registry.blocks_of("d1")
     assert block.text == "Hello" and not block.boilerplate
     assert registry.document_counts([boilerplate.fingerprint("Hello", "A")]) == {boilerplate.fingerprint("Hello"): 1}
     assert registry.remark_queue() == [boilerplate.fingerprint("Hello")]
+    registry.database.close()
 
 
 # -- the answer layer on the site: content quoted, never navigation ---------------------------------

@@ -54,9 +54,9 @@ def test_the_registry_keeps_what_the_loaders_extract(make_library, paper: Path):
 
 
 def test_fields_set_by_a_person_win_over_extraction_on_every_later_parse(
-    make_library, paper: Path, monkeypatch: pytest.MonkeyPatch
+    make_library, paper: Path, monkeypatch: pytest.MonkeyPatch, backend: str | None
 ):
-    library = make_library()
+    library = make_library(database_url=backend)
     library.ingest([paper])
     (doc,) = library.registry.documents()
     edit = MetadataOverride(authors=["Lucia Fernhill", "Gregor Abernathy", "Ana de la Cruz"], year=2020, doi=None)
@@ -89,7 +89,7 @@ def test_fields_set_by_a_person_win_over_extraction_on_every_later_parse(
 
     # Deleted, its edits go with it.
     library.delete(changed.doc_id)
-    with sqlite3.connect(library.settings.storage.registry_path) as db:
+    with library.database.connect() as db:
         assert db.execute("SELECT COUNT(*) FROM metadata_overrides").fetchone()[0] == 0
 
 

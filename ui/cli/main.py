@@ -44,9 +44,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         # /dev/null so the interpreter's final flush does not raise again, and exit as a pipe writer does.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 128 + signal.SIGPIPE
-    except (OSError, sqlite3.OperationalError) as exc:
-        if not _out_of_space(exc):
-            raise
+    except Exception as exc:
+        if not isinstance(exc, OSError | sqlite3.OperationalError) or not _out_of_space(exc):
+            return _database_error(exc, settings)
         print(
             f"prp: error: could not write to the library at {settings.storage.data_dir.resolve()} ({exc}): the disk "
             "is full, or a file-size or quota limit was reached. Free space and run the command again: an "
@@ -68,6 +68,8 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
             from ui.cli import export as command
         case "index":
             from ui.cli import index as command
+        case "database":
+            from ui.cli import database as command
         case "eval":
             from ui.cli import evaluate as command
         case "serve" | "ui":
@@ -83,6 +85,18 @@ def _settings() -> Settings:
     from config import Settings  # pydantic-settings: loaded for a command, not for help or a usage error
 
     return Settings()
+
+
+def _database_error(exc: Exception, settings: Settings) -> int:
+    """A PostgreSQL that cannot be reached or refuses (``PRP_DATABASE_URL``), in one line; anything else
+    is raised on."""
+    from corpus.database import unusable
+
+    message = unusable(exc, settings.storage.database_url)
+    if message is None:
+        raise exc
+    print(f"prp: error: {message}", file=sys.stderr)
+    return 2
 
 
 def _out_of_space(exc: BaseException) -> bool:

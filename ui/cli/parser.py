@@ -23,7 +23,21 @@ LLM_CHOICES = ["auto", "local"]
 def build_parser() -> argparse.ArgumentParser:
     parser = OptionsParser(prog="prp", description="Personal Research Portal")
     sub = parser.add_subparsers(dest="command", required=True)
-    for add in (_ingest, _sync, _search, _research, _docs, _delete, _llm, _eval, _serve, _mcp, _export, _index):
+    for add in (
+        _ingest,
+        _sync,
+        _search,
+        _research,
+        _docs,
+        _delete,
+        _llm,
+        _eval,
+        _serve,
+        _mcp,
+        _export,
+        _index,
+        _database,
+    ):
         add(sub)
     return parser
 
@@ -266,3 +280,14 @@ def _index(sub: argparse._SubParsersAction) -> None:
     where.add_argument("--to", metavar="URL", help="Qdrant server to copy the embedded index to")
     where.add_argument("--from", dest="source", metavar="URL", help="Qdrant server to copy into the embedded index")
     copy.add_argument("--api-key", help="the server's API key (default: QDRANT_API_KEY)")
+
+
+def _database(sub: argparse._SubParsersAction) -> None:
+    database = sub.add_parser("database", help="move the library's registry to PostgreSQL (PRP_DATABASE_URL)")
+    action = database.add_subparsers(dest="database_command", required=True)
+    migrate = action.add_parser(
+        "migrate",
+        help="copy the library's SQLite registry (documents, blocks, chunks, ingest roots) into an empty "
+        "PostgreSQL database, for PRP_DATABASE_URL",
+    )
+    migrate.add_argument("--to", required=True, metavar="URL", help="the PostgreSQL database, postgresql://…")
