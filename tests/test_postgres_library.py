@@ -150,6 +150,7 @@ def test_prp_database_migrate_copies_a_sqlite_library_once(
     done = run_prp_here(["database", "migrate", "--to", database_url], env)
     assert done.returncode == 0, done.stderr
     assert "3 documents" in done.stdout and "1 ingest roots" in done.stdout and "1 metadata edits" in done.stdout
+    assert "0 research threads" in done.stdout  # none yet (their copy: tests/test_checkpoints_postgres.py)
 
     source.close()  # the embedded index admits one process at a time; the registry file stays readable
     moved = make_library("sqlite", database_url=database_url)  # the same data directory and index

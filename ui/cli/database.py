@@ -1,7 +1,7 @@
 """``prp database migrate --to URL``: move a library's registry from its SQLite file to PostgreSQL.
 
-Only the registry moves (``corpus.registry_copy``) and, once the threads' copy is wired in, the
-research threads: the index stays where it is (``prp index copy --to`` moves it to a Qdrant server,
+The registry (``corpus.registry_copy``) and the research threads with their checkpoints
+(``graph.checkpoint_copy``) move; the index stays where it is (``prp index copy --to`` moves it to a Qdrant server,
 which workers sharing the database must share too).
 """
 
@@ -13,6 +13,7 @@ from config import Settings
 from corpus.database import PostgresDatabase, SqliteDatabase, unusable, without_password
 from corpus.errors import PrpError
 from corpus.registry_copy import copy_registry
+from graph.checkpoint_copy import copy_threads
 
 
 def run(settings: Settings, args: argparse.Namespace) -> int:
@@ -29,9 +30,7 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
         f"copied to {shown}: {copied['documents']} documents, {copied['blocks']} blocks, {copied['chunks']} "
         f"chunks, {copied['ingest_roots']} ingest roots, {copied['metadata_overrides']} metadata edits"
     )
-    threads = copy_threads(settings, args.to)
-    if threads is not None:
-        print(f"copied to {shown}: {threads} research threads")
+    print(f"copied to {shown}: {copy_threads(settings, args.to)} research threads")
     print(f"use it: PRP_DATABASE_URL={shown}")
     return 0
 
@@ -45,9 +44,3 @@ def _target(url: str) -> PostgresDatabase:
         if message is None:
             raise
         raise PrpError(message) from None
-
-
-def copy_threads(settings: Settings, url: str) -> int | None:
-    """The hook for the research threads' copy (``graph.checkpoint_copy.copy_threads``, written apart):
-    the number copied, or None while that copy is not part of prp yet."""
-    return None
