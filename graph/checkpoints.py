@@ -114,6 +114,8 @@ def postgres_checkpointer(database_url: str) -> PostgresSaver:
     return PostgresSaver(_pool(database_url), serde=checkpoint_serde())
 
 
+# The process's pools, by URL: the one state kept across calls here, because every surface opens a
+# checkpointer per operation (a listing, a run) and a pool per call would reconnect each time.
 _pools: dict[str, ConnectionPool] = {}
 _pools_lock = threading.Lock()
 
