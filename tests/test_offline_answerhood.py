@@ -39,6 +39,9 @@ ADASD = (
         "The new model can outperform the baseline on four tasks.",
         # A verb making a named thing act, then "to" and its verb.
         "Prefilling { forces Claude to skip the preamble and directly output the JSON object.",
+        # A verb of amounting after a long subject, before its figure.
+        "The total kiln hours logged for firing all the sample tiles sum to roughly 120 hours.",
+        "The fees charged for the whole survey came to $4,300.",
     ],
 )
 def test_a_verb_the_list_does_not_hold_makes_a_statement(sentence):

@@ -217,12 +217,20 @@ _PRONOUN_SUBJECT = re.compile(
 )
 # Modals take a verb's base form: "the model can outperform", "it will cost".
 _MODAL = re.compile(r"\b(?:can|could|may|might|must|shall|should|will|would)\s+(?:not\s+)?[a-z]{2,}\b", re.I)
+# A verb of amounting before its figure: "the hours used for training all models *sum to* roughly
+# 300 hours", "the fees *come to* $40", "the costs *add up to* 12%" (after a subject of any length, where the
+# plural-subject rule cannot reach; "sum", "total" and "amount" are nouns too, so only with "to" and a figure).
+_AMOUNTS_TO = re.compile(
+    r"\b(?:sums?|summed|amounts?|amounted|comes?|came|adds?\s+up|added\s+up|totals?|totall?ed)\s+to\s+"
+    r"(?:[a-z]+\s+){0,2}[$€£]?\d",
+    re.I,
+)
 
 
 def has_verb(text: str) -> bool:
     """The text holds a finite verb: a listed verb or auxiliary, a past form, a modal with its verb, a
     third-person verb before its object (``_THIRD_PERSON``) or making a named thing act (``_CAUSING``), a
-    plural subject's verb (``_PLURAL_SUBJECT``),
+    plural subject's verb (``_PLURAL_SUBJECT``), a verb of amounting before its figure (``_AMOUNTS_TO``),
     or an imperative marked as one ("Never send…", "Always pass…": ``MARKED_IMPERATIVE``)."""
     if any(is_verbish(w) for w in words(text)):
         return True
@@ -232,6 +240,7 @@ def has_verb(text: str) -> bool:
         or _CAUSING.search(text)
         or _PLURAL_SUBJECT.match(text)
         or _PRONOUN_SUBJECT.search(text)
+        or _AMOUNTS_TO.search(text)
         or MARKED_IMPERATIVE.match(text)
     )
 
