@@ -297,7 +297,7 @@ def test_an_edited_copy_is_set_against_its_original_first(vectors):
         _chunk("c", "With a population of about 10,000, Ardley is the fifth largest town of the district.", 3),
     ]
     first, *_ = answer_conflicts(question, analyse(question.question, evidence, vectors), evidence, vectors)
-    assert {first.side_a.answer, first.side_b.answer} == {"50,000", "10,000"}
+    assert {first.side_a.answer, first.side_b.answer} == {"about 50,000", "about 10,000"}  # hedged as written
 
 
 def test_a_question_asking_how_much_money_is_answered_by_an_amount_of_money():
@@ -305,7 +305,7 @@ def test_a_question_asking_how_much_money_is_answered_by_an_amount_of_money():
     depth = "This guidance covers the upkeep of extensive green roofs: roofs with 50 to 150 mm of substrate."
     assert answer_phrase(parse_question(question), depth) is None  # a depth is no amount of money
     found = answer_phrase(parse_question(question), "Owners spend about €12 per square metre on upkeep each year.")
-    assert found is not None and found.text.startswith("€12")
+    assert found is not None and found.text.startswith("about €12")  # hedged as written
 
 
 @pytest.mark.parametrize(
@@ -334,6 +334,26 @@ def test_a_question_asking_how_much_money_is_answered_by_an_amount_of_money():
     ],
 )
 def test_a_life_span_in_brackets_gives_the_birth_first_and_the_death_second(vectors, question, sentence, expected):
+    phrase = answer_phrase(parse_question(question), sentence, vectors)
+    assert (phrase.text if phrase else None) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "expected"),
+    [
+        # A figure keeps the hedge its source puts on it: the source is not sure of it, nor is the answer.
+        (
+            "How many kiln hours were used to fire all the sample tiles?",
+            "The total kiln hours logged for firing all the sample tiles sum to roughly 120 hours.",
+            "roughly 120 hours",
+        ),
+        ("How much did the survey cost?", "The survey cost about $4,300 in all.", "about $4,300"),
+        ("How much did the survey cost?", "The survey cost $4,300 in all.", "$4,300"),
+        # A frequency is no figure to hedge.
+        ("How often are the tiles fired?", "The tiles are fired about twice a year.", "twice a year"),
+    ],
+)
+def test_a_figure_keeps_its_hedge(vectors, question, sentence, expected):
     phrase = answer_phrase(parse_question(question), sentence, vectors)
     assert (phrase.text if phrase else None) == expected
 

@@ -503,51 +503,67 @@ def _candidates(qtype: QuestionType, sentence: str) -> list[tuple[str, int, int]
     if qtype.kind is AnswerType.DATE:
         return _dates_hedged(sentence)
     if qtype.kind is AnswerType.QUANTITY:
-        if qtype.measure == "frequency":  # "how often": "twice a year", "every 3 months", "daily"
-            return _spans(_FREQUENCY, sentence)
-        # Measurements ("60 to 80 mm", "2 °C") answer "how much / how long", not "how many".
+        return [_hedged(sentence, *span) for span in _quantities(qtype, sentence)]
+    return _names(qtype, sentence)
+
+
+def _quantities(qtype: QuestionType, sentence: str) -> list[tuple[str, int, int]]:
+    """The figures of the sentence that could answer a "how many / how much" question."""
+    if qtype.measure == "frequency":  # "how often": "twice a year", "every 3 months", "daily"
+        return _spans(_FREQUENCY, sentence)
+    if qtype.measure:  # "how long / deep": a measurement of that kind, never a bare figure
+        units = MEASURE_UNITS[qtype.measure]
         found = [] if qtype.counted else [(q.text, q.start, q.end) for q in quantities(sentence)]
-        if qtype.measure:  # "how long / deep": a measurement of that kind, never a bare figure
-            units = MEASURE_UNITS[qtype.measure]
-            return [(t, st, e) for t, st, e in found if any(q.unit in units for q in quantities(t))]
-        covered = [(s, e) for _, s, e in found]
-        found += [
-            (t, s, s + len(t))
-            for t, s, e in ((_trim_unit(t), s, e) for t, s, e in _spans(_NUMBER, sentence))
-            if not any(s < ce and cs < e for cs, ce in covered) and not _YEAR_ONLY.fullmatch(t.strip())
-        ]
-        found = _whole_counts(qtype, sentence, [_widen(sentence, st, e) for _, st, e in found])
-        found = [(t, st, e) for t, st, e in found if not _year_modifier(sentence, t, st)]
-        noun = stem(qtype.noun.split()[-1]) if qtype.noun else ""
-        if noun in _COUNT_STEMS:  # a population is no share, nor a rate ("2,470 persons per km²")
-            found = [c for c in found if not any(q.unit == "%" for q in quantities(c[0])) and not _RATE.search(c[0])]
-        elif noun and qtype.counted:  # "how many GPUs" counts GPUs: "65%" (faster) is a share of something
-            found = [c for c in found if not any(q.unit == "%" for q in quantities(c[0]))]
-        elif noun in _MONEY_STEMS:  # a price is an amount of money: "€45 per m2", "120 dollars"
-            found = [(t, st, e) for t, st, e in found if CURRENCY.search(sentence[max(0, st - 4) : e])]
-        nouns = [stem(w) for w in qtype.noun.split()]
-        found = [_counted_noun(sentence, t, st, e, nouns) for t, st, e in found if not _enumerator(sentence, e)]
-        if qtype.counted and nouns:
-            found += _spelled_counts(sentence, nouns)
-        return [
-            (t, s, e)
-            for t, s, e in found
-            if _stated_figure(t)
-            or _after_noun(sentence, s, noun)
-            or (qtype.counted and _SAMPLE_SIZE.search(sentence[:s]))
-        ]
-    names = [
-        (t, s, e)
-        for t, s, e in _spans(_NAME, sentence)
-        if (s > 0 or _proper_at_start(t))
-        and not (s > 0 and sentence[s - 1].isalnum())  # "Legacy" out of "StrengthsLegacy" is no name
-        and not (qtype.kind is not AnswerType.THING and _modifier(t, sentence[e:]))
-        and not _EVENT_WORD.match(t.split()[0])
+        return [(t, st, e) for t, st, e in found if any(q.unit in units for q in quantities(t))]
+    found = _of_the_asked_noun(qtype, sentence, _figures(qtype, sentence))
+    nouns = [stem(w) for w in qtype.noun.split()]
+    found = [_counted_noun(sentence, t, st, e, nouns) for t, st, e in found if not _enumerator(sentence, e)]
+    if qtype.counted and nouns:
+        found += _spelled_counts(sentence, nouns)
+    return [(t, s, e) for t, s, e in found if _answers_as_figure(qtype, sentence, t, s)]
+
+
+def _answers_as_figure(qtype: QuestionType, sentence: str, text: str, start: int) -> bool:
+    """A figure stated as one, or following the asked noun, or a study's size where a count is asked."""
+    noun = stem(qtype.noun.split()[-1]) if qtype.noun else ""
+    return bool(
+        _stated_figure(text)
+        or _after_noun(sentence, start, noun)
+        or (qtype.counted and _SAMPLE_SIZE.search(sentence[:start]))
+    )
+
+
+def _figures(qtype: QuestionType, sentence: str) -> list[tuple[str, int, int]]:
+    """Measurements ("60 to 80 mm", "2 °C": they answer "how much", not "how many") and bare numbers,
+    widened to their currency and rate, whole counts where whole things are counted, no year."""
+    found = [] if qtype.counted else [(q.text, q.start, q.end) for q in quantities(sentence)]
+    covered = [(s, e) for _, s, e in found]
+    found += [
+        (t, s, s + len(t))
+        for t, s, e in ((_trim_unit(t), s, e) for t, s, e in _spans(_NUMBER, sentence))
+        if not any(s < ce and cs < e for cs, ce in covered) and not _YEAR_ONLY.fullmatch(t.strip())
     ]
-    names = [(t, s, e) for t, s, e in names if len(t.split()) <= MAX_NAME_WORDS]  # a list is not one name
-    # "You" of "Crazy for You", "There's" of a song title: a capitalised function word is no name.
-    names = [(t, s, e) for t, s, e in names if re.sub(r"['’]s$", "", t.lower()) not in stopwords()]
-    names = [(t, s, e) for t, s, e in names if not any(_GLUED.search(w) for w in t.split())]
+    found = _whole_counts(qtype, sentence, [_widen(sentence, st, e) for _, st, e in found])
+    return [(t, st, e) for t, st, e in found if not _year_modifier(sentence, t, st)]
+
+
+def _of_the_asked_noun(
+    qtype: QuestionType, sentence: str, found: list[tuple[str, int, int]]
+) -> list[tuple[str, int, int]]:
+    """The figures that can be an amount of what the question counts or prices."""
+    noun = stem(qtype.noun.split()[-1]) if qtype.noun else ""
+    if noun in _COUNT_STEMS:  # a population is no share, nor a rate ("2,470 persons per km²")
+        return [c for c in found if not any(q.unit == "%" for q in quantities(c[0])) and not _RATE.search(c[0])]
+    if noun and qtype.counted:  # "how many GPUs" counts GPUs: "65%" (faster) is a share of something
+        return [c for c in found if not any(q.unit == "%" for q in quantities(c[0]))]
+    if noun in _MONEY_STEMS:  # a price is an amount of money: "€45 per m2", "120 dollars"
+        return [(t, st, e) for t, st, e in found if CURRENCY.search(sentence[max(0, st - 4) : e])]
+    return found
+
+
+def _names(qtype: QuestionType, sentence: str) -> list[tuple[str, int, int]]:
+    """The names, places, category words or identifiers of the sentence that could answer the question."""
+    names = _proper_names(qtype, sentence)
     if qtype.kind is AnswerType.NAME:
         return names
     if qtype.kind is AnswerType.PLACE:
@@ -556,15 +572,8 @@ def _candidates(qtype: QuestionType, sentence: str) -> list[tuple[str, int, int]
             for t, s, e in names
             if _LOCATIVE.search(sentence[max(0, s - 40) : s]) and not _describes_noun(sentence, s, e)
         ]
-    if qtype.entity is Entity.CATEGORY:  # "what sport": "football", a common noun in lower case
-        # A phrase holding the asked noun names the category, not one of its members ("a major sport",
-        # "the Vestri sport club", "the most beloved sports" for "what sport").
-        kind = stem(qtype.noun.split()[-1]) if qtype.noun else ""
-        return [
-            (t, s, e)
-            for t, s, e in _noun_phrases(sentence)
-            if t.islower() and not any(stem(w) == kind for w in content_words(t))
-        ]
+    if qtype.entity is Entity.CATEGORY:
+        return _category_words(qtype, sentence)
     # A name followed by the asked-for noun is named with it: "the *Standard tier*", "the *Pro plan*".
     head = stem(qtype.noun.split()[-1]) if qtype.noun else ""
     names = [_with_noun(sentence, t, st, e, head) for t, st, e in names]
@@ -573,6 +582,40 @@ def _candidates(qtype: QuestionType, sentence: str) -> list[tuple[str, int, int]
     covered = [(s, e) for _, s, e in names]
     return names + [
         (t, s, e) for t, s, e in _spans(_IDENTIFIER, sentence) if not any(s < ce and cs < e for cs, ce in covered)
+    ]
+
+
+def _proper_names(qtype: QuestionType, sentence: str) -> list[tuple[str, int, int]]:
+    """Capitalised runs that name one thing: not glued to a word before them, no modifier of another noun
+    (unless a thing is asked), no event word, no list, no function word ("You" of "Crazy for You")."""
+    names = [
+        (t, s, e)
+        for t, s, e in _spans(_NAME, sentence)
+        if (s > 0 or _proper_at_start(t))
+        and not (s > 0 and sentence[s - 1].isalnum())  # "Legacy" out of "StrengthsLegacy" is no name
+        and not (qtype.kind is not AnswerType.THING and _modifier(t, sentence[e:]))
+        and not _EVENT_WORD.match(t.split()[0])
+    ]
+    return [(t, s, e) for t, s, e in names if _one_name(t)]
+
+
+def _one_name(text: str) -> bool:
+    """Not a list (too many words), a capitalised function word ("You", "There's") or glued words."""
+    return (
+        len(text.split()) <= MAX_NAME_WORDS
+        and re.sub(r"['’]s$", "", text.lower()) not in stopwords()
+        and not any(_GLUED.search(w) for w in text.split())
+    )
+
+
+def _category_words(qtype: QuestionType, sentence: str) -> list[tuple[str, int, int]]:
+    """ "What sport": "football", a common noun in lower case. A phrase holding the asked noun names the
+    category, not one of its members ("a major sport", "the Vestri sport club", "the most beloved sports")."""
+    kind = stem(qtype.noun.split()[-1]) if qtype.noun else ""
+    return [
+        (t, s, e)
+        for t, s, e in _noun_phrases(sentence)
+        if t.islower() and not any(stem(w) == kind for w in content_words(t))
     ]
 
 
@@ -741,13 +784,15 @@ def _dates_hedged(sentence: str) -> list[tuple[str, int, int]]:
 
 
 def _hedged(sentence: str, text: str, start: int, end: int) -> tuple[str, int, int]:
-    """A date with the hedge its sentence puts on it: "about 1820" of "built about 1820" (the source is
-    not sure of the year, so neither is the answer)."""
-    hedge = _DATE_HEDGE.search(sentence, 0, start)
+    """A date or a figure with the hedge its sentence puts on it: "about 1820" of "built about 1820",
+    "roughly 300 hours" (the source is not sure of the value, so neither is the answer)."""
+    if text[:1].isalpha():  # "every 3 months", "twice a year": a frequency is no figure to hedge
+        return (text, start, end)
+    hedge = _HEDGE.search(sentence, 0, start)
     return (sentence[hedge.start() : end], hedge.start(), end) if hedge else (text, start, end)
 
 
-_DATE_HEDGE = re.compile(r"\b(?:about|around|circa|approximately|roughly|c\.|ca\.)\s+$", re.IGNORECASE)
+_HEDGE = re.compile(r"\b(?:about|around|circa|approximately|roughly|nearly|almost|c\.|ca\.)\s+$", re.IGNORECASE)
 
 
 def _spans(pattern: re.Pattern[str], sentence: str) -> list[tuple[str, int, int]]:

@@ -43,6 +43,7 @@ from strategies.reading.vectors import Vectors
 
 from .answer_phrase import answer_phrase, dates
 from .answerhood import polarity
+from .binding import said_of_asked, value_binding
 from .extractive import Analysis, ScoredSentence, analyse
 from .name_kinds import NameKinds
 from .question import ParsedQuestion
@@ -543,8 +544,14 @@ def things_answered(analysis: Analysis, vectors: Vectors) -> list[Claim]:
     Show"), one claim per thing, led by its answer and what tells the thing apart ("The Go-Go's (I.R.S.,
     1984)"): the values are no disagreement, and the reader must see which thing each belongs to.
     Empty when the documents answer for one thing."""
+    answers = document_answers(analysis, vectors)
+    # Only answers said of what is asked (``binding``): a version another paper gives for its own
+    # dataset is no answer for the dataset the question names, though it shares the question's words.
+    binding = value_binding(analysis, [a.sentence for a in answers])
     things: list[DocumentAnswer] = []
-    for item in document_answers(analysis, vectors):
+    for item in answers:
+        if not said_of_asked(analysis, item.sentence, binding):
+            continue
         if all(different(item.subject, t.subject) and not same_answer(item.answer, t.answer) for t in things):
             things.append(item)
     if len(things) < 2:

@@ -55,7 +55,7 @@ from .name_kinds import NameKinds
 from .passages import Layout, claim_of, dated, dates_only, instructs, listed, merge, passage
 from .question import TABLE_NAME, ParsedQuestion, parse_question, table_name
 from .question_types import AnswerType
-from .text import content_stems, has_verb, is_code_line, is_statement, matched, normalise_space
+from .text import content_stems, has_verb, is_code_line, is_statement, matched, normalise_space, sentence_stems
 
 # Blocks whose text is never an answer: bibliography entries, headings, captions, tables and figures.
 SKIPPED_KINDS = frozenset(
@@ -277,7 +277,7 @@ def evidence_sentences(evidence: Sequence[RetrievedChunk], layout: Layout | None
                         doc_id=block.doc_id,
                         chunk_index=chunk_index,
                         order=len(out),
-                        stems=frozenset(content_stems(read)),
+                        stems=sentence_stems(read),
                         section=block.section,
                         start=piece.start,
                         words=len(read.split()),
@@ -312,7 +312,7 @@ def _row_sentences(block: Block, chunk: RetrievedChunk, layout: Layout, chunk_in
                 doc_id=block.doc_id,
                 chunk_index=chunk_index,
                 order=order + len(out),
-                stems=frozenset(content_stems(read)),
+                stems=sentence_stems(read),
                 section=block.section,
                 start=row.start,
                 words=len(read.split()),

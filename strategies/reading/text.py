@@ -124,6 +124,20 @@ def content_stems(text: str, extra_stop: frozenset[str] = frozenset()) -> list[s
     return list(dict.fromkeys(stem(w) for w in content_words(text, extra_stop)))
 
 
+# A version written as its number ("GROBID v0.5.5", "V2.1") says the word "version": a question asking
+# which version is answered by it, whose own sentence never writes the word.
+_VERSION_NUMBER = re.compile(r"(?<![\w.])[vV]\d+(?:\.\d+)+\b")
+
+
+def sentence_stems(text: str) -> frozenset[str]:
+    """The content stems of a sentence as the question's terms are matched against it: its words', and
+    the word a number says (``_VERSION_NUMBER``)."""
+    stems = content_stems(text)
+    if _VERSION_NUMBER.search(text):
+        stems.append(stem("version"))
+    return frozenset(stems)
+
+
 def abbreviations(question: str) -> dict[str, str]:
     """What an abbreviation may stand for in the question: the initials of each run of two to five of
     its words that starts and ends on a content word, lower-cased, with the run ("sota": "state of the
