@@ -349,11 +349,14 @@ def test_a_life_span_in_brackets_gives_the_birth_first_and_the_death_second(vect
         ),
         ("How much did the survey cost?", "The survey cost about $4,300 in all.", "about $4,300"),
         ("How much did the survey cost?", "The survey cost $4,300 in all.", "$4,300"),
+        # ... and the bound: "more than 1,000" is not 1,000.
+        ("How many people attended the fair?", "More than 1,000 people attended the fair.", "More than 1,000 people"),
+        ("How many people attended the fair?", "At least 1,000 people attended the fair.", "At least 1,000 people"),
         # A frequency is no figure to hedge.
         ("How often are the tiles fired?", "The tiles are fired about twice a year.", "twice a year"),
     ],
 )
-def test_a_figure_keeps_its_hedge(vectors, question, sentence, expected):
+def test_a_figure_keeps_its_hedge_and_its_bound(vectors, question, sentence, expected):
     phrase = answer_phrase(parse_question(question), sentence, vectors)
     assert (phrase.text if phrase else None) == expected
 
@@ -384,6 +387,11 @@ def test_a_count_as_papers_print_it(vectors, question, sentence, expected):
 def test_a_verb_after_the_counted_noun_is_not_the_noun():
     assert question_type("How many participants took part in the study?").noun == "participants"
     assert question_type("How many training samples were used?").noun == "training samples"
+    assert question_type("How many people attended the fair?").noun == "people"
+    assert question_type("How many people live in Elmford?").noun == "people"
+    assert question_type("How many papers released their data?").noun == "papers"
+    assert question_type("How many spider species live on the roof?").noun == "spider species"
+    assert question_type("How many GPU hours were used?").noun == "gpu hours"
 
 
 def test_the_digits_of_a_name_are_no_figure(vectors):

@@ -784,15 +784,21 @@ def _dates_hedged(sentence: str) -> list[tuple[str, int, int]]:
 
 
 def _hedged(sentence: str, text: str, start: int, end: int) -> tuple[str, int, int]:
-    """A date or a figure with the hedge its sentence puts on it: "about 1820" of "built about 1820",
-    "roughly 300 hours" (the source is not sure of the value, so neither is the answer)."""
+    """A date or a figure with the hedge or bound its sentence puts on it: "about 1820" of "built about
+    1820", "roughly 300 hours", "more than 1,000 people" (what the source is not sure of, or bounds, the
+    answer does not state as exact)."""
     if text[:1].isalpha():  # "every 3 months", "twice a year": a frequency is no figure to hedge
         return (text, start, end)
     hedge = _HEDGE.search(sentence, 0, start)
     return (sentence[hedge.start() : end], hedge.start(), end) if hedge else (text, start, end)
 
 
-_HEDGE = re.compile(r"\b(?:about|around|circa|approximately|roughly|nearly|almost|c\.|ca\.)\s+$", re.IGNORECASE)
+# A hedge ("about 1820", "roughly 300 hours") or a bound ("more than 1,000 people", "up to 49%") on a value.
+_HEDGE = re.compile(
+    r"\b(?:about|around|circa|approximately|roughly|nearly|almost|c\.|ca\.|(?:more|fewer|less) than|"
+    r"at (?:least|most)|up to|(?:just )?(?:over|under))\s+$",
+    re.IGNORECASE,
+)
 
 
 def _spans(pattern: re.Pattern[str], sentence: str) -> list[tuple[str, int, int]]:

@@ -32,7 +32,7 @@ from strategies.reading.lexicon.months import MONTH_PATTERN
 from strategies.reading.lexicon.quantities import ACCOUNT_PLURALS, DATE_NOUNS, MEASURES, QUANTITY_NOUNS
 from strategies.reading.lexicon.question_words import NOT_A_NOUN
 from strategies.reading.lexicon.stoplists import PHRASE_BREAKERS
-from strategies.reading.lexicon.word_forms import IRREGULAR_BASE, NOT_ADVERBS
+from strategies.reading.lexicon.word_forms import IRREGULAR_BASE, IRREGULAR_PLURALS, NOT_ADVERBS
 
 from .text import is_listed_verb, is_past_form, stem, stopwords
 
@@ -175,14 +175,23 @@ def _quantity(text: str, found: re.Match[str]) -> QuestionType:
         raw = []
     words = [w for w in raw if w not in NOT_A_NOUN]
     words = list(itertools.takewhile(lambda w: w not in stopwords() and not _AUX_WORD.match(w), words))
-    # "How many participants *took* part": a verb after the counted noun starts the predicate.
-    words = words[:1] + list(itertools.takewhile(lambda w: not _is_verb(w), words[1:]))
+    # "How many participants *took* part", "how many people *attended*": a verb after the counted noun
+    # starts the predicate.
+    words = words[:1] + list(itertools.takewhile(lambda w: not _starts_predicate(words[0], w), words[1:]))
     how = found.group("how").lower()
     return QuestionType(AnswerType.QUANTITY, " ".join(words), counted=how == "many", measure=MEASURES.get(how, ""))
 
 
 def _is_verb(word: str) -> bool:
     return is_listed_verb(word) or word in IRREGULAR_BASE
+
+
+def _starts_predicate(head: str, word: str) -> bool:
+    """``word``, after the counted noun's first word ``head``, is a verb: a listed or past form, or any
+    word not in -s after a plural (a compound's plural comes last: "spider species", "GPU hours"; so
+    "people *live*" is a subject and its verb)."""
+    plural = head in IRREGULAR_PLURALS or (head.endswith("s") and not head.endswith("ss"))
+    return _is_verb(word) or is_past_form(word) or (plural and not word.endswith("s"))
 
 
 def _thing(text: str, found: re.Match[str]) -> QuestionType:

@@ -81,3 +81,7 @@ _IRREGULAR = {
 }
 _AMBIGUOUS = frozenset({"left", "saw", "rose", "fell", "ran"})
 IRREGULAR_BASE = {form: base for base, forms in _IRREGULAR.items() for form in forms.split() if form not in _AMBIGUOUS}
+
+# Plurals that do not end in -s ("how many *people* live there").
+# Source: hand-kept, general English.
+IRREGULAR_PLURALS = frozenset({"people", "children", "men", "women", "mice", "geese", "feet", "teeth", "oxen"})
