@@ -65,3 +65,17 @@ def page_label(pages: Iterable[int]) -> str:
 def counted(n: int, noun: str) -> str:
     """``n`` with ``noun``, plural unless one: "1 sub-question", "3 sub-questions"."""
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def unmarked(text: str, start: int, end: int, marks: Iterable[tuple[int, int]]) -> str:
+    """``text[start:end]`` without the superscript marks (footnote numbers, as (start, end) offsets)
+    inside it, each with the space before it: "GROBID v0.5.5 10 (Lopez, 2009)" reads "GROBID v0.5.5
+    (Lopez, 2009)". A quote keeps them (it is verbatim); a reading of it does not."""
+    parts: list[str] = []
+    cursor = start
+    for mark_start, mark_end in sorted(marks):
+        if start <= mark_start and mark_end <= end and mark_start >= cursor:
+            parts.append(text[cursor:mark_start].rstrip(" "))
+            cursor = mark_end
+    parts.append(text[cursor:end])
+    return "".join(parts)

@@ -96,7 +96,8 @@ class _Renderer:
 
     def verdict(self, claim: Claim, text: str, resolutions: list[Resolution], question: str) -> Verdict:
         """The judge's verdict on the text the claim's citations resolved to (and a second reader's)."""
-        quotes = [r.matched_text for r in resolutions]
+        # Read as the page reads, without its footnote marks ("v0.5.5 10 (Lopez, 2009)" gives no "10").
+        quotes = [r.read_text or r.matched_text for r in resolutions]
         titles = sorted({r.title for r in resolutions})
         second = Label(claim.reading) if claim.reading else None
         verdict = self.reading.judge(text, quotes, question, titles, second)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -340,3 +341,16 @@ def test_a_sentence_of_a_block_with_kept_line_breaks_resolves():
     assert res.matched_text == "tool use come from:\nThe tools parameter in API requests"
     check_offsets(index, res)
     assert source[raw.span.start : raw.span.end].count("\n") == 3  # the span still covers the source lines
+
+
+def test_a_quote_keeps_the_pages_footnote_marks_and_its_reading_leaves_them_out():
+    """A PDF prints footnote numbers as superscripts in the text ("v0.5.5 10"): the quote, verbatim,
+    keeps them; what the judge reads of it does not, so a mark is never taken for a figure."""
+    text = "We parse the scans with KilnOCR v2.1.0 7 and TileReader v0.5 8 (Ward, 2011). Both run nightly."
+    marks = [CharSpan(start=m.start(1), end=m.end(1)) for m in re.finditer(r"v[\d.]+ (\d)", text)]
+    block = Block(block_id="d-0", doc_id="d", seq=0, page=3, kind=BlockKind.PARAGRAPH, text=text, marks=marks)
+    index = BlockIndex([block], {"d": "Scans"})
+    quote = "We parse the scans with KilnOCR v2.1.0 7 and TileReader v0.5 8 (Ward, 2011)."
+    res = resolve_citation(quote, "d-0", index)
+    assert res is not None and res.matched_text == quote
+    assert res.read_text == "We parse the scans with KilnOCR v2.1.0 and TileReader v0.5 (Ward, 2011)."

@@ -27,6 +27,7 @@ from corpus.chunking import split_sentences
 from corpus.models import Block, BlockKind, CharSpan
 from corpus.retrieval import RetrievedChunk
 from corpus.table_text import row_lines
+from corpus.text import unmarked
 from research.ai_address import addresses_ai
 from research.evidence import CitationMarker, Claim
 
@@ -115,7 +116,9 @@ def pieces_of(text: str, prose: bool = False, marks: Sequence[CharSpan] = ()) ->
         mark = _FOOTNOTE_MARK.match(text, start, end) if prose else None
         if mark is not None:
             start = mark.end()
-        out.append(Piece(_unmarked(text, start, end, marks), start, end, text.count("\n", 0, start)))
+        out.append(
+            Piece(unmarked(text, start, end, ((m.start, m.end) for m in marks)), start, end, text.count("\n", 0, start))
+        )
         cursor = end
     return out
 
@@ -126,18 +129,6 @@ def _past_marks(text: str, start: int, end: int, marks: Sequence[CharSpan]) -> i
         if mark.start == start and mark.end < end:
             start = end - len(text[mark.end : end].lstrip())
     return start
-
-
-def _unmarked(text: str, start: int, end: int, marks: Sequence[CharSpan]) -> str:
-    """``text[start:end]`` without the marks inside it, each with the space before it."""
-    parts: list[str] = []
-    cursor = start
-    for mark in marks:
-        if start <= mark.start and mark.end <= end:
-            parts.append(text[cursor : mark.start].rstrip(" "))
-            cursor = mark.end
-    parts.append(text[cursor:end])
-    return "".join(parts)
 
 
 def lines_of(text: str) -> list[Piece]:

@@ -46,6 +46,9 @@ class _Meta:
     section: str
     parents: tuple[str, ...]
     kind: str
+    # The superscript marks the page printed in the text (footnote numbers, affiliation symbols), as
+    # (start, end) offsets: what a quote keeps but a reading of it leaves out.
+    marks: tuple[tuple[int, int], ...] = ()
 
 
 class BlockIndex:
@@ -109,6 +112,7 @@ class BlockIndex:
                     b.section,
                     paths.setdefault(tuple(b.parents), tuple(b.parents)),
                     b.kind.value,
+                    tuple((m.start, m.end) for m in b.marks),
                 )
             )
             self.doc_ranges[d] = (start, len(self.texts))

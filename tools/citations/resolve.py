@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field
 
 from corpus.locations import location
 from corpus.models import BBox, CharSpan, DocType
+from corpus.text import unmarked
 from tools.citations.index import BlockIndex
 from tools.citations.match import Match, Resolver
 from tools.citations.normalise import normalise, normalise_with_map
@@ -54,6 +55,11 @@ class Resolution(BaseModel):
     hint_used: bool = Field(description="Whether the resolved block(s) include the hinted block.")
     scope: str = Field(description="Where the match was found: hint, document, retrieved or corpus.")
     block_text: str = Field(description="Full text of the resolved block(s), joined with a newline.")
+    read_text: str = Field(
+        default="",
+        description="The matched text as it reads: without the superscript marks the page printed in it "
+        "(footnote numbers), which a quote keeps; '' for a resolution stored before it was kept.",
+    )
     ocr: bool = Field(default=False, description="Whether the matched text was read by OCR from a scanned page.")
     doc_type: DocType | None = Field(
         default=None, description="The document's format, which decides how a location is written; None: unknown."
@@ -156,6 +162,7 @@ def _resolution(index: BlockIndex, cited_text: str, match: Match, hint: int | No
         end += len(tail.group())
     matched = joined[start:end]
     cited: list[CitedBlock] = []
+    read: list[str] = []
     offset = 0
     for p, text in zip(match.positions, texts, strict=True):
         lo = max(start, offset) - offset
@@ -172,6 +179,8 @@ def _resolution(index: BlockIndex, cited_text: str, match: Match, hint: int | No
                 matched_text=text[lo:hi],
             )
         )
+        if hi > lo:
+            read.append(unmarked(text, lo, hi, m.marks))
         offset += len(text) + 1
     first = index.meta[match.positions[0]]
     block_ids = [index.meta[p].block_id for p in match.positions]
@@ -192,6 +201,7 @@ def _resolution(index: BlockIndex, cited_text: str, match: Match, hint: int | No
         hint_used=hint is not None and hint in match.positions,
         scope=_SCOPES[match.scope],
         block_text=joined,
+        read_text="\n".join(read),
         ocr=any(page in index.ocr_pages.get(doc_id, ()) for page in pages),
         doc_type=index.types[first.doc],
         section=first.section,
