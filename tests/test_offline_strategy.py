@@ -318,6 +318,9 @@ def test_gap_is_insufficient_with_new_queries_and_suggestions(strategy, retentio
     # The evidence (on rainfall retention) has no word for costs: it suggests none of its own.
     assert not any("own terms" in s for s in steps)
     assert steps[-1].startswith("Add sources on installation costs of green roofs")
+    # A question opening on its own preposition keeps it, once.
+    on_site = finding("q5", "On the test rig, what did the roof cost?", retention_evidence, status=FindingStatus.GAP)
+    assert strategy.suggest(on_site)[-1].startswith("Add sources on the test rig")
 
 
 def test_fragments_and_table_rows_are_not_statements():

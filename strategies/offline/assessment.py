@@ -258,5 +258,8 @@ def suggestions(question: str, evidence: Sequence[RetrievedChunk], tried: Sequen
             + ", ".join(f"'{p}'" for p in near)
             + " rather than this question; a narrower question on one of them may be answerable."
         )
-    out.append(f"Add sources on {strip_question(question)}.")
+    topic = strip_question(question)
+    # "On ACL-ARC, which scores higher…" keeps its own preposition: never "Add sources on On ACL-ARC".
+    own = re.match(r"(?:on|about)\s", topic, re.I)
+    out.append(f"Add sources {topic[0].lower()}{topic[1:]}." if own else f"Add sources on {topic}.")
     return out
