@@ -59,7 +59,8 @@ def api(sample_library) -> Iterator[TestClient]:
         yield client
 
 
-WRITABLE_DOCS = ("test_rig_retention_report_2018.txt", "green_roof_faq_2021.html", "hydrology_review_2019.pdf")
+# In the order test_portal_contract and test_service_process name them: one ingest of the set serves all.
+WRITABLE_DOCS = ("test_rig_retention_report_2018.txt", "hydrology_review_2019.pdf", "green_roof_faq_2021.html")
 
 
 @pytest.fixture
