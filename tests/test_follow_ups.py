@@ -9,7 +9,6 @@ import csv
 import io
 import json
 import re
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -29,8 +28,6 @@ from ui.core.conversations import new_conversation_id, run_thread_id
 from ui.core.local import LocalPortal
 from ui.core.report_json import JsonReport
 from ui.service.app import create_app
-
-from .paths import SAMPLE_DOCS
 
 READ_AS = "follow-up read as: "
 
@@ -331,15 +328,11 @@ def test_llm_standalone_turn_costs_no_call_and_a_failed_condense_falls_back(samp
 
 
 @pytest.fixture
-def own_library(make_library):
-    """Two text documents in a library of their own (the CLI opens it itself)."""
-    library = make_library("conversation")
-    folder = library.settings.storage.data_dir.parent / "docs"
-    folder.mkdir()
-    for name in ("carbon_air_quality_2025.txt", "test_rig_retention_report_2018.txt"):
-        shutil.copy(SAMPLE_DOCS / name, folder / name)
-    library.ingest([folder])
-    return library
+def own_library(make_library, copy_sample, tmp_path):
+    """Two text documents in a library of their own (the CLI opens it itself), copied from the session's
+    ingest of them: the conversation is the point, not the ingest."""
+    copy_sample(tmp_path / "conversation", ("carbon_air_quality_2025.txt", "test_rig_retention_report_2018.txt"))
+    return make_library("conversation")
 
 
 def finished(client: TestClient, started: dict) -> tuple[dict, list[str]]:

@@ -19,7 +19,7 @@ from mcp.client.streamable_http import streamable_http_client
 
 from tools.citations.normalise import normalise
 
-from .cli_process import PRP, prp_env, run_prp
+from .cli_process import PRP, prp_env, run_prp, run_prp_here
 from .paths import ROOT, SAMPLE_DOCS
 from .served import start, stop
 
@@ -215,8 +215,9 @@ def _api_answer(url: str, question: str) -> str:
 
 def test_served_mcp_one_code_path_cancellation_and_concurrent_use(library_dir: Path, models_dir: Path) -> None:
     env = prp_env(library_dir, models_dir)
-    # ``prp ask`` with no service running: the library opened in the command's own process.
-    cli = run_prp(["ask", QUESTION, "--quiet"], env, timeout=300)
+    # ``prp ask`` with no service running: the library opened by the command itself (its ``main`` in
+    # this process: the concurrent use below is where separate processes are the point).
+    cli = run_prp_here(["ask", QUESTION, "--quiet"], env)
     assert cli.returncode == 0, cli.stderr
     process, url, env = start(library_dir, models_dir)
     try:

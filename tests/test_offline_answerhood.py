@@ -21,7 +21,6 @@ from strategies.reading.extractive import analyse
 from strategies.reading.negations import negated_terms
 from strategies.reading.question import parse_question
 from strategies.reading.text import has_verb, is_statement, lemma
-from tests.paths import SAMPLE_DOCS
 from tests.test_offline_strategy import block, chunk
 
 ADASD = (
@@ -234,12 +233,15 @@ def test_a_count_no_sentence_gives_is_not_answered(strategy):
     assert judged.sufficient and judged.claims[0].answer == "8 annotators"
 
 
-def test_only_a_count_or_a_date_question_goes_unanswered_without_its_value(library_of, embedder):
+def test_only_a_count_or_a_date_question_goes_unanswered_without_its_value(
+    make_library, copy_sample, tmp_path, embedder
+):
     """On the sample's carbon paper (with its neighbour) the discussion of carbon storage ranks first and
     gives no figure: "how much" is still answered by it (a measure may be stated in words: "half of the
     total was stored in the first year"); a count the sentences do not give is not answered."""
-    names = ("carbon_air_quality_2025.txt", "test_rig_retention_report_2018.txt")
-    library = library_of({n: (SAMPLE_DOCS / n).read_text(encoding="utf-8") for n in names})
+    # The two files test_follow_ups's library holds, in its order: one ingest of them serves both.
+    copy_sample(tmp_path / "data", ("carbon_air_quality_2025.txt", "test_rig_retention_report_2018.txt"))
+    library = make_library()
     strategy = OfflineStrategy(embedder)
     result = run_research(library, strategy, "How much carbon do green roofs store?", single_question=True)
     [finding] = result.state["findings"]

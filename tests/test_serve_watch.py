@@ -10,7 +10,7 @@ from pathlib import Path
 
 import httpx
 
-from .cli_process import prp_env, run_prp
+from .cli_process import prp_env, run_prp_here
 from .served import start, stop
 
 #: The target is 5 s from a write to searchable; the poll allows for a loaded test machine.
@@ -36,7 +36,8 @@ def test_a_watched_folder_is_kept_in_sync_by_the_service(tmp_path, models_dir):
     folder, data_dir = tmp_path / "papers", tmp_path / "data"
     folder.mkdir()
     (folder / "seed.md").write_text("# Seed\n\nThe seed note mentions a cassowary once.\n")
-    assert run_prp(["ingest", str(folder)], prp_env(data_dir, models_dir), timeout=120).returncode == 0
+    # The commands run through their ``main`` in this process: the service is the process under test.
+    assert run_prp_here(["ingest", str(folder)], prp_env(data_dir, models_dir)).returncode == 0
     process, url, _ = start(data_dir, models_dir, "--watch")
     try:
         added = folder / "sub" / "okapi.md"
@@ -49,7 +50,7 @@ def test_a_watched_folder_is_kept_in_sync_by_the_service(tmp_path, models_dir):
         seconds_until(lambda: not searchable(url, "okapi"))
         assert searchable(url, "cassowary") and not searchable(url, "pangolin")
         # prp sync goes through the service, as the other commands do: nothing left to do.
-        through = run_prp(["sync", "--json"], prp_env(data_dir, models_dir), timeout=120)
+        through = run_prp_here(["sync", "--json"], prp_env(data_dir, models_dir))
         assert through.returncode == 0, through.stderr[-2000:]
         assert json.loads(through.stdout)["counts"] == {
             "added": 0,

@@ -59,12 +59,16 @@ def api(sample_library) -> Iterator[TestClient]:
         yield client
 
 
+# In the order test_portal_contract and test_service_process name them: one ingest of the set serves all.
+WRITABLE_DOCS = ("test_rig_retention_report_2018.txt", "hydrology_review_2019.pdf", "green_roof_faq_2021.html")
+
+
 @pytest.fixture
-def writable(make_library) -> Iterator[TestClient]:
-    """The API over a library of three sample documents of its own, for tests that change it."""
+def writable(make_library, copy_sample, tmp_path) -> Iterator[TestClient]:
+    """The API over a library of three sample documents of its own, for tests that change it (a copy of
+    them ingested once for the session: these tests change what is there, not how it got there)."""
+    copy_sample(tmp_path / "writable", WRITABLE_DOCS)
     library = make_library("writable")
-    library.ingest([SAMPLE_DOCS / n for n in ("test_rig_retention_report_2018.txt", "green_roof_faq_2021.html")])
-    library.ingest([SAMPLE_DOCS / "hydrology_review_2019.pdf"])
     with TestClient(create_app(LocalPortal(library, OfflineStrategy(library.embedder)), chat=False), **LOCAL) as client:
         yield client
 

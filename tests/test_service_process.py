@@ -17,8 +17,6 @@ from pathlib import Path
 import httpx
 import pytest
 
-from config import EmbeddingSettings, Settings, StorageSettings
-from corpus.library import Library
 from corpus.registry import Registry
 from ui.core import discovery
 from ui.core.discovery import ServiceRecord
@@ -182,16 +180,11 @@ def test_a_second_service_on_the_same_data_directory_is_refused(served, models_d
     assert second.returncode == 2 and "already serves" in second.stderr
 
 
-def test_beyond_loopback_a_token_is_required(tmp_path, models_dir, embedder):
-    with Library(
-        Settings(
-            storage=StorageSettings(data_dir=tmp_path / "lan"), embeddings=EmbeddingSettings(models_path=models_dir)
-        ),
-        embedder=embedder,
-    ) as library:
-        library.ingest([SAMPLE_DOCS / DOCS[0]])
+def test_beyond_loopback_a_token_is_required(tmp_path, models_dir, copy_sample):
+    copy_sample(tmp_path / "lan", DOCS[:1])
     env = prp_env(tmp_path / "lan", models_dir)
-    refused = run_prp(["serve", "--host", "0.0.0.0", "--port", str(free_port())], env, timeout=120)
+    # Refused before anything is opened or started: the command's words, in this process.
+    refused = run_prp_here(["serve", "--host", "0.0.0.0", "--port", str(free_port())], env)
     assert refused.returncode == 2 and "PRP_API_TOKEN" in refused.stderr
     process, url, env = start(tmp_path / "lan", models_dir, "--host", "0.0.0.0", PRP_API_TOKEN="lan-t0ken-123")
     try:
@@ -201,21 +194,16 @@ def test_beyond_loopback_a_token_is_required(tmp_path, models_dir, embedder):
         assert httpx.get(f"{url}/api/health", headers={"Authorization": "Bearer lan-t0ken-123"}).status_code == 200
         # The CLI on this machine finds the service and its token in the data directory.
         cli_env = {k: v for k, v in env.items() if k != "PRP_API_TOKEN"}
-        docs = run_prp(["docs"], cli_env, timeout=120)
+        docs = run_prp_here(["docs"], cli_env)
         assert docs.returncode == 0 and "1 documents" in docs.stdout
     finally:
         stop(process)
 
 
 def test_after_kill_9_the_next_start_replaces_the_stale_record_and_ingests_the_uploads_left_waiting(
-    tmp_path, models_dir, embedder
+    tmp_path, models_dir, copy_sample
 ):
-    data_dir = tmp_path / "killed"
-    with Library(
-        Settings(storage=StorageSettings(data_dir=data_dir), embeddings=EmbeddingSettings(models_path=models_dir)),
-        embedder=embedder,
-    ) as library:
-        library.ingest([SAMPLE_DOCS / DOCS[0]])
+    data_dir = copy_sample(tmp_path / "killed", DOCS[:1])
     folder = tmp_path / "many"
     shutil.copytree(SAMPLE_DOCS, folder)
     uploads = {

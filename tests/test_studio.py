@@ -5,16 +5,14 @@ from __future__ import annotations
 
 import json
 
-from corpus.library import Library
 from ui.cli import serve
 
-from .paths import ROOT, SAMPLE_DOCS
+from .paths import ROOT
 
 
-def test_the_studio_graph_runs_on_json_options(make_settings, embedder, monkeypatch):
+def test_the_studio_graph_runs_on_json_options(make_settings, copy_sample, monkeypatch):
     settings = make_settings("studio")
-    with Library(settings, embedder=embedder) as library:
-        library.ingest([SAMPLE_DOCS / "test_rig_retention_report_2018.txt"])
+    copy_sample(settings.storage.data_dir, ("test_rig_retention_report_2018.txt",))  # as test_service_process's
     monkeypatch.setenv("PRP_DATA_DIR", str(settings.storage.data_dir))
     monkeypatch.setenv("PRP_MODELS_DIR", str(settings.models_dir))
     from graph import studio

@@ -21,7 +21,7 @@ from config import EmbeddingSettings, Settings, StorageSettings
 from corpus.library import Library
 from testing_support.hostile_corpus import paragraph, text_pdf
 
-from ..cli_process import PRP, prp_env
+from ..cli_process import PRP, prp_env, run_prp_here
 from ..paths import ROOT
 from .test_hostile_ingest import assert_consistent, cli, stored_chunks
 
@@ -61,6 +61,12 @@ def count_rows(database: Path, query: str) -> int:
             return db.execute(query).fetchone()[0]
     except sqlite3.Error:
         return 0
+
+
+def next_run(args: list[str], data_dir: Path, models_dir: Path):
+    """``prp ARGS`` on the data directory a killed process left, through the command's ``main`` in this
+    process: the kill is what needs a process of its own, the run after it does not."""
+    return run_prp_here(args, prp_env(data_dir, models_dir))
 
 
 def kill_when(
@@ -136,7 +142,7 @@ def test_an_ingest_killed_midway_converges_to_the_clean_index(
 
     assert kill_when(["ingest", str(folder)], data_dir, models_dir, point), "the ingest finished before the kill point"
 
-    again = cli(["ingest", str(folder)], data_dir, models_dir)
+    again = next_run(["ingest", str(folder)], data_dir, models_dir)
     assert again.returncode == 0, again.stderr[-2000:]
     assert "Traceback" not in again.stderr
     library = make_library("crashed")
@@ -162,7 +168,7 @@ def test_a_report_killed_midway_resumes_with_its_thread(clean_dir, models_dir, t
     killed = kill_when(["report", topic, "--thread", "crash-1"], data_dir, models_dir, lambda: steps_saved() >= 4)
     assert killed, "the report finished before the kill point"
     resumed_json = tmp_path / "resumed.json"
-    done = cli(["report", topic, "--thread", "crash-1", "--json", str(resumed_json)], data_dir, models_dir)
+    done = next_run(["report", topic, "--thread", "crash-1", "--json", str(resumed_json)], data_dir, models_dir)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "Traceback" not in done.stderr
     # It went on to the end. (Usually from the last step saved, without planning again; a kill between a
@@ -172,7 +178,7 @@ def test_a_report_killed_midway_resumes_with_its_thread(clean_dir, models_dir, t
     resumed = json.loads(resumed_json.read_text())
     # A clean run of the same topic gives the same report (offline mode is deterministic).
     clean_json = tmp_path / "clean.json"
-    clean = cli(["report", topic, "--thread", "clean-1", "--json", str(clean_json)], data_dir, models_dir)
+    clean = next_run(["report", topic, "--thread", "clean-1", "--json", str(clean_json)], data_dir, models_dir)
     assert clean.returncode == 0, clean.stderr[-2000:]
     clean_report = json.loads(clean_json.read_text())
     assert resumed["citations"] and resumed["citations"] == clean_report["citations"]
@@ -198,7 +204,7 @@ def test_a_full_disk_stops_the_ingest_with_a_clear_error_and_the_next_run_conver
     assert stopped.returncode == 2, stopped.stderr[-2000:]
     assert "Traceback" not in stopped.stderr
     assert "the disk is full" in stopped.stderr and str(full.settings.storage.data_dir.resolve()) in stopped.stderr
-    again = cli(["ingest", str(folder)], data_dir, models_dir)
+    again = next_run(["ingest", str(folder)], data_dir, models_dir)
     assert again.returncode == 0, again.stderr[-2000:]
     library = make_library("full")
     assert snapshot(library) == expected

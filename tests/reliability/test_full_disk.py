@@ -20,7 +20,7 @@ from corpus.library import Library
 from corpus.retrieval import SearchMode
 from tools.hybrid_search import hybrid_search
 
-from ..cli_process import prp_env, run_prp
+from ..cli_process import prp_env, run_prp, run_prp_here
 from ..paths import SAMPLE_DOCS
 from .mounts import tmpfs
 from .test_hostile_ingest import stored_chunks
@@ -89,7 +89,8 @@ def test_an_ingest_onto_a_nearly_full_disk_stops_in_words_before_writing(tmp_pat
         assert consistent(data_dir, models_dir, embedder) == 0
         filler.unlink()
         room(data_dir)
-        done = run_prp(["ingest", str(docs)], prp_env(data_dir, models_dir), CLI_TIMEOUT)
+        # With room again, the run that converges needs no process of its own: its ``main``, here.
+        done = run_prp_here(["ingest", str(docs)], prp_env(data_dir, models_dir))
         assert done.returncode == 0, done.stderr[-2000:]
         assert consistent(data_dir, models_dir, embedder) == len(SAMPLE_FILES)
 
@@ -112,7 +113,7 @@ def test_a_disk_that_fills_during_the_ingest_stops_it_consistent_and_the_next_ru
         room(data_dir)  # space freed
         ingested = consistent(data_dir, models_dir, embedder)
         assert 0 < ingested < 60, ingested
-        done = run_prp(["ingest", str(folder)], env, CLI_TIMEOUT)
+        done = run_prp_here(["ingest", str(folder)], env)  # with room: in this process, as above
         assert done.returncode == 0, done.stderr[-2000:]
         assert f"{60 - ingested} ok" in done.stdout + done.stderr, done.stdout[-2000:]
         assert consistent(data_dir, models_dir, embedder) == 60
