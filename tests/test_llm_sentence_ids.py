@@ -292,3 +292,28 @@ def test_a_qasper_question_costs_under_3000_tokens_with_the_default_k(qasper_pap
     # One answer call per question, its whole prompt (rules, question, evidence) within its evidence
     # budget and ~500 tokens more.
     assert len(answers) == len(questions) and max(answers) <= SERVED_EVIDENCE_TOKENS + 500, answers
+
+
+def test_a_claim_naming_its_documents_title_keeps_it_where_the_prompt_header_is_the_bare_title():
+    """A text without pages or sections is headed by its title alone: a claim saying that title (its
+    own sentence names its document) is not cut where a copied header ("<title>, p. 4") would be."""
+    from strategies.llm.grounding import grounded
+
+    text = "The Kestrel Roof Programme requires a 10 cm substrate on every roof."
+    block = Block(block_id="d1-0001", doc_id="d1", seq=1, page=1, kind=BlockKind.PARAGRAPH, text=text)
+    chunk = RetrievedChunk(
+        chunk_id="c1",
+        doc_id="d1",
+        title="The Kestrel Roof Programme",
+        year=None,
+        doc_type=DocType.MARKDOWN,
+        section="",
+        pages=[1],
+        text=text,
+        score=1.0,
+        rank=1,
+        blocks=[block],
+    )
+    sheet = EvidenceSheet.of([chunk])
+    [kept] = grounded([(text, ["b1.s1"])], "What does the Kestrel Roof Programme require?", sheet, sheet.sentences)
+    assert kept.claim.text == text

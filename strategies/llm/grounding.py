@@ -80,7 +80,9 @@ def grounded(
 ) -> list[Grounded]:
     """``claims``: the model's (text, cited ids) pairs, in its order."""
     kept: list[Grounded] = []
-    headers = {header(s.title, s.where) for s in shown}
+    # A header a small model copies in ("<title>, p. 4") is cut; a bare title (a text without pages or
+    # sections) is not, as a claim's own sentence may name its document.
+    headers = {header(s.title, s.where) for s in shown if s.where}
     for raw, ids in claims:
         text = cleaned(_without(headers, raw))
         if not text or _restates(text, question) or any(_repeats(text, g.claim.text) for g in kept):
