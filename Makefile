@@ -30,7 +30,7 @@ test: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports --no-logo --no-cache
-	$(BIN)/python -m pytest -q -ra -n 3
+	$(BIN)/python -m pytest -q -ra -n 2
 
 # The local LLM (opt-in): llama-cpp-python is compiled from source, and its default native build
 # crashes at the first generated token on these machines, hence the portable flags (no mtmd/llava

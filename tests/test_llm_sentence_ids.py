@@ -17,6 +17,7 @@ from evals.cost import metered
 from graph.run import run_research
 from research.evidence import marker_key
 from strategies.llm.evidence import EvidenceSheet, render
+from strategies.llm.grounding import grounded
 from strategies.llm.selection import count_tokens, tokenizer_name, within_budget
 from strategies.llm.strategy import LLMStrategy
 from strategies.offline.strategy import OfflineStrategy
@@ -27,6 +28,26 @@ from testing_support.llm_scripts import PLAN, honest_answer, script_with, senten
 from .paths import shared_data
 
 TOPIC = "Green roofs in cities"
+
+
+def one_block_chunk(
+    text: str, title: str, doc_type: DocType, page: int = 1, section: str = "", kind: BlockKind = BlockKind.PARAGRAPH
+) -> RetrievedChunk:
+    """A retrieved chunk of one block: the evidence a prompt is rendered from."""
+    block = Block(block_id="d1-0001", doc_id="d1", seq=1, page=page, section=section, kind=kind, text=text)
+    return RetrievedChunk(
+        chunk_id="c1",
+        doc_id="d1",
+        title=title,
+        year=None,
+        doc_type=doc_type,
+        section=section,
+        pages=[page],
+        text=text,
+        score=1.0,
+        rank=1,
+        blocks=[block],
+    )
 
 
 def test_every_id_in_a_prompt_is_unique_and_resolves_to_its_stored_sentence(sample_library):
@@ -70,20 +91,7 @@ def test_an_endless_sentence_is_shown_cut_and_quoted_whole():
     """A table flattened into one line, or a page without full stops: the prompt stays within its
     budget, and the sentence cited by id is still quoted whole from its block."""
     endless = "Rows " + " | ".join(f"cell {i}" for i in range(2000)) + "."
-    block = Block(block_id="d1-0001", doc_id="d1", seq=1, page=2, kind=BlockKind.TABLE, text=endless)
-    chunk = RetrievedChunk(
-        chunk_id="c1",
-        doc_id="d1",
-        title="Table <b>",
-        year=None,
-        doc_type=DocType.PDF,
-        section="",
-        pages=[2],
-        text=endless,
-        score=1.0,
-        rank=1,
-        blocks=[block],
-    )
+    chunk = one_block_chunk(endless, "Table <b>", DocType.PDF, page=2, kind=BlockKind.TABLE)
     sheet = EvidenceSheet.of([chunk])
     shown = within_budget(sheet.sentences, sheet, 450)
     prompt = render(shown)
@@ -105,22 +113,7 @@ def test_a_prompt_locates_each_block_in_its_documents_own_units(kind, page, sect
     """A model is told where a sentence stands as the report will cite it: a slide and its title, a
     section of a text without pages; never "p. 1" for a Markdown file, which has no pages."""
     text = "The trial plots cooled by 2 degrees."
-    block = Block(
-        block_id="d1-0001", doc_id="d1", seq=1, page=page, section=section, kind=BlockKind.PARAGRAPH, text=text
-    )
-    chunk = RetrievedChunk(
-        chunk_id="c1",
-        doc_id="d1",
-        title="Field trials",
-        year=None,
-        doc_type=kind,
-        section=section,
-        pages=[page],
-        text=text,
-        score=1.0,
-        rank=1,
-        blocks=[block],
-    )
+    chunk = one_block_chunk(text, "Field trials", kind, page=page, section=section)
     prompt = render(EvidenceSheet.of([chunk]).sentences)
     assert header in prompt and ("p. 1" in prompt) is False
 
@@ -297,23 +290,8 @@ def test_a_qasper_question_costs_under_3000_tokens_with_the_default_k(qasper_pap
 def test_a_claim_naming_its_documents_title_keeps_it_where_the_prompt_header_is_the_bare_title():
     """A text without pages or sections is headed by its title alone: a claim saying that title (its
     own sentence names its document) is not cut where a copied header ("<title>, p. 4") would be."""
-    from strategies.llm.grounding import grounded
-
     text = "The Kestrel Roof Programme requires a 10 cm substrate on every roof."
-    block = Block(block_id="d1-0001", doc_id="d1", seq=1, page=1, kind=BlockKind.PARAGRAPH, text=text)
-    chunk = RetrievedChunk(
-        chunk_id="c1",
-        doc_id="d1",
-        title="The Kestrel Roof Programme",
-        year=None,
-        doc_type=DocType.MARKDOWN,
-        section="",
-        pages=[1],
-        text=text,
-        score=1.0,
-        rank=1,
-        blocks=[block],
-    )
+    chunk = one_block_chunk(text, "The Kestrel Roof Programme", DocType.MARKDOWN)
     sheet = EvidenceSheet.of([chunk])
     [kept] = grounded([(text, ["b1.s1"])], "What does the Kestrel Roof Programme require?", sheet, sheet.sentences)
     assert kept.claim.text == text
