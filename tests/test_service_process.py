@@ -73,8 +73,10 @@ def test_the_service_publishes_itself_and_the_cli_goes_through_it_with_the_same_
     assert record["url"] == served.url and record["pid"] == served.process.pid
     health = httpx.get(f"{served.url}/api/health").json()
     assert health["documents"] == 3 and health["engine"].startswith("embedded Qdrant")
+    # The commands through their ``main`` in this process, as in the test beyond loopback below: what
+    # finds the service is the data directory's record, the same for any process.
     for name, args in (("docs", ["docs"]), ("search", ["search", "rainfall retention", "--k", "3", "--json"])):
-        through = run_prp(args, served.env, timeout=120)
+        through = run_prp_here(args, served.env)
         assert through.returncode == 0, through.stderr[-2000:]
         assert through.stdout == served.direct[name]
 
@@ -102,7 +104,7 @@ def test_two_cli_commands_at_once_through_the_service(served, tmp_path):
     assert report["citations"] and report["citations"][0]["blocks"][0]["block_id"]
     assert "through the service at" in results[0][1]
     assert "documents: 1 ok" in results[1][0]
-    hits = run_prp(["search", "honey per rooftop hive", "--k", "1", "--json"], served.env, timeout=120)
+    hits = run_prp_here(["search", "honey per rooftop hive", "--k", "1", "--json"], served.env)
     assert json.loads(hits.stdout)[0]["title"] == "Rooftop Apiaries in Lowmoor"
 
 
