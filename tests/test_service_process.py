@@ -23,7 +23,7 @@ from ui.core.discovery import ServiceRecord
 from ui.core.errors import JobFinishedError
 from ui.core.remote import RemotePortal
 
-from .cli_process import PRP, prp_env, run_prp, run_prp_here
+from .cli_process import PRP, prp_env, run_prp_here
 from .paths import ROOT, SAMPLE_DOCS
 from .served import kill_group, start, stop
 from .ui_server import free_port
@@ -178,7 +178,8 @@ def test_studio_reaches_the_langgraph_api_only_and_pages_without_an_origin_chang
 
 
 def test_a_second_service_on_the_same_data_directory_is_refused(served, models_dir):
-    second = run_prp(["serve", "--port", str(free_port())], served.env, timeout=120)
+    # Refused before anything is opened or started: the command's words, in this process.
+    second = run_prp_here(["serve", "--port", str(free_port())], served.env)
     assert second.returncode == 2 and "already serves" in second.stderr
 
 
