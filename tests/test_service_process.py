@@ -23,7 +23,7 @@ from ui.core.discovery import ServiceRecord
 from ui.core.errors import JobFinishedError
 from ui.core.remote import RemotePortal
 
-from .cli_process import PRP, prp_env, run_prp, run_prp_here
+from .cli_process import PRP, prp_env, run_prp_here
 from .paths import ROOT, SAMPLE_DOCS
 from .served import kill_group, start, stop
 from .ui_server import free_port
@@ -73,8 +73,10 @@ def test_the_service_publishes_itself_and_the_cli_goes_through_it_with_the_same_
     assert record["url"] == served.url and record["pid"] == served.process.pid
     health = httpx.get(f"{served.url}/api/health").json()
     assert health["documents"] == 3 and health["engine"].startswith("embedded Qdrant")
+    # The commands through their ``main`` in this process, as in the test beyond loopback below: what
+    # finds the service is the data directory's record, the same for any process.
     for name, args in (("docs", ["docs"]), ("search", ["search", "rainfall retention", "--k", "3", "--json"])):
-        through = run_prp(args, served.env, timeout=120)
+        through = run_prp_here(args, served.env)
         assert through.returncode == 0, through.stderr[-2000:]
         assert through.stdout == served.direct[name]
 
@@ -102,7 +104,7 @@ def test_two_cli_commands_at_once_through_the_service(served, tmp_path):
     assert report["citations"] and report["citations"][0]["blocks"][0]["block_id"]
     assert "through the service at" in results[0][1]
     assert "documents: 1 ok" in results[1][0]
-    hits = run_prp(["search", "honey per rooftop hive", "--k", "1", "--json"], served.env, timeout=120)
+    hits = run_prp_here(["search", "honey per rooftop hive", "--k", "1", "--json"], served.env)
     assert json.loads(hits.stdout)[0]["title"] == "Rooftop Apiaries in Lowmoor"
 
 
@@ -176,7 +178,8 @@ def test_studio_reaches_the_langgraph_api_only_and_pages_without_an_origin_chang
 
 
 def test_a_second_service_on_the_same_data_directory_is_refused(served, models_dir):
-    second = run_prp(["serve", "--port", str(free_port())], served.env, timeout=120)
+    # Refused before anything is opened or started: the command's words, in this process.
+    second = run_prp_here(["serve", "--port", str(free_port())], served.env)
     assert second.returncode == 2 and "already serves" in second.stderr
 
 

@@ -9,8 +9,11 @@ chat's queue) runs for as long as the service's.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import threading
 from collections.abc import AsyncIterator
+from concurrent.futures import Future
 from contextlib import asynccontextmanager
 
 import anyio
@@ -49,7 +52,7 @@ class ChatMount:
 
     async def _run(self, stop: anyio.Event) -> None:
         try:
-            host = await anyio.to_thread.run_sync(self._build, abandon_on_cancel=True)
+            host = await asyncio.wrap_future(self._build_in_background())
             async with host.router.lifespan_context(host):
                 self._host = host
                 self._settled.set()
@@ -58,6 +61,21 @@ class ChatMount:
             log.exception("the research chat could not start")
             self._failed = f"the research chat could not start: {type(exc).__name__}: {exc}"
             self._settled.set()
+
+    def _build_in_background(self) -> Future[FastAPI]:
+        """The build, in a daemon thread: a service stopped before the chat is built exits at once,
+        not when Gradio's import ends (some 7 s after start-up; a worker thread is waited for at exit)."""
+        future: Future[FastAPI] = Future()
+        future.set_running_or_notify_cancel()  # given up by a stop, it is still set without error
+
+        def build() -> None:
+            try:
+                future.set_result(self._build())
+            except BaseException as exc:  # told to ``_run``, which says why the chat is missing
+                future.set_exception(exc)
+
+        threading.Thread(target=build, name="prp chat build", daemon=True).start()
+        return future
 
     def _build(self) -> FastAPI:
         try:
