@@ -264,3 +264,35 @@ def test_a_bar_printed_in_a_cell_is_no_column_separator() -> None:
     text = "\n".join(table_line(cells) for cells in (["Dataset", "|source| (words)"], ["Harbor", "7551"]))
     assert text == "Dataset | ∣source∣ (words)\nHarbor | 7551"
     assert [row.reading() for row in table_rows(text)] == ["Harbor: ∣source∣ (words) 7551"]
+
+
+def test_an_average_asks_for_a_figure_and_a_possessive_in_a_phrase_owns_that_phrase() -> None:
+    average = question_type("What is the average source length of Harbor in the Lumen team's survey?")
+    assert average.kind is AnswerType.QUANTITY
+    assert question_type("What is the median age of the residents?").kind is AnswerType.QUANTITY
+    # "Lumen's" owns "capital", inside the phrase of the noun asked: the question asks a population.
+    population = question_type("What is the population of Lumen's capital?")
+    assert (population.kind, population.noun) == (AnswerType.QUANTITY, "population")
+    assert question_type("What is the typical use of a green roof?").kind is AnswerType.DESCRIPTION
+
+
+def test_an_average_in_a_table_is_answered_from_its_cell(make_library, tmp_path: Path) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "survey.md").write_text(
+        "# A survey of long summaries\n\nWe survey the datasets of long-form summarization.\n\n"
+        "Table 1: Datasets with their average source and summary lengths.\n\n"
+        "| Dataset | \\|source\\| (words) | \\|summary\\| (words) | Papers |\n|---|---|---|---|\n"
+        "| Harbor (2021) | 7551 | 547 | 16 |\n| Alder (2019) | 1284 | 174 | 19 |\n"
+    )
+    library = make_library()
+    library.ingest([folder])
+    result = run_research(
+        library,
+        OfflineStrategy(library.embedder),
+        "What is the average source length of Harbor in the survey's table?",
+        single_question=True,
+    )
+    lead = result.report.sections[0].claims[0]
+    assert lead.answer == "7551"
+    assert lead.text == "Harbor (2021) | 7551 | 547 | 16"
