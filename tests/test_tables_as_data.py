@@ -283,7 +283,11 @@ def test_an_average_in_a_table_is_answered_from_its_cell(make_library, tmp_path:
         "# A survey of long summaries\n\nWe survey the datasets of long-form summarization.\n\n"
         "Table 1: Datasets with their average source and summary lengths.\n\n"
         "| Dataset | \\|source\\| (words) | \\|summary\\| (words) | Papers |\n|---|---|---|---|\n"
-        "| Harbor (2021) | 7551 | 547 | 16 |\n| Alder (2019) | 1284 | 174 | 19 |\n"
+        "| Harbor (2021) | 7551 | 547 | 16 |\n| Alder (2019) | 1284 | 174 | 19 |\n\n"
+        "## Human evaluation in the survey\n\n"
+        "Table 2: How the surveyed papers evaluate long summaries of source documents.\n\n"
+        "| Evaluation of the summaries | Surveyed papers | Share of the surveyed papers |\n|---|---|---|\n"
+        "| None | 101 | 62% |\n| Short summaries only | 17 | 11% |\n"
     )
     library = make_library()
     library.ingest([folder])
@@ -293,6 +297,8 @@ def test_an_average_in_a_table_is_answered_from_its_cell(make_library, tmp_path:
         "What is the average source length of Harbor in the survey's table?",
         single_question=True,
     )
-    lead = result.report.sections[0].claims[0]
+    lead, *beside = result.report.sections[0].claims
     assert lead.answer == "7551"
     assert lead.text == "Harbor (2021) | 7551 | 547 | 16"
+    # The other table's rows are about other things: none is quoted beside the answer.
+    assert not [c.text for c in beside if "|" in c.text]
