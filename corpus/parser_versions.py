@@ -17,24 +17,27 @@ from dataclasses import dataclass
 
 from corpus.models import DocType
 
-PDF = 8  # 5: figures' text (tick values, axis labels, legends) is a block of its own, in no chunk
+PDF = 9  # 5: figures' text (tick values, axis labels, legends) is a block of its own, in no chunk
 # PDF 6: a ruled table's rows are laid on its grid, one cell per column (corpus.loaders.pdf.table_grid)
 # PDF 7: a block records its superscript marks (corpus.loaders.pdf.superscripts); a hyphen at a line
 # end next to a figure is kept, without a space ("F1-score", "Phi-3-mini")
 # PDF 8: scanned pages are read by OCR (corpus.loaders.pdf.ocr_page)
-MARKDOWN = 9  # 5: a navigation trail without separators under the title is page furniture
+# PDF 9: header names the gutter sets apart are cells of their own, written with the page's spacing
+# (corpus.loaders.pdf.table_grid); a bar printed in a cell is written "∣" (corpus.table_text.table_line)
+MARKDOWN = 10  # 5: a navigation trail without separators under the title is page furniture
 # MARKDOWN 6: a page without heading markup has its one-line headings as sections
 # MARKDOWN 7: a "# " comment of flattened code is no heading; a one-line question heads a section
 # MARKDOWN 8: a block knows the headings its section sits under (the title field's heading path)
 # MARKDOWN 9: the heading path leaves out a heading repeating a part of the title (only Markdown,
 # HTML and text blocks have heading paths, so their libraries alone need their title fields again)
-TEXT = 3
+# MARKDOWN 10, TEXT 4, DOCX, PPTX, EPUB, ODT, LATEX 2: a bar printed in a table cell is written "∣"
+TEXT = 4
 HTML = 4  # 4: authors from the page's markup (rel="author", a byline element or paragraph)
-DOCX = 1
-PPTX = 1
-EPUB = 1  # its chapters' XHTML through corpus.loaders.xhtml
-ODT = 1
-LATEX = 1
+DOCX = 2
+PPTX = 2
+EPUB = 2  # its chapters' XHTML through corpus.loaders.xhtml
+ODT = 2
+LATEX = 2
 CHUNKER = 5  # 3: runs no reader reads (data: URIs, blobs) are in no chunk (corpus.non_prose)
 # CHUNKER 4: a section's heading opens a chunk with the passage it heads, never a chunk of its own
 # CHUNKER 5: a table is embedded with each row read under its columns' names (corpus.table_text)

@@ -13,9 +13,14 @@ its columns before its first value. A table no row of which holds a value has it
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 CELL_SEPARATOR = " | "
+# A bar printed inside a cell ("|source|", the size of a source; "a|b") is written as "∣" (U+2223, which
+# looks the same), so that "|" only ever separates cells: the cell reads as printed and its row keeps
+# its columns.
+_PRINTED_BAR = str.maketrans({"|": "\u2223"})
 MAX_HEADER_ROWS = 3
 # A value cell: a number, maybe signed, with a unit or a ± spread, a footnote mark or a bold star.
 _VALUE = re.compile(
@@ -40,6 +45,12 @@ class TableRow:
         """The row as it reads with its header: "ChemRel: OrbitBERT 76.68; CorvidBERT 83.64"."""
         values = "; ".join(f"{name} {value}".strip() for name, value in self.cells)
         return f"{self.label}: {values}" if self.label else values
+
+
+def table_line(cells: Iterable[str]) -> str:
+    """One row of a table as every loader writes it: its cells separated by " | ", a bar printed in a
+    cell written as "∣"."""
+    return CELL_SEPARATOR.join(cell.translate(_PRINTED_BAR) for cell in cells)
 
 
 def is_value(cell: str) -> bool:

@@ -109,6 +109,17 @@ def test_question_types_come_from_question_grammar(question, kind, noun):
             "117,088",
         ),
         ("How many employees does Acme have?", "In 2019 Acme had 1,200 employees and 12 offices.", "1,200 employees"),
+        # In a comparison the figure after "than" is the compared thing's, the one before it the subject's.
+        ("How many samples does Alder have?", "Harbor has far fewer samples (403) than Alder does (4,500).", "4,500"),
+        ("How many samples does Harbor have?", "Harbor has far fewer samples (403) than Alder does (4,500).", "403"),
+        ("How many samples does Alder have?", "Harbor has 403 samples, far fewer than Alder with 4,500.", "4,500"),
+        # A gain is stated by its plus sign or named before the figure; the sign is part of the answer.
+        (
+            "What F1 gain does the new vocabulary give?",
+            "On average we observe +0.60 F1 with the new vocabulary.",
+            "+0.60",
+        ),
+        ("What average F1 gain does the new vocabulary give?", "We observe a gain of 0.60 F1 with it.", "0.60"),
         # A place is named where the sentence locates something; the subject running on is no part of it.
         (
             "Where was Justice Dunn born?",
@@ -192,6 +203,12 @@ def test_a_count_still_takes_the_figure_its_noun_introduces(vectors):
         parse_question("How many of the roofs were green?"), "Of the surveyed roofs, 65% were green.", vectors
     )
     assert phrase is not None and phrase.text == "65%"
+
+
+def test_a_figure_that_states_no_change_does_not_answer_a_question_on_a_change(vectors):
+    assert answer_phrase(parse_question("What F1 gain does the new vocabulary give?"), "It scored 0.60 F1.") is None
+    # A "+" joining two names is no sign.
+    assert answer_phrase(parse_question("What F1 gain does the vocabulary give?"), "BERT+2 scored 0.60 F1.") is None
 
 
 def test_description_questions_have_no_short_answer(vectors):

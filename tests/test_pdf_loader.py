@@ -66,10 +66,11 @@ _ACCENTS = "\u00a8\u00b4`\u02c6\u02dc\u00b8\u02c7\u02d8\u02d9\u02da\u02dd\u00af"
 
 
 def compact(text: str) -> str:
-    """Comparable form of text: no whitespace, hyphens, cell separators or accents."""
+    """Comparable form of text: no whitespace, hyphens, cell separators (nor the bars a cell prints,
+    written "∣" in a table's text) or accents."""
     text = unicodedata.normalize("NFKD", text)
     text = "".join(ch for ch in text if not unicodedata.combining(ch) and ch not in _ACCENTS)
-    return re.sub(r"[\s\-\u2010\u00ad|]+", "", text)
+    return re.sub(r"[\s\-\u2010\u00ad|\u2223]+", "", text)
 
 
 # ---------------------------------------------------------------------------------------------

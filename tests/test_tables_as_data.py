@@ -11,7 +11,7 @@ from fpdf import FPDF
 
 from corpus.loaders.pdf import load_pdf
 from corpus.models import BlockKind
-from corpus.table_text import TableRow, indexed_text, table_rows
+from corpus.table_text import TableRow, indexed_text, table_line, table_rows
 from graph.run import run_research
 from strategies.offline.strategy import OfflineStrategy
 from strategies.reading.question import parse_question
@@ -221,3 +221,84 @@ def test_a_value_answers_only_for_the_thing_it_is_said_of(make_library, tmp_path
     )
     lead = result.report.sections[0].claims[0]
     assert lead.answer == "15.2M"
+
+
+def _tight_header_pdf(path: Path) -> Path:
+    """A booktabs table (three rules, no borders) whose header names stand closer than an em apart, as
+    a paper's tight results header often does: on the page they are one run of text, while the
+    shorter values under them stand apart."""
+    pdf = FPDF(unit="pt", format="A4")
+    pdf.add_page()
+    pdf.set_font("helvetica", size=10)
+    pdf.text(72, 100, "We compare three methods on the harbor scenes.")
+    em = 10
+    x = [72.0, 150.0]
+    for name in ("Train hours", "PSNR (dB)"):  # each next name 0.7 em after the one before
+        x.append(x[-1] + pdf.get_string_width(name) + 0.7 * em)
+    rows = [
+        ("Method", "Train hours", "PSNR (dB)", "SSIM score"),
+        ("Alder", "3.5", "23.47", "0.603"),
+        ("Birch", "0.2", "26.32", "0.779"),
+        ("Cedar", "1.5", "24.43", "0.677"),
+    ]
+    for i, cells in enumerate(rows):
+        for left, text in zip(x, cells, strict=True):
+            pdf.text(left, 132 + 16 * i + (4 if i else 0), text)
+    for y in (120, 137, 200):
+        pdf.line(70, y, x[-1] + 40, y)
+    pdf.output(str(path))
+    return path
+
+
+def test_header_names_the_gutter_sets_apart_are_columns_of_their_own(tmp_path: Path) -> None:
+    doc = load_pdf(_tight_header_pdf(tmp_path / "tight.pdf"))
+    (table,) = [b for b in doc.blocks if b.kind is BlockKind.TABLE]
+    assert table.text.split("\n")[0] == "Method | Train hours | PSNR (dB) | SSIM score"
+    birch = _rows(table.text)["Birch"]
+    assert birch.reading() == "Birch: Train hours 0.2; PSNR (dB) 26.32; SSIM score 0.779"
+    assert cell_answer(parse_question("What PSNR does Birch reach?"), birch, frozenset()) == "26.32"
+
+
+def test_a_bar_printed_in_a_cell_is_no_column_separator() -> None:
+    # "|source|" is the length of a source: its bars are the cell's text, not two more columns.
+    text = "\n".join(table_line(cells) for cells in (["Dataset", "|source| (words)"], ["Harbor", "7551"]))
+    assert text == "Dataset | ∣source∣ (words)\nHarbor | 7551"
+    assert [row.reading() for row in table_rows(text)] == ["Harbor: ∣source∣ (words) 7551"]
+
+
+def test_an_average_asks_for_a_figure_and_a_possessive_in_a_phrase_owns_that_phrase() -> None:
+    average = question_type("What is the average source length of Harbor in the Lumen team's survey?")
+    assert average.kind is AnswerType.QUANTITY
+    assert question_type("What is the median age of the residents?").kind is AnswerType.QUANTITY
+    # "Lumen's" owns "capital", inside the phrase of the noun asked: the question asks a population.
+    population = question_type("What is the population of Lumen's capital?")
+    assert (population.kind, population.noun) == (AnswerType.QUANTITY, "population")
+    assert question_type("What is the typical use of a green roof?").kind is AnswerType.DESCRIPTION
+
+
+def test_an_average_in_a_table_is_answered_from_its_cell(make_library, tmp_path: Path) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "survey.md").write_text(
+        "# A survey of long summaries\n\nWe survey the datasets of long-form summarization.\n\n"
+        "Table 1: Datasets with their average source and summary lengths.\n\n"
+        "| Dataset | \\|source\\| (words) | \\|summary\\| (words) | Papers |\n|---|---|---|---|\n"
+        "| Harbor (2021) | 7551 | 547 | 16 |\n| Alder (2019) | 1284 | 174 | 19 |\n\n"
+        "## Human evaluation in the survey\n\n"
+        "Table 2: How the surveyed papers evaluate long summaries of source documents.\n\n"
+        "| Evaluation of the summaries | Surveyed papers | Share of the surveyed papers |\n|---|---|---|\n"
+        "| None | 101 | 62% |\n| Short summaries only | 17 | 11% |\n"
+    )
+    library = make_library()
+    library.ingest([folder])
+    result = run_research(
+        library,
+        OfflineStrategy(library.embedder),
+        "What is the average source length of Harbor in the survey's table?",
+        single_question=True,
+    )
+    lead, *beside = result.report.sections[0].claims
+    assert lead.answer == "7551"
+    assert lead.text == "Harbor (2021) | 7551 | 547 | 16"
+    # The other table's rows are about other things: none is quoted beside the answer.
+    assert not [c.text for c in beside if "|" in c.text]

@@ -39,6 +39,7 @@ from corpus.loaders.titles import (
     section_key,
 )
 from corpus.models import BlockKind, CharSpan, LoadedDocument, RawBlock, TitleSource
+from corpus.table_text import table_line
 
 
 class _TextParser(MarkdownIt):
@@ -402,7 +403,7 @@ def _table_text(group: list[Token]) -> str:
             rows.append([])
         elif token.type == "inline":
             rows[-1].append(_inline_text(token))
-    return "\n".join(" | ".join(cells) for cells in rows)
+    return "\n".join(table_line(cells) for cells in rows)
 
 
 def _inline_text(token: Token) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from corpus.loaders.titles import clean_heading
 from corpus.models import BlockKind, CharSpan, RawBlock
+from corpus.table_text import table_line
 
 BLOCK_SEPARATOR = "\n\n"
 
@@ -56,4 +57,4 @@ def table_text(rows: list[list[str]]) -> str:
     """A table as every loader writes one (``corpus.table_text``): a line per row, cells joined by " | ",
     each cell on one line; rows with no text left out."""
     lines = [[" ".join(cell.split()) for cell in row] for row in rows]
-    return "\n".join(" | ".join(cells) for cells in lines if any(cells))
+    return "\n".join(table_line(cells) for cells in lines if any(cells))

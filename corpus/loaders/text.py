@@ -35,6 +35,7 @@ from corpus.loaders.markdown import (
 from corpus.loaders.page_furniture import is_furniture_line, source_url
 from corpus.loaders.titles import clean_heading, is_breadcrumb, is_section_name
 from corpus.models import Bibliography, BlockKind, LoadedDocument, RawBlock
+from corpus.table_text import table_line
 
 _MARKDOWN_HEADING = re.compile(r"^#{1,6}[ \t]+\S", re.M)
 _UNDERLINE = re.compile(r"^[ \t]*(?:={3,}|-{3,})[ \t]*$")
@@ -186,7 +187,7 @@ def _is_table(rows: list[str]) -> bool:
 
 def _body_text(kind: BlockKind, rows: list[str]) -> str:
     if kind is BlockKind.TABLE:
-        return "\n".join(" | ".join(_COLUMN_GAP.split(row.strip())) for row in rows)
+        return "\n".join(table_line(_COLUMN_GAP.split(row.strip())) for row in rows)
     body = join_lines(rows)
     # Bullets are markup; list numbers are kept (steps, numbered references).
     return _BULLET.sub("", body) if kind is BlockKind.LIST else body

@@ -35,6 +35,7 @@ from strategies.reading.question import parse_question
 from strategies.reading.question_types import AnswerType, fits
 from strategies.reading.report_reader import ReportReader
 from strategies.reading.signals import Signals, signals
+from strategies.reading.table_cells import own_row
 from strategies.reading.text import matched, normalise_space, stem
 from strategies.reading.value_lines import value_lines
 from strategies.reading.vectors import Meaning, Vectors
@@ -334,7 +335,7 @@ def _leading(analysis: Analysis, item: ScoredSentence, answer: str, chosen: list
     alone when its list's lead-in would come first ("…key differences in its pretraining corpus:" above
     "• Our corpus … computer science (7.2%) papers"), and its list is not quoted again after it."""
     asked = analysis.asked.type
-    claims = to_claims(analysis, [item, *(x for x in chosen if _beside(x, item))][:MAX_CLAIMS])
+    claims = to_claims(analysis, [item, *(x for x in chosen if _beside(analysis, x, item))][:MAX_CLAIMS])
     if claims and fits(asked, answer, claims[0].first_line):
         return claims
     alone = to_claims(analysis, [item], alone=True)
@@ -359,10 +360,17 @@ def title_from_topic(topic: str) -> str:
     return title[:1].upper() + title[1:] if title else "Research report"
 
 
-def _beside(other: ScoredSentence, lead: ScoredSentence) -> bool:
+def _beside(analysis: Analysis, other: ScoredSentence, lead: ScoredSentence) -> bool:
     """``other`` may be quoted after the sentence giving the answer: not the answer itself, nor another
     row of the table whose cell answers (a row is about its own thing: "JNLPBA | … | 77.70" after the
-    ChemRel row answering "What F1 does Orbit-CorvidBERT obtain on ChemRel?")."""
+    ChemRel row answering "What F1 does Orbit-CorvidBERT obtain on ChemRel?"), nor a row of another
+    table unless it is that table's row of the question's thing (a row of other things, out of its
+    table, tells the reader nothing)."""
     if other is lead:
         return False
-    return not (lead.sentence.row is not None and other.sentence.block_id == lead.sentence.block_id)
+    row = other.sentence.row
+    if lead.sentence.row is None or row is None:
+        return True
+    return other.sentence.block_id != lead.sentence.block_id and own_row(
+        analysis.asked, row.label, other.sentence.rivals
+    )

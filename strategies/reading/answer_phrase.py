@@ -93,6 +93,13 @@ _COMPARED_AFTER = re.compile(
 _BY = re.compile(
     r"\bby\s+(?:(?:about|around|over|nearly|almost|some|roughly|up\s+to|more\s+than|less\s+than)\s+)?$", re.I
 )
+_THAN = re.compile(r"\bthan\b", re.I)
+# A change named right before a figure: "a gain of 0.6 points", "an improvement of about 3%".
+_CHANGE_OF = re.compile(
+    r"\b(?:gain|increase|decrease|improvement|reduction|drop|rise|boost|decline|loss|difference)s?\s+of\s+"
+    r"(?:(?:about|around|over|nearly|almost|some|roughly|up\s+to|more\s+than|less\s+than)\s+)?$",
+    re.I,
+)
 _CHANGING = re.compile(
     r"\b(?:reduc|fell|fall|drop|increas|decreas|improv|cut|lower|rais|rose|ris|grew|grow|gain|saved|sav|declin|"
     r"shrank|shrink|doubl|halv)\w*",
@@ -178,6 +185,7 @@ def answer_phrase(
     if kinds is not None and qtype.kind is AnswerType.THING and qtype.noun:
         candidates = [c for c in candidates if _called_the_asked_kind(c[0], qtype.noun.split()[-1], kinds)]
     candidates = _under_governing_verb(question, sentence, candidates)
+    candidates = _of_the_compared(sentence, question.names, candidates)
     if not candidates:
         return None
     if qtype.kind is AnswerType.DATE:
@@ -248,11 +256,18 @@ def _of_the_asked_quantity(
 
 
 def _changes_stated(sentence: str, candidates: list[tuple[str, int, int]]) -> list[tuple[str, int, int]]:
-    """The candidates stating a change, a change from one figure to another taken whole, none denied."""
+    """The candidates stating a change, a change from one figure to another taken whole, none denied;
+    a figure's plus sign kept with it ("+0.6 points")."""
     spans = _from_to(sentence)
     candidates = [c for c in candidates if not any(s <= c[1] < e for _, s, e in spans)]
     candidates = [c for c in [*candidates, *spans] if _states_a_change(sentence, c[1], c[2])]
-    return [c for c in candidates if not _denied_change(sentence, c[1], c[2])]
+    kept = [c for c in candidates if not _denied_change(sentence, c[1], c[2])]
+    return [(f"+{t}", s - 1, e) if _signed(sentence, s) else (t, s, e) for t, s, e in kept]
+
+
+def _signed(sentence: str, start: int) -> bool:
+    """A plus sign written right before the figure at ``start`` (not a "+" joining two names: "A+B")."""
+    return start > 0 and sentence[start - 1] == "+" and (start == 1 or not sentence[start - 2].isalnum())
 
 
 def _from_to(sentence: str) -> list[tuple[str, int, int]]:
@@ -295,9 +310,12 @@ def _margin(sentence: str, start: int) -> bool:
 
 def _states_a_change(sentence: str, start: int, end: int) -> bool:
     """The figure at ``start``–``end`` states by how much a thing changed or differs: a margin ("by 74
-    percent", "passed by 38 votes to 9"), a figure with a word of comparison after it ("3 °C lower", "a 40% reduction"), or a share
-    in a clause saying a change ("cooling electricity fell 38 percent")."""
+    percent", "passed by 38 votes to 9"), a figure with a word of comparison after it ("3 °C lower", "a
+    40% reduction") or a change named before it ("a gain of 0.6 points", "+0.6 points": a plus sign
+    says a gain), or a share in a clause saying a change ("cooling electricity fell 38 percent")."""
     if _margin(sentence, start) or _COMPARED_AFTER.match(sentence, end) or _BY.search(sentence, 0, start):
+        return True
+    if _CHANGE_OF.search(sentence, 0, start) or _signed(sentence, start):
         return True
     clause = _clause(sentence, start, end)
     stated = re.search(r"%|\bper\s*cent\b", sentence[start:end]) or _FROM_TO.fullmatch(sentence, start, end)
@@ -428,6 +446,25 @@ def _clause_share(sentence: str, start: int, end: int, q_stems: frozenset[str]) 
     clause = frozenset(content_stems(_clause(sentence, start, end)))
     found = {s for s in q_stems if matched(s, clause)}
     return len(found) / len(q_stems)
+
+
+def _of_the_compared(
+    sentence: str, names: tuple[str, ...], candidates: list[tuple[str, int, int]]
+) -> list[tuple[str, int, int]]:
+    """In a comparison, the figures on the side of "than" naming the question's things: "Harbor has
+    fewer samples (403) than Alder does (4,500)" gives Harbor's figure before it and Alder's after it,
+    so a question naming Alder alone is not answered by 403."""
+    than = _THAN.search(sentence)
+    if than is None or not names:
+        return candidates
+    before, after = (_names_in(part, names) for part in (sentence[: than.start()], sentence[than.end() :]))
+    if bool(before) == bool(after):
+        return candidates
+    return [c for c in candidates if (c[1] >= than.end()) == bool(after)]
+
+
+def _names_in(text: str, names: tuple[str, ...]) -> list[str]:
+    return [name for name in names if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text)]
 
 
 def _clause(sentence: str, start: int, end: int) -> str:

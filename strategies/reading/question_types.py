@@ -29,7 +29,7 @@ from enum import StrEnum
 from strategies.reading.lexicon.entities import ENTITY_NOUNS
 from strategies.reading.lexicon.function_words import NAME_PARTICLES
 from strategies.reading.lexicon.months import MONTH_PATTERN
-from strategies.reading.lexicon.quantities import ACCOUNT_PLURALS, DATE_NOUNS, MEASURES, QUANTITY_NOUNS
+from strategies.reading.lexicon.quantities import ACCOUNT_PLURALS, DATE_NOUNS, MEASURES, QUANTITY_NOUNS, STATISTICS
 from strategies.reading.lexicon.question_words import NOT_A_NOUN
 from strategies.reading.lexicon.stoplists import PHRASE_BREAKERS
 from strategies.reading.lexicon.word_forms import IRREGULAR_BASE, IRREGULAR_PLURALS, NOT_ADVERBS
@@ -104,8 +104,13 @@ _THING_Q = re.compile(
     r"may|might|must)\b)[a-z][\w-]*){0,2})",
     re.IGNORECASE,
 )
-# "What is <owner>'s <noun>": the noun after the possessive is what is asked for.
-_POSSESSIVE_Q = re.compile(r"^(?:what|which)\s+(?:is|are|was|were)\s+(?:the\s+)?[^?,]{1,60}?['’]s\s+", re.I)
+# "What is <owner>'s <noun>": the noun after the possessive is what is asked for; an owner inside a
+# phrase of the noun asked ("the length of X *in Y's survey*") owns that phrase's noun, not the question's.
+_POSSESSIVE_Q = re.compile(
+    r"^(?:what|which)\s+(?:is|are|was|were)\s+(?:the\s+)?(?:(?!\b(?:of|in|on|for|from|by|with|at|to|per)\s)[^?,])"
+    r"{1,60}?['’]s\s+",
+    re.I,
+)
 # "Who is the artist of", "who were the directors of": the role asked for.
 _ROLE = re.compile(r"^who(?:m)?\s+(?:is|are|was|were)\s+the\s+(?:current\s+|first\s+|main\s+)?([a-z][\w-]*)\b", re.I)
 _QUESTION_START = r"(?:what|which|who|whom|whose|when|where|why|how|in|on|" + _AUX[3:-1] + r")\b"
@@ -204,8 +209,9 @@ def _thing(text: str, found: re.Match[str]) -> QuestionType:
     # The head of "what political party" is "party"; of "what embeddings provider", "provider". When the
     # noun phrase runs into the verb ("what model should"), the first word is the head.
     heads = [stem(words[-1]), stem(words[0])]
-    # "What are the results of …" asks for an account; "what result does it report" for a figure.
-    if any(h in _QUANTITY_STEMS for h in heads) and words[-1] not in ACCOUNT_PLURALS:
+    # "What are the results of …" asks for an account; "what result does it report" for a figure, and
+    # so does "what is the average <anything>".
+    if (any(h in _QUANTITY_STEMS for h in heads) and words[-1] not in ACCOUNT_PLURALS) or words[0] in STATISTICS:
         return QuestionType(AnswerType.QUANTITY, noun)
     if heads[0] in _DATE_STEMS:  # "what is the birth date of" (but "the monthly price" is a price)
         return QuestionType(AnswerType.DATE)

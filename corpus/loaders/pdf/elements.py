@@ -67,7 +67,7 @@ class Segment:
     @property
     def text(self) -> str:
         if self._text is None:
-            self._text = _join_words(self.words)
+            self._text = join_words(self.words)
         return self._text
 
 
@@ -187,7 +187,7 @@ def base_font(font: str) -> str:
     return font.split("+", 1)[1] if len(font) > 7 and font[6] == "+" else font
 
 
-def _join_words(words: list[Word]) -> str:
+def join_words(words: list[Word]) -> str:
     """Words are split at font changes too; re-glue pieces that sit on one baseline without a gap
     (small capitals, a bold letter). Raised or lowered pieces (footnote marks, subscripts) stay apart."""
     parts = [words[0].text]

@@ -12,6 +12,7 @@ from corpus.loaders.pdf.page_objects import extract_page_objects
 from corpus.loaders.pdf.table_grid import grid_rows
 from corpus.loaders.pdf.tables import find_tables, is_inside
 from corpus.loaders.pdf.words import build_segments, group_rows, page_words
+from corpus.table_text import table_line
 
 # ---------------------------------------------------------------------------------------------
 # Pass 1: one page of pdfminer output -> words, segments, tables
@@ -77,4 +78,4 @@ def _fill_table(t: Table, rows: list[list[Segment]]) -> None:
     row's cells as they stand (``table_grid``)."""
     for row, cells in zip(rows, grid_rows(rows), strict=True):
         row_words = [w for s in row for w in s.words]
-        t.rows.append((min(s.top for s in row), " | ".join(cells), row_words))
+        t.rows.append((min(s.top for s in row), table_line(cells), row_words))

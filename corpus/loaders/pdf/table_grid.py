@@ -10,13 +10,15 @@ is not read as a grid: its rows stay as their cells stand, nothing lost.
 
 from __future__ import annotations
 
-from corpus.loaders.pdf.elements import Segment, Word
+from corpus.loaders.pdf.elements import Segment, Word, join_words
 from corpus.table_text import is_value
 
 # A gutter is crossed by at most this share of the rows (and at least by one: a spanning header).
 GUTTER_ROWS_SHARE = 0.25
 # A gutter is at least this wide (points): the space between two words of one cell is narrower.
 MIN_GUTTER = 3.0
+# Words of one cell are a space apart (about a quarter of an em); two cells' words further.
+CELL_GAP_EM = 0.5
 
 
 def columns(rows: list[list[Segment]]) -> list[tuple[float, float]]:
@@ -80,17 +82,34 @@ def grid_rows(rows: list[list[Segment]]) -> list[list[str]]:
 def _pieces(s: Segment, spans: list[tuple[float, float]], below: frozenset[int] = frozenset()) -> list[tuple[int, str]]:
     """A cell as (column, text); a cell glued to the values that follow it, each in a column of its
     own ("Newsroom 1,212,739", "10.7 119072.6": words closer than a gutter on the page), cut before
-    each number that stands in another column."""
-    pieces: list[tuple[int, list[str]]] = []
+    each number that stands in another column and before words the gutter sets apart (a header's
+    second line, "(words)" under each of two columns)."""
+    pieces: list[tuple[int, list[Word]]] = []
+    previous: Word | None = None
     for word in s.words:
         column = _column_of(word, spans, below)
-        if pieces and (column == pieces[-1][0] or not is_value(word.text)):
-            pieces[-1][1].append(word.text)
+        if pieces and (column == pieces[-1][0] or not _starts_cell(word, previous, spans[column][0], column, below)):
+            pieces[-1][1].append(word)
         else:
-            pieces.append((column, [word.text]))
+            pieces.append((column, [word]))
+        previous = word
     if len(pieces) == 1:
         return [(pieces[0][0] if pieces else _column_of(s, spans, below), s.text)]
-    return [(column, " ".join(words)) for column, words in pieces]
+    return [(column, join_words(words)) for column, words in pieces]
+
+
+def _starts_cell(word: Word, previous: Word | None, column_x0: float, column: int, below: frozenset[int]) -> bool:
+    """A word in another column than the one before it begins a cell of its own: a value, or a word the
+    gutter sets apart from the one before (which ends before its column begins) when no row under it
+    names that column (if one did, the words would be a header spanning both columns)."""
+    if is_value(word.text):
+        return True
+    return (
+        previous is not None
+        and previous.x1 < column_x0
+        and word.x0 - previous.x1 >= CELL_GAP_EM * word.size
+        and column not in below
+    )
 
 
 def _column_of(s: Segment | Word, spans: list[tuple[float, float]], below: frozenset[int] = frozenset()) -> int:

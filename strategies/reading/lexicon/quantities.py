@@ -38,6 +38,10 @@ COUNT_NOUNS = ("population", "number", "count", "total", "amount")
 # Source: hand-kept, general English.
 WHOLE_COUNT_NOUNS = ("population", "number", "count")
 AVERAGING = ("average", "mean", "median", "typical", "expected")
+# Of those, the ones that make whatever noun follows a figure: "the average source length", "the median
+# age" ask for a number, whatever the noun ("the typical use" does not).
+# Source: hand-kept, general English.
+STATISTICS = ("average", "mean", "median")
 
 # What a population counts: a figure before another noun counts that ("699 households", "255 male").
 # Source: hand-kept, general English.
