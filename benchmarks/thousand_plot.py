@@ -24,7 +24,7 @@ def plot(figures: dict, out: Path) -> Path:
             [p["chunks_per_s"] for p in points],
             ("embedding alone", figures["embedding_alone"]["chunks_per_s"]),
         ),
-        (axes[1][0], "peak RSS of the ingest (MB)", [p["peak_tree_rss_mb"] for p in points], ("target 4 GB", 4096)),
+        (axes[1][0], "peak RSS of the ingest run (MB)", [p["peak_tree_rss_mb"] for p in points], ("target 4 GB", 4096)),
         (axes[1][1], "data directory on disk (MB)", [p["disk_mb"] for p in points], None),
     )
     for ax, title, values, line in panels:
