@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import re
+import resource
 import signal
 import subprocess
 import threading
@@ -68,6 +69,7 @@ class Watch:
 
     def __init__(self, command: list[str], env: dict[str, str]):
         self.started = time.perf_counter()
+        self._cpu_before = _children_cpu()
         self.process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         self.peak_rss_mb = 0.0
         self.pids: set[int] = set()  # every process of its tree seen
@@ -104,8 +106,17 @@ class Watch:
                 left.append(pid)
         return left
 
+    def cpu_seconds(self) -> float:
+        """CPU time of the command and of the workers it waited for, once it has ended."""
+        return _children_cpu() - self._cpu_before
+
     def seconds(self) -> float:
         return time.perf_counter() - self.started
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def ingest_with_kill(folder: Path, data_dir: Path, env: dict[str, str], kill_at: int) -> dict:
@@ -140,6 +151,7 @@ def ingest_with_kill(folder: Path, data_dir: Path, env: dict[str, str], kill_at:
         "workers_left_after_the_kill": len(orphans),
         "resumed_exit": code,
         "resumed_seconds": round(second.seconds(), 1),
+        "cpu_s": round(first.cpu_seconds() + second.cpu_seconds(), 1),
         "resumed_last_line": last,
         "resumed_tail": second.lines[-6:],
         "wall_s": round(killed.get("after_s", 0.0) + second.seconds(), 1),

@@ -302,3 +302,14 @@ def test_an_average_in_a_table_is_answered_from_its_cell(make_library, tmp_path:
     assert lead.text == "Harbor (2021) | 7551 | 547 | 16"
     # The other table's rows are about other things: none is quoted beside the answer.
     assert not [c.text for c in beside if "|" in c.text]
+
+
+def test_a_column_naming_more_than_the_question_is_another_things() -> None:
+    caption = frozenset(content_stems("Table 3: F1 on ChemRel."))
+    rows = _rows("Dataset | Corvid | Harbor-Corvid\nChemRel | 83.64 | 84.59 ± 0.93")
+    chem = rows["ChemRel"]
+    assert cell_answer(parse_question("What F1 does Corvid reach on ChemRel?"), chem, caption) == "83.64"
+    assert cell_answer(parse_question("What F1 does Harbor-Corvid reach on ChemRel?"), chem, caption) == "84.59 ± 0.93"
+    # Two columns naming the question's thing alike: no value.
+    tuned = _rows("Dataset | Corvid Frozen | Corvid Tuned\nChemRel | 80.1 | 83.64")["ChemRel"]
+    assert cell_answer(parse_question("What F1 does Corvid reach on ChemRel?"), tuned, caption) is None

@@ -44,14 +44,19 @@ def cell_answer(question: ParsedQuestion, row: TableRow, context: frozenset[str]
     own = [t for t in asked if not matched(t, context)]
     # An abbreviated column name stands for as many of the question's terms as the run it abbreviates.
     initials = {short: len(content_stems(run)) for short, run in question.abbreviations.items()}
+    # Between columns naming as many of the question's words, the one naming nothing more is the
+    # thing asked: "SciBERT" is not "S2ORC-SciBERT" (a tie left is two alike: no value).
     scored = sorted(
-        ((_score(name, own, initials), _score(name, asked, initials), i) for i, (name, _) in enumerate(values)),
+        (
+            (_score(name, own, initials), _score(name, asked, initials), -_unasked(name, asked), i)
+            for i, (name, _) in enumerate(values)
+        ),
         reverse=True,
     )
     best, second = scored[0], scored[1]
-    if best[1] == 0 or best[:2] == second[:2]:
+    if best[1] == 0 or best[:3] == second[:3]:
         return None
-    return _clean(values[best[2]][1])
+    return _clean(values[best[3]][1])
 
 
 def own_row(question: ParsedQuestion, label: str, rivals: tuple[str, ...]) -> bool:
@@ -90,6 +95,11 @@ def _score(name: str, terms: list[str], initials: dict[str, int]) -> int:
     stems = frozenset(content_stems(name))
     found = sum(1 for t in terms if matched(t, stems))
     return found + sum(initials.get(w.lower(), 0) for w in _WORD.findall(name) if len(w) >= 2 and w.isupper())
+
+
+def _unasked(name: str, terms: list[str]) -> int:
+    """How many words of the column ``name`` the question's ``terms`` do not hold."""
+    return sum(1 for word in content_stems(name) if not matched(word, frozenset(terms)))
 
 
 def _clean(value: str) -> str:
