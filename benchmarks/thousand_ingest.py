@@ -137,6 +137,7 @@ def ingest_with_kill(folder: Path, data_dir: Path, env: dict[str, str], kill_at:
             break
     else:
         first.process.wait()
+    first_seconds = killed.get("after_s", first.seconds())
     time.sleep(2)  # the parse workers notice their parent is gone
     orphans = first.alive()
     second = Watch(command, env)
@@ -154,7 +155,7 @@ def ingest_with_kill(folder: Path, data_dir: Path, env: dict[str, str], kill_at:
         "cpu_s": round(first.cpu_seconds() + second.cpu_seconds(), 1),
         "resumed_last_line": last,
         "resumed_tail": second.lines[-6:],
-        "wall_s": round(killed.get("after_s", 0.0) + second.seconds(), 1),
+        "wall_s": round(first_seconds + second.seconds(), 1),
         "peak_tree_rss_mb": round(max(first.peak_rss_mb, second.peak_rss_mb)),
         "disk_mb": round(disk_mb(data_dir)),
         "milestones": milestones,
