@@ -201,25 +201,18 @@ def test_a_row_of_another_thing_gives_no_figure() -> None:
 def test_a_value_answers_only_for_the_thing_it_is_said_of(make_library, tmp_path: Path) -> None:
     """A sentence's total of everything filtered does not answer how many one filter removed while a
     row of the table names that filter; the row's value leads, cited to the table."""
-    folder = tmp_path / "docs"
-    folder.mkdir()
-    (folder / "filters.md").write_text(
+    claims = _answer_from_note(
+        make_library,
+        tmp_path,
         "# Building the Harbor corpus\n\n"
         "We filter paper clusters to remove papers with no title, no authors or no abstract text.\n\n"
         "Subsequently, 41.5M paper clusters are filtered out based on these criteria and removed.\n\n"
         "Table 1: Paper clusters removed by each filter.\n\n"
         "| Filter | Paper clusters |\n|---|---|\n| No title | 12.1M |\n| No authors | 14.2M |\n"
-        "| Not English | 15.2M |\n"
-    )
-    library = make_library()
-    library.ingest([folder])
-    result = run_research(
-        library,
-        OfflineStrategy(library.embedder),
+        "| Not English | 15.2M |\n",
         "How many paper clusters were removed by the not-English filter?",
-        single_question=True,
     )
-    lead = result.report.sections[0].claims[0]
+    lead = claims[0]
     assert lead.answer == "15.2M"
 
 
@@ -277,9 +270,9 @@ def test_an_average_asks_for_a_figure_and_a_possessive_in_a_phrase_owns_that_phr
 
 
 def test_an_average_in_a_table_is_answered_from_its_cell(make_library, tmp_path: Path) -> None:
-    folder = tmp_path / "docs"
-    folder.mkdir()
-    (folder / "survey.md").write_text(
+    lead, *beside = _answer_from_note(
+        make_library,
+        tmp_path,
         "# A survey of long summaries\n\nWe survey the datasets of long-form summarization.\n\n"
         "Table 1: Datasets with their average source and summary lengths.\n\n"
         "| Dataset | \\|source\\| (words) | \\|summary\\| (words) | Papers |\n|---|---|---|---|\n"
@@ -287,17 +280,9 @@ def test_an_average_in_a_table_is_answered_from_its_cell(make_library, tmp_path:
         "## Human evaluation in the survey\n\n"
         "Table 2: How the surveyed papers evaluate long summaries of source documents.\n\n"
         "| Evaluation of the summaries | Surveyed papers | Share of the surveyed papers |\n|---|---|---|\n"
-        "| None | 101 | 62% |\n| Short summaries only | 17 | 11% |\n"
-    )
-    library = make_library()
-    library.ingest([folder])
-    result = run_research(
-        library,
-        OfflineStrategy(library.embedder),
+        "| None | 101 | 62% |\n| Short summaries only | 17 | 11% |\n",
         "What is the average source length of Harbor in the survey's table?",
-        single_question=True,
     )
-    lead, *beside = result.report.sections[0].claims
     assert lead.answer == "7551"
     assert lead.text == "Harbor (2021) | 7551 | 547 | 16"
     # The other table's rows are about other things: none is quoted beside the answer.
@@ -313,3 +298,14 @@ def test_a_column_naming_more_than_the_question_is_another_things() -> None:
     # Two columns naming the question's thing alike: no value.
     tuned = _rows("Dataset | Corvid Frozen | Corvid Tuned\nChemRel | 80.1 | 83.64")["ChemRel"]
     assert cell_answer(parse_question("What F1 does Corvid reach on ChemRel?"), tuned, caption) is None
+
+
+def _answer_from_note(make_library, tmp_path: Path, markdown: str, question: str) -> list:
+    """The claims of the offline answer to ``question`` over a library of one Markdown note."""
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "note.md").write_text(markdown)
+    library = make_library()
+    library.ingest([folder])
+    result = run_research(library, OfflineStrategy(library.embedder), question, single_question=True)
+    return result.report.sections[0].claims
