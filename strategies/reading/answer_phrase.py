@@ -35,7 +35,7 @@ from strategies.reading.lexicon.units import CURRENCY, MEASURE_UNITS
 from strategies.reading.numbers import quantities
 from strategies.reading.vectors import Vectors
 
-from .claim_checks import form_of
+from .claim_checks import form_of, holds
 from .lexicon.comparatives import MAX_WORDS, MIN_WORDS
 from .lexicon.documents import PLACEHOLDER, TEXT_PART
 from .lexicon.entities import METRIC_NAMES, METRIC_NOUNS
@@ -457,14 +457,12 @@ def _of_the_compared(
     than = _THAN.search(sentence)
     if than is None or not names:
         return candidates
-    before, after = (_names_in(part, names) for part in (sentence[: than.start()], sentence[than.end() :]))
-    if bool(before) == bool(after):
+    before, after = (
+        any(holds(part, name) for name in names) for part in (sentence[: than.start()], sentence[than.end() :])
+    )
+    if before == after:
         return candidates
-    return [c for c in candidates if (c[1] >= than.end()) == bool(after)]
-
-
-def _names_in(text: str, names: tuple[str, ...]) -> list[str]:
-    return [name for name in names if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text)]
+    return [c for c in candidates if (c[1] >= than.end()) == after]
 
 
 def _clause(sentence: str, start: int, end: int) -> str:
