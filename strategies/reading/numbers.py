@@ -85,6 +85,13 @@ def quantities(sentence: str) -> list[Quantity]:
     return out
 
 
+def is_bound(phrase: str) -> bool:
+    """A figure given as a bound, not as the value: "at least 150 words", "up to 600 ms"."""
+    digit = re.search(r"\d", phrase)
+    before = phrase[: digit.start()] if digit else ""
+    return bool(before and (UPPER.search(before) or LOWER.search(before)))
+
+
 def years(sentence: str) -> list[tuple[int, int, int]]:
     """Calendar years mentioned on their own (not in ranges): (year, start, end)."""
     return [(int(m.group(1)), m.start(), m.end()) for m in _YEAR.finditer(sentence)]

@@ -85,6 +85,8 @@ _PHRASAL_VERBS = (
     (re.compile(r"\b(?:take|takes|taking|took|taken)\s+part\b", re.I), "participate"),
     (re.compile(r"\bcarr(?:y|ies|ied|ying)\s+out\b", re.I), "perform"),
     (re.compile(r"\b(?:make|makes|making|made)\s+use\s+of\b", re.I), "use"),
+    # "papers that come with full text" are papers that have it (a table prints "w/", "with").
+    (re.compile(r"\b(?:come|comes|coming|came)\s+with\b", re.I), "have"),
 )
 
 
