@@ -38,9 +38,11 @@ PPTX = 2
 EPUB = 2  # its chapters' XHTML through corpus.loaders.xhtml
 ODT = 2
 LATEX = 2
-CHUNKER = 5  # 3: runs no reader reads (data: URIs, blobs) are in no chunk (corpus.non_prose)
+CHUNKER = 6  # 3: runs no reader reads (data: URIs, blobs) are in no chunk (corpus.non_prose)
 # CHUNKER 4: a section's heading opens a chunk with the passage it heads, never a chunk of its own
 # CHUNKER 5: a table is embedded with each row read under its columns' names (corpus.table_text)
+# CHUNKER 6: a name over a group of repeated sub-columns ("P R F1") names the whole group; the row
+# labels' heading ("Model") names no column of values (corpus.table_text)
 
 
 @dataclass(frozen=True)

@@ -140,12 +140,42 @@ def _column_names(header: list[list[str]], width: int) -> list[str]:
     """Each column's name: its header cells top to bottom, an upper row's name carried right over the
     columns the row below names under it."""
     filled = [list(row) for row in header]
+    groups = _repeated_groups(header[-1]) if header else []
     for r, row in enumerate(filled[:-1]):
+        if groups and _one_name_each(row, groups):
+            for group in groups:
+                name = next(row[j] for j in group if row[j])
+                for j in group:
+                    row[j] = name
+            continue
         below = header[r + 1]
-        for j in range(1, width):
+        # Never from the first column: the row labels' heading ("Model") names no column of values.
+        for j in range(2, width):
             if not row[j] and row[j - 1] and below[j]:
                 row[j] = row[j - 1]
     return [_joined([row[j] for row in filled if row[j]]) for j in range(width)]
+
+
+def _repeated_groups(leaves: list[str]) -> list[range]:
+    """The column groups of a header whose lowest row repeats one run of names ("P R F1 P R F1 …"), each
+    run one group; [] when it repeats none. A name over a group may be set anywhere above it (centred
+    over its three columns, it stands over the second), and names the whole group."""
+    start = next((j for j, name in enumerate(leaves) if j > 0 and name), None)
+    if start is None:
+        return []
+    run = leaves[start:]
+    for size in range(2, len(run) // 2 + 1):
+        if len(run) % size == 0 and all(run[:size]) and all(run[i] == run[i % size] for i in range(len(run))):
+            return [range(start + g, start + g + size) for g in range(0, len(run), size)]
+    return []
+
+
+def _one_name_each(row: list[str], groups: list[range]) -> bool:
+    """Each group has exactly one name over it in ``row``, and nothing stands over the columns between."""
+    covered = {j for group in groups for j in group}
+    return all(sum(1 for j in group if row[j]) == 1 for group in groups) and not any(
+        row[j] for j in range(1, len(row)) if j not in covered
+    )
 
 
 def _joined(parts: list[str]) -> str:

@@ -98,12 +98,16 @@ _THING_Q = re.compile(
     r"^(?:(?:in|on|for|by|from|with|under|at|to|into|through|over|against|across|within|between|among|during|"
     r"after|before|of|via) )?(?:what|which)\s+(?:(?:is|are|was|were)\s+(?:the\s+|a\s+|an\s+)?)?"
     r"(?:(?:main|primary|exact|total|current|estimated|official|overall|best|first|last|other|new|"
-    r"different|specific|original)\s+)*(?P<noun>[a-z][\w-]*(?:\s+(?!(?:is|are|was|were|do|does|did|has|have|had|of|"
+    r"different|specific|original)\s+)*(?P<noun>[a-z][\w@-]*(?:\s+(?!(?:is|are|was|were|do|does|did|has|have|had|of|"
     r"in|on|for|to|by|from|with|per|about|between|among|across|over|under|at|within|during|after|before|regarding|"
     r"that|which|the|a|an|can|could|should|would|will|"
     r"may|might|must)\b)[a-z][\w-]*){0,2})",
     re.IGNORECASE,
 )
+# "What R@10 does BM25 reach?": what a system reaches, achieves or obtains under a measure's name (a
+# short name in capitals, or with a digit or "@": "MRR", "nDCG@10", "R@10") is a figure.
+_REACHED_MEASURE = re.compile(r"\s+(?:does|do|did)\s+(?:\S+\s+){1,6}?(?:reach|achieve|obtain|attain|score)\b", re.I)
+_MEASURE_NAME = re.compile(r"[A-Z][A-Za-z]*[A-Z][\w@-]*|[A-Za-z]+[@\d][\w@-]*")
 # "What is <owner>'s <noun>": the noun after the possessive is what is asked for; an owner inside a
 # phrase of the noun asked ("the length of X *in Y's survey*") owns that phrase's noun, not the question's.
 _POSSESSIVE_Q = re.compile(
@@ -209,6 +213,8 @@ def _thing(text: str, found: re.Match[str]) -> QuestionType:
     # The head of "what political party" is "party"; of "what embeddings provider", "provider". When the
     # noun phrase runs into the verb ("what model should"), the first word is the head.
     heads = [stem(words[-1]), stem(words[0])]
+    if _REACHED_MEASURE.match(text[found.end() :]) and _MEASURE_NAME.fullmatch(found.group("noun")):
+        return QuestionType(AnswerType.QUANTITY, noun)
     # "What are the results of …" asks for an account; "what result does it report" for a figure, and
     # so does "what is the average <anything>".
     if (any(h in _QUANTITY_STEMS for h in heads) and words[-1] not in ACCOUNT_PLURALS) or words[0] in STATISTICS:

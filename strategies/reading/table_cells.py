@@ -16,7 +16,7 @@ import re
 
 from corpus.table_text import TableRow, is_value
 
-from .lexicon.quantities import GENERAL_MEASURES
+from .lexicon.quantities import GENERAL_MEASURES, MEASURE_ABBREVIATIONS
 from .question import ParsedQuestion
 from .text import content_stems, matched, stem
 
@@ -65,8 +65,15 @@ def own_row(question: ParsedQuestion, label: str, rivals: tuple[str, ...]) -> bo
     question on "the Multi-LexSum (D→L) task", its "D → S" and "D → T" siblings are not; two rows the
     question tells apart by nothing give no value."""
     asked = _label_words(question.unsourced)
-    held = _held(_label_words(label), asked)
-    return all(_held(_label_words(rival), asked) < held for rival in rivals if rival != label)
+    head = _label_words(" ".join(question.type.noun.split()[-1:]))
+    held = _held_first(_label_words(label), asked, head)
+    return all(_held_first(_label_words(rival), asked, head) < held for rival in rivals if rival != label)
+
+
+def _held_first(label: frozenset[str], asked: frozenset[str], head: frozenset[str]) -> tuple[int, int]:
+    """How many asked words ``label`` holds, then whether it holds the head of the noun asked: of
+    "Paper Opens" and "Card Opens", "how many paper *cards* did P3 open" asks the second."""
+    return _held(label, asked), _held(label, head)
 
 
 def _label_words(text: str) -> frozenset[str]:
@@ -85,21 +92,26 @@ def _reports(question: ParsedQuestion, row: TableRow, context: frozenset[str]) -
     head = question.type.noun.split()[-1:]  # "recall" of "macro recall"; its modifiers say which column
     if not head or head[0] in GENERAL_MEASURES:
         return True
-    named = frozenset(content_stems(" ".join([row.label, *(name for name, _ in row.cells)]))) | context
+    named = frozenset(content_stems(" ".join([row.label, *(_spelled(name) for name, _ in row.cells)]))) | context
     return matched(stem(head[0]), named)
 
 
 def _score(name: str, terms: list[str], initials: dict[str, int]) -> int:
     """How many of the question's ``terms`` the column ``name`` accounts for: those it holds, and those
     of the words it abbreviates."""
-    stems = frozenset(content_stems(name))
+    stems = frozenset(content_stems(_spelled(name)))
     found = sum(1 for t in terms if matched(t, stems))
     return found + sum(initials.get(w.lower(), 0) for w in _WORD.findall(name) if len(w) >= 2 and w.isupper())
 
 
 def _unasked(name: str, terms: list[str]) -> int:
     """How many words of the column ``name`` the question's ``terms`` do not hold."""
-    return sum(1 for word in content_stems(name) if not matched(word, frozenset(terms)))
+    return sum(1 for word in content_stems(_spelled(name)) if not matched(word, frozenset(terms)))
+
+
+def _spelled(name: str) -> str:
+    """A column's name with its measure's abbreviation written out ("RoBERTa P": "RoBERTa precision")."""
+    return " ".join(MEASURE_ABBREVIATIONS.get(word.rstrip("."), word) for word in name.split())
 
 
 def _clean(value: str) -> str:

@@ -42,6 +42,9 @@ MAX_NUMERIC_SHARE = 0.4
 _SEPARATOR = re.compile(r"(?:^|\s)[•·›»^](?=\s|$)")
 
 _WORD = re.compile(r"[^\W\d_][\w'’]*(?:-[^\W_]+)*", re.UNICODE)
+# A content word: ``corpus.text.word_tokens``'s, but a measure at a cut-off ("R@10", "nDCG@5") is one
+# word: "R@3" and "R@10" name different columns.
+_CONTENT_TOKEN = re.compile(r"\w+(?:@\d+)?")
 _NUMERIC = re.compile(r"^[\d.,%-]+$")
 _REFERENCE_LINE = re.compile(r"^\s*\[\d+\]|\(\d{4}\)\.\s")
 _LABEL = re.compile(r"^\s*[\w ]{1,30}:\s")
@@ -114,7 +117,7 @@ def content_words(text: str, extra_stop: frozenset[str] = frozenset()) -> list[s
     """Lower-cased tokens that are neither stopwords nor numbers, in order, without repeats."""
     stop = stopwords() | GENERIC_WORDS | extra_stop
     seen: dict[str, None] = {}
-    for tok in word_tokens(text):
+    for tok in _CONTENT_TOKEN.findall(text.lower()):
         if tok in stop or len(tok) < 2 or tok.isdigit() or _NUMERIC.match(tok):
             continue
         seen.setdefault(tok, None)

@@ -22,6 +22,18 @@ GENERAL_MEASURES = frozenset(
     "result results score scores value values number numbers amount total count figure average".split()
 )
 
+# How a table's header abbreviates a measure ("P", "R", "Acc."): a column "RoBERTa P" gives RoBERTa's
+# precision. Single letters count only as a whole header word in capitals.
+# Source: the usual abbreviations of evaluation measures in research papers' tables.
+MEASURE_ABBREVIATIONS = {
+    "P": "precision",
+    "R": "recall",
+    "Prec": "precision",
+    "Rec": "recall",
+    "Acc": "accuracy",
+    "Avg": "average",
+}
+
 # Measures whose plural asks for an account ("what are the results of the study"), not one figure.
 # Source: hand-kept, general English.
 ACCOUNT_PLURALS = frozenset({"results", "outcomes", "findings"})
