@@ -25,6 +25,7 @@ from ui.service.chat_mount import ChatMount
 from ui.service.mcp_mount import PATH as MCP_PATH
 from ui.service.mcp_mount import McpMount
 from ui.service.run_bounds import RunBounds
+from ui.service.shared_threads import SharedThreads
 from ui.service.store_quota import StoreQuota
 
 API_TITLE = "prp research service"
@@ -95,6 +96,8 @@ def create_app(
 
         app.mount(CHAT_PATH, chat_mount)
     limits = portal.settings.service
+    # Innermost: its own request to the LangGraph API (to adopt a thread another worker ran) is the server's.
+    app.add_middleware(SharedThreads, served_graph=portal.runs.served_graph)
     # Inside the guard (the last added is the outermost): an unknown caller's body is not read.
     app.add_middleware(StoreQuota, max_items=limits.store_max_items, max_mb=limits.store_max_mb)
     # The LangGraph API's runs within /api's limits; a goto only on a thread with a research under way.
