@@ -77,6 +77,13 @@ def create_app(
         lifespan=lifespan,
     )
     add_api(app, portal)
+    _add_pages(app, chat_mount, mcp_mount)
+    _add_middleware(app, portal, token)
+    return app
+
+
+def _add_pages(app: FastAPI, chat_mount: ChatMount | None, mcp_mount: McpMount) -> None:
+    """The home page, the icon, MCP and the chat (if any) beside the API."""
 
     @app.get("/", include_in_schema=False)
     def home() -> RedirectResponse:
@@ -95,6 +102,11 @@ def create_app(
             return RedirectResponse(f"{CHAT_PATH}/manifest.json")
 
         app.mount(CHAT_PATH, chat_mount)
+
+
+def _add_middleware(app: FastAPI, portal: LocalPortal, token: str | None) -> None:
+    """What every request goes through, the last added outermost: the guard, the bounds on bodies and
+    runs, the store's quota, and the threads other workers ran."""
     limits = portal.settings.service
     # Innermost: its own request to the LangGraph API (to adopt a thread another worker ran) is the server's.
     app.add_middleware(SharedThreads, served_graph=portal.runs.served_graph)
@@ -114,4 +126,3 @@ def create_app(
         own_paths=(API_PATH, CHAT_PATH, LOGIN_PATH, MCP_PATH),
         origin_read_only=(STORE_PATH,),
     )
-    return app
