@@ -106,6 +106,14 @@ def thread_state(checkpointer: BaseCheckpointSaver, thread_id: str) -> dict:
     return dict(snapshot.values or {})
 
 
+def served_graph(checkpointer: BaseCheckpointSaver, thread_id: str) -> str | None:
+    """The graph a LangGraph API server ran ``thread_id`` on, as its latest checkpoint records it
+    (``graph_id``); None for a thread no such server ran, or no thread."""
+    latest = checkpointer.get_tuple({"configurable": {"thread_id": thread_id}})
+    graph = (latest.metadata or {}).get("graph_id") if latest is not None else None
+    return graph if isinstance(graph, str) else None
+
+
 def _last_writes(checkpointer: Checkpointer, tables: _Tables, thread_ids: list[str]) -> dict[tuple, tuple]:
     """Each thread's latest ``topic``, ``single_question`` and ``report`` writes, still serialised
     (by thread and channel): one query for the whole list, and only what is shown is read."""

@@ -18,7 +18,7 @@ from corpus.library import Library
 from corpus.models import BlockKind, Document
 from graph.checkpoints import open_checkpointer
 from graph.run import run_research
-from graph.threads import list_threads, thread_state
+from graph.threads import list_threads, served_graph, thread_state
 from research.conversation import MAX_HISTORY_TURNS, Turn
 from research.options import ResearchOptions
 from research.runs import RunSummary
@@ -162,6 +162,11 @@ class Runs:
         """The latest checkpointed state of a run (finished or not); empty if unknown."""
         with open_checkpointer(self.settings) as checkpointer:
             return thread_state(checkpointer, thread_id)
+
+    def served_graph(self, thread_id: str) -> str | None:
+        """The graph a LangGraph API server (this worker's or another's) ran the thread on; else None."""
+        with open_checkpointer(self.settings) as checkpointer:
+            return served_graph(checkpointer, thread_id)
 
     def record(self, thread_id: str) -> ReportRecord:
         """A finished run (``ThreadNotFoundError`` for any other thread)."""

@@ -25,6 +25,7 @@ from ui.service.chat_mount import ChatMount
 from ui.service.mcp_mount import PATH as MCP_PATH
 from ui.service.mcp_mount import McpMount
 from ui.service.run_bounds import RunBounds
+from ui.service.shared_threads import SharedThreads
 from ui.service.store_quota import StoreQuota
 
 API_TITLE = "prp research service"
@@ -76,6 +77,13 @@ def create_app(
         lifespan=lifespan,
     )
     add_api(app, portal)
+    _add_pages(app, chat_mount, mcp_mount)
+    _add_middleware(app, portal, token)
+    return app
+
+
+def _add_pages(app: FastAPI, chat_mount: ChatMount | None, mcp_mount: McpMount) -> None:
+    """The home page, the icon, MCP and the chat (if any) beside the API."""
 
     @app.get("/", include_in_schema=False)
     def home() -> RedirectResponse:
@@ -94,7 +102,14 @@ def create_app(
             return RedirectResponse(f"{CHAT_PATH}/manifest.json")
 
         app.mount(CHAT_PATH, chat_mount)
+
+
+def _add_middleware(app: FastAPI, portal: LocalPortal, token: str | None) -> None:
+    """What every request goes through, the last added outermost: the guard, the bounds on bodies and
+    runs, the store's quota, and the threads other workers ran."""
     limits = portal.settings.service
+    # Innermost: its own request to the LangGraph API (to adopt a thread another worker ran) is the server's.
+    app.add_middleware(SharedThreads, served_graph=portal.runs.served_graph)
     # Inside the guard (the last added is the outermost): an unknown caller's body is not read.
     app.add_middleware(StoreQuota, max_items=limits.store_max_items, max_mb=limits.store_max_mb)
     # The LangGraph API's runs within /api's limits; a goto only on a thread with a research under way.
@@ -111,4 +126,3 @@ def create_app(
         own_paths=(API_PATH, CHAT_PATH, LOGIN_PATH, MCP_PATH),
         origin_read_only=(STORE_PATH,),
     )
-    return app
