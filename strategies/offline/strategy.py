@@ -25,7 +25,6 @@ from strategies.reading.extractive import (
     Analysis,
     ScoredSentence,
     analyse,
-    focus_share,
     passage_date,
     preference,
     select,
@@ -187,10 +186,6 @@ class OfflineStrategy:
         tried = [*chosen, *others]
         binding = value_binding(analysis, tried)
         answered = [(item, answer) for item in tried if (answer := self._answer_of(analysis, item, binding))]
-        # Of the sentences giving a value, the one saying it of more of what is asked: "only 12 report
-        # inter-annotator agreement" answers how many papers report it, "(16 / 43 papers)" of a
-        # sentence on annotators' backgrounds does not, however its passage ranks.
-        answered.sort(key=lambda pair: -round(focus_share(pair[0], analysis), 6))
         bounded: list[Claim] = []
         for item, answer in answered:
             claims = _leading(analysis, item, answer, chosen)

@@ -243,6 +243,7 @@ def _of_the_asked_quantity(
     roof cut the cooling power, nor "did not cut it by 38 percent" of how much it did); a count of the
     asked things, not of others ("699 households" is no population)."""
     qtype = question.type
+    candidates = [_without_asked_verb(question, c) for c in candidates]
     if _asks_a_change(question):
         candidates = _changes_stated(sentence, candidates)
     else:
@@ -253,6 +254,20 @@ def _of_the_asked_quantity(
     if nouns[-1:] == [_POPULATION]:
         return [c for c in candidates if not _counts_other_than_people(sentence, c[0], c[1])]
     return candidates
+
+
+def _without_asked_verb(question: ParsedQuestion, candidate: tuple[str, int, int]) -> tuple[str, int, int]:
+    """A count without the word after it when that word is the question's own verb, not its counted
+    noun: "only 12 report agreement" answers "how many papers report agreement" with "12", not "12
+    report"."""
+    text, start, _ = candidate
+    head, _, last = text.rpartition(" ")
+    noun = {stem(w) for w in question.type.noun.split()}
+    if not head or not figures(head) or not last.isalpha() or stem(last.lower()) in noun:
+        return candidate
+    if stem(last.lower()) not in question.stems:
+        return candidate
+    return head, start, start + len(head)
 
 
 def _changes_stated(sentence: str, candidates: list[tuple[str, int, int]]) -> list[tuple[str, int, int]]:

@@ -91,8 +91,10 @@ def said_of_asked(analysis: Analysis, item: ScoredSentence, binding: Binding) ->
         return False
     # Names the sentence's document is not titled by (nor its section) are things among those the
     # document speaks of: the sentence must name one of them (a gain "over" a baseline may leave the
-    # baseline unnamed). A sentence on a survey's threshold names none of the dataset asked about.
-    if binding.named and not any(sentence.covers(t) for t in binding.named):
+    # baseline unnamed). The thing whose measure is asked binds through its document instead ("The
+    # population was 912" on Elmford's page).
+    others = [t for t in binding.named if t not in analysis.asked.measured]
+    if others and not any(sentence.covers(t) for t in others):
         return False
     return not (about_other_work(sentence.text) and unheld(list(analysis.asked.names), [sentence.text]))
 

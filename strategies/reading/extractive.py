@@ -439,11 +439,6 @@ def coverage_gain(item: ScoredSentence, covered: set[str], analysis: Analysis) -
     return sum(analysis.weights.get(t, 0.0) for t in new) / total
 
 
-def focus_share(item: ScoredSentence, analysis: Analysis) -> float:
-    """The share of the question's focus-term weight that ``item`` covers."""
-    return coverage_gain(item, set(), analysis)
-
-
 def _mmr(item: ScoredSentence, chosen: list[ScoredSentence], covered: set[str], analysis: Analysis) -> float:
     redundancy = max((float(item.vector @ s.vector) for s in chosen), default=0.0)
     gain = coverage_gain(item, covered, analysis) if chosen else 0.0

@@ -75,7 +75,7 @@ _LETTERS = re.compile(r"[A-Za-z]+")
 # then a document noun or the document's writers.
 _DOCUMENT_REFERENCE = re.compile(
     r"\b((?:the|this|that|its|their|our)\s+(?:[A-Z0-9][\w-]*['’]?s?\s+){0,3}|[A-Z][\w-]*['’]s\s+)"
-    r"(?:paper|article|preprint|study|report|authors)\b"
+    r"(?:paper|article|preprint|study|survey|report|authors)\b"
 )
 
 # "according to X": X is where the answer is to be read, up to the clause's end.

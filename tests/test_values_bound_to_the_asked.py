@@ -1,0 +1,94 @@
+"""A value answers for what is asked, read the way a table's reader reads it: a name over a group of
+repeated sub-columns names the group; "P", "R" and "R@10" in a header are measures; the counted noun's
+head tells two rows apart; a bound is no value when another sentence states it; of two sentences
+giving a figure, the one saying it of what is asked leads. Small made-up documents through the
+offline strategy; the library is real (Qdrant, fastembed)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from corpus.table_text import table_rows
+from graph.run import run_research
+from strategies.offline.strategy import OfflineStrategy
+from strategies.reading.numbers import is_bound
+from strategies.reading.question import parse_question
+from strategies.reading.question_types import AnswerType, question_type
+from strategies.reading.table_cells import cell_answer, own_row
+from strategies.reading.text import content_stems
+
+# Centred over their three columns, the systems' names stand over the middle one, or one to the right.
+GROUPED = """Category | Lark |  |  |  | Wren |  |  | Finch | 
+Measure | P | R | F1 | P | R | F1 | P | R | F1
+Title | 81.9 | 89.1 | 85.3 | 85.3 | 89.8 | 87.5 | 97.4 | 98.3 | 97.8"""
+
+
+def test_a_name_over_repeated_sub_columns_names_its_whole_group() -> None:
+    (row,) = table_rows(GROUPED)
+    names = [name for name, _ in row.cells]
+    assert names == [f"{system} {m}" for system in ("Lark", "Wren", "Finch") for m in ("P", "R", "F1")]
+    # The row labels' heading names no column of values.
+    (model,) = table_rows("Model | Full | \n | P | R\nLark | 40.6 | 38.3")
+    assert [name for name, _ in model.cells] == ["Full P", "Full R"]
+
+
+def test_abbreviated_measures_and_measures_at_a_cut_off_name_their_columns() -> None:
+    (row,) = table_rows(GROUPED)
+    context = frozenset(content_stems("Table 3: results by category"))
+    assert cell_answer(parse_question("What precision does Wren get on the Title category?"), row, context) == "85.3"
+    assert cell_answer(parse_question("What recall does Finch have on Title?"), row, context) == "98.3"
+    reached = question_type("What R@10 does Lark reach in the hint evaluation?")
+    assert (reached.kind, reached.noun) == (AnswerType.QUANTITY, "r@10")
+    (lark,) = table_rows("Algorithm | R@3 | R@5 | R@10\nLark (1995) | 0.38 | 0.46 | 0.56")
+    assert cell_answer(parse_question("What R@10 does Lark reach?"), lark, frozenset()) == "0.56"
+    # A plain noun reached is no measure: "what goal" asks for an account.
+    assert question_type("What goal did the team reach?").kind is AnswerType.DESCRIPTION
+
+
+def test_the_counted_noun_s_head_tells_two_rows_apart() -> None:
+    question = parse_question("How many paper cards did participant P3 open?")
+    labels = ("Paper Opens", "Card Opens", "Paper Saves")
+    assert [own_row(question, label, labels) for label in labels] == [False, True, False]
+
+
+def test_a_bound_is_not_a_value() -> None:
+    assert is_bound("at least 150 words") and is_bound("up to 600 ms")
+    assert not is_bound("163") and not is_bound("about 40 words")
+
+
+def _lead(make_library, tmp_path: Path, markdown: str, question: str):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "note.md").write_text(markdown)
+    library = make_library()
+    library.ingest([folder])
+    report = run_research(library, OfflineStrategy(library.embedder), question, single_question=True).report
+    return report.sections[0].claims[0]
+
+
+def test_a_dataset_s_value_is_its_row_not_the_survey_s_threshold(make_library, tmp_path: Path) -> None:
+    lead = _lead(
+        make_library,
+        tmp_path,
+        "# A survey of long summaries\n\n"
+        "We consider summarization datasets with an average summary length of at least 150 words, "
+        "such as Harbor and Alder.\n\n"
+        "Table 1: The datasets of the survey, with their average lengths.\n\n"
+        "| Dataset | Source words | Summary words | Papers |\n|---|---|---|---|\n"
+        "| Harbor (2018) | 5906 | 163 | 55 |\n| Alder (2019) | 1284 | 174 | 19 |\n",
+        "What is the average summary length of Harbor in the survey's table of datasets?",
+    )
+    assert lead.answer == "163"
+
+
+def test_the_figure_said_of_what_is_asked_leads(make_library, tmp_path: Path) -> None:
+    lead = _lead(
+        make_library,
+        tmp_path,
+        "# How papers evaluate summaries\n\n"
+        "In our survey, we found the background of the annotators is often not given (16 / 43 papers).\n\n"
+        "## Agreement\n\n"
+        "While 33 papers use several annotators per summary, only 12 report inter-annotator agreement.\n",
+        "In the survey, how many of the 44 papers report inter-annotator agreement?",
+    )
+    assert lead.answer == "12"
