@@ -7,7 +7,8 @@ use it alone with FastAPI's test client."""
 from __future__ import annotations
 
 import sys
-from contextlib import asynccontextmanager, nullcontext
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
 
 from fastapi import FastAPI
 from fastapi.responses import RedirectResponse, Response
@@ -43,6 +44,31 @@ def create_app(
 
     chat_mount = ChatMount(portal) if chat else None
     mcp_mount = McpMount(portal)
+    app = FastAPI(
+        title=API_TITLE,
+        version="1",
+        summary="Cited research over your own documents: search, ask, report, threads, exports.",
+        docs_url="/api/docs",
+        redoc_url=None,
+        openapi_url="/api/openapi.json",
+        lifespan=_lifespan(portal, token, url, watch, chat_mount, mcp_mount),
+    )
+    add_api(app, portal)
+    _add_site_routes(app, chat_mount, mcp_mount)
+    _add_middleware(app, portal, token)
+    return app
+
+
+def _lifespan(
+    portal: LocalPortal,
+    token: str | None,
+    url: str | None,
+    watch: bool,
+    chat_mount: ChatMount | None,
+    mcp_mount: McpMount,
+) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
+    """What the app does as it starts (publishes its address, ingests stray uploads, watches the
+    folders) and as it stops (undoes those, closes the portal), serving the chat and MCP between."""
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI):
@@ -66,16 +92,11 @@ def create_app(
                 discovery.withdraw(portal.settings)
             portal.close()  # running jobs stop at their next step; research runs keep their checkpoints
 
-    app = FastAPI(
-        title=API_TITLE,
-        version="1",
-        summary="Cited research over your own documents: search, ask, report, threads, exports.",
-        docs_url="/api/docs",
-        redoc_url=None,
-        openapi_url="/api/openapi.json",
-        lifespan=lifespan,
-    )
-    add_api(app, portal)
+    return lifespan
+
+
+def _add_site_routes(app: FastAPI, chat_mount: ChatMount | None, mcp_mount: McpMount) -> None:
+    """The site's own routes beside the API: the home page, the icon, MCP and the chat."""
 
     @app.get("/", include_in_schema=False)
     def home() -> RedirectResponse:
@@ -94,6 +115,9 @@ def create_app(
             return RedirectResponse(f"{CHAT_PATH}/manifest.json")
 
         app.mount(CHAT_PATH, chat_mount)
+
+
+def _add_middleware(app: FastAPI, portal: LocalPortal, token: str | None) -> None:
     limits = portal.settings.service
     # Inside the guard (the last added is the outermost): an unknown caller's body is not read.
     app.add_middleware(StoreQuota, max_items=limits.store_max_items, max_mb=limits.store_max_mb)
@@ -111,4 +135,3 @@ def create_app(
         own_paths=(API_PATH, CHAT_PATH, LOGIN_PATH, MCP_PATH),
         origin_read_only=(STORE_PATH,),
     )
-    return app
