@@ -143,17 +143,26 @@ def _column_names(header: list[list[str]], width: int) -> list[str]:
     groups = _repeated_groups(header[-1]) if header else []
     for r, row in enumerate(filled[:-1]):
         if groups and _one_name_each(row, groups):
-            for group in groups:
-                name = next(row[j] for j in group if row[j])
-                for j in group:
-                    row[j] = name
-            continue
-        below = header[r + 1]
-        # Never from the first column: the row labels' heading ("Model") names no column of values.
-        for j in range(2, width):
-            if not row[j] and row[j - 1] and below[j]:
-                row[j] = row[j - 1]
+            _name_groups(row, groups)
+        else:
+            _carry_right(row, header[r + 1], width)
     return [_joined([row[j] for row in filled if row[j]]) for j in range(width)]
+
+
+def _name_groups(row: list[str], groups: list[range]) -> None:
+    """Each group's one name in ``row`` over every column of the group."""
+    for group in groups:
+        name = next(row[j] for j in group if row[j])
+        for j in group:
+            row[j] = name
+
+
+def _carry_right(row: list[str], below: list[str], width: int) -> None:
+    """A name in ``row`` carried right over the empty cells under which ``below`` names columns; never
+    from the first column: the row labels' heading ("Model") names no column of values."""
+    for j in range(2, width):
+        if not row[j] and row[j - 1] and below[j]:
+            row[j] = row[j - 1]
 
 
 def _repeated_groups(leaves: list[str]) -> list[range]:

@@ -19,6 +19,7 @@ import uuid
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from langsmith import Client, evaluate, schemas
 from pydantic import BaseModel, Field
@@ -175,9 +176,40 @@ def run_eval(
             evaluators.append(make_judge(strategy.llm, settings.llm.schema_format))
         client = Client() if upload else offline_client()
         data = _upload_dataset(client, dataset) if upload else _local_examples(dataset)
+        experiment = _Experiment(dataset, config, client, upload, strategy.mode)
+        results, rows = experiment.run(target, data, evaluators, quiet)
+        mode = strategy.mode
+    example_results = [_result(row) for row in rows]
+    return EvalRun(
+        dataset=dataset,
+        config=config,
+        mode=mode,
+        results=example_results,
+        summary_scores=summary_scores_of(example_results),
+        seconds=time.perf_counter() - started,
+        experiment=results.experiment_name,
+        uploaded=upload,
+        url=results.url if upload else None,
+    )
+
+
+@dataclass(frozen=True)
+class _Experiment:
+    """One ``langsmith.evaluate`` experiment: a configuration on a dataset, with a progress bar."""
+
+    dataset: EvalDataset
+    config: RunConfig
+    client: Client
+    upload: bool
+    mode: str
+
+    def run(
+        self, target: ResearchTarget, data: str | list[schemas.Example], evaluators: list, quiet: bool
+    ) -> tuple[Any, list]:
+        """``evaluate``'s results (langsmith names their type privately) and their rows."""
         bar = tqdm(
-            total=len(dataset.examples),
-            desc=f"{dataset.name} · {config.name}",
+            total=len(self.dataset.examples),
+            desc=f"{self.dataset.name} · {self.config.name}",
             unit="q",
             file=sys.stderr,
             disable=quiet or None,
@@ -200,29 +232,20 @@ def run_eval(
                 data=data,
                 evaluators=evaluators,
                 summary_evaluators=SUMMARY_EVALUATORS,
-                experiment_prefix=f"prp-{dataset.name}-{config.name.replace(', ', '-').replace(' ', '-')}",
-                description=f"prp {config.describe()} on {dataset.kind.value}:{dataset.source}",
-                metadata={"config": config.model_dump(mode="json"), "dataset": dataset.name, "mode": strategy.mode},
+                experiment_prefix=f"prp-{self.dataset.name}-{self.config.name.replace(', ', '-').replace(' ', '-')}",
+                description=f"prp {self.config.describe()} on {self.dataset.kind.value}:{self.dataset.source}",
+                metadata={
+                    "config": self.config.model_dump(mode="json"),
+                    "dataset": self.dataset.name,
+                    "mode": self.mode,
+                },
                 max_concurrency=0,
-                client=client,
-                upload_results=upload,
+                client=self.client,
+                upload_results=self.upload,
                 # Offline, evaluators run untraced: an LLM judge's calls must not look for a tracer.
-                disable_evaluator_tracing=not upload,
+                disable_evaluator_tracing=not self.upload,
             )
-            rows = list(results)
-        mode = strategy.mode
-    example_results = [_result(row) for row in rows]
-    return EvalRun(
-        dataset=dataset,
-        config=config,
-        mode=mode,
-        results=example_results,
-        summary_scores=summary_scores_of(example_results),
-        seconds=time.perf_counter() - started,
-        experiment=results.experiment_name,
-        uploaded=upload,
-        url=results.url if upload else None,
-    )
+            return results, list(results)
 
 
 def summary_scores_of(results: list[ExampleResult]) -> dict[str, float]:

@@ -277,12 +277,8 @@ def render_report(
     disagreements = [d for d in candidates if d is not None]
     sections = [renderer.closest(s, d) for s, d in zip(sections, draft.sections, strict=True)]
     shown = [*summary, *(c for s in sections for c in s.claims)]
-    # A writer's title is its own words; it stands only beside a claim the library confirms, and never
-    # repeating a planted instruction.
-    vouched = not any(draft.claims()) or any(c.status is not ClaimStatus.UNVERIFIED for c in shown)
-    vouched = vouched and not echoes(draft.title, renderer.addressed_texts)
     return FinalReport(
-        title=draft.title if vouched else topic,
+        title=_title(draft, shown, renderer.addressed_texts, topic),
         mode=mode,
         single_question=answer_only,
         policy=policy,
@@ -299,3 +295,10 @@ def render_report(
         addressed_claims=renderer.addressed,
         cautions=cautions(addressed),
     )
+
+
+def _title(draft: DraftReport, shown: list[ReportClaim], addressed_texts: list[str], topic: str) -> str:
+    """The writer's title, else the topic. A writer's title is its own words; it stands only beside a
+    claim the library confirms, and never repeating a planted instruction."""
+    vouched = not any(draft.claims()) or any(c.status is not ClaimStatus.UNVERIFIED for c in shown)
+    return draft.title if vouched and not echoes(draft.title, addressed_texts) else topic

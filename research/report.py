@@ -300,22 +300,20 @@ class FinalReport(BaseModel):
 
     def header_lines(self) -> list[str]:
         """The mode and what the reader should know about the citations (Markdown, one line each)."""
+        return [self._mode_line(), self._answers_line(), *self._claim_notes(), *(c.markdown for c in self.cautions)]
+
+    def _mode_line(self) -> str:
         if self.mode == "offline":
-            written = "Written in **offline mode**: deterministic extractive research, no language model."
-        else:
-            written = (
-                f"Written in **LLM mode** ({markdown_text(mode_model(self.mode))}); the title and the "
-                "sub-questions are the model's wording."
-            )
+            return "Written in **offline mode**: deterministic extractive research, no language model."
+        return (
+            f"Written in **LLM mode** ({markdown_text(mode_model(self.mode))}); the title and the "
+            "sub-questions are the model's wording."
+        )
+
+    def _answers_line(self) -> str:
+        """How the question was answered, or how many sub-questions were, and how many citations."""
         answered = len(self.answered_sections())
-        disputed = sum(1 for s in self.sections if s.disputed)
-        unverified = len(self.unverified_sections())
-        of_which = f" ({disputed} where the documents answer differently)" if disputed else ""
-        if unverified:
-            of_which += f", {unverified} with unverified claims only"
         flagged = len(self.flagged_sections())
-        if flagged:
-            of_which += f", {flagged} whose leading claim is flagged"
         n = len(self.answer_citations())
         cited = {0: "No citations.", 1: "1 citation, resolved to the block it quotes."}.get(
             n, f"{n} citations, each resolved to the block it quotes."
@@ -323,16 +321,24 @@ class FinalReport(BaseModel):
         if self.single_question and len(self.sections) == 1:
             section = self.sections[0]
             found = f"{section.status_label.capitalize()} (confidence {section.confidence:.2f})."
-            flagged_lead = bool(flagged)
-            if flagged_lead:
+            if flagged:
                 found = f"Not answered: its leading claim is flagged (confidence {section.confidence:.2f})."
-            lines = [written, f"{found if answered or flagged_lead else NOT_ANSWERED} {cited}"]
-        else:
-            lines = [
-                written,
-                f"{counted(len(self.sections), 'sub-question')}: {answered} answered{of_which}, "
-                f"{len(self.sections) - answered - unverified - flagged} not answered by the corpus. {cited}",
-            ]
+            return f"{found if answered or flagged else NOT_ANSWERED} {cited}"
+        disputed = sum(1 for s in self.sections if s.disputed)
+        unverified = len(self.unverified_sections())
+        of_which = f" ({disputed} where the documents answer differently)" if disputed else ""
+        if unverified:
+            of_which += f", {unverified} with unverified claims only"
+        if flagged:
+            of_which += f", {flagged} whose leading claim is flagged"
+        return (
+            f"{counted(len(self.sections), 'sub-question')}: {answered} answered{of_which}, "
+            f"{len(self.sections) - answered - unverified - flagged} not answered by the corpus. {cited}"
+        )
+
+    def _claim_notes(self) -> list[str]:
+        """A line for each kind of claim the reader should know was answered, marked, flagged or left out."""
+        lines = []
         extractive = sum(1 for s in self.sections if s.extractive)
         if extractive:
             lines.append(
@@ -357,7 +363,7 @@ class FinalReport(BaseModel):
             lines.append(
                 f"{counted(self.addressed_claims, 'claim')} left out: they cite or restate text addressed to an AI assistant."
             )
-        return lines + [c.markdown for c in self.cautions]
+        return lines
 
     def reference_label(self, citation: NumberedCitation) -> str:
         """ "Halvorsen et al. (2019). Title, p. 3, block b1": where a citation points, without its quote,

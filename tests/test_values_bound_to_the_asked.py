@@ -18,7 +18,7 @@ from strategies.reading.table_cells import cell_answer, own_row
 from strategies.reading.text import content_stems
 
 # Centred over their three columns, the systems' names stand over the middle one, or one to the right.
-GROUPED = """Category | Lark |  |  |  | Wren |  |  | Finch | 
+GROUPED = """Category | Lark |  |  |  | Wren |  |  | Finch |
 Measure | P | R | F1 | P | R | F1 | P | R | F1
 Title | 81.9 | 89.1 | 85.3 | 85.3 | 89.8 | 87.5 | 97.4 | 98.3 | 97.8"""
 

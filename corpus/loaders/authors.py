@@ -105,13 +105,21 @@ def is_person_name(text: str) -> bool:
         return False
     if not all(_is_name_word(w) for w in words):
         return False
+    if _names_an_organisation(text, words):
+        return False
+    return _ends_in_family_name(words)
+
+
+def _names_an_organisation(text: str, words: list[str]) -> bool:
+    """An acronym beside mixed-case words names an organisation ("GRPN Technical Group"); a family
+    name alone in capitals after the given name is a convention ("Chris QUIRK")."""
     capitals = [i for i, w in enumerate(words) if len(w) > 1 and w.isupper() and w.isalpha()]
     family_in_capitals = capitals == [len(words) - 1] and len(words[-1]) >= 3
-    if any(ch.islower() for ch in text) and capitals and not family_in_capitals:
-        # An acronym beside mixed-case words names an organisation ("GRPN Technical Group"); a family
-        # name alone in capitals after the given name is a convention ("Chris QUIRK").
-        return False
-    # The family name comes last and is a word ("A. Chang" is a name, "Chang A." and "Smith J" are not).
+    return any(ch.islower() for ch in text) and bool(capitals) and not family_in_capitals
+
+
+def _ends_in_family_name(words: list[str]) -> bool:
+    """The family name comes last and is a word ("A. Chang" is a name, "Chang A." and "Smith J" are not)."""
     last = words[-1]
     return len(last) > 1 and not (last.lower() in PARTICLES or _INITIAL.match(last) or words[0].lower() in PARTICLES)
 

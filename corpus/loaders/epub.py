@@ -36,26 +36,9 @@ _YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|20\d\d)(?!\d)")
 
 
 def load_epub(path: Path) -> LoadedDocument:
-    if _ENCRYPTION in members(path, "EPUB") and _CIPHERED_CHAPTER.search(_read(path, _ENCRYPTION)):
-        raise LoadError("an EPUB encrypted with DRM: its chapters cannot be read")
-    try:
-        book = epub.read_epub(str(path), options={"ignore_ncx": True})
-    except (epub.EpubException, KeyError, ValueError, zipfile.BadZipFile, etree.XMLSyntaxError) as exc:
-        raise LoadError(f"not a readable EPUB file ({type(exc).__name__}: {exc})") from None
-    chapters = [book.get_item_with_id(idref) for idref, _ in book.spine]
-    chapters = [c for c in chapters if c is not None and c.get_type() == ebooklib.ITEM_DOCUMENT]
-    chapters = [c for c in chapters if not isinstance(c, epub.EpubNav)]  # the table of contents itself
-    if len(chapters) > MAX_CHAPTERS:
-        raise LoadError(f"a book of {len(chapters):,} chapters, over the limit of {MAX_CHAPTERS:,}")
-    names = _toc_names(book.toc)
-    outline = Outline()
-    for number, chapter in enumerate(chapters, start=1):
-        root = parse_html(chapter.get_content().decode("utf-8", errors="replace"))
-        outline.new_page(number)
-        name, heading = names.get(normpath(chapter.file_name), ""), first_heading(root)
-        if (name or not heading) and name != heading:
-            outline.heading(0, name or f"Chapter {number}", shown=False)
-        add_xhtml(outline, root)
+    book = _open_book(path)
+    chapters = _chapters(book)
+    outline = _outline(chapters, _toc_names(book.toc))
     title = clean_title(_first(book, "title"))
     date = _YEAR.search(_first(book, "date"))
     return LoadedDocument(
@@ -66,6 +49,40 @@ def load_epub(path: Path) -> LoadedDocument:
         bibliography=Bibliography(authors=_authors(book)),
         blocks=outline.blocks,
     )
+
+
+def _open_book(path: Path) -> epub.EpubBook:
+    """The book, refused by name when its chapters are ciphered (DRM) or its package is unreadable."""
+    if _ENCRYPTION in members(path, "EPUB") and _CIPHERED_CHAPTER.search(_read(path, _ENCRYPTION)):
+        raise LoadError("an EPUB encrypted with DRM: its chapters cannot be read")
+    try:
+        return epub.read_epub(str(path), options={"ignore_ncx": True})
+    except (epub.EpubException, KeyError, ValueError, zipfile.BadZipFile, etree.XMLSyntaxError) as exc:
+        raise LoadError(f"not a readable EPUB file ({type(exc).__name__}: {exc})") from None
+
+
+def _chapters(book: epub.EpubBook) -> list[epub.EpubItem]:
+    """The spine's documents in reading order, without the table of contents itself; a book of more
+    than ``MAX_CHAPTERS`` is refused rather than read for minutes."""
+    chapters = [book.get_item_with_id(idref) for idref, _ in book.spine]
+    chapters = [c for c in chapters if c is not None and c.get_type() == ebooklib.ITEM_DOCUMENT]
+    chapters = [c for c in chapters if not isinstance(c, epub.EpubNav)]
+    if len(chapters) > MAX_CHAPTERS:
+        raise LoadError(f"a book of {len(chapters):,} chapters, over the limit of {MAX_CHAPTERS:,}")
+    return chapters
+
+
+def _outline(chapters: list[epub.EpubItem], names: dict[str, str]) -> Outline:
+    """Each chapter on a page of its own, under its name unless its first heading already says it."""
+    outline = Outline()
+    for number, chapter in enumerate(chapters, start=1):
+        root = parse_html(chapter.get_content().decode("utf-8", errors="replace"))
+        outline.new_page(number)
+        name, heading = names.get(normpath(chapter.file_name), ""), first_heading(root)
+        if (name or not heading) and name != heading:
+            outline.heading(0, name or f"Chapter {number}", shown=False)
+        add_xhtml(outline, root)
+    return outline
 
 
 def _read(path: Path, member: str) -> bytes:

@@ -33,24 +33,35 @@ def parse_fields(front_matter: str) -> dict[str, str]:
     key = None
     for line in front_matter.splitlines():
         if (field := _FIELD.match(line)) is not None:
-            key, value = field.group(1).lower(), _unquote(field.group(2))
-            if value.startswith("[") and value.endswith("]"):
-                value = "; ".join(_unquote(v) for v in value[1:-1].split(",") if v.strip())
-            fields[key] = value
-            items.pop(key, None)
-        elif key is not None and (item := _ITEM.match(line)) is not None:
-            value = _unquote(item.group(1) or item.group(2) or "")
-            pair = _PAIR.match(value)
-            items.setdefault(key, []).append(
-                {"": value, pair.group(1).lower(): _unquote(pair.group(2))} if pair else value
-            )
-        elif key is not None and items.get(key) and isinstance(mapping := items[key][-1], dict):
-            if (pair := _PAIR.match(line.strip())) is not None:
-                mapping[pair.group(1).lower()] = _unquote(pair.group(2))
+            key = field.group(1).lower()
+            fields[key] = _field_value(field.group(2))
+            items.pop(key, None)  # a key written again starts its list afresh
+        elif key is not None:
+            _add_item_line(items, key, line)
     for key, values in items.items():
         listed = "; ".join(v if isinstance(v, str) else _item_text(v) for v in values)
         fields[key] = f"{fields[key]}; {listed}" if fields[key] else listed
     return fields
+
+
+def _field_value(written: str) -> str:
+    """A field's value as written after its key, a flow list ("[a, b]") joined with "; "."""
+    value = _unquote(written)
+    if value.startswith("[") and value.endswith("]"):
+        value = "; ".join(_unquote(v) for v in value[1:-1].split(",") if v.strip())
+    return value
+
+
+def _add_item_line(items: dict[str, list[str | dict[str, str]]], key: str, line: str) -> None:
+    """A line under ``key``: a new list item (a mapping when it reads "name: value"), or a further
+    "name: value" of the mapping item above it; any other line is ignored."""
+    if (item := _ITEM.match(line)) is not None:
+        value = _unquote(item.group(1) or item.group(2) or "")
+        pair = _PAIR.match(value)
+        items.setdefault(key, []).append({"": value, pair.group(1).lower(): _unquote(pair.group(2))} if pair else value)
+    elif items.get(key) and isinstance(mapping := items[key][-1], dict):
+        if (pair := _PAIR.match(line.strip())) is not None:
+            mapping[pair.group(1).lower()] = _unquote(pair.group(2))
 
 
 # "key: value" inside a list item ("- given-names: Robbie", "    surname: Leeuwen").

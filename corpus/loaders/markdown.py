@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -119,70 +120,105 @@ def is_references_heading(heading: str) -> bool:
 
 def load_markdown(text: str) -> LoadedDocument:
     fields, body = _split_front_matter(text)
-    lines = line_bounds(text)
-    blocks: list[RawBlock] = []
-    opening: list[tuple[int, str]] = []  # (level, text) of the headings before any body text
-    in_opening = True
-    section = ""
-    open_headings: list[tuple[int, str]] = []  # (level, text) of the headings the next block sits under
-    parents: list[str] = []  # the headings above the current section, outermost first
-    references_level: int | None = None  # level of the References heading we are under, if any
-    furniture: list[RawBlock] = []  # a crawler's header lines, kept only if nothing else is there
-    furniture_lines: list[str] = []
+    reading = _Reading(text, line_bounds(text))
     for group in _constructs(_PARSER.parse(body)):
+        reading.read(group)
+    year = _front_matter_year(fields) or find_year(body[:YEAR_SCAN_CHARS])
+    bibliography = text_bibliography(fields, body.lstrip("\n"))
+    url = source_url(reading.furniture_lines) or _comment_source(body)
+    front_title = clean_title(fields.get("title"))
+    return LoadedDocument(
+        title=front_title or _title(reading.opening),
+        title_source=TitleSource.FRONT_MATTER if front_title else None,
+        year=year,
+        bibliography=bibliography.model_copy(update={"url": url}) if url else bibliography,
+        blocks=_implicit_headings(reading.blocks) or reading.furniture,
+    )
+
+
+@dataclass
+class _Reading:
+    """A Markdown document read construct by construct, top to bottom: the blocks made so far, and
+    where the next one sits (its section, the headings above it, whether it is under References)."""
+
+    text: str
+    lines: list[tuple[int, int]]
+    blocks: list[RawBlock] = field(default_factory=list)
+    opening: list[tuple[int, str]] = field(default_factory=list)  # (level, text) of the headings before any body text
+    in_opening: bool = True
+    section: str = ""
+    open_headings: list[tuple[int, str]] = field(default_factory=list)  # (level, text) the next block sits under
+    parents: list[str] = field(default_factory=list)  # the headings above the current section, outermost first
+    references_level: int | None = None  # level of the References heading we are under, if any
+    # A crawler's header lines, kept as the blocks only if nothing else is there.
+    furniture: list[RawBlock] = field(default_factory=list)
+    furniture_lines: list[str] = field(default_factory=list)
+
+    def read(self, group: list[Token]) -> None:
+        """One top-level construct: its block (or blocks) added, where the next one sits moved on."""
         made = _block(group)
         if made is None or not made[1]:
-            continue
+            return
         kind, block_text = made
         first, last = group[0].map  # every block-level opening token carries its line range
-        if kind is BlockKind.HEADING and _is_code_comment(text, lines, first):
-            kind, block_text = BlockKind.PARAGRAPH, text[slice(*lines[first])].strip()
-        if in_opening and kind is BlockKind.PARAGRAPH:
-            leading = _furniture_lines(text, lines, first, last, under_title=bool(opening))
-            if leading:
-                furniture_lines += [text[slice(*lines[i])] for i in range(first, first + leading)]
-                span = trimmed_span(text, lines[first][0], lines[first + leading - 1][1])
-                furniture.append(RawBlock(span=span, section=section, parents=parents, kind=kind, text=block_text))
-                if leading == last - first:
-                    continue
-                block_text = _children_text(_paragraph_children(group[1])[_break_index(group, leading) + 1 :])
-                first += leading
+        if kind is BlockKind.HEADING and _is_code_comment(self.text, self.lines, first):
+            kind, block_text = BlockKind.PARAGRAPH, self.text[slice(*self.lines[first])].strip()
+        if self.in_opening and kind is BlockKind.PARAGRAPH:
+            kept = self._set_furniture_apart(group, block_text, first, last)
+            if kept is None:
+                return
+            first, block_text = kept
         if kind is BlockKind.HEADING:
-            level = int(group[0].tag[1])
-            while open_headings and open_headings[-1][0] >= level:
-                open_headings.pop()
-            parents = [heading for _, heading in open_headings]
-            open_headings.append((level, block_text))
-            section = block_text
-            if in_opening:
-                opening.append((level, block_text))
-            # A subheading stays inside References; a heading at its level or above ends it.
-            if references_level is None or level <= references_level:
-                references_level = level if is_references_heading(block_text) else None
-        elif references_level is not None:
+            self._enter_heading(int(group[0].tag[1]), block_text)
+        elif self.references_level is not None:
             kind = BlockKind.REFERENCE
         if kind is not BlockKind.HEADING and not _is_page_chrome(group, block_text):
-            in_opening = False
+            self.in_opening = False
+        self._add(group, kind, block_text, first, last)
+
+    def _set_furniture_apart(
+        self, group: list[Token], block_text: str, first: int, last: int
+    ) -> tuple[int, str] | None:
+        """An opening paragraph's leading crawler lines go to ``furniture``: (first line, text) of what
+        remains of the paragraph, or None when nothing does."""
+        leading = _furniture_lines(self.text, self.lines, first, last, under_title=bool(self.opening))
+        if not leading:
+            return first, block_text
+        self.furniture_lines += [self.text[slice(*self.lines[i])] for i in range(first, first + leading)]
+        span = trimmed_span(self.text, self.lines[first][0], self.lines[first + leading - 1][1])
+        self.furniture.append(self._raw(span, BlockKind.PARAGRAPH, block_text))
+        if leading == last - first:
+            return None
+        return first + leading, _children_text(_paragraph_children(group[1])[_break_index(group, leading) + 1 :])
+
+    def _enter_heading(self, level: int, heading: str) -> None:
+        """A heading opens a section: the headings above it are those of lower levels still open."""
+        while self.open_headings and self.open_headings[-1][0] >= level:
+            self.open_headings.pop()
+        self.parents = [text for _, text in self.open_headings]
+        self.open_headings.append((level, heading))
+        self.section = heading
+        if self.in_opening:
+            self.opening.append((level, heading))
+        # A subheading stays inside References; a heading at its level or above ends it.
+        if self.references_level is None or level <= self.references_level:
+            self.references_level = level if is_references_heading(heading) else None
+
+    def _add(self, group: list[Token], kind: BlockKind, block_text: str, first: int, last: int) -> None:
+        """The block of source lines ``first`` to ``last``, in the current section."""
         crumb = _leading_breadcrumb(group) if kind is BlockKind.PARAGRAPH else None
         if crumb is not None:
             # A breadcrumb line glued above a paragraph is a block of its own, so it can be told
             # apart (and marked as boilerplate) without taking the paragraph with it.
-            crumb_span = trimmed_span(text, lines[first][0], lines[first][1])
-            blocks.append(RawBlock(span=crumb_span, section=section, parents=parents, kind=kind, text=crumb[0]))
+            self.blocks.append(
+                self._raw(trimmed_span(self.text, self.lines[first][0], self.lines[first][1]), kind, crumb[0])
+            )
             first, block_text = first + 1, crumb[1]
-        span = trimmed_span(text, lines[first][0], lines[last - 1][1])
-        blocks.append(RawBlock(span=span, section=section, parents=parents, kind=kind, text=block_text))
-    year = _front_matter_year(fields) or find_year(body[:YEAR_SCAN_CHARS])
-    bibliography = text_bibliography(fields, body.lstrip("\n"))
-    url = source_url(furniture_lines) or _comment_source(body)
-    front_title = clean_title(fields.get("title"))
-    return LoadedDocument(
-        title=front_title or _title(opening),
-        title_source=TitleSource.FRONT_MATTER if front_title else None,
-        year=year,
-        bibliography=bibliography.model_copy(update={"url": url}) if url else bibliography,
-        blocks=_implicit_headings(blocks) or furniture,
-    )
+        span = trimmed_span(self.text, self.lines[first][0], self.lines[last - 1][1])
+        self.blocks.append(self._raw(span, kind, block_text))
+
+    def _raw(self, span: CharSpan, kind: BlockKind, text: str) -> RawBlock:
+        return RawBlock(span=span, section=self.section, parents=self.parents, kind=kind, text=text)
 
 
 # A line that heads what follows in a page exported without heading markup: a few words, capitalised,

@@ -9,6 +9,8 @@ site's or a company's name gives no author.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import lxml.html
 
 from corpus.loaders.authors import split_names
@@ -35,15 +37,27 @@ def meta_tags(root: lxml.html.HtmlElement | None) -> dict[str, list[str]]:
 
 
 def meta_tag_bibliography(tags: dict[str, list[str]]) -> Bibliography:
+    return Bibliography(
+        authors=_authors(tags),
+        venue=next((tags[name][0] for name in _VENUE_TAGS if name in tags), None),
+        doi=_first_valid(tags, _DOI_TAGS, normalise_doi),
+        arxiv_id=_first_valid(tags, _ARXIV_TAGS, normalise_arxiv_id),
+    )
+
+
+def _authors(tags: dict[str, list[str]]) -> list[str]:
+    """The names of the first group of author tags that has any (the groups are in order of trust)."""
     authors: list[str] = []
     for names in _AUTHOR_TAGS:
         for value in (v for name in names for v in tags.get(name, [])):
             authors += [n for n in split_names(value) if n not in authors]
         if authors:
             break
-    return Bibliography(
-        authors=authors,
-        venue=next((tags[name][0] for name in _VENUE_TAGS if name in tags), None),
-        doi=next((doi for name in _DOI_TAGS for v in tags.get(name, []) if (doi := normalise_doi(v))), None),
-        arxiv_id=next((i for name in _ARXIV_TAGS for v in tags.get(name, []) if (i := normalise_arxiv_id(v))), None),
-    )
+    return authors
+
+
+def _first_valid(
+    tags: dict[str, list[str]], names: tuple[str, ...], normalise: Callable[[str], str | None]
+) -> str | None:
+    """The first value among the tags ``names`` that ``normalise`` accepts, normalised."""
+    return next((found for name in names for v in tags.get(name, []) if (found := normalise(v))), None)

@@ -38,26 +38,12 @@ _SLIDE_PART = re.compile(r"^ppt/slides/slide\d+\.xml$")
 
 
 def load_pptx(path: Path) -> LoadedDocument:
-    slides = sum(1 for name in members(path, "PowerPoint") if _SLIDE_PART.match(name))
-    if slides > MAX_SLIDES:
-        raise LoadError(f"a presentation of {slides:,} slides, over the limit of {MAX_SLIDES:,}")
-    try:
-        deck = pptx.Presentation(str(path))
-    except (KeyError, ValueError, etree.XMLSyntaxError, PackageNotFoundError, zipfile.BadZipFile) as exc:
-        raise LoadError(f"not a readable PowerPoint file ({type(exc).__name__}: {exc})") from None
+    deck = _open_deck(path)
     outline = Outline()
     first_title = None
     for number, slide in enumerate(deck.slides, start=1):
-        outline.new_page(number)
-        title_shape = slide.shapes.title
-        title = title_shape.text_frame.text if title_shape is not None and title_shape.has_text_frame else ""
+        title = _add_slide(outline, number, slide)
         first_title = first_title or (title if number == 1 else None)
-        outline.heading(1, title or f"Slide {number}", shown=bool(title.strip()))
-        others = [s for s in slide.shapes if title_shape is None or s.shape_id != title_shape.shape_id]
-        for shape in _reading_order(others, 0):
-            _add_shape(outline, shape)
-        if slide.has_notes_slide:
-            outline.add(BlockKind.NOTES, _notes(slide))
     properties = deck.core_properties
     title = clean_title(properties.title)
     return LoadedDocument(
@@ -68,6 +54,33 @@ def load_pptx(path: Path) -> LoadedDocument:
         bibliography=Bibliography(authors=metadata_authors(properties.author or "")),
         blocks=outline.blocks,
     )
+
+
+def _open_deck(path: Path) -> pptx.presentation.Presentation:
+    """The presentation, refused by name when it has more than ``MAX_SLIDES`` slides (counted in the
+    package, before python-pptx reads them all) or cannot be read."""
+    slides = sum(1 for name in members(path, "PowerPoint") if _SLIDE_PART.match(name))
+    if slides > MAX_SLIDES:
+        raise LoadError(f"a presentation of {slides:,} slides, over the limit of {MAX_SLIDES:,}")
+    try:
+        return pptx.Presentation(str(path))
+    except (KeyError, ValueError, etree.XMLSyntaxError, PackageNotFoundError, zipfile.BadZipFile) as exc:
+        raise LoadError(f"not a readable PowerPoint file ({type(exc).__name__}: {exc})") from None
+
+
+def _add_slide(outline: Outline, number: int, slide: Slide) -> str:
+    """A slide as a page and a section of its own: its title (or "Slide N"), its shapes in reading
+    order, its speaker notes. Returns the slide's title as written."""
+    outline.new_page(number)
+    title_shape = slide.shapes.title
+    title = title_shape.text_frame.text if title_shape is not None and title_shape.has_text_frame else ""
+    outline.heading(1, title or f"Slide {number}", shown=bool(title.strip()))
+    others = [s for s in slide.shapes if title_shape is None or s.shape_id != title_shape.shape_id]
+    for shape in _reading_order(others, 0):
+        _add_shape(outline, shape)
+    if slide.has_notes_slide:
+        outline.add(BlockKind.NOTES, _notes(slide))
+    return title
 
 
 def _reading_order(shapes: list[BaseShape], depth: int) -> Iterator[BaseShape]:

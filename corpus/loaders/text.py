@@ -143,6 +143,12 @@ def _heading(rows: list[str], *, is_first: bool, in_references: bool) -> str | N
         return None
     if in_references:
         return line if line.isupper() or _BACK_MATTER.match(line) else None
+    return _body_heading(line, is_first=is_first)
+
+
+def _body_heading(line: str, *, is_first: bool) -> str | None:
+    """A lone line outside the references as a heading: the opening line when it is short and no
+    sentence (the title), else a short line that starts like a heading and ends like no sentence."""
     if _BULLET.match(line):
         return None
     if is_first and len(line) <= MAX_TITLE_CHARS and not line.endswith("."):

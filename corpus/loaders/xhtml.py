@@ -48,21 +48,31 @@ def _element(outline: Outline, element: lxml.html.HtmlElement, depth: int) -> No
         outline.heading(_HEADINGS[tag], element.text_content())
     elif tag == "table":
         outline.add(BlockKind.TABLE, table_text(_rows(element)))
-    elif tag in _CAPTIONS:
-        outline.add(BlockKind.CAPTION, _text(element))
-    elif _NOTE_TYPES & set((element.get("epub:type") or element.get("role", "").removeprefix("doc-")).split()):
-        outline.add(BlockKind.FOOTNOTE, _text(element))
-    elif tag == "li":
-        outline.add(BlockKind.LIST, _text(element))
-    elif depth >= MAX_DEPTH or not any(
-        isinstance(child.tag, str) and child.tag in BLOCK_TAGS for child in element.iterdescendants()
-    ):
+    elif (kind := _whole_text_kind(tag, element)) is not None:
+        outline.add(kind, _text(element))
+    elif depth >= MAX_DEPTH or not _holds_blocks(element):
         outline.add(BlockKind.PARAGRAPH, _text(element))
     else:
+        # Text between block elements is a paragraph of its own, between theirs.
         outline.add(BlockKind.PARAGRAPH, " ".join((element.text or "").split()))
         for child in element:
             _element(outline, child, depth + 1)
             outline.add(BlockKind.PARAGRAPH, " ".join((child.tail or "").split()))
+
+
+def _whole_text_kind(tag: str, element: lxml.html.HtmlElement) -> BlockKind | None:
+    """A caption, a note (by its EPUB or ARIA type) or a list item: one block of all its text."""
+    if tag in _CAPTIONS:
+        return BlockKind.CAPTION
+    if _NOTE_TYPES & set((element.get("epub:type") or element.get("role", "").removeprefix("doc-")).split()):
+        return BlockKind.FOOTNOTE
+    if tag == "li":
+        return BlockKind.LIST
+    return None
+
+
+def _holds_blocks(element: lxml.html.HtmlElement) -> bool:
+    return any(isinstance(child.tag, str) and child.tag in BLOCK_TAGS for child in element.iterdescendants())
 
 
 def _text(element: lxml.html.HtmlElement) -> str:

@@ -89,14 +89,18 @@ def said_of_asked(analysis: Analysis, item: ScoredSentence, binding: Binding) ->
     document = binding.documents.get(sentence.doc_id, frozenset())
     if not all(matched(t, document) for t in binding.named):
         return False
-    # Names the sentence's document is not titled by (nor its section) are things among those the
-    # document speaks of: the sentence must name one of them (a gain "over" a baseline may leave the
-    # baseline unnamed). The thing whose measure is asked binds through its document instead ("The
-    # population was 912" on Elmford's page).
-    others = [t for t in binding.named if t not in analysis.asked.measured]
-    if others and not any(sentence.covers(t) for t in others):
+    if not _names_one_asked(analysis, item, binding):
         return False
     return not (about_other_work(sentence.text) and unheld(list(analysis.asked.names), [sentence.text]))
+
+
+def _names_one_asked(analysis: Analysis, item: ScoredSentence, binding: Binding) -> bool:
+    """Names the sentence's document is not titled by (nor its section) are things among those the
+    document speaks of: the sentence must name one of them (a gain "over" a baseline may leave the
+    baseline unnamed). The thing whose measure is asked binds through its document instead ("The
+    population was 912" on Elmford's page)."""
+    others = [t for t in binding.named if t not in analysis.asked.measured]
+    return not others or any(item.sentence.covers(t) for t in others)
 
 
 def _says(item: ScoredSentence, verb: str) -> bool:

@@ -176,7 +176,13 @@ def _numbers_agree(quote_words: list[str], region_words: list[str]) -> bool:
     if not numbers:
         return True
     source = [w for w in region_words if any(c.isdigit() for c in w)]
-    known = set(source)
+    numbers = _without_cut_ends(numbers, quote_words, set(source))
+    return LCSseq.similarity(numbers, source) == len(numbers)
+
+
+def _without_cut_ends(numbers: list[str], quote_words: list[str], known: set[str]) -> list[str]:
+    """The quote's numbers less its first or last word when that is only the end or the start of a
+    number in the source (the quote begins or ends mid-number)."""
     first = numbers[0]
     if quote_words[0] == first and first not in known and any(r.endswith(first) for r in known):
         numbers = numbers[1:]
@@ -187,7 +193,7 @@ def _numbers_agree(quote_words: list[str], region_words: list[str]) -> bool:
         and any(r.startswith(numbers[-1]) for r in known)
     ):
         numbers = numbers[:-1]
-    return LCSseq.similarity(numbers, source) == len(numbers)
+    return numbers
 
 
 class Resolver:

@@ -96,23 +96,31 @@ def resolve_citation(
         return _resolve_short(cited_text, quote, words, hint, retrieved, index)
 
     resolver = Resolver(index, quote, words)
-    if hint is not None:
-        done = resolver.run_scope([hint], 0)
-        if not done:
-            start, end = index.doc_ranges[index.meta[hint].doc]
-            done = resolver.run_scope(resolver.top(np.arange(start, end), DOC_CANDIDATES), 1)
-    else:
-        done = False
-    if not done and len(retrieved):
-        done = resolver.run_scope(resolver.top(retrieved, RETRIEVED_CANDIDATES), 2)
-    if not done:
-        lex = resolver.lexical
-        if lex is not None:
-            resolver.run_scope(resolver.top(np.arange(len(lex)), CORPUS_CANDIDATES), 3)
+    _search(resolver, index, hint, retrieved)
     best = resolver.best()
     if best is None:
         return None
     return _resolution(index, cited_text, best, hint)
+
+
+def _search(resolver: Resolver, index: BlockIndex, hint: int | None, retrieved: np.ndarray) -> None:
+    """Scores the quote in ever wider scopes until one settles the match: the hinted block, its document,
+    the retrieved blocks, then the whole corpus."""
+    if hint is not None and _search_hinted(resolver, index, hint):
+        return
+    if len(retrieved) and resolver.run_scope(resolver.top(retrieved, RETRIEVED_CANDIDATES), 2):
+        return
+    lex = resolver.lexical
+    if lex is not None:
+        resolver.run_scope(resolver.top(np.arange(len(lex)), CORPUS_CANDIDATES), 3)
+
+
+def _search_hinted(resolver: Resolver, index: BlockIndex, hint: int) -> bool:
+    """Whether the hinted block, or else its document, settles the match."""
+    if resolver.run_scope([hint], 0):
+        return True
+    start, end = index.doc_ranges[index.meta[hint].doc]
+    return bool(resolver.run_scope(resolver.top(np.arange(start, end), DOC_CANDIDATES), 1))
 
 
 def _resolve_short(

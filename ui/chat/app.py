@@ -22,6 +22,7 @@ from ui.chat.assets import CSS
 from ui.chat.chat_tab import (
     PANEL_OUTPUTS,
     ChatSession,
+    ChatTab,
     build_chat_tab,
     example_question,
     panel_updates,
@@ -30,6 +31,7 @@ from ui.chat.chat_tab import (
     stop_research,
 )
 from ui.chat.library_tab import (
+    LibraryTab,
     build_library_tab,
     delete_document,
     documents_table,
@@ -38,6 +40,7 @@ from ui.chat.library_tab import (
     sync_folders,
 )
 from ui.chat.threads_tab import (
+    ThreadsTab,
     build_threads_tab,
     conversation_of_row,
     open_conversation,
@@ -106,91 +109,108 @@ def build_app(portal: LocalPortal) -> gr.Blocks:
                 lib = build_library_tab(portal)
             with gr.Tab("Threads", id="threads") as threads_tab:
                 threads = build_threads_tab()
+        # The events are wired in this order, which is the order of the app's API endpoints.
+        _wire_research(portal, chat, threads)
+        _wire_evidence(portal, chat)
+        _wire_library(app, portal, chat, lib, header)
+        _wire_threads(app, portal, chat, threads, threads_tab, tabs)
+    return app
 
-        # --- research -----------------------------------------------------------------------
-        research_inputs = [chat.message, chat.kind, *chat.settings.inputs, chat.session, chat.chatbot]
-        research_outputs = [chat.chatbot, chat.message, chat.session, *chat.panel]
-        threads_outputs = [threads.table, threads.choice]
-        for trigger, api_name in ((chat.run.click, "research"), (chat.message.submit, None)):
-            trigger(
-                partial(research, portal),
-                research_inputs,
-                research_outputs,
-                api_name=api_name,
-                api_visibility="public" if api_name else "private",
-                **RESEARCH_QUEUE,
-            ).then(partial(refresh_threads, portal), None, threads_outputs, api_visibility="private")
-        chat.stop.click(partial(stop_research, portal), chat.session, None, api_name="stop")
-        chat.new_conversation.click(
-            lambda: [[], ChatSession(), *panel_updates(portal, None, None)],
-            None,
-            [chat.chatbot, chat.session, *chat.panel],
-            api_name="new_conversation",
-        )
 
-        # --- evidence -----------------------------------------------------------------------
-        chat.citation.input(partial(show_citation, portal), chat.citation, chat.panel, api_name="show_citation")
-
-        def marker_clicked(evt: gr.EventData) -> list:
-            """A citation marker clicked in the chat (see ``ui.assets.CITATION_BRIDGE_JS``)."""
-            try:
-                ref = evt.cite
-            except (AttributeError, TypeError):  # a click on the panel itself, not on a marker
-                return [gr.skip()] * PANEL_OUTPUTS
-            return show_citation(portal, ref)
-
-        chat.bridge.click(marker_clicked, None, chat.panel, api_visibility="private")
-
-        # --- library ------------------------------------------------------------------------
-        library_outputs = [lib.table, lib.delete_choice, chat.settings.documents, header]
-
-        lib.ingest.click(
-            partial(_ingest, portal),
-            lib.upload,
-            [lib.log, lib.upload, *library_outputs],
-            api_name="ingest",
-        )
-        lib.sync.click(partial(_sync, portal), None, [lib.log, *library_outputs], api_name="sync_folders")
-        lib.delete.click(
-            lambda doc_id: [delete_document(portal, doc_id), *_library_views(portal)],
-            lib.delete_choice,
-            [lib.delete_log, *library_outputs],
-            api_name="delete_document",
-        )
-        lib.filter.change(lambda query: documents_table(portal, query), lib.filter, lib.table, api_visibility="private")
-        lib.table.input(
-            partial(_edit_cells, portal),
-            [lib.table, lib.filter],
-            [lib.table, lib.edit_log],
-            api_name="edit_documents",
-        )
-        # A page (re)load shows what other processes (prp ingest, prp ask) changed meanwhile.
-        app.load(partial(_library_views, portal), None, library_outputs, api_visibility="private")
-        app.load(lambda: gr.update(placeholder=example_question(portal)), None, chat.message, api_visibility="private")
-        gr.Timer(BANNER_SECONDS).tick(
-            partial(banner, portal), None, header, api_visibility="private", show_progress="hidden"
-        )
-
-        # --- threads ------------------------------------------------------------------------
-        threads.refresh.click(partial(refresh_threads, portal), None, threads_outputs, api_name="threads")
-        app.load(partial(refresh_threads, portal), None, threads_outputs, api_visibility="private")
-        # Opening the tab shows the runs made since the page loaded, this chat's included.
-        threads_tab.select(partial(refresh_threads, portal), None, threads_outputs, api_visibility="private")
-        threads.table.select(conversation_of_row, None, threads.choice, api_visibility="private")
-        threads.open.click(
-            partial(open_conversation, portal),
-            threads.choice,
-            [chat.chatbot, chat.session, *chat.panel, tabs],
-            api_name="open_conversation",
-        )
-        threads.resume.click(
-            partial(resume_conversation, portal),
-            [threads.choice, *chat.settings.inputs],
-            [chat.chatbot, chat.session, *chat.panel, tabs],
-            api_name="resume",
+def _wire_research(portal: LocalPortal, chat: ChatTab, threads: ThreadsTab) -> None:
+    """A run from the button or the message box, with the threads list refreshed after it; stop; a
+    new conversation."""
+    research_inputs = [chat.message, chat.kind, *chat.settings.inputs, chat.session, chat.chatbot]
+    research_outputs = [chat.chatbot, chat.message, chat.session, *chat.panel]
+    threads_outputs = [threads.table, threads.choice]
+    for trigger, api_name in ((chat.run.click, "research"), (chat.message.submit, None)):
+        trigger(
+            partial(research, portal),
+            research_inputs,
+            research_outputs,
+            api_name=api_name,
+            api_visibility="public" if api_name else "private",
             **RESEARCH_QUEUE,
         ).then(partial(refresh_threads, portal), None, threads_outputs, api_visibility="private")
-    return app
+    chat.stop.click(partial(stop_research, portal), chat.session, None, api_name="stop")
+    chat.new_conversation.click(
+        lambda: [[], ChatSession(), *panel_updates(portal, None, None)],
+        None,
+        [chat.chatbot, chat.session, *chat.panel],
+        api_name="new_conversation",
+    )
+
+
+def _wire_evidence(portal: LocalPortal, chat: ChatTab) -> None:
+    """A citation opened from the picker, or from a marker clicked in the chat."""
+    chat.citation.input(partial(show_citation, portal), chat.citation, chat.panel, api_name="show_citation")
+
+    def marker_clicked(evt: gr.EventData) -> list:
+        """A citation marker clicked in the chat (see ``ui.assets.CITATION_BRIDGE_JS``)."""
+        try:
+            ref = evt.cite
+        except (AttributeError, TypeError):  # a click on the panel itself, not on a marker
+            return [gr.skip()] * PANEL_OUTPUTS
+        return show_citation(portal, ref)
+
+    chat.bridge.click(marker_clicked, None, chat.panel, api_visibility="private")
+
+
+def _wire_library(app: gr.Blocks, portal: LocalPortal, chat: ChatTab, lib: LibraryTab, header: gr.HTML) -> None:
+    """Ingest, sync, delete, filter and edit; the library views refreshed on load and the banner on a timer."""
+    library_outputs = [lib.table, lib.delete_choice, chat.settings.documents, header]
+
+    lib.ingest.click(
+        partial(_ingest, portal),
+        lib.upload,
+        [lib.log, lib.upload, *library_outputs],
+        api_name="ingest",
+    )
+    lib.sync.click(partial(_sync, portal), None, [lib.log, *library_outputs], api_name="sync_folders")
+    lib.delete.click(
+        lambda doc_id: [delete_document(portal, doc_id), *_library_views(portal)],
+        lib.delete_choice,
+        [lib.delete_log, *library_outputs],
+        api_name="delete_document",
+    )
+    lib.filter.change(lambda query: documents_table(portal, query), lib.filter, lib.table, api_visibility="private")
+    lib.table.input(
+        partial(_edit_cells, portal),
+        [lib.table, lib.filter],
+        [lib.table, lib.edit_log],
+        api_name="edit_documents",
+    )
+    # A page (re)load shows what other processes (prp ingest, prp ask) changed meanwhile.
+    app.load(partial(_library_views, portal), None, library_outputs, api_visibility="private")
+    app.load(lambda: gr.update(placeholder=example_question(portal)), None, chat.message, api_visibility="private")
+    gr.Timer(BANNER_SECONDS).tick(
+        partial(banner, portal), None, header, api_visibility="private", show_progress="hidden"
+    )
+
+
+def _wire_threads(
+    app: gr.Blocks, portal: LocalPortal, chat: ChatTab, threads: ThreadsTab, threads_tab: gr.Tab, tabs: gr.Tabs
+) -> None:
+    """The threads list refreshed (on demand, on load, on opening the tab); a conversation opened or resumed."""
+    threads_outputs = [threads.table, threads.choice]
+    threads.refresh.click(partial(refresh_threads, portal), None, threads_outputs, api_name="threads")
+    app.load(partial(refresh_threads, portal), None, threads_outputs, api_visibility="private")
+    # Opening the tab shows the runs made since the page loaded, this chat's included.
+    threads_tab.select(partial(refresh_threads, portal), None, threads_outputs, api_visibility="private")
+    threads.table.select(conversation_of_row, None, threads.choice, api_visibility="private")
+    threads.open.click(
+        partial(open_conversation, portal),
+        threads.choice,
+        [chat.chatbot, chat.session, *chat.panel, tabs],
+        api_name="open_conversation",
+    )
+    threads.resume.click(
+        partial(resume_conversation, portal),
+        [threads.choice, *chat.settings.inputs],
+        [chat.chatbot, chat.session, *chat.panel, tabs],
+        api_name="resume",
+        **RESEARCH_QUEUE,
+    ).then(partial(refresh_threads, portal), None, threads_outputs, api_visibility="private")
 
 
 def _ingest(portal: LocalPortal, files: list[str] | None):

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from contextlib import suppress
 from dataclasses import dataclass, field
 from textwrap import shorten
+from typing import NamedTuple
 
 import gradio as gr
 
@@ -102,84 +103,116 @@ def build_chat_tab(portal: LocalPortal) -> ChatTab:
     session = gr.State(None)
     with gr.Row(equal_height=False):
         with gr.Column(scale=11, min_width=480):
-            chatbot = gr.Chatbot(
-                label="Research chat",
-                show_label=False,  # its badge would sit over the first line of the chat
-                height=640,
-                elem_id="prp-chat",
-                layout="panel",
-                feedback_options=None,
-                buttons=["copy"],
-                placeholder=(
-                    "<b>Ask a question about your documents, or give a topic for a full report.</b><br>"
-                    "Every claim in an answer is cited; click a citation to see it on its page."
-                ),
-            )
-            with gr.Row(equal_height=True):
-                message = gr.Textbox(
-                    label="Message",
-                    show_label=False,
-                    scale=6,
-                    placeholder=example_question(portal),
-                    elem_id="prp-message",
-                    lines=1,
-                    max_lines=4,
-                )
-                run = gr.Button("Research", variant="primary", scale=1, min_width=110, elem_id="prp-run")
-                stop = gr.Button("Stop", variant="secondary", scale=0, min_width=70, elem_id="prp-stop")
-            with gr.Row(equal_height=True):
-                kind = gr.Radio(
-                    [("Question (one cited answer)", QUESTION), ("Topic report (plan, sub-questions, report)", TOPIC)],
-                    value=QUESTION,
-                    show_label=False,
-                    scale=4,
-                    elem_id="prp-kind",
-                )
-                new_conversation = gr.Button("New conversation", size="sm", scale=1, min_width=110)
-            with gr.Accordion("Research settings (apply to the next run)", open=False):
-                settings = build_settings_panel(portal.document_choices())
-            gr.Markdown(
-                "**Downloads for the selected report**: evidence table (CSV), annotated bibliography "
-                "(BibTeX, RIS, Markdown), report (Markdown, PDF), contradiction map (CSV, Markdown); for a "
-                "conversation of several turns, the whole conversation's too (`conversation-…`).",
-                elem_classes="prp-note",
-            )
-            exports = gr.File(label="Downloads", file_count="multiple", interactive=False, elem_id="prp-exports")
+            chat = _chat_column(portal)
         with gr.Column(scale=9, min_width=380, elem_id="prp-evidence"):
-            gr.Markdown("### Evidence")
-            bridge = gr.HTML(EVIDENCE_HINT, js_on_load=CITATION_BRIDGE_JS, elem_id="prp-bridge")
-            # Custom values let the API open any run's citation; ``show_citation`` validates them.
-            citation = gr.Dropdown(
-                [], label="Citation", elem_id="prp-citation", interactive=True, allow_custom_value=True
-            )
-            header = gr.HTML(label="Cited source", elem_id="prp-ev-header")
-            # The zoom reads at its natural size in the panel; the whole page shows where it is.
-            zoom = _picture("The cited block on its page", "prp-zoom-image")
-            with gr.Accordion("The whole page", open=False, elem_id="prp-page-accordion"):
-                image = _picture("Page with the cited block framed", "prp-page-image", height=600)
-            image_note = gr.Markdown(label="Page note", elem_classes="prp-note")
-            passage = gr.HTML(label="Cited passage", elem_id="prp-passage", elem_classes="prp-passage")
-            with gr.Accordion("Evidence cards: every retrieved chunk, with score and document", open=False):
-                cards = gr.HTML(label="Evidence cards", elem_id="prp-cards", max_height=560)
+            evidence = _evidence_column()
     return ChatTab(
-        chatbot,
-        message,
-        kind,
-        run,
-        stop,
-        new_conversation,
+        chat.chatbot,
+        chat.message,
+        chat.kind,
+        chat.run,
+        chat.stop,
+        chat.new_conversation,
         session,
-        settings,
-        bridge,
-        citation,
-        header,
-        passage,
-        zoom,
-        image,
-        image_note,
-        cards,
-        exports,
+        chat.settings,
+        evidence.bridge,
+        evidence.citation,
+        evidence.header,
+        evidence.passage,
+        evidence.zoom,
+        evidence.image,
+        evidence.image_note,
+        evidence.cards,
+        chat.exports,
     )
+
+
+class _ChatColumn(NamedTuple):
+    chatbot: gr.Chatbot
+    message: gr.Textbox
+    run: gr.Button
+    stop: gr.Button
+    kind: gr.Radio
+    new_conversation: gr.Button
+    settings: SettingsPanel
+    exports: gr.File
+
+
+def _chat_column(portal: LocalPortal) -> _ChatColumn:
+    """The chat, the message box and its buttons, the research settings and the downloads."""
+    chatbot = gr.Chatbot(
+        label="Research chat",
+        show_label=False,  # its badge would sit over the first line of the chat
+        height=640,
+        elem_id="prp-chat",
+        layout="panel",
+        feedback_options=None,
+        buttons=["copy"],
+        placeholder=(
+            "<b>Ask a question about your documents, or give a topic for a full report.</b><br>"
+            "Every claim in an answer is cited; click a citation to see it on its page."
+        ),
+    )
+    with gr.Row(equal_height=True):
+        message = gr.Textbox(
+            label="Message",
+            show_label=False,
+            scale=6,
+            placeholder=example_question(portal),
+            elem_id="prp-message",
+            lines=1,
+            max_lines=4,
+        )
+        run = gr.Button("Research", variant="primary", scale=1, min_width=110, elem_id="prp-run")
+        stop = gr.Button("Stop", variant="secondary", scale=0, min_width=70, elem_id="prp-stop")
+    with gr.Row(equal_height=True):
+        kind = gr.Radio(
+            [("Question (one cited answer)", QUESTION), ("Topic report (plan, sub-questions, report)", TOPIC)],
+            value=QUESTION,
+            show_label=False,
+            scale=4,
+            elem_id="prp-kind",
+        )
+        new_conversation = gr.Button("New conversation", size="sm", scale=1, min_width=110)
+    with gr.Accordion("Research settings (apply to the next run)", open=False):
+        settings = build_settings_panel(portal.document_choices())
+    gr.Markdown(
+        "**Downloads for the selected report**: evidence table (CSV), annotated bibliography "
+        "(BibTeX, RIS, Markdown), report (Markdown, PDF), contradiction map (CSV, Markdown); for a "
+        "conversation of several turns, the whole conversation's too (`conversation-…`).",
+        elem_classes="prp-note",
+    )
+    exports = gr.File(label="Downloads", file_count="multiple", interactive=False, elem_id="prp-exports")
+    return _ChatColumn(chatbot, message, run, stop, kind, new_conversation, settings, exports)
+
+
+class _EvidenceColumn(NamedTuple):
+    bridge: gr.HTML
+    citation: gr.Dropdown
+    header: gr.HTML
+    zoom: gr.Image
+    image: gr.Image
+    image_note: gr.Markdown
+    passage: gr.HTML
+    cards: gr.HTML
+
+
+def _evidence_column() -> _EvidenceColumn:
+    """The evidence panel: the citation open, its block on its page, the passage, the evidence cards."""
+    gr.Markdown("### Evidence")
+    bridge = gr.HTML(EVIDENCE_HINT, js_on_load=CITATION_BRIDGE_JS, elem_id="prp-bridge")
+    # Custom values let the API open any run's citation; ``show_citation`` validates them.
+    citation = gr.Dropdown([], label="Citation", elem_id="prp-citation", interactive=True, allow_custom_value=True)
+    header = gr.HTML(label="Cited source", elem_id="prp-ev-header")
+    # The zoom reads at its natural size in the panel; the whole page shows where it is.
+    zoom = _picture("The cited block on its page", "prp-zoom-image")
+    with gr.Accordion("The whole page", open=False, elem_id="prp-page-accordion"):
+        image = _picture("Page with the cited block framed", "prp-page-image", height=600)
+    image_note = gr.Markdown(label="Page note", elem_classes="prp-note")
+    passage = gr.HTML(label="Cited passage", elem_id="prp-passage", elem_classes="prp-passage")
+    with gr.Accordion("Evidence cards: every retrieved chunk, with score and document", open=False):
+        cards = gr.HTML(label="Evidence cards", elem_id="prp-cards", max_height=560)
+    return _EvidenceColumn(bridge, citation, header, zoom, image, image_note, passage, cards)
 
 
 def _picture(label: str, elem_id: str, **size) -> gr.Image:

@@ -10,9 +10,10 @@ from __future__ import annotations
 import html
 
 from corpus.locations import unit
+from corpus.retrieval import RetrievedChunk
 from corpus.text import counted
 from research.ai_address import shown_title
-from research.evidence import FindingStatus
+from research.evidence import Finding, FindingStatus
 from ui.core.exports.record import ReportRecord
 
 SNIPPET_CHARS = 420
@@ -43,33 +44,42 @@ def evidence_cards(record: ReportRecord, active: int | None = None) -> str:
     # disputed, and an answer whose claims all failed to resolve is unverified, at confidence 0.
     shown = {s.sub_question.id: (s.status, s.confidence) for s in record.report.sections}
     for finding in record.findings:
-        q = finding.sub_question
-        status, confidence = shown.get(q.id, (finding.status, finding.confidence))
-        queries = "; ".join(f"\u201c{html.escape(x)}\u201d" for x in finding.queries)
-        parts.append(
-            f'<details class="prp-finding" open><summary><b>{html.escape(q.id)}</b> {html.escape(q.question)} '
-            f'<span class="prp-status prp-{status.value}">{STATUS_LABELS[status]}, '
-            f"confidence {confidence:.2f}</span></summary>"
-            f'<div class="prp-queries">searched: {queries}</div>'
-        )
-        for chunk in finding.evidence:
-            block_ids = [b.block_id for b in chunk.blocks]
-            numbers = sorted({n for b in block_ids for n in cited_by_block.get(b, [])})
-            classes = "prp-card" + (" prp-card-active" if active_blocks & set(block_ids) else "")
-            where = " \u00b7 ".join(
-                x for x in (chunk.doc_type.value, unit(chunk.doc_type, chunk.pages), html.escape(chunk.section)) if x
-            )
-            year = f" ({chunk.year})" if chunk.year else ""
-            badge = "".join(f'<span class="prp-badge">[{n}]</span>' for n in numbers)
-            text = " ".join(chunk.text.split())
-            snippet = text if len(text) <= SNIPPET_CHARS else text[: SNIPPET_CHARS - 1] + "\u2026"
-            parts.append(
-                f'<div class="{classes}"><div class="prp-card-head"><span class="prp-rank">#{chunk.rank}</span>'
-                f'<span class="prp-score">score {chunk.score:.4f}</span>'
-                f'<span class="prp-doc">{html.escape(shown_title(chunk.title))}{year}</span>'
-                f'<span class="prp-where">{where}</span>{badge}</div>'
-                f'<div class="prp-snippet">{html.escape(snippet)}</div></div>'
-            )
+        status, confidence = shown.get(finding.sub_question.id, (finding.status, finding.confidence))
+        parts.append(_finding_head(finding, status, confidence))
+        parts += [_card(chunk, cited_by_block, active_blocks) for chunk in finding.evidence]
         parts.append("</details>")
     parts.append("</div>")
     return "".join(parts)
+
+
+def _finding_head(finding: Finding, status: FindingStatus, confidence: float) -> str:
+    """A sub-question's opening: its id, question, status and confidence, and what it searched for."""
+    q = finding.sub_question
+    queries = "; ".join(f"\u201c{html.escape(x)}\u201d" for x in finding.queries)
+    return (
+        f'<details class="prp-finding" open><summary><b>{html.escape(q.id)}</b> {html.escape(q.question)} '
+        f'<span class="prp-status prp-{status.value}">{STATUS_LABELS[status]}, '
+        f"confidence {confidence:.2f}</span></summary>"
+        f'<div class="prp-queries">searched: {queries}</div>'
+    )
+
+
+def _card(chunk: RetrievedChunk, cited_by_block: dict[str, list[int]], active_blocks: set[str]) -> str:
+    """One retrieved chunk: rank, score, document and place, the citation numbers it carries, a snippet."""
+    block_ids = [b.block_id for b in chunk.blocks]
+    numbers = sorted({n for b in block_ids for n in cited_by_block.get(b, [])})
+    classes = "prp-card" + (" prp-card-active" if active_blocks & set(block_ids) else "")
+    where = " \u00b7 ".join(
+        x for x in (chunk.doc_type.value, unit(chunk.doc_type, chunk.pages), html.escape(chunk.section)) if x
+    )
+    year = f" ({chunk.year})" if chunk.year else ""
+    badge = "".join(f'<span class="prp-badge">[{n}]</span>' for n in numbers)
+    text = " ".join(chunk.text.split())
+    snippet = text if len(text) <= SNIPPET_CHARS else text[: SNIPPET_CHARS - 1] + "\u2026"
+    return (
+        f'<div class="{classes}"><div class="prp-card-head"><span class="prp-rank">#{chunk.rank}</span>'
+        f'<span class="prp-score">score {chunk.score:.4f}</span>'
+        f'<span class="prp-doc">{html.escape(shown_title(chunk.title))}{year}</span>'
+        f'<span class="prp-where">{where}</span>{badge}</div>'
+        f'<div class="prp-snippet">{html.escape(snippet)}</div></div>'
+    )

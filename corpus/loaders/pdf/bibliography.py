@@ -181,11 +181,18 @@ def _loose(text: str) -> str:
 
 def layout_authors(page: PageData, title_ids: set[int]) -> list[str]:
     """The names on the lines between page 1's title (``title_ids``) and its first heading or prose."""
-    lines = _lines_below_title(page, title_ids)
+    return _names_in_first_style(_author_pieces(page, _lines_below_title(page, title_ids)))
+
+
+# A piece of the author lines: its text, its type, and whether it is a name (True), one word that may
+# be a mononym (None) or something else (False).
+_Piece = tuple[str, tuple[float, str], bool | None]
+
+
+def _author_pieces(page: PageData, lines: list[Line]) -> list[_Piece]:
+    """Every piece of the author lines in order, down to the first heading, prose or the zone's end."""
     zone = 1.0 if not any(_is_prose(ln.text) for ln in page.lines) else MAX_ZONE_REL
-    # Every piece of the author lines in order: its text, its type, and whether it is a name (True),
-    # one word that may be a mononym (None) or something else (False).
-    seq: list[tuple[str, tuple[float, str], bool | None]] = []
+    seq: list[_Piece] = []
     open_end: str | None = None  # the piece a line ended on, unclosed (the last in ``seq``)
     for ln in lines:
         if page.rel(ln.top) > zone or _ends_author_lines(ln.text):
@@ -195,28 +202,55 @@ def layout_authors(page: PageData, title_ids: set[int]) -> list[str]:
             continue
         words = _glued(sorted(ln.words, key=lambda w: w.x0))
         pieces = _pieces(words, ln.size)
-        for i, piece in enumerate(pieces):
-            text = " ".join(_strip_word(w.text) for w in piece)
-            if i == 0 and open_end is not None and not _is_separator(words[0], ln.size):
-                joined = _rejoined(open_end, text)
-                if is_person_name(joined) and not is_person_name(text):
-                    # A name the line end cut ("Benjamin Charles Germain" / "Lee", "Paulo Ro-" / "cha").
-                    seq.pop()
-                    seq.append((name_case(joined), _style(piece), True))
-                    continue
-            if seq and seq[-1][2] is True and is_suffix(text):  # "John Roe, Jr."
-                seq[-1] = (f"{seq[-1][0]} {text}", seq[-1][1], True)
-                continue
-            kind = True if is_person_name(text) else (None if _may_be_mononym(text) else False)
-            seq.append((name_case(text) if kind else text, _style(piece), kind))
-        last = words[-1] if words else None
-        closed = last is None or _is_separator(last, ln.size) or re.search(r"[,;][^\w]*$", last.text)
-        if closed or not pieces:
-            open_end = None
-        else:
-            raw = " ".join(w.text for w in pieces[-1])
-            tail = " ".join(_strip_word(w.text) for w in pieces[-1]) + ("-" if raw.endswith("-") else "")
-            open_end = tail
+        _add_line_pieces(seq, pieces, words, ln.size, open_end)
+        open_end = _open_end(words, pieces, ln.size)
+    return seq
+
+
+def _add_line_pieces(
+    seq: list[_Piece], pieces: list[list[Word]], words: list[Word], size: float, open_end: str | None
+) -> None:
+    """One line's pieces onto ``seq``: the first may finish the name the line above left open, a
+    suffix ("John Roe, Jr.") joins the name before it."""
+    for i, piece in enumerate(pieces):
+        text = " ".join(_strip_word(w.text) for w in piece)
+        if i == 0 and open_end is not None and _rejoined_cut_name(seq, open_end, text, piece, words[0], size):
+            continue
+        if seq and seq[-1][2] is True and is_suffix(text):
+            seq[-1] = (f"{seq[-1][0]} {text}", seq[-1][1], True)
+            continue
+        kind = True if is_person_name(text) else (None if _may_be_mononym(text) else False)
+        seq.append((name_case(text) if kind else text, _style(piece), kind))
+
+
+def _rejoined_cut_name(
+    seq: list[_Piece], open_end: str, text: str, piece: list[Word], first: Word, size: float
+) -> bool:
+    """Whether ``text`` finishes a name the line end cut ("Benjamin Charles Germain" / "Lee", "Paulo
+    Ro-" / "cha"): if so the whole name replaces the open piece on ``seq``."""
+    if _is_separator(first, size):
+        return False
+    joined = _rejoined(open_end, text)
+    if not is_person_name(joined) or is_person_name(text):
+        return False
+    seq.pop()
+    seq.append((name_case(joined), _style(piece), True))
+    return True
+
+
+def _open_end(words: list[Word], pieces: list[list[Word]], size: float) -> str | None:
+    """The piece a line ends on when no separator or comma closes it: the next line may finish it."""
+    last = words[-1] if words else None
+    closed = last is None or _is_separator(last, size) or re.search(r"[,;][^\w]*$", last.text)
+    if closed or not pieces:
+        return None
+    raw = " ".join(w.text for w in pieces[-1])
+    return " ".join(_strip_word(w.text) for w in pieces[-1]) + ("-" if raw.endswith("-") else "")
+
+
+def _names_in_first_style(seq: list[_Piece]) -> list[str]:
+    """The names (and mononyms between names) in the type of the first: an affiliation or a note in
+    another type is not an author, however name-like."""
     names = [
         (text, style) for i, (text, style, kind) in enumerate(seq) if kind or (kind is None and _between_names(seq, i))
     ]
@@ -243,7 +277,7 @@ def _may_be_mononym(text: str) -> bool:
     return text[0].isupper() and not text.isupper() and key not in NON_NAME_WORDS | ORGANISATION_WORDS | PARTICLES
 
 
-def _between_names(seq: list[tuple[str, tuple[float, str], bool | None]], i: int) -> bool:
+def _between_names(seq: list[_Piece], i: int) -> bool:
     """Whether the piece at ``i`` stands between two names in their type (a mononym in a list)."""
     if not 0 < i < len(seq) - 1:
         return False

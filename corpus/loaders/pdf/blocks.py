@@ -226,39 +226,48 @@ def build_blocks(pages: list[PageData], doc: DocStats, title_lines: set[int]) ->
 def _new_paragraph(prev: Line | None, ln: Line, p: PageData, doc: DocStats, cur: BlockDraft) -> bool:
     if prev is None or prev.col != ln.col or prev.table is not None:
         return True
-    pitch = ln.ctop - prev.ctop
-    em = ln.size
-    dx = ln.x0 - prev.x0
     local_right = max(max(x.x1 for x in cur.lines), ln.x1)
-    prev_short = prev.x1 < local_right - 1.5 * em
-    if abs(prev.size - ln.size) > 0.6:
-        # A different size starts a new block, unless a short line just carries on the previous
-        # one at the usual pitch (a line of small capitals or math: "SCIB-" / "ERT-SCIVOCAB.").
-        carries_on = (
-            len(ln.words) <= 3
-            and abs(dx) < 0.4 * prev.size
-            and not prev_short
-            and 0 < pitch <= 1.35 * doc.usual_pitch(prev) + 0.5
-        )
-        if not carries_on:
-            return True
+    prev_short = prev.x1 < local_right - 1.5 * ln.size
+    if _changes_size(prev, ln, doc, prev_short):
+        return True
     if cur.kind is BlockKind.CAPTION and ln.size < prev.size - 0.3:
         return True
-    usual = doc.usual_pitch(ln)
-    if pitch < -0.5 * ln.size:
-        return True  # moved back up: a new item in the reading order
-    if pitch > 1.35 * usual + 0.5:
+    if _off_pitch(prev, ln, doc):
         return True
     if cur.kind is BlockKind.LIST:
         # Continuation lines of an item hang under its text; back at the marker's margin after a
         # short line is a new paragraph.
-        return ln.x0 < cur.lines[0].x0 + 0.4 * em and prev_short
+        return ln.x0 < cur.lines[0].x0 + 0.4 * ln.size and prev_short
+    return _indented(prev, ln, p, prev_short)
+
+
+def _changes_size(prev: Line, ln: Line, doc: DocStats, prev_short: bool) -> bool:
+    """A different size starts a new block, unless a short line just carries on the previous one at
+    the usual pitch (a line of small capitals or math: "SCIB-" / "ERT-SCIVOCAB.")."""
+    if abs(prev.size - ln.size) <= 0.6:
+        return False
+    carries_on = (
+        len(ln.words) <= 3
+        and abs(ln.x0 - prev.x0) < 0.4 * prev.size
+        and not prev_short
+        and 0 < ln.ctop - prev.ctop <= 1.35 * doc.usual_pitch(prev) + 0.5
+    )
+    return not carries_on
+
+
+def _off_pitch(prev: Line, ln: Line, doc: DocStats) -> bool:
+    """A line back up the page (a new item in the reading order) or further down than line spacing."""
+    pitch = ln.ctop - prev.ctop
+    return pitch < -0.5 * ln.size or pitch > 1.35 * doc.usual_pitch(ln) + 0.5
+
+
+def _indented(prev: Line, ln: Line, p: PageData, prev_short: bool) -> bool:
+    """A first-line indent, or an indented one-line paragraph followed by another paragraph."""
+    em, dx = ln.size, ln.x0 - prev.x0
     if 0.6 * em <= dx <= 4 * em:
-        return True  # first-line indent
+        return True
     left = p.edges.get(ln.col, (ln.x0, ln.x1, ln.x0))[0]
-    if abs(dx) < 0.4 * em and prev_short and 0.6 * em <= ln.x0 - left <= 4 * em:
-        return True  # an indented one-line paragraph followed by another paragraph
-    return False
+    return abs(dx) < 0.4 * em and prev_short and 0.6 * em <= ln.x0 - left <= 4 * em
 
 
 def _new_reference(prev: Line | None, ln: Line, p: PageData, doc: DocStats, cur: BlockDraft | None = None) -> bool:

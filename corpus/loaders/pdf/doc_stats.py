@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from itertools import pairwise
 
 from corpus.loaders.pdf.captions import CAPTION
 from corpus.loaders.pdf.elements import Line, PageData, base_font, most_common
@@ -15,30 +16,10 @@ class DocStats:
     """Document-wide statistics the block builder needs."""
 
     def __init__(self, pages: list[PageData], vocab: Counter[str]):
-        sizes: Counter[float] = Counter()
-        fonts: Counter[str] = Counter()
-        for p in pages:
-            for ln in p.lines:
-                if ln.table is None:
-                    sizes[ln.size] += len(ln.text)
-        self.body_size = most_common(sizes) if sizes else 10.0
-        for p in pages:
-            for ln in p.lines:
-                if ln.table is None and abs(ln.size - self.body_size) < 0.25:
-                    fonts[base_font(ln.font)] += len(ln.text)
-        self.body_font = most_common(fonts) if fonts else ""
+        self.body_size = _body_size(pages)
+        self.body_font = _body_font(pages, self.body_size)
         # Usual baseline-to-baseline pitch per font size, to tell line spacing from paragraph gaps.
-        pitches: dict[float, Counter[float]] = {}
-        for p in pages:
-            prev: Line | None = None
-            for ln in p.lines:
-                if prev is not None and prev.col == ln.col and prev.table is None and ln.table is None:
-                    if abs(prev.size - ln.size) < 0.25:
-                        pitch = ln.ctop - prev.ctop
-                        if 0 < pitch < 3 * ln.size:
-                            pitches.setdefault(ln.size, Counter())[round(pitch * 2) / 2] += 1
-                prev = ln
-        self.pitch = {size: most_common(c) for size, c in pitches.items() if sum(c.values()) >= 3}
+        self.pitch = _usual_pitches(pages)
         self.vocab = vocab
 
         # Pitch last seen inside a block, per (column, size), on the current page: line spacing
@@ -77,3 +58,39 @@ class DocStats:
             return True
         first = ln.words[0]
         return first.bold or abs(ln.size - self.body_size) >= 0.3 or self.other_typeface(first.font)
+
+
+def _body_size(pages: list[PageData]) -> float:
+    """The size most of the text outside tables is set in."""
+    sizes: Counter[float] = Counter()
+    for p in pages:
+        for ln in p.lines:
+            if ln.table is None:
+                sizes[ln.size] += len(ln.text)
+    return most_common(sizes) if sizes else 10.0
+
+
+def _body_font(pages: list[PageData], body_size: float) -> str:
+    """The font most of the body-size text outside tables is set in."""
+    fonts: Counter[str] = Counter()
+    for p in pages:
+        for ln in p.lines:
+            if ln.table is None and abs(ln.size - body_size) < 0.25:
+                fonts[base_font(ln.font)] += len(ln.text)
+    return most_common(fonts) if fonts else ""
+
+
+def _usual_pitches(pages: list[PageData]) -> dict[float, float]:
+    """The commonest pitch (to half a point) between consecutive lines of one size and column, per
+    size seen at least three times."""
+    pitches: dict[float, Counter[float]] = {}
+    for p in pages:
+        for prev, ln in pairwise(p.lines):
+            if _same_run(prev, ln) and 0 < (pitch := ln.ctop - prev.ctop) < 3 * ln.size:
+                pitches.setdefault(ln.size, Counter())[round(pitch * 2) / 2] += 1
+    return {size: most_common(c) for size, c in pitches.items() if sum(c.values()) >= 3}
+
+
+def _same_run(prev: Line, ln: Line) -> bool:
+    """Two consecutive lines of one column and size, neither in a table."""
+    return prev.col == ln.col and prev.table is None and ln.table is None and abs(prev.size - ln.size) < 0.25

@@ -26,6 +26,7 @@ from corpus.loaders.pdf.figures import separate_figures
 from corpus.loaders.pdf.headers_footers import strip_headers_footers
 from corpus.loaders.pdf.inflation import bomb_stream
 from corpus.loaders.pdf.metadata import (
+    VisualTitle,
     document_title,
     find_title,
     metadata_title,
@@ -37,7 +38,7 @@ from corpus.loaders.pdf.page_extraction import extract_page
 from corpus.loaders.pdf.reading_order import build_lines
 from corpus.loaders.pdf.superscripts import mark_spans
 from corpus.loaders.titles import capitals_title_case, is_capitals
-from corpus.models import BBox, BlockKind, LoadedDocument, OcrOptions, OcrRecord, RawBlock
+from corpus.models import BBox, BlockKind, LoadedDocument, OcrOptions, OcrRecord, RawBlock, TitleSource
 from corpus.ocr import engine_label
 
 logger = logging.getLogger(__name__)
@@ -222,33 +223,17 @@ def _check_extracted(path: Path, passed: _PassOne, page_count: int, ocr: OcrOpti
 def _layout(pages: list[PageData], vocab: Counter[str], meta: dict, stamp: str, page_count: int) -> LoadedDocument:
     """Pass 2: headers and footers, reading order, lines, blocks, title, year and bibliography."""
     body_size = _body_size(pages)
-    first_segments = list(pages[0].segments) if pages else []
-    running = strip_headers_footers(pages, metadata_title(meta), body_size)
-    # A journal prints its name in page 1's running header, which is no block: keep its text.
-    kept = {id(s) for s in pages[0].segments} if pages else set()
-    margin_texts = [s.text for s in first_segments if id(s) not in kept]
+    running, margin_texts = _strip_running_lines(pages, meta, body_size)
     for p in pages:
         separate_figures(p, body_size)
         build_lines(p, body_size)
     doc = DocStats(pages, vocab)
     visual = find_title(pages, doc, running)
     title_ids = set(visual.line_ids) if visual else set()
-    blocks = build_blocks(pages, doc, title_ids)
-    raw_blocks: list[RawBlock] = []
-    for b in blocks:
-        raw = _raw_block(b, vocab)
-        if raw is not None:
-            raw_blocks.append(raw)
-    figure_words = sum(len(b.text.split()) for b in raw_blocks if b.kind is BlockKind.FIGURE)
-    if figure_words and figure_words >= sum(len(b.text.split()) for b in raw_blocks) / 2:
-        # Mostly figures (a chart, a diagram, a poster saved as a PDF): their text is most of what
-        # the document says, so it is read and searched as prose.
-        raw_blocks = [b.model_copy(update={"kind": BlockKind.PARAGRAPH}) for b in raw_blocks]
+    raw_blocks = _raw_blocks(build_blocks(pages, doc, title_ids), vocab)
     first_page_text = " ".join(ln.text for ln in pages[0].lines) if pages else ""
     page_texts = margin_texts + [b.text for b in raw_blocks if b.page == 1 and b.kind is not BlockKind.REFERENCE]
-    title, source = document_title(meta, visual, running)
-    if title:  # a title printed in capitals reads in title case, the document's acronyms kept
-        title = capitals_title_case(title, title_acronyms([b.text for b in raw_blocks if not is_capitals(b.text)]))
+    title, source = _title(meta, visual, running, raw_blocks)
     return LoadedDocument(
         title=title,
         title_source=source if title else None,
@@ -259,6 +244,35 @@ def _layout(pages: list[PageData], vocab: Counter[str], meta: dict, stamp: str, 
         ),
         blocks=raw_blocks,
     )
+
+
+def _strip_running_lines(pages: list[PageData], meta: dict, body_size: float) -> tuple[set[str], list[str]]:
+    """Headers and footers taken off every page: the running texts, and the text of page 1's. A
+    journal prints its name in page 1's running header, which is no block: its text is kept."""
+    first_segments = list(pages[0].segments) if pages else []
+    running = strip_headers_footers(pages, metadata_title(meta), body_size)
+    kept = {id(s) for s in pages[0].segments} if pages else set()
+    return running, [s.text for s in first_segments if id(s) not in kept]
+
+
+def _raw_blocks(blocks: list[BlockDraft], vocab: Counter[str]) -> list[RawBlock]:
+    """The drafts as blocks (a draft with no text left is none), all read as prose when mostly figures."""
+    raw_blocks = [raw for b in blocks if (raw := _raw_block(b, vocab)) is not None]
+    figure_words = sum(len(b.text.split()) for b in raw_blocks if b.kind is BlockKind.FIGURE)
+    if figure_words and figure_words >= sum(len(b.text.split()) for b in raw_blocks) / 2:
+        # Mostly figures (a chart, a diagram, a poster saved as a PDF): their text is most of what
+        # the document says, so it is read and searched as prose.
+        raw_blocks = [b.model_copy(update={"kind": BlockKind.PARAGRAPH}) for b in raw_blocks]
+    return raw_blocks
+
+
+def _title(
+    meta: dict, visual: VisualTitle | None, running: set[str], raw_blocks: list[RawBlock]
+) -> tuple[str | None, TitleSource]:
+    title, source = document_title(meta, visual, running)
+    if title:  # a title printed in capitals reads in title case, the document's acronyms kept
+        title = capitals_title_case(title, title_acronyms([b.text for b in raw_blocks if not is_capitals(b.text)]))
+    return title, source
 
 
 def _body_size(pages: list[PageData]) -> float:

@@ -171,25 +171,47 @@ def separate_figures(p: PageData, body_size: float) -> None:
 
 def _figure_text(region: Box, segs: list[Segment], body_size: float) -> list[Segment]:
     """The segments that are the drawing's text, or none when the drawing is no figure."""
-    x0, x1, top, bottom = region
-    if any(
-        _TABLE_CAPTION.match(s.text) and _CAPTION_START.match(s.text) and _gap(region, s) <= CAPTION_EM * s.ref_size
-        for s in segs
-    ):
+    if _is_table_picture(region, segs):
         return []  # a table drawn as a picture is a table, whose cells are searched
     near = [s for s in segs if _gap(region, s) <= MAX_REACH_EM * s.ref_size]
-    enclosed = [
-        s for s in near if x0 - 1 <= (s.x0 + s.x1) / 2 <= x1 + 1 and top - 1 <= (s.top + s.bottom) / 2 <= bottom + 1
-    ]
-    prose = [s for s in near if _is_prose(s, body_size)]
-    enclosed_prose = sum(s.nchars for s in enclosed if _is_prose(s, body_size))
-    if enclosed_prose >= PROSE_SHARE * sum(s.nchars for s in enclosed) and enclosed:
+    enclosed = [s for s in near if _encloses(region, s)]
+    if _mostly_prose(enclosed, body_size):
         return []  # a text box, a sidebar, a photograph beside a biography
-    labels = [s for s in near if _may_be_label(s, body_size) and not _is_prose(s, body_size) and not _touches(s, prose)]
+    return _labels_reached(region, _labels(near, body_size), enclosed)
+
+
+def _mostly_prose(enclosed: list[Segment], body_size: float) -> bool:
+    """Whether the text the drawing encloses is mostly prose (there is any)."""
+    enclosed_prose = sum(s.nchars for s in enclosed if _is_prose(s, body_size))
+    return enclosed_prose >= PROSE_SHARE * sum(s.nchars for s in enclosed) and bool(enclosed)
+
+
+def _labels(near: list[Segment], body_size: float) -> list[Segment]:
+    """The segments near the drawing that may label it: no prose, and not touching prose."""
+    prose = [s for s in near if _is_prose(s, body_size)]
+    return [s for s in near if _may_be_label(s, body_size) and not _is_prose(s, body_size) and not _touches(s, prose)]
+
+
+def _is_table_picture(region: Box, segs: list[Segment]) -> bool:
+    """A table's caption ("Table 2: ...") right at the drawing: a table drawn as a picture."""
+    return any(
+        _TABLE_CAPTION.match(s.text) and _CAPTION_START.match(s.text) and _gap(region, s) <= CAPTION_EM * s.ref_size
+        for s in segs
+    )
+
+
+def _encloses(region: Box, s: Segment) -> bool:
+    """Whether the segment's middle lies within the drawing (a point of slack each way)."""
+    x0, x1, top, bottom = region
+    return x0 - 1 <= (s.x0 + s.x1) / 2 <= x1 + 1 and top - 1 <= (s.top + s.bottom) / 2 <= bottom + 1
+
+
+def _labels_reached(region: Box, labels: list[Segment], enclosed: list[Segment]) -> list[Segment]:
+    """The labels inside the drawing, then those beside it or beside a label found beside it."""
     inside = [s for s in labels if any(x is s for x in enclosed)]
     found = {id(s) for s in inside}
     queue: deque[Box] = deque([region])
-    while queue:  # text beside the drawing, or beside text found beside it
+    while queue:
         box = queue.popleft()
         for s in labels:
             if id(s) not in found and _gap(box, s) <= BESIDE_EM * s.ref_size:

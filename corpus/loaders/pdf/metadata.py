@@ -64,17 +64,28 @@ def document_title(meta: dict, visual: VisualTitle | None, running: set[str]) ->
     largest type is only an organisation's or a journal's name."""
     title = metadata_title(meta)
     if visual is None:
-        if title and text_key(title) in running:
-            return None, TitleSource.TITLE_PAGE
-        return (title, TitleSource.PDF_METADATA) if title else (None, TitleSource.TITLE_PAGE)
-    printed = {_loose(visual.text), _loose(visual.main)}
-    if title and _loose(title) in printed:
+        return _unprinted_title(title, running)
+    if not title:
+        return visual.text, TitleSource.TITLE_PAGE
+    return _weighed_title(title, visual, running)
+
+
+def _unprinted_title(title: str | None, running: set[str]) -> tuple[str | None, TitleSource]:
+    """With no title printed on page 1: the metadata's, unless it is a running header's text."""
+    if title and text_key(title) in running:
+        return None, TitleSource.TITLE_PAGE
+    return (title, TitleSource.PDF_METADATA) if title else (None, TitleSource.TITLE_PAGE)
+
+
+def _weighed_title(title: str, visual: VisualTitle, running: set[str]) -> tuple[str, TitleSource]:
+    """The metadata's /Title against the title printed on page 1 (see ``document_title``)."""
+    if _loose(title) in {_loose(visual.text), _loose(visual.main)}:
         # The same words: as printed, unless printed in capitals.
         return (title, TitleSource.PDF_METADATA) if is_capitals(visual.text) else (visual.text, TitleSource.TITLE_PAGE)
-    held = title and (_loose(visual.main) in _loose(title) or _loose(title) in _loose(visual.main))
-    if title and not held and SequenceMatcher(None, _loose(title), _loose(visual.main)).ratio() >= SAME_TITLE_RATIO:
+    held = _loose(visual.main) in _loose(title) or _loose(title) in _loose(visual.main)
+    if not held and SequenceMatcher(None, _loose(title), _loose(visual.main)).ratio() >= SAME_TITLE_RATIO:
         return title, TitleSource.PDF_METADATA  # a symbol the page's fonts lost ("f( )" for "f(R)")
-    if title and visual.lead is None and _only_an_organisation(visual.main) and text_key(title) not in running:
+    if visual.lead is None and _only_an_organisation(visual.main) and text_key(title) not in running:
         return title, TitleSource.PDF_METADATA
     return visual.text, TitleSource.TITLE_PAGE
 
@@ -105,22 +116,38 @@ def find_title(pages: list[PageData], doc: DocStats, running: set[str]) -> Visua
     biggest = max(ln.size for ln in candidates)
     run = _first_run(p.lines, {id(ln) for ln in candidates}, biggest)
     text = _run_text(run)
-    if biggest < doc.body_size + 1.5 and not (biggest >= doc.body_size + 0.5 and is_capitals(text)):
-        return None
-    if not _reads_as_title(text):
+    if not _large_enough(biggest, text, doc.body_size) or not _reads_as_title(text):
         return None
     ids = frozenset(id(ln) for ln in run)
     if _names_an_organisation(text, running):
-        below = [ln for ln in candidates if ln.top > run[-1].bottom and id(ln) not in ids]
-        second = max((ln.size for ln in below), default=0.0)
-        if second >= doc.body_size + 1.5:
-            follow = _first_run(p.lines, {id(ln) for ln in below}, second)
-            main = _run_text(follow)
-            if _reads_as_title(main) and not _names_an_organisation(main, set()) and not _names_people(main):
-                # A journal's masthead leads nothing: the paper under it is named alone.
-                lead = None if _PERIODICAL.search(text) else text
-                return VisualTitle(ids | {id(ln) for ln in follow}, main, lead=lead)
+        named = _named_under_organisation(p, candidates, run, text, doc.body_size)
+        if named is not None:
+            return named
     return VisualTitle(ids, text)
+
+
+def _large_enough(size: float, text: str, body_size: float) -> bool:
+    """Clearly larger than body text, or in capitals a little larger."""
+    return size >= body_size + 1.5 or (size >= body_size + 0.5 and is_capitals(text))
+
+
+def _named_under_organisation(
+    p: PageData, candidates: list[Line], run: list[Line], text: str, body_size: float
+) -> VisualTitle | None:
+    """The document's name in the next run below an organisation's or a series' name (``run``), set
+    larger than the body text and read as a title, not as people's names; the name leads it."""
+    ids = frozenset(id(ln) for ln in run)
+    below = [ln for ln in candidates if ln.top > run[-1].bottom and id(ln) not in ids]
+    second = max((ln.size for ln in below), default=0.0)
+    if second < body_size + 1.5:
+        return None
+    follow = _first_run(p.lines, {id(ln) for ln in below}, second)
+    main = _run_text(follow)
+    if not _reads_as_title(main) or _names_an_organisation(main, set()) or _names_people(main):
+        return None
+    # A journal's masthead leads nothing: the paper under it is named alone.
+    lead = None if _PERIODICAL.search(text) else text
+    return VisualTitle(ids | {id(ln) for ln in follow}, main, lead=lead)
 
 
 _PERIODICAL = re.compile(r"\b(?:journal|magazine|transactions|proceedings|bulletin|letters|review)\b", re.IGNORECASE)

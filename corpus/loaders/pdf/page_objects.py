@@ -111,22 +111,35 @@ def _rules(
         if width >= 30 and thick <= 2.0:
             horizontal.append((obj.x0 + mb_x0, obj.x1 + mb_x0, height - (obj.y0 + obj.y1) / 2 + mb_top))
         return
-    x0, x1 = obj.x0 + mb_x0, obj.x1 + mb_x0
-    top, bottom = height - obj.y1 + mb_top, height - obj.y0 + mb_top
-    if thick <= 2.0 or width <= 2.0:  # a rule: a line or a thin filled rectangle
-        color = obj.non_stroking_color if (isinstance(obj, LTRect) and obj.fill) else obj.stroking_color
-        if not _is_rule_color(color):
-            return
-        if thick <= 2.0 and width >= 10:
-            horizontal.append((x0, x1, (top + bottom) / 2))
-        elif width <= 2.0 and thick >= 10:
-            vertical.append((top, bottom, (x0 + x1) / 2))
-    elif isinstance(obj, LTRect) and obj.stroke and _is_rule_color(obj.stroking_color):
-        # A stroked box, such as a table cell's border: its four edges are rules.
+    box = (obj.x0 + mb_x0, obj.x1 + mb_x0, height - obj.y1 + mb_top, height - obj.y0 + mb_top)
+    if thick <= 2.0 or width <= 2.0:
+        _thin_rule(obj, box, horizontal, vertical)
+    elif isinstance(obj, LTRect):
+        _box_rules(obj, box, horizontal, vertical, shades)
+
+
+def _thin_rule(obj: Any, box: Box, horizontal: list[Rule], vertical: list[Rule]) -> None:
+    """A rule: a line or a thin filled rectangle, in a rule's colour, long enough to be one."""
+    x0, x1, top, bottom = box
+    width, thick = obj.x1 - obj.x0, obj.y1 - obj.y0
+    color = obj.non_stroking_color if (isinstance(obj, LTRect) and obj.fill) else obj.stroking_color
+    if not _is_rule_color(color):
+        return
+    if thick <= 2.0 and width >= 10:
+        horizontal.append((x0, x1, (top + bottom) / 2))
+    elif width <= 2.0 and thick >= 10:
+        vertical.append((top, bottom, (x0 + x1) / 2))
+
+
+def _box_rules(obj: LTRect, box: Box, horizontal: list[Rule], vertical: list[Rule], shades: list[Box]) -> None:
+    """A stroked box, such as a table cell's border: its four edges are rules. A filled one, not too
+    tall, in a shade's colour: a shaded cell or row of a table."""
+    x0, x1, top, bottom = box
+    if obj.stroke and _is_rule_color(obj.stroking_color):
         horizontal.extend(((x0, x1, top), (x0, x1, bottom)))
         vertical.extend(((top, bottom, x0), (top, bottom, x1)))
-    elif isinstance(obj, LTRect) and obj.fill and thick <= 40 and _is_shade_color(obj.non_stroking_color):
-        shades.append((x0, x1, top, bottom))  # a shaded cell or row of a table
+    elif obj.fill and obj.y1 - obj.y0 <= 40 and _is_shade_color(obj.non_stroking_color):
+        shades.append((x0, x1, top, bottom))
 
 
 def _drawn(obj: Any, drawn: Drawn, height: float, mb_x0: float, mb_top: float) -> None:

@@ -68,15 +68,21 @@ def grid_rows(rows: list[list[Segment]]) -> list[list[str]]:
     kept = 0
     for r, row in enumerate(rows):
         below = frozenset(filled[r + 1]) if r + 1 < len(rows) else frozenset()
-        cells = [""] * len(spans)
-        pieces = [piece for s in row for piece in _pieces(s, spans, below)]
-        for column, text in pieces:
-            cells[column] = f"{cells[column]} {text}".strip()
+        cells, whole = _grid_row(row, spans, below)
         grid.append(cells)
-        kept += sum(1 for c in cells if c) == len(pieces)
+        kept += whole
     # Most rows must fill as many columns as they have cells: cells piling into one column mean the
     # columns were not found (a row of prose across the table).
     return grid if kept >= 0.75 * len(rows) else as_they_stand
+
+
+def _grid_row(row: list[Segment], spans: list[tuple[float, float]], below: frozenset[int]) -> tuple[list[str], bool]:
+    """A row's texts placed in the grid's columns, and whether every piece of it filled a column of its own."""
+    cells = [""] * len(spans)
+    pieces = [piece for s in row for piece in _pieces(s, spans, below)]
+    for column, text in pieces:
+        cells[column] = f"{cells[column]} {text}".strip()
+    return cells, sum(1 for c in cells if c) == len(pieces)
 
 
 def _pieces(s: Segment, spans: list[tuple[float, float]], below: frozenset[int] = frozenset()) -> list[tuple[int, str]]:
