@@ -11,6 +11,7 @@ from pathlib import Path
 from corpus.table_text import table_rows
 from graph.run import run_research
 from strategies.offline.strategy import OfflineStrategy
+from strategies.reading.answer_phrase import answer_phrase
 from strategies.reading.numbers import is_bound
 from strategies.reading.question import parse_question
 from strategies.reading.question_types import AnswerType, question_type
@@ -92,3 +93,17 @@ def test_the_figure_said_of_what_is_asked_leads(make_library, tmp_path: Path) ->
         "In the survey, how many of the 44 papers report inter-annotator agreement?",
     )
     assert lead.answer == "12"
+
+
+def test_a_word_a_table_shortens_names_its_row() -> None:
+    question = parse_question("On average, how many linked bibliography entries does a paper have?")
+    labels = ("Bibliography entries", "Linked bib. entries")
+    assert [own_row(question, label, labels) for label in labels] == [False, True]
+
+
+def test_one_of_another_thing_is_no_count_of_the_asked() -> None:
+    question = parse_question("How many researchers did the authors recruit for their interviews?")
+    sentence = "For the interviews we recruited 1 industry research manager and several students."
+    assert answer_phrase(question, sentence) is None
+    counted = answer_phrase(question, "For the interviews we recruited 12 researchers.")
+    assert counted is not None and counted.text == "12 researchers"

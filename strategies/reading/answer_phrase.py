@@ -353,7 +353,8 @@ def _counts_another(sentence: str, text: str, start: int, noun: list[str]) -> bo
     singular = [n.lower().removesuffix("s") for n in noun]
     if not phrase or any(w.removesuffix("s") == n or form_of(w, n) for w in phrase for n in singular):
         return False
-    return phrase[-1].endswith("s") and not phrase[-1].endswith("ss")
+    # One of a thing is written in the singular: "1 industry research manager" counts managers.
+    return (phrase[-1].endswith("s") and not phrase[-1].endswith("ss")) or figure.group() in ("1", "one")
 
 
 def _whole_counts(qtype: QuestionType, sentence: str, found: list[tuple[str, int, int]]) -> list[tuple[str, int, int]]:

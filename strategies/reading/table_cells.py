@@ -24,6 +24,8 @@ from .text import content_stems, matched, stem
 _TRAILING_MARK = re.compile(r"(?<=\d)\s+(?:\d|[*†‡§¶])$")
 _WORD = re.compile(r"[A-Za-z]+")
 _ALPHANUMERIC = re.compile(r"[A-Za-z0-9]+")
+# A word of two letters or more a table shortens with a period: "bib." for "bibliography", "No." for "number".
+_SHORTENED = re.compile(r"\b[A-Za-z]{2,}\.(?=\s|$)")
 
 
 def cell_answer(question: ParsedQuestion, row: TableRow, context: frozenset[str]) -> str | None:
@@ -66,8 +68,8 @@ def own_row(question: ParsedQuestion, label: str, rivals: tuple[str, ...]) -> bo
     question tells apart by nothing give no value."""
     asked = _label_words(question.unsourced)
     head = _label_words(" ".join(question.type.noun.split()[-1:]))
-    held = _held_first(_label_words(label), asked, head)
-    return all(_held_first(_label_words(rival), asked, head) < held for rival in rivals if rival != label)
+    held = _held_first(_row_words(label), asked, head)
+    return all(_held_first(_row_words(rival), asked, head) < held for rival in rivals if rival != label)
 
 
 def _held_first(label: frozenset[str], asked: frozenset[str], head: frozenset[str]) -> tuple[int, int]:
@@ -81,8 +83,20 @@ def _label_words(text: str) -> frozenset[str]:
     return frozenset(w if len(w) == 1 else stem(w.lower()) for w in _ALPHANUMERIC.findall(text))
 
 
+def _row_words(label: str) -> frozenset[str]:
+    """A row label's words (``_label_words``), a word a table shortens with a period kept as printed,
+    with its period ("Linked bib. entries")."""
+    short = frozenset(m.group().lower() for m in _SHORTENED.finditer(label))
+    return _label_words(_SHORTENED.sub(" ", label)) | short
+
+
 def _held(label: frozenset[str], asked: frozenset[str]) -> int:
-    return sum(1 for w in label if w in asked or (len(w) > 1 and matched(w, asked)))
+    return sum(1 for w in label if w in asked or (len(w) > 1 and matched(w, asked)) or _shortens(w, asked))
+
+
+def _shortens(word: str, asked: frozenset[str]) -> bool:
+    """``word`` is a shortened word ("bib.") of one of the ``asked`` ("bibliography")."""
+    return word.endswith(".") and any(a.startswith(word[:-1]) for a in asked if len(a) > len(word) - 1)
 
 
 def _reports(question: ParsedQuestion, row: TableRow, context: frozenset[str]) -> bool:
