@@ -262,12 +262,18 @@ def _without_asked_verb(question: ParsedQuestion, candidate: tuple[str, int, int
     report"."""
     text, start, _ = candidate
     head, _, last = text.rpartition(" ")
-    noun = {stem(w) for w in question.type.noun.split()}
-    if not head or not figures(head) or not last.isalpha() or stem(last.lower()) in noun:
-        return candidate
-    if stem(last.lower()) not in question.stems:
+    if not head or " " in head or not figures(head) or stem(last.lower()) != _verb_after_noun(question):
         return candidate
     return head, start, start + len(head)
+
+
+def _verb_after_noun(question: ParsedQuestion) -> str | None:
+    """The stem of the word right after the counted noun, its verb: "report" of "how many papers report"."""
+    noun = question.type.noun.split()
+    if not question.type.counted or not noun:
+        return None
+    found = re.search(rf"\b{re.escape(noun[-1])}\s+([a-z]+)\b", question.text, re.I)
+    return stem(found.group(1).lower()) if found else None
 
 
 def _changes_stated(sentence: str, candidates: list[tuple[str, int, int]]) -> list[tuple[str, int, int]]:

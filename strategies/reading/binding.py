@@ -99,8 +99,14 @@ def _names_one_asked(analysis: Analysis, item: ScoredSentence, binding: Binding)
     document speaks of: the sentence must name one of them (a gain "over" a baseline may leave the
     baseline unnamed). The thing whose measure is asked binds through its document instead ("The
     population was 912" on Elmford's page)."""
-    others = [t for t in binding.named if t not in analysis.asked.measured]
+    # Proper names only: "35-day" of "the 35-day drought" is a figure's compound, named by no thing.
+    proper = {t for name in names(analysis.asked.unsourced) if _capitalised(name) for t in content_stems(name)}
+    others = [t for t in binding.named if t in proper and t not in analysis.asked.measured]
     return not others or any(item.sentence.covers(t) for t in others)
+
+
+def _capitalised(name: str) -> bool:
+    return any(c.isupper() for c in name)
 
 
 def _says(item: ScoredSentence, verb: str) -> bool:
