@@ -269,10 +269,12 @@ def _without_asked_verb(question: ParsedQuestion, candidate: tuple[str, int, int
 
 def _verb_after_noun(question: ParsedQuestion) -> str | None:
     """The stem of the word right after the counted noun, its verb: "report" of "how many papers report"."""
-    noun = question.type.noun.split()
-    if not question.type.counted or not noun:
+    if not question.type.counted:
         return None
-    found = re.search(rf"\b{re.escape(noun[-1])}\s+([a-z]+)\b", question.text, re.I)
+    noun = question.type.noun.split()
+    # "how many of the 44 papers report …": the counted noun after "of the".
+    counted = re.escape(noun[-1]) if noun else r"(?<=many of the )(?:\d+ )?[a-z-]+"
+    found = re.search(rf"\b{counted}\s+([a-z]+)\b", question.text, re.I)
     return stem(found.group(1).lower()) if found else None
 
 
