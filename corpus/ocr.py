@@ -42,10 +42,10 @@ REC_BATCH = 1
 REC_HEIGHT = 48
 REC_MIN_WIDTH = 320
 #: Lines are read at 3/4 of the width they have at the model's height. The model's CPU time grows with
-#: that width (~80 us a pixel column, ~85% of a page's), and it reads them as well: 12 scanned pages
-#: (benchmarks/ocr_scans.py) 97.5% -> 97.6% of words, 9.4 -> 6.7 CPU-s a page. Narrower drops letters
-#: (one output per 8 px: 0.7 lost 0.5 points, 0.6 read "chlenges"); shrinking the whole line, its height
-#: padded, reads worse for the same width (0.7: 97.1%).
+#: that width (~80 us a pixel column, ~80% of a page's), and it reads them as well: 12 scanned pages
+#: (benchmarks/ocr_scans.py) 97.5% of words either way, 8.9 -> 6.9 CPU-s a page. Narrower drops letters
+#: (one output per 8 px: at 0.7 2304.02623v1 fell from 97.6% to 95.8%, at 0.6 "chlenges"); shrinking the
+#: whole line, its height padded, reads worse for the same width (0.7: 97.1%).
 REC_SQUEEZE = 0.75
 #: How often the watcher looks at the reading thread's CPU clock, in seconds.
 WATCH_SECONDS = 0.05
