@@ -16,6 +16,7 @@ thread, so that thread's clock counts all of it).
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from dataclasses import dataclass, field
@@ -37,6 +38,15 @@ DET_SIDE = 1600
 #: Lines are recognised one at a time: a batch pads each line to its widest, and that padding is read
 #: too (a line at a time costs ~8% less CPU, single-threaded, and reads the page's words as well).
 REC_BATCH = 1
+#: RapidOCR's recognition input: lines 48 px high, padded to at least 320 px wide.
+REC_HEIGHT = 48
+REC_MIN_WIDTH = 320
+#: Lines are read at 3/4 of the width they have at the model's height. The model's CPU time grows with
+#: that width (~80 us a pixel column, ~80% of a page's), and it reads them as well: 12 scanned pages
+#: (benchmarks/ocr_scans.py) 97.5% of words either way, 8.9 -> 6.9 CPU-s a page. Narrower drops letters
+#: (one output per 8 px: at 0.7 2304.02623v1 fell from 97.6% to 95.8%, at 0.6 "chlenges"); shrinking the
+#: whole line, its height padded, reads worse for the same width (0.7: 97.1%).
+REC_SQUEEZE = 0.75
 #: How often the watcher looks at the reading thread's CPU clock, in seconds.
 WATCH_SECONDS = 0.05
 
@@ -114,12 +124,28 @@ def _engine() -> _Engine:
     # RapidOCR loads its models on first use; loaded now, their sessions can be made stoppable.
     # (Its loaders are private: the version is pinned, and tests/test_ocr.py runs this path.)
     models = (ocr._load_det_model(), ocr._load_rec_model())
+    models[1].resize_norm_img = _rec_input  # lines read narrower (REC_SQUEEZE)
     sessions = []
     for model in models:
         stoppable = _Stoppable(model.session.session)
         model.session.session = stoppable
         sessions.append(stoppable)
     return _Engine(ocr, tuple(sessions))
+
+
+def _rec_input(img: np.ndarray, max_wh_ratio: float) -> np.ndarray:
+    """A line crop as the recognition model reads it: RapidOCR's ``resize_norm_img`` with every width
+    times ``REC_SQUEEZE``. Scaled to ``REC_HEIGHT``, normalised to [-1, 1] and padded on the right to
+    the width of ``max_wh_ratio`` (the batch's widest); line and padding narrow alike, so RapidOCR's
+    word boxes, placed by the line's share of the width, stay on their words."""
+    import cv2
+
+    width = int(max(REC_MIN_WIDTH, REC_HEIGHT * max_wh_ratio) * REC_SQUEEZE)
+    line_width = max(1, min(width, math.ceil(REC_HEIGHT * img.shape[1] / img.shape[0] * REC_SQUEEZE)))
+    line = cv2.resize(img, (line_width, REC_HEIGHT)).astype(np.float32)
+    padded = np.zeros((3, REC_HEIGHT, width), dtype=np.float32)
+    padded[:, :, :line_width] = (line.transpose((2, 0, 1)) / 255 - 0.5) / 0.5
+    return padded
 
 
 def read_image(image: np.ndarray, seconds: float) -> PageReading:

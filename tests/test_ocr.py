@@ -124,3 +124,28 @@ def test_the_engine_keeps_its_memory_between_pages_and_reads_alike(tmp_path: Pat
     first, second = read_image(image, 60), read_image(image, 60)
     assert first.lines and first == second and _engine() is _engine()
     assert all(s.session.get_session_options().enable_cpu_mem_arena for s in _engine().sessions)
+
+
+def test_a_line_is_read_narrower_and_its_words_keep_their_boxes(tmp_path: Path, monkeypatch) -> None:
+    # Recognition reads a line at REC_SQUEEZE of its width (its cost grows with the width); the line and
+    # its padding narrow alike, so the share of the input the line fills, by which RapidOCR places the
+    # words, is the line's own.
+    from corpus import ocr
+    from corpus.ocr import REC_HEIGHT, REC_SQUEEZE, _rec_input, read_image
+
+    line = np.full((30, 600, 3), 255, dtype=np.uint8)
+    wide = _rec_input(line, max_wh_ratio=2 * 600 / 30)
+    assert wide.shape == (3, REC_HEIGHT, int(REC_HEIGHT * 40 * REC_SQUEEZE))
+    filled = np.flatnonzero(wide[0, 0] != 0).size  # the line is white (1.0), the padding 0
+    assert abs(filled / wide.shape[2] - 0.5) < 0.01
+    image = np.asarray(_scan(HEADING, BODY, tmp_path).convert("RGB"))
+    (heading, *_) = read_image(image, 60).lines
+    assert [w.text for w in heading] == HEADING.split()
+    first, second = heading
+    assert 0 < first.x0 < first.x1 < second.x0 < second.x1 < 0.6 * image.shape[1]
+    monkeypatch.setattr(ocr, "REC_SQUEEZE", 1.0)  # read at full width, the words are where they were
+    (full, *_) = read_image(image, 60).lines
+    assert [w.text for w in full] == [w.text for w in heading]
+    # (within a third of the line's height: a word's edge is placed by the model's output columns)
+    near = (first.bottom - first.top) / 3
+    assert all(abs(a.x0 - b.x0) < near and abs(a.x1 - b.x1) < near for a, b in zip(full, heading, strict=True))
