@@ -15,6 +15,7 @@ negation governs one of them (``strategies.reading.answerhood``).
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 
@@ -210,6 +211,9 @@ def answer_phrase(
         key = score + CLAUSE_WEIGHT * _clause_share(sentence, start, end, q_stems)
         if best is None or key > best_key:
             best, best_key = Phrase(text=text, start=start, end=end, score=round(score, 6)), key
+    if best is not None and qtype.kind is AnswerType.QUANTITY:
+        text, start, end = _without_asked_verb(question, (best.text, best.start, best.end))
+        best = dataclasses.replace(best, text=text, end=end)
     return best
 
 
@@ -243,7 +247,6 @@ def _of_the_asked_quantity(
     roof cut the cooling power, nor "did not cut it by 38 percent" of how much it did); a count of the
     asked things, not of others ("699 households" is no population)."""
     qtype = question.type
-    candidates = [_without_asked_verb(question, c) for c in candidates]
     if _asks_a_change(question):
         candidates = _changes_stated(sentence, candidates)
     else:
