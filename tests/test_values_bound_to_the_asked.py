@@ -107,3 +107,17 @@ def test_one_of_another_thing_is_no_count_of_the_asked() -> None:
     assert answer_phrase(question, sentence) is None
     counted = answer_phrase(question, "For the interviews we recruited 12 researchers.")
     assert counted is not None and counted.text == "12 researchers"
+
+
+def test_a_count_of_things_with_or_without_something_is_said_of_it(make_library, tmp_path: Path) -> None:
+    lead = _lead(
+        make_library,
+        tmp_path,
+        "# Building the Harbor corpus\n\n"
+        "We filter the paper clusters of the Harbor corpus. Subsequently, 95.5M paper clusters are filtered "
+        "out based on the criteria below and removed from the corpus.\n\n"
+        "Table 2: Paper clusters removed by each filter.\n\n"
+        "| Filter | Paper clusters removed |\n|---|---|\n| No title | 20k |\n| No authors | 0.3M |\n",
+        "How many paper clusters did Harbor remove for having no title?",
+    )
+    assert lead.answer == "20k"

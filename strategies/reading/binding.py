@@ -8,6 +8,7 @@ question names, and, when its subject is a cited work, name them itself.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -20,6 +21,10 @@ from .extractive import Analysis, ScoredSentence
 from .lexicon.verbs import REPORTING_VERBS
 from .question_types import AnswerType
 from .text import STEM_LENGTH, content_stems, matched, stem, words
+
+# What the things a question counts are asked with or without: the first word after "with", "without",
+# "having" or "lacking" (past an article or "no").
+_WITH_OR_WITHOUT = re.compile(r"\b(?:with|without|having|lacking)\s+(?:(?:no|any|a|an|the)\s+)?([A-Za-z][\w-]*)", re.I)
 
 
 @dataclass(frozen=True)
@@ -91,7 +96,18 @@ def said_of_asked(analysis: Analysis, item: ScoredSentence, binding: Binding) ->
         return False
     if not _names_one_asked(analysis, item, binding):
         return False
+    if not all(sentence.covers(t) for t in _restricting(analysis)):
+        return False
     return not (about_other_work(sentence.text) and unheld(list(analysis.asked.names), [sentence.text]))
+
+
+def _restricting(analysis: Analysis) -> list[str]:
+    """The stems of what a count's things are asked with or without ("how many clusters were removed
+    for having no *title*", "papers with *LaTeX* full text"): a count said of the things at large (all
+    the clusters removed, for every reason) is not their count."""
+    if analysis.asked.type.kind is not AnswerType.QUANTITY:
+        return []
+    return [s for m in _WITH_OR_WITHOUT.finditer(analysis.asked.unsourced) for s in content_stems(m.group(1))]
 
 
 def _names_one_asked(analysis: Analysis, item: ScoredSentence, binding: Binding) -> bool:
