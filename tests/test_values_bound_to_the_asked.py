@@ -99,6 +99,9 @@ def test_a_word_a_table_shortens_names_its_row() -> None:
     question = parse_question("On average, how many linked bibliography entries does a paper have?")
     labels = ("Bibliography entries", "Linked bib. entries")
     assert [own_row(question, label, labels) for label in labels] == [False, True]
+    # Of two labels holding as many of the question's words, the one adding none is asked.
+    entries = parse_question("On average, how many bibliography entries does a paper have?")
+    assert [own_row(entries, label, labels) for label in labels] == [True, False]
 
 
 def test_one_of_another_thing_is_no_count_of_the_asked() -> None:

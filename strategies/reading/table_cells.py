@@ -72,10 +72,12 @@ def own_row(question: ParsedQuestion, label: str, rivals: tuple[str, ...]) -> bo
     return all(_held_first(_row_words(rival), asked, head) < held for rival in rivals if rival != label)
 
 
-def _held_first(label: frozenset[str], asked: frozenset[str], head: frozenset[str]) -> tuple[int, int]:
-    """How many asked words ``label`` holds, then whether it holds the head of the noun asked: of
-    "Paper Opens" and "Card Opens", "how many paper *cards* did P3 open" asks the second."""
-    return _held(label, asked), _held(label, head)
+def _held_first(label: frozenset[str], asked: frozenset[str], head: frozenset[str]) -> tuple[int, int, int]:
+    """How many asked words ``label`` holds, then whether it holds the head of the noun asked (of
+    "Paper Opens" and "Card Opens", "how many paper *cards* did P3 open" asks the second), then how few
+    words it adds ("Bibliography entries", not "Linked bib. entries", of "how many bibliography entries")."""
+    held = _held(label, asked)
+    return held, _held(label, head), held - len(label)
 
 
 def _label_words(text: str) -> frozenset[str]:
