@@ -64,7 +64,8 @@ def _lead(make_library, tmp_path: Path, markdown: str, question: str):
     library = make_library()
     library.ingest([folder])
     report = run_research(library, OfflineStrategy(library.embedder), question, single_question=True).report
-    return report.sections[0].claims[0]
+    claims = report.sections[0].claims
+    return claims[0] if claims else None
 
 
 def test_a_dataset_s_value_is_its_row_not_the_survey_s_threshold(make_library, tmp_path: Path) -> None:
@@ -124,3 +125,15 @@ def test_a_count_of_things_with_or_without_something_is_said_of_it(make_library,
         "How many paper clusters did Harbor remove for having no title?",
     )
     assert lead.answer == "20k"
+
+
+def test_a_sentence_naming_none_of_the_asked_names_gives_no_value_of_them(make_library, tmp_path: Path) -> None:
+    lead = _lead(
+        make_library,
+        tmp_path,
+        "# Harbor: long legal summaries\n\n"
+        "Booklet is the closest dataset to ours. However, it has far fewer samples (403) than Harbor does "
+        "(4,500).\n\nWe compare the datasets' sources and summaries.\n",
+        "How many samples does Alder have?",
+    )
+    assert lead is None or lead.answer is None

@@ -116,8 +116,10 @@ def _names_one_asked(analysis: Analysis, item: ScoredSentence, binding: Binding)
     baseline unnamed). The thing whose measure is asked binds through its document instead ("The
     population was 912" on Elmford's page)."""
     # Proper names only: "35-day" of "the 35-day drought" is a figure's compound, named by no thing.
+    # Every proper name the question gives, whether or not the evidence names it: a sentence naming none
+    # of them ("it has far fewer samples (403)") gives no value of the thing asked.
     proper = {t for name in names(analysis.asked.unsourced) if _capitalised(name) for t in content_stems(name)}
-    others = [t for t in binding.named if t in proper and t not in analysis.asked.measured]
+    others = [t for t in proper if t not in analysis.asked.measured]
     return not others or any(item.sentence.covers(t) for t in others)
 
 
