@@ -113,14 +113,8 @@ def read(
       over all its terms and the judge reads them against the sentences alone.
 
     ``lead``: the document of the sentence leading the answer (a value's, when one chose it)."""
-    question = analysis.question
-    focus = set(analysis.focus_terms)
     held = " ".join(f"{c.title} {c.text} {' '.join(b.section for b in c.blocks)}" for c in evidence)
-    asked = [n for n in analysis.asked.names if technical(n) and any(stem(w) in focus for w in content_words(n))]
-    if unheld(asked, [held]) is not None:
-        return False, min(conf, UNNAMED_CONFIDENCE)
-    # Nor is a question on a thing the answering documents never name (``subject_unheld``).
-    if subject_unheld(analysis, chosen, evidence, lead) is not None:
+    if _unnamed(analysis, chosen, evidence, lead, held):
         return False, min(conf, UNNAMED_CONFIDENCE)
     # A question asking for a figure or a date is not answered by sentences giving none of the asked
     # kind, however many of its words they share: "How many GPUs are used?" by "an advantage of
@@ -137,6 +131,27 @@ def read(
     # The coverage floor is measured over the terms the question is read by (``read_terms``).
     if sufficient or read_coverage(analysis, found) < calibration.coverage or found.lead == 0.0:
         return sufficient, conf
+    return _judge_reading(analysis, chosen, held, conf, meaning)
+
+
+def _unnamed(
+    analysis: Analysis, chosen: list[ScoredSentence], evidence: Sequence[RetrievedChunk], lead: str | None, held: str
+) -> bool:
+    """The evidence never names an acronym or identifier the question asks about (its focus, not the
+    evidence's general subject), or the answering documents never name the thing asked of."""
+    focus = set(analysis.focus_terms)
+    asked = [n for n in analysis.asked.names if technical(n) and any(stem(w) in focus for w in content_words(n))]
+    if unheld(asked, [held]) is not None:
+        return True
+    # Nor is a question on a thing the answering documents never name (``subject_unheld``).
+    return subject_unheld(analysis, chosen, evidence, lead) is not None
+
+
+def _judge_reading(
+    analysis: Analysis, chosen: list[ScoredSentence], held: str, conf: float, meaning: Meaning | None
+) -> tuple[bool, float]:
+    """The judge's verdict on a question the model found short: (answered, confidence)."""
+    question = analysis.question
     context = [" ".join(sorted(item.sentence.context)) for item in chosen]
     focus_read = read_terms(analysis)
     # The judge answers a question the model found short only when each term it asks about is somewhere

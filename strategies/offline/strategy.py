@@ -110,21 +110,8 @@ class OfflineStrategy:
         """The claims the evidence gives for ``question`` and whether they answer it (see ``assessment``)."""
         analysis = analyse(question, evidence, self.vectors)
         chosen = select(analysis)
-        claims = self._led(analysis, chosen)
-        # Documents answering for different things of one name: each answer shown with its thing.
-        things = things_answered(analysis, self.vectors)
-        if things:
-            quoted = {c.text for c in things}
-            claims = [*things, *(c for c in claims if c.text not in quoted)][:MAX_CLAIMS]
-        led = bool(claims and claims[0].answer) if analysis.asked.type.typed else None
-        found = signals(analysis, led, chosen) if analysis.scored else None
-        conf = assessment.probability(found, self.calibration) if claims and found else 0.0
-        sufficient = bool(found) and assessment.sufficient(found, conf, self.calibration)
-        if found and claims:
-            lead = _document_of(analysis, claims[0])
-            sufficient, conf = assessment.read(
-                analysis, chosen, evidence, found, conf, sufficient, self.calibration, self.meaning, lead
-            )
+        claims = self._with_things(analysis, self._led(analysis, chosen))
+        found, conf, sufficient = self._assessed(analysis, chosen, claims, evidence)
         if found:
             claims, sufficient, conf = _valued(analysis, chosen, claims, found, sufficient, conf, self.calibration)
         claims, sufficient, conf = _identified(analysis, chosen, claims, found, sufficient, conf, self.calibration)
@@ -135,6 +122,31 @@ class OfflineStrategy:
             claims, sufficient, conf = compared(alternatives, self._values(alternatives, evidence))
         conf = assessment.shown(analysis.asked.type.kind, claims[0].answer if claims else None, conf, self.calibration)
         return Judgement(analysis, claims, found, conf, sufficient)
+
+    def _with_things(self, analysis: Analysis, claims: list[Claim]) -> list[Claim]:
+        """Documents answering for different things of one name: each answer shown with its thing,
+        ahead of the other claims."""
+        things = things_answered(analysis, self.vectors)
+        if things:
+            quoted = {c.text for c in things}
+            claims = [*things, *(c for c in claims if c.text not in quoted)][:MAX_CLAIMS]
+        return claims
+
+    def _assessed(
+        self, analysis: Analysis, chosen: list[ScoredSentence], claims: list[Claim], evidence: list[RetrievedChunk]
+    ) -> tuple[Signals | None, float, bool]:
+        """The signals of ``claims``, the model's confidence in them and whether they answer, read over
+        by the judge (``assessment.read``)."""
+        led = bool(claims and claims[0].answer) if analysis.asked.type.typed else None
+        found = signals(analysis, led, chosen) if analysis.scored else None
+        conf = assessment.probability(found, self.calibration) if claims and found else 0.0
+        sufficient = bool(found) and assessment.sufficient(found, conf, self.calibration)
+        if found and claims:
+            lead = _document_of(analysis, claims[0])
+            sufficient, conf = assessment.read(
+                analysis, chosen, evidence, found, conf, sufficient, self.calibration, self.meaning, lead
+            )
+        return found, conf, sufficient
 
     def _values(self, alternatives: Alternatives, evidence: list[RetrievedChunk]) -> list[Valued | None]:
         """Each alternative's value, as the readers answer the question asking it."""
@@ -204,6 +216,10 @@ class OfflineStrategy:
         """The value ``item`` gives as the answer, when it is said of what is asked."""
         if not said_of_asked(analysis, item, binding):
             return None
+        return self._value_in(analysis, item)
+
+    def _value_in(self, analysis: Analysis, item: ScoredSentence) -> str | None:
+        """The short answer ``item`` gives, or for a date question the date of its passage."""
         answer = lead(analysis.asked, item, self.vectors, MIN_PHRASE_SCORE, analysis.kinds)
         if not answer and analysis.asked.type.kind is AnswerType.DATE:
             answer = passage_date(analysis, item)
@@ -217,26 +233,36 @@ class OfflineStrategy:
         dating X and another dating Y is not answered by X's date in bold; each date leads its entry.
         A claim is led when a sentence it quotes names a thing of the question's "X and Y" the leading
         sentence does not (``ParsedQuestion.conjuncts``) and gives a value of the asked type other than the first."""
-        asked = analysis.asked.type
         missing = [t for t in analysis.asked.conjuncts if not matched(t, first.sentence.stems)]
         if not missing:
             return claims
         out: list[Claim] = []
         for claim in claims:
-            value = None
-            for item in chosen:
-                if item is first or item.sentence.text not in claim.text:
-                    continue
-                if not any(matched(t, item.sentence.stems) for t in missing):
-                    continue
-                value = lead(analysis.asked, item, self.vectors, MIN_PHRASE_SCORE, analysis.kinds)
-                if not value and asked.kind is AnswerType.DATE:
-                    value = passage_date(analysis, item)
-                if value and value != answer and value not in ("Yes", "No") and fits(asked, value, claim.first_line):
-                    break
-                value = None
+            value = self._own_value(analysis, (first, answer), claim, chosen, missing)
             out.append(claim.model_copy(update={"answer": value}) if value else claim)
         return out
+
+    def _own_value(
+        self,
+        analysis: Analysis,
+        led: tuple[ScoredSentence, str],
+        claim: Claim,
+        chosen: list[ScoredSentence],
+        missing: list[str],
+    ) -> str | None:
+        """The value of the asked type a sentence ``claim`` quotes gives for a thing the leading sentence
+        does not name (``missing``), other than the led answer; None when none does."""
+        first, answer = led
+        asked = analysis.asked.type
+        for item in chosen:
+            if item is first or item.sentence.text not in claim.text:
+                continue
+            if not any(matched(t, item.sentence.stems) for t in missing):
+                continue
+            value = self._value_in(analysis, item)
+            if value and value != answer and value not in ("Yes", "No") and fits(asked, value, claim.first_line):
+                return value
+        return None
 
     def contradictions(self, findings: list[Finding], disputes: list[Contradiction]) -> list[Contradiction]:
         """The documents' answer ``disputes``, then figures, dates and negations that clash."""

@@ -165,46 +165,77 @@ def answer_phrase(
     """The short answer ``sentence`` gives to ``question``, or None (a description question, or no
     candidate of the wanted type outside the question's own words). ``kinds``: what the evidence calls
     each name; a name it calls only another kind of thing than the one asked is no answer."""
-    qtype = question.type
-    if qtype.kind in (AnswerType.YES_NO, AnswerType.DESCRIPTION):
+    if question.type.kind in (AnswerType.YES_NO, AnswerType.DESCRIPTION):
         return None
     q_stems = frozenset(question.stems)
-    anchors = _anchor_positions(sentence, q_stems)
-    # A candidate restating the question ("60 mm" of "at 60 mm of substrate") is no answer.
-    asked = question.figures
+    candidates = _answer_candidates(question, sentence, q_stems, kinds)
+    if not candidates:
+        return None
+    return _best_phrase(question, sentence, q_stems, candidates, vectors)
+
+
+def _answer_candidates(
+    question: ParsedQuestion, sentence: str, q_stems: frozenset[str], kinds: NameKinds | None
+) -> list[tuple[str, int, int]]:
+    """The candidates of the asked type in ``sentence`` that could answer ``question``: each filter
+    drops those that restate it, or are of another kind, quantity, verb or compared side."""
+    qtype = question.type
     candidates = [
         c
         for c in (_without_asked_tail(t, st, q_stems) for t, st, _ in _candidates(qtype, sentence))
-        if (figures(c[0]) and not set(figures(c[0])) <= asked)
-        or (not figures(c[0]) and not _inside_question(c[0], q_stems))
+        if not _restates_question(c[0], question.figures, q_stems)
     ]
     candidates = [c for c in candidates if not _glued_to_name(c[0], question.names)]
+    candidates = _of_the_asked_type(question, sentence, candidates, kinds)
+    candidates = _under_governing_verb(question, sentence, candidates)
+    candidates = _of_the_compared(sentence, question.names, candidates)
+    if candidates and qtype.kind is AnswerType.DATE:
+        candidates = _life_event(question.text, sentence, candidates)
+    return candidates
+
+
+def _of_the_asked_type(
+    question: ParsedQuestion, sentence: str, candidates: list[tuple[str, int, int]], kinds: NameKinds | None
+) -> list[tuple[str, int, int]]:
+    """The candidates a question of this type can take: names of the asked kind, figures of the asked
+    quantity, and, when the evidence says what each name is, things it calls the asked noun."""
+    qtype = question.type
     if qtype.kind in (AnswerType.NAME, AnswerType.THING, AnswerType.PLACE):
         candidates = [n for c in candidates if (n := _a_name_of_the_asked_kind(question, *c)) is not None]
     if qtype.kind is AnswerType.QUANTITY:
         candidates = _of_the_asked_quantity(question, sentence, candidates)
     if kinds is not None and qtype.kind is AnswerType.THING and qtype.noun:
         candidates = [c for c in candidates if _called_the_asked_kind(c[0], qtype.noun.split()[-1], kinds)]
-    candidates = _under_governing_verb(question, sentence, candidates)
-    candidates = _of_the_compared(sentence, question.names, candidates)
-    if not candidates:
-        return None
-    if qtype.kind is AnswerType.DATE:
-        candidates = _life_event(question.text, sentence, candidates)
-        if not candidates:
-            return None
+    return candidates
+
+
+def _restates_question(text: str, asked: frozenset[float], q_stems: frozenset[str]) -> bool:
+    """A candidate restating the question ("60 mm" of "at 60 mm of substrate") is no answer: its
+    figures are all the question's own, or, without figures, its words all are."""
+    found = figures(text)
+    if found:
+        return set(found) <= asked
+    return _inside_question(text, q_stems)
+
+
+def _best_phrase(
+    question: ParsedQuestion,
+    sentence: str,
+    q_stems: frozenset[str],
+    candidates: list[tuple[str, int, int]],
+    vectors: Vectors | None,
+) -> Phrase | None:
+    """The candidate standing best as the answer: near the question's words, like its noun, and in a
+    clause that names its things; None when every candidate is of another unit or category."""
+    qtype = question.type
+    anchors = _anchor_positions(sentence, q_stems)
     similarity = _noun_similarity(qtype, [c[0] for c in candidates], vectors)
     best: Phrase | None = None
     best_key = 0.0
     for (text, start, end), sim in zip(candidates, similarity, strict=True):
-        if qtype.kind is AnswerType.QUANTITY and sim is not None and sim < MIN_UNIT_SIMILARITY and content_words(text):
-            continue  # "14 green roofs" counts roofs, not the spider species asked about
-        if qtype.entity is Entity.CATEGORY and not _of_the_category(sentence, text, start, end, q_stems):
-            continue  # "became" of "he became a poet" is what he did, not his profession
-        distance = min((abs(a - start) if a < start else abs(a - end) for a in anchors), default=len(sentence))
-        near = max(0.0, 1.0 - _words_between(sentence, distance) / PROXIMITY_WORDS)
-        score = near if sim is None else (1 - W_NOUN) * near + W_NOUN * sim
-        score += LENGTH_BONUS * min(len(text.split()) - 1, 2)
+        if not _fits_the_asked(question, sentence, (text, start, end), sim, q_stems):
+            continue
+        score = _phrase_score(sentence, anchors, (text, start, end), sim)
         # The clause a candidate stands in says whose value it is: in "its total population is 17,289
         # (of which the population of Pilzno amounts to 4,411, …)" the town's figure is the one whose
         # clause names the town. Only the choice weighs it; the score keeps its meaning for thresholds.
@@ -215,6 +246,33 @@ def answer_phrase(
         text, start, end = _without_asked_verb(question, (best.text, best.start, best.end))
         best = dataclasses.replace(best, text=text, end=end)
     return best
+
+
+def _fits_the_asked(
+    question: ParsedQuestion,
+    sentence: str,
+    candidate: tuple[str, int, int],
+    sim: float | None,
+    q_stems: frozenset[str],
+) -> bool:
+    """Whether a candidate measures the asked unit and, for a category question, names a category."""
+    qtype = question.type
+    text, start, end = candidate
+    if qtype.kind is AnswerType.QUANTITY and sim is not None and sim < MIN_UNIT_SIMILARITY and content_words(text):
+        return False  # "14 green roofs" counts roofs, not the spider species asked about
+    if qtype.entity is Entity.CATEGORY and not _of_the_category(sentence, text, start, end, q_stems):
+        return False  # "became" of "he became a poet" is what he did, not his profession
+    return True
+
+
+def _phrase_score(sentence: str, anchors: list[int], candidate: tuple[str, int, int], sim: float | None) -> float:
+    """How near a candidate stands to the question's words, blended with its likeness to the asked
+    noun, plus a little for a fuller name ("Blitzen Trapper" over "American")."""
+    text, start, end = candidate
+    distance = min((abs(a - start) if a < start else abs(a - end) for a in anchors), default=len(sentence))
+    near = max(0.0, 1.0 - _words_between(sentence, distance) / PROXIMITY_WORDS)
+    score = near if sim is None else (1 - W_NOUN) * near + W_NOUN * sim
+    return score + LENGTH_BONUS * min(len(text.split()) - 1, 2)
 
 
 def _a_name_of_the_asked_kind(question: ParsedQuestion, text: str, start: int, end: int) -> tuple[str, int, int] | None:

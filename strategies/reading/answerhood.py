@@ -121,17 +121,9 @@ def _polarity(question: str, sentence: str) -> str | None:
         return None
     # An abbreviation in the sentence says the words it stands for ("SOTA": "state of the art").
     sentence = spelled_out(question, sentence)
-    s_stems = frozenset(content_stems(sentence))
-    # A verb putting or sending a thing somewhere stands for another ("go" / "send": ``PLACING_VERBS``).
-    if s_stems & _PLACING_STEMS:
-        s_stems |= _PLACING_STEMS
-    if sum(1 for s in q_stems if matched(s, s_stems)) / len(q_stems) < QUESTION_COVERAGE:
+    predicate = _stated_predicate(question, sentence, q_stems)
+    if predicate is None:
         return None
-    predicate = predicate_stems(question) or q_stems
-    if sum(1 for s in predicate if matched(s, s_stems)) / len(predicate) < PREDICATE_COVERAGE:
-        return None  # the question's names are there, what it asks of them is not
-    if swap_problem(strip_question(question), sentence, set(s_stems)) is not None:
-        return None  # another term where the question has its own: "massage therapy" for "physical therapy"
     asked = [
         lemma(w)
         for w in content_words(question)
@@ -146,6 +138,23 @@ def _polarity(question: str, sentence: str) -> str | None:
     if denies is None:
         return None  # another action is denied of the asked things: neither stated nor denied
     return "No" if denies != _question_negated(question) else "Yes"
+
+
+def _stated_predicate(question: str, sentence: str, q_stems: list[str]) -> list[str] | None:
+    """The stems of what the question asks of its things (its predicate) when the sentence covers the
+    question's words and that predicate with its own terms; None when it does not."""
+    s_stems = frozenset(content_stems(sentence))
+    # A verb putting or sending a thing somewhere stands for another ("go" / "send": ``PLACING_VERBS``).
+    if s_stems & _PLACING_STEMS:
+        s_stems |= _PLACING_STEMS
+    if sum(1 for s in q_stems if matched(s, s_stems)) / len(q_stems) < QUESTION_COVERAGE:
+        return None
+    predicate = predicate_stems(question) or q_stems
+    if sum(1 for s in predicate if matched(s, s_stems)) / len(predicate) < PREDICATE_COVERAGE:
+        return None  # the question's names are there, what it asks of them is not
+    if swap_problem(strip_question(question), sentence, set(s_stems)) is not None:
+        return None  # another term where the question has its own: "massage therapy" for "physical therapy"
+    return predicate
 
 
 # "Can…", "Could…", "May…", "Is it possible / allowed…": the question asks whether a figure is within
@@ -173,19 +182,24 @@ def _figure_answer(question: str, sentence: str) -> str | None:
     stated = [(m, _counted(m, sentence)) for m in mentions(sentence)]
     for q, thing in asked:
         same = [m for m, t in stated if t == thing]
-        if not same:
-            continue
-        if any(same_value(q, m) for m in same):
-            return None
-        s = same[0]
-        if q.bound != "exact" or _denials(sentence):
-            return "open"
-        if _CAPABILITY.search(question) and s.bound == "upper":
-            return "Yes" if q.value <= s.value else "No"
-        if _CAPABILITY.search(question) and s.bound == "lower":
-            return "No" if q.value < s.value else "open"
-        return "No"
+        if same:
+            return _figure_verdict(question, sentence, q, same)
     return None
+
+
+def _figure_verdict(question: str, sentence: str, q: Mention, same: list[Mention]) -> str | None:
+    """How the sentence's figures ``same`` of the asked thing answer the question's figure ``q``
+    (see ``_figure_answer``)."""
+    if any(same_value(q, m) for m in same):
+        return None
+    s = same[0]
+    if q.bound != "exact" or _denials(sentence):
+        return "open"
+    if _CAPABILITY.search(question) and s.bound == "upper":
+        return "Yes" if q.value <= s.value else "No"
+    if _CAPABILITY.search(question) and s.bound == "lower":
+        return "No" if q.value < s.value else "open"
+    return "No"
 
 
 def _counted(m: Mention, text: str) -> str:
@@ -259,26 +273,39 @@ def _denials(clause: str) -> list[str]:
     toks = [t.replace("’", "'") for t in words(clause)]
     stops = stopwords()
     out: list[str] = []
-    for k, tok in enumerate(toks):
-        verbal = tok in CONTRACTED_NEGATIONS or (tok in ("not", "never") and (k == 0 or toks[k - 1] in AUXILIARIES))
-        if not (verbal or tok in NOUN_NEGATION or tok in AVOIDANCE):
+    for k in range(len(toks)):
+        if not _negates(toks, k):
             continue
         following = toks[k + 1 :]
         if any(w in PARTIAL for w in following[:2]):
             continue
-        # "cannot be *used to* identify", "is not *allowed to* send": the verb after "to" is denied.
-        passed = {i for i, w in enumerate(following[:-1]) if w in _BEFORE_TO and following[i + 1] == "to"}
-        governed = next(
-            (
-                w
-                for i, w in enumerate(following[: NEGATION_REACH + 2 * len(passed)])
-                if not (i in passed or w in AUXILIARIES or w in stops or adverb(w) or w in LIGHT)
-            ),
-            None,
-        )
+        governed = _governed_word(following, stops)
         if governed is not None:
             out.append(lemma(governed))
     return out
+
+
+def _negates(toks: list[str], k: int) -> bool:
+    """Word ``k`` negates: "not" or "never" after an auxiliary or opening an imperative, a contracted
+    negation ("don't"), a word negating the noun after it ("no", "without") or a verb of abstention."""
+    tok = toks[k]
+    verbal = tok in CONTRACTED_NEGATIONS or (tok in ("not", "never") and (k == 0 or toks[k - 1] in AUXILIARIES))
+    return verbal or tok in NOUN_NEGATION or tok in AVOIDANCE
+
+
+def _governed_word(following: list[str], stops: frozenset[str]) -> str | None:
+    """The first word after a negation that carries meaning (no auxiliary, function word, adverb or
+    light verb), within its reach: the word it denies."""
+    # "cannot be *used to* identify", "is not *allowed to* send": the verb after "to" is denied.
+    passed = {i for i, w in enumerate(following[:-1]) if w in _BEFORE_TO and following[i + 1] == "to"}
+    return next(
+        (
+            w
+            for i, w in enumerate(following[: NEGATION_REACH + 2 * len(passed)])
+            if not (i in passed or w in AUXILIARIES or w in stops or adverb(w) or w in LIGHT)
+        ),
+        None,
+    )
 
 
 # --- about the document rather than the subject ------------------------------------------------------------

@@ -220,9 +220,25 @@ def answer_conflicts(
     answers = document_answers(analysis, vectors, naming=naming)
     if len(answers) < 2:
         return edited_statements(sub_question, analysis, naming=naming)
+    text_of = _texts_by_document(evidence)
+    ordered = _leading_groups_first(_grouped(answers))
+    for first in ordered:
+        found, sides = _disputes_with(first, ordered, sub_question, analysis, text_of)
+        if found:
+            return _naming_other_things(found, sides, answers)
+    return edited_statements(sub_question, analysis, naming=naming)
+
+
+def _texts_by_document(evidence: list[RetrievedChunk]) -> dict[str, str]:
+    """Each document's evidence text, its chunks joined: where an answer may be mentioned."""
     text_of: dict[str, str] = {}
     for chunk in evidence:
         text_of[chunk.doc_id] = text_of.get(chunk.doc_id, "") + " " + chunk.text
+    return text_of
+
+
+def _grouped(answers: list[DocumentAnswer]) -> list[list[DocumentAnswer]]:
+    """The answers grouped by what they say (``same_answer`` with a group's first), in evidence order."""
     groups: list[list[DocumentAnswer]] = []
     for item in answers:
         group = next((g for g in groups if same_answer(g[0].answer, item.answer)), None)
@@ -230,43 +246,67 @@ def answer_conflicts(
             groups.append([item])
         else:
             group.append(item)
-    # Largest groups first; equal sizes keep evidence order (the more relevant first). The leading
-    # answer is the first that another answer about the same thing contradicts: of three albums of one
-    # name, the two documents that credit the same album to two artists disagree, the third does not.
-    # Among groups of one size, an answer another document states in the same sentence with that detail
-    # changed comes first: the plainest sign of an altered copy ("With the population about 50,000" /
-    # "about 10,000"), more telling than a figure from some other statement of the subject.
+    return groups
+
+
+def _leading_groups_first(groups: list[list[DocumentAnswer]]) -> list[list[DocumentAnswer]]:
+    """Largest groups first; equal sizes keep evidence order (the more relevant first), an edited
+    copy's answer ahead of its size."""
+    # The leading answer is the first that another answer about the same thing contradicts: of three
+    # albums of one name, the two documents that credit the same album to two artists disagree, the
+    # third does not. Among groups of one size, an answer another document states in the same sentence
+    # with that detail changed comes first: the plainest sign of an altered copy ("With the population
+    # about 50,000" / "about 10,000"), more telling than a figure from some other statement of the subject.
     edited = [any(o is not g and _edited_pair(g, o) for o in groups) for g in groups]
-    ordered = [g for _, g in sorted(enumerate(groups), key=lambda x: (-len(x[1]), not edited[x[0]]))]
+    return [g for _, g in sorted(enumerate(groups), key=lambda x: (-len(x[1]), not edited[x[0]]))]
+
+
+def _disputes_with(
+    first: list[DocumentAnswer],
+    ordered: list[list[DocumentAnswer]],
+    sub_question: SubQuestion,
+    analysis: Analysis,
+    text_of: dict[str, str],
+) -> tuple[list[Contradiction], list[DocumentAnswer]]:
+    """The disputes of ``first``'s answer with the other groups' answers about the same thing (at most
+    ``MAX_SIDES`` - 1), and the answers that are their sides."""
     # Yes and No are compared as they are: both words occur in any text.
     yes_no = analysis.asked.type.kind is AnswerType.YES_NO
     relation = analysis.asked.relation
-    for first in ordered:
-        found: list[Contradiction] = []
-        sides: list[DocumentAnswer] = []
-        for other in ordered:
-            pair = None if other is first else _same_thing(first, other, relation)
-            if pair is None:
-                continue
-            a, b = pair
-            one = [x for x in first if not different(x.subject, b.subject)]
-            two = [y for y in other if not different(y.subject, a.subject)]
-            if not yes_no and (
-                any(_mentions(text_of.get(x.doc_id, ""), b.answer) for x in one)
-                or any(_mentions(text_of.get(y.doc_id, ""), a.answer) for y in two)
-            ):
-                continue
-            explanation = (
-                f"The documents answer differently: \u201c{a.answer}\u201d ({_count(one)}) and "
-                f"\u201c{b.answer}\u201d ({_count(two)})."
-            )
-            found.append(_dispute(sub_question, analysis.asked.type, a, b, explanation))
-            sides += [a, b]
-            if len(found) == MAX_SIDES - 1:
-                break
-        if found:
-            return _naming_other_things(found, sides, answers)
-    return edited_statements(sub_question, analysis, naming=naming)
+    found: list[Contradiction] = []
+    sides: list[DocumentAnswer] = []
+    for other in ordered:
+        pair = None if other is first else _same_thing(first, other, relation)
+        if pair is None:
+            continue
+        a, b = pair
+        one = [x for x in first if not different(x.subject, b.subject)]
+        two = [y for y in other if not different(y.subject, a.subject)]
+        if not yes_no and _mentions_the_other(one, two, (a, b), text_of):
+            continue
+        explanation = (
+            f"The documents answer differently: \u201c{a.answer}\u201d ({_count(one)}) and "
+            f"\u201c{b.answer}\u201d ({_count(two)})."
+        )
+        found.append(_dispute(sub_question, analysis.asked.type, a, b, explanation))
+        sides += [a, b]
+        if len(found) == MAX_SIDES - 1:
+            break
+    return found, sides
+
+
+def _mentions_the_other(
+    one: list[DocumentAnswer],
+    two: list[DocumentAnswer],
+    pair: tuple[DocumentAnswer, DocumentAnswer],
+    text_of: dict[str, str],
+) -> bool:
+    """A document of either side also mentions the other side's answer: its text gives both, so the
+    two are no disagreement between documents."""
+    a, b = pair
+    return any(_mentions(text_of.get(x.doc_id, ""), b.answer) for x in one) or any(
+        _mentions(text_of.get(y.doc_id, ""), a.answer) for y in two
+    )
 
 
 def _edited_pair(one: list[DocumentAnswer], other: list[DocumentAnswer]) -> bool:
@@ -346,6 +386,21 @@ def detail_change(a: str, b: str) -> list[tuple[str, str]] | None:
     Words one sentence has before or after the shared statement (a page title glued to its first
     sentence) are not a change of it."""
     ta, tb = _Words.of(a), _Words.of(b)
+    ops = _one_statement(ta, tb)
+    if ops is None:
+        return None
+    changes = [op for op in ops if op[0] != "equal"]
+    if not _few_small_replacements(changes):
+        return None
+    pairs = [(ta.span(i1, i2), tb.span(j1, j2)) for _, i1, i2, j1, j2 in changes]
+    pairs = [(x, y) for x, y in pairs if not _spelling_variant(x, y) and not _rounded(x, y)]
+    meaningful = all((_content(x) or figures(x)) for pair in pairs for x in pair)
+    return pairs if pairs and meaningful else None
+
+
+def _one_statement(ta: _Words, tb: _Words) -> list[tuple[str, int, int, int, int]] | None:
+    """The word alignment of two sentences, without the words only one has before or after the shared
+    statement, or None when too few words are shared for them to be one statement."""
     ops = difflib.SequenceMatcher(a=ta.keys(), b=tb.keys(), autojunk=False).get_opcodes()
     while ops and ops[0][0] in ("insert", "delete"):
         ops = ops[1:]
@@ -356,15 +411,14 @@ def detail_change(a: str, b: str) -> list[tuple[str, str]] | None:
         return None
     if 2 * same / (ops[-1][2] - ops[0][1] + ops[-1][4] - ops[0][3]) < SAME_STATEMENT_SIMILARITY:
         return None
-    changes = [op for op in ops if op[0] != "equal"]
+    return ops
+
+
+def _few_small_replacements(changes: list[tuple[str, int, int, int, int]]) -> bool:
+    """At most MAX_CHANGES changes, each a few words replaced: a detail changed, not words added or cut."""
     if not changes or len(changes) > MAX_CHANGES or any(op[0] != "replace" for op in changes):
-        return None
-    if any(i2 - i1 > MAX_CHANGED_WORDS or j2 - j1 > MAX_CHANGED_WORDS for _, i1, i2, j1, j2 in changes):
-        return None
-    pairs = [(ta.span(i1, i2), tb.span(j1, j2)) for _, i1, i2, j1, j2 in changes]
-    pairs = [(x, y) for x, y in pairs if not _spelling_variant(x, y) and not _rounded(x, y)]
-    meaningful = all((_content(x) or figures(x)) for pair in pairs for x in pair)
-    return pairs if pairs and meaningful else None
+        return False
+    return not any(i2 - i1 > MAX_CHANGED_WORDS or j2 - j1 > MAX_CHANGED_WORDS for _, i1, i2, j1, j2 in changes)
 
 
 def _spelling_variant(a: str, b: str) -> bool:
@@ -399,7 +453,6 @@ def edited_statements(sub_question: SubQuestion, analysis: Analysis, *, naming: 
     With ``naming`` (evidence that never names what is asked), only questions asking for a typed value."""
     if not analysis.scored:
         return []
-    question = analysis.question
     kind = analysis.asked.type.kind
     if naming and kind in (AnswerType.DESCRIPTION, AnswerType.YES_NO):
         # Evidence not shown to be about the question: only a changed value of the asked-for type tells
@@ -411,22 +464,33 @@ def edited_statements(sub_question: SubQuestion, analysis: Analysis, *, naming: 
     relevant = [s for s in analysis.scored if s.relevance >= floor]
     for i, x in enumerate(relevant):
         for y in relevant[i + 1 :]:
-            if x.sentence.doc_id == y.sentence.doc_id or not _alike(x.sentence.stems, y.sentence.stems):
-                continue
-            change = detail_change(x.sentence.text, y.sentence.text)
-            if change is None or not changed_value(change, kind):
-                continue
-            old, new = (" … ".join(side) for side in zip(*change, strict=True))
-            a = DocumentAnswer(x.sentence.doc_id, old, x, subject_of(x.sentence.text, [o for o, _ in change], question))
-            b = DocumentAnswer(y.sentence.doc_id, new, y, subject_of(y.sentence.text, [n for _, n in change], question))
-            if a.subject.off_question or b.subject.off_question or different(a.subject, b.subject):
-                continue
-            explanation = (
-                f"The documents make the same statement with one detail changed: "
-                f"\u201c{a.answer}\u201d and \u201c{b.answer}\u201d."
-            )
-            return [_dispute(sub_question, analysis.asked.type, a, b, explanation)]
+            dispute = _edited_dispute(sub_question, analysis, x, y)
+            if dispute is not None:
+                return [dispute]
     return []
+
+
+def _edited_dispute(
+    sub_question: SubQuestion, analysis: Analysis, x: ScoredSentence, y: ScoredSentence
+) -> Contradiction | None:
+    """The dispute of two documents' sentences that make one statement with the asked value changed,
+    or None: one document, two statements, another kind of change, or two things named."""
+    if x.sentence.doc_id == y.sentence.doc_id or not _alike(x.sentence.stems, y.sentence.stems):
+        return None
+    change = detail_change(x.sentence.text, y.sentence.text)
+    if change is None or not changed_value(change, analysis.asked.type.kind):
+        return None
+    question = analysis.question
+    old, new = (" … ".join(side) for side in zip(*change, strict=True))
+    a = DocumentAnswer(x.sentence.doc_id, old, x, subject_of(x.sentence.text, [o for o, _ in change], question))
+    b = DocumentAnswer(y.sentence.doc_id, new, y, subject_of(y.sentence.text, [n for _, n in change], question))
+    if a.subject.off_question or b.subject.off_question or different(a.subject, b.subject):
+        return None
+    explanation = (
+        f"The documents make the same statement with one detail changed: "
+        f"\u201c{a.answer}\u201d and \u201c{b.answer}\u201d."
+    )
+    return _dispute(sub_question, analysis.asked.type, a, b, explanation)
 
 
 def _alike(a: frozenset[str], b: frozenset[str]) -> bool:

@@ -251,41 +251,54 @@ def evidence_sentences(evidence: Sequence[RetrievedChunk], layout: Layout | None
             if is_table_evidence(block):
                 seen_blocks.add(block.block_id)
                 out.extend(_row_sentences(block, chunk, layout, chunk_index, len(out)))
-                continue
-            if not is_evidence(block):
-                continue
-            seen_blocks.add(block.block_id)
-            # A date line above the block heads it as a section would (``Layout.date_line``).
-            line = layout.date_line(block)
-            dated_by = line.text if line is not None else ""
-            for index, piece in enumerate(layout.pieces(block)):
-                # A lead-in says what its list holds ("The Evaluation tool helps you:", then "Identify
-                # edge cases …"): it is read with its items, and is a statement short as it is.
-                items = listed(layout, block, index)
-                # A line of code ending in a colon ("def get_completion(prompt: str):") leads no list.
-                lead_in = items and not is_code_line(piece.text) and (has_verb(piece.text) or instructs(piece.text))
-                opens_page_block = index == 0 and block.bbox is not None
-                if not (is_statement(piece.text, opens_page_block) or lead_in):
-                    continue
-                if dates_only(piece.text):
-                    continue
-                read = read_with(piece.text, items)
-                out.append(
-                    Sentence(
-                        text=piece.text,
-                        block_id=block.block_id,
-                        doc_id=block.doc_id,
-                        chunk_index=chunk_index,
-                        order=len(out),
-                        stems=sentence_stems(read),
-                        section=block.section,
-                        start=piece.start,
-                        words=len(read.split()),
-                        context=frozenset(content_stems(f"{chunk.title} {block.section} {dated_by}")),
-                        items=items,
-                    )
-                )
+            elif is_evidence(block):
+                seen_blocks.add(block.block_id)
+                out.extend(_prose_sentences(block, chunk, layout, chunk_index, len(out)))
     return out
+
+
+def _prose_sentences(
+    block: Block, chunk: RetrievedChunk, layout: Layout, chunk_index: int, order: int
+) -> list[Sentence]:
+    """A prose block's statements as sentences, each read with the items of the list it leads in, in
+    the context of its document, section and date line."""
+    # A date line above the block heads it as a section would (``Layout.date_line``).
+    line = layout.date_line(block)
+    dated_by = line.text if line is not None else ""
+    context = frozenset(content_stems(f"{chunk.title} {block.section} {dated_by}"))
+    out: list[Sentence] = []
+    for index, piece in enumerate(layout.pieces(block)):
+        # A lead-in says what its list holds ("The Evaluation tool helps you:", then "Identify
+        # edge cases …"): it is read with its items, and is a statement short as it is.
+        items = listed(layout, block, index)
+        if not _quotable(piece.text, items, opens_page_block=index == 0 and block.bbox is not None):
+            continue
+        read = read_with(piece.text, items)
+        out.append(
+            Sentence(
+                text=piece.text,
+                block_id=block.block_id,
+                doc_id=block.doc_id,
+                chunk_index=chunk_index,
+                order=order + len(out),
+                stems=sentence_stems(read),
+                section=block.section,
+                start=piece.start,
+                words=len(read.split()),
+                context=context,
+                items=items,
+            )
+        )
+    return out
+
+
+def _quotable(text: str, items: str, opens_page_block: bool) -> bool:
+    """A statement, or a list's lead-in with a verb, that says more than a date."""
+    # A line of code ending in a colon ("def get_completion(prompt: str):") leads no list.
+    lead_in = items and not is_code_line(text) and (has_verb(text) or instructs(text))
+    if not (is_statement(text, opens_page_block) or lead_in):
+        return False
+    return not dates_only(text)
 
 
 def is_table_evidence(block: Block) -> bool:
@@ -362,11 +375,18 @@ def analyse(question: str, evidence: Sequence[RetrievedChunk], vectors: Vectors)
         t: math.log(1.0 + len(pool) / (1.0 + df[t])) * (1.0 if t in focus else SUBJECT_TERM_WEIGHT) for t in terms
     }
     analysis.weights = weights
+    analysis.scored = _scored(asked, pool, weights, focus, vectors)
+    return analysis
+
+
+def _scored(
+    asked: ParsedQuestion, pool: list[Sentence], weights: dict[str, float], focus: set[str], vectors: Vectors
+) -> list[ScoredSentence]:
+    """The candidate sentences scored by BM25, the dense cosine and what the question asks of them,
+    most relevant first. Only the lexically best ``MAX_CANDIDATES`` are embedded, to bound the cost."""
     lex = {s.order: bm25(s, weights, pool) for s in pool}
     on_focus = {s.order: any(matched(t, s.stems) for t in focus) for s in pool}
     penalise = any(on_focus.values())
-    about_work, own_work, about_text = asked.about_work, asked.own_work, asked.about_text
-    defined, tables = asked.defined, asked.tables
     if len(pool) > MAX_CANDIDATES:
         pool = sorted(pool, key=lambda s: (-lex[s.order], s.chunk_index, s.order))[:MAX_CANDIDATES]
         pool.sort(key=lambda s: s.order)
@@ -377,18 +397,7 @@ def analyse(question: str, evidence: Sequence[RetrievedChunk], vectors: Vectors)
         relevance = W_LEXICAL * lex[s.order] + W_DENSE * float(d) + _prior(s)
         if penalise and not on_focus[s.order]:
             relevance -= OFF_FOCUS_PENALTY
-        if s.table and s.table in tables:
-            relevance += NAMED_TABLE_BONUS
-        if defined and defines(s.text, defined):
-            relevance += DEFINING_BONUS
-        elif not about_text and about_the_text(s.text):
-            relevance -= ABOUT_TEXT_PENALTY
-        elif not about_work and about_the_document(s.text):
-            relevance -= ABOUT_DOCUMENT_PENALTY
-        if own_work and about_other_work(s.text):
-            relevance -= OTHER_WORK_PENALTY
-        if s.items and _RELATIVE_LEAD_IN.search(s.text):
-            relevance -= RELATIVE_LEAD_IN_PENALTY
+        relevance = _weighed_for_the_question(asked, s, relevance)
         scored.append(
             ScoredSentence(
                 sentence=s,
@@ -403,8 +412,26 @@ def analyse(question: str, evidence: Sequence[RetrievedChunk], vectors: Vectors)
     # retrieval ranked a chunk of many rows, most of them about other things (``preference``).
     if scored[0].sentence.row is not None:
         scored[0] = dataclasses.replace(scored[0], sentence=dataclasses.replace(scored[0].sentence, chunk_index=0))
-    analysis.scored = scored
-    return analysis
+    return scored
+
+
+def _weighed_for_the_question(asked: ParsedQuestion, s: Sentence, relevance: float) -> float:
+    """``relevance`` raised for a sentence of what the question names (its table, a definition of its
+    term) and lowered for one about the text, the document or other work when the question is not,
+    or a relative clause's lead-in to a list. Applied in this order: the sums are rounded after."""
+    if s.table and s.table in asked.tables:
+        relevance += NAMED_TABLE_BONUS
+    if asked.defined and defines(s.text, asked.defined):
+        relevance += DEFINING_BONUS
+    elif not asked.about_text and about_the_text(s.text):
+        relevance -= ABOUT_TEXT_PENALTY
+    elif not asked.about_work and about_the_document(s.text):
+        relevance -= ABOUT_DOCUMENT_PENALTY
+    if asked.own_work and about_other_work(s.text):
+        relevance -= OTHER_WORK_PENALTY
+    if s.items and _RELATIVE_LEAD_IN.search(s.text):
+        relevance -= RELATIVE_LEAD_IN_PENALTY
+    return relevance
 
 
 def bm25(sentence: Sentence, weights: dict[str, float], pool: Sequence[Sentence]) -> float:
@@ -461,29 +488,43 @@ def select(analysis: Analysis) -> list[ScoredSentence]:
             remaining,
             key=lambda c: (-round(_mmr(c, chosen, covered, analysis), 6), c.sentence.chunk_index, c.sentence.order),
         )
-        pick = None
-        for cand in ranked:
-            if any(float(cand.vector @ s.vector) >= DUPLICATE_COSINE for s in chosen):
-                continue
-            if any(normalise_space(cand.sentence.text) == normalise_space(s.sentence.text) for s in chosen):
-                continue
-            pick = cand
-            break
-        if pick is None:
-            break
-        # A sentence answering a part of the question no chosen one covers is judged by its own
-        # relevance, not by its chunk's rank: the second part of a question is often in another passage.
-        adds = bool(chosen) and coverage_gain(pick, covered, analysis) >= MIN_NEW_COVERAGE
-        if adds and pick.relevance >= _floor(best_relevance, ABSOLUTE_FLOOR):
-            pass
-        elif preference(pick) < _floor(best, ABSOLUTE_FLOOR):
-            break
-        elif len(chosen) >= MIN_CLAIMS and preference(pick) < _floor(best, RELATIVE_RELEVANCE_FLOOR):
+        pick = _first_new(ranked, chosen)
+        if pick is None or not _stands(pick, chosen, covered, analysis, best, best_relevance):
             break
         chosen.append(pick)
         covered |= {t for t in analysis.focus_terms if pick.sentence.covers(t)}
         remaining.remove(pick)
     return chosen
+
+
+def _first_new(ranked: list[ScoredSentence], chosen: list[ScoredSentence]) -> ScoredSentence | None:
+    """The best ranked sentence that neither repeats a chosen one's meaning nor its words."""
+    for cand in ranked:
+        if any(float(cand.vector @ s.vector) >= DUPLICATE_COSINE for s in chosen):
+            continue
+        if any(normalise_space(cand.sentence.text) == normalise_space(s.sentence.text) for s in chosen):
+            continue
+        return cand
+    return None
+
+
+def _stands(
+    pick: ScoredSentence,
+    chosen: list[ScoredSentence],
+    covered: set[str],
+    analysis: Analysis,
+    best: float,
+    best_relevance: float,
+) -> bool:
+    """Whether ``pick`` is relevant enough to join ``chosen``, measured against the best sentence."""
+    # A sentence answering a part of the question no chosen one covers is judged by its own
+    # relevance, not by its chunk's rank: the second part of a question is often in another passage.
+    adds = bool(chosen) and coverage_gain(pick, covered, analysis) >= MIN_NEW_COVERAGE
+    if adds and pick.relevance >= _floor(best_relevance, ABSOLUTE_FLOOR):
+        return True
+    if preference(pick) < _floor(best, ABSOLUTE_FLOOR):
+        return False
+    return not (len(chosen) >= MIN_CLAIMS and preference(pick) < _floor(best, RELATIVE_RELEVANCE_FLOOR))
 
 
 def _floor(best: float, share: float) -> float:

@@ -119,15 +119,37 @@ def extract_keyphrases(
     green roofs"). Ties break on length, then alphabetically, so the result is deterministic.
     """
     collection = list(texts) if collection is None else list(collection)
-    excluded = set(exclude_stems)
+    counts, surfaces = _phrase_counts(texts)
+    if not counts:
+        return []
+    scored = _scored_phrases(counts, surfaces, collection, min_count, set(exclude_stems))
+    scored.sort(key=lambda p: (-p.score, -len(p.stems), p.text))
+    return _distinct(scored, k)
+
+
+def _phrase_counts(
+    texts: Sequence[str],
+) -> tuple[Counter[tuple[str, ...]], dict[tuple[str, ...], Counter[str]]]:
+    """How often each candidate phrase (by its stems) occurs in ``texts``, and how often each of its
+    surface forms does."""
     counts: Counter[tuple[str, ...]] = Counter()
     surfaces: dict[tuple[str, ...], Counter[str]] = {}
     for text in texts:
         for surface, key in phrase_candidates(text):
             counts[key] += 1
             surfaces.setdefault(key, Counter())[surface] += 1
-    if not counts:
-        return []
+    return counts, surfaces
+
+
+def _scored_phrases(
+    counts: Counter[tuple[str, ...]],
+    surfaces: dict[tuple[str, ...], Counter[str]],
+    collection: list[str],
+    min_count: int,
+    excluded: set[str],
+) -> list[Keyphrase]:
+    """Each phrase frequent enough and not wholly excluded, scored by its count, its idf over
+    ``collection`` and its length, shown in its most frequent surface form."""
     doc_keys = [{key for _, key in phrase_candidates(t)} for t in collection]
     n_docs = len(doc_keys)
     scored: list[Keyphrase] = []
@@ -139,7 +161,11 @@ def extract_keyphrases(
         score = (1.0 + math.log(count)) * idf * (1.0 + LENGTH_BONUS * (len(key) - 1))
         surface = sorted(surfaces[key].items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
         scored.append(Keyphrase(surface, key, round(score, 9), count, df))
-    scored.sort(key=lambda p: (-p.score, -len(p.stems), p.text))
+    return scored
+
+
+def _distinct(scored: list[Keyphrase], k: int) -> list[Keyphrase]:
+    """The first ``k`` phrases of ``scored`` that overlap no phrase taken before them."""
     chosen: list[Keyphrase] = []
     for phrase in scored:
         if any(_overlaps(phrase.stems, c.stems) for c in chosen):

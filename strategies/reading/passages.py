@@ -311,6 +311,23 @@ def _with_items(layout: Layout, segments: list[Segment]) -> list[Segment]:
     after it in its block, or else the list blocks that follow the block."""
     last = segments[-1]
     pieces = layout.pieces(last.block)
+    end = _item_lines_end(layout, last)
+    out = [*segments[:-1], Segment(last.block, last.first, end)]
+    if end > last.last:
+        return out
+    lists = _following_lists(layout, last.block)
+    out += lists
+    if not lists and end == len(pieces) - 1:
+        shown = _shown(layout, last.block)
+        if shown is not None:
+            out.append(shown)
+    return out
+
+
+def _item_lines_end(layout: Layout, last: Segment) -> int:
+    """The index of the last piece of the item lines after ``last`` in its block (``last.last`` when
+    none follow)."""
+    pieces = layout.pieces(last.block)
     end = last.last
     seen: list[str] = []  # the item lines so far, normalised
     while end + 1 < len(pieces) and (_is_item(layout, last.block, end + 1) or _nests(layout, last.block, end + 1)):
@@ -322,20 +339,19 @@ def _with_items(layout: Layout, segments: list[Segment]) -> list[Segment]:
                 break
             seen.append(line)
         end += 1
-    out = [*segments[:-1], Segment(last.block, last.first, end)]
-    if end > last.last:
-        return out
-    current, taken = last.block, 0
-    while taken < MAX_ITEMS:
+    return end
+
+
+def _following_lists(layout: Layout, block: Block) -> list[Segment]:
+    """The list blocks right after ``block``, whole, at most MAX_ITEMS of them."""
+    out: list[Segment] = []
+    current = block
+    while len(out) < MAX_ITEMS:
         following = layout.neighbour(current, 1)
         if following is None or following.kind is not BlockKind.LIST or not layout.pieces(following):
             break
         out.append(Segment(following, 0, len(layout.pieces(following)) - 1))
-        current, taken = following, taken + 1
-    if taken == 0 and end == len(pieces) - 1:
-        shown = _shown(layout, last.block)
-        if shown is not None:
-            out.append(shown)
+        current = following
     return out
 
 

@@ -41,6 +41,13 @@ def cell_answer(question: ParsedQuestion, row: TableRow, context: frozenset[str]
         return None
     if len(values) == 1:
         return _clean(values[0][1])
+    return _asked_column(question, values, label, context)
+
+
+def _asked_column(
+    question: ParsedQuestion, values: list[tuple[str, str]], label: frozenset[str], context: frozenset[str]
+) -> str | None:
+    """The value of the one column among ``values`` the question asks for, or None (none or two alike)."""
     # The document the question names as its source is context, not a column ("the CorvidBERT paper").
     asked = [t for t in question.source_free if not matched(t, label)]
     own = [t for t in asked if not matched(t, context)]
