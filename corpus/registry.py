@@ -596,7 +596,7 @@ def _block_row(b: Block, fp: str | None, nfp: str | None) -> tuple:
         nfp,
         "\n".join(b.parents),
         " ".join(f"{m.start}:{m.end}" for m in b.marks),
-        json.dumps([[w.text, w.x0, w.top, w.x1, w.bottom] for w in b.words]) if b.words else "",
+        json.dumps([[w.text, w.x0, w.top, w.x1, w.bottom] for w in b.words], separators=(",", ":")) if b.words else "",
     )
 
 
