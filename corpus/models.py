@@ -134,6 +134,20 @@ MARKS_DESCRIPTION = (
     "Where the text holds footnote or affiliation marks the page sets as superscripts (PDF): printed, so "
     "kept in the text a citation quotes, but left out of the sentences a reader reads."
 )
+WORDS_DESCRIPTION = (
+    "The words OCR read in the block, with their boxes, in reading order (PDF, pages read by OCR only): "
+    "such a page has no text layer to find a quote's words in again, so they are kept."
+)
+
+
+class PageWord(BaseModel):
+    """A word printed on a page and its box, in PDF points from the page's top-left (as ``BBox``)."""
+
+    text: str
+    x0: float
+    top: float
+    x1: float
+    bottom: float
 
 
 class RawBlock(BaseModel):
@@ -149,6 +163,7 @@ class RawBlock(BaseModel):
     kind: BlockKind = BlockKind.PARAGRAPH
     text: str
     marks: list[CharSpan] = Field(default_factory=list, description=MARKS_DESCRIPTION)
+    words: list[PageWord] = Field(default_factory=list, description=WORDS_DESCRIPTION)
 
 
 class Bibliography(BaseModel):
@@ -295,6 +310,7 @@ class Block(BaseModel):
     kind: BlockKind
     text: str
     marks: list[CharSpan] = Field(default_factory=list, description=MARKS_DESCRIPTION)
+    words: list[PageWord] = Field(default_factory=list, description=WORDS_DESCRIPTION)
     boilerplate: bool = Field(
         default=False,
         description="Text the collection repeats across documents (navigation, footers, banners): kept "

@@ -33,6 +33,7 @@ from corpus.models import (
     Document,
     MetadataOverride,
     OcrRecord,
+    PageWord,
     TitleSource,
 )
 from corpus.parser_versions import ParserVersion
@@ -73,7 +74,9 @@ CREATE TABLE IF NOT EXISTS blocks (
     boilerplate INTEGER NOT NULL DEFAULT 0,
     nfp TEXT,  -- the number fingerprint (corpus.boilerplate.number_fingerprint), when it holds a number
     parents TEXT NOT NULL DEFAULT '',  -- the headings above the section, outermost first, one a line
-    marks TEXT NOT NULL DEFAULT ''  -- superscript marks (models.Block.marks): "start:end" each, space-separated
+    marks TEXT NOT NULL DEFAULT '',  -- superscript marks (models.Block.marks): "start:end" each, space-separated
+    -- The words OCR read in the block (models.Block.words): a JSON list of [text, x0, top, x1, bottom], or ''
+    words TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS blocks_doc ON blocks(doc_id, seq);
 CREATE TABLE IF NOT EXISTS chunks (
@@ -117,8 +120,10 @@ CREATE TABLE IF NOT EXISTS metadata_overrides (
 
 _BLOCK_COLUMNS = (
     "block_id, doc_id, seq, page, x0, top, x1, bottom, span_start, span_end, section, kind, text, fp, boilerplate, nfp, "
-    "parents, marks"
+    "parents, marks, words"
 )
+#: The blocks' columns but the OCR'd words, of ``blocks b``.
+_TEXT_COLUMNS = ", ".join(f"b.{c.strip()}" for c in _BLOCK_COLUMNS.split(",") if c.strip() != "words")
 
 
 class DocumentRecord(Document):
@@ -163,8 +168,8 @@ class Registry:
         parser versions: add the document columns, 0 for every existing document (an unknown
         version, older than any), so the next ingest parses them again; before bibliographies: an
         empty one each, filled when a newer loader parses the document again; before title sources:
-        none recorded ('') until the next parse; before heading paths, superscript marks and OCR records:
-        none ('') until then either."""
+        none recorded ('') until the next parse; before heading paths, superscript marks, OCR records and
+        OCR'd words: none ('') until then either."""
         added = (
             ("blocks", "fp", "TEXT"),
             ("blocks", "boilerplate", "INTEGER NOT NULL DEFAULT 0"),
@@ -179,6 +184,7 @@ class Registry:
             ("chunks", "parents", "TEXT NOT NULL DEFAULT ''"),
             ("blocks", "marks", "TEXT NOT NULL DEFAULT ''"),
             ("documents", "ocr", "TEXT NOT NULL DEFAULT ''"),
+            ("blocks", "words", "TEXT NOT NULL DEFAULT ''"),
         )
         for table, column, kind in added:
             columns = self.database.columns(db, table)
@@ -322,7 +328,7 @@ class Registry:
                 ),
             )
             db.executemany(
-                f"INSERT INTO blocks ({_BLOCK_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                f"INSERT INTO blocks ({_BLOCK_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 [_block_row(b, fp, nfp) for b, fp, nfp in zip(blocks, fps, nfps, strict=True)],
             )
             _insert_fingerprints(db, document.doc_id, [*fps, *nfps])
@@ -382,10 +388,12 @@ class Registry:
         return [_block(r) for r in rows]
 
     def iter_blocks(self) -> Iterator[Block]:
-        """Every block of every ready document, in document and reading order."""
+        """Every block of every ready document, in document and reading order, without the words OCR
+        read (``Block.words``): the citation index needs the text alone, and a scanned library's words
+        would cost it seconds to load."""
         with self._connect() as db:
             rows = db.execute(
-                "SELECT b.* FROM blocks b JOIN documents d USING (doc_id) "
+                f"SELECT {_TEXT_COLUMNS}, '' AS words FROM blocks b JOIN documents d USING (doc_id) "
                 "WHERE d.status = 'ready' ORDER BY b.doc_id, b.seq"
             ).fetchall()
         return (_block(r) for r in rows)
@@ -588,6 +596,7 @@ def _block_row(b: Block, fp: str | None, nfp: str | None) -> tuple:
         nfp,
         "\n".join(b.parents),
         " ".join(f"{m.start}:{m.end}" for m in b.marks),
+        json.dumps([[w.text, w.x0, w.top, w.x1, w.bottom] for w in b.words], separators=(",", ":")) if b.words else "",
     )
 
 
@@ -607,7 +616,14 @@ def _block(row: Any) -> Block:
         text=row["text"],
         marks=[CharSpan(start=int(a), end=int(b)) for a, b in (m.split(":") for m in row["marks"].split())],
         boilerplate=bool(row["boilerplate"]),
+        words=_page_words(row["words"]),
     )
+
+
+def _page_words(stored: str) -> list[PageWord]:
+    return [
+        PageWord(text=t, x0=x0, top=top, x1=x1, bottom=bottom) for t, x0, top, x1, bottom in json.loads(stored or "[]")
+    ]
 
 
 def _chunk(row: Any) -> Chunk:

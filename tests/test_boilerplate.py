@@ -353,7 +353,7 @@ def test_an_older_registry_gets_the_new_columns_and_its_fingerprints(tmp_path: P
             db.execute(old_schema)  # type: ignore[arg-type]
         registry = Registry(PostgresDatabase(backend))
     (block,) = registry.blocks_of("d1")
-    assert block.text == "Hello" and not block.boilerplate
+    assert block.text == "Hello" and not block.boilerplate and block.words == []
     assert registry.document_counts([boilerplate.fingerprint("Hello", "A")]) == {boilerplate.fingerprint("Hello"): 1}
     assert registry.remark_queue() == [boilerplate.fingerprint("Hello")]
     registry.database.close()

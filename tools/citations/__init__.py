@@ -32,5 +32,6 @@ resolution path for every citation:
 
 Anything that does not pass returns ``None``: the caller flags or drops the claim, it never shows it
 as cited. Where the matched words are on a PDF page is found when the citation is shown
-(``word_boxes``), from the page's text layer inside the resolved block's box.
+(``word_boxes``), from the page's text layer inside the resolved block's box, or on a page read by
+OCR from the words the block kept.
 """

@@ -2,12 +2,13 @@
 
 A resolution names the block(s) and the stored text the quote matched in each (``CitedBlock``); the
 page's words are read again here, at display time, from the PDF's text layer (pdfplumber, inside the
-block's box), so nothing more is stored at ingest. Page words and quote are compared as letters and
-digits only (NFKD, case-folded: ligatures, accents, hyphenation at line ends, punctuation and spacing
-all drop out). The quote's letters are usually found as they stand; when the stored text differs from
-the page (a superscript moved, a duplicated glyph) they are aligned with rapidfuzz and a word counts
-when most of its letters aligned. Whatever cannot be placed gives no boxes: the block's own box stays
-the citation's place, as for pages read by OCR, whose text layer is not the page's.
+block's box). A page read by OCR has no text layer that is the page's: its blocks keep the words OCR
+read, with their boxes (``Block.words``), and those are matched instead (``quoted_ocr_words``). Page
+words and quote are compared as letters and digits only (NFKD, case-folded: ligatures, accents,
+hyphenation at line ends, punctuation and spacing all drop out). The quote's letters are usually found
+as they stand; when the stored text differs from the page (a superscript moved, a duplicated glyph)
+they are aligned with rapidfuzz and a word counts when most of its letters aligned. Whatever cannot be
+placed gives no boxes: the block's own box stays the citation's place.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from rapidfuzz import fuzz
 from rapidfuzz.distance import Indel
 
 from corpus.loaders.pdf.elements import WORD_GAP_RATIO
-from corpus.models import BBox
+from corpus.models import BBox, PageWord
 
 #: Points of page read around a block's box, so a word its box clips at the edge is kept whole.
 PAD = 3.0
@@ -51,8 +52,7 @@ def _fold(text: str) -> str:
 def quoted_words(page: Any, block_id: str, bbox: BBox, quote: str, before: str = "") -> list[WordBox]:
     """The line runs of ``quote``'s words inside ``bbox`` on ``page`` (a pdfplumber page); ``before``,
     the block's text before the match, picks the occurrence when the block repeats the quote."""
-    needle = _fold(quote)
-    if not needle:
+    if not _fold(quote):
         return []
     x0, top, x1, bottom = (float(v) for v in page.bbox)
     frame = (max(x0, bbox.x0 - PAD), max(top, bbox.top - PAD), min(x1, bbox.x1 + PAD), min(bottom, bbox.bottom + PAD))
@@ -61,6 +61,20 @@ def quoted_words(page: Any, block_id: str, bbox: BBox, quote: str, before: str =
     # Split as the loader splits words (a gap relative to the font size), so TeX's tight spacing
     # still separates them and a run can start at the quote's first word.
     words = page.crop(frame).extract_words(x_tolerance_ratio=WORD_GAP_RATIO, y_tolerance=3)
+    return _boxed(words, block_id, page.page_number, quote, before)
+
+
+def quoted_ocr_words(words: list[PageWord], block_id: str, page: int, quote: str, before: str = "") -> list[WordBox]:
+    """The line runs of ``quote``'s words among ``words``, those OCR read in the block (as the block
+    keeps them); ``before`` as for ``quoted_words``."""
+    return _boxed([w.model_dump() for w in words], block_id, page, quote, before)
+
+
+def _boxed(words: list[dict], block_id: str, page: int, quote: str, before: str) -> list[WordBox]:
+    """The runs of ``words`` (dicts with ``text`` and a box) that hold ``quote``, boxed."""
+    needle = _fold(quote)
+    if not needle:
+        return []
     keys = [_fold(w["text"]) for w in words]
     owners = [i for i, key in enumerate(keys) for _ in key]
     quoted = _quoted(needle, "".join(keys), owners, len(_fold(before)))
@@ -70,7 +84,7 @@ def quoted_words(page: Any, block_id: str, bbox: BBox, quote: str, before: str =
     for i, key in enumerate(keys):
         if not key and {i - 1, i + 1} <= quoted:
             quoted.add(i)
-    return [_box(block_id, page.page_number, run) for run in _runs(words, quoted)]
+    return [_box(block_id, page, run) for run in _runs(words, quoted)]
 
 
 def _quoted(needle: str, hay: str, owners: list[int], expected: int) -> set[int] | None:

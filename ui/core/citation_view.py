@@ -1,6 +1,7 @@
 """One citation as a reader checks it (``ui.core.models.CitationView``): where it points, the
 passage around it as stored, the document and its BibTeX entry, and for a PDF the quote's own words
-boxed on the page (``tools.citations.word_boxes``) inside the cited block's frame.
+boxed on the page (``tools.citations.word_boxes``) inside the cited block's frame: found in the page's
+text layer, or on a page read by OCR among the words the block kept.
 
 Everything comes from the stored resolution and the registry. The words are read and the page is
 rendered from the document's file after checking that the file is still the one that was ingested
@@ -15,11 +16,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from corpus.ingest import sha256_of
-from corpus.models import Block, CharSpan, DocType
+from corpus.models import Block, CharSpan, DocType, PageWord
 from corpus.registry import DocumentRecord, Registry
 from tools.citations.index import BlockIndex
 from tools.citations.resolve import CitedBlock, Resolution, resolve_citation
-from tools.citations.word_boxes import WordBox, quoted_words
+from tools.citations.word_boxes import WordBox, quoted_ocr_words, quoted_words
 from ui.core.errors import InvalidValueError
 from ui.core.passages import CitationView, CitedPassage, ShownBlock
 from ui.core.query_limit import check_query
@@ -45,7 +46,8 @@ def citation_view(registry: Registry, number: int | None, resolution: Resolution
     if document is None:
         note = "The document was removed from the library."
     else:
-        words, zoom, page, note = _on_the_page(document, resolution, images)
+        read = _ocr_words(registry, document, resolution)
+        words, zoom, page, note = _on_the_page(document, resolution, images, read)
         note = note if images else "No page image was asked for."
     return CitationView(
         number=number,
@@ -142,11 +144,19 @@ def _passage(blocks: list[Block], cited: list[CitedBlock]) -> list[ShownBlock]:
     ]
 
 
+def _ocr_words(registry: Registry, document: DocumentRecord, r: Resolution) -> dict[str, list[PageWord]]:
+    """The words OCR read in each cited block on a page read by OCR (none kept: ingested before
+    blocks kept them)."""
+    pages = set(document.ocr.pages) if document.ocr else set()
+    ids = [c.block_id for c in r.bboxes if c.page in pages]
+    return {i: b.words for i, b in registry.blocks(ids).items()} if ids else {}
+
+
 def _on_the_page(
-    document: DocumentRecord, r: Resolution, images: bool
+    document: DocumentRecord, r: Resolution, images: bool, ocr_words: dict[str, list[PageWord]]
 ) -> tuple[list[WordBox], str | None, str | None, str]:
-    """The quote's words on the page, (zoom, whole page) as base64 PNGs when ``images``, and what
-    the images show or why there are none."""
+    """The quote's words on the page (``ocr_words``: those OCR read in the blocks of pages it read),
+    (zoom, whole page) as base64 PNGs when ``images``, and what the images show or why there are none."""
     import pdfplumber  # the PDF is opened for a citation's page only
 
     from ui.core.page_image import CitedArea, render_pages
@@ -162,7 +172,7 @@ def _on_the_page(
     if not areas:
         return [], None, None, "This block has no position on the page."
     with pdfplumber.open(path) as pdf:
-        words = _words(pdf, document, r)
+        words = _words(pdf, document, r, ocr_words)
         if not images:
             return words, None, None, ""
         rendered = render_pages(pdf, areas, words)
@@ -179,17 +189,22 @@ def _on_the_page(
     return words, _png(rendered.zoom), _png(rendered.pages), note
 
 
-def _words(pdf: pdfplumber.PDF, document: DocumentRecord, r: Resolution) -> list[WordBox]:
-    """The quote's words in each cited block, but on a page read by OCR, whose text layer (if any) is
-    not what was read."""
+def _words(
+    pdf: pdfplumber.PDF, document: DocumentRecord, r: Resolution, ocr_words: dict[str, list[PageWord]]
+) -> list[WordBox]:
+    """The quote's words in each cited block: on a page read by OCR, whose text layer (if any) is not
+    what was read, among the words OCR read there."""
     ocr_pages = set(document.ocr.pages) if document.ocr else set()
     words: list[WordBox] = []
     for i, c in enumerate(r.bboxes):
-        if c.bbox is None or c.page in ocr_pages or not 1 <= c.page <= len(pdf.pages):
+        if c.bbox is None or not 1 <= c.page <= len(pdf.pages):
             continue
         # Only the first block's text precedes the match in ``block_text``: a second one's starts it.
         before = r.block_text[: c.match.start] if i == 0 else ""
-        words += quoted_words(pdf.pages[c.page - 1], c.block_id, c.bbox, c.matched_text, before)
+        if c.page in ocr_pages:
+            words += quoted_ocr_words(ocr_words.get(c.block_id, []), c.block_id, c.page, c.matched_text, before)
+        else:
+            words += quoted_words(pdf.pages[c.page - 1], c.block_id, c.bbox, c.matched_text, before)
     return words
 
 

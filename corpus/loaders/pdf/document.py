@@ -33,7 +33,7 @@ from corpus.loaders.pdf.metadata import (
     publication_year,
     title_acronyms,
 )
-from corpus.loaders.pdf.ocr_page import is_scanned, read_scanned_page
+from corpus.loaders.pdf.ocr_page import is_scanned, ocr_words, read_scanned_page
 from corpus.loaders.pdf.page_extraction import extract_page
 from corpus.loaders.pdf.reading_order import build_lines
 from corpus.loaders.pdf.superscripts import mark_spans
@@ -301,4 +301,6 @@ def _raw_block(b: BlockDraft, vocab: Counter[str]) -> RawBlock | None:
         bottom=math.ceil(max(w.bottom for w in words) * 100) / 100,
     )
     marks = mark_spans(text, b.lines) if b.lines[0].table is None else []
-    return RawBlock(page=b.page, bbox=bbox, section=b.section, kind=b.kind, text=text, marks=marks)
+    return RawBlock(
+        page=b.page, bbox=bbox, section=b.section, kind=b.kind, text=text, marks=marks, words=ocr_words(words)
+    )
