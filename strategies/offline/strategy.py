@@ -197,10 +197,10 @@ class OfflineStrategy:
         others += [x for x in analysis.scored[:LEAD_SEARCH] if x not in chosen and x not in others]
         tried = [*chosen, *others]
         binding = value_binding(analysis, tried)
-        answered = [(item, answer) for item in tried if (answer := self._answer_of(analysis, item, binding))]
         bounded: list[Claim] = []
-        for item, answer in answered:
-            claims = _leading(analysis, item, answer, chosen)
+        for item in tried:
+            answer = self._answer_of(analysis, item, binding)
+            claims = _leading(analysis, item, answer, chosen) if answer else []
             if not claims:
                 continue
             led = [

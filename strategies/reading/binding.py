@@ -77,8 +77,9 @@ def _named_stems(analysis: Analysis, tried: list[ScoredSentence]) -> list[str]:
 
 def said_of_asked(analysis: Analysis, item: ScoredSentence, binding: Binding) -> bool:
     """Whether the value ``item`` gives is said of what the question asks about: a table's row answers
-    for its label (``table_cells.own_row``); a sentence must name the most specific term and the verbs
-    the asked action is under, and stand in a
+    for its label (``table_cells.own_row``); a sentence must name the most specific term, the verbs the
+    asked action is under, one of the question's proper names (``_names_one_asked``) and what a count is
+    asked with or without (``_restricting``), and stand in a
     document naming what the question names (``value_binding``), and one whose subject is a cited work
     ("Beltagy et al. report a corpus of 18% computer science papers") must itself name the things the
     question names: that work's figure is not the figure of the corpus the question asks about."""
@@ -94,7 +95,7 @@ def said_of_asked(analysis: Analysis, item: ScoredSentence, binding: Binding) ->
     document = binding.documents.get(sentence.doc_id, frozenset())
     if not all(matched(t, document) for t in binding.named):
         return False
-    if not _names_one_asked(analysis, item, binding):
+    if not _names_one_asked(analysis, item):
         return False
     if not all(sentence.covers(t) for t in _restricting(analysis)):
         return False
@@ -110,21 +111,15 @@ def _restricting(analysis: Analysis) -> list[str]:
     return [s for m in _WITH_OR_WITHOUT.finditer(analysis.asked.unsourced) for s in content_stems(m.group(1))]
 
 
-def _names_one_asked(analysis: Analysis, item: ScoredSentence, binding: Binding) -> bool:
-    """Names the sentence's document is not titled by (nor its section) are things among those the
-    document speaks of: the sentence must name one of them (a gain "over" a baseline may leave the
-    baseline unnamed). The thing whose measure is asked binds through its document instead ("The
-    population was 912" on Elmford's page)."""
-    # Proper names only: "35-day" of "the 35-day drought" is a figure's compound, named by no thing.
-    # Every proper name the question gives, whether or not the evidence names it: a sentence naming none
-    # of them ("it has far fewer samples (403)") gives no value of the thing asked.
-    proper = {t for name in names(analysis.asked.unsourced) if _capitalised(name) for t in content_stems(name)}
+def _names_one_asked(analysis: Analysis, item: ScoredSentence) -> bool:
+    """The sentence, or its document's title or section, names one of the question's proper names,
+    whether or not the evidence names them: "it has far fewer samples (403)" gives no value of SciTLDR.
+    One suffices (a gain "over" a baseline may leave the baseline unnamed); the thing whose measure is
+    asked binds through its document instead ("The population was 912" on Elmford's page). Capitalised
+    names only: "35-day" of "the 35-day drought" is a figure's compound, no thing's name."""
+    proper = {t for name in names(analysis.asked.unsourced) if name != name.lower() for t in content_stems(name)}
     others = [t for t in proper if t not in analysis.asked.measured]
     return not others or any(item.sentence.covers(t) for t in others)
-
-
-def _capitalised(name: str) -> bool:
-    return any(c.isupper() for c in name)
 
 
 def _says(item: ScoredSentence, verb: str) -> bool:

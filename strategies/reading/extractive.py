@@ -27,6 +27,7 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -275,21 +276,30 @@ def _prose_sentences(
             continue
         read = read_with(piece.text, items)
         out.append(
-            Sentence(
-                text=piece.text,
-                block_id=block.block_id,
-                doc_id=block.doc_id,
-                chunk_index=chunk_index,
-                order=order + len(out),
-                stems=sentence_stems(read),
-                section=block.section,
-                start=piece.start,
-                words=len(read.split()),
-                context=context,
-                items=items,
-            )
+            _sentence(block, chunk_index, order + len(out), (piece.text, piece.start, read), context, items=items)
         )
     return out
+
+
+def _sentence(
+    block: Block, chunk_index: int, order: int, quoted: tuple[str, int, str], context: frozenset[str], **kind: Any
+) -> Sentence:
+    """A sentence of ``block`` as the reader takes it: ``quoted`` is its text as the block prints it, its
+    offset there, and the text it is read as (a lead-in with its items, a row with its columns' names)."""
+    text, start, read = quoted
+    return Sentence(
+        text=text,
+        block_id=block.block_id,
+        doc_id=block.doc_id,
+        chunk_index=chunk_index,
+        order=order,
+        stems=sentence_stems(read),
+        section=block.section,
+        start=start,
+        words=len(read.split()),
+        context=context,
+        **kind,
+    )
 
 
 def _quotable(text: str, items: str, opens_page_block: bool) -> bool:
@@ -317,23 +327,11 @@ def _row_sentences(block: Block, chunk: RetrievedChunk, layout: Layout, chunk_in
     for index, row in enumerate(rows):
         if not any(is_value(value) for _, value in row.cells):
             continue  # a row of words reads as prose elsewhere, not as values
-        read = row.reading()
+        rivals = tuple(r.label for i, r in enumerate(rows) if i != index)
+        table = table_name(named.group(0)) if named else ""
+        quoted = (row.line, row.start, row.reading())
         out.append(
-            Sentence(
-                text=row.line,
-                block_id=block.block_id,
-                doc_id=block.doc_id,
-                chunk_index=chunk_index,
-                order=order + len(out),
-                stems=sentence_stems(read),
-                section=block.section,
-                start=row.start,
-                words=len(read.split()),
-                context=context,
-                row=row,
-                table=table_name(named.group(0)) if named else "",
-                rivals=tuple(r.label for i, r in enumerate(rows) if i != index),
-            )
+            _sentence(block, chunk_index, order + len(out), quoted, context, row=row, table=table, rivals=rivals)
         )
     return out
 

@@ -88,8 +88,7 @@ def quantities(sentence: str) -> list[Quantity]:
 def is_bound(phrase: str) -> bool:
     """A figure given as a bound, not as the value: "at least 150 words", "up to 600 ms"."""
     digit = re.search(r"\d", phrase)
-    before = phrase[: digit.start()] if digit else ""
-    return bool(before and (UPPER.search(before) or LOWER.search(before)))
+    return digit is not None and bound_before(phrase[: digit.start()]) in ("upper", "lower")
 
 
 def years(sentence: str) -> list[tuple[int, int, int]]:

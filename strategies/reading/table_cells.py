@@ -75,11 +75,11 @@ def own_row(question: ParsedQuestion, label: str, rivals: tuple[str, ...]) -> bo
     question tells apart by nothing give no value."""
     asked = _label_words(question.unsourced)
     head = _label_words(" ".join(question.type.noun.split()[-1:]))
-    held = _held_first(_row_words(label), asked, head)
-    return all(_held_first(_row_words(rival), asked, head) < held for rival in rivals if rival != label)
+    held = _row_key(_row_words(label), asked, head)
+    return all(_row_key(_row_words(rival), asked, head) < held for rival in rivals if rival != label)
 
 
-def _held_first(label: frozenset[str], asked: frozenset[str], head: frozenset[str]) -> tuple[int, int, int]:
+def _row_key(label: frozenset[str], asked: frozenset[str], head: frozenset[str]) -> tuple[int, int, int]:
     """How many asked words ``label`` holds, then whether it holds the head of the noun asked (of
     "Paper Opens" and "Card Opens", "how many paper *cards* did P3 open" asks the second), then how few
     words it adds ("Bibliography entries", not "Linked bib. entries", of "how many bibliography entries")."""
