@@ -34,6 +34,7 @@ from strategies.reading.lexicon.quantities import (
 )
 from strategies.reading.lexicon.units import CURRENCY, MEASURE_UNITS
 from strategies.reading.numbers import quantities
+from strategies.reading.tuning import TUNING
 from strategies.reading.vectors import Vectors
 
 from .claim_checks import form_of, holds
@@ -118,19 +119,6 @@ _SPAN_CLOSE = re.compile(r"\s*[);,]")
 _EVENT_WORD = re.compile(rf"^(?:{MONTH_PATTERN}|born|died|founded|established)$", re.IGNORECASE)
 _YEAR_ONLY = re.compile(r"(?:1[0-9]|20)\d{2}")
 _WORD = re.compile(r"[A-Za-z][\w'’-]*|\d[\d,.]*")
-# A candidate farther than this many words from every shared word is hardly the answer to it.
-PROXIMITY_WORDS = 12
-MAX_PHRASE_WORDS = 3
-MAX_NAME_WORDS = 6
-# For "what <noun>" questions: weight of the cosine to the noun against proximity.
-W_NOUN = 0.6
-# A figure whose unit is this unlike the counted noun counts something else ("14 roofs" for "how many
-# species": cosine 0.15; "3,559 inhabitants" for "population": 0.55, "5,000 people": 0.6).
-MIN_UNIT_SIMILARITY = 0.25
-# Between equally placed candidates, a fuller name ("Blitzen Trapper" over "American").
-LENGTH_BONUS = 0.05
-# Weight, in choosing among candidates, of the share of the question's words in a candidate's own clause.
-CLAUSE_WEIGHT = 0.2
 _CLAUSE_BREAK = re.compile(r"[;()\[\]]|,(?!\d{3})|\s[–—-]\s")
 # A place is named after a word that locates ("based in", "the city of", "near"): a capitalised name
 # elsewhere in the sentence (the subject, an aircraft maker, a person) says nothing of where.
@@ -142,8 +130,6 @@ _LOCATIVE = re.compile(
 # What follows a verb, not a kind: an article as its object; "of" after an -ing word (see ``_of_the_category``).
 _TAKES_OBJECT = re.compile(r"\s+(?:a|an|the)\s", re.IGNORECASE)
 _ACTION_OF = re.compile(r"\s+of\s")
-# A name's particles are short ("ni", "del", "van"); "player" of "Gators player Ronald Powell" is none.
-MAX_PARTICLE_LETTERS = 3
 # A year before a noun names an event ("the 2000 census", "its 2006 season"), it counts nothing.
 _YEAR_BEFORE_NOUN = re.compile(r"(?:1[0-9]|20)\d{2}\s+[a-z][a-z-]*")
 _DETERMINER_BEFORE = re.compile(r"\b(?:the|its|their|his|her|this|that|each|every|a|an)\s+$", re.IGNORECASE)
@@ -239,7 +225,7 @@ def _best_phrase(
         # The clause a candidate stands in says whose value it is: in "its total population is 17,289
         # (of which the population of Pilzno amounts to 4,411, …)" the town's figure is the one whose
         # clause names the town. Only the choice weighs it; the score keeps its meaning for thresholds.
-        key = score + CLAUSE_WEIGHT * _clause_share(sentence, start, end, q_stems)
+        key = score + TUNING.phrasing.clause_weight * _clause_share(sentence, start, end, q_stems)
         if best is None or key > best_key:
             best, best_key = Phrase(text=text, start=start, end=end, score=round(score, 6)), key
     if best is not None and qtype.kind is AnswerType.QUANTITY:
@@ -258,7 +244,12 @@ def _fits_the_asked(
     """Whether a candidate measures the asked unit and, for a category question, names a category."""
     qtype = question.type
     text, start, end = candidate
-    if qtype.kind is AnswerType.QUANTITY and sim is not None and sim < MIN_UNIT_SIMILARITY and content_words(text):
+    if (
+        qtype.kind is AnswerType.QUANTITY
+        and sim is not None
+        and sim < TUNING.phrasing.min_unit_similarity
+        and content_words(text)
+    ):
         return False  # "14 green roofs" counts roofs, not the spider species asked about
     if qtype.entity is Entity.CATEGORY and not _of_the_category(sentence, text, start, end, q_stems):
         return False  # "became" of "he became a poet" is what he did, not his profession
@@ -270,9 +261,9 @@ def _phrase_score(sentence: str, anchors: list[int], candidate: tuple[str, int, 
     noun, plus a little for a fuller name ("Blitzen Trapper" over "American")."""
     text, start, end = candidate
     distance = min((abs(a - start) if a < start else abs(a - end) for a in anchors), default=len(sentence))
-    near = max(0.0, 1.0 - _words_between(sentence, distance) / PROXIMITY_WORDS)
-    score = near if sim is None else (1 - W_NOUN) * near + W_NOUN * sim
-    return score + LENGTH_BONUS * min(len(text.split()) - 1, 2)
+    near = max(0.0, 1.0 - _words_between(sentence, distance) / TUNING.phrasing.proximity_words)
+    score = near if sim is None else (1 - TUNING.phrasing.w_noun) * near + TUNING.phrasing.w_noun * sim
+    return score + TUNING.phrasing.length_bonus * min(len(text.split()) - 1, 2)
 
 
 def _a_name_of_the_asked_kind(question: ParsedQuestion, text: str, start: int, end: int) -> tuple[str, int, int] | None:
@@ -600,7 +591,7 @@ def _of_the_category(sentence: str, text: str, start: int, end: int, q_stems: fr
         return False
     before = sentence[:start].split()
     name = _NAME.match(sentence, end + 1) if sentence[end : end + 1] == " " else None
-    if name and len(before) > 1 and before[-1][:1].isupper() and len(text) <= MAX_PARTICLE_LETTERS:
+    if name and len(before) > 1 and before[-1][:1].isupper() and len(text) <= TUNING.phrasing.max_particle_letters:
         return False
     return name is None or any(matched(s, q_stems) for s in content_stems(name.group(0)))
 
@@ -722,7 +713,7 @@ def _proper_names(qtype: QuestionType, sentence: str) -> list[tuple[str, int, in
 def _one_name(text: str) -> bool:
     """Not a list (too many words), a capitalised function word ("You", "There's") or glued words."""
     return (
-        len(text.split()) <= MAX_NAME_WORDS
+        len(text.split()) <= TUNING.phrasing.max_name_words
         and re.sub(r"['’]s$", "", text.lower()) not in stopwords()
         and not any(_GLUED.search(w) for w in text.split())
     )
@@ -932,16 +923,16 @@ def _spans(pattern: re.Pattern[str], sentence: str) -> list[tuple[str, int, int]
 
 
 def _noun_phrases(sentence: str) -> list[tuple[str, int, int]]:
-    """Runs of up to MAX_PHRASE_WORDS content words, cut at stopwords and punctuation."""
+    """Runs of up to TUNING.phrasing.max_phrase_words content words, cut at stopwords and punctuation."""
     out: list[tuple[str, int, int]] = []
     run: list[re.Match[str]] = []
     stops = stopwords()
 
     def flush() -> None:
-        # Every stretch of up to MAX_PHRASE_WORDS words of the run: "American football" out of "former
+        # Every stretch of up to TUNING.phrasing.max_phrase_words words of the run: "American football" out of "former
         # American football linebacker" is a candidate too, and the question's noun picks among them.
         for i in range(len(run)):
-            for j in range(i, min(len(run), i + MAX_PHRASE_WORDS)):
+            for j in range(i, min(len(run), i + TUNING.phrasing.max_phrase_words)):
                 out.append((sentence[run[i].start() : run[j].end()], run[i].start(), run[j].end()))
         run.clear()
 

@@ -20,7 +20,8 @@ from .claim_checks import form_of, names
 from .extractive import Analysis, ScoredSentence
 from .lexicon.verbs import REPORTING_VERBS
 from .question_types import AnswerType
-from .text import STEM_LENGTH, content_stems, matched, stem, words
+from .text import content_stems, matched, stem, words
+from .tuning import TUNING
 
 # What the things a question counts are asked with or without: the first word after "with", "without",
 # "having" or "lacking" (past an article or "no").
@@ -171,4 +172,4 @@ def _holds_word(word: str, said: set[str]) -> bool:
         return True
     # A short word's stem is faithful to it ("tool", "tools", "tooling"); a long one's five letters
     # are not ("corvidkit", "corvid").
-    return len(word) <= STEM_LENGTH + 3 and matched(stem(word), {stem(w) for w in said})
+    return len(word) <= TUNING.sentences.stem_length + 3 and matched(stem(word), {stem(w) for w in said})

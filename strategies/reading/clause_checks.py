@@ -24,10 +24,8 @@ from strategies.reading.lexicon.word_forms import IRREGULAR_BASE
 from strategies.reading.negations import adverb, negated_terms
 from strategies.reading.numbers import Mention, currency, mentions
 from strategies.reading.text import content_words, lemma, stem, stems_match, words
+from strategies.reading.tuning import TUNING
 
-# A clause reads against the text's clause only when it shares at least this share of its content
-# words with it: below, the text's clause is about something else and says nothing for or against.
-ALIGNED = 0.5
 # Verbs of lack that deny the verb they govern as "not" does ("unable to reserve" = "cannot reserve").
 # Source: standard English: verbs and adjectives of inability and lack.
 _WITHOUT = re.compile(r"\bwithout\b", re.I)
@@ -58,7 +56,7 @@ def clause_polarity_problem(claim: str, cited: list[str]) -> tuple[str, float] |
     how close the clauses are), else None."""
     for part in clauses(claim):
         best, close = aligned(part, cited)
-        if close < ALIGNED:
+        if close < TUNING.judge.aligned:
             continue
         mine, mine_held = denied(part), _held(part)
         for clause in _same_subject(part, best):
@@ -85,16 +83,12 @@ def modal_verbs(text: str) -> dict[str, frozenset[str]]:
     stops = stopwords()
     for name, pattern in MODAL_CLASSES:
         for m in pattern.finditer(text):
-            for word in words(text[m.end() : m.end() + 60])[:MODAL_REACH]:
+            for word in words(text[m.end() : m.end() + 60])[: TUNING.judge.modal_reach]:
                 if word in stops or word in AUXILIARIES or adverb(word):
                     continue
                 out.setdefault(_stem(word), set()).add(name)
                 break
     return {k: frozenset(v) for k, v in out.items()}
-
-
-# Words after a modal it may govern ("must then carefully *extract*").
-MODAL_REACH = 4
 
 
 def modality_problem(claim: str, cited: list[str]) -> str | None:
@@ -106,7 +100,7 @@ def modality_problem(claim: str, cited: list[str]) -> str | None:
         if not mine:
             continue
         best, close = aligned(part, cited)
-        if close < ALIGNED:
+        if close < TUNING.judge.aligned:
             continue
         for verb, classes in mine.items():
             theirs = [t for c in best for v, t in modal_verbs(c).items() if v == verb or stems_match(v, verb)]
@@ -131,7 +125,7 @@ def figure_clause_problem(claim: str, cited: list[str]) -> str | None:
         if not figures:
             continue
         best, close = aligned(part, cited)
-        if close < ALIGNED:
+        if close < TUNING.judge.aligned:
             continue
         if any(_gives(part, f, c) for f in figures for c in best):
             continue  # a clause drawing figures from several of the text's ("23,700 queries, … 1,200 out of scope")
