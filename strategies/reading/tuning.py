@@ -5,9 +5,9 @@ like PaperQA2's ``Settings.from_name``).
 Readers read the section they need from the default preset (``TUNING.evidence.min_coverage``); no
 function takes the tuning as an argument. A preset is a set of overrides of the defaults below,
 validated into the model, so a refit is a change of these figures (with its before → after on every
-dev set, docs/evaluation.md), not of the code reading them. "Fit: set by hand" names the commit that
-introduced a value; "measured as said" one whose description gives the measurement. Offline mode's
-sufficiency model has its own presets (``strategies/offline/calibration.py``, ``PRP_CALIBRATION``).
+dev set, docs/evaluation.md), not of the code reading them. "Fit: set by hand" gives the date and commit
+that introduced a value; any other fit, the measurement that chose it. Offline mode's sufficiency model
+has its own presets (``strategies/offline/calibration.py``, ``PRP_CALIBRATION``).
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ class _Section(BaseModel):
 
 
 class Evidence(_Section):
-    """Choosing an answer's sentences: relevance weights and priors, the floors, coverage and signals (extractive, signals, keyphrases, related_terms, closest, offline assessment)."""
+    """Choosing an answer's sentences: relevance weights and priors, the floors, coverage and signals
+    (extractive, signals, keyphrases, related_terms, closest, offline assessment)."""
 
     embedded_sentences: int = Field(
         40,
@@ -588,37 +589,34 @@ class Phrasing(_Section):
 
 
 class Judge(_Section):
-    """Whether a sentence states a claim or answers a question (judge, answerhood, claim_checks, clause_checks, negations, numbers)."""
+    """Whether a sentence states a claim or answers a question (judge, answerhood, claim_checks,
+    clause_checks, negations, numbers)."""
 
     state_coverage: float = Field(
         0.55,
         description=(
-            "A claim passing the hard checks is stated when more than half of its content words are in the "
-            "sentences (or the question and context): at exactly half, a two-word claim with one word swapped"
-            ' ("crowdsourcing platform" for "classifier platform") would pass. Fit: set by hand, '
-            "2026-11-26 (f87f384)."
+            "A claim passing the hard checks is stated when more than this share of its content words are in "
+            "the sentences (or the question and context): at exactly half, a two-word claim with one word "
+            'swapped ("crowdsourcing platform" for "classifier platform") would pass. Fit: calibrated on the '
+            "tuning split of the judge's pair set (benchmarks/judge_pairs.py), 2026-11-26 (f87f384): 0.5 -> "
+            "0.55 catches 2.4 points more entity and 11 more term swaps for 1.4 points of paraphrases."
         ),
     )
     rescue_cosine: float = Field(
         0.7,
         description=(
-            "A claim not stated word for word is stated when, read by meaning, its cosine with the sentences reaches rescue_cosine with at least "
-            "rescue_coverage of its words in them. Calibrated on the tuning split of the judge's pair set "
-            "(benchmarks/judge_pairs.py): 0.5 -> 0.55 catches 2.4 points more entity and 11 more term swaps "
-            "for 1.4 points of paraphrases; the rescue adds under a point at any cosine from 0.6 to 0.75 "
-            "(MiniLM puts one-word-wrong claims as close as right ones), 0.7 lets the fewest swaps through. "
-            "Fit: measured as described, 2026-11-26 (f87f384)."
+            "A claim short of state_coverage is stated when, read by meaning, its cosine with the sentences "
+            "reaches this with at least rescue_coverage of its words in them. Fit: calibrated on the tuning "
+            "split of the judge's pair set (benchmarks/judge_pairs.py), 2026-11-26 (f87f384): the rescue adds"
+            " under a point at any cosine from 0.6 to 0.75 (MiniLM puts one-word-wrong claims as close as "
+            "right ones); 0.7 lets the fewest swaps through."
         ),
     )
     rescue_coverage: float = Field(
         0.3,
         description=(
-            "A claim not stated word for word is stated when, read by meaning, its cosine with the sentences reaches rescue_cosine with at least "
-            "rescue_coverage of its words in them. Calibrated on the tuning split of the judge's pair set "
-            "(benchmarks/judge_pairs.py): 0.5 -> 0.55 catches 2.4 points more entity and 11 more term swaps "
-            "for 1.4 points of paraphrases; the rescue adds under a point at any cosine from 0.6 to 0.75 "
-            "(MiniLM puts one-word-wrong claims as close as right ones), 0.7 lets the fewest swaps through. "
-            "Fit: measured as described, 2026-11-26 (f87f384)."
+            "The share of a claim's content words the sentences must hold for rescue_cosine to rescue it. "
+            "Fit: set by hand with rescue_cosine, 2026-11-26 (f87f384)."
         ),
     )
     question_coverage: float = Field(
@@ -729,7 +727,8 @@ class Tables(_Section):
 
 
 class Disputes(_Section):
-    """Where documents answer differently and where sentences contradict (document_answers, offline contradictions)."""
+    """Where documents answer differently and where sentences contradict (document_answers, offline
+    contradictions)."""
 
     doc_relevance: float = Field(
         0.5,
@@ -750,7 +749,7 @@ class Disputes(_Section):
         description=(
             "A weakly placed phrase is no document's answer: a dispute needs answers it is sure of (on "
             "RAMDocs dev, half the phrases scoring below 0.4 were not an answer of either side). Fit: "
-            "measured as said, 2026-11-25 (4a08b72)."
+            "measured as described, 2026-11-25 (4a08b72)."
         ),
     )
     same_statement_similarity: float = Field(
@@ -915,26 +914,24 @@ class Disputes(_Section):
     numeric_cosine: float = Field(
         0.55,
         description=(
-            "A numeric pair must be strong enough: cosine + context_weight x shared context stems. "
-            "Calibrated on the sample corpus (all sentences of all documents against each other): the planted"
-            ' 2 °C vs 0.3 °C pairs score 0.80-0.94, the strongest false pair ("6% organic matter" vs "60 '
-            'percent crushed brick") 0.73. Fit: measured as described, 2026-11-22 (f83a4ec).'
+            "Two sentences giving different figures of the same thing contradict only at this cosine or more "
+            "(and with min_numeric_strength). Fit: set by hand, 2026-11-22 (f83a4ec)."
         ),
     )
     context_weight: float = Field(
         0.05,
         description=(
-            "A numeric pair must be strong enough: cosine + context_weight x shared context stems. "
-            "Calibrated on the sample corpus (all sentences of all documents against each other): the planted"
-            ' 2 °C vs 0.3 °C pairs score 0.80-0.94, the strongest false pair ("6% organic matter" vs "60 '
-            'percent crushed brick") 0.73. Fit: measured as described, 2026-11-22 (7a0f25d).'
+            "A numeric pair's strength is its cosine + this x the context stems the two figures share. Fit: "
+            "set by hand with min_numeric_strength, 2026-11-22 (7a0f25d)."
         ),
     )
     min_numeric_strength: float = Field(
         0.77,
         description=(
             "A numeric pair contradicts when its strength (cosine + context_weight x shared context stems) "
-            "reaches this. Fit: set by hand, 2026-11-22 (7a0f25d)."
+            "reaches this. Fit: measured, 2026-11-22 (2447192): calibrated on the sample corpus (all "
+            "sentences of all documents against each other): the planted 2 °C vs 0.3 °C pairs score "
+            '0.80-0.94, the strongest false pair ("6% organic matter" vs "60 percent crushed brick") 0.73.'
         ),
     )
     date_cosine: float = Field(
