@@ -150,9 +150,11 @@ def subject_unheld(
     software license is corvidkit released?" is not answered by another paper's "we released the
     dataset under CC BY-NC", whatever words they share. A word past the stem's length is held only
     whole (or in its plural): "corvidkit" is no form of "paper". ``lead``: the document of the sentence
-    leading the answer, when a value chose it over the first of ``chosen``."""
-    subject = analysis.asked.subject
-    if not subject or not chosen:
+    leading the answer, when a value chose it over the first of ``chosen``. The documents the question
+    names as its source bind the same way: a row of another paper's table is no value "in LongEval's
+    table" (its name held whole: "longeval" is no form of "long")."""
+    subject, source = analysis.asked.subject, analysis.asked.source
+    if not (subject or source) or not chosen:
         return None
     lead = lead or chosen[0].sentence.doc_id
     said: set[str] = set()
@@ -161,7 +163,9 @@ def subject_unheld(
             tokens = word_tokens(f"{chunk.title} {chunk.text} {' '.join(b.section for b in chunk.blocks)}")
             # Two words run together are one name written either way ("Lark Reader", "LarkReader").
             said.update(tokens, map("".join, zip(tokens, tokens[1:], strict=False)))
-    return next((w for w in subject if not _holds_word(w, said)), None)
+    return next((w for w in subject if not _holds_word(w, said)), None) or next(
+        (w for w in source if w not in said), None
+    )
 
 
 def _holds_word(word: str, said: set[str]) -> bool:
