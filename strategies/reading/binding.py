@@ -27,6 +27,10 @@ from .text import STEM_LENGTH, content_stems, matched, stem, words
 _WITH_OR_WITHOUT = re.compile(r"\b(?:with|without|having|lacking)\s+(?:(?:no|any|a|an|the)\s+)?([A-Za-z][\w-]*)", re.I)
 
 
+# A lower-case compound of words joined by hyphens: "within-participant", "long-form", "per-category".
+_COMPOUND = re.compile(r"(?<![\w-])[a-z]+(?:-[a-z]+)+(?![\w-])")
+
+
 @dataclass(frozen=True)
 class Binding:
     """What a sentence giving a value must name for the value to be said of what is asked (``value_binding``)."""
@@ -36,6 +40,7 @@ class Binding:
     governing: tuple[str, ...]  # the verbs the asked action is under ("agree" to pay): the sentence says them
     documents: dict[str, frozenset[str]]  # each evidence document's stems, its title and sections included
     measured: tuple[str, ...]  # stems of the thing whose measure is asked: the sentence (or its context) names it
+    qualified: tuple[str, ...] = ()  # stems of the question's compound modifiers: the sentence names them
 
 
 def value_binding(analysis: Analysis, tried: list[ScoredSentence]) -> Binding:
@@ -60,11 +65,28 @@ def value_binding(analysis: Analysis, tried: list[ScoredSentence]) -> Binding:
     measured = tuple(t for t in analysis.asked.measured if t not in by_document)
     if not any(all(x.sentence.covers(t) for t in measured) for x in tried):
         measured = ()
+    qualified = _qualifiers(analysis)
+    if not any(all(x.sentence.covers(t) for t in qualified) for x in tried):
+        qualified = ()
     documents: dict[str, set[str]] = {}
     for x in analysis.scored:
         documents.setdefault(x.sentence.doc_id, set()).update(x.sentence.stems | x.sentence.context)
     documents_stems = {d: frozenset(stems) for d, stems in documents.items()}
-    return Binding(specific, tuple(named), governing, documents_stems, measured)
+    return Binding(specific, tuple(named), governing, documents_stems, measured, qualified)
+
+
+def _qualifiers(analysis: Analysis) -> tuple[str, ...]:
+    """The stems of the lower-case compound modifiers of a question asking for a figure ("the
+    *within-participant* study", "*long-form* datasets"): they tell the asked thing from its kin, so a
+    value of the study at large, or of another study, is not its value. Only when some tried sentence
+    names them all (``value_binding``): a paraphrase does not bind."""
+    asked = analysis.asked.type
+    if asked.kind is not AnswerType.QUANTITY:
+        return ()
+    # The counted noun is said by every candidate: "participant" of "within-participant" tells nothing.
+    counted = set(content_stems(asked.noun))
+    compounds = (m.group(0) for m in _COMPOUND.finditer(analysis.asked.unsourced))
+    return tuple(dict.fromkeys(s for c in compounds for s in content_stems(c) if s not in counted))
 
 
 def _named_stems(analysis: Analysis, tried: list[ScoredSentence]) -> list[str]:
@@ -90,7 +112,7 @@ def said_of_asked(analysis: Analysis, item: ScoredSentence, binding: Binding) ->
         return False
     if not all(_says(item, verb) for verb in binding.governing):
         return False
-    if not all(sentence.covers(t) for t in binding.measured):
+    if not all(sentence.covers(t) for t in (*binding.measured, *binding.qualified)):
         return False
     document = binding.documents.get(sentence.doc_id, frozenset())
     if not all(matched(t, document) for t in binding.named):
