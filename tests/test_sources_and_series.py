@@ -90,3 +90,26 @@ def test_a_short_past_form_makes_a_statement() -> None:
     assert is_statement("A total of eight participants used two early prototypes of Lumen.")
     assert is_statement("The committee met twice in the spring of that year.")
     assert not is_statement("Used Cars and Trucks")
+
+
+def test_a_compound_modifier_of_the_question_binds_the_value(make_library, tmp_path: Path) -> None:
+    """ "the within-participant study" is not the first study of the prototypes: its count is no answer,
+    nor a disagreement with the asked study's count."""
+    files = {
+        "design.md": "# Lark: design notes\n\nA total of eight participants took part in the first study of "
+        "Lark's early prototypes. They read two papers each.\n",
+        "evaluation.md": "# Evaluating a reader for medical papers\n\nWe measured reading in a timed task. In the "
+        "within-participant study, 24 participants took part with Lark or a typical PDF reader.\n",
+        "methods.md": "# Study methods\n\nWithin-participant designs need fewer participants than other designs. "
+        "Within each task, the order of readers was counterbalanced. Within a session, participants could "
+        "take breaks.\n",
+    }
+    library = _library(make_library, tmp_path, files)
+    report = run_research(
+        library,
+        OfflineStrategy(library.embedder),
+        "How many participants took part in Lark's within-participant study?",
+        single_question=True,
+    ).report
+    assert report.sections[0].claims[0].answer == "24 participants"
+    assert not report.disagreements
