@@ -170,6 +170,10 @@ def _as_written(phrase: str, text: str) -> str:
     return _lower_first(found.group(0)) if found else phrase
 
 
+# A topic opening with a verb's -ing form and its object: "Evaluating summaries", "Summarising cases".
+_GERUND_WITH_OBJECT = re.compile(r"^[A-Za-z]{3,}ing\s+(?!(?:of|and|or)\b)[a-z]")
+
+
 def split_topic(topic: str, scout_texts: Sequence[str] = ()) -> TopicParts:
     text = _clean(topic)
     if _asks_a_question(topic, text):
@@ -195,7 +199,9 @@ def _subject_and_tail(text: str) -> tuple[str, str, str]:
     """The subject, the tail that lists its facets, and the connector a facet attaches with."""
     if ":" in text:
         subject, _, tail = text.partition(":")
-        return _clean(subject), _clean(tail), "of"
+        # An action with its object ("Evaluating summaries") has facets in it, not of it: "datasets
+        # in evaluating summaries".
+        return _clean(subject), _clean(tail), "in" if _GERUND_WITH_OBJECT.match(_clean(subject)) else "of"
     # "cooling and stormwater benefits of green roofs": the subject follows the last connector.
     parts = _CONNECTOR.split(text)
     if len(parts) >= 3 and _FACET_SPLIT.search(parts[0]) and not is_title_case(text):

@@ -628,7 +628,11 @@ def _quantities(qtype: QuestionType, sentence: str) -> list[tuple[str, int, int]
         return [(t, st, e) for t, st, e in found if any(q.unit in units for q in quantities(t))]
     found = _of_the_asked_noun(qtype, sentence, _figures(qtype, sentence))
     nouns = [stem(w) for w in qtype.noun.split()]
-    found = [_counted_noun(sentence, t, st, e, nouns) for t, st, e in found if not _enumerator(sentence, e)]
+    found = [
+        _counted_noun(sentence, t, st, e, nouns)
+        for t, st, e in found
+        if not _enumerator(sentence, e) and not _ID_SERIES.search(sentence[:st])
+    ]
     if qtype.counted and nouns:
         found += _spelled_counts(sentence, nouns)
     return [(t, s, e) for t, s, e in found if _answers_as_figure(qtype, sentence, t, s)]
@@ -667,6 +671,8 @@ def _of_the_asked_noun(
         return [c for c in found if not any(q.unit == "%" for q in quantities(c[0])) and not _RATE.search(c[0])]
     if noun and qtype.counted:  # "how many GPUs" counts GPUs: "65%" (faster) is a share of something
         return [c for c in found if not any(q.unit == "%" for q in quantities(c[0]))]
+    if noun in _SHARE_STEMS:  # a share is a percentage, a fraction or a part of a whole, never a bare count
+        return [(t, st, e) for t, st, e in found if _SHARE.search(sentence[st : e + SHARE_TAIL])]
     if noun in _MONEY_STEMS:  # a price is an amount of money: "€45 per m2", "120 dollars"
         return [(t, st, e) for t, st, e in found if CURRENCY.search(sentence[max(0, st - 4) : e])]
     return found
@@ -745,6 +751,11 @@ _POPULATION = stem("population")
 _QUANTITY_STEMS = frozenset(stem(n) for n in QUANTITY_NOUNS)
 # Nouns answered by an amount of money, and the marks of one.
 _MONEY_STEMS = frozenset(stem(n) for n in MONEY_NOUNS)
+# Nouns asking what part of a whole: "41 percent", "0.41", "19 of 46", "19 out of 46 roofs".
+_SHARE_STEMS = frozenset(stem(n) for n in ("share", "percentage", "proportion", "fraction"))
+_SHARE = re.compile(r"%|\bper\s*cent\b|percent|^0?\.\d|^\d[\d,.]*\s+(?:out\s+)?of\s+(?:the\s+)?\d", re.I)
+# A share's "percent" or "of 46" may follow its figure by this many characters.
+SHARE_TAIL = 12
 
 
 def _widen(sentence: str, start: int, end: int) -> tuple[str, int, int]:
@@ -794,7 +805,7 @@ def _after_noun(sentence: str, start: int, noun: str) -> bool:
     when a measure of that noun stands between them ("LSTM layer *size* (16, 32, 64)" gives sizes of a
     layer, not a number of layers)."""
     before = [stem(w.lower()) for w in _WORD.findall(sentence[max(0, start - 40) : start])[-3:]]
-    if not noun or noun not in before:
+    if not noun or noun not in before or _per_noun(sentence[:start], noun):
         return False
     between = before[len(before) - before[::-1].index(noun) :]
     return not any(w in _QUANTITY_STEMS for w in between)
@@ -822,6 +833,10 @@ def _glued_to_name(text: str, names: tuple[str, ...]) -> bool:
     """A name of the question run into the word before it ("SonnetClaude" where a table lost the space
     between "Claude 3.5 Sonnet" and "Claude 3 Opus"): a run of words, not one name."""
     return any(re.search(rf"[a-z]{re.escape(name)}\b", text) for name in names if name[:1].isupper())
+
+
+# Numbers going on a bracketed series of identifiers: "5" of "(P2, 5, 10 and 22)" names participant P5.
+_ID_SERIES = re.compile(r"\(\s*[A-Z]{1,3}\d+(?:[–-]\d+)?(?:\s*(?:,|and|&)\s*\d+(?:[–-]\d+)?)*\s*(?:,|and|&)\s*$")
 
 
 def _enumerator(sentence: str, end: int) -> bool:
@@ -853,6 +868,17 @@ def _spelled_counts(sentence: str, nouns: list[str]) -> list[tuple[str, int, int
 _FIGURE = re.compile(r"[$€£¥₹]?\d[\d,]*(?:\.\d+)?(?:(?:[KMB]|bn|k)(?![A-Za-z]))?")
 # A study's size as papers print it ("a lab study (N=10)", "n = 24"): the count of what it studied.
 _SAMPLE_SIZE = re.compile(r"\b[Nn]\s*=\s*$")
+# Words making a noun a rate's denominator: "3 documents per sample".
+_DISTRIBUTIVES = frozenset(("per", "each", "every"))
+
+
+def _per_noun(before: str, noun: str) -> bool:
+    """The asked noun's last mention before a figure follows "per", "each" or "every": "documents per
+    sample (which is 1)" gives a number for each sample, not a number of samples."""
+    said = [w.lower() for w in _WORD.findall(before)]
+    stems = [stem(w) for w in said]
+    at = len(stems) - 1 - stems[::-1].index(noun)
+    return at > 0 and said[at - 1] in _DISTRIBUTIVES
 
 
 def _stated_figure(text: str) -> bool:

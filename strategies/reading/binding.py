@@ -8,6 +8,7 @@ question names, and, when its subject is a cited work, name them itself.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from corpus.retrieval import RetrievedChunk
 from corpus.text import word_tokens
 
+from .answer_phrase import answer_phrase
 from .answerhood import about_other_work, unheld
 from .claim_checks import form_of, names
 from .extractive import Analysis, ScoredSentence
@@ -28,6 +30,10 @@ from .tuning import TUNING
 _WITH_OR_WITHOUT = re.compile(r"\b(?:with|without|having|lacking)\s+(?:(?:no|any|a|an|the)\s+)?([A-Za-z][\w-]*)", re.I)
 
 
+# A lower-case compound of words joined by hyphens: "within-participant", "long-form", "per-category".
+_COMPOUND = re.compile(r"(?<![\w-])[a-z]+(?:-[a-z]+)+(?![\w-])")
+
+
 @dataclass(frozen=True)
 class Binding:
     """What a sentence giving a value must name for the value to be said of what is asked (``value_binding``)."""
@@ -37,6 +43,7 @@ class Binding:
     governing: tuple[str, ...]  # the verbs the asked action is under ("agree" to pay): the sentence says them
     documents: dict[str, frozenset[str]]  # each evidence document's stems, its title and sections included
     measured: tuple[str, ...]  # stems of the thing whose measure is asked: the sentence (or its context) names it
+    qualified: tuple[str, ...] = ()  # stems of the question's compound modifiers: the sentence names them
 
 
 def value_binding(analysis: Analysis, tried: list[ScoredSentence]) -> Binding:
@@ -65,7 +72,38 @@ def value_binding(analysis: Analysis, tried: list[ScoredSentence]) -> Binding:
     for x in analysis.scored:
         documents.setdefault(x.sentence.doc_id, set()).update(x.sentence.stems | x.sentence.context)
     documents_stems = {d: frozenset(stems) for d, stems in documents.items()}
-    return Binding(specific, tuple(named), governing, documents_stems, measured)
+    binding = Binding(specific, tuple(named), governing, documents_stems, measured)
+    qualified = _qualifiers(analysis)
+    if qualified and any(
+        _gives_qualified_value(analysis, x, qualified) and said_of_asked(analysis, x, binding) for x in analysis.scored
+    ):
+        return dataclasses.replace(binding, qualified=qualified)
+    return binding
+
+
+def _qualifiers(analysis: Analysis) -> tuple[str, ...]:
+    """The stems of the lower-case compound modifiers of a question asking for a figure ("the
+    *within-participant* study", "*long-form* datasets"): they tell the asked thing from its kin, so a
+    value of the study at large, or of another study, is not its value. Only when a sentence naming
+    them gives a value said of what is asked (``value_binding``): otherwise the values at large are
+    all there is, and a document's "the surveyed roofs" may well be its "post-war roofs"."""
+    asked = analysis.asked.type
+    if asked.kind is not AnswerType.QUANTITY:
+        return ()
+    # The counted noun is said by every candidate: "participant" of "within-participant" tells nothing.
+    counted = set(content_stems(asked.noun))
+    compounds = (m.group(0) for m in _COMPOUND.finditer(analysis.asked.unsourced))
+    return tuple(dict.fromkeys(s for c in compounds for s in content_stems(c) if s not in counted))
+
+
+def _gives_qualified_value(analysis: Analysis, item: ScoredSentence, qualified: tuple[str, ...]) -> bool:
+    """A sentence of the evidence naming the question's compound modifiers gives a value of the asked
+    kind: then the modifiers tell the asked value from the others ("24 participants took part in the
+    within-participant study" against the eight of a pilot). When none does, the others are all there
+    is, and a document's "the surveyed roofs" may well be its "post-war roofs"."""
+    if not all(item.sentence.covers(t) for t in qualified):
+        return False
+    return item.sentence.row is not None or answer_phrase(analysis.asked, item.sentence.text) is not None
 
 
 def _named_stems(analysis: Analysis, tried: list[ScoredSentence]) -> list[str]:
@@ -91,7 +129,7 @@ def said_of_asked(analysis: Analysis, item: ScoredSentence, binding: Binding) ->
         return False
     if not all(_says(item, verb) for verb in binding.governing):
         return False
-    if not all(sentence.covers(t) for t in binding.measured):
+    if not all(sentence.covers(t) for t in (*binding.measured, *binding.qualified)):
         return False
     document = binding.documents.get(sentence.doc_id, frozenset())
     if not all(matched(t, document) for t in binding.named):
@@ -151,9 +189,11 @@ def subject_unheld(
     software license is corvidkit released?" is not answered by another paper's "we released the
     dataset under CC BY-NC", whatever words they share. A word past the stem's length is held only
     whole (or in its plural): "corvidkit" is no form of "paper". ``lead``: the document of the sentence
-    leading the answer, when a value chose it over the first of ``chosen``."""
-    subject = analysis.asked.subject
-    if not subject or not chosen:
+    leading the answer, when a value chose it over the first of ``chosen``. The documents the question
+    names as its source bind the same way: a row of another paper's table is no value "in LongEval's
+    table" (its name held whole: "longeval" is no form of "long")."""
+    subject, source = analysis.asked.subject, analysis.asked.source
+    if not (subject or source) or not chosen:
         return None
     lead = lead or chosen[0].sentence.doc_id
     said: set[str] = set()
@@ -162,7 +202,9 @@ def subject_unheld(
             tokens = word_tokens(f"{chunk.title} {chunk.text} {' '.join(b.section for b in chunk.blocks)}")
             # Two words run together are one name written either way ("Lark Reader", "LarkReader").
             said.update(tokens, map("".join, zip(tokens, tokens[1:], strict=False)))
-    return next((w for w in subject if not _holds_word(w, said)), None)
+    return next((w for w in subject if not _holds_word(w, said)), None) or next(
+        (w for w in source if w not in said), None
+    )
 
 
 def _holds_word(word: str, said: set[str]) -> bool:

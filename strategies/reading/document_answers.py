@@ -192,6 +192,10 @@ def answer_conflicts(
     checked either way: two near-copies of one sentence with the asked value changed need no name to be
     about one thing ("The median age in the city was 45.7 years." / "… 30.2 years.")."""
     answers = document_answers(analysis, vectors, naming=naming)
+    # Only answers said of what is asked (``binding``) take sides: the eight participants of a pilot
+    # study do not dispute the 24 of the within-participant study the question asks about.
+    binding = value_binding(analysis, [a.sentence for a in answers])
+    answers = [a for a in answers if said_of_asked(analysis, a.sentence, binding)]
     if len(answers) < 2:
         return edited_statements(sub_question, analysis, naming=naming)
     text_of = _texts_by_document(evidence)

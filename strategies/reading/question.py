@@ -28,7 +28,17 @@ from .lexicon.question_words import QUESTION_WORDS
 from .lexicon.verbs import CATENATIVE_VERBS
 from .question_types import AnswerType, QuestionType, main_clause, question_type
 from .shares import asked_majority
-from .text import abbreviations, content_stems, content_words, question_terms, stem, without_source, word_tokens, words
+from .text import (
+    abbreviations,
+    content_stems,
+    content_words,
+    question_terms,
+    source_names,
+    stem,
+    without_source,
+    word_tokens,
+    words,
+)
 
 # "Table 2", "Tab. 3": how a caption names its table and a question names the table it asks about.
 TABLE_NAME = re.compile(r"\b(?:Table|Tab\.)\s*([A-Z]?\d+[a-z]?)\b", re.I)
@@ -84,6 +94,7 @@ class ParsedQuestion:
     subject: tuple[str, ...] = ()  # content words of the subject it asks what is or does ("corvidkit")
     governing: tuple[str, ...] = ()  # the verbs it puts its action under, base forms ("agree" of "agree to pay")
     measured: tuple[str, ...] = ()  # stems of the thing whose measure it asks ("dataset" of "the size of the dataset")
+    source: tuple[str, ...] = ()  # words of the documents it names as its source ("longeval" of "LongEval's table")
     abbreviations: dict[str, str] = field(default_factory=dict, compare=False)  # "SOTA" -> its words
 
 
@@ -116,6 +127,7 @@ def parse_question(question: str, evidence: Sequence[RetrievedChunk] = ()) -> Pa
         subject=subject_words(text),
         governing=governing_verbs(text),
         measured=measured_thing(text, asked),
+        source=source_names(text),
         abbreviations=abbreviations(text),
     )
 

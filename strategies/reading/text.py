@@ -64,6 +64,19 @@ _DOCUMENT_REFERENCE = re.compile(
     r"(?:paper|article|preprint|study|survey|report|authors)\b"
 )
 
+# A part of a named document a question reads from: "Lumen's comparison table", "Lumen's Figure 2".
+# The name says which document; the part's words ("comparison table") are no words of what is asked.
+_SOURCE_PART = re.compile(r"\b([A-Z][\w-]*['’]s)\s+(?:[a-z]+\s+){0,2}(?:table|figure|appendix)s?\b")
+
+# The name of a document a question reads from: "LongEval's table of datasets", "Lumen's survey", "the
+# CorvidBERT paper", "the Lumen authors". A possessive name owns a part of its document too (a table, a
+# figure, its results), with at most two words between ("Lumen's comparison table").
+_SOURCE_NAME = re.compile(
+    r"\b([A-Z][\w-]*)['’]s\s+(?:[a-z]+\s+){0,2}"
+    r"(?:paper|article|preprint|study|survey|report|authors|table|figure|appendix|results|experiments)\b"
+    r"|\bthe\s+([A-Z][\w-]*)\s+(?:paper|article|preprint|study|survey|report|authors)\b"
+)
+
 # "according to X": X is where the answer is to be read, up to the clause's end.
 _ACCORDING_TO = re.compile(r"\s*\baccording\s+to\b[^,;?]*", re.I)
 
@@ -154,7 +167,15 @@ def spelled_out(question: str, text: str) -> str:
 def without_source(question: str) -> str:
     """The question without the document it names as its source ("… in the CorvidBERT paper", "…
     according to the dataset comparison table"): what it asks of the text, not which text."""
-    return _DOCUMENT_REFERENCE.sub("", _ACCORDING_TO.sub("", question))
+    return _SOURCE_PART.sub("", _DOCUMENT_REFERENCE.sub("", _ACCORDING_TO.sub("", question)))
+
+
+def source_names(question: str) -> tuple[str, ...]:
+    """The words of the names of the documents ``question`` reads from (``_SOURCE_NAME``), lower-cased:
+    ("longeval",) of "What is X in LongEval's table of datasets?"."""
+    said = (word_tokens(m.group(1) or m.group(2)) for m in _SOURCE_NAME.finditer(question))
+    # "What's the main table …" names no document.
+    return tuple(w for name in said for w in name if w not in QUESTION_WORDS and w not in stopwords())
 
 
 def question_terms(question: str) -> list[str]:
@@ -168,7 +189,7 @@ def question_terms(question: str) -> list[str]:
     )
     # "according to X" says where to read, not what: X's words are in every sentence of it.
     question = one_word_verbs(_ACCORDING_TO.sub("", question))
-    return content_words(_DOCUMENT_REFERENCE.sub(r"\1", question), asking)
+    return content_words(_SOURCE_PART.sub(r"\1", _DOCUMENT_REFERENCE.sub(r"\1", question)), asking)
 
 
 def matched(term_stem: str, stems: set[str] | frozenset[str]) -> bool:
