@@ -672,7 +672,7 @@ def _of_the_asked_noun(
     if noun and qtype.counted:  # "how many GPUs" counts GPUs: "65%" (faster) is a share of something
         return [c for c in found if not any(q.unit == "%" for q in quantities(c[0]))]
     if noun in _SHARE_STEMS:  # a share is a percentage, a fraction or a part of a whole, never a bare count
-        return [(t, st, e) for t, st, e in found if _SHARE.search(sentence[st : e + SHARE_TAIL])]
+        return [(t, st, e) for t, st, e in found if _SHARE.search(sentence[st : e + TUNING.phrasing.share_tail_chars])]
     if noun in _MONEY_STEMS:  # a price is an amount of money: "€45 per m2", "120 dollars"
         return [(t, st, e) for t, st, e in found if CURRENCY.search(sentence[max(0, st - 4) : e])]
     return found
@@ -754,8 +754,6 @@ _MONEY_STEMS = frozenset(stem(n) for n in MONEY_NOUNS)
 # Nouns asking what part of a whole: "41 percent", "0.41", "19 of 46", "19 out of 46 roofs".
 _SHARE_STEMS = frozenset(stem(n) for n in ("share", "percentage", "proportion", "fraction"))
 _SHARE = re.compile(r"%|\bper\s*cent\b|percent|^0?\.\d|^\d[\d,.]*\s+(?:out\s+)?of\s+(?:the\s+)?\d", re.I)
-# A share's "percent" or "of 46" may follow its figure by this many characters.
-SHARE_TAIL = 12
 
 
 def _widen(sentence: str, start: int, end: int) -> tuple[str, int, int]:

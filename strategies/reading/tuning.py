@@ -525,6 +525,13 @@ class Phrasing(_Section):
             " set by hand, 2026-11-25 (4a08b72)."
         ),
     )
+    share_tail_chars: int = Field(
+        12,
+        description=(
+            'A share\'s "percent" or "of 46" follows its figure within this many characters ("41 percent", "19 '
+            'out of 46"). Fit: set by hand, 2026-12-08.'
+        ),
+    )
     max_phrase_words: int = Field(
         3,
         description=(
