@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from corpus.retrieval import RetrievedChunk
 from corpus.text import word_tokens
 
-from .answer_phrase import answer_phrase
 from .answerhood import about_other_work, unheld
 from .claim_checks import form_of, names
 from .extractive import Analysis, ScoredSentence
@@ -75,7 +74,7 @@ def value_binding(analysis: Analysis, tried: list[ScoredSentence]) -> Binding:
     binding = Binding(specific, tuple(named), governing, documents_stems, measured)
     qualified = _qualifiers(analysis)
     if qualified and any(
-        _gives_qualified_value(analysis, x, qualified) and said_of_asked(analysis, x, binding) for x in analysis.scored
+        all(x.sentence.covers(t) for t in qualified) and said_of_asked(analysis, x, binding) for x in analysis.scored
     ):
         return dataclasses.replace(binding, qualified=qualified)
     return binding
@@ -84,9 +83,10 @@ def value_binding(analysis: Analysis, tried: list[ScoredSentence]) -> Binding:
 def _qualifiers(analysis: Analysis) -> tuple[str, ...]:
     """The stems of the lower-case compound modifiers of a question asking for a figure ("the
     *within-participant* study", "*long-form* datasets"): they tell the asked thing from its kin, so a
-    value of the study at large, or of another study, is not its value. Only when a sentence naming
-    them gives a value said of what is asked (``value_binding``): otherwise the values at large are
-    all there is, and a document's "the surveyed roofs" may well be its "post-war roofs"."""
+    value of the study at large, or of another study, is not its value. Only when the evidence has a
+    sentence naming them that is otherwise said of what is asked (``value_binding``): when none is, the
+    values at large are all there is, and a document's "the surveyed roofs" may well be its "post-war
+    roofs"."""
     asked = analysis.asked.type
     if asked.kind is not AnswerType.QUANTITY:
         return ()
@@ -94,16 +94,6 @@ def _qualifiers(analysis: Analysis) -> tuple[str, ...]:
     counted = set(content_stems(asked.noun))
     compounds = (m.group(0) for m in _COMPOUND.finditer(analysis.asked.unsourced))
     return tuple(dict.fromkeys(s for c in compounds for s in content_stems(c) if s not in counted))
-
-
-def _gives_qualified_value(analysis: Analysis, item: ScoredSentence, qualified: tuple[str, ...]) -> bool:
-    """A sentence of the evidence naming the question's compound modifiers gives a value of the asked
-    kind: then the modifiers tell the asked value from the others ("24 participants took part in the
-    within-participant study" against the eight of a pilot). When none does, the others are all there
-    is, and a document's "the surveyed roofs" may well be its "post-war roofs"."""
-    if not all(item.sentence.covers(t) for t in qualified):
-        return False
-    return item.sentence.row is not None or answer_phrase(analysis.asked, item.sentence.text) is not None
 
 
 def _named_stems(analysis: Analysis, tried: list[ScoredSentence]) -> list[str]:
