@@ -4,9 +4,9 @@ RapidOCR (PyPI ``rapidocr``, pinned) runs PaddleOCR's PP-OCRv6 small detection a
 on onnxruntime; the models come from its wheel and are checked against the SHA-256 pinned in
 ``corpus.model_files`` before they are loaded, and are loaded by path, so RapidOCR never looks for
 them on the network. Lines are read by the recognition model quantised to int8, built from the
-wheel's in the models folder (``corpus.ocr_model``). One engine is loaded per process (a parse worker) and kept for its pages,
-single-threaded (the workers share the cores with the embedding model), with onnxruntime's memory
-arena on, so each run reuses the last one's buffers.
+wheel's in the models folder (``corpus.ocr_model``). One engine is loaded per process (a parse
+worker) and kept for its pages, single-threaded (the workers share the cores with the embedding
+model), with onnxruntime's memory arena on, so each run reuses the last one's buffers.
 
 A page's reading is bounded in CPU time: the engine's ONNX sessions run with ``RunOptions`` that a
 watcher thread sets to terminate once the reading thread has used its seconds, so a page that takes
