@@ -57,15 +57,31 @@ def _asked_column(
     # thing asked: "SciBERT" is not "S2ORC-SciBERT" (a tie left is two alike: no value).
     scored = sorted(
         (
-            (_score(name, own, initials), _score(name, asked, initials), -_unasked(name, asked), i)
+            (
+                _score(name, own, initials),
+                _score(name, asked, initials),
+                -_unasked(name, asked),
+                _in_words(question, name),
+                i,
+            )
             for i, (name, _) in enumerate(values)
         ),
         reverse=True,
     )
     best, second = scored[0], scored[1]
-    if best[1] == 0 or best[:3] == second[:3]:
+    if best[1] == 0 or best[:4] == second[:4]:
         return None
-    return _clean(values[best[3]][1])
+    return _clean(values[best[4]][1])
+
+
+def _in_words(question: ParsedQuestion, name: str) -> bool:
+    """A column giving a length in words, when a question asks how long a text is: of "Source Words" and
+    "Source Sents", a reader takes a document's length in words unless told otherwise."""
+    return "length" in question.type.measure and stem(name.split()[-1]) in _TEXT_LENGTH_UNITS if name else False
+
+
+# The unit a text's length is given in, read first.
+_TEXT_LENGTH_UNITS = frozenset((stem("words"), stem("word")))
 
 
 def own_row(question: ParsedQuestion, label: str, rivals: tuple[str, ...]) -> bool:

@@ -6,7 +6,8 @@ import re
 
 # Canonical unit -> pattern (longest alternatives first). Units of different dimension never
 # compare; mm and m are kept apart on purpose (a depth and a height are rarely the same subject).
-# Source: SI units and their derived units, with the other units of the sample corpus (degrees, storeys, species).
+# Source: SI units and their derived units, with the other units of the sample corpus (degrees, storeys, species)
+# and the units a text's length is counted in.
 UNIT_PATTERNS: list[tuple[str, str]] = [
     ("°C", r"°\s?C\b|º\s?C\b|degrees? (?:C|Celsius)\b"),
     ("pp", r"percentage points?\b"),
@@ -35,6 +36,8 @@ UNIT_PATTERNS: list[tuple[str, str]] = [
     ("minutes", r"minutes?\b|min\b"),
     ("storeys", r"stor(?:e)?ys?\b|stories\b|floors?\b"),
     ("species", r"species\b"),
+    ("words", r"words?\b"),
+    ("tokens", r"tokens?\b"),
 ]
 
 # Source: the common units of time, in the plural.
@@ -43,8 +46,15 @@ DURATIONS = frozenset({"years", "months", "weeks", "days", "hours", "minutes"})
 # Source: SI units of length.
 LENGTHS = frozenset({"mm", "cm", "m", "km"})
 
-# Source: the two lists above, by the kinds of ``MEASURES``.
-MEASURE_UNITS = {"duration": DURATIONS, "length": LENGTHS, "duration or length": DURATIONS | LENGTHS}
+# Source: how a text's length is counted ("a 5,000-word report", "512 tokens").
+TEXT_LENGTHS = frozenset({"words", "tokens"})
+
+# Source: the lists above, by the kinds of ``MEASURES``: "how long" asks a time, a distance or a text's length.
+MEASURE_UNITS = {
+    "duration": DURATIONS,
+    "length": LENGTHS | TEXT_LENGTHS,
+    "duration or length": DURATIONS | LENGTHS | TEXT_LENGTHS,
+}
 
 # Source: the major currencies' signs, ISO 4217 codes and English names.
 CURRENCY = re.compile(
