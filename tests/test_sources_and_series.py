@@ -2,18 +2,21 @@
 count it: a question naming its source ("in Lumen's table") is answered only from a document that
 names that source; an alternative's own question keeps where its values stand; a number given per
 sample is no count of samples, nor is a number going on a series of identifiers ("(P2, 5, 10)"); a
-sentence whose verb is a short past form ("used", "made") is a statement. Small made-up documents
+sentence whose verb is a short past form ("used", "made") is a statement; a text's length is counted in
+words. Small made-up documents
 through the offline strategy; the library is real (Qdrant, fastembed)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from corpus.table_text import table_rows
 from graph.run import run_research
 from strategies.offline.strategy import OfflineStrategy
 from strategies.reading.alternatives import alternatives_of
 from strategies.reading.answer_phrase import answer_phrase
 from strategies.reading.question import parse_question
+from strategies.reading.table_cells import cell_answer
 from strategies.reading.text import is_statement
 
 
@@ -113,3 +116,14 @@ def test_a_compound_modifier_of_the_question_binds_the_value(make_library, tmp_p
     ).report
     assert report.sections[0].claims[0].answer == "24 participants"
     assert not report.disagreements
+
+
+def test_a_text_s_length_is_counted_in_words() -> None:
+    """ "How long" of a text is answered in words (or tokens), and of a table's words and sentences
+    columns, by the words."""
+    question = parse_question("How long are the summaries of Harbor on average?")
+    phrase = answer_phrase(question, "The summaries of Harbor are on average 300 words long.")
+    assert phrase is not None and phrase.text == "300 words"
+    (row,) = table_rows("Dataset | Source Words | Source Sents\nHarbor | 5906.2 | 230.4")
+    asked = parse_question("How long are the source documents of Harbor on average?")
+    assert cell_answer(asked, row, frozenset()) == "5906.2"
