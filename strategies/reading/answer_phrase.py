@@ -628,11 +628,7 @@ def _quantities(qtype: QuestionType, sentence: str) -> list[tuple[str, int, int]
         return [(t, st, e) for t, st, e in found if any(q.unit in units for q in quantities(t))]
     found = _of_the_asked_noun(qtype, sentence, _figures(qtype, sentence))
     nouns = [stem(w) for w in qtype.noun.split()]
-    found = [
-        _counted_noun(sentence, t, st, e, nouns)
-        for t, st, e in found
-        if not _enumerator(sentence, e) and not _ID_SERIES.search(sentence[:st])
-    ]
+    found = [_counted_noun(sentence, t, st, e, nouns) for t, st, e in found if not _a_list_number(sentence, st, e)]
     if qtype.counted and nouns:
         found += _spelled_counts(sentence, nouns)
     return [(t, s, e) for t, s, e in found if _answers_as_figure(qtype, sentence, t, s)]
@@ -671,9 +667,15 @@ def _of_the_asked_noun(
         return [c for c in found if not any(q.unit == "%" for q in quantities(c[0])) and not _RATE.search(c[0])]
     if noun and qtype.counted:  # "how many GPUs" counts GPUs: "65%" (faster) is a share of something
         return [c for c in found if not any(q.unit == "%" for q in quantities(c[0]))]
-    if noun in _SHARE_STEMS:  # a share is a percentage, a fraction or a part of a whole, never a bare count
+    return _of_a_share_or_price(noun, sentence, found)
+
+
+def _of_a_share_or_price(noun: str, sentence: str, found: list[tuple[str, int, int]]) -> list[tuple[str, int, int]]:
+    """A share is a percentage, a fraction or a part of a whole, never a bare count ("41 percent", "19 of
+    46"); a price is an amount of money ("€45 per m2", "120 dollars"); other figures as found."""
+    if noun in _SHARE_STEMS:
         return [(t, st, e) for t, st, e in found if _SHARE.search(sentence[st : e + TUNING.phrasing.share_tail_chars])]
-    if noun in _MONEY_STEMS:  # a price is an amount of money: "€45 per m2", "120 dollars"
+    if noun in _MONEY_STEMS:
         return [(t, st, e) for t, st, e in found if CURRENCY.search(sentence[max(0, st - 4) : e])]
     return found
 
@@ -847,6 +849,11 @@ def _glued_to_name(text: str, names: tuple[str, ...]) -> bool:
 
 # Numbers going on a bracketed series of identifiers: "5" of "(P2, 5, 10 and 22)" names participant P5.
 _ID_SERIES = re.compile(r"\(\s*[A-Z]{1,3}\d+(?:[–-]\d+)?(?:\s*(?:,|and|&)\s*\d+(?:[–-]\d+)?)*\s*(?:,|and|&)\s*$")
+
+
+def _a_list_number(sentence: str, start: int, end: int) -> bool:
+    """A list's number ("1) supporting …") or one going on a series of identifiers ("(P2, 5, 10)")."""
+    return _enumerator(sentence, end) or bool(_ID_SERIES.search(sentence[:start]))
 
 
 def _enumerator(sentence: str, end: int) -> bool:

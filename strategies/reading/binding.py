@@ -71,7 +71,12 @@ def value_binding(analysis: Analysis, tried: list[ScoredSentence]) -> Binding:
     for x in analysis.scored:
         documents.setdefault(x.sentence.doc_id, set()).update(x.sentence.stems | x.sentence.context)
     documents_stems = {d: frozenset(stems) for d, stems in documents.items()}
-    binding = Binding(specific, tuple(named), governing, documents_stems, measured)
+    return _with_qualifiers(analysis, Binding(specific, tuple(named), governing, documents_stems, measured))
+
+
+def _with_qualifiers(analysis: Analysis, binding: Binding) -> Binding:
+    """``binding`` with the question's compound modifiers (``_qualifiers``) when the evidence has a
+    sentence naming them that is otherwise said of what is asked."""
     qualified = _qualifiers(analysis)
     if qualified and any(
         all(x.sentence.covers(t) for t in qualified) and said_of_asked(analysis, x, binding) for x in analysis.scored
