@@ -61,3 +61,57 @@ def test_every_lie_shape_is_caught_and_most_truths_kept():
     scores = {s.shape: s for s in score(load())}
     assert all(s.lies_passed == 0 for s in scores.values())
     assert scores["all"].recall >= 0.9
+
+
+@pytest.mark.parametrize(
+    ("claim", "sentence"),
+    [
+        ("Pets are allowed in the reading room.", "Pets are forbidden in the reading room."),
+        ("The trial plan includes offline maps.", "The trial plan excludes offline maps."),
+        ("In winter the north gate is unavailable to cyclists.", "The north gate is available to cyclists in winter."),
+        ("The filter loses accuracy on noisy scans.", "The filter keeps its accuracy on noisy scans."),
+        ("Water use decreased after the new meters.", "Water use increased after the new meters."),
+        ("The rule is unfair to late applicants.", "The rule is fair to late applicants."),
+        (
+            "The deposit is refundable when the booking is not cancelled.",
+            "The deposit is non-refundable when the booking is not cancelled.",
+        ),
+    ],
+)
+def test_an_opposite_word_with_the_same_polarity_is_not_stated(claim, sentence):
+    assert not judge(claim, [sentence]).states
+
+
+@pytest.mark.parametrize(
+    ("claim", "sentence"),
+    [
+        ("Pets are not allowed in the reading room.", "Pets are forbidden in the reading room."),
+        ("Pets are forbidden in the reading room.", "Pets are not allowed in the reading room."),
+        ("The trial plan excludes offline maps.", "The trial plan does not include offline maps."),
+        ("The filter keeps its accuracy on noisy scans.", "The filter does not lose accuracy on noisy scans."),
+        (
+            "The north gate is unavailable to cyclists in winter.",
+            "The north gate is not available to cyclists in winter.",
+        ),
+        ("It is impossible to renew a permit online.", "It is not possible to renew a permit online."),
+        ("Late buses are not uncommon on the coast road.", "Late buses are common on the coast road."),
+        (
+            "Unlike the old kettle, the new one does not whistle.",
+            "The new kettle does not whistle, unlike the old one.",
+        ),
+        ("Visitors under 16 enter free on Sundays.", "On Sundays, visitors under 16 enter free."),
+        (
+            "The vote showed universal support for the plan.",
+            "The vote showed universal support among members for the plan.",
+        ),
+        ("The ferry was none the less delayed by fog.", "The ferry was nonetheless delayed by fog."),
+    ],
+)
+def test_an_opposite_word_with_its_polarity_turned_is_stated(claim, sentence):
+    assert judge(claim, [sentence]).states
+
+
+def test_a_verb_undoing_an_act_is_no_negation_of_it():
+    # "unlock" undoes locking; "does not lock" leaves it as it was.
+    assert not judge("The night staff unlock the side door.", ["The night staff do not lock the side door."]).states
+    assert judge("The side door stays unlocked at night.", ["The side door is not locked at night."]).states

@@ -54,6 +54,7 @@ from strategies.reading.lexicon.units import CURRENCY
 from strategies.reading.lexicon.word_forms import IRREGULAR_BASE
 from strategies.reading.negations import negated_terms
 from strategies.reading.numbers import Mention, bound_before, currency, mentions
+from strategies.reading.opposites import absorbed, restated
 from strategies.reading.text import content_words, lemmas, stem, stems_match
 
 
@@ -374,6 +375,8 @@ def negated(text: str) -> bool:
 def polarity_problem(claim: str, best: str, overlap: float) -> Failure | None:
     if negated(claim) == negated(best):
         return None
+    if negated(claim) and absorbed(claim, best):
+        return None  # "are not allowed" for "are forbidden": the text's word is the negation
     if negated(best) and not _denies_its_words(best, claim):
         # "… is almost the same as Eq. 8, except the norm is not squared" denies nothing of "… is
         # almost the same as Eq. 8": its negation governs a word the claim does not use.
@@ -428,13 +431,24 @@ def swap_problem(claim: str, best: str, source_stems: set[str], cited: set[str] 
         if not _swap(ops, i, cited is not None):
             continue
         old = theirs[b0:b1]
+        if any(_written_apart(o, claim) for o in old):
+            continue
         renamed = _renamed(mine[a0:a1], old, claim, best, cited)
         if renamed is not None:
             return renamed
+        if any(restated(w, claim, best) for w in mine[a0:a1]):
+            continue  # "stays open" for "is not closed": an opposite with its polarity turned
         new = [w for w, s in zip(mine[a0:a1], a[a0:a1], strict=True) if s not in source_stems and not _reworded(w, old)]
         if new:
             return Failure(False, f"{' '.join(new)!r} stands where the cited text says {' '.join(old)!r}", firm=False)
     return None
+
+
+def _written_apart(word: str, claim: str) -> bool:
+    """The claim writes ``word`` in two or more words ("none the less" for "nonetheless", "data set"
+    for "dataset"): the same word, not a swapped one."""
+    apart = r"[\s-]*".join(re.escape(c) for c in word)
+    return any(re.search(r"[\s-]", m.group()) for m in re.finditer(rf"\b{apart}\b", claim.lower()))
 
 
 def _swap(ops: list[tuple[str, int, int, int, int]], i: int, one_side: bool) -> bool:
