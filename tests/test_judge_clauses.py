@@ -115,3 +115,74 @@ def test_a_verb_undoing_an_act_is_no_negation_of_it():
     # "unlock" undoes locking; "does not lock" leaves it as it was.
     assert not judge("The night staff unlock the side door.", ["The night staff do not lock the side door."]).states
     assert judge("The side door stays unlocked at night.", ["The side door is not locked at night."]).states
+
+
+@pytest.mark.parametrize(
+    ("claim", "sentence"),
+    [
+        ("Among the entries, the judges picked three.", "The judges picked three of the entries."),
+        ("Multiple volunteers staff the desk on weekends.", "On weekends, volunteers staff the desk."),
+        ("However, the desk closes early on holidays.", "The desk closes early on holidays."),
+        ("Create the guest list before sending invitations.", "We create the guest list before sending invitations."),
+    ],
+)
+def test_a_common_word_opening_the_claim_is_no_missing_name(claim, sentence):
+    assert judge(claim, [sentence]).states
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "Among reached the summit before noon.",  # "Among" opens nothing a preposition opens
+        "However Ware reached the summit before noon.",  # a connective without its comma
+        "Orion the guide reached the summit before noon.",
+    ],
+)
+def test_a_capitalised_word_standing_for_the_subject_is_still_a_missing_name(claim):
+    assert not judge(claim, ["Vega reached the summit before noon."]).states
+
+
+def test_a_parenthesis_glued_to_a_name_is_part_of_its_clause():
+    sentence = "Recall on the Books(dev) split is 81%, and recall on the News(test) split is 64%."
+    assert judge("Recall on the Books(dev) split is 81%, and it is 64% on the News(test) split.", [sentence]).states
+    assert not judge("Recall on the Books(dev) split is 64%, and it is 81% on the News(test) split.", [sentence]).states
+
+
+@pytest.mark.parametrize(
+    ("claim", "sentences"),
+    [
+        (
+            "The museum shop sells printed maps and wool scarves, opening at nine.",
+            ["The museum shop opens at nine.", "It sells printed posters and wool scarves."],
+        ),
+        (
+            "Engineers tuned the cooling fans for quiet operation in summer and winter.",
+            ["In summer, engineers tuned the cooling pumps for quiet operation."],
+        ),
+    ],
+)
+def test_a_term_standing_between_the_words_of_another_is_not_stated(claim, sentences):
+    verdict = judge(claim, sentences)
+    assert verdict.label is Label.NEITHER
+    assert "stands where" in verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("claim", "sentences"),
+    [
+        (
+            "The clinic treats minor injuries without an appointment.",
+            ["Minor injuries are treated at the clinic without an appointment."],
+        ),
+        (
+            "The garden grows rare orchids in heated glasshouses.",
+            ["In heated glasshouses the garden grows rare orchids."],
+        ),
+        (
+            "The firm offers printed maps to hikers at the lodge.",
+            ["At the lodge, the company provides printed maps to hikers."],
+        ),
+    ],
+)
+def test_a_word_order_or_a_verb_changed_around_the_terms_is_no_swap(claim, sentences):
+    assert judge(claim, sentences).states
