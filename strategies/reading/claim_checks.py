@@ -564,6 +564,8 @@ def _spelled_otherwise(new: str, old: str) -> bool:
     new, old = new.lower(), old.lower()
     if IRREGULAR_BASE.get(new, new) == IRREGULAR_BASE.get(old, old):
         return True  # "find" / "found"
+    if form_of(new, IRREGULAR_BASE.get(old, old)) or form_of(old, IRREGULAR_BASE.get(new, new)):
+        return True  # "sells" / "sold"
     short, long = sorted((new, old), key=len)
     if long.startswith(short) and long[len(short) :] in _INFLECTIONS:
         return True

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from strategies.reading.claim_checks import Failure, names, reworded, written_apart
+from strategies.reading.lexicon.function_words import OPENERS
 from strategies.reading.lexicon.stoplists import GENERIC_WORDS
 from strategies.reading.opposites import opposition, restated
 from strategies.reading.text import content_words, is_verbish, stem, stems_match
@@ -34,7 +35,7 @@ def slot_problem(claim: str, sentences: Sequence[str], known: set[str]) -> Failu
             continue
         for sentence in sentences:
             other = _slot(stems, i, sentence)
-            if other is None or not _term(other) or _held(stem(other), set(stems)):
+            if other is None or not all(_term(w) and not _held(stem(w), set(stems)) for w in other.split()):
                 continue
             if not _same(word, other, mine, claim, sentence):
                 return Failure(False, f"{word!r} stands where the cited text says {other!r}", firm=False)
@@ -42,14 +43,17 @@ def slot_problem(claim: str, sentences: Sequence[str], known: set[str]) -> Failu
 
 
 def _slot(stems: list[str], i: int, sentence: str) -> str | None:
-    """The word of ``sentence`` in the slot of ``stems[i]``: between the same two words, or, for the
-    claim's first or last word, beside the SLOT_ANCHOR words on its other side."""
+    """The word(s) of ``sentence`` in the slot of ``stems[i]``: one or two words between the same two
+    words, or, for the claim's first or last word, one beside the SLOT_ANCHOR words on its other side."""
     theirs = content_words(sentence, GENERIC_WORDS)
     b = [stem(w) for w in theirs]
     last = len(stems) - 1
     for j in range(1, len(b) - 1):
-        if 0 < i < last and b[j - 1] == stems[i - 1] and b[j + 1] == stems[i + 1]:
-            return theirs[j]
+        if not 0 < i < last or b[j - 1] != stems[i - 1]:
+            continue
+        for width in (1, 2):
+            if j + width < len(b) and b[j + width] == stems[i + 1]:
+                return " ".join(theirs[j : j + width])
     for j in range(len(b)):
         if i == last and i >= SLOT_ANCHOR and b[max(0, j - SLOT_ANCHOR) : j] == stems[i - SLOT_ANCHOR : i]:
             return theirs[j]
@@ -62,15 +66,18 @@ def _same(word: str, other: str, mine: list[str], claim: str, sentence: str) -> 
     """The claim says the slot's word otherwise: ``word`` is another form or a synonym of it, or an
     opposite with its polarity turned; or the claim writes it apart ("none the less") or holds its
     opposite beside (``word`` is the verb before it: "stays open" for "is not closed")."""
-    if reworded(word, [other]) or restated(word, claim, sentence) or written_apart(other, claim):
+    if any(word in o for o in other.split()):
+        return True  # the cited text runs it together with the word before ("workflowsmultimodal")
+    if reworded(word, other.split()) or restated(word, claim, sentence) or written_apart(other, claim):
         return True
-    return any(opposition(w, other) is not None for w in mine)
+    return any(opposition(w, o) is not None for w in mine for o in other.split())
 
 
 def _term(word: str) -> bool:
     """A word naming a thing or a quality, not a verb form that carries the sentence ("using",
-    "compared", "allows"), nor a reference or a number ("bibref27")."""
-    return word.isalpha() and not word.endswith(("ing", "ed")) and not is_verbish(word)
+    "compared", "allows"), a preposition or a quantifier ("like", "multiple"), nor a reference or a
+    number ("bibref27")."""
+    return word.isalpha() and not word.endswith(("ing", "ed")) and not is_verbish(word) and word not in OPENERS
 
 
 def _held(s: str, stems: set[str]) -> bool:

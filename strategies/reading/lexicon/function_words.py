@@ -59,7 +59,7 @@ COMPLEX_PREPOSITIONS = (
 # Source: standard English grammar (prepositions, quantifiers and determiners).
 OPENERS = frozenset(
     """about above across after against along amid among around before behind below beneath beside
-    besides between beyond despite during except inside outside over since throughout toward towards
+    besides between beyond despite during except inside like outside over since throughout toward towards
     under underneath unlike upon via within without all any another both each either every few many
     most much multiple neither numerous other several some such various""".split()
 )
