@@ -10,8 +10,8 @@ OCR misread too much resolves to nothing and counts as unresolved.
 
     python benchmarks/ocr_word_boxes.py [--pages 2] [--per-block 3] [--seed 7] [PDF ...]
 
-2304.02623v1, 2020.acl-main.447 and papermage, 2 pages each: 204 quotes, 176 resolved; coverage mean
-0.990 (98.3% of quotes >= 0.95, none unboxed), precision 0.83 (OCR's boxes are taller than the text
+2304.02623v1, 2020.acl-main.447 and papermage, 2 pages each (int8 recognition, 2026-12-08): 204 quotes,
+177 resolved; coverage mean 0.990 (98.9% of quotes >= 0.95, none unboxed), precision 0.83 (OCR's boxes are taller than the text
 layer's lines). The registry keeps ~24 KB of words a scanned page (its text: ~4.7 KB).
 """
 

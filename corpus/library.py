@@ -182,6 +182,7 @@ class Library:
             dpi=ingest.ocr_dpi,
             max_megapixels=ingest.ocr_max_megapixels,
             page_seconds=ingest.ocr_page_seconds,
+            models_dir=self.settings.models_dir,
         )
 
     @property

@@ -115,12 +115,18 @@ MINILM_ASSEMBLED = {
 #: RapidOCR (github.com/RapidAI/RapidOCR, Apache-2.0) ships PaddleOCR's PP-OCRv6 small text detection
 #: and recognition models (ONNX) inside its wheel; ``corpus.ocr`` reads scanned PDF pages with them (the
 #: text-direction classifier is not used: a scan's lines are upright, and it turned some upside down).
+RAPIDOCR_DET = "models/PP-OCRv6_det_small.onnx"
+RAPIDOCR_REC = "models/PP-OCRv6_rec_small.onnx"
 RAPIDOCR = WeightPackage(
     name="rapidocr",
     module="rapidocr",
     version="3.10.0",
     files={
-        "models/PP-OCRv6_det_small.onnx": "090f04abcd9d9a7498bc4ebf677e4cb9bdce1fe4197ddb7e529f1ef44e1ff94f",
-        "models/PP-OCRv6_rec_small.onnx": "6f327246b50388f3c176ae304bd95767ea6dc0c9ae92153ef8cbe210b3c14884",
+        RAPIDOCR_DET: "090f04abcd9d9a7498bc4ebf677e4cb9bdce1fe4197ddb7e529f1ef44e1ff94f",
+        RAPIDOCR_REC: "6f327246b50388f3c176ae304bd95767ea6dc0c9ae92153ef8cbe210b3c14884",
     },
 )
+
+#: The recognition model quantised to int8, which ``corpus.ocr_model`` builds from RAPIDOCR_REC and the
+#: activation ranges in corpus/resources/ocr_rec_ranges.json with the pinned onnx and onnxruntime.
+RAPIDOCR_REC_INT8 = "967dac8f5aa3fc56ab25fa10c88c7273018e2422ba4b001ea074a2daf7f94b0c"

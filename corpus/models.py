@@ -10,6 +10,7 @@ found, because the flag depends on the other documents and can come and go with 
 from __future__ import annotations
 
 from enum import StrEnum
+from pathlib import Path
 from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -260,13 +261,15 @@ class OcrOptions(BaseModel):
     dpi: int = 200
     max_megapixels: float = 40.0
     page_seconds: float = 30.0
+    #: Where the int8 OCR model is built and kept (``corpus.ocr_model``); None: the settings' models folder.
+    models_dir: Path | None = None
 
 
 class OcrRecord(BaseModel):
     """A document some of whose pages were read by OCR: by which engine, which pages, and the pages
     it tried and could not read (each with its reason), so no page is silently empty."""
 
-    engine: str = Field(description='"rapidocr 3.10.0 (PP-OCRv6 small)".')
+    engine: str = Field(description='"rapidocr 3.10.0 (PP-OCRv6 small, int8 recognition)".')
     pages: list[int] = Field(default_factory=list, description="Pages whose text came from OCR.")
     unread: list[str] = Field(default_factory=list, description='"page 3: no text recognised".')
 

@@ -3,9 +3,10 @@
 RapidOCR (PyPI ``rapidocr``, pinned) runs PaddleOCR's PP-OCRv6 small detection and recognition models
 on onnxruntime; the models come from its wheel and are checked against the SHA-256 pinned in
 ``corpus.model_files`` before they are loaded, and are loaded by path, so RapidOCR never looks for
-them on the network. One engine is loaded per process (a parse worker) and kept for its pages,
-single-threaded (the workers share the cores with the embedding model), with onnxruntime's memory
-arena on, so each run reuses the last one's buffers.
+them on the network. Lines are read by the recognition model quantised to int8, built from the
+wheel's in the models folder (``corpus.ocr_model``). One engine is loaded per process (a parse
+worker) and kept for its pages, single-threaded (the workers share the cores with the embedding
+model), with onnxruntime's memory arena on, so each run reuses the last one's buffers.
 
 A page's reading is bounded in CPU time: the engine's ONNX sessions run with ``RunOptions`` that a
 watcher thread sets to terminate once the reading thread has used its seconds, so a page that takes
@@ -21,11 +22,13 @@ import threading
 import time
 from dataclasses import dataclass, field
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from corpus.model_files import RAPIDOCR
+from corpus.model_files import RAPIDOCR, RAPIDOCR_DET
+from corpus.ocr_model import int8_recognizer
 
 #: Recognised lines scoring below this are dropped (RapidOCR's own default).
 MIN_LINE_SCORE = 0.5
@@ -52,7 +55,7 @@ WATCH_SECONDS = 0.05
 
 
 def engine_label() -> str:
-    return f"rapidocr {RAPIDOCR.version} (PP-OCRv6 small)"
+    return f"rapidocr {RAPIDOCR.version} (PP-OCRv6 small, int8 recognition)"
 
 
 @dataclass(frozen=True)
@@ -97,8 +100,18 @@ class _Engine:
     sessions: tuple[_Stoppable, ...]
 
 
+def recognizer(models_dir: Path | None) -> Path:
+    """The recognition model OCR reads lines with: the int8 one built in ``models_dir`` (by default
+    the settings' models folder)."""
+    if models_dir is None:
+        from config import Settings
+
+        models_dir = Settings().models_dir
+    return int8_recognizer(models_dir)
+
+
 @lru_cache(maxsize=1)
-def _engine() -> _Engine:
+def _engine(rec_model: Path) -> _Engine:
     from rapidocr import RapidOCR
 
     paths = RAPIDOCR.verified()
@@ -111,8 +124,8 @@ def _engine() -> _Engine:
             "Det.limit_type": "max",
             "Det.limit_side_len": DET_SIDE,
             "Rec.rec_batch_num": REC_BATCH,
-            "Det.model_path": str(paths["models/PP-OCRv6_det_small.onnx"]),
-            "Rec.model_path": str(paths["models/PP-OCRv6_rec_small.onnx"]),
+            "Det.model_path": str(paths[RAPIDOCR_DET]),
+            "Rec.model_path": str(rec_model),
             "EngineConfig.onnxruntime.intra_op_num_threads": 1,
             "EngineConfig.onnxruntime.inter_op_num_threads": 1,
             # RapidOCR turns onnxruntime's memory arena off: every run then maps and unmaps its
@@ -148,11 +161,12 @@ def _rec_input(img: np.ndarray, max_wh_ratio: float) -> np.ndarray:
     return padded
 
 
-def read_image(image: np.ndarray, seconds: float) -> PageReading:
-    """The words of ``image`` (an RGB array), given at most ``seconds`` of OCR."""
+def read_image(image: np.ndarray, seconds: float, models_dir: Path | None = None) -> PageReading:
+    """The words of ``image`` (an RGB array), given at most ``seconds`` of OCR; ``models_dir``: where the
+    int8 recognition model is kept (``corpus.ocr_model``)."""
     import onnxruntime
 
-    engine = _engine()
+    engine = _engine(recognizer(models_dir))
     options = onnxruntime.RunOptions()
     for session in engine.sessions:
         session.options = options

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from corpus.models import DocType
 
-PDF = 11  # 5: figures' text (tick values, axis labels, legends) is a block of its own, in no chunk
+PDF = 12  # 5: figures' text (tick values, axis labels, legends) is a block of its own, in no chunk
 # PDF 6: a ruled table's rows are laid on its grid, one cell per column (corpus.loaders.pdf.table_grid)
 # PDF 7: a block records its superscript marks (corpus.loaders.pdf.superscripts); a hyphen at a line
 # end next to a figure is kept, without a space ("F1-score", "Phi-3-mini")
@@ -26,6 +26,7 @@ PDF = 11  # 5: figures' text (tick values, axis labels, legends) is a block of i
 # (corpus.loaders.pdf.table_grid); a bar printed in a cell is written "∣" (corpus.table_text.table_line)
 # PDF 10: OCR reads a line at 3/4 of its width (corpus.ocr.REC_SQUEEZE): a scanned page's words can differ
 # PDF 11: a block of a page read by OCR keeps the words read, with their boxes (models.Block.words)
+# PDF 12: OCR reads lines with the int8 recognition model (corpus.ocr_model): a scanned page's words can differ
 MARKDOWN = 10  # 5: a navigation trail without separators under the title is page furniture
 # MARKDOWN 6: a page without heading markup has its one-line headings as sections
 # MARKDOWN 7: a "# " comment of flattened code is no heading; a one-line question heads a section

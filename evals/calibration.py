@@ -9,7 +9,7 @@ its ``Signals`` (``strategies.reading.signals``) are recorded with whether the q
 answerable. A logistic model is fitted by gradient descent with every set weighing the same and, within the pooled data, answerable and
 unanswerable questions weighing the same (the sets differ in size by 30x and only two hold
 unanswerable questions). Then a grid of probability thresholds — one for questions asking for a typed
-value, one for those asking for an account (``ACCOUNT_LEAD``) — and coverage floors is scored per
+value, one for those asking for an account (``TUNING.evidence.account_lead``) — and coverage floors is scored per
 set (answered on answerable questions, abstention on unanswerable ones), and the printed weights and
 the chosen setting go into ``strategies.offline.assessment`` (the coverage floor into
 ``strategies.reading.signals``). The graph's retries answer some questions the first round does

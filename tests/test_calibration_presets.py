@@ -8,7 +8,8 @@ from config import Settings
 from config.settings import ReadingSettings
 from strategies.offline import assessment
 from strategies.offline.calibration import FITTED, PRESETS
-from strategies.reading.signals import ACCOUNT_LEAD, Signals
+from strategies.reading.signals import Signals
+from strategies.reading.tuning import TUNING
 
 
 def test_every_calibration_the_settings_offer_is_a_preset_with_the_fit_that_produced_it() -> None:
@@ -19,7 +20,16 @@ def test_every_calibration_the_settings_offer_is_a_preset_with_the_fit_that_prod
 
 def test_a_preset_moves_where_an_account_counts_as_answered(monkeypatch) -> None:
     # An account whose evidence covers the question, at a probability between the presets' thresholds.
-    found = Signals(pool=1.0, best=1.0, dense=0.6, margin=0.1, lexical=0.6, agreement=1.0, lead=ACCOUNT_LEAD, joint=1.0)
+    found = Signals(
+        pool=1.0,
+        best=1.0,
+        dense=0.6,
+        margin=0.1,
+        lexical=0.6,
+        agreement=1.0,
+        lead=TUNING.evidence.account_lead,
+        joint=1.0,
+    )
     assert [assessment.sufficient(found, 0.4, PRESETS[name]) for name in ("answer-more", "fitted", "abstain-more")] == [
         True,
         True,

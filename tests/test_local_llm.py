@@ -17,10 +17,10 @@ from corpus.errors import ConfigError
 from graph.run import run_research
 from strategies.llm import local_server, model_parts
 from strategies.llm.local_server import LocalLLMServer, default_model_path, server_command
-from strategies.llm.rerank import MAX_LISTED
 from strategies.llm.strategy import AnswerOutput, LLMStrategy, PlanOutput
-from strategies.llm.structured import GRAMMAR_MAX_CHARS, GRAMMAR_MAX_ITEMS, LLMOutputError, structured_call
+from strategies.llm.structured import LLMOutputError, structured_call
 from strategies.offline.strategy import OfflineStrategy
+from strategies.reading.tuning import TUNING
 from strategies.select import open_strategy, select_strategy
 from testing_support.llm_fakes import CutOff, OpenAIStub, ScriptedChatModel
 from testing_support.llm_scripts import PLAN, script_with
@@ -92,11 +92,11 @@ def test_llama_cpp_schema_form_through_the_real_client(sample_library):
         assert request["response_format"]["type"] == "json_object"
         assert request["response_format"]["schema"]["type"] == "object"
         # Lists are bounded in the grammar, so a repetitive model cannot loop until it is cut off.
-        # (GRAMMAR_MAX_ITEMS, or the schema's own bound: re-ranking lists up to MAX_LISTED ids.)
+        # (TUNING.llm.grammar_max_items, or the schema's own bound: re-ranking lists up to TUNING.llm.max_listed ids.)
         arrays = [n for n in _nodes(request["response_format"]["schema"]) if n.get("type") == "array"]
-        assert arrays and all(n["maxItems"] in (GRAMMAR_MAX_ITEMS, MAX_LISTED) for n in arrays)
+        assert arrays and all(n["maxItems"] in (TUNING.llm.grammar_max_items, TUNING.llm.max_listed) for n in arrays)
         strings = re.findall(r'"type": "string"[^{}]*', json.dumps(request["response_format"]["schema"]))
-        assert strings and all(f'"maxLength": {GRAMMAR_MAX_CHARS}' in a for a in strings)
+        assert strings and all(f'"maxLength": {TUNING.llm.grammar_max_chars}' in a for a in strings)
         schema = request["response_format"]["schema"]
         assert sorted(schema["required"]) == sorted(schema["properties"])  # optional fields get written too
         assert request["max_tokens"] == 256

@@ -127,14 +127,14 @@ def _covered(word: dict, boxes: list[BBox]) -> float:
     return best
 
 
-def test_a_mixed_pdf_is_read_page_by_page_and_an_unreadable_page_is_named(tmp_path: Path) -> None:
+def test_a_mixed_pdf_is_read_page_by_page_and_an_unreadable_page_is_named(tmp_path: Path, models_dir: Path) -> None:
     pdf = FPDF(format=PAGE)
     _text_page(pdf, "Canal Trees", OTHER)
     _image_page(pdf, _scan(HEADING, BODY, tmp_path))
     noise = np.random.default_rng(7).integers(0, 256, (300, 560), dtype=np.uint8)
     _image_page(pdf, Image.fromarray(noise))
     pdf.output(str(tmp_path / "mixed.pdf"))
-    loaded = load_pdf(tmp_path / "mixed.pdf")
+    loaded = load_pdf(tmp_path / "mixed.pdf", OcrOptions(models_dir=models_dir))
     assert loaded.ocr is not None and loaded.ocr.pages == [2]
     assert loaded.ocr.unread == ["page 3: no text recognised"]
     by_page = {p: " ".join(b.text for b in loaded.blocks if b.page == p) for p in (1, 2, 3)}
@@ -167,11 +167,11 @@ def test_the_words_a_block_keeps_come_back_from_the_registry(tmp_path: Path, bac
     registry.database.close()
 
 
-def test_a_page_is_bounded_in_time_and_pixels(tmp_path: Path) -> None:
+def test_a_page_is_bounded_in_time_and_pixels(tmp_path: Path, models_dir: Path) -> None:
     _scan(HEADING, BODY, tmp_path).save(tmp_path / "scan.pdf", "PDF", resolution=200)
     loaded_error = None
     try:
-        load_pdf(tmp_path / "scan.pdf", OcrOptions(page_seconds=0.01))
+        load_pdf(tmp_path / "scan.pdf", OcrOptions(page_seconds=0.01, models_dir=models_dir))
     except Exception as exc:  # noqa: BLE001 - the one page is unread: the document has no text
         loaded_error = str(exc)
     assert loaded_error is not None and "page 1: OCR took longer than 0.01 CPU-s" in loaded_error
@@ -181,18 +181,19 @@ def test_a_page_is_bounded_in_time_and_pixels(tmp_path: Path) -> None:
     assert render_scale(612, 792, OcrOptions(dpi=200)) == 200 / 72
 
 
-def test_the_engine_keeps_its_memory_between_pages_and_reads_alike(tmp_path: Path) -> None:
+def test_the_engine_keeps_its_memory_between_pages_and_reads_alike(tmp_path: Path, models_dir: Path) -> None:
     # One engine a process, whose sessions keep onnxruntime's memory arena (RapidOCR's default
     # turns it off, and each run then pays for its memory again): a page read twice reads the same.
-    from corpus.ocr import _engine, read_image
+    from corpus.ocr import _engine, read_image, recognizer
 
     image = np.asarray(_scan(HEADING, BODY, tmp_path).convert("RGB"))
-    first, second = read_image(image, 60), read_image(image, 60)
-    assert first.lines and first == second and _engine() is _engine()
-    assert all(s.session.get_session_options().enable_cpu_mem_arena for s in _engine().sessions)
+    first, second = read_image(image, 60, models_dir), read_image(image, 60, models_dir)
+    engine = _engine(recognizer(models_dir))
+    assert first.lines and first == second and engine is _engine(recognizer(models_dir))
+    assert all(s.session.get_session_options().enable_cpu_mem_arena for s in engine.sessions)
 
 
-def test_a_line_is_read_narrower_and_its_words_keep_their_boxes(tmp_path: Path, monkeypatch) -> None:
+def test_a_line_is_read_narrower_and_its_words_keep_their_boxes(tmp_path: Path, models_dir: Path, monkeypatch) -> None:
     # Recognition reads a line at REC_SQUEEZE of its width (its cost grows with the width); the line and
     # its padding narrow alike, so the share of the input the line fills, by which RapidOCR places the
     # words, is the line's own.
@@ -205,13 +206,26 @@ def test_a_line_is_read_narrower_and_its_words_keep_their_boxes(tmp_path: Path, 
     filled = np.flatnonzero(wide[0, 0] != 0).size  # the line is white (1.0), the padding 0
     assert abs(filled / wide.shape[2] - 0.5) < 0.01
     image = np.asarray(_scan(HEADING, BODY, tmp_path).convert("RGB"))
-    (heading, *_) = read_image(image, 60).lines
+    (heading, *_) = read_image(image, 60, models_dir).lines
     assert [w.text for w in heading] == HEADING.split()
     first, second = heading
     assert 0 < first.x0 < first.x1 < second.x0 < second.x1 < 0.6 * image.shape[1]
     monkeypatch.setattr(ocr, "REC_SQUEEZE", 1.0)  # read at full width, the words are where they were
-    (full, *_) = read_image(image, 60).lines
+    (full, *_) = read_image(image, 60, models_dir).lines
     assert [w.text for w in full] == [w.text for w in heading]
     # (within a third of the line's height: a word's edge is placed by the model's output columns)
     near = (first.bottom - first.top) / 3
     assert all(abs(a.x0 - b.x0) < near and abs(a.x1 - b.x1) < near for a, b in zip(full, heading, strict=True))
+
+
+def test_the_int8_recognition_model_is_built_once_the_same_and_rebuilt_when_changed(tmp_path: Path) -> None:
+    # Built from the wheel's float model and the ranges prp keeps, without data or network: the same
+    # bytes in any folder, as pinned; a file changed since is built again, not read.
+    from corpus.model_files import RAPIDOCR_REC_INT8, sha256_of
+    from corpus.ocr_model import int8_recognizer
+
+    first, second = int8_recognizer(tmp_path / "a"), int8_recognizer(tmp_path / "b")
+    assert first.read_bytes() == second.read_bytes() and sha256_of(first) == RAPIDOCR_REC_INT8
+    assert first.parent.parent == tmp_path / "a" and [p.name for p in first.parent.iterdir()] == [first.name]
+    first.write_bytes(b"not a model")
+    assert int8_recognizer(tmp_path / "a") == first and sha256_of(first) == RAPIDOCR_REC_INT8

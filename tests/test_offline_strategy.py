@@ -15,8 +15,9 @@ from strategies.reading.document_answers import answer_disputes
 from strategies.reading.extractive import analyse
 from strategies.reading.keyphrases import extract_keyphrases, is_instruction
 from strategies.reading.numbers import conflict_ratio, quantities
-from strategies.reading.signals import MIN_COVERAGE, coverage, signals
+from strategies.reading.signals import coverage, signals
 from strategies.reading.text import is_statement
+from strategies.reading.tuning import TUNING
 
 TOPIC = "Green roofs in cities: cooling, stormwater retention and installation costs"
 
@@ -299,7 +300,7 @@ def test_gap_is_insufficient_with_new_queries_and_suggestions(strategy, retentio
     assert not answer.sufficient
     led = None  # a description question
     analysis = analyse(question.question, retention_evidence, strategy.vectors)
-    assert coverage(signals(analysis, led)) < MIN_COVERAGE
+    assert coverage(signals(analysis, led)) < TUNING.evidence.min_coverage
     assert len(answer.next_queries) == 2
     assert len({q.lower() for q in answer.next_queries}) == 2
     assert question.question not in answer.next_queries

@@ -10,7 +10,8 @@ from corpus.models import BlockKind
 from strategies.offline import assessment
 from strategies.offline.strategy import OfflineStrategy
 from strategies.reading.extractive import analyse, select
-from strategies.reading.signals import MIN_COVERAGE, coverage, read_coverage, signals
+from strategies.reading.signals import coverage, read_coverage, signals
+from strategies.reading.tuning import TUNING
 from tests.test_offline_strategy import block, chunk
 
 ANSWER = "The client reads the API key from the ANTHROPIC_API_KEY environment variable when none is passed to it."
@@ -67,7 +68,7 @@ def test_a_question_whose_words_the_page_took_is_answered_when_its_sentences_sta
     answered, focus_coverage, read = _page_read(embedder, "What image formats can be given in a request?")
     # Its focus term is what the page's topic left over ("given"), which no sentence holds:
     # their coverage fell below the floor and the judge was never asked.
-    assert focus_coverage < MIN_COVERAGE <= read
+    assert focus_coverage < TUNING.evidence.min_coverage <= read
     assert answered
 
 
@@ -75,7 +76,7 @@ def test_read_whole_a_question_is_not_answered_when_what_its_page_left_over_is_n
     # Read whole, "image formats … in a request" is stated; "refunded" is what it asks and nothing
     # says it (the demo topic's "installation costs" over a brief that says "install green roofs").
     answered, _, read = _page_read(embedder, "What image formats are refunded in a request?")
-    assert read >= MIN_COVERAGE
+    assert read >= TUNING.evidence.min_coverage
     assert not answered
 
 

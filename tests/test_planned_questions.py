@@ -153,3 +153,15 @@ def test_a_title_whose_head_says_where_asks_about_its_tail():
 def test_a_description_opening_on_the_article_a_is_asked_about_in_running_text():
     questions = [q.question for q in plan_questions("Roof Gardens: A handbook for owners and tenants", False, [])]
     assert "What does the evidence say about a handbook for owners and tenants?" in questions
+
+
+def test_facets_of_an_action_stand_in_it():
+    """ "Evaluating summaries: datasets and faithfulness" asks about datasets *in* evaluating summaries;
+    a thing's facets are still *of* it."""
+    questions = [q.question for q in plan_questions("Evaluating summaries: datasets and faithfulness", False, [])]
+    assert "What does the evidence say about datasets in evaluating summaries?" in questions
+    assert not any(" of evaluating" in q for q in questions)
+    questions = [q.question for q in plan_questions("Building codes: costs and safety", False, [])]
+    assert "What does the evidence say about costs in building codes?" in questions
+    questions = [q.question for q in plan_questions("Heat pumps: noise and running costs", False, [])]
+    assert "What does the evidence say about noise of heat pumps?" in questions

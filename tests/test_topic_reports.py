@@ -9,9 +9,9 @@ from graph.run import run_research
 from nodes.synthesize import _on_topic
 from research.evidence import CitationMarker, Claim, Finding, FindingStatus, SubQuestion
 from strategies.llm.strategy import LLMStrategy, whole_sentences
-from strategies.llm.structured import GRAMMAR_MAX_CHARS
 from strategies.offline.strategy import OfflineStrategy
 from strategies.reading.about_the_topic import about_its_document
+from strategies.reading.tuning import TUNING
 from testing_support.llm_fakes import ScriptedChatModel
 from testing_support.llm_scripts import script_with
 
@@ -95,7 +95,7 @@ def test_a_topic_report_over_a_paper_quotes_no_sentence_about_the_paper(library_
 
 def test_a_claim_cut_by_the_grammar_ends_at_its_last_whole_sentence():
     cut = ("Distillation helps small models. " + "The gains on device are only suggestive (and " * 10)[
-        :GRAMMAR_MAX_CHARS
+        : TUNING.llm.grammar_max_chars
     ]
     assert whole_sentences(cut) == "Distillation helps small models."
     assert whole_sentences("the start of one long sentence " * 10) == ""

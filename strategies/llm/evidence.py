@@ -37,11 +37,9 @@ from research.ai_address import WITHHELD, addresses_ai, title_for_model
 from research.evidence import CitationMarker
 from strategies.reading.passages import Layout
 from strategies.reading.question import TABLE_NAME
+from strategies.reading.tuning import TUNING
 
 _SPACE = re.compile(r"\s+")
-# A "sentence" this long (a table flattened into one line, an unpunctuated page) is shown cut: the
-# model still cites it by id, and its quote is still the whole stored sentence.
-MAX_SHOWN_CHARS = 1000
 
 
 @dataclass(frozen=True)
@@ -68,11 +66,11 @@ class Sentence:
     @property
     def shown(self) -> str:
         """The text as a prompt shows it (a table's row as its reading): on one line, cut at
-        MAX_SHOWN_CHARS; withheld when its block addresses an AI."""
+        TUNING.llm.max_shown_chars; withheld when its block addresses an AI."""
         if self.addressed:
             return WITHHELD
         text = _SPACE.sub(" ", self.read).strip()
-        return text if len(text) <= MAX_SHOWN_CHARS else text[:MAX_SHOWN_CHARS].rstrip() + " ..."
+        return text if len(text) <= TUNING.llm.max_shown_chars else text[: TUNING.llm.max_shown_chars].rstrip() + " ..."
 
 
 @dataclass

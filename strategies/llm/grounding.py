@@ -44,13 +44,10 @@ from research.evidence import CitationMarker, Claim
 from research.verdict import Label, Verdict
 from strategies.llm.evidence import EvidenceSheet, Sentence, header
 from strategies.reading.claim_checks import Meaning, content_stems, covered, names
-from strategies.reading.judge import STATE_COVERAGE, judge
+from strategies.reading.judge import judge
 from strategies.reading.numbers import mentions
+from strategies.reading.tuning import TUNING
 
-# A cited sentence ending in a colon is read with at most this many of the sentences it introduces.
-MAX_CONTINUED = 8
-# A claim this similar to an earlier one (token-sort ratio) repeats it.
-SAME_TEXT = 90
 # Field labels of the prompts that small models copy into their claims, and what follows them.
 _COPIED_LABEL = re.compile(
     r"\b(?:sentence[_ ]ids?|searches already tried|sub-question|evidence sentences|next[_ ]queries)\s*:", re.I
@@ -242,7 +239,7 @@ def _continued(cited: Sequence[Sentence], shown: Sequence[Sentence]) -> list[Sen
         if not sentence.text.rstrip().endswith(":"):
             continue
         at = next((i for i, s in enumerate(shown) if s is sentence), len(shown))
-        for following in shown[at + 1 : at + 1 + MAX_CONTINUED]:
+        for following in shown[at + 1 : at + 1 + TUNING.llm.max_continued]:
             if following.block_id != sentence.block_id or following.text.rstrip().endswith(":"):
                 break
             if following not in out:
@@ -305,11 +302,11 @@ def _holds_additions(text: str, sentence: Sentence, question: str) -> bool:
     title: a sentence the model did not cite stands for a claim only on the claim's own words."""
     background = set(content_stems(f"{question} {sentence.title}"))
     added = [s for s in content_stems(text) if s not in background]
-    return covered(added, set(content_stems(sentence.text))) >= STATE_COVERAGE
+    return covered(added, set(content_stems(sentence.text))) >= TUNING.judge.state_coverage
 
 
 def _repeats(text: str, earlier: str) -> bool:
     """Nearly the same words, and nothing the earlier claim does not state (a sweeping word, a figure)."""
-    return fuzz.token_sort_ratio(text, earlier, processor=utils.default_process) >= SAME_TEXT and (
+    return fuzz.token_sort_ratio(text, earlier, processor=utils.default_process) >= TUNING.llm.same_text and (
         judge(text, [earlier]).states
     )

@@ -13,9 +13,7 @@ from pydantic import BaseModel, Field
 
 from corpus.retrieval import RetrievedChunk
 from strategies.llm.evidence import Sentence
-
-# Sentences the model may list: enough for an answer and its context, few enough to write quickly.
-MAX_LISTED = 8
+from strategies.reading.tuning import TUNING
 
 
 class ScoreOutput(BaseModel):
@@ -25,7 +23,7 @@ class ScoreOutput(BaseModel):
 
 class RerankOutput(BaseModel):
     # maxItems bounds the grammar's list without refusing a longer list from an unconstrained server.
-    scores: list[ScoreOutput] = Field(default_factory=list, json_schema_extra={"maxItems": MAX_LISTED})
+    scores: list[ScoreOutput] = Field(default_factory=list, json_schema_extra={"maxItems": TUNING.llm.max_listed})
 
 
 def reorder(candidates: Sequence[Sentence], out: RerankOutput) -> list[Sentence]:

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from strategies.llm.evidence import EvidenceSheet, Sentence
 from strategies.reading.text import content_stems, question_terms, stem
+from strategies.reading.tuning import TUNING
 from strategies.reading.vectors import Vectors, cosine_matrix
 from tools.title_scope import TitleIndex
 
@@ -29,10 +30,6 @@ from tools.title_scope import TitleIndex
 # about four characters of English a token.
 CHARS_PER_TOKEN = 4
 _CL100K = "https://openaipublic.blob.core.windows.net/encodings/cl100k_base.tiktoken"
-# Weight of the share of the question's content words a sentence holds, beside its cosine: the
-# question's exact terms (a dataset's name, a metric) that MiniLM blurs (QASPER dev, seed 1: gold
-# sentence among the best 10 for 23 -> 24 of 29 questions).
-TERM_WEIGHT = 0.2
 
 
 def _cached_vocabulary() -> bool:
@@ -70,7 +67,7 @@ def prescore(question: str, sentences: Sequence[Sentence], vectors: Vectors | No
     words = term_shares(asked, texts)
     if vectors is None:
         return words
-    return [c + TERM_WEIGHT * w for c, w in zip(relevance(asked, texts, vectors), words, strict=True)]
+    return [c + TUNING.llm.term_weight * w for c, w in zip(relevance(asked, texts, vectors), words, strict=True)]
 
 
 def without_titles(question: str, titles: set[str]) -> str:

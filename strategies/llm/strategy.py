@@ -43,28 +43,17 @@ from strategies.llm.evidence import EvidenceSheet, Sentence, render
 from strategies.llm.follow_up import condense as condense_follow_up
 from strategies.llm.grounding import Grounded, grounded, stated
 from strategies.llm.leaks import leaks_instructions
-from strategies.llm.rerank import MAX_LISTED, RerankOutput, chunks_in_order, reorder
+from strategies.llm.rerank import RerankOutput, chunks_in_order, reorder
 from strategies.llm.selection import ranked, relevance, within_budget
-from strategies.llm.structured import GRAMMAR_MAX_CHARS, SchemaFormat, structured_call
+from strategies.llm.structured import SchemaFormat, structured_call
 from strategies.reading.claim_checks import content_stems, covered
 from strategies.reading.judge import read_again
 from strategies.reading.report_reader import ReportReader
 from strategies.reading.text import question_terms
+from strategies.reading.tuning import TUNING
 from strategies.reading.vectors import Meaning, Vectors
 from strategies.reading.wording import opens_as_question
 
-MIN_QUESTIONS, MAX_QUESTIONS = 3, 6
-# Two sub-questions this similar (token-set ratio, ignoring case and punctuation) ask the same
-# thing; small models often repeat themselves.
-DUPLICATE_SIMILARITY = 88
-# The model's stated claims answer the question on its word when they (with their sentences and
-# titles) hold this share of the question's terms.
-ADDRESSED_TERMS = 0.5
-# A model whose best claim's quote is this much less similar than the passage offline mode leads with
-# answered beside the point. Wider: across passages cosine is a coarse judge (the right answer to "How
-# many spider species were recorded?", "We recorded 47 spider species … 31 wild bee species and 11
-# bird species", scores 0.10 below a passage about species per roof); the misreads seen were 0.5-0.7.
-BESIDE_THE_POINT = 0.2
 SINGLE_RATIONALE = "The researcher's question (single-question mode), as the model restated it."
 
 
@@ -208,10 +197,10 @@ class LLMStrategy:
             "plan",
             kind="planning",
             topic=topic,
-            min_questions=MIN_QUESTIONS,
-            max_questions=MAX_QUESTIONS,
+            min_questions=TUNING.llm.min_questions,
+            max_questions=TUNING.llm.max_questions,
         )
-        kept = _distinct(out.sub_questions)[:MAX_QUESTIONS] or [
+        kept = _distinct(out.sub_questions)[: TUNING.llm.max_questions] or [
             PlannedQuestion(question=topic, rationale="The topic as asked.")
         ]
         return [
@@ -328,7 +317,10 @@ class LLMStrategy:
         a ticket routing classifier?" with "Use Claude to … categorize customer inquiries")."""
         if self.vectors is None or not claims or not extracted:
             return False
-        return max(self._relevance(question, claims)) < self._relevance(question, extracted[:1])[0] - BESIDE_THE_POINT
+        return (
+            max(self._relevance(question, claims))
+            < self._relevance(question, extracted[:1])[0] - TUNING.llm.beside_the_point
+        )
 
     def _relevance(self, question: str, claims: list[Claim]) -> list[float]:
         """Each claim's quotes' MiniLM cosine with the question."""
@@ -345,7 +337,7 @@ class LLMStrategy:
             kind="reranking",
             question=sub_question.question,
             evidence=render(sorted(candidates, key=lambda s: position[s.sid])),
-            limit=MAX_LISTED,
+            limit=TUNING.llm.max_listed,
         )
         return reorder(candidates, out)
 
@@ -537,7 +529,8 @@ def _distinct(questions: list[PlannedQuestion]) -> list[PlannedQuestion]:
     kept: list[PlannedQuestion] = []
     for q in questions:
         if utils.default_process(q.question) and all(
-            fuzz.token_set_ratio(q.question, k.question, processor=utils.default_process) < DUPLICATE_SIMILARITY
+            fuzz.token_set_ratio(q.question, k.question, processor=utils.default_process)
+            < TUNING.llm.duplicate_similarity
             for k in kept
         ):
             kept.append(q)
@@ -554,10 +547,10 @@ def _claims(
 
 
 def whole_sentences(text: str) -> str:
-    """A claim as whole sentences: a string the grammar cut at its cap (``GRAMMAR_MAX_CHARS``) ends
+    """A claim as whole sentences: a string the grammar cut at its cap (``TUNING.llm.grammar_max_chars``) ends
     at its last full sentence, or is no claim at all ("… is only suggestive (and")."""
     text = text.strip()
-    if len(text) < GRAMMAR_MAX_CHARS or text.endswith((".", "!", "?")):
+    if len(text) < TUNING.llm.grammar_max_chars or text.endswith((".", "!", "?")):
         return text
     whole = split_sentences(text)[:-1]
     return " ".join(whole)
@@ -565,7 +558,7 @@ def whole_sentences(text: str) -> str:
 
 def _addresses(question: str, claims: list[Grounded], sheet: EvidenceSheet) -> bool:
     """The stated claims, with their quotes and the titles of the documents they quote, hold the
-    question's own terms (see ADDRESSED_TERMS), a quoted table row read under its columns' names. The
+    question's own terms (see TUNING.llm.addressed_terms), a quoted table row read under its columns' names. The
     titles count because a page rarely repeats its
     subject in the sentence that answers: "Reviewing results … leads to more robust AI applications",
     on the page "Using the Evaluation Tool", answers how the Evaluation tool helps."""
@@ -581,7 +574,7 @@ def _addresses(question: str, claims: list[Grounded], sheet: EvidenceSheet) -> b
         [*(f"{g.claim.text} {' '.join(m.quote for m in g.claim.citations)}" for g in claims), *titles, *readings]
     )
     terms = content_stems(" ".join(question_terms(question)))
-    return covered(terms, set(content_stems(said))) >= ADDRESSED_TERMS
+    return covered(terms, set(content_stems(said))) >= TUNING.llm.addressed_terms
 
 
 def unread(best_first: list[Sentence], evidence: list[RetrievedChunk], read: frozenset[str]) -> list[Sentence]:

@@ -28,15 +28,11 @@ from langchain_openai.chat_models.base import BaseChatOpenAI
 from pydantic import BaseModel, ValidationError
 
 from corpus.errors import PrpError
+from strategies.reading.tuning import TUNING
 
 Schema = TypeVar("Schema", bound=BaseModel)
 SchemaFormat = Literal["auto", "json_schema", "llama_cpp", "prompt"]
 Path = Literal["json_schema", "llama_cpp", "prompt"]
-# Bounds a grammar puts on a small local model's answer, so that even a model that fills every list
-# and string to the brim (135M models do, repeating themselves) finishes inside the token cap of
-# strategies/llm/local_server.py: the largest answer, 3 contradictions of 7 strings, is ~1,100 tokens.
-GRAMMAR_MAX_ITEMS = 3
-GRAMMAR_MAX_CHARS = 200
 
 
 class LLMOutputError(PrpError):
@@ -183,7 +179,7 @@ def _strict(node: object) -> object:
 def _bounded(node: object) -> object:
     """The schema as a grammar should enforce it for a small model: every field written (optional
     fields are otherwise skipped: a 135M model answers ``{"sufficient": false}`` without any claims),
-    and every list and string capped (``GRAMMAR_MAX_ITEMS``, ``GRAMMAR_MAX_CHARS``): it could otherwise
+    and every list and string capped (``TUNING.llm.grammar_max_items``, ``TUNING.llm.grammar_max_chars``): it could otherwise
     repeat items or words until the token limit cuts the answer off."""
     if isinstance(node, list):
         return [_bounded(n) for n in node]
@@ -194,9 +190,9 @@ def _bounded(node: object) -> object:
         bounded["properties"] = {name: _bounded(v) for name, v in node["properties"].items()}
         bounded["required"] = list(node["properties"])
     if bounded.get("type") == "array":
-        bounded.setdefault("maxItems", GRAMMAR_MAX_ITEMS)
+        bounded.setdefault("maxItems", TUNING.llm.grammar_max_items)
     if bounded.get("type") == "string":
-        bounded.setdefault("maxLength", GRAMMAR_MAX_CHARS)
+        bounded.setdefault("maxLength", TUNING.llm.grammar_max_chars)
     return bounded
 
 

@@ -48,7 +48,7 @@ from strategies.reading.lexicon.quantities import COUNTED
 from strategies.reading.lexicon.question_words import FRAMING_PHRASES, FRAMING_WORDS
 from strategies.reading.question_types import AnswerType
 from strategies.reading.related_terms import related_terms
-from strategies.reading.signals import ACCOUNT_LEAD, Signals, coverage, read_coverage, read_terms
+from strategies.reading.signals import Signals, coverage, read_coverage, read_terms
 from strategies.reading.text import (
     content_stems,
     content_words,
@@ -60,16 +60,8 @@ from strategies.reading.text import (
     strip_question,
     words,
 )
+from strategies.reading.tuning import TUNING
 from strategies.reading.vectors import Vectors
-
-# The confidence shown at most when a name the question asks about is nowhere in the evidence.
-UNNAMED_CONFIDENCE = 0.2
-# Pseudo-relevance feedback reads the top chunks of the evidence.
-PRF_CHUNKS = 3
-PRF_PHRASES = 2
-MAX_NEXT_QUERIES = 2
-# The evidence's words for the question's, tried in a query and suggested for a gap (``related_terms``).
-MAX_RELATED_TERMS = 6
 
 
 def probability(found: Signals, calibration: Calibration) -> float:
@@ -81,7 +73,7 @@ def probability(found: Signals, calibration: Calibration) -> float:
 def sufficient(found: Signals, conf: float, calibration: Calibration) -> bool:
     """Confident enough for the kind of answer asked, and the question's specific terms not missing
     from the evidence (the coverage floor; see above)."""
-    threshold = calibration.account if found.lead == ACCOUNT_LEAD else calibration.typed
+    threshold = calibration.account if found.lead == TUNING.evidence.account_lead else calibration.typed
     return conf >= threshold and coverage(found) >= calibration.coverage
 
 
@@ -115,7 +107,7 @@ def read(
     ``lead``: the document of the sentence leading the answer (a value's, when one chose it)."""
     held = " ".join(f"{c.title} {c.text} {' '.join(b.section for b in c.blocks)}" for c in evidence)
     if _unnamed(analysis, chosen, evidence, lead, held):
-        return False, min(conf, UNNAMED_CONFIDENCE)
+        return False, min(conf, TUNING.evidence.unnamed_confidence)
     # A question asking for a figure or a date is not answered by sentences giving none of the asked
     # kind, however many of its words they share: "How many GPUs are used?" by "an advantage of
     # transformer networks is the computational efficiency on GPUs".
@@ -217,7 +209,10 @@ def feedback_phrases(question: str, evidence: Sequence[RetrievedChunk], k: int) 
         return []
     texts = [prose(c) for c in evidence]
     phrases = extract_keyphrases(
-        texts[:PRF_CHUNKS], collection=texts, k=k + 4, exclude_stems=[stem(w) for w in question_terms(question)]
+        texts[: TUNING.evidence.prf_chunks],
+        collection=texts,
+        k=k + 4,
+        exclude_stems=[stem(w) for w in question_terms(question)],
     )
     return [p.text for p in phrases if not has_injection_word(p.text)][:k]
 
@@ -232,8 +227,8 @@ def next_queries(
     """
     terms = question_terms(question)
     stripped = strip_question(question)
-    prf = feedback_phrases(question, evidence, PRF_PHRASES)
-    synonyms = related_terms(question, evidence, vectors, MAX_RELATED_TERMS)
+    prf = feedback_phrases(question, evidence, TUNING.evidence.prf_phrases)
+    synonyms = related_terms(question, evidence, vectors, TUNING.evidence.max_related_terms)
     candidates = [
         " ".join(terms + prf),
         stripped,
@@ -249,7 +244,7 @@ def next_queries(
             continue
         seen.add(_key(query))
         out.append(query)
-        if len(out) == MAX_NEXT_QUERIES:
+        if len(out) == TUNING.evidence.max_next_queries:
             break
     return out
 
@@ -263,7 +258,9 @@ def suggestions(question: str, evidence: Sequence[RetrievedChunk], tried: Sequen
     discuss, what to add."""
     tried_words = {w for q in tried for w in words(q)}
     out: list[str] = []
-    terms = [t for t in related_terms(question, evidence, vectors, MAX_RELATED_TERMS) if t not in tried_words][:4]
+    terms = [
+        t for t in related_terms(question, evidence, vectors, TUNING.evidence.max_related_terms) if t not in tried_words
+    ][:4]
     if terms:
         out.append("Try the documents' own terms: " + ", ".join(f"'{t}'" for t in terms) + ".")
     near = feedback_phrases(question, evidence, 3)

@@ -11,7 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from strategies.reading.signals import MIN_COVERAGE
+from strategies.reading.tuning import TUNING
 
 PresetName = Literal["fitted", "abstain-more", "answer-more"]
 
@@ -26,7 +26,9 @@ class Calibration(BaseModel):
     intercept: float
     typed: float = Field(description="probability a question asking for a typed value needs")
     account: float = Field(description="probability a question asking for an account needs")
-    coverage: float = Field(default=MIN_COVERAGE, description="floor on the coverage of the question's terms")
+    coverage: float = Field(
+        default=TUNING.evidence.min_coverage, description="floor on the coverage of the question's terms"
+    )
     name_ceiling: float = Field(default=1.0, description="confidence shown at most for a name answer")
     account_ceiling: float = Field(default=1.0, description="confidence shown at most for an account")
     fit: str = Field(default="", description="where these figures come from, and what they gave")

@@ -17,9 +17,8 @@ from corpus.text import figures
 from research.evidence import Claim
 from strategies.reading.alternatives import Alternative, Alternatives, Direction
 from strategies.reading.numbers import quantities
+from strategies.reading.tuning import TUNING
 
-# A passage shown beside an unanswered comparison is cut to this many characters.
-MAX_QUOTE_CHARS = 160
 # A word as a table's cell or a question writes it, hyphens kept ("ncbi-disease").
 _WORD = re.compile(r"[a-z][\w-]*[a-z0-9]|[a-z]")
 
@@ -85,7 +84,11 @@ def not_compared(alternatives: Alternatives, values: list[Valued | None]) -> str
 
 
 def _clipped(text: str) -> str:
-    return text if len(text) <= MAX_QUOTE_CHARS else text[:MAX_QUOTE_CHARS].rsplit(" ", 1)[0] + "\u2026"
+    return (
+        text
+        if len(text) <= TUNING.report.max_quote_chars
+        else text[: TUNING.report.max_quote_chars].rsplit(" ", 1)[0] + "\u2026"
+    )
 
 
 def _row_of(option: Alternative, line: str) -> bool:

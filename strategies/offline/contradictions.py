@@ -10,7 +10,7 @@ often sits in a sentence no answer quoted). Two sentences from *different* docum
   about ("2 °C on the Eastfield estate" / "0.3 °C on the Northgate estate"; "in 2019" / "in 2023":
   see ``subjects``), and
 - their figures conflict: same unit, intervals (after allowing for hedges and ranges) that do not
-  overlap and are at least ``MIN_CONFLICT_RATIO`` apart ("50 to 60 percent" and "57%" agree;
+  overlap and are at least ``TUNING.judge.min_conflict_ratio`` apart ("50 to 60 percent" and "57%" agree;
   "about 2 °C" and "about 0.3 °C" do not); or they give different years for the same thing; or one
   negates what the other asserts ("do not reduce" vs "reduce"): the same subject and predicate with
   opposite polarity, as the judge reads them (``_opposed``).
@@ -34,45 +34,13 @@ from strategies.reading.judge import judge
 from strategies.reading.keyphrases import phrase_candidates
 from strategies.reading.lexicon.modality import NORMATIVE
 from strategies.reading.negations import negated_terms
-from strategies.reading.numbers import MIN_CONFLICT_RATIO, Quantity, conflict_ratio, quantities, years
+from strategies.reading.numbers import Quantity, conflict_ratio, quantities, years
 from strategies.reading.subjects import different, subject_of
 from strategies.reading.text import content_stems, lemmas, matched, normalise_space, stems_match
+from strategies.reading.tuning import TUNING
 from strategies.reading.vectors import Vectors, cosine_matrix
 
-MAX_CONTRADICTIONS = 5
-# Same subject: shared content stems between the two sentences, not counting the stems common to
-# the whole evidence ("green", "roof" in a corpus about green roofs)...
-MIN_SHARED_STEMS = 3
-PREFIX_SLACK = 2
-# A stem is common when it occurs in at least COMMON_SHARE of the sentences (and MIN_COMMON_DF).
-COMMON_SHARE = 0.5
-MIN_COMMON_DF = 5
-# ...the words next to the two figures, within their clauses, must overlap: at least
-# MIN_SHARED_CONTEXT of the HEAD_BEFORE/HEAD_AFTER stems around each, including one of the
-# NEAR_BEFORE/NEAR_AFTER closest ("air temperature by about 2 °C" ~ "air temperature was 0.3 °C",
-# but not "25 mm drainage board" ~ "80 mm of substrate")...
-MIN_SHARED_CONTEXT = 2
-HEAD_BEFORE, HEAD_AFTER = 4, 3
-NEAR_BEFORE, NEAR_AFTER = 2, 2
-# ...and the pair must be strong enough: cosine + CONTEXT_WEIGHT x shared context stems. Calibrated
-# on the sample corpus (all sentences of all documents against each other): the planted 2 °C vs
-# 0.3 °C pairs score 0.80-0.94, the strongest false pair ("6% organic matter" vs "60 percent
-# crushed brick") 0.73.
-NUMERIC_COSINE = 0.55
-CONTEXT_WEIGHT = 0.05
-MIN_NUMERIC_STRENGTH = 0.77
-DATE_COSINE = 0.75
-NEGATION_COSINE = 0.7
-# Negation pairs need more overlap (the two sentences must say nearly the same thing), and the word
-# a cue negates ("do not *reduce*") must be asserted, un-negated, by the other sentence.
-NEGATION_SHARED_STEMS = 4
-# Only this many sentences are embedded (those in a lexically plausible pair come first).
-MAX_EMBEDDED = 120
 KIND_PRIORITY = {"numeric": 0, "date": 1, "negation": 2}
-# Both sides must be this share as relevant to a question as the best sentence of its evidence.
-RELEVANCE_SHARE = 0.5
-# Two contradictions between the same documents whose subjects share this share of stems are one.
-SAME_SUBJECT_SHARE = 0.3
 
 
 @dataclass(frozen=True)
@@ -97,8 +65,8 @@ def _labels(findings: Sequence[Finding]) -> dict[str, str]:
 def _label(chunk: RetrievedChunk) -> str:
     title = normalise_space(chunk.title) or chunk.doc_id
     short = re.split(r"(?<=[?!])\s|:\s|\s[-–—]\s", title, maxsplit=1)[0]
-    if len(short) > 70:
-        short = short[:70].rsplit(" ", 1)[0] + "…"
+    if len(short) > TUNING.disputes.max_label_chars:
+        short = short[: TUNING.disputes.max_label_chars].rsplit(" ", 1)[0] + "…"
     return f"{short} ({chunk.year})" if chunk.year else short
 
 
@@ -119,15 +87,15 @@ def _around(sentence: str, start: int, end: int, common: frozenset[str]) -> _Aro
     clause_end = after_break.start() if after_break else len(sentence)
     before = [s for s in content_stems(sentence[clause_start:start]) if s not in common]
     after = [s for s in content_stems(sentence[end:clause_end]) if s not in common]
-    near = set(before[-NEAR_BEFORE:]) | set(after[:NEAR_AFTER])
-    head = set(before[-HEAD_BEFORE:]) | set(after[:HEAD_AFTER])
+    near = set(before[-TUNING.disputes.near_before :]) | set(after[: TUNING.disputes.near_after])
+    head = set(before[-TUNING.disputes.head_before :]) | set(after[: TUNING.disputes.head_after])
     return _Around(frozenset(near), frozenset(head))
 
 
 def _comparable(x: _Around, y: _Around) -> int:
     """Shared head stems when the two figures measure the same thing, else 0."""
     shared = _shared(x.head, y.head)
-    if shared < MIN_SHARED_CONTEXT or not (_shared(x.near, y.head) or _shared(y.near, x.head)):
+    if shared < TUNING.disputes.min_shared_context or not (_shared(x.near, y.head) or _shared(y.near, x.head)):
         return 0
     return shared
 
@@ -161,7 +129,7 @@ def _numeric(
     best_key: tuple | None = None
     for x in qa:
         for y in qb:
-            if x.unit != y.unit or conflict_ratio(x, y) < MIN_CONFLICT_RATIO:
+            if x.unit != y.unit or conflict_ratio(x, y) < TUNING.judge.min_conflict_ratio:
                 continue
             context = _comparable(_around(a.text, x.start, x.end, common), _around(b.text, y.start, y.end, common))
             if not context:
@@ -195,7 +163,7 @@ def _common_stems(sentences: list[Sentence]) -> frozenset[str]:
     for s in sentences:
         for st in s.stems:
             df[st] = df.get(st, 0) + 1
-    limit = max(MIN_COMMON_DF, COMMON_SHARE * len(sentences))
+    limit = max(TUNING.disputes.min_common_df, TUNING.disputes.common_share * len(sentences))
     return frozenset(st for st, n in df.items() if n >= limit)
 
 
@@ -248,14 +216,14 @@ def _pair(r: _Readings, i: int, j: int) -> tuple[str, int, int, object] | None:
     if r.sentences[i].doc_id == r.sentences[j].doc_id or not (numeric or date or negation):
         return None
     shared = _shared_content(r, i, j)
-    if shared < MIN_SHARED_STEMS:
+    if shared < TUNING.disputes.min_shared_stems:
         return None
     # A rule and a measurement: their figures cannot conflict.
     if r.normative[i] == r.normative[j]:
         clash = _figure_clash(r, i, j, numeric, date)
         if clash is not None:
             return clash
-    if negation and shared >= NEGATION_SHARED_STEMS and _negation_clash(r, i, j):
+    if negation and shared >= TUNING.disputes.negation_shared_stems and _negation_clash(r, i, j):
         return ("negation", i, j, None)
     return None
 
@@ -281,8 +249,8 @@ def _figure_clash(r: _Readings, i: int, j: int, numeric: bool, date: bool) -> tu
 
 def _shared_content(r: _Readings, i: int, j: int) -> int:
     """Shared content stems of sentences i and j, or 0 when even prefix matches cannot reach the minimum."""
-    # Cheap exact-overlap bound first: prefix matches add at most PREFIX_SLACK stems.
-    if len(r.stems[i] & r.stems[j]) + PREFIX_SLACK < MIN_SHARED_STEMS:
+    # Cheap exact-overlap bound first: prefix matches add at most TUNING.disputes.prefix_slack stems.
+    if len(r.stems[i] & r.stems[j]) + TUNING.disputes.prefix_slack < TUNING.disputes.min_shared_stems:
         return 0
     return _shared(r.stems[i], r.stems[j])
 
@@ -330,8 +298,8 @@ def _asked_pairs(
 def _candidates(
     pairs: list[tuple[str, int, int, object]], sentences: list[Sentence], vectors: Vectors
 ) -> list[_Candidate]:
-    """The pairs whose sentences are also close in meaning, embedding only the first MAX_EMBEDDED involved."""
-    involved = list(dict.fromkeys(k for _, i, j, _ in pairs for k in (i, j)))[:MAX_EMBEDDED]
+    """The pairs whose sentences are also close in meaning, embedding only the first TUNING.disputes.max_embedded involved."""
+    involved = list(dict.fromkeys(k for _, i, j, _ in pairs for k in (i, j)))[: TUNING.disputes.max_embedded]
     position = {k: n for n, k in enumerate(involved)}
     matrix = vectors.passages([sentences[k].text for k in involved])
     cos = cosine_matrix(matrix, matrix)
@@ -350,31 +318,31 @@ def _candidate(kind: str, a: Sentence, b: Sentence, c: float, detail: object) ->
     """The clash of one pair if its cosine ``c`` (plus, for figures, their context overlap) is strong enough."""
     if kind == "numeric":
         context, qa, qb = detail  # type: ignore[misc]
-        strength = c + CONTEXT_WEIGHT * context
-        if c >= NUMERIC_COSINE and strength >= MIN_NUMERIC_STRENGTH:
+        strength = c + TUNING.disputes.context_weight * context
+        if c >= TUNING.disputes.numeric_cosine and strength >= TUNING.disputes.min_numeric_strength:
             return _Candidate("numeric", a, b, strength, _subject(a.text, b.text, qa.start), qa.text, qb.text)
-    elif kind == "date" and c >= DATE_COSINE:
+    elif kind == "date" and c >= TUNING.disputes.date_cosine:
         ya, yb = detail  # type: ignore[misc]
         return _Candidate("date", a, b, c, _subject(a.text, b.text), str(ya), str(yb))
-    elif kind == "negation" and c >= NEGATION_COSINE:
+    elif kind == "negation" and c >= TUNING.disputes.negation_cosine:
         return _Candidate("negation", a, b, c, _subject(a.text, b.text), "", "")
     return None
 
 
 def _distinct(candidates: list[_Candidate]) -> list[_Candidate]:
-    """The strongest candidates, in order, one per pair of documents and subject, up to MAX_CONTRADICTIONS."""
+    """The strongest candidates, in order, one per pair of documents and subject, up to TUNING.disputes.max_contradictions."""
     kept: list[_Candidate] = []
     for cand in candidates:
         if any(_same_disagreement(cand, k) for k in kept):
             continue
         kept.append(cand)
-        if len(kept) == MAX_CONTRADICTIONS:
+        if len(kept) == TUNING.disputes.max_contradictions:
             break
     return kept
 
 
 def _relevant(findings: Sequence[Finding], vectors: Vectors) -> dict[tuple[str, str], str]:
-    """The sentences at least RELEVANCE_SHARE as relevant to their finding's question as its best one,
+    """The sentences at least TUNING.disputes.relevance_share as relevant to their finding's question as its best one,
     each with that question (the first, in plan order): a clash the question is not about ("2 °C"
     against "0.3 °C" of street cooling, in the evidence for "how many hot days were there") is not a
     disagreement on it. A gap (its evidence found not to answer it) takes part only when its best
@@ -389,7 +357,7 @@ def _relevant(findings: Sequence[Finding], vectors: Vectors) -> dict[tuple[str, 
         if finding.status is FindingStatus.GAP and not names_what_is_asked(analysis):
             continue
         if scored:
-            floor = RELEVANCE_SHARE * scored[0].relevance
+            floor = TUNING.disputes.relevance_share * scored[0].relevance
             for x in scored:
                 if x.relevance >= floor:
                     keep.setdefault((x.sentence.block_id, x.sentence.text), question)
@@ -415,7 +383,7 @@ def _same_disagreement(x: _Candidate, y: _Candidate) -> bool:
     if {x.a.doc_id, x.b.doc_id} != {y.a.doc_id, y.b.doc_id}:
         return False
     sx, sy = x.a.stems | x.b.stems, y.a.stems | y.b.stems
-    return len(sx & sy) >= SAME_SUBJECT_SHARE * min(len(sx), len(sy))
+    return len(sx & sy) >= TUNING.disputes.same_subject_share * min(len(sx), len(sy))
 
 
 def _side(s: Sentence) -> Claim:

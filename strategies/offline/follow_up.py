@@ -44,6 +44,7 @@ from strategies.reading.lexicon.quantities import ORDINALS
 from strategies.reading.lexicon.question_words import ASKING, QUESTION_WORDS
 from strategies.reading.lexicon.verbs import COMPARISON_VERBS, REPORTING_VERBS
 from strategies.reading.text import is_verbish, question_terms, stem, stopwords
+from strategies.reading.tuning import TUNING
 
 _OPENING = re.compile(r"^\s*(?:(?:and|but|also|so|then|okay|ok|now)[\s,]+)+", re.IGNORECASE)
 _WHAT_ABOUT = re.compile(r"^\s*(?:what|how)\s+about\s+", re.IGNORECASE)
@@ -60,10 +61,6 @@ _COMPARISON = re.compile(r"\b(?:compar\w*|versus|vs\.?|differ\w*|contrast\w*)\b"
 _DEFINITION = re.compile(r"^\s*(?:what|who)\s+(?:is|are|was|were)\s+(?!it\b|that\b|this\b|they\b)\w", re.IGNORECASE)
 # "does it cost to install", "is it true that": an "it" whose meaning follows in the turn.
 _EXTRAPOSED_IT = re.compile(r"\bit\b.*\b(?:to|that|whether|if)\b", re.IGNORECASE)
-MIN_STANDALONE_TERMS = 2
-# An elliptical remainder longer than this is a question of its own, not a noun phrase.
-MAX_PHRASE_WORDS = 6
-MAX_TITLE_WORDS = 8
 
 
 @dataclass(frozen=True)
@@ -105,7 +102,7 @@ def _with_subject(text: str, asked: str, scope: list[str], subject: _Subject) ->
         return replaced
     if (scope or _names_document(text)) and not _shares_word(text, subject.text):
         return _append(text, f" about {subject.text}")  # "What did <the second paper> find about X?"
-    if text == asked and len(question_terms(text)) < MIN_STANDALONE_TERMS:
+    if text == asked and len(question_terms(text)) < TUNING.follow_ups.min_standalone_terms:
         return _append(text, f", regarding {subject.text}")
     return text
 
@@ -118,7 +115,7 @@ def leans_on_history(question: str) -> bool:
         return True
     if _has_dangling_reference(question):
         return True
-    return len(question_terms(question)) < MIN_STANDALONE_TERMS and not _DEFINITION.match(question)
+    return len(question_terms(question)) < TUNING.follow_ups.min_standalone_terms and not _DEFINITION.match(question)
 
 
 def _has_dangling_reference(question: str) -> bool:
@@ -251,14 +248,14 @@ def _short_title(title: str) -> str:
     """A title as a question can hold it: its main title before a colon, at most a few words."""
     main = title.split(":", 1)[0].strip() if ":" in title else title
     words = main.rstrip("?.!").split()
-    return " ".join(words[:MAX_TITLE_WORDS])
+    return " ".join(words[: TUNING.follow_ups.max_title_words])
 
 
 def _elliptical_phrase(text: str) -> str | None:
     """The noun phrase of "what about X?" or "(and) the cost?": None if the turn has a verb of its own."""
     rest = _WHAT_ABOUT.sub("", text).strip().rstrip("?.! ")
     words = [w.lower() for w in _WORD.findall(rest)]
-    if not words or len(words) > MAX_PHRASE_WORDS:
+    if not words or len(words) > TUNING.follow_ups.max_phrase_words:
         return None
     if rest == text.strip().rstrip("?.! ") and (words[0] not in ("the", "a", "an") or len(words) < 2):
         return None  # no "what about" and no article: "why?", "how much?" are not noun phrases

@@ -43,20 +43,10 @@ from strategies.reading.text import (
     stem,
     stopwords,
 )
+from strategies.reading.tuning import TUNING
 from strategies.reading.wording import is_question
 
-MIN_QUESTIONS = 3
-MAX_QUESTIONS = 6
-MAX_FACETS = MAX_QUESTIONS - 1
-SCOUT_CHUNKS = 8
-MAX_SCOUT_QUESTIONS = 2
-# A scout keyphrase must occur at least this often in the scout chunks to count as salient.
-MIN_SCOUT_COUNT = 2
-# Two focus phrases at least this similar (token-set ratio, 0-100) ask the same thing.
-DUPLICATE_RATIO = 85
-MAX_PHRASE_CHARS = 60
-# A colon's tail of one phrase this long describes the subject; a shorter one names a facet.
-MIN_DESCRIPTION_WORDS = 4
+MAX_FACETS = TUNING.planning.max_questions - 1
 
 # The words the templates below frame a sub-question with, which no answer needs to repeat.
 TEMPLATE_WORDS = frozenset(
@@ -180,6 +170,10 @@ def _as_written(phrase: str, text: str) -> str:
     return _lower_first(found.group(0)) if found else phrase
 
 
+# A topic opening with a verb's -ing form and its object: "Evaluating summaries", "Summarising cases".
+_GERUND_WITH_OBJECT = re.compile(r"^[A-Za-z]{3,}ing\s+(?!(?:of|and|or)\b)[a-z]")
+
+
 def split_topic(topic: str, scout_texts: Sequence[str] = ()) -> TopicParts:
     text = _clean(topic)
     if _asks_a_question(topic, text):
@@ -205,7 +199,9 @@ def _subject_and_tail(text: str) -> tuple[str, str, str]:
     """The subject, the tail that lists its facets, and the connector a facet attaches with."""
     if ":" in text:
         subject, _, tail = text.partition(":")
-        return _clean(subject), _clean(tail), "of"
+        # An action with its object ("Evaluating summaries") has facets in it, not of it: "datasets
+        # in evaluating summaries".
+        return _clean(subject), _clean(tail), "in" if _GERUND_WITH_OBJECT.match(_clean(subject)) else "of"
     # "cooling and stormwater benefits of green roofs": the subject follows the last connector.
     parts = _CONNECTOR.split(text)
     if len(parts) >= 3 and _FACET_SPLIT.search(parts[0]) and not is_title_case(text):
@@ -231,7 +227,7 @@ def _is_description(tail: str) -> bool:
         return False
     if is_title_case(tail) or re.match(r"(a|an|the)\s", tail, flags=re.IGNORECASE):
         return True
-    return not _FACET_SPLIT.search(tail) and len(tail.split()) >= MIN_DESCRIPTION_WORDS
+    return not _FACET_SPLIT.search(tail) and len(tail.split()) >= TUNING.planning.min_description_words
 
 
 def _facets(tail: str) -> list[str]:
@@ -302,20 +298,20 @@ class _Planned:
 
 
 def _is_duplicate(focus: str, kept: list[_Planned]) -> bool:
-    return any(fuzz.token_set_ratio(focus.lower(), k.focus.lower()) >= DUPLICATE_RATIO for k in kept)
+    return any(fuzz.token_set_ratio(focus.lower(), k.focus.lower()) >= TUNING.planning.duplicate_ratio for k in kept)
 
 
 def _texts_by_document(scout: Sequence[RetrievedChunk]) -> dict[str, str]:
     """The scout chunks' prose, lower-cased, joined by document."""
     joined: dict[str, list[str]] = {}
-    for chunk in scout[:SCOUT_CHUNKS]:
+    for chunk in scout[: TUNING.planning.scout_chunks]:
         joined.setdefault(chunk.doc_id, []).append(prose(chunk).lower())
     return {doc_id: " ".join(texts) for doc_id, texts in joined.items()}
 
 
 def _scout_texts(scout: Sequence[RetrievedChunk]) -> list[str]:
     """The prose of the top scout chunks (running headers and tables would yield journal names)."""
-    return [text for text in (prose(c) for c in scout[:SCOUT_CHUNKS]) if text]
+    return [text for text in (prose(c) for c in scout[: TUNING.planning.scout_chunks]) if text]
 
 
 def plan_questions(topic: str, single_question: bool, scout: Sequence[RetrievedChunk]) -> list[SubQuestion]:
@@ -333,7 +329,7 @@ def plan_questions(topic: str, single_question: bool, scout: Sequence[RetrievedC
 
 def _add(planned: list[_Planned], focus: str, question: str, rationale: str) -> None:
     """Plan a question unless the plan is full or an earlier question has the same focus."""
-    if len(planned) < MAX_QUESTIONS and not _is_duplicate(focus, planned):
+    if len(planned) < TUNING.planning.max_questions and not _is_duplicate(focus, planned):
         planned.append(_Planned(focus, question, rationale))
 
 
@@ -386,12 +382,16 @@ def _add_scout_questions(
 ) -> None:
     """Up to two questions on keyphrases the scout chunks share that the topic does not name."""
     topic_stems = {stem(w) for w in content_words(topic)}
-    phrases = extract_keyphrases(texts, k=12, min_count=MIN_SCOUT_COUNT, exclude_stems=topic_stems) if texts else []
+    phrases = (
+        extract_keyphrases(texts, k=12, min_count=TUNING.planning.min_scout_count, exclude_stems=topic_stems)
+        if texts
+        else []
+    )
     # Multi-word phrases name a concept ("saturated weight"); a lone word ("street") only if no phrase does.
     phrases = [p for p in phrases if len(p.stems) >= 2] or phrases[:1]
     scout_added = 0
     for phrase in phrases:
-        if scout_added >= MAX_SCOUT_QUESTIONS or len(planned) >= MAX_QUESTIONS:
+        if scout_added >= TUNING.planning.max_scout_questions or len(planned) >= TUNING.planning.max_questions:
             break
         if not _is_scout_facet(phrase.text, phrase.stems, topic_stems, by_document):
             continue
@@ -411,7 +411,7 @@ def _is_scout_facet(text: str, stems: Sequence[str], topic_stems: set[str], by_d
     method is not a facet of the topic)."""
     return not (
         has_injection_word(text)
-        or len(text) > MAX_PHRASE_CHARS
+        or len(text) > TUNING.planning.max_phrase_chars
         or sum(1 for s in stems if s in topic_stems) * 2 >= len(stems)
         or all(w in stopwords() for w in text.split())
         or sum(1 for doc_text in by_document.values() if text.lower() in doc_text) < 2
@@ -438,7 +438,7 @@ def _add_fallback_questions(planned: list[_Planned], parts: TopicParts) -> None:
         ),
     ]
     for focus, question, rationale in fallbacks:
-        if len(planned) >= MIN_QUESTIONS:
+        if len(planned) >= TUNING.planning.min_questions:
             break
         _add(planned, focus, question, rationale)
 

@@ -19,9 +19,8 @@ from research.evidence import Claim, Contradiction, Finding, FindingStatus, SubQ
 from research.strategy import Answer, ReportReading
 from strategies.reading.alternatives import Alternatives
 from strategies.reading.binding import Binding, said_of_asked, value_binding
-from strategies.reading.document_answers import MIN_PHRASE_SCORE, lead, things_answered
+from strategies.reading.document_answers import lead, things_answered
 from strategies.reading.extractive import (
-    MAX_CLAIMS,
     Analysis,
     ScoredSentence,
     analyse,
@@ -38,6 +37,7 @@ from strategies.reading.report_reader import ReportReader
 from strategies.reading.signals import Signals, signals
 from strategies.reading.table_cells import own_row
 from strategies.reading.text import matched, normalise_space, stem
+from strategies.reading.tuning import TUNING
 from strategies.reading.value_lines import value_lines
 from strategies.reading.vectors import Meaning, Vectors
 from tools.definitions import defines
@@ -49,15 +49,6 @@ from .comparison import Valued, compared, not_compared, valued
 from .contradictions import find_contradictions
 from .follow_up import condense
 from .planning import TEMPLATE_WORDS, plan_questions
-
-MAX_SUMMARY_CLAIMS = 4
-MAX_DISAGREEMENTS = 8
-# When no chosen claim gives a short answer, this many more sentences are tried for one.
-LEAD_SEARCH = 5
-MAX_TITLE_CHARS = 120
-# A question answered by lines setting a value quotes at most this many (a Python and a TypeScript
-# example of one setting).
-MAX_VALUE_LINES = 2
 
 
 @dataclass(frozen=True)
@@ -129,7 +120,7 @@ class OfflineStrategy:
         things = things_answered(analysis, self.vectors)
         if things:
             quoted = {c.text for c in things}
-            claims = [*things, *(c for c in claims if c.text not in quoted)][:MAX_CLAIMS]
+            claims = [*things, *(c for c in claims if c.text not in quoted)][: TUNING.evidence.max_claims]
         return claims
 
     def _assessed(
@@ -168,7 +159,7 @@ class OfflineStrategy:
     def _led(self, analysis: Analysis, chosen: list[ScoredSentence]) -> list[Claim]:
         """Claims quoting the chosen sentences as passages; for a question asking for a typed value,
         led by the first that gives a short answer, with it; when none does, the best of the next
-        LEAD_SEARCH sentences (by ``preference``) that gives one leads."""
+        TUNING.report.lead_search sentences (by ``preference``) that gives one leads."""
         if not chosen:
             return []
         if analysis.asked.type.typed:
@@ -186,15 +177,15 @@ class OfflineStrategy:
         return to_claims(analysis, chosen)
 
     def _valued_lead(self, analysis: Analysis, chosen: list[ScoredSentence]) -> list[Claim]:
-        """The claims led by the first sentence (chosen, then the next LEAD_SEARCH by ``preference``)
+        """The claims led by the first sentence (chosen, then the next TUNING.report.lead_search by ``preference``)
         that gives the asked value of the asked thing; [] when none does. A bound ("at least 150
         words") leads only when no sentence states the value itself: "datasets with an average summary
         length of at least 150 words" is the survey's threshold, the table's 163 the dataset's length."""
         ranked = sorted(analysis.scored, key=lambda c: (-preference(c), c.sentence.chunk_index, c.sentence.order))
         # The next by preference, and the most relevant whatever their chunk's rank (a table's row in
         # a chunk of many rows, a study's size in a chunk on other things).
-        others = [x for x in ranked if x not in chosen][:LEAD_SEARCH]
-        others += [x for x in analysis.scored[:LEAD_SEARCH] if x not in chosen and x not in others]
+        others = [x for x in ranked if x not in chosen][: TUNING.report.lead_search]
+        others += [x for x in analysis.scored[: TUNING.report.lead_search] if x not in chosen and x not in others]
         tried = [*chosen, *others]
         binding = value_binding(analysis, tried)
         bounded: list[Claim] = []
@@ -220,7 +211,7 @@ class OfflineStrategy:
 
     def _value_in(self, analysis: Analysis, item: ScoredSentence) -> str | None:
         """The short answer ``item`` gives, or for a date question the date of its passage."""
-        answer = lead(analysis.asked, item, self.vectors, MIN_PHRASE_SCORE, analysis.kinds)
+        answer = lead(analysis.asked, item, self.vectors, TUNING.disputes.min_phrase_score, analysis.kinds)
         if not answer and analysis.asked.type.kind is AnswerType.DATE:
             answer = passage_date(analysis, item)
         return answer
@@ -269,7 +260,7 @@ class OfflineStrategy:
         # A pair of sentences already set against each other as answers is not reported twice.
         paired = {_sides(c) for c in disputes}
         clashes = [c for c in find_contradictions(findings, self.vectors) if _sides(c) not in paired]
-        return [*disputes, *clashes][:MAX_DISAGREEMENTS]
+        return [*disputes, *clashes][: TUNING.report.max_disagreements]
 
     def summarize(
         self, topic: str, findings: list[Finding], contradictions: list[Contradiction]
@@ -277,7 +268,7 @@ class OfflineStrategy:
         """The topic as title; the strongest (first-ranked) claim of each answered section.
 
         A section whose documents disagree gives no summary claim: its sides are not facts.
-        With more answered sections than MAX_SUMMARY_CLAIMS, the most confident sections win (ties:
+        With more answered sections than TUNING.report.max_summary_claims, the most confident sections win (ties:
         plan order); the claims keep plan order. A claim already in the summary is not repeated.
         """
         disputed = {c.sub_question_id for c in contradictions}
@@ -296,7 +287,7 @@ class OfflineStrategy:
                     quotes.add(key)
                     chosen.append((i, claim))
                     break
-            if len(chosen) == MAX_SUMMARY_CLAIMS:
+            if len(chosen) == TUNING.report.max_summary_claims:
                 break
         chosen.sort(key=lambda item: item[0])
         return title_from_topic(topic), [c for _, c in chosen]
@@ -330,7 +321,7 @@ def _valued(
     page, or none): (claims, sufficient, confidence). A sentence naming it says more than an
     example's value ("uses max_tokens 1 to get one token" over a listing's ``"max_tokens": 1024``).
     The confidence is the model's with that value found and the question's terms covered."""
-    values = value_lines(analysis.asked, analysis.layout)[:MAX_VALUE_LINES]
+    values = value_lines(analysis.asked, analysis.layout)[: TUNING.report.max_value_lines]
     if not values:
         return claims, sufficient, conf
     said = " ".join(item.sentence.text.lower() for item in chosen)
@@ -361,7 +352,7 @@ def _identified(
     if any(holds(item.sentence.text, identifier) for item in chosen for identifier in asked):
         kept = [c for c in claims if not _lookalike_only(c.text, asked)]
         return kept or claims, sufficient, conf
-    lines = identifier_lines(analysis.asked, analysis.layout, MAX_VALUE_LINES)
+    lines = identifier_lines(analysis.asked, analysis.layout, TUNING.report.max_value_lines)
     if not lines:
         return claims, sufficient, conf
     base = found or Signals(pool=1.0, best=1.0, dense=0.0, margin=0.0, lexical=1.0, agreement=1.0, lead=1.0, joint=1.0)
@@ -381,7 +372,9 @@ def _leading(analysis: Analysis, item: ScoredSentence, answer: str, chosen: list
     alone when its list's lead-in would come first ("…key differences in its pretraining corpus:" above
     "• Our corpus … computer science (7.2%) papers"), and its list is not quoted again after it."""
     asked = analysis.asked.type
-    claims = to_claims(analysis, [item, *(x for x in chosen if _beside(analysis, x, item))][:MAX_CLAIMS])
+    claims = to_claims(
+        analysis, [item, *(x for x in chosen if _beside(analysis, x, item))][: TUNING.evidence.max_claims]
+    )
     if claims and fits(asked, answer, claims[0].first_line):
         return claims
     alone = to_claims(analysis, [item], alone=True)
@@ -401,8 +394,8 @@ def _sides(c: Contradiction) -> frozenset[str]:
 
 def title_from_topic(topic: str) -> str:
     title = normalise_space(topic).rstrip(".;,")
-    if len(title) > MAX_TITLE_CHARS:
-        title = title[:MAX_TITLE_CHARS].rsplit(" ", 1)[0] + "…"
+    if len(title) > TUNING.report.max_title_chars:
+        title = title[: TUNING.report.max_title_chars].rsplit(" ", 1)[0] + "…"
     return title[:1].upper() + title[1:] if title else "Research report"
 
 

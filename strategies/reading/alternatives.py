@@ -61,6 +61,9 @@ _SOURCE = re.compile(
 _OWNED_MEASURE = re.compile(r"['’]s\s+(?:results?|scores?|values?|performance|numbers?|figures?)$", re.I)
 _OWNER = re.compile(r"[\w-]+['’]s\s+")
 _AUX = frozenset("is are was were do does did has have had".split())
+# Prepositions saying where values stand or are measured ("in the table", "on ChemRel"), not what
+# is measured ("number *of* samples").
+_PLACE_PREPOSITIONS = frozenset("in on at for across among within under over from during".split())
 
 
 def alternatives_of(question: str) -> Alternatives | None:
@@ -77,7 +80,8 @@ def alternatives_of(question: str) -> Alternatives | None:
     comparative = found[0]
     names = _names(asked)
     options = tuple(
-        Alternative(a, n, _value_question(pre, words, comparative, a)) for a, n in zip(asked, names, strict=True)
+        Alternative(a, n, _value_question(pre, frame.split(), comparative, a))
+        for a, n in zip(asked, names, strict=True)
     )
     return Alternatives(options=options, comparative=comparative, direction=_direction(text, words, comparative))
 
@@ -131,19 +135,30 @@ def _name(asked: str) -> str:
     return _OWNED_MEASURE.sub("", name).strip() or asked
 
 
-def _value_question(pre: str, words: list[str], comparative: str, asked: str) -> str:
+def _value_question(pre: str, frame: list[str], comparative: str, asked: str) -> str:
     """The question asking ``asked``'s value of the measure the frame compares: "study had more
     participants" asks "how many participants does <asked> have"; "has longer source documents on
-    average" asks "how long is the source documents on average of <asked>"; "scores higher" asks
-    "how high is the scores of <asked>" (the readers match stems, so the grammar may limp)."""
+    average" asks "how long is the source documents of <asked> on average"; "scores higher" asks
+    "how high is the scores of <asked>" (the readers match stems, so the grammar may limp). Where the
+    frame says the values stand ("more samples *in Lumen's table*") ends the question, as written."""
+    words = [w.lower() for w in frame]
     at = words.index(comparative)
     before = [w for w in words[:at] if w not in _AUX]
-    rest = " ".join(words[at + 1 :])
-    if comparative in COUNTING and rest:
-        asked_part = f"how many {rest} does {asked} have"
+    measured, place = _measure_and_place(frame[at + 1 :])
+    if comparative in COUNTING and measured:
+        asked_part = f"how many {measured} does {asked} have"
     else:
-        measure = rest or " ".join(before[-1:])
+        measure = measured or " ".join(before[-1:])
         plain = PLAIN[comparative]
         asked_part = f"how {plain} is the {measure} of {asked}" if measure else f"how {plain} is {asked}"
+    asked_part = f"{asked_part} {place}".strip()
     context = pre.strip(" ,")
     return f"{context}, {asked_part}?" if context else f"{asked_part[:1].upper()}{asked_part[1:]}?"
+
+
+def _measure_and_place(rest: list[str]) -> tuple[str, str]:
+    """The measure a comparative's words name, lower-cased, and the phrase from their first place
+    preposition on, as written: ("samples", "in Lumen's comparison table") of "samples in Lumen's
+    comparison table"."""
+    at = next((i for i, w in enumerate(rest) if w.lower() in _PLACE_PREPOSITIONS), len(rest))
+    return " ".join(rest[:at]).lower(), " ".join(rest[at:])

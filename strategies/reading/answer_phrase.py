@@ -34,12 +34,13 @@ from strategies.reading.lexicon.quantities import (
 )
 from strategies.reading.lexicon.units import CURRENCY, MEASURE_UNITS
 from strategies.reading.numbers import quantities
+from strategies.reading.tuning import TUNING
 from strategies.reading.vectors import Vectors
 
 from .claim_checks import form_of, holds
 from .lexicon.comparatives import MAX_WORDS, MIN_WORDS
 from .lexicon.documents import PLACEHOLDER, TEXT_PART
-from .lexicon.entities import METRIC_NAMES, METRIC_NOUNS
+from .lexicon.entities import ENTITY_NOUNS, METRIC_NAMES, METRIC_NOUNS
 from .lexicon.months import MONTH_PATTERN
 from .name_kinds import NameKinds, kind_of_noun
 from .negations import negated_terms
@@ -118,19 +119,6 @@ _SPAN_CLOSE = re.compile(r"\s*[);,]")
 _EVENT_WORD = re.compile(rf"^(?:{MONTH_PATTERN}|born|died|founded|established)$", re.IGNORECASE)
 _YEAR_ONLY = re.compile(r"(?:1[0-9]|20)\d{2}")
 _WORD = re.compile(r"[A-Za-z][\w'’-]*|\d[\d,.]*")
-# A candidate farther than this many words from every shared word is hardly the answer to it.
-PROXIMITY_WORDS = 12
-MAX_PHRASE_WORDS = 3
-MAX_NAME_WORDS = 6
-# For "what <noun>" questions: weight of the cosine to the noun against proximity.
-W_NOUN = 0.6
-# A figure whose unit is this unlike the counted noun counts something else ("14 roofs" for "how many
-# species": cosine 0.15; "3,559 inhabitants" for "population": 0.55, "5,000 people": 0.6).
-MIN_UNIT_SIMILARITY = 0.25
-# Between equally placed candidates, a fuller name ("Blitzen Trapper" over "American").
-LENGTH_BONUS = 0.05
-# Weight, in choosing among candidates, of the share of the question's words in a candidate's own clause.
-CLAUSE_WEIGHT = 0.2
 _CLAUSE_BREAK = re.compile(r"[;()\[\]]|,(?!\d{3})|\s[–—-]\s")
 # A place is named after a word that locates ("based in", "the city of", "near"): a capitalised name
 # elsewhere in the sentence (the subject, an aircraft maker, a person) says nothing of where.
@@ -142,8 +130,6 @@ _LOCATIVE = re.compile(
 # What follows a verb, not a kind: an article as its object; "of" after an -ing word (see ``_of_the_category``).
 _TAKES_OBJECT = re.compile(r"\s+(?:a|an|the)\s", re.IGNORECASE)
 _ACTION_OF = re.compile(r"\s+of\s")
-# A name's particles are short ("ni", "del", "van"); "player" of "Gators player Ronald Powell" is none.
-MAX_PARTICLE_LETTERS = 3
 # A year before a noun names an event ("the 2000 census", "its 2006 season"), it counts nothing.
 _YEAR_BEFORE_NOUN = re.compile(r"(?:1[0-9]|20)\d{2}\s+[a-z][a-z-]*")
 _DETERMINER_BEFORE = re.compile(r"\b(?:the|its|their|his|her|this|that|each|every|a|an)\s+$", re.IGNORECASE)
@@ -239,7 +225,7 @@ def _best_phrase(
         # The clause a candidate stands in says whose value it is: in "its total population is 17,289
         # (of which the population of Pilzno amounts to 4,411, …)" the town's figure is the one whose
         # clause names the town. Only the choice weighs it; the score keeps its meaning for thresholds.
-        key = score + CLAUSE_WEIGHT * _clause_share(sentence, start, end, q_stems)
+        key = score + TUNING.phrasing.clause_weight * _clause_share(sentence, start, end, q_stems)
         if best is None or key > best_key:
             best, best_key = Phrase(text=text, start=start, end=end, score=round(score, 6)), key
     if best is not None and qtype.kind is AnswerType.QUANTITY:
@@ -258,7 +244,12 @@ def _fits_the_asked(
     """Whether a candidate measures the asked unit and, for a category question, names a category."""
     qtype = question.type
     text, start, end = candidate
-    if qtype.kind is AnswerType.QUANTITY and sim is not None and sim < MIN_UNIT_SIMILARITY and content_words(text):
+    if (
+        qtype.kind is AnswerType.QUANTITY
+        and sim is not None
+        and sim < TUNING.phrasing.min_unit_similarity
+        and content_words(text)
+    ):
         return False  # "14 green roofs" counts roofs, not the spider species asked about
     if qtype.entity is Entity.CATEGORY and not _of_the_category(sentence, text, start, end, q_stems):
         return False  # "became" of "he became a poet" is what he did, not his profession
@@ -270,9 +261,9 @@ def _phrase_score(sentence: str, anchors: list[int], candidate: tuple[str, int, 
     noun, plus a little for a fuller name ("Blitzen Trapper" over "American")."""
     text, start, end = candidate
     distance = min((abs(a - start) if a < start else abs(a - end) for a in anchors), default=len(sentence))
-    near = max(0.0, 1.0 - _words_between(sentence, distance) / PROXIMITY_WORDS)
-    score = near if sim is None else (1 - W_NOUN) * near + W_NOUN * sim
-    return score + LENGTH_BONUS * min(len(text.split()) - 1, 2)
+    near = max(0.0, 1.0 - _words_between(sentence, distance) / TUNING.phrasing.proximity_words)
+    score = near if sim is None else (1 - TUNING.phrasing.w_noun) * near + TUNING.phrasing.w_noun * sim
+    return score + TUNING.phrasing.length_bonus * min(len(text.split()) - 1, 2)
 
 
 def _a_name_of_the_asked_kind(question: ParsedQuestion, text: str, start: int, end: int) -> tuple[str, int, int] | None:
@@ -600,7 +591,7 @@ def _of_the_category(sentence: str, text: str, start: int, end: int, q_stems: fr
         return False
     before = sentence[:start].split()
     name = _NAME.match(sentence, end + 1) if sentence[end : end + 1] == " " else None
-    if name and len(before) > 1 and before[-1][:1].isupper() and len(text) <= MAX_PARTICLE_LETTERS:
+    if name and len(before) > 1 and before[-1][:1].isupper() and len(text) <= TUNING.phrasing.max_particle_letters:
         return False
     return name is None or any(matched(s, q_stems) for s in content_stems(name.group(0)))
 
@@ -637,7 +628,11 @@ def _quantities(qtype: QuestionType, sentence: str) -> list[tuple[str, int, int]
         return [(t, st, e) for t, st, e in found if any(q.unit in units for q in quantities(t))]
     found = _of_the_asked_noun(qtype, sentence, _figures(qtype, sentence))
     nouns = [stem(w) for w in qtype.noun.split()]
-    found = [_counted_noun(sentence, t, st, e, nouns) for t, st, e in found if not _enumerator(sentence, e)]
+    found = [
+        _counted_noun(sentence, t, st, e, nouns)
+        for t, st, e in found
+        if not _enumerator(sentence, e) and not _ID_SERIES.search(sentence[:st])
+    ]
     if qtype.counted and nouns:
         found += _spelled_counts(sentence, nouns)
     return [(t, s, e) for t, s, e in found if _answers_as_figure(qtype, sentence, t, s)]
@@ -676,6 +671,8 @@ def _of_the_asked_noun(
         return [c for c in found if not any(q.unit == "%" for q in quantities(c[0])) and not _RATE.search(c[0])]
     if noun and qtype.counted:  # "how many GPUs" counts GPUs: "65%" (faster) is a share of something
         return [c for c in found if not any(q.unit == "%" for q in quantities(c[0]))]
+    if noun in _SHARE_STEMS:  # a share is a percentage, a fraction or a part of a whole, never a bare count
+        return [(t, st, e) for t, st, e in found if _SHARE.search(sentence[st : e + TUNING.phrasing.share_tail_chars])]
     if noun in _MONEY_STEMS:  # a price is an amount of money: "€45 per m2", "120 dollars"
         return [(t, st, e) for t, st, e in found if CURRENCY.search(sentence[max(0, st - 4) : e])]
     return found
@@ -722,7 +719,7 @@ def _proper_names(qtype: QuestionType, sentence: str) -> list[tuple[str, int, in
 def _one_name(text: str) -> bool:
     """Not a list (too many words), a capitalised function word ("You", "There's") or glued words."""
     return (
-        len(text.split()) <= MAX_NAME_WORDS
+        len(text.split()) <= TUNING.phrasing.max_name_words
         and re.sub(r"['’]s$", "", text.lower()) not in stopwords()
         and not any(_GLUED.search(w) for w in text.split())
     )
@@ -735,8 +732,20 @@ def _category_words(qtype: QuestionType, sentence: str) -> list[tuple[str, int, 
     return [
         (t, s, e)
         for t, s, e in _noun_phrases(sentence)
-        if t.islower() and not any(stem(w) == kind for w in content_words(t))
+        if t.islower() and not any(stem(w) == kind for w in content_words(t)) and not _a_doer(kind, t)
     ]
+
+
+def _a_doer(kind: str, phrase: str) -> bool:
+    """A phrase naming who does a thing of the category, not the thing: "hockey player" for "what sport",
+    "tabla player" for "what instrument" (its "hockey", "tabla" is the member). A category of roles
+    ("what profession") is answered by one."""
+    return kind not in _ROLE_KINDS and stem(phrase.split()[-1]) in _DOERS
+
+
+# The people and bodies doing things ("player", "team"); the categories whose members they are.
+_DOERS = frozenset(stem(w) for w in (ENTITY_NOUNS["person"] + " " + ENTITY_NOUNS["organisation"]).split())
+_ROLE_KINDS = frozenset(stem(w) for w in ("profession", "occupation", "job", "position", "role", "title"))
 
 
 _FREQUENCY = re.compile(
@@ -754,6 +763,9 @@ _POPULATION = stem("population")
 _QUANTITY_STEMS = frozenset(stem(n) for n in QUANTITY_NOUNS)
 # Nouns answered by an amount of money, and the marks of one.
 _MONEY_STEMS = frozenset(stem(n) for n in MONEY_NOUNS)
+# Nouns asking what part of a whole: "41 percent", "0.41", "19 of 46", "19 out of 46 roofs".
+_SHARE_STEMS = frozenset(stem(n) for n in ("share", "percentage", "proportion", "fraction"))
+_SHARE = re.compile(r"%|\bper\s*cent\b|percent|^0?\.\d|^\d[\d,.]*\s+(?:out\s+)?of\s+(?:the\s+)?\d", re.I)
 
 
 def _widen(sentence: str, start: int, end: int) -> tuple[str, int, int]:
@@ -803,7 +815,7 @@ def _after_noun(sentence: str, start: int, noun: str) -> bool:
     when a measure of that noun stands between them ("LSTM layer *size* (16, 32, 64)" gives sizes of a
     layer, not a number of layers)."""
     before = [stem(w.lower()) for w in _WORD.findall(sentence[max(0, start - 40) : start])[-3:]]
-    if not noun or noun not in before:
+    if not noun or noun not in before or _per_noun(sentence[:start], noun):
         return False
     between = before[len(before) - before[::-1].index(noun) :]
     return not any(w in _QUANTITY_STEMS for w in between)
@@ -831,6 +843,10 @@ def _glued_to_name(text: str, names: tuple[str, ...]) -> bool:
     """A name of the question run into the word before it ("SonnetClaude" where a table lost the space
     between "Claude 3.5 Sonnet" and "Claude 3 Opus"): a run of words, not one name."""
     return any(re.search(rf"[a-z]{re.escape(name)}\b", text) for name in names if name[:1].isupper())
+
+
+# Numbers going on a bracketed series of identifiers: "5" of "(P2, 5, 10 and 22)" names participant P5.
+_ID_SERIES = re.compile(r"\(\s*[A-Z]{1,3}\d+(?:[–-]\d+)?(?:\s*(?:,|and|&)\s*\d+(?:[–-]\d+)?)*\s*(?:,|and|&)\s*$")
 
 
 def _enumerator(sentence: str, end: int) -> bool:
@@ -862,6 +878,17 @@ def _spelled_counts(sentence: str, nouns: list[str]) -> list[tuple[str, int, int
 _FIGURE = re.compile(r"[$€£¥₹]?\d[\d,]*(?:\.\d+)?(?:(?:[KMB]|bn|k)(?![A-Za-z]))?")
 # A study's size as papers print it ("a lab study (N=10)", "n = 24"): the count of what it studied.
 _SAMPLE_SIZE = re.compile(r"\b[Nn]\s*=\s*$")
+# Words making a noun a rate's denominator: "3 documents per sample".
+_DISTRIBUTIVES = frozenset(("per", "each", "every"))
+
+
+def _per_noun(before: str, noun: str) -> bool:
+    """The asked noun's last mention before a figure follows "per", "each" or "every": "documents per
+    sample (which is 1)" gives a number for each sample, not a number of samples."""
+    said = [w.lower() for w in _WORD.findall(before)]
+    stems = [stem(w) for w in said]
+    at = len(stems) - 1 - stems[::-1].index(noun)
+    return at > 0 and said[at - 1] in _DISTRIBUTIVES
 
 
 def _stated_figure(text: str) -> bool:
@@ -932,16 +959,16 @@ def _spans(pattern: re.Pattern[str], sentence: str) -> list[tuple[str, int, int]
 
 
 def _noun_phrases(sentence: str) -> list[tuple[str, int, int]]:
-    """Runs of up to MAX_PHRASE_WORDS content words, cut at stopwords and punctuation."""
+    """Runs of up to TUNING.phrasing.max_phrase_words content words, cut at stopwords and punctuation."""
     out: list[tuple[str, int, int]] = []
     run: list[re.Match[str]] = []
     stops = stopwords()
 
     def flush() -> None:
-        # Every stretch of up to MAX_PHRASE_WORDS words of the run: "American football" out of "former
+        # Every stretch of up to TUNING.phrasing.max_phrase_words words of the run: "American football" out of "former
         # American football linebacker" is a candidate too, and the question's noun picks among them.
         for i in range(len(run)):
-            for j in range(i, min(len(run), i + MAX_PHRASE_WORDS)):
+            for j in range(i, min(len(run), i + TUNING.phrasing.max_phrase_words)):
                 out.append((sentence[run[i].start() : run[j].end()], run[i].start(), run[j].end()))
         run.clear()
 

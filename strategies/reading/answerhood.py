@@ -44,7 +44,7 @@ from strategies.reading.lexicon.negation import AVOIDANCE, CONTRACTED_NEGATIONS,
 from strategies.reading.lexicon.quantities import COUNTED
 from strategies.reading.lexicon.question_words import QUESTION_WORDS
 from strategies.reading.lexicon.verbs import PLACING_VERBS, PROCEDURE_VERB_PATTERN
-from strategies.reading.negations import NEGATION_REACH, adverb
+from strategies.reading.negations import adverb
 from strategies.reading.numbers import Mention, mentions
 from strategies.reading.shares import share_answer, stated_share, without_quantifier
 from strategies.reading.text import (
@@ -60,16 +60,13 @@ from strategies.reading.text import (
     strip_question,
     words,
 )
+from strategies.reading.tuning import TUNING
 
 from .question_types import AnswerType
 
 if TYPE_CHECKING:  # the parsed question is read with this module's readings of a question
     from .question import ParsedQuestion
 
-# A sentence speaks of a yes/no question when it holds this share of its words, and states the asked
-# predicate when it holds this share of what the question asks of its subject (``predicate_stems``).
-QUESTION_COVERAGE = 0.6
-PREDICATE_COVERAGE = 0.6
 # Where a negation's reach ends: a clause break, or a conjunction or subordinator opening another clause
 # ("Never log the token, but send it…"; "does not change the output when applied…").
 _CLAUSE_BREAK = re.compile(
@@ -147,10 +144,10 @@ def _stated_predicate(question: str, sentence: str, q_stems: list[str]) -> list[
     # A verb putting or sending a thing somewhere stands for another ("go" / "send": ``PLACING_VERBS``).
     if s_stems & _PLACING_STEMS:
         s_stems |= _PLACING_STEMS
-    if sum(1 for s in q_stems if matched(s, s_stems)) / len(q_stems) < QUESTION_COVERAGE:
+    if sum(1 for s in q_stems if matched(s, s_stems)) / len(q_stems) < TUNING.judge.question_coverage:
         return None
     predicate = predicate_stems(question) or q_stems
-    if sum(1 for s in predicate if matched(s, s_stems)) / len(predicate) < PREDICATE_COVERAGE:
+    if sum(1 for s in predicate if matched(s, s_stems)) / len(predicate) < TUNING.judge.predicate_coverage:
         return None  # the question's names are there, what it asks of them is not
     if swap_problem(strip_question(question), sentence, set(s_stems)) is not None:
         return None  # another term where the question has its own: "massage therapy" for "physical therapy"
@@ -252,7 +249,7 @@ def _clause_denial(predicate: Sequence[str], sentence: str) -> bool | None:
     # An aside in brackets ("cannot be used to identify (i.e., name) people") breaks no clause.
     for clause in _CLAUSE_BREAK.split(_ASIDE.sub(" ", sentence)):
         denied = _denials(clause)
-        if not denied or _share(things, lemmas(clause)) < PREDICATE_COVERAGE:
+        if not denied or _share(things, lemmas(clause)) < TUNING.judge.predicate_coverage:
             continue  # no negation here, or one of other things
         for verb in denied:
             if any(stems_match(verb, w) for w in predicate) or (placing and verb in _PLACING):
@@ -301,7 +298,7 @@ def _governed_word(following: list[str], stops: frozenset[str]) -> str | None:
     return next(
         (
             w
-            for i, w in enumerate(following[: NEGATION_REACH + 2 * len(passed)])
+            for i, w in enumerate(following[: TUNING.judge.negation_reach + 2 * len(passed)])
             if not (i in passed or w in AUXILIARIES or w in stops or adverb(w) or w in LIGHT)
         ),
         None,
@@ -394,12 +391,10 @@ _OPEN_QUESTION = re.compile(
 )
 # A sentence asking a question and answering it: "We study how X affects Y and find that it halves Y".
 _ALSO_STATES = re.compile(r"\b(?:find|found|show|showed|shown|observe|observed|conclude|demonstrate)\w*\s+that\b|\d")
-# The share of a question's content words an indirect question must hold to restate it.
-POSED_SHARE = 0.75
 
 
 def poses(question: ParsedQuestion, sentence: str) -> bool:
-    """``sentence`` asks ``question`` (an indirect question holding at least POSED_SHARE of its content
+    """``sentence`` asks ``question`` (an indirect question holding at least TUNING.judge.posed_share of its content
     words) instead of answering it: "We further explore what the model learns in the zero-shot
     setting." is no answer to "What does the model learn in the zero-shot setting?". A question asking
     what a document studies (its own verb of inquiry) is answered by such sentences."""
@@ -408,7 +403,7 @@ def poses(question: ParsedQuestion, sentence: str) -> bool:
     if not stems or found is None or _INQUIRY.search(question.text) or _ALSO_STATES.search(sentence):
         return False
     clause = set(content_stems(found.group("clause")))
-    return sum(1 for t in stems if matched(t, clause)) >= POSED_SHARE * len(stems)
+    return sum(1 for t in stems if matched(t, clause)) >= TUNING.judge.posed_share * len(stems)
 
 
 # A document named by its title's kind word ("Policy Brief 2023-04", "the Annual Report").

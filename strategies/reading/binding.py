@@ -8,6 +8,7 @@ question names, and, when its subject is a cited work, name them itself.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -20,11 +21,16 @@ from .claim_checks import form_of, names
 from .extractive import Analysis, ScoredSentence
 from .lexicon.verbs import REPORTING_VERBS
 from .question_types import AnswerType
-from .text import STEM_LENGTH, content_stems, matched, stem, words
+from .text import content_stems, matched, stem, words
+from .tuning import TUNING
 
 # What the things a question counts are asked with or without: the first word after "with", "without",
 # "having" or "lacking" (past an article or "no").
 _WITH_OR_WITHOUT = re.compile(r"\b(?:with|without|having|lacking)\s+(?:(?:no|any|a|an|the)\s+)?([A-Za-z][\w-]*)", re.I)
+
+
+# A lower-case compound of words joined by hyphens: "within-participant", "long-form", "per-category".
+_COMPOUND = re.compile(r"(?<![\w-])[a-z]+(?:-[a-z]+)+(?![\w-])")
 
 
 @dataclass(frozen=True)
@@ -36,6 +42,7 @@ class Binding:
     governing: tuple[str, ...]  # the verbs the asked action is under ("agree" to pay): the sentence says them
     documents: dict[str, frozenset[str]]  # each evidence document's stems, its title and sections included
     measured: tuple[str, ...]  # stems of the thing whose measure is asked: the sentence (or its context) names it
+    qualified: tuple[str, ...] = ()  # stems of the question's compound modifiers: the sentence names them
 
 
 def value_binding(analysis: Analysis, tried: list[ScoredSentence]) -> Binding:
@@ -64,7 +71,29 @@ def value_binding(analysis: Analysis, tried: list[ScoredSentence]) -> Binding:
     for x in analysis.scored:
         documents.setdefault(x.sentence.doc_id, set()).update(x.sentence.stems | x.sentence.context)
     documents_stems = {d: frozenset(stems) for d, stems in documents.items()}
-    return Binding(specific, tuple(named), governing, documents_stems, measured)
+    binding = Binding(specific, tuple(named), governing, documents_stems, measured)
+    qualified = _qualifiers(analysis)
+    if qualified and any(
+        all(x.sentence.covers(t) for t in qualified) and said_of_asked(analysis, x, binding) for x in analysis.scored
+    ):
+        return dataclasses.replace(binding, qualified=qualified)
+    return binding
+
+
+def _qualifiers(analysis: Analysis) -> tuple[str, ...]:
+    """The stems of the lower-case compound modifiers of a question asking for a figure ("the
+    *within-participant* study", "*long-form* datasets"): they tell the asked thing from its kin, so a
+    value of the study at large, or of another study, is not its value. Only when the evidence has a
+    sentence naming them that is otherwise said of what is asked (``value_binding``): when none is, the
+    values at large are all there is, and a document's "the surveyed roofs" may well be its "post-war
+    roofs"."""
+    asked = analysis.asked.type
+    if asked.kind is not AnswerType.QUANTITY:
+        return ()
+    # The counted noun is said by every candidate: "participant" of "within-participant" tells nothing.
+    counted = set(content_stems(asked.noun))
+    compounds = (m.group(0) for m in _COMPOUND.finditer(analysis.asked.unsourced))
+    return tuple(dict.fromkeys(s for c in compounds for s in content_stems(c) if s not in counted))
 
 
 def _named_stems(analysis: Analysis, tried: list[ScoredSentence]) -> list[str]:
@@ -90,7 +119,7 @@ def said_of_asked(analysis: Analysis, item: ScoredSentence, binding: Binding) ->
         return False
     if not all(_says(item, verb) for verb in binding.governing):
         return False
-    if not all(sentence.covers(t) for t in binding.measured):
+    if not all(sentence.covers(t) for t in (*binding.measured, *binding.qualified)):
         return False
     document = binding.documents.get(sentence.doc_id, frozenset())
     if not all(matched(t, document) for t in binding.named):
@@ -150,9 +179,11 @@ def subject_unheld(
     software license is corvidkit released?" is not answered by another paper's "we released the
     dataset under CC BY-NC", whatever words they share. A word past the stem's length is held only
     whole (or in its plural): "corvidkit" is no form of "paper". ``lead``: the document of the sentence
-    leading the answer, when a value chose it over the first of ``chosen``."""
-    subject = analysis.asked.subject
-    if not subject or not chosen:
+    leading the answer, when a value chose it over the first of ``chosen``. The documents the question
+    names as its source bind the same way: a row of another paper's table is no value "in LongEval's
+    table" (its name held whole: "longeval" is no form of "long")."""
+    subject, source = analysis.asked.subject, analysis.asked.source
+    if not (subject or source) or not chosen:
         return None
     lead = lead or chosen[0].sentence.doc_id
     said: set[str] = set()
@@ -161,7 +192,9 @@ def subject_unheld(
             tokens = word_tokens(f"{chunk.title} {chunk.text} {' '.join(b.section for b in chunk.blocks)}")
             # Two words run together are one name written either way ("Lark Reader", "LarkReader").
             said.update(tokens, map("".join, zip(tokens, tokens[1:], strict=False)))
-    return next((w for w in subject if not _holds_word(w, said)), None)
+    return next((w for w in subject if not _holds_word(w, said)), None) or next(
+        (w for w in source if w not in said), None
+    )
 
 
 def _holds_word(word: str, said: set[str]) -> bool:
@@ -171,4 +204,4 @@ def _holds_word(word: str, said: set[str]) -> bool:
         return True
     # A short word's stem is faithful to it ("tool", "tools", "tooling"); a long one's five letters
     # are not ("corvidkit", "corvid").
-    return len(word) <= STEM_LENGTH + 3 and matched(stem(word), {stem(w) for w in said})
+    return len(word) <= TUNING.sentences.stem_length + 3 and matched(stem(word), {stem(w) for w in said})

@@ -57,6 +57,7 @@ from strategies.reading.negations import negated_terms
 from strategies.reading.numbers import Mention, bound_before, currency, mentions
 from strategies.reading.opposites import absorbed, restated
 from strategies.reading.text import content_words, lemmas, stem, stems_match
+from strategies.reading.tuning import TUNING
 
 
 class Meaning(Protocol):
@@ -72,10 +73,6 @@ class Failure:
     # Read on the text itself (figures, names, polarity, subject, sweep), not a want of words (a swap).
     firm: bool = True
 
-
-# A polarity flip or a changed figure contradicts only a sentence that otherwise says what the claim
-# says (this share of the claim's content words); elsewhere the sentence is about something else.
-SAME_STATEMENT = 0.5
 
 # A capitalised word opening a sentence is a name unless it has the shape of a common word (a verb
 # form, an adverb, an abstract noun): "Medusa achieves…" names, "Overall, …" and "Using …" do not.
@@ -133,13 +130,15 @@ def _figure_failure(
     another currency, no such figure, or a bound the other way."""
     money = currency(claim, figure)
     if money and same and all(currency(sources, m) not in ("", money) for m in same):
-        return Failure(overlap >= SAME_STATEMENT, f"the cited text gives {figure.text!r} in another currency")
+        return Failure(
+            overlap >= TUNING.judge.same_statement, f"the cited text gives {figure.text!r} in another currency"
+        )
     if not same:
         rival = [m for m in mentions(best) if m.unit == figure.unit and figure.unit]
-        contradicts = bool(rival) and overlap >= SAME_STATEMENT
+        contradicts = bool(rival) and overlap >= TUNING.judge.same_statement
         return Failure(contradicts, f"the figure {figure.text!r} is not in the cited text")
     if all(_opposed_bounds(figure, m, claim, sources) for m in same):
-        return Failure(overlap >= SAME_STATEMENT, f"the cited text bounds {figure.text!r} the other way")
+        return Failure(overlap >= TUNING.judge.same_statement, f"the cited text bounds {figure.text!r} the other way")
     return None
 
 
@@ -396,7 +395,8 @@ def polarity_problem(claim: str, best: str, overlap: float) -> Failure | None:
         return None
     said = "denies" if negated(best) else "does not deny"
     return Failure(
-        overlap >= SAME_STATEMENT, f"the cited text {said} what the claim {'denies' if not negated(best) else 'states'}"
+        overlap >= TUNING.judge.same_statement,
+        f"the cited text {said} what the claim {'denies' if not negated(best) else 'states'}",
     )
 
 
@@ -433,7 +433,7 @@ def swap_problem(claim: str, best: str, source_stems: set[str], cited: set[str] 
     """A term standing where the sentence it copies has another (see the module docstring).
 
     ``cited``: the stems of the cited sentences alone. Given, a change at the claim's start or end
-    is read too when MIN_ANCHOR copied words stand on its other side ("Orion supports offline sync"
+    is read too when TUNING.judge.min_anchor copied words stand on its other side ("Orion supports offline sync"
     for "Vega supports offline sync"), and a name of the claim must be in the cited sentences: one
     the question or the title holds does not stand for the sentence's own."""
     mine = content_words(claim, GENERIC_WORDS)
@@ -478,13 +478,9 @@ def reworded(new: str, old: list[str]) -> bool:
     return new in BOUND_WORDS and all(o in BOUND_WORDS for o in old)
 
 
-# Copied words on one side of a change at a claim's start or end that make it a swap, not a rewording.
-MIN_ANCHOR = 2
-
-
 def _anchored(ops: list[tuple[str, int, int, int, int]], i: int, one_side: bool) -> bool:
     """A swap is a change inside copied text: the same words on both sides of it (or, ``one_side``,
-    MIN_ANCHOR of them on one side where the claim starts or ends at the change)."""
+    TUNING.judge.min_anchor of them on one side where the claim starts or ends at the change)."""
     before = i > 0 and ops[i - 1][0] == "equal"
     after = i + 1 < len(ops) and ops[i + 1][0] == "equal"
     if before and after:
@@ -494,9 +490,9 @@ def _anchored(ops: list[tuple[str, int, int, int, int]], i: int, one_side: bool)
     # The rest of the claim is copied whole: a claim that only shares a run with the sentence is a
     # rewording of it, not a copy with a word changed.
     if len(ops) == 2 and i == 0 and after:
-        return ops[1][2] - ops[1][1] >= MIN_ANCHOR
+        return ops[1][2] - ops[1][1] >= TUNING.judge.min_anchor
     if len(ops) == 2 and i == 1 and before:
-        return ops[0][2] - ops[0][1] >= MIN_ANCHOR
+        return ops[0][2] - ops[0][1] >= TUNING.judge.min_anchor
     return False
 
 
@@ -573,17 +569,15 @@ def _spelled_otherwise(new: str, old: str) -> bool:
 
 
 _CLAUSE_END = re.compile(r"(?<=;)\s+(?=\S)")
-# A piece of fewer content words than this is read with the piece before it.
-MIN_PIECE_WORDS = 3
 
 
 def pieces(text: str) -> list[str]:
-    """A claim's sentences and semicolon clauses, each of MIN_PIECE_WORDS content words or more. The
+    """A claim's sentences and semicolon clauses, each of TUNING.judge.min_piece_words content words or more. The
     sentences are the corpus's (``split_sentences``): an abbreviation ("as Eq. (3)", "et al.") ends
     none, so a sentence's negation is never read against half of it."""
     out: list[str] = []
     for part in (c for s in split_sentences(text) for c in _CLAUSE_END.split(s)):
-        if out and len(content_stems(part)) < MIN_PIECE_WORDS:
+        if out and len(content_stems(part)) < TUNING.judge.min_piece_words:
             out[-1] = f"{out[-1]} {part}"
         else:
             out.append(part)

@@ -24,10 +24,7 @@ from strategies.reading.negations import adverb, denied, held_stems, polarity_st
 from strategies.reading.numbers import Mention, currency, mentions
 from strategies.reading.opposites import opposed
 from strategies.reading.text import content_words, stems_match, words
-
-# A clause reads against the text's clause only when it shares at least this share of its content
-# words with it: below, the text's clause is about something else and says nothing for or against.
-ALIGNED = 0.5
+from strategies.reading.tuning import TUNING
 
 
 def _has(word: str, held: frozenset[str]) -> bool:
@@ -40,7 +37,7 @@ def clause_polarity_problem(claim: str, cited: list[str]) -> tuple[str, float] |
     are), else None."""
     for part in clauses(claim):
         best, close = aligned(part, cited)
-        if close < ALIGNED:
+        if close < TUNING.judge.aligned:
             continue
         for clause in _same_subject(part, best):
             problem = _polarity_against(part, clause)
@@ -77,16 +74,12 @@ def modal_verbs(text: str) -> dict[str, frozenset[str]]:
     stops = stopwords()
     for name, pattern in MODAL_CLASSES:
         for m in pattern.finditer(text):
-            for word in words(text[m.end() : m.end() + 60])[:MODAL_REACH]:
+            for word in words(text[m.end() : m.end() + 60])[: TUNING.judge.modal_reach]:
                 if word in stops or word in AUXILIARIES or adverb(word):
                     continue
                 out.setdefault(polarity_stem(word), set()).add(name)
                 break
     return {k: frozenset(v) for k, v in out.items()}
-
-
-# Words after a modal it may govern ("must then carefully *extract*").
-MODAL_REACH = 4
 
 
 def modality_problem(claim: str, cited: list[str]) -> str | None:
@@ -98,7 +91,7 @@ def modality_problem(claim: str, cited: list[str]) -> str | None:
         if not mine:
             continue
         best, close = aligned(part, cited)
-        if close < ALIGNED:
+        if close < TUNING.judge.aligned:
             continue
         for verb, classes in mine.items():
             theirs = [t for c in best for v, t in modal_verbs(c).items() if v == verb or stems_match(v, verb)]
@@ -123,7 +116,7 @@ def figure_clause_problem(claim: str, cited: list[str]) -> str | None:
         if not figures:
             continue
         best, close = aligned(part, cited)
-        if close < ALIGNED:
+        if close < TUNING.judge.aligned:
             continue
         if any(_gives(part, f, c) for f in figures for c in best):
             continue  # a clause drawing figures from several of the text's ("23,700 queries, … 1,200 out of scope")

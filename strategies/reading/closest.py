@@ -20,14 +20,12 @@ from research.evidence import CitationMarker
 from strategies.reading.about_the_topic import about_its_document
 from strategies.reading.extractive import Sentence, analyse, preference
 from strategies.reading.text import normalise_space
+from strategies.reading.tuning import TUNING
 from strategies.reading.vectors import Vectors
-
-# Enough to compare, few enough not to read as a list of answers.
-MAX_CLOSEST = 3
 
 
 def closest_passages(question: str, evidence: Sequence[RetrievedChunk], vectors: Vectors) -> list[CitationMarker]:
-    """Up to MAX_CLOSEST sentences of ``evidence`` nearest to ``question``, best first, each a marker."""
+    """Up to TUNING.evidence.max_closest sentences of ``evidence`` nearest to ``question``, best first, each a marker."""
     if not evidence:
         return []
     scored = analyse(question, evidence, vectors).scored
@@ -45,6 +43,6 @@ def closest_passages(question: str, evidence: Sequence[RetrievedChunk], vectors:
             candidates.append(item.sentence)
     # Different places first: a block's second sentence only where no other block has one to show.
     firsts = [s for i, s in enumerate(candidates) if all(c.block_id != s.block_id for c in candidates[:i])]
-    chosen = (firsts + [s for s in candidates if s not in firsts])[:MAX_CLOSEST]
+    chosen = (firsts + [s for s in candidates if s not in firsts])[: TUNING.evidence.max_closest]
     chosen.sort(key=candidates.index)
     return [CitationMarker(block_id=s.block_id, quote=s.text) for s in chosen]

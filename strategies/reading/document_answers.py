@@ -2,7 +2,7 @@
 
 For every document in a question's evidence, its answer is the short answer phrase (see
 ``answer_phrase``) of its best-scoring sentence that gives one, among sentences at least
-``DOC_RELEVANCE`` as relevant as the best sentence of all the evidence (a document that only
+``TUNING.disputes.doc_relevance`` as relevant as the best sentence of all the evidence (a document that only
 mentions the subject in passing has no answer). Only a value of the asked-for type is an answer
 (``typed``: a date, a figure, Yes/No, or a name; never a run of words such as "results"), and only
 one about what the question names (``subjects``). Two documents disagree when their answers differ:
@@ -38,7 +38,8 @@ from corpus.retrieval import RetrievedChunk
 from corpus.text import figures, word_tokens
 from research.evidence import CitationMarker, Claim, Contradiction, Finding, FindingStatus, SubQuestion
 from strategies.reading.lexicon.months import MONTH_WORD
-from strategies.reading.numbers import MIN_CONFLICT_RATIO, conflict_ratio, quantities
+from strategies.reading.numbers import conflict_ratio, quantities
+from strategies.reading.tuning import TUNING
 from strategies.reading.vectors import Vectors
 
 from .answer_phrase import answer_phrase, dates
@@ -53,34 +54,7 @@ from .subjects import Subject, different, subject_of, with_label, without_label
 from .table_cells import cell_answer, own_row
 from .text import matched, normalise_space, stem, stopwords
 
-# A document's answer must come from a sentence at least this share as relevant as the best one.
-DOC_RELEVANCE = 0.5
-# How many of a document's best sentences are tried for an answer phrase.
-SENTENCES_PER_DOCUMENT = 5
-# A weakly placed phrase is no document's answer: a dispute needs answers it is sure of (on RAMDocs
-# dev, half the phrases scoring below 0.4 were not an answer of either side).
-MIN_PHRASE_SCORE = 0.4
-# Two sentences are one statement when their words match this closely (difflib ratio, leaving out
-# words before or after the shared part), the shared part is this share of the shorter sentence, and
-# they differ in at most MAX_CHANGES places of at most MAX_CHANGED_WORDS words each.
-SAME_STATEMENT_SIMILARITY = 0.7
-MAX_CHANGES = 2
-MAX_CHANGED_WORDS = 4
-# Two figures, one written with a decimal part, this close are one measure rounded or converted
-# differently, not an edit ("388.5/km²" / "389.3/km 2").
-ROUNDING = 0.01
 _DECIMAL = re.compile(r"\d\.\d")
-# For a question asking for a value, a statement edited in that value counts from this share of the
-# best sentence's relevance (see ``edited_statements``).
-EDITED_RELEVANCE = 0.1
-# An answer of several words is mentioned when they all stand within its length plus this many words.
-MENTION_SLACK = 3
-# A side's sentence longer than this many words is quoted by the words around its value: so many
-# before it and after it (a statement's subject and verb usually stand within a dozen words of it).
-MAX_SIDE_WORDS = 60
-SIDE_WORDS_BEFORE, SIDE_WORDS_AFTER = 20, 10
-# A disputed question shows at most this many answers.
-MAX_SIDES = 3
 
 
 @dataclass(frozen=True)
@@ -125,17 +99,17 @@ def document_answers(analysis: Analysis, vectors: Vectors, *, naming: bool = Fal
     With ``naming``, only a sentence naming everything the question names gives an answer."""
     if not analysis.scored or analysis.asked.type.kind is AnswerType.DESCRIPTION:
         return []
-    floor = DOC_RELEVANCE * analysis.scored[0].relevance
+    floor = TUNING.disputes.doc_relevance * analysis.scored[0].relevance
     tried: dict[str, int] = {}
     out: dict[str, DocumentAnswer] = {}
     for item in analysis.scored:
         doc = item.sentence.doc_id
-        if item.relevance < floor or doc in out or tried.get(doc, 0) >= SENTENCES_PER_DOCUMENT:
+        if item.relevance < floor or doc in out or tried.get(doc, 0) >= TUNING.disputes.sentences_per_document:
             continue
         tried[doc] = tried.get(doc, 0) + 1
         if naming and not names_asked(analysis.asked, item):
             continue
-        answer = lead(analysis.asked, item, vectors, MIN_PHRASE_SCORE, analysis.kinds)
+        answer = lead(analysis.asked, item, vectors, TUNING.disputes.min_phrase_score, analysis.kinds)
         if not answer:  # ``lead`` gives only values of the asked-for type (``answer_phrase``)
             continue
         subject = subject_of(item.sentence.text, [answer], analysis.question)
@@ -155,7 +129,7 @@ def same_answer(a: str, b: str) -> bool:
         # Measurements agree when some pair of one unit overlaps ("57%" lies in "50 to 60 percent");
         # measurements of different things ("115 kg/m2", "50 to 150 mm") do not disagree at all.
         comparable = [(x, y) for x in qa for y in qb if x.unit == y.unit]
-        return not comparable or any(conflict_ratio(x, y) < MIN_CONFLICT_RATIO for x, y in comparable)
+        return not comparable or any(conflict_ratio(x, y) < TUNING.judge.min_conflict_ratio for x, y in comparable)
     # Dates, counts and names agree when one says all the other does and maybe more ("football" and
     # "American football"; "1885" and "15 May 1885"); a shared word or figure beside a different one is
     # two answers ("Indian Finnish-language" / "Indian Assamese-language"; "22 October 1885" / "15 May
@@ -199,7 +173,7 @@ def _mentions(text: str, answer: str) -> bool:
     if not words:
         return False
     tokens = word_tokens(text)
-    span = len(word_tokens(answer)) + MENTION_SLACK
+    span = len(word_tokens(answer)) + TUNING.disputes.mention_slack
     at = [i for i, t in enumerate(tokens) if t in words]
     return any(words <= set(tokens[i : i + span]) for i in at)
 
@@ -213,11 +187,15 @@ def answer_conflicts(
     naming: bool = False,
 ) -> list[Contradiction]:
     """The disagreements between the documents' answers to ``sub_question``: the most widely given
-    answer against each other answer about the same thing (at most ``MAX_SIDES`` - 1 of them). With
+    answer against each other answer about the same thing (at most ``TUNING.disputes.max_sides`` - 1 of them). With
     ``naming``, only answers from sentences naming what the question names. Edited statements are
     checked either way: two near-copies of one sentence with the asked value changed need no name to be
     about one thing ("The median age in the city was 45.7 years." / "… 30.2 years.")."""
     answers = document_answers(analysis, vectors, naming=naming)
+    # Only answers said of what is asked (``binding``) take sides: the eight participants of a pilot
+    # study do not dispute the 24 of the within-participant study the question asks about.
+    binding = value_binding(analysis, [a.sentence for a in answers])
+    answers = [a for a in answers if said_of_asked(analysis, a.sentence, binding)]
     if len(answers) < 2:
         return edited_statements(sub_question, analysis, naming=naming)
     text_of = _texts_by_document(evidence)
@@ -269,7 +247,7 @@ def _disputes_with(
     text_of: dict[str, str],
 ) -> tuple[list[Contradiction], list[DocumentAnswer]]:
     """The disputes of ``first``'s answer with the other groups' answers about the same thing (at most
-    ``MAX_SIDES`` - 1), and the answers that are their sides."""
+    ``TUNING.disputes.max_sides`` - 1), and the answers that are their sides."""
     # Yes and No are compared as they are: both words occur in any text.
     yes_no = analysis.asked.type.kind is AnswerType.YES_NO
     relation = analysis.asked.relation
@@ -290,7 +268,7 @@ def _disputes_with(
         )
         found.append(_dispute(sub_question, analysis.asked.type, a, b, explanation))
         sides += [a, b]
-        if len(found) == MAX_SIDES - 1:
+        if len(found) == TUNING.disputes.max_sides - 1:
             break
     return found, sides
 
@@ -322,7 +300,7 @@ def _naming_other_things(
     others = [x for x in answers if all(different(x.subject, s.subject) for s in sides)]
     if not others:
         return found
-    named = "; ".join(f"\u201c{_with_subject(x, [*sides, *others])}\u201d" for x in others[:MAX_SIDES])
+    named = "; ".join(f"\u201c{_with_subject(x, [*sides, *others])}\u201d" for x in others[: TUNING.disputes.max_sides])
     note = f" Answers for another thing of the name, not part of this disagreement: {named}."
     first = found[0].model_copy(update={"explanation": found[0].explanation + note})
     return [first, *found[1:]]
@@ -407,18 +385,21 @@ def _one_statement(ta: _Words, tb: _Words) -> list[tuple[str, int, int, int, int
     while ops and ops[-1][0] in ("insert", "delete"):
         ops = ops[:-1]
     same = sum(i2 - i1 for tag, i1, i2, _, _ in ops if tag == "equal")
-    if not ops or same < SAME_STATEMENT_SIMILARITY * min(len(ta), len(tb)):
+    if not ops or same < TUNING.disputes.same_statement_similarity * min(len(ta), len(tb)):
         return None
-    if 2 * same / (ops[-1][2] - ops[0][1] + ops[-1][4] - ops[0][3]) < SAME_STATEMENT_SIMILARITY:
+    if 2 * same / (ops[-1][2] - ops[0][1] + ops[-1][4] - ops[0][3]) < TUNING.disputes.same_statement_similarity:
         return None
     return ops
 
 
 def _few_small_replacements(changes: list[tuple[str, int, int, int, int]]) -> bool:
-    """At most MAX_CHANGES changes, each a few words replaced: a detail changed, not words added or cut."""
-    if not changes or len(changes) > MAX_CHANGES or any(op[0] != "replace" for op in changes):
+    """At most TUNING.disputes.max_changes changes, each a few words replaced: a detail changed, not words added or cut."""
+    if not changes or len(changes) > TUNING.disputes.max_changes or any(op[0] != "replace" for op in changes):
         return False
-    return not any(i2 - i1 > MAX_CHANGED_WORDS or j2 - j1 > MAX_CHANGED_WORDS for _, i1, i2, j1, j2 in changes)
+    return not any(
+        i2 - i1 > TUNING.disputes.max_changed_words or j2 - j1 > TUNING.disputes.max_changed_words
+        for _, i1, i2, j1, j2 in changes
+    )
 
 
 def _spelling_variant(a: str, b: str) -> bool:
@@ -436,11 +417,13 @@ def _spelling_variant(a: str, b: str) -> bool:
 
 def _rounded(a: str, b: str) -> bool:
     """One measure rounded or converted differently ("388.5/km²" / "389.3/km 2"): each figure equals
-    the other's or, written with a decimal part, lies within ROUNDING of it. Whole numbers (years,
+    the other's or, written with a decimal part, lies within TUNING.disputes.rounding of it. Whole numbers (years,
     counts) are compared as they are: 1885 and 1902 are two dates."""
     pairs = list(zip(figures(a), figures(b), strict=False))
     decimal = bool(_DECIMAL.search(a) or _DECIMAL.search(b))
-    return bool(pairs) and all(x == y or (decimal and abs(x - y) <= ROUNDING * max(abs(x), abs(y))) for x, y in pairs)
+    return bool(pairs) and all(
+        x == y or (decimal and abs(x - y) <= TUNING.disputes.rounding * max(abs(x), abs(y))) for x, y in pairs
+    )
 
 
 def edited_statements(sub_question: SubQuestion, analysis: Analysis, *, naming: bool = False) -> list[Contradiction]:
@@ -448,7 +431,7 @@ def edited_statements(sub_question: SubQuestion, analysis: Analysis, *, naming: 
     when it is what the question asks for (``changed_value``), and not the name of the thing the
     statement is about ("Claude 3 Opus" / "Claude 3 Haiku" are two models, not two values); the most
     direct sign that one source was altered. For a question asking for a value, the statement need
-    only be EDITED_RELEVANCE as relevant as the best sentence: the changed detail is of the asked-for
+    only be TUNING.disputes.edited_relevance as relevant as the best sentence: the changed detail is of the asked-for
     type, and the sentence naming it often refers to its subject by a pronoun ("It was designed by").
     With ``naming`` (evidence that never names what is asked), only questions asking for a typed value."""
     if not analysis.scored:
@@ -459,7 +442,11 @@ def edited_statements(sub_question: SubQuestion, analysis: Analysis, *, naming: 
         # an altered copy; a description question's "anything but a name" (two menu entries' blurbs,
         # "Start prompt engineering" / "Prompt library") is no sign of one.
         return []
-    share = DOC_RELEVANCE if kind in (AnswerType.DESCRIPTION, AnswerType.YES_NO) else EDITED_RELEVANCE
+    share = (
+        TUNING.disputes.doc_relevance
+        if kind in (AnswerType.DESCRIPTION, AnswerType.YES_NO)
+        else TUNING.disputes.edited_relevance
+    )
     floor = share * analysis.scored[0].relevance
     relevant = [s for s in analysis.scored if s.relevance >= floor]
     for i, x in enumerate(relevant):
@@ -495,7 +482,11 @@ def _edited_dispute(
 
 def _alike(a: frozenset[str], b: frozenset[str]) -> bool:
     """Cheap bound before the word alignment: one statement shares most of its stems."""
-    return len(a & b) >= SAME_STATEMENT_SIMILARITY * min(len(a), len(b)) - MAX_CHANGES * MAX_CHANGED_WORDS
+    return (
+        len(a & b)
+        >= TUNING.disputes.same_statement_similarity * min(len(a), len(b))
+        - TUNING.disputes.max_changes * TUNING.disputes.max_changed_words
+    )
 
 
 def changed_value(change: list[tuple[str, str]], kind: AnswerType) -> bool:
@@ -589,17 +580,17 @@ def _side(item: DocumentAnswer, answer: str | None = None, *, asked: QuestionTyp
 
 
 def excerpt(sentence: str, value: str) -> str:
-    """The sentence, or when it runs over MAX_SIDE_WORDS words, the words around the first place it
-    gives ``value``: up to SIDE_WORDS_BEFORE before and SIDE_WORDS_AFTER after, verbatim, so the quote
+    """The sentence, or when it runs over TUNING.disputes.max_side_words words, the words around the first place it
+    gives ``value``: up to TUNING.disputes.side_words_before before and TUNING.disputes.side_words_after after, verbatim, so the quote
     still resolves to its block. A sentence that does not give the value is kept whole."""
     words = list(re.finditer(r"\S+", sentence))
     at = sentence.lower().find(value.lower()) if value.strip() else -1
-    if len(words) <= MAX_SIDE_WORDS or at < 0:
+    if len(words) <= TUNING.disputes.max_side_words or at < 0:
         return sentence
     first = next(i for i, w in enumerate(words) if w.end() > at)
     last = next((i for i, w in enumerate(words) if w.end() >= at + len(value)), len(words) - 1)
-    start = words[max(0, first - SIDE_WORDS_BEFORE)].start()
-    end = words[min(len(words) - 1, last + SIDE_WORDS_AFTER)].end()
+    start = words[max(0, first - TUNING.disputes.side_words_before)].start()
+    end = words[min(len(words) - 1, last + TUNING.disputes.side_words_after)].end()
     return sentence[start:end]
 
 

@@ -48,6 +48,7 @@ from strategies.reading.answerhood import (
 from strategies.reading.lexicon.documents import FINDING_SECTIONS, METHOD_SECTIONS
 from strategies.reading.negations import negated_terms
 from strategies.reading.numbers import quantities
+from strategies.reading.tuning import TUNING
 from strategies.reading.vectors import Vectors, cosine_matrix
 from tools.definitions import defines
 
@@ -77,65 +78,11 @@ def planted(chunk: RetrievedChunk) -> bool:
     return bool(body) and all(addresses_ai(b.text) for b in body)
 
 
-# Only this many sentences are embedded per answer (the best by lexical overlap, then by rank):
-# embedding costs ~35 ms a sentence on a laptop CPU.
-MAX_CANDIDATES = 40
-# Relevance = W_LEXICAL x sentence-level BM25 + W_DENSE x cosine + priors.
-W_LEXICAL = 0.5
-W_DENSE = 0.5
-# BM25's term saturation and length normalisation (Robertson's usual k1; a milder b, as sentences vary
-# less in length than documents).
-BM25_K1 = 1.2
-BM25_B = 0.5
-# Question terms in most candidates (the general subject) weigh this much of a specific term.
-SUBJECT_TERM_WEIGHT = 0.25
-OFF_FOCUS_PENALTY = 0.1
-# A sentence about its document or its authors' procedure ("This brief proposes…", "We searched four
-# databases…") states no finding about the subject: unless the question asks about the work itself,
-# it ranks below every sentence that does (relevance is mostly within 0-1; the chunk-rank penalty is
-# 0.3 a rank), so it is quoted only when nothing else is.
-ABOUT_DOCUMENT_PENALTY = 0.5
-# A sentence about the text itself (its layout, its authors' plans or release: ``about_the_text``)
-# states nothing about any subject: it drops below every sentence that does, and below the floor of
-# what is quoted at all, so a topic report's finding is never "In Section 2, we give…".
-ABOUT_TEXT_PENALTY = 1.0
-# A sentence whose subject is another, cited work ("Foster et al. devised…", "[12] proposed…") says what
-# that work did: a question about the document's own work ("which corpus did they use") ranks it below
-# every sentence its authors say of themselves (as ``ABOUT_DOCUMENT_PENALTY`` does).
-OTHER_WORK_PENALTY = 0.5
-# A list's lead-in relative to something said before it ("In addition to these core metrics, you may
-# also consider:") introduces more of something, not the thing asked: its list is what the page adds
-# to an answer given above it, so it ranks below the sentences that may give that answer.
-RELATIVE_LEAD_IN_PENALTY = 0.2
 _RELATIVE_LEAD_IN = re.compile(
     r"^(?:in addition\b|additionally\b|besides\b|apart from\b|aside from\b|beyond\b|other than\b|"
     r"as well as\b|furthermore\b|moreover\b|other\b)|\balso\b",
     re.IGNORECASE,
 )
-# "What is X?" asks for the sentence that defines X ("We introduce X, a …", "X is a …"): it ranks
-# above sentences that only use X (by as much as a sentence about the document drops, and more than
-# a rank of its chunk), and is never taken for a sentence about the document.
-DEFINING_BONUS = 0.5
-# A row of the table the question names ("in Table 1") stands before what other passages say.
-NAMED_TABLE_BONUS = 0.3
-SECTION_BONUS = 0.03
-SECTION_PENALTY = 0.12
-QUANTITY_BONUS = 0.03
-# Claims prefer the better-ranked chunk: each rank down costs this much relevance (see ``preference``).
-CHUNK_RANK_PENALTY = 0.3
-# MMR trade-off between relevance and novelty, and the weight of covering question terms not yet covered.
-MMR_LAMBDA = 0.75
-W_COVERAGE = 0.15
-# A sentence adding this share of the question's focus-term weight is chosen even below the relative floor.
-MIN_NEW_COVERAGE = 0.25
-MIN_CLAIMS = 2
-MAX_CLAIMS = 4
-# Every claim needs at least ABSOLUTE_FLOOR of the best relevance; claims beyond MIN_CLAIMS need
-# RELATIVE_RELEVANCE_FLOOR of it.
-ABSOLUTE_FLOOR = 0.5
-RELATIVE_RELEVANCE_FLOOR = 0.8
-# Sentences at least this similar to a chosen one are duplicates, whatever their relevance.
-DUPLICATE_COSINE = 0.9
 
 
 def read_with(text: str, items: str) -> str:
@@ -204,18 +151,6 @@ class Analysis:
         return list(self.asked.terms)
 
 
-# A question term found in most of the evidence's documents (titles included) names the general
-# subject ("green roofs" across a library on green roofs), not what the question asks about it: with
-# MIN_SHARED_DOCUMENTS or more documents, a term in at least SUBJECT_SHARE of them; with two, a term in
-# both. Evidence from one document is judged by its chunks: a term in nearly all of them
-# (DOCUMENT_SUBJECT_SHARE of at least MIN_SUBJECT_CHUNKS) is what the whole document is about, while a
-# page's own topic words, frequent as they are, are what a question about the page asks.
-SUBJECT_SHARE = 0.5
-MIN_SHARED_DOCUMENTS = 3
-DOCUMENT_SUBJECT_SHARE = 0.75
-MIN_SUBJECT_CHUNKS = 5
-
-
 def _focus_terms(terms: list[str], evidence: Sequence[RetrievedChunk]) -> list[str]:
     """Question terms that do not name the evidence's general subject; all of them if every one does."""
     documents: dict[str, set[str]] = {}
@@ -226,9 +161,13 @@ def _focus_terms(terms: list[str], evidence: Sequence[RetrievedChunk]) -> list[s
         documents.setdefault(c.doc_id, set()).update(chunks[-1])
     if len(documents) > 1:
         groups = list(documents.values())
-        share = SUBJECT_SHARE * len(groups) if len(groups) >= MIN_SHARED_DOCUMENTS else len(groups)
-    elif len(chunks) >= MIN_SUBJECT_CHUNKS:
-        groups, share = chunks, DOCUMENT_SUBJECT_SHARE * len(chunks)
+        share = (
+            TUNING.evidence.subject_share * len(groups)
+            if len(groups) >= TUNING.evidence.min_shared_documents
+            else len(groups)
+        )
+    elif len(chunks) >= TUNING.evidence.min_subject_chunks:
+        groups, share = chunks, TUNING.evidence.document_subject_share * len(chunks)
     else:
         return list(terms)
     focus = [t for t in terms if sum(1 for stems in groups if matched(t, stems)) < share]
@@ -347,11 +286,11 @@ def _prior(s: Sentence) -> float:
     section = s.section.lower()
     prior = 0.0
     if any(k in section for k in METHOD_SECTIONS):
-        prior -= SECTION_PENALTY
+        prior -= TUNING.evidence.section_penalty
     elif any(k in section for k in FINDING_SECTIONS):
-        prior += SECTION_BONUS
+        prior += TUNING.evidence.section_bonus
     if quantities(s.text):
-        prior += QUANTITY_BONUS
+        prior += TUNING.evidence.quantity_bonus
     return prior
 
 
@@ -370,7 +309,8 @@ def analyse(question: str, evidence: Sequence[RetrievedChunk], vectors: Vectors)
         return analysis
     focus = set(analysis.focus_terms)
     weights = {
-        t: math.log(1.0 + len(pool) / (1.0 + df[t])) * (1.0 if t in focus else SUBJECT_TERM_WEIGHT) for t in terms
+        t: math.log(1.0 + len(pool) / (1.0 + df[t])) * (1.0 if t in focus else TUNING.evidence.subject_term_weight)
+        for t in terms
     }
     analysis.weights = weights
     analysis.scored = _scored(asked, pool, weights, focus, vectors)
@@ -381,20 +321,20 @@ def _scored(
     asked: ParsedQuestion, pool: list[Sentence], weights: dict[str, float], focus: set[str], vectors: Vectors
 ) -> list[ScoredSentence]:
     """The candidate sentences scored by BM25, the dense cosine and what the question asks of them,
-    most relevant first. Only the lexically best ``MAX_CANDIDATES`` are embedded, to bound the cost."""
+    most relevant first. Only the lexically best ``TUNING.evidence.embedded_sentences`` are embedded, to bound the cost."""
     lex = {s.order: bm25(s, weights, pool) for s in pool}
     on_focus = {s.order: any(matched(t, s.stems) for t in focus) for s in pool}
     penalise = any(on_focus.values())
-    if len(pool) > MAX_CANDIDATES:
-        pool = sorted(pool, key=lambda s: (-lex[s.order], s.chunk_index, s.order))[:MAX_CANDIDATES]
+    if len(pool) > TUNING.evidence.embedded_sentences:
+        pool = sorted(pool, key=lambda s: (-lex[s.order], s.chunk_index, s.order))[: TUNING.evidence.embedded_sentences]
         pool.sort(key=lambda s: s.order)
     matrix = vectors.passages([s.read for s in pool])
     dense = cosine_matrix(vectors.query(asked.text)[None, :], matrix)[0]
     scored = []
     for s, d, v in zip(pool, dense, matrix, strict=True):
-        relevance = W_LEXICAL * lex[s.order] + W_DENSE * float(d) + _prior(s)
+        relevance = TUNING.evidence.w_lexical * lex[s.order] + TUNING.evidence.w_dense * float(d) + _prior(s)
         if penalise and not on_focus[s.order]:
-            relevance -= OFF_FOCUS_PENALTY
+            relevance -= TUNING.evidence.off_focus_penalty
         relevance = _weighed_for_the_question(asked, s, relevance)
         scored.append(
             ScoredSentence(
@@ -418,17 +358,17 @@ def _weighed_for_the_question(asked: ParsedQuestion, s: Sentence, relevance: flo
     term) and lowered for one about the text, the document or other work when the question is not,
     or a relative clause's lead-in to a list. Applied in this order: the sums are rounded after."""
     if s.table and s.table in asked.tables:
-        relevance += NAMED_TABLE_BONUS
+        relevance += TUNING.evidence.named_table_bonus
     if asked.defined and defines(s.text, asked.defined):
-        relevance += DEFINING_BONUS
+        relevance += TUNING.evidence.defining_bonus
     elif not asked.about_text and about_the_text(s.text):
-        relevance -= ABOUT_TEXT_PENALTY
+        relevance -= TUNING.evidence.about_text_penalty
     elif not asked.about_work and about_the_document(s.text):
-        relevance -= ABOUT_DOCUMENT_PENALTY
+        relevance -= TUNING.evidence.about_document_penalty
     if asked.own_work and about_other_work(s.text):
-        relevance -= OTHER_WORK_PENALTY
+        relevance -= TUNING.evidence.other_work_penalty
     if s.items and _RELATIVE_LEAD_IN.search(s.text):
-        relevance -= RELATIVE_LEAD_IN_PENALTY
+        relevance -= TUNING.evidence.relative_lead_in_penalty
     return relevance
 
 
@@ -441,7 +381,9 @@ def bm25(sentence: Sentence, weights: dict[str, float], pool: Sequence[Sentence]
     if not total:
         return 0.0
     average = sum(s.words for s in pool) / len(pool) or 1.0
-    saturation = (BM25_K1 + 1) / (BM25_K1 * (1 - BM25_B + BM25_B * sentence.words / average) + 1)
+    saturation = (TUNING.evidence.bm25_k1 + 1) / (
+        TUNING.evidence.bm25_k1 * (1 - TUNING.evidence.bm25_b + TUNING.evidence.bm25_b * sentence.words / average) + 1
+    )
     found = sum(w for t, w in weights.items() if matched(t, sentence.stems))
     return min(1.0, found * saturation / total)
 
@@ -451,7 +393,7 @@ def preference(item: ScoredSentence) -> float:
     ranking judged the whole passage, which one sentence's scores cannot (on QASPER dev the best
     sentence of the top-ranked chunk holds gold evidence 1.7 times as often as the best sentence
     overall)."""
-    return item.relevance - CHUNK_RANK_PENALTY * item.sentence.chunk_index
+    return item.relevance - TUNING.evidence.chunk_rank_penalty * item.sentence.chunk_index
 
 
 def coverage_gain(item: ScoredSentence, covered: set[str], analysis: Analysis) -> float:
@@ -467,11 +409,15 @@ def coverage_gain(item: ScoredSentence, covered: set[str], analysis: Analysis) -
 def _mmr(item: ScoredSentence, chosen: list[ScoredSentence], covered: set[str], analysis: Analysis) -> float:
     redundancy = max((float(item.vector @ s.vector) for s in chosen), default=0.0)
     gain = coverage_gain(item, covered, analysis) if chosen else 0.0
-    return MMR_LAMBDA * preference(item) - (1.0 - MMR_LAMBDA) * redundancy + W_COVERAGE * gain
+    return (
+        TUNING.evidence.mmr_lambda * preference(item)
+        - (1.0 - TUNING.evidence.mmr_lambda) * redundancy
+        + TUNING.evidence.w_coverage * gain
+    )
 
 
 def select(analysis: Analysis) -> list[ScoredSentence]:
-    """Up to MAX_CLAIMS sentences that answer the question together: maximal marginal relevance over
+    """Up to TUNING.evidence.max_claims sentences that answer the question together: maximal marginal relevance over
     ``preference``, plus what each adds to the question's terms covered so far, so the second part of
     "what are X, and how do they relate to Y?" is answered too, not a second sentence on X."""
     remaining = sorted(analysis.scored, key=lambda c: (-preference(c), c.sentence.chunk_index, c.sentence.order))
@@ -481,7 +427,7 @@ def select(analysis: Analysis) -> list[ScoredSentence]:
     best_relevance = max(c.relevance for c in remaining)
     chosen: list[ScoredSentence] = []
     covered: set[str] = set()
-    while remaining and len(chosen) < MAX_CLAIMS:
+    while remaining and len(chosen) < TUNING.evidence.max_claims:
         ranked = sorted(
             remaining,
             key=lambda c: (-round(_mmr(c, chosen, covered, analysis), 6), c.sentence.chunk_index, c.sentence.order),
@@ -498,7 +444,7 @@ def select(analysis: Analysis) -> list[ScoredSentence]:
 def _first_new(ranked: list[ScoredSentence], chosen: list[ScoredSentence]) -> ScoredSentence | None:
     """The best ranked sentence that neither repeats a chosen one's meaning nor its words."""
     for cand in ranked:
-        if any(float(cand.vector @ s.vector) >= DUPLICATE_COSINE for s in chosen):
+        if any(float(cand.vector @ s.vector) >= TUNING.evidence.duplicate_cosine for s in chosen):
             continue
         if any(normalise_space(cand.sentence.text) == normalise_space(s.sentence.text) for s in chosen):
             continue
@@ -517,12 +463,15 @@ def _stands(
     """Whether ``pick`` is relevant enough to join ``chosen``, measured against the best sentence."""
     # A sentence answering a part of the question no chosen one covers is judged by its own
     # relevance, not by its chunk's rank: the second part of a question is often in another passage.
-    adds = bool(chosen) and coverage_gain(pick, covered, analysis) >= MIN_NEW_COVERAGE
-    if adds and pick.relevance >= _floor(best_relevance, ABSOLUTE_FLOOR):
+    adds = bool(chosen) and coverage_gain(pick, covered, analysis) >= TUNING.evidence.min_new_coverage
+    if adds and pick.relevance >= _floor(best_relevance, TUNING.evidence.absolute_floor):
         return True
-    if preference(pick) < _floor(best, ABSOLUTE_FLOOR):
+    if preference(pick) < _floor(best, TUNING.evidence.absolute_floor):
         return False
-    return not (len(chosen) >= MIN_CLAIMS and preference(pick) < _floor(best, RELATIVE_RELEVANCE_FLOOR))
+    return not (
+        len(chosen) >= TUNING.evidence.min_claims
+        and preference(pick) < _floor(best, TUNING.evidence.relative_relevance_floor)
+    )
 
 
 def _floor(best: float, share: float) -> float:

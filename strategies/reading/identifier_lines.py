@@ -9,7 +9,7 @@ are no statements), so the question went unanswered while search's first hit hel
 
 - it holds the question's identifier exactly (a look-alike a digit away is another record), and it is
   no statement (a sentence holding the identifier is the sentence reading's, and says more);
-- with the lines after it in its block, up to ``MAX_SPAN_LINES`` in all and as few as needed (a
+- with the lines after it in its block, up to ``TUNING.tables.max_span_lines`` in all and as few as needed (a
   table's row alone, read under the table's header row, which is quoted with it), it holds every
   content word of the question (stem-matched: "amount" in "Amount due"; none of a question
   that holds only the identifier), and something the question does not hold: a value, not the
@@ -27,13 +27,13 @@ from dataclasses import dataclass
 
 from corpus.models import Block, BlockKind
 from research.evidence import CitationMarker, Claim
+from strategies.reading.tuning import TUNING
 from tools.identifiers import holder
 
 from .passages import Layout
 from .question import ParsedQuestion
 from .text import is_statement, matched, question_terms, stem, words
 
-MAX_SPAN_LINES = 3
 _QUOTABLE = frozenset({BlockKind.PARAGRAPH, BlockKind.LIST, BlockKind.TABLE})
 
 
@@ -89,7 +89,9 @@ def _block_lines(block: Block, asked: Sequence[str], terms: list[str], said: set
             continue
         # A table's row is read under its header: "amount" is a column's name, never in a row.
         header = lines[0] if table else ""
-        span = _span(lines[index : index + (1 if table else MAX_SPAN_LINES)], identifier, terms, said, header)
+        span = _span(
+            lines[index : index + (1 if table else TUNING.tables.max_span_lines)], identifier, terms, said, header
+        )
         if span:
             yield IdentifierLine(identifier, block, span, header)
 

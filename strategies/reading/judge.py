@@ -25,8 +25,6 @@ from collections.abc import Sequence
 from research.verdict import Label, Verdict
 from strategies.reading.claim_checks import (
     CONTRAST,
-    MIN_PIECE_WORDS,
-    SAME_STATEMENT,
     Failure,
     Meaning,
     content_stems,
@@ -39,21 +37,10 @@ from strategies.reading.claim_checks import (
     swap_problem,
     sweep_problem,
 )
-from strategies.reading.clause_checks import ALIGNED, clause_polarity_problem, figure_clause_problem, modality_problem
+from strategies.reading.clause_checks import clause_polarity_problem, figure_clause_problem, modality_problem
 from strategies.reading.clauses import aligned
 from strategies.reading.slots import slot_problem
-
-# A claim passing the hard checks is stated when more than half of its content words are in the
-# sentences (or the question and context): at exactly half, a two-word claim with one word swapped
-# ("crowdsourcing platform" for "classifier platform") would pass ...
-STATE_COVERAGE = 0.55
-# ... or, read by meaning, its cosine with the sentences reaches RESCUE_COSINE with at least
-# RESCUE_COVERAGE of its words in them. Calibrated on the tuning split of the judge's pair set
-# (benchmarks/judge_pairs.py): 0.5 -> 0.55 catches 2.4 points more entity and 11 more term swaps for
-# 1.4 points of paraphrases; the rescue adds under a point at any cosine from 0.6 to 0.75 (MiniLM
-# puts one-word-wrong claims as close as right ones), 0.7 lets the fewest swaps through.
-RESCUE_COSINE = 0.7
-RESCUE_COVERAGE = 0.3
+from strategies.reading.tuning import TUNING
 
 
 def judge(
@@ -91,11 +78,11 @@ def judge(
     if failure is not None:
         return _failed(failure, overlap)
     coverage = covered(claim_stems, stems | set(content_stems(background)))
-    if coverage >= STATE_COVERAGE:
+    if coverage >= TUNING.judge.state_coverage:
         return Verdict(Label.STATES, round(coverage, 3), f"{coverage:.0%} of its words are in the cited text")
-    if meaning is not None and coverage >= RESCUE_COVERAGE:
+    if meaning is not None and coverage >= TUNING.judge.rescue_coverage:
         cosine = meaning.similarity(text, shown)
-        if cosine >= RESCUE_COSINE:
+        if cosine >= TUNING.judge.rescue_cosine:
             return Verdict(Label.STATES, round(cosine, 3), f"the cited text says it in other words ({cosine:.2f})")
     return Verdict(Label.NEITHER, round(coverage / 2, 3), f"only {coverage:.0%} of its words are in the cited text")
 
@@ -104,7 +91,7 @@ def _clausewise(text: str, shown: list[str]) -> Failure | None:
     """Polarity, modality and figures read clause by clause (``strategies.reading.clause_checks``)."""
     polarity = clause_polarity_problem(text, shown)
     if polarity is not None:
-        return Failure(polarity[1] >= SAME_STATEMENT, polarity[0])
+        return Failure(polarity[1] >= TUNING.judge.same_statement, polarity[0])
     figure = figure_clause_problem(text, shown)
     if figure is not None:
         return Failure(True, figure)
@@ -131,12 +118,12 @@ def _piecewise(text: str, shown: list[str], known: set[str], cited: set[str]) ->
 
 
 def _polarity(piece: str, shown: list[str]) -> Failure | None:
-    parts = [p for p in CONTRAST.split(piece) if len(content_stems(p)) >= MIN_PIECE_WORDS] or [piece]
+    parts = [p for p in CONTRAST.split(piece) if len(content_stems(p)) >= TUNING.judge.min_piece_words] or [piece]
     for part in parts:
         # Read against the cited clause most like it: "the clinic accepts walk-in patients" is not
         # denied by the next clause's "it does not accept unsigned cards".
         best, close = aligned(part, shown)
-        if close < ALIGNED:
+        if close < TUNING.judge.aligned:
             best = [max(shown, key=lambda s: covered(content_stems(part), set(content_stems(s))))]
         part_stems = content_stems(part)
         for clause in best[:1]:

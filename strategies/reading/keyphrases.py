@@ -1,7 +1,7 @@
 """Deterministic keyphrase extraction: noun-phrase-ish n-grams scored by frequency x specificity.
 
 Candidates are runs of words between stopwords, punctuation, numbers and verb-like words (a cheap
-stand-in for a noun-phrase chunker), cut into n-grams of up to ``MAX_PHRASE_WORDS`` words. A phrase
+stand-in for a noun-phrase chunker), cut into n-grams of up to ``TUNING.evidence.keyphrase_words`` words. A phrase
 scores ``(1 + log count) x idf x length bonus``, where ``idf`` is measured against a small collection (the
 retrieved chunks): a phrase in every passage ("green roofs") says less about a passage than one in
 two of them ("saturated weight"). Surface forms that stem alike ("green roof", "green roofs") are
@@ -29,14 +29,9 @@ from strategies.reading.lexicon.instructions import (
 )
 from strategies.reading.lexicon.question_words import QUESTION_WORDS
 from strategies.reading.lexicon.stoplists import GENERIC_WORDS, PHRASE_BREAKERS
+from strategies.reading.tuning import TUNING
 
 from .text import is_listed_verb, is_past_form, stem, stopwords
-
-MAX_PHRASE_WORDS = 3
-# Each extra word multiplies the score by (1 + LENGTH_BONUS): "air temperature" beats "air".
-LENGTH_BONUS = 0.5
-MIN_WORD_CHARS = 3
-
 
 _TOKEN = re.compile(r"[^\W\d_][\w'’]*(?:-[^\W_]+)*|\d[\d.,]*|[^\w\s]", re.UNICODE)
 
@@ -88,10 +83,10 @@ def phrase_candidates(text: str) -> list[tuple[str, tuple[str, ...]]]:
         if is_instruction(sentence):
             continue
         for run in _runs(sentence):
-            for n in range(1, min(MAX_PHRASE_WORDS, len(run)) + 1):
+            for n in range(1, min(TUNING.evidence.keyphrase_words, len(run)) + 1):
                 for i in range(len(run) - n + 1):
                     gram = run[i : i + n]
-                    if n == 1 and len(gram[0]) < MIN_WORD_CHARS:
+                    if n == 1 and len(gram[0]) < TUNING.evidence.keyphrase_min_chars:
                         continue
                     if is_past_form(gram[-1]):
                         continue  # "roofs retained": a clause, not a noun phrase
@@ -158,7 +153,7 @@ def _scored_phrases(
             continue
         df = sum(1 for keys in doc_keys if key in keys)
         idf = math.log((1 + n_docs) / (1 + df)) + 1.0
-        score = (1.0 + math.log(count)) * idf * (1.0 + LENGTH_BONUS * (len(key) - 1))
+        score = (1.0 + math.log(count)) * idf * (1.0 + TUNING.evidence.keyphrase_length_bonus * (len(key) - 1))
         surface = sorted(surfaces[key].items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
         scored.append(Keyphrase(surface, key, round(score, 9), count, df))
     return scored

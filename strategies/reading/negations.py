@@ -13,9 +13,7 @@ from strategies.reading.lexicon.function_words import AUXILIARIES
 from strategies.reading.lexicon.negation import CONTRACTED_NEGATIONS, LIGHT, NOT_NEGATION, NOUN_NEGATION, PARTIAL
 from strategies.reading.lexicon.word_forms import IRREGULAR_BASE, NOT_ADVERBS
 from strategies.reading.text import lemma, stem, words
-
-# Words after a negation it may govern ("does not significantly reduce").
-NEGATION_REACH = 3
+from strategies.reading.tuning import TUNING
 
 
 def negated_terms(sentence: str) -> frozenset[str]:
@@ -30,7 +28,7 @@ def negated_terms(sentence: str) -> frozenset[str]:
         verbal = tok in CONTRACTED_NEGATIONS or (tok in ("not", "never") and k > 0 and toks[k - 1] in AUXILIARIES)
         if not (verbal or tok in NOUN_NEGATION):
             continue
-        following = toks[k + 1 : k + 1 + NEGATION_REACH]
+        following = toks[k + 1 : k + 1 + TUNING.judge.negation_reach]
         if any(w in PARTIAL for w in following[:2]):
             continue
         for word in following:

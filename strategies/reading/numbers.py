@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from strategies.reading.lexicon.negation import NEGATED
 from strategies.reading.lexicon.quantities import APPROX, LOWER, NUMBER_WORDS, UPPER
 from strategies.reading.lexicon.units import UNIT_PATTERNS
+from strategies.reading.tuning import TUNING
 
 # Number words that are no count of a unit: "half" is a share, "twice"/"double" a factor.
 _NOT_COUNTS = frozenset({"half", "twice", "double"})
@@ -26,10 +27,6 @@ _MENTION = re.compile(
 )
 _UNIT_RES = [(name, re.compile(rf"^(?:{p})$")) for name, p in UNIT_PATTERNS]
 _YEAR = re.compile(r"(?<![\w.,/-])(1[89]\d{2}|20\d{2})(?![\w%°/-]|\.\d|\s*(?:-|–|to)\s*\d)")
-
-# Relative tolerance around a value: a stated figure covers +-10%, a hedged one ("about") +-20%.
-EXACT_TOLERANCE = 0.10
-APPROX_TOLERANCE = 0.20
 
 
 @dataclass(frozen=True)
@@ -64,7 +61,7 @@ def quantities(sentence: str) -> list[Quantity]:
         before = sentence[max(0, m.start() - 25) : m.start()]
         start = m.start()
         hedge = APPROX.search(before) or UPPER.search(before) or LOWER.search(before)
-        tol = EXACT_TOLERANCE
+        tol = TUNING.judge.exact_tolerance
         lower_bound = LOWER.search(before)
         hedge_start = m.start() - len(before) + (lower_bound.start() if lower_bound else 0)
         lead = sentence[max(0, m.start() - 60) : hedge_start]
@@ -76,7 +73,7 @@ def quantities(sentence: str) -> list[Quantity]:
         elif lower_bound:
             high = float("inf")
         elif APPROX.search(before):
-            tol = APPROX_TOLERANCE
+            tol = TUNING.judge.approx_tolerance
         if hedge:
             start = m.start() - len(before) + hedge.start()
         low, high = low * (1 - tol), high * (1 + tol)
@@ -94,10 +91,6 @@ def is_bound(phrase: str) -> bool:
 def years(sentence: str) -> list[tuple[int, int, int]]:
     """Calendar years mentioned on their own (not in ranges): (year, start, end)."""
     return [(int(m.group(1)), m.start(), m.end()) for m in _YEAR.finditer(sentence)]
-
-
-# Intervals must be at least this far apart (ratio of the nearer ends) to be a conflict.
-MIN_CONFLICT_RATIO = 1.5
 
 
 def conflict_ratio(a: Quantity, b: Quantity) -> float:

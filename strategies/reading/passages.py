@@ -30,6 +30,7 @@ from corpus.table_text import row_lines
 from corpus.text import unmarked
 from research.ai_address import addresses_ai
 from research.evidence import CitationMarker, Claim
+from strategies.reading.tuning import TUNING
 
 from .lexicon.months import MONTH_PATTERN
 from .question import TABLE_NAME
@@ -45,10 +46,6 @@ _REFERENCE_OPENING = re.compile(
     r"his|her|that)\b)",
     re.I,
 )
-# At most this many items of a list are quoted; a list longer than that is cut (the quote says so).
-MAX_ITEMS = 8
-# An item longer than this many words is prose, not a list entry.
-MAX_ITEM_WORDS = 40
 # Blocks whose text can introduce or continue a passage.
 _PROSE_KINDS = frozenset({BlockKind.PARAGRAPH, BlockKind.LIST})
 # A line holding a date and nothing else ("June 20th, 2024", "3 May 2024", "2024-06-20"): release notes
@@ -246,7 +243,7 @@ def _is_item(layout: Layout, block: Block, index: int) -> bool:
     # A line opening with a reference ("These token counts are added ...") goes on after the list.
     continues = bool(_REFERENCE_OPENING.match(line[0].text))
     words = sum(len(p.text.split()) for p in line)
-    return multiline and not continues and not line[-1].introduces and words <= MAX_ITEM_WORDS
+    return multiline and not continues and not line[-1].introduces and words <= TUNING.sentences.max_item_words
 
 
 def _nests(layout: Layout, block: Block, index: int) -> bool:
@@ -259,14 +256,14 @@ def _nests(layout: Layout, block: Block, index: int) -> bool:
     return (
         len(line) == 1
         and line[0].introduces
-        and len(line[0].text.split()) <= MAX_ITEM_WORDS
+        and len(line[0].text.split()) <= TUNING.sentences.max_item_words
         and after is not None
         and _is_item(layout, block, after)
     )
 
 
 def _introduction(layout: Layout, block: Block, index: int) -> Segment | None:
-    """The piece introducing the list that the item at ``index`` belongs to (within MAX_ITEMS lines)."""
+    """The piece introducing the list that the item at ``index`` belongs to (within TUNING.sentences.max_items lines)."""
     pieces = layout.pieces(block)
     lines_back = 0
     for i in range(index - 1, -1, -1):
@@ -274,12 +271,12 @@ def _introduction(layout: Layout, block: Block, index: int) -> Segment | None:
             if pieces[i].introduces:
                 return Segment(block, i, i)
             lines_back += 1
-            if lines_back > MAX_ITEMS or not _is_item(layout, block, i):
+            if lines_back > TUNING.sentences.max_items or not _is_item(layout, block, i):
                 return None
     if block.kind is not BlockKind.LIST:
         return None
     current = block
-    for _ in range(MAX_ITEMS):
+    for _ in range(TUNING.sentences.max_items):
         previous = layout.neighbour(current, -1)
         if previous is None or not layout.pieces(previous):
             return None
@@ -335,7 +332,11 @@ def _item_lines_end(layout: Layout, last: Segment) -> int:
             line = normalise_space(" ".join(p.text for p in _line(pieces, end + 1)))
             # The list ends where its style changes (items without a full stop, then a sentence that
             # has one: prose after the list) or where a line repeats (pages scraped twice over).
-            if len(seen) == MAX_ITEMS or line in seen or (seen and _terminated(line) != _terminated(seen[0])):
+            if (
+                len(seen) == TUNING.sentences.max_items
+                or line in seen
+                or (seen and _terminated(line) != _terminated(seen[0]))
+            ):
                 break
             seen.append(line)
         end += 1
@@ -343,10 +344,10 @@ def _item_lines_end(layout: Layout, last: Segment) -> int:
 
 
 def _following_lists(layout: Layout, block: Block) -> list[Segment]:
-    """The list blocks right after ``block``, whole, at most MAX_ITEMS of them."""
+    """The list blocks right after ``block``, whole, at most TUNING.sentences.max_items of them."""
     out: list[Segment] = []
     current = block
-    while len(out) < MAX_ITEMS:
+    while len(out) < TUNING.sentences.max_items:
         following = layout.neighbour(current, 1)
         if following is None or following.kind is not BlockKind.LIST or not layout.pieces(following):
             break
@@ -364,7 +365,7 @@ def _shown(layout: Layout, block: Block) -> Segment | None:
     if following is None or following.kind is not BlockKind.PARAGRAPH:
         return None
     pieces = layout.pieces(following)
-    if not pieces or pieces[-1].line >= MAX_ITEMS or any(is_statement(p.text) for p in pieces):
+    if not pieces or pieces[-1].line >= TUNING.sentences.max_items or any(is_statement(p.text) for p in pieces):
         return None
     return Segment(following, 0, len(pieces) - 1)
 

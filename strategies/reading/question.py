@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from corpus.retrieval import RetrievedChunk
 from corpus.text import figures
+from strategies.reading.tuning import TUNING
 from tools.definitions import definition_subject
 from tools.identifiers import query_identifiers
 
@@ -27,16 +28,20 @@ from .lexicon.question_words import QUESTION_WORDS
 from .lexicon.verbs import CATENATIVE_VERBS
 from .question_types import AnswerType, QuestionType, main_clause, question_type
 from .shares import asked_majority
-from .text import abbreviations, content_stems, content_words, question_terms, stem, without_source, word_tokens, words
+from .text import (
+    abbreviations,
+    content_stems,
+    content_words,
+    question_terms,
+    source_names,
+    stem,
+    without_source,
+    word_tokens,
+    words,
+)
 
 # "Table 2", "Tab. 3": how a caption names its table and a question names the table it asks about.
 TABLE_NAME = re.compile(r"\b(?:Table|Tab\.)\s*([A-Z]?\d+[a-z]?)\b", re.I)
-# The words either side of a question's "and" that name the things it joins ("Claude 3.5 Sonnet and
-# tool use"): at most this many.
-CONJUNCT_WORDS = 3
-# A verb governs the action of a "to" at most this many words after it (its object between): "agree
-# to pay", "ordered Corvid to pay".
-GOVERNED_WITHIN = 3
 # A question asking which thing its subject is or does: "(Under) which license is X released (under)?",
 # "What dataset does X train on?", "What F1 does X obtain on Y?". Its subject stands between the
 # auxiliary and its verb, lower-case: a participle after a form of "be", a bare verb after "do"; a
@@ -50,10 +55,6 @@ _ASKED_OF = re.compile(
     r"|(?:does|do|did)\s+(?P<active>.+?)\s+[a-z]+)"
     rf"(?:\s+{_PREPOSITION}(?:\s+[^?]*)?)?\s*\?*$"
 )
-# The thing a measure is asked of is named in at most this many words ("the size of the training set").
-MEASURED_WORDS = 3
-# A subject is a noun phrase of at most this many words.
-SUBJECT_WORDS = 6
 # Words of a subject that name no particular thing: pronouns, the documents and their authors.
 _PRONOUNS = PLURAL_PRONOUNS | SINGULAR_PRONOUNS | frozenset(("you", "we", "i", "us", "he", "she"))
 # What a question asks its sources with ("What does the evidence say about …?") is no thing it asks of.
@@ -93,6 +94,7 @@ class ParsedQuestion:
     subject: tuple[str, ...] = ()  # content words of the subject it asks what is or does ("corvidkit")
     governing: tuple[str, ...] = ()  # the verbs it puts its action under, base forms ("agree" of "agree to pay")
     measured: tuple[str, ...] = ()  # stems of the thing whose measure it asks ("dataset" of "the size of the dataset")
+    source: tuple[str, ...] = ()  # words of the documents it names as its source ("longeval" of "LongEval's table")
     abbreviations: dict[str, str] = field(default_factory=dict, compare=False)  # "SOTA" -> its words
 
 
@@ -125,6 +127,7 @@ def parse_question(question: str, evidence: Sequence[RetrievedChunk] = ()) -> Pa
         subject=subject_words(text),
         governing=governing_verbs(text),
         measured=measured_thing(text, asked),
+        source=source_names(text),
         abbreviations=abbreviations(text),
     )
 
@@ -161,7 +164,7 @@ def subject_words(question: str) -> tuple[str, ...]:
         return ()
     subject = found.group("passive") or found.group("active")
     # A noun phrase, not a clause that goes on past its verb ("Corvid agree to pay in the class").
-    if len(subject.split()) > SUBJECT_WORDS or re.search(r"\bto\b|[,;]", subject):
+    if len(subject.split()) > TUNING.question.subject_words or re.search(r"\bto\b|[,;]", subject):
         return ()
     # A pronoun is the whole subject ("does it use"): the words after it are its verb's.
     if not _PRONOUNS.isdisjoint(subject.lower().split()):
@@ -185,7 +188,7 @@ def measured_thing(question: str, asked: QuestionType) -> tuple[str, ...]:
     # It ends at a preposition, a verb or a participle ("the training set *used* for …").
     ending = rf"\s+(?:{_PREPOSITION}|when|that|which|is|are|was|were|do|does|did|[a-z]+ed)\b"
     thing = re.split(ending, found.group("thing"))[0]
-    return tuple(content_stems(" ".join(thing.split()[:MEASURED_WORDS])))
+    return tuple(content_stems(" ".join(thing.split()[: TUNING.question.measured_words])))
 
 
 def governing_verbs(question: str) -> tuple[str, ...]:
@@ -196,7 +199,7 @@ def governing_verbs(question: str) -> tuple[str, ...]:
     found = (
         base
         for i, w in enumerate(said)
-        if "to" in said[i + 1 : i + 1 + GOVERNED_WITHIN] and said.index("to", i + 1) < len(said) - 1
+        if "to" in said[i + 1 : i + 1 + TUNING.question.governed_within] and said.index("to", i + 1) < len(said) - 1
         for base in sorted(CATENATIVE_VERBS)
         if form_of(w, base)
     )
@@ -204,10 +207,12 @@ def governing_verbs(question: str) -> tuple[str, ...]:
 
 
 def conjuncts_of(question: str) -> tuple[str, ...]:
-    """Stems of the words either side of the question's first "and" (CONJUNCT_WORDS each): the things a
+    """Stems of the words either side of the question's first "and" (TUNING.question.conjunct_words each): the things a
     question on "X and Y" asks about, each of which may have its own answer. None without an "and"."""
     before, sep, after = question.partition(" and ")
     if not sep:
         return ()
-    joined = " ".join([*before.split()[-CONJUNCT_WORDS:], *after.split()[:CONJUNCT_WORDS]])
+    joined = " ".join(
+        [*before.split()[-TUNING.question.conjunct_words :], *after.split()[: TUNING.question.conjunct_words]]
+    )
     return tuple(dict.fromkeys(content_stems(joined)))

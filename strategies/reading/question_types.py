@@ -33,6 +33,7 @@ from strategies.reading.lexicon.quantities import ACCOUNT_PLURALS, DATE_NOUNS, M
 from strategies.reading.lexicon.question_words import NOT_A_NOUN
 from strategies.reading.lexicon.stoplists import PHRASE_BREAKERS
 from strategies.reading.lexicon.word_forms import IRREGULAR_BASE, IRREGULAR_PLURALS, NOT_ADVERBS
+from strategies.reading.tuning import TUNING
 
 from .text import is_listed_verb, is_past_form, stem, stopwords
 
@@ -274,10 +275,6 @@ _NUMBER_WORD = re.compile(
     re.I,
 )
 _NAME_WORD = re.compile(r"^(?:[A-Z][\w'’.-]*|\S*\d\S*|\w+[A-Z]\w*|[a-z][\w.-]*_[\w.-]*)$")
-MAX_NAME_WORDS = 6
-MAX_CATEGORY_WORDS = 3
-# A word in -ly longer than this is read as an adverb ("widely", "mainly"; not "rally" or "Italy").
-ADVERB_MIN_LETTERS = 5
 
 
 def fits(asked: QuestionType, phrase: str, sentence: str) -> bool:
@@ -327,11 +324,13 @@ def category_value(phrase: str) -> bool:
     poet", or "widely recognized" of "Doak is widely recognized for his skills in chess", says what the
     subject did or how it is seen, not what it is."""
     words = [w.lower() for w in phrase.split()]
-    if not words or len(words) > MAX_CATEGORY_WORDS:
+    if not words or len(words) > TUNING.question.max_category_words:
         return False
     if any(w in stopwords() or w in PHRASE_BREAKERS for w in words):
         return False
-    adverb = any(len(w) > ADVERB_MIN_LETTERS and w.endswith("ly") and w not in NOT_ADVERBS for w in words)
+    adverb = any(
+        len(w) > TUNING.question.adverb_min_letters and w.endswith("ly") and w not in NOT_ADVERBS for w in words
+    )
     return not (adverb or any(is_listed_verb(w) for w in words) or is_past_form(words[-1]))
 
 
@@ -340,7 +339,11 @@ def _is_name(phrase: str, noun: str, place: bool = False) -> bool:
     with one; a leading "the" ("The Beatles") and the asked-for noun at the end ("the Standard *tier*")
     are not counted."""
     words = _name_words(phrase, noun)
-    if len(words) > MAX_NAME_WORDS or words[0].lower() in NAME_PARTICLES or words[-1].lower() in NAME_PARTICLES:
+    if (
+        len(words) > TUNING.question.max_name_words
+        or words[0].lower() in NAME_PARTICLES
+        or words[-1].lower() in NAME_PARTICLES
+    ):
         return False
     # A place's parts are joined by commas ("Houghton County, Michigan"); other names' are a list.
     return (

@@ -12,21 +12,12 @@ from collections import Counter
 from collections.abc import Sequence
 
 from corpus.retrieval import RetrievedChunk
+from strategies.reading.tuning import TUNING
 
 from .extractive import prose
 from .lexicon.question_words import QUESTION_WORDS
 from .text import content_words, question_terms, stem, strip_question
 from .vectors import Vectors, cosine_matrix
-
-#: The cosine between two words' embeddings (all-MiniLM-L6-v2, each word embedded alone) from which the
-#: evidence's word stands for the question's. Measured on word pairs: cost/price 0.73, accuracy/precision
-#: 0.78, temperature/heat 0.56, species/wildlife 0.63, population/inhabitants 0.56; below the line,
-#: installation/construction 0.28, cost/euro 0.41, dataset/corpus 0.40, population/city 0.30.
-RELATED_SIMILARITY = 0.5
-#: The evidence's most frequent words are weighed, at most this many (one embedding batch).
-MAX_CANDIDATES = 200
-#: Shorter words are mostly abbreviations and units, which a word embedding places poorly.
-MIN_LETTERS = 4
 
 
 def related_terms(question: str, evidence: Sequence[RetrievedChunk], vectors: Vectors, k: int) -> list[str]:
@@ -42,18 +33,24 @@ def related_terms(question: str, evidence: Sequence[RetrievedChunk], vectors: Ve
     if not asked or k <= 0:
         return []
     own = {stem(w) for w in [*words, *question_terms(question)]}
-    counts = Counter(w for w in said if w.isalpha() and len(w) >= MIN_LETTERS and stem(w) not in own)
-    candidates = sorted(counts, key=lambda w: (-counts[w], w))[:MAX_CANDIDATES]
+    counts = Counter(
+        w for w in said if w.isalpha() and len(w) >= TUNING.evidence.related_min_letters and stem(w) not in own
+    )
+    candidates = sorted(counts, key=lambda w: (-counts[w], w))[: TUNING.evidence.related_candidates]
     return _most_alike(asked, candidates, vectors)[:k]
 
 
 def _most_alike(asked: list[str], candidates: list[str], vectors: Vectors) -> list[str]:
-    """The candidates at least RELATED_SIMILARITY alike to one of the ``asked`` words, most alike first."""
+    """The candidates at least TUNING.evidence.related_similarity alike to one of the ``asked`` words, most alike first."""
     if not candidates:
         return []
     similarity = cosine_matrix(vectors.passages(asked), vectors.passages(candidates)).max(axis=0)
     alike = sorted(
-        ((round(float(s), 6), w) for s, w in zip(similarity, candidates, strict=True) if s >= RELATED_SIMILARITY),
+        (
+            (round(float(s), 6), w)
+            for s, w in zip(similarity, candidates, strict=True)
+            if s >= TUNING.evidence.related_similarity
+        ),
         key=lambda pair: (-pair[0], pair[1]),
     )
     return [w for _, w in alike]

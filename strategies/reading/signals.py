@@ -11,18 +11,10 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+from strategies.reading.tuning import TUNING
+
 from .extractive import Analysis, ScoredSentence, select
 from .text import stem
-
-# Coverage = 0.35 pool + 0.35 best + 0.3 dense (the earlier, word-based rule), and its floor.
-COVERAGE_WEIGHTS = (0.35, 0.35, 0.30)
-MIN_COVERAGE = 0.45
-AGREEMENT_RANKS = 3
-# The lead signal of a question asking for an account: between a typed question led by a short
-# answer (1) and one that found none (0).
-ACCOUNT_LEAD = 0.5
-# Best coverage is measured over this many of the top-ranked sentences.
-TOP_SENTENCES = 5
 
 
 @dataclass(frozen=True)
@@ -56,7 +48,10 @@ def signals(analysis: Analysis, led: bool | None, chosen: list[ScoredSentence] |
     dense = sorted(s.dense for s in scored)
     by_dense = sorted(range(len(scored)), key=lambda i: -scored[i].dense)
     by_words = sorted(range(len(scored)), key=lambda i: -scored[i].lexical)
-    agreement = float(by_dense[0] in by_words[:AGREEMENT_RANKS] or by_words[0] in by_dense[:AGREEMENT_RANKS])
+    agreement = float(
+        by_dense[0] in by_words[: TUNING.evidence.agreement_ranks]
+        or by_words[0] in by_dense[: TUNING.evidence.agreement_ranks]
+    )
     return Signals(
         pool=pool,
         best=best,
@@ -64,7 +59,7 @@ def signals(analysis: Analysis, led: bool | None, chosen: list[ScoredSentence] |
         margin=dense[-1] - dense[len(dense) // 2],
         lexical=scored[0].lexical,
         agreement=agreement,
-        lead=ACCOUNT_LEAD if led is None else float(led),
+        lead=TUNING.evidence.account_lead if led is None else float(led),
         joint=joint_coverage(analysis, select(analysis) if chosen is None else chosen),
     )
 
@@ -76,7 +71,9 @@ def _shares(analysis: Analysis, terms: list[str]) -> tuple[float, float]:
     if not terms:
         return 1.0, 1.0
     pool = sum(1 for t in terms if any(s.sentence.covers(t) for s in scored)) / len(terms)
-    best = max(sum(1 for t in terms if s.sentence.covers(t)) / len(terms) for s in scored[:TOP_SENTENCES])
+    best = max(
+        sum(1 for t in terms if s.sentence.covers(t)) / len(terms) for s in scored[: TUNING.evidence.top_sentences]
+    )
     return pool, best
 
 
@@ -114,9 +111,10 @@ def joint_coverage(analysis: Analysis, chosen: list[ScoredSentence]) -> float:
 
 def coverage(found: Signals) -> float:
     """How much of the question the evidence's own words and best cosine cover (0-1)."""
-    return COVERAGE_WEIGHTS[0] * found.pool + COVERAGE_WEIGHTS[1] * found.best + COVERAGE_WEIGHTS[2] * found.dense
+    pool, best, dense = TUNING.evidence.coverage_weights
+    return pool * found.pool + best * found.best + dense * found.dense
 
 
 def covered(analysis: Analysis) -> bool:
     """The question's specific terms are not missing from the evidence (the floor of ``sufficient``)."""
-    return bool(analysis.scored) and coverage(signals(analysis, None)) >= MIN_COVERAGE
+    return bool(analysis.scored) and coverage(signals(analysis, None)) >= TUNING.evidence.min_coverage

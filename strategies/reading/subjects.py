@@ -33,6 +33,7 @@ from corpus.text import stopwords
 from strategies.reading.lexicon.entities import HONORIFICS
 from strategies.reading.lexicon.months import MONTH_WORD
 from strategies.reading.lexicon.quantities import ORDINAL_NUMBERS
+from strategies.reading.tuning import TUNING
 
 from .text import content_stems, matched, stem
 
@@ -55,9 +56,6 @@ _ORDINAL = re.compile(
     r"\d+(?:st|nd|rd|th))\b",
     re.IGNORECASE,
 )
-# A subject is shown by at most this many of its details, names of at most MAX_SHOWN_WORDS words.
-MAX_SHOWN = 3
-MAX_SHOWN_WORDS = 4
 # A year: four digits from 1600 to 2099, not part of a larger number, and not a count ("2048 tokens").
 _YEAR = re.compile(r"(?<![\w.,$€£])(?:1[6-9]|20)\d{2}(?![\w%°]|[.,]\d)(?!\s+[a-z]+s\b)")
 
@@ -77,7 +75,7 @@ class Subject:
         """What tells this subject apart from ``others``: the details they do not give."""
         theirs = {w for o in others for w in o.names | o.years | o.ordinals}
         own = [t for t in self.shown if not _detail_words(t) <= theirs]
-        return ", ".join(own[:MAX_SHOWN])
+        return ", ".join(own[: TUNING.phrasing.max_shown])
 
 
 # What tells one thing of a name from another, after its value: "Blitzen Trapper (2013, Vagrant)".
@@ -133,7 +131,7 @@ def _other_names(
         extra = [w for w in run.core if w not in asked and not matched(stem(w), asked)]
         if extra:
             names.update(extra)
-            if len(run.core) <= MAX_SHOWN_WORDS:  # a long run is a list or a menu, not a name to show
+            if len(run.core) <= TUNING.phrasing.max_shown_words:  # a long run is a list or a menu, not a name to show
                 shown.append((run.start, _shown(sentence[run.start : run.end])))
     return names, shown, variant and not covered
 

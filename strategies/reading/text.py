@@ -16,27 +16,13 @@ from strategies.reading.lexicon.negation import MARKED_IMPERATIVE
 from strategies.reading.lexicon.question_words import OUTCOME_VERBS, QUESTION_WORDS
 from strategies.reading.lexicon.stoplists import GENERIC_WORDS
 from strategies.reading.lexicon.verbs import VERBISH
+from strategies.reading.tuning import TUNING
 
-# Stems are a light suffix strip cut to this many characters ("installation", "installed" and
-# "install" all become "insta"); two stems also match when one is a prefix of the other and the
-# shorter has at least MIN_PREFIX_MATCH characters ("cool" ~ "coole").
-STEM_LENGTH = 5
-MIN_PREFIX_MATCH = 4
 _SUFFIXES = ("ations", "ation", "ings", "ing", "tions", "tion", "ied", "ies", "ed", "es", "s", "ly", "e")
 # Derivations the suffix strip cannot join (retain/retention).
 _STEM_EQUIVALENTS = {"reten": "retai"}
 
 
-MIN_SENTENCE_WORDS = 6
-# A shorter sentence is a statement when it ends with a full stop and has a finite verb ("Tokens expire
-# after 30 days."); without both it is a label or a heading's fragment.
-MIN_VERB_SENTENCE_WORDS = 4
-# A line this long without any punctuation and with many capitalised words is a run of headings.
-MAX_UNPUNCTUATED_WORDS = 15
-# Sentences at least this long are statements even when no verb from the list shows up.
-LONG_SENTENCE_WORDS = 20
-# A sentence with more than this share of numeric tokens is a table row, not prose.
-MAX_NUMERIC_SHARE = 0.4
 # Stand-alone separator glyphs of menus, breadcrumbs and link lists ("Home · Docs › Guide"): two of
 # them make a "sentence" navigation, not prose.
 _SEPARATOR = re.compile(r"(?:^|\s)[•·›»^](?=\s|$)")
@@ -64,7 +50,7 @@ def stem(word: str) -> str:
                 continue
             w = w[: -len(suffix)] + ("y" if suffix in ("ies", "ied") else "")
             break
-    w = w[:STEM_LENGTH]
+    w = w[: TUNING.sentences.stem_length]
     return _STEM_EQUIVALENTS.get(w, w)
 
 
@@ -76,6 +62,19 @@ _LETTERS = re.compile(r"[A-Za-z]+")
 _DOCUMENT_REFERENCE = re.compile(
     r"\b((?:the|this|that|its|their|our)\s+(?:[A-Z0-9][\w-]*['’]?s?\s+){0,3}|[A-Z][\w-]*['’]s\s+)"
     r"(?:paper|article|preprint|study|survey|report|authors)\b"
+)
+
+# A part of a named document a question reads from: "Lumen's comparison table", "Lumen's Figure 2".
+# The name says which document; the part's words ("comparison table") are no words of what is asked.
+_SOURCE_PART = re.compile(r"\b([A-Z][\w-]*['’]s)\s+(?:[a-z]+\s+){0,2}(?:table|figure|appendix)s?\b")
+
+# The name of a document a question reads from: "LongEval's table of datasets", "Lumen's survey", "the
+# CorvidBERT paper", "the Lumen authors". A possessive name owns a part of its document too (a table, a
+# figure, its results), with at most two words between ("Lumen's comparison table").
+_SOURCE_NAME = re.compile(
+    r"\b([A-Z][\w-]*)['’]s\s+(?:[a-z]+\s+){0,2}"
+    r"(?:paper|article|preprint|study|survey|report|authors|table|figure|appendix|results|experiments)\b"
+    r"|\bthe\s+([A-Z][\w-]*)\s+(?:paper|article|preprint|study|survey|report|authors)\b"
 )
 
 # "according to X": X is where the answer is to be read, up to the clause's end.
@@ -103,7 +102,7 @@ def one_word_verbs(question: str) -> str:
 def stems_match(a: str, b: str) -> bool:
     if a == b:
         return True
-    if min(len(a), len(b)) < MIN_PREFIX_MATCH:
+    if min(len(a), len(b)) < TUNING.sentences.min_prefix_match:
         return False
     return a.startswith(b) or b.startswith(a)
 
@@ -168,7 +167,15 @@ def spelled_out(question: str, text: str) -> str:
 def without_source(question: str) -> str:
     """The question without the document it names as its source ("… in the CorvidBERT paper", "…
     according to the dataset comparison table"): what it asks of the text, not which text."""
-    return _DOCUMENT_REFERENCE.sub("", _ACCORDING_TO.sub("", question))
+    return _SOURCE_PART.sub("", _DOCUMENT_REFERENCE.sub("", _ACCORDING_TO.sub("", question)))
+
+
+def source_names(question: str) -> tuple[str, ...]:
+    """The words of the names of the documents ``question`` reads from (``_SOURCE_NAME``), lower-cased:
+    ("longeval",) of "What is X in LongEval's table of datasets?"."""
+    said = (word_tokens(m.group(1) or m.group(2)) for m in _SOURCE_NAME.finditer(question))
+    # "What's the main table …" names no document.
+    return tuple(w for name in said for w in name if w not in QUESTION_WORDS and w not in stopwords())
 
 
 def question_terms(question: str) -> list[str]:
@@ -182,7 +189,7 @@ def question_terms(question: str) -> list[str]:
     )
     # "according to X" says where to read, not what: X's words are in every sentence of it.
     question = one_word_verbs(_ACCORDING_TO.sub("", question))
-    return content_words(_DOCUMENT_REFERENCE.sub(r"\1", question), asking)
+    return content_words(_SOURCE_PART.sub(r"\1", _DOCUMENT_REFERENCE.sub(r"\1", question)), asking)
 
 
 def matched(term_stem: str, stems: set[str] | frozenset[str]) -> bool:
@@ -289,9 +296,9 @@ def is_statement(sentence: str, opens_page_block: bool = True) -> bool:
 def _too_short(text: str, toks: list[str]) -> bool:
     """A question, or too few words to state anything (a short line states something only as a
     sentence closed by a full stop around a verb)."""
-    if text.endswith("?") or len(toks) < MIN_VERB_SENTENCE_WORDS:
+    if text.endswith("?") or len(toks) < TUNING.sentences.min_verb_sentence_words:
         return True
-    return len(toks) < MIN_SENTENCE_WORDS and not (text.endswith(".") and has_verb(text))
+    return len(toks) < TUNING.sentences.min_sentence_words and not (text.endswith(".") and has_verb(text))
 
 
 def _broken_off(text: str, toks: list[str], opens_page_block: bool) -> bool:
@@ -308,22 +315,26 @@ def _table_or_listing(text: str, toks: list[str]) -> bool:
     if "|" in text or re.search(r"\S {3,}\S.* {3,}", text) or _REFERENCE_LINE.search(text):
         return True
     numeric = sum(1 for t in toks if _NUMERIC.match(t.strip("();,")))
-    if numeric / len(toks) > MAX_NUMERIC_SHARE:
+    if numeric / len(toks) > TUNING.sentences.max_numeric_share:
         return True
     return len(_SEPARATOR.findall(text)) >= 2  # a menu or breadcrumb trail scraped with the page
 
 
 def _label_or_heading(text: str, toks: list[str]) -> bool:
     """A label, a heading or a cut-off fragment: no verb, no closing punctuation or Title Case."""
-    if not has_verb(text) and (len(toks) < LONG_SENTENCE_WORDS or _LABEL.match(text)):
+    if not has_verb(text) and (len(toks) < TUNING.sentences.long_sentence_words or _LABEL.match(text)):
         return True
-    if text[-1] not in ".!;:)\"'”’" and len(toks) < 10:
+    if text[-1] not in ".!;:)\"'”’" and len(toks) < TUNING.sentences.max_fragment_words:
         return True  # a line of a heading or a cut-off fragment
     capitalised = sum(1 for t in toks if t[:1].isupper())
-    if text[-1] not in ".!" and capitalised / len(toks) > 0.6:
+    if text[-1] not in ".!" and capitalised / len(toks) > TUNING.sentences.title_case_share:
         return True  # Title Case Heading
     # A table of contents or a menu on one line: headings one after another.
-    return len(toks) >= MAX_UNPUNCTUATED_WORDS and not re.search(r"[.,;:!?]", text) and capitalised / len(toks) >= 0.25
+    return (
+        len(toks) >= TUNING.sentences.max_unpunctuated_words
+        and not re.search(r"[.,;:!?]", text)
+        and capitalised / len(toks) >= TUNING.sentences.menu_capitalised_share
+    )
 
 
 # Source code quoted in documentation: an assignment of a string, list, dict or method call (not
@@ -332,7 +343,6 @@ def _label_or_heading(text: str, toks: list[str]) -> bool:
 _ASSIGNMENT = re.compile(r"(?:^|\s)[A-Za-z_][\w.\[\]\"']*\s*=\s*(?:[\"'\[{]|\w+[._][\w.]*\()")
 _CODE_START = re.compile(r"^(?:#|//|/\*|\$ |>>> |import |from \S+ import |def |class |return |curl |pip |npm )")
 _CODE_SYMBOLS = re.compile(r"[{}\[\]()<>=;\\#`|\"]")
-MAX_SYMBOL_SHARE = 0.06
 
 
 def is_code(text: str) -> bool:
@@ -340,7 +350,7 @@ def is_code(text: str) -> bool:
     stripped = text.strip()
     if _CODE_START.match(stripped) or _ASSIGNMENT.search(stripped):
         return True
-    return len(_CODE_SYMBOLS.findall(stripped)) / max(1, len(stripped)) > MAX_SYMBOL_SHARE
+    return len(_CODE_SYMBOLS.findall(stripped)) / max(1, len(stripped)) > TUNING.sentences.max_symbol_share
 
 
 def is_code_line(text: str) -> bool:
@@ -387,7 +397,7 @@ def lemma(word: str) -> str:
         if w.endswith(suffix) and len(w) - len(suffix) >= 3 and not w.endswith(("ss", "us")):
             w = w[: -len(suffix)] + repl
             break
-    return w[:STEM_LENGTH]
+    return w[: TUNING.sentences.stem_length]
 
 
 def lemmas(text: str) -> frozenset[str]:

@@ -9,7 +9,7 @@ when it names exactly what the question asks for:
 - a **labelled value**: the question names an identifier ("IPv6", "max_tokens": an acronym, a word with
   an inner capital, a digit or an underscore), a section of the evidence is headed by that identifier
   and nothing else, and the section's first line below its heading is a bare value (at most
-  ``MAX_VALUE_TOKENS`` tokens, with a digit);
+  ``TUNING.tables.max_value_tokens`` tokens, with a digit);
 - a **key and its value** (``key: value``, ``key = value``, ``"key": value``), for a question asking how
   a value is set ("how do you *specify* / *pass* / *set* …", ``SETTING_VERBS``): the key is written as
   code writes one (quoted, or with an underscore or an inner capital: ``apiKey``, ``max_tokens``) and
@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 from corpus.models import Block, BlockKind
 from research.evidence import CitationMarker, Claim
+from strategies.reading.tuning import TUNING
 
 from .claim_checks import technical
 from .lexicon.verbs import SETTING_VERBS
@@ -38,8 +39,6 @@ from .passages import Layout
 from .question import ParsedQuestion
 from .text import stem, words
 
-# A bare value: this many whitespace-separated tokens at most, one with a digit ("160.79.104.0/23").
-MAX_VALUE_TOKENS = 3
 # Key and value on one line: a quoted or bare identifier, ":" or "=", a value (not "//", a URL's).
 _KEY_VALUE = re.compile(
     r"""^\s*(?P<quote>["']?)(?P<key>[A-Za-z][\w.-]*)(?P=quote)\s*[:=]\s*(?P<value>(?![/=])\S.*?)\s*,?\s*$"""
@@ -135,4 +134,8 @@ def _literal(value: str, held: set[str]) -> bool:
 
 def _bare_value(line: str) -> bool:
     tokens = line.split()
-    return len(tokens) <= MAX_VALUE_TOKENS and any(c.isdigit() for c in line) and not line.endswith((".", ":"))
+    return (
+        len(tokens) <= TUNING.tables.max_value_tokens
+        and any(c.isdigit() for c in line)
+        and not line.endswith((".", ":"))
+    )

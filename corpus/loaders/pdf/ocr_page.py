@@ -63,7 +63,7 @@ def read_scanned_page(page: Any, data: PageData, options: OcrOptions) -> str | N
     started = time.monotonic()
     image = page.to_image(resolution=72 * scale, antialias=True).original.convert("RGB")
     pixels = np.asarray(image)
-    reading = read_image(pixels, options.page_seconds)
+    reading = read_image(pixels, options.page_seconds, options.models_dir)
     data.segments, data.tables, data.drawings = [], [], []
     if reading.problem:
         logger.info("page %d: %s", data.number, reading.problem)

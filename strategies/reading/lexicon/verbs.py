@@ -4,7 +4,8 @@ from __future__ import annotations
 
 # Auxiliaries and frequent verbs (base and third person): a sentence needs one of these, or a
 # past-tense form, to count as a statement rather than a heading or a label.
-# Source: hand-kept: English auxiliaries, then the verbs findings sentences use most.
+# Source: hand-kept: English auxiliaries, then the verbs findings sentences use most, then the past
+# forms too short for the "-ed" rule (``text.is_past_form``) or irregular.
 VERBISH = frozenset(
     """is are was were be been being am has have had do does did can could may might will would
     shall should must show shows showed reduce reduces lower lowers increase increases retain
@@ -17,7 +18,8 @@ VERBISH = frozenset(
     allow allows contribute contributes extend extends delay delays vary varies affect affects
     cool cools occur occurs carry carries reach reaches cause causes explain explains combine
     combines include includes compare compares measure measures report reports estimate
-    estimates propose proposes recommend recommends""".split()
+    estimates propose proposes recommend recommends
+    used made said paid sent went came told felt held won saw met got""".split()
 )
 
 # Verbs setting one thing against another, which a question's subject is followed by ("Does LoRA
