@@ -6,8 +6,11 @@ keeps a "not" (**negation**), a modal or a bound changed (**modal**, **bound**),
 another clause (**figure_clause**), another currency (**currency**), a name of the question or the
 title swapped in (**background_name**); and truths a reader must keep: a common synonym
 (**synonym**), a capitalised common word opening the claim (**opening_capital**), a number spelled
-out or printed (**number_word**), "49%" / "49 percent" (**percent_word**). One pair in three (by a
-hash of its text) is held back. Printed per shape: the true pairs stated (recall), the false pairs
+out or printed (**number_word**), "49%" / "49 percent" (**percent_word**); words of opposite sense read as
+polarity (**antonym**: "forbidden" / "not allowed"; **prefix**: "unsigned" / "not signed"), words and
+idioms a naive negation rule misreads ("unlike", "under", "none the less", "not uncommon":
+**not_a_negation**), and a term put in another's slot between the same words (**term_slot**). One
+pair in three (by a hash of its text) is held back. Printed per shape: the true pairs stated (recall), the false pairs
 stated (lies passed) and the precision of "states".
 
     python -m evals.judge_shapes [--meaning] [--split all|tuning|held-back]

@@ -20,31 +20,11 @@ from strategies.reading.clauses import aligned, clauses, closeness
 from strategies.reading.lexicon.function_words import AUXILIARIES
 from strategies.reading.lexicon.modality import MODAL_CLASSES
 from strategies.reading.lexicon.stoplists import GENERIC_WORDS
-from strategies.reading.lexicon.word_forms import IRREGULAR_BASE
-from strategies.reading.negations import adverb, negated_terms
+from strategies.reading.negations import adverb, denied, held_stems, polarity_stem
 from strategies.reading.numbers import Mention, currency, mentions
-from strategies.reading.text import content_words, lemma, stem, stems_match, words
+from strategies.reading.opposites import opposed
+from strategies.reading.text import content_words, stems_match, words
 from strategies.reading.tuning import TUNING
-
-# Verbs of lack that deny the verb they govern as "not" does ("unable to reserve" = "cannot reserve").
-# Source: standard English: verbs and adjectives of inability and lack.
-_WITHOUT = re.compile(r"\bwithout\b", re.I)
-_LACK = re.compile(r"\b(?:unable|fail(?:s|ed)?|lacks?|lacking)\s+(?:to\s+)?([a-z][\w-]+)", re.I)
-
-
-def denied(text: str) -> frozenset[str]:
-    """The stems of the words ``text``'s negations and verbs of lack govern. "without" is left out:
-    "the dataset without stop words" and "with stop words removed" say the same."""
-    governed = negated_terms(_WITHOUT.sub("with", text)) | {lemma(m.group(1).lower()) for m in _LACK.finditer(text)}
-    return frozenset(_stem(w) for w in governed)
-
-
-def _held(text: str) -> frozenset[str]:
-    return frozenset(_stem(w) for w in words(text))
-
-
-def _stem(word: str) -> str:
-    return stem(IRREGULAR_BASE.get(word, word))
 
 
 def _has(word: str, held: frozenset[str]) -> bool:
@@ -52,21 +32,32 @@ def _has(word: str, held: frozenset[str]) -> bool:
 
 
 def clause_polarity_problem(claim: str, cited: list[str]) -> tuple[str, float] | None:
-    """A word the claim's clause affirms and its aligned clause denies, or the reverse: (the reason,
-    how close the clauses are), else None."""
+    """A word the claim's clause affirms and its aligned clause denies, or the reverse, or an opposite
+    put for the word with its polarity ("forbidden" for "allowed"): (the reason, how close the clauses
+    are), else None."""
     for part in clauses(claim):
         best, close = aligned(part, cited)
         if close < TUNING.judge.aligned:
             continue
-        mine, mine_held = denied(part), _held(part)
         for clause in _same_subject(part, best):
-            theirs, theirs_held = denied(clause), _held(clause)
-            affirmed = [w for w in theirs if _has(w, mine_held) and not _has(w, mine)]
-            if affirmed:
-                return f"the cited text denies {affirmed[0]!r}, which the claim states", close
-            refused = [w for w in mine if _has(w, theirs_held) and not _has(w, theirs)]
-            if refused:
-                return f"the claim denies {refused[0]!r}, which the cited text states", close
+            problem = _polarity_against(part, clause)
+            if problem is not None:
+                return problem, close
+    return None
+
+
+def _polarity_against(part: str, clause: str) -> str | None:
+    mine, mine_held = denied(part), held_stems(part)
+    theirs, theirs_held = denied(clause), held_stems(clause)
+    affirmed = [w for w in theirs if _has(w, mine_held) and not _has(w, mine)]
+    if affirmed:
+        return f"the cited text denies {affirmed[0]!r}, which the claim states"
+    refused = [w for w in mine if _has(w, theirs_held) and not _has(w, theirs)]
+    if refused:
+        return f"the claim denies {refused[0]!r}, which the cited text states"
+    opposite = opposed(part, clause)
+    if opposite is not None:
+        return f"the claim says {opposite[0]!r} where the cited text says {opposite[1]!r}"
     return None
 
 
@@ -86,7 +77,7 @@ def modal_verbs(text: str) -> dict[str, frozenset[str]]:
             for word in words(text[m.end() : m.end() + 60])[: TUNING.judge.modal_reach]:
                 if word in stops or word in AUXILIARIES or adverb(word):
                     continue
-                out.setdefault(_stem(word), set()).add(name)
+                out.setdefault(polarity_stem(word), set()).add(name)
                 break
     return {k: frozenset(v) for k, v in out.items()}
 

@@ -39,6 +39,7 @@ from strategies.reading.claim_checks import (
 )
 from strategies.reading.clause_checks import clause_polarity_problem, figure_clause_problem, modality_problem
 from strategies.reading.clauses import aligned
+from strategies.reading.slots import slot_problem
 from strategies.reading.tuning import TUNING
 
 
@@ -101,14 +102,15 @@ def _clausewise(text: str, shown: list[str]) -> Failure | None:
 def _piecewise(text: str, shown: list[str], known: set[str], cited: set[str]) -> Failure | None:
     """Polarity, a figure's subject and swapped terms, read for each sentence or clause of the claim
     against the cited sentence that reads most like it (a claim of two sentences may draw on two;
-    polarity for each of its contrasted clauses)."""
+    polarity for each of its contrasted clauses); then a term in another's slot of any cited sentence
+    (``strategies.reading.slots``)."""
     for piece in pieces(text):
         piece_stems = content_stems(piece)
         best = max(shown, key=lambda s: covered(piece_stems, set(content_stems(s))))
         failure = _polarity(piece, shown) or subject_problem(piece, best) or swap_problem(piece, best, known, cited)
         if failure is not None:
             return failure
-    return None
+    return slot_problem(text, shown, known)
 
 
 # Contrasted clauses often differ in polarity ("the leaders do not change their usernames, while

@@ -53,3 +53,22 @@ COMPLEX_PREPOSITIONS = (
     "according to",
     "in order to",
 )
+
+# Closed-class words that may open a sentence with a capital and name nothing: prepositions and
+# quantifiers ("Among all the classes…", "Multiple deltas…") ...
+# Source: standard English grammar (prepositions, quantifiers and determiners).
+OPENERS = frozenset(
+    """about above across after against along amid among around before behind below beneath beside
+    besides between beyond despite during except inside like outside over since throughout toward towards
+    under underneath unlike upon via within without all any another both each either every few many
+    most much multiple neither numerous other several some such various""".split()
+)
+# ... and connectives, which take a comma there ("However, …").
+# Source: standard English grammar (conjunctive adverbs).
+CONNECTIVES = frozenset(
+    "however moreover furthermore therefore thus hence instead meanwhile nevertheless nonetheless otherwise".split()
+)
+
+# What follows a verb opening an instruction ("Create the dataset…", "Calculate a score…").
+# Source: standard English grammar (articles and determiners).
+DETERMINERS = frozenset("the a an each every all its their your our this these those".split())

@@ -7,7 +7,7 @@ import re
 # Source: standard English grammar: negators, negative pronouns and verbs of lack.
 NEGATION = re.compile(
     r"\b(?:not|no|never|none|nothing|nobody|nowhere|neither|nor|cannot|lacks?|lacking|"
-    r"fails? to|failed to|unable|\w+n['’]t)\b",
+    r"fails? to|failed to|unable|impossible|\w+n['’]t)\b",
     re.I,
 )
 
@@ -16,7 +16,7 @@ NEGATION = re.compile(
 # Source: hand-kept, general English idioms.
 NOT_NEGATION = re.compile(
     r"\b(?:not only|not just|not least|no doubt|nothing but|not to mention|not surprisingly|"
-    r"no (?:fewer|less|more) than|not (?:fewer|less|more) than)\b",
+    r"no (?:fewer|less|more) than|not (?:fewer|less|more) than|none the less)\b",
     re.I,
 )
 

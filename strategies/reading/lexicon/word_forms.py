@@ -41,6 +41,7 @@ _IRREGULAR = {
     "fight": "fought",
     "find": "found",
     "fly": "flew flown",
+    "forbid": "forbade forbidden",
     "forget": "forgot forgotten",
     "freeze": "froze frozen",
     "get": "got gotten",
