@@ -55,10 +55,6 @@ def test_question_types_come_from_question_grammar(question, kind, noun):
             "Jane Doe (born May 3, 1980) is a former American football linebacker.",
             "football",
         ),
-        # Who does a thing of the category is no member of it: "tabla player" names the instrument "tabla".
-        ("What instrument does Ravi Rao play?", "Ravi Rao was an Indian tabla player from Punjab.", "tabla"),
-        ("What sport does Lena Voss play?", "Lena Voss is a tennis coach in Berlin.", "tennis"),
-        ("What is the profession of Lena Voss?", "Lena Voss is a tennis coach in Berlin.", "tennis coach"),
         (
             "What is the population of Springfield?",
             "As of the census of 2010, there were 3,559 people, 1,575 households and 909 families in the city.",

@@ -40,7 +40,7 @@ from strategies.reading.vectors import Vectors
 from .claim_checks import form_of, holds
 from .lexicon.comparatives import MAX_WORDS, MIN_WORDS
 from .lexicon.documents import PLACEHOLDER, TEXT_PART
-from .lexicon.entities import ENTITY_NOUNS, METRIC_NAMES, METRIC_NOUNS
+from .lexicon.entities import METRIC_NAMES, METRIC_NOUNS
 from .lexicon.months import MONTH_PATTERN
 from .name_kinds import NameKinds, kind_of_noun
 from .negations import negated_terms
@@ -734,20 +734,8 @@ def _category_words(qtype: QuestionType, sentence: str) -> list[tuple[str, int, 
     return [
         (t, s, e)
         for t, s, e in _noun_phrases(sentence)
-        if t.islower() and not any(stem(w) == kind for w in content_words(t)) and not _a_doer(kind, t)
+        if t.islower() and not any(stem(w) == kind for w in content_words(t))
     ]
-
-
-def _a_doer(kind: str, phrase: str) -> bool:
-    """A phrase naming who does a thing of the category, not the thing: "hockey player" for "what sport",
-    "tabla player" for "what instrument" (its "hockey", "tabla" is the member). A category of roles
-    ("what profession") is answered by one."""
-    return kind not in _ROLE_KINDS and stem(phrase.split()[-1]) in _DOERS
-
-
-# The people and bodies doing things ("player", "team"); the categories whose members they are.
-_DOERS = frozenset(stem(w) for w in (ENTITY_NOUNS["person"] + " " + ENTITY_NOUNS["organisation"]).split())
-_ROLE_KINDS = frozenset(stem(w) for w in ("profession", "occupation", "job", "position", "role", "title"))
 
 
 _FREQUENCY = re.compile(
