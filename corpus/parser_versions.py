@@ -35,7 +35,7 @@ MARKDOWN = 10  # 5: a navigation trail without separators under the title is pag
 # MARKDOWN 10, TEXT 4, DOCX, PPTX, EPUB, ODT, LATEX 2: a bar printed in a table cell is written "∣"
 TEXT = 4
 HTML = 4  # 4: authors from the page's markup (rel="author", a byline element or paragraph)
-DOCX = 2
+DOCX = 3  # 3: equations (OMML) are text of their paragraph (corpus.loaders.omml)
 PPTX = 2
 EPUB = 3  # its chapters' XHTML through corpus.loaders.xhtml
 # EPUB 3: a book whose manifest lists places in a chapter as items is read; what precedes a chapter's heading is in it

@@ -13,6 +13,9 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from docx import Document
+from docx.oxml import parse_xml
+from docx.oxml.ns import nsdecls
 from ebooklib import epub
 
 from corpus.loaders.latex import load_latex
@@ -32,6 +35,7 @@ PUBLIC_FILES = (
     "officer-example.pptx",
     "live-manual.en.epub",
     "docutils-styles.odt",
+    "lm-math-equations.docx",
 )
 
 
@@ -92,6 +96,45 @@ def test_an_officer_word_document() -> None:
     assert (lorem.section, lorem.parents) == ("Sub title 1", ["Title 2"])
     (table,) = [b for b in parsed.blocks if b.kind is BlockKind.TABLE]
     assert table.section == "Sub title 2" and table.text.startswith("Petals | Internode | Sepal | Bract\n")
+
+
+def test_the_latin_modern_math_word_page() -> None:
+    """Eleven lines of equations and a few words, all of it Word's Office Math: python-docx read no text of it."""
+    parsed = parse_file(PUBLIC / "lm-math-equations.docx")
+    assert (parsed.document.type, parsed.document.year) == (DocType.DOCX, 2014)
+    lines = [b.text for b in parsed.blocks]
+    assert len(lines) == 11 and "(x+a)^n=∑_(k=1)^n ∫_(t_1)^(t_2) (n/k)f(x)^ka^(n-k)dx" in lines
+    assert "ℵ_0<2^(ℵ_0)<2^(2^(ℵ_0))" in lines and "(1+x)^n=1+(nx)/(1!)+(n(n-1)x^2)/(2!)+…" in lines
+    assert lines[-1].endswith("=[π∫_0^∞ e^(-u)du]^(1/2)=√π")
+    assert the_block(parsed.blocks, "pięć").text == "aaaaaaaSiedém aaaaapięć"
+
+
+def test_word_equations_are_text_of_their_paragraph(tmp_path: Path) -> None:
+    doc = Document()
+    inline = doc.add_paragraph("The runoff is ")
+    inline._p.append(
+        _equation("<m:f><m:num><m:r><m:t>V</m:t></m:r></m:num><m:den><m:r><m:t>At</m:t></m:r></m:den></m:f>")
+    )
+    inline.add_run(" on the Orrin roof.")
+    square = "<m:sSup><m:e><m:r><m:t>c</m:t></m:r></m:e><m:sup><m:r><m:t>2</m:t></m:r></m:sup></m:sSup>"
+    alone = doc.add_paragraph()
+    alone._p.append(
+        parse_xml(f"<m:oMathPara {nsdecls('m')}><m:oMath><m:r><m:t>E=m</m:t></m:r>{square}</m:oMath></m:oMathPara>")
+    )
+    cell = doc.add_table(rows=1, cols=1).cell(0, 0).paragraphs[0]
+    cell._p.append(
+        _equation("<m:rad><m:radPr><m:degHide m:val='1'/></m:radPr><m:deg/><m:e><m:r><m:t>2</m:t></m:r></m:e></m:rad>")
+    )
+    doc.save(tmp_path / "runoff.docx")
+    assert [b.text for b in parse_file(tmp_path / "runoff.docx").blocks] == [
+        "The runoff is V/(At) on the Orrin roof.",
+        "E=mc^2",
+        "√2",
+    ]
+
+
+def _equation(inner: str):
+    return parse_xml(f"<m:oMath {nsdecls('m')}>{inner}</m:oMath>")
 
 
 def test_an_officer_presentation() -> None:
@@ -201,6 +244,7 @@ SEARCHED = [
     ("an unordered list of paragraphs", "an unordered", "officer-example.pptx", "Hi"),
     ("Name all table styles with prefix rststyle-table", "Name all table styles", "docutils-styles.odt", ""),
     ("how many spaces you type", "one is as good as 100", "sample2e.tex", "Ordinary Text"),
+    ("iedém aaaaapięć", "pięć", "lm-math-equations.docx", ""),
 ]
 
 
