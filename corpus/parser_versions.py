@@ -38,7 +38,8 @@ HTML = 4  # 4: authors from the page's markup (rel="author", a byline element or
 DOCX = 3  # 3: equations (OMML) are text of their paragraph (corpus.loaders.omml)
 PPTX = 2
 EPUB = 3  # its chapters' XHTML through corpus.loaders.xhtml
-# EPUB 3: a book whose manifest lists places in a chapter as items is read; what precedes a chapter's heading is in it
+# EPUB 3: a book whose manifest lists places in a chapter as items is read; what precedes a chapter's
+# heading is in it; a creator's e-mail is left out of the author's name
 ODT = 3  # 3: a file written with indented XML is read (odfpy took the whitespace before the body for it)
 LATEX = 3  # 3: \mbox, \texttt and the like keep their text; the TeX logos are words; `quotes' are plain
 CHUNKER = 6  # 3: runs no reader reads (data: URIs, blobs) are in no chunk (corpus.non_prose)

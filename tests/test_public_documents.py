@@ -153,6 +153,8 @@ def test_the_live_systems_manual_epub() -> None:
     parsed = parse_file(PUBLIC / "live-manual.en.epub")
     doc = parsed.document
     assert (doc.type, doc.title, doc.year, doc.page_count) == (DocType.EPUB, "Live Systems Manual", 2015, 47)
+    # Its creator is "Live Systems Project <debian-live@lists.debian.org>": the e-mail made it no name.
+    assert doc.bibliography.authors == ["Live Systems Project"]
     kernel = the_block(parsed.blocks, "It uses an unaltered Debian kernel with no additional patches.")
     assert (kernel.page, kernel.section, kernel.kind) == (7, "2. About the Live Systems Project", BlockKind.LIST)
     # The paragraph number the generator prints before a chapter's heading is in that chapter.
@@ -190,18 +192,21 @@ def test_a_book_listing_places_in_a_chapter_as_items(tmp_path: Path) -> None:
     assert [b.section for b in parsed.blocks if "within minutes" in b.text] == ["Roofs"]
 
 
-def test_what_precedes_a_chapters_heading_is_in_the_chapter(tmp_path: Path) -> None:
+def test_what_precedes_a_chapters_heading_is_in_the_chapter_and_creators_lose_their_emails(tmp_path: Path) -> None:
     book = epub.EpubBook()
     book.set_identifier("numbers")
     book.set_title("Numbered Paragraphs")
+    book.add_author("Ines Haldane <ines@haldane.example>")
+    book.add_author("Tomas Brevik (tomas@brevik.example)")
     chapter = epub.EpubHtml(title="Roofs", file_name="roofs.xhtml")
     chapter.content = "<html><body><p>4</p><h1>Roofs</h1><p>Rooftops shed water within minutes.</p></body></html>"
     book.add_item(chapter)
     book.toc, book.spine = (chapter,), [chapter]
     book.add_item(epub.EpubNcx())
     epub.write_epub(str(tmp_path / "numbers.epub"), book)
-    blocks = parse_file(tmp_path / "numbers.epub").blocks
-    assert [(b.text, b.section) for b in blocks] == [
+    parsed = parse_file(tmp_path / "numbers.epub")
+    assert parsed.document.bibliography.authors == ["Ines Haldane", "Tomas Brevik"]
+    assert [(b.text, b.section) for b in parsed.blocks] == [
         ("4", "Roofs"),
         ("Roofs", "Roofs"),
         ("Rooftops shed water within minutes.", "Roofs"),

@@ -34,6 +34,9 @@ BEFORE_HEADINGS = 7
 # A DRM-protected book lists its ciphered chapters here; fonts alone are often obfuscated, and readable.
 _ENCRYPTION = "META-INF/encryption.xml"
 _CIPHERED_CHAPTER = re.compile(rb"URI=[\"'][^\"']+\.x?html?[\"']", re.IGNORECASE)
+# A creator written as an address, "Live Systems Project <debian-live@lists.debian.org>": its name is
+# read without the e-mail, which made it no name at all.
+_EMAIL = re.compile(r"\s*[<(\[]?[^\s<>()\[\]@]+@[^\s<>()\[\]]+[>)\]]?")
 _YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|20\d\d)(?!\d)")
 
 
@@ -121,7 +124,8 @@ def _first(book: epub.EpubBook, name: str) -> str:
 def _authors(book: epub.EpubBook) -> list[str]:
     names: list[str] = []
     for value, _ in book.get_metadata("DC", "creator"):
-        names += metadata_authors(value or "") or split_names(value or "")
+        value = _EMAIL.sub("", value or "")
+        names += metadata_authors(value) or split_names(value)
     return list(dict.fromkeys(names))
 
 
