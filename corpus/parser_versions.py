@@ -41,7 +41,8 @@ EPUB = 3  # its chapters' XHTML through corpus.loaders.xhtml
 # EPUB 3: a book whose manifest lists places in a chapter as items is read; what precedes a chapter's
 # heading is in it; a creator's e-mail is left out of the author's name
 ODT = 3  # 3: a file written with indented XML is read (odfpy took the whitespace before the body for it)
-LATEX = 3  # 3: \mbox, \texttt and the like keep their text; the TeX logos are words; `quotes' are plain
+LATEX = 3  # 3: \mbox, \texttt and the like keep their text; the TeX logos are words; `quotes' are plain;
+# a formula's scripts longer than a character are bracketed ("x^(2n)"), its primes kept ("x''")
 CHUNKER = 6  # 3: runs no reader reads (data: URIs, blobs) are in no chunk (corpus.non_prose)
 # CHUNKER 4: a section's heading opens a chunk with the passage it heads, never a chunk of its own
 # CHUNKER 5: a table is embedded with each row read under its columns' names (corpus.table_text)

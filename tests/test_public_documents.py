@@ -19,6 +19,7 @@ from docx.oxml.ns import nsdecls
 from ebooklib import epub
 
 from corpus.loaders.latex import load_latex
+from corpus.loaders.omml import math_text
 from corpus.models import BlockKind, DocType
 from corpus.parsing import parse_file
 from graph.run import run_research
@@ -77,6 +78,9 @@ def test_lamports_sample_latex_file() -> None:
     assert logo.section == boxed.section == "Ordinary Text"
     assert the_block(blocks, "“ 'this' is what I just wrote, not 'that' ”").section == "Ordinary Text"
     assert [b.text for b in blocks if b.kind is BlockKind.FOOTNOTE] == ["This is an example of a footnote."]
+    # Formulas in the linear form Word's equations are read in: scripts bracketed, primes as primes.
+    assert the_block(blocks, "formulas like x-3y + z = 7 or a_1 > x^(2n) + y^(2n) > x' or").section == "Ordinary Text"
+    assert the_block(blocks, "Γψ' = x'' + y^2 + z_i^n").section == "Displayed Text"
     nested = the_block(blocks, "LaTeX allows you to nest lists deeper than you really should.")
     assert (nested.kind, nested.section) == (BlockKind.LIST, "Displayed Text")
 
@@ -131,6 +135,14 @@ def test_word_equations_are_text_of_their_paragraph(tmp_path: Path) -> None:
         "E=mc^2",
         "√2",
     ]
+
+
+def test_an_equation_nested_past_any_real_one_is_read_to_a_bounded_depth() -> None:
+    inner = "<m:r><m:t>x</m:t></m:r>"
+    for _ in range(100):  # lxml refuses XML deeper than 256 elements: this is 200
+        inner = f"<m:sSup><m:e><m:r><m:t>e</m:t></m:r></m:e><m:sup>{inner}</m:sup></m:sSup>"
+    text = math_text(_equation(inner))
+    assert text.startswith("e^(e^(e^(") and "x" not in text and len(text) < 200
 
 
 def _equation(inner: str):
@@ -213,17 +225,17 @@ def test_what_precedes_a_chapters_heading_is_in_the_chapter_and_creators_lose_th
     ]
 
 
-def test_latex_logos_boxes_and_single_quotes_keep_their_words() -> None:
+def test_latex_logos_boxes_quotes_and_scripts_keep_their_words() -> None:
     source = r"""\documentclass{article}\begin{document}
 \section{Tools}
 Files for \LaTeXe\ and \BibTeX\ are typed in \texttt{vim}; the \mbox{\emph{Orrin}} box stays whole,
-\makebox[3cm]{Tessin} too, and `single' quotes read as ``double'' ones do.
+\makebox[3cm]{Tessin} too, and `single' quotes read as ``double'' ones do: \(x^{2n} = y''\).
 \end{document}
 """
     (heading, body) = load_latex(source).blocks
     assert heading.text == "Tools" and body.text == (
         "Files for LaTeX2e and BibTeX are typed in vim; the Orrin box stays whole, Tessin too, "
-        "and 'single' quotes read as “double” ones do."
+        "and 'single' quotes read as “double” ones do: x^(2n) = y''."
     )
 
 

@@ -119,6 +119,23 @@ def _text_context():
     return db
 
 
+class _Converter(LatexNodes2Text):
+    """pylatexenc's text, with a script longer than a character bracketed: ``x^{2n}`` is "x^(2n)", as a
+    Word equation's is (``corpus.loaders.omml``), where pylatexenc wrote "x^2n", read as x²·n. In a
+    formula ``x''`` is a double prime, not a closing quote."""
+
+    def node_to_text(self, node: LatexNode, textcol: int = 0) -> str:
+        state = node.parsing_state
+        if state is None or not state.in_math_mode:
+            return super().node_to_text(node, textcol=textcol)
+        if isinstance(node, LatexSpecialsNode) and node.specials_chars == "''":
+            return "''"
+        text = super().node_to_text(node, textcol=textcol)
+        if isinstance(node, LatexGroupNode) and node.pos and len(text.strip()) > 1 and state.s[node.pos - 1] in "^_":
+            return f"({text.strip()})"
+        return text
+
+
 def _citation(node: LatexMacroNode, _converter: LatexNodes2Text | None = None) -> str:
     keys = _argument_source(node, -1)
     return f"[{', '.join(k.strip() for k in keys.split(',') if k.strip())}]" if keys else ""
@@ -149,7 +166,7 @@ class _Reader:
 
     def __init__(self) -> None:
         self.outline = Outline()
-        self.converter = LatexNodes2Text(latex_context=_text_context(), math_mode="text", strict_latex_spaces=True)
+        self.converter = _Converter(latex_context=_text_context(), math_mode="text", strict_latex_spaces=True)
         self.title = self.date = ""
         self.authors: list[str] = []
         self._parts: list[str] = []
