@@ -1,9 +1,10 @@
 """Real public files of each office and book format (tests/data/public, their origin and licence in
 its SOURCES.md), read as a reader would check them: title, sections, slides and chapters, tables, the
-text kept; then ingested through the real ingest path, searched and asked. Each found a reader's fault
-the files made by the libraries did not: an indented OpenDocument read as no text, a book whose manifest
-lists places in a chapter refused, a LaTeX source losing its logos and boxed words. Those faults are
-also checked on made-up content here. Real Qdrant, fastembed and LangGraph."""
+text kept; then ingested through the real ingest path, searched and asked. They showed faults the files
+made by the libraries did not: an OpenDocument with indented XML read as no text, a book whose manifest
+lists places in a chapter refused, a creator's e-mail hiding its name, Word's equations dropped (a page
+of them refused), a LaTeX source losing its logos and boxed words and misreading x^{2n} and x''. Each
+fault is also checked on made-up content. Real Qdrant, fastembed and LangGraph."""
 
 from __future__ import annotations
 
@@ -38,10 +39,6 @@ PUBLIC_FILES = (
     "docutils-styles.odt",
     "lm-math-equations.docx",
 )
-
-
-def blocks_of(name: str):
-    return parse_file(PUBLIC / name).blocks
 
 
 def the_block(blocks, text: str):
