@@ -36,11 +36,14 @@ MARKDOWN = 10  # 5: a navigation trail without separators under the title is pag
 # MARKDOWN 10, TEXT 4, DOCX, PPTX, EPUB, ODT, LATEX 2: a bar printed in a table cell is written "∣"
 TEXT = 4
 HTML = 4  # 4: authors from the page's markup (rel="author", a byline element or paragraph)
-DOCX = 2
+DOCX = 3  # 3: equations (OMML) are text of their paragraph (corpus.loaders.omml)
 PPTX = 2
-EPUB = 2  # its chapters' XHTML through corpus.loaders.xhtml
-ODT = 2
-LATEX = 2
+EPUB = 3  # its chapters' XHTML through corpus.loaders.xhtml
+# EPUB 3: a book whose manifest lists places in a chapter as items is read; what precedes a chapter's
+# heading is in it; a creator's e-mail is left out of the author's name
+ODT = 3  # 3: a file written with indented XML is read (odfpy took the whitespace before the body for it)
+LATEX = 3  # 3: \mbox, \texttt and the like keep their text; the TeX logos are words; `quotes' are plain;
+# a formula's scripts longer than a character are bracketed ("x^(2n)"), its primes kept ("x''")
 CHUNKER = 6  # 3: runs no reader reads (data: URIs, blobs) are in no chunk (corpus.non_prose)
 # CHUNKER 4: a section's heading opens a chunk with the passage it heads, never a chunk of its own
 # CHUNKER 5: a table is embedded with each row read under its columns' names (corpus.table_text)

@@ -22,6 +22,7 @@ from docx.enum.style import WD_STYLE_TYPE
 from docx.opc.constants import RELATIONSHIP_TYPE as RT
 from docx.opc.exceptions import PackageNotFoundError
 from docx.oxml.ns import qn
+from docx.oxml.text.paragraph import CT_P
 from docx.styles.style import BaseStyle
 from docx.table import Table, _Cell
 from docx.text.paragraph import Paragraph
@@ -30,6 +31,7 @@ from lxml import etree
 from corpus.errors import LoadError
 from corpus.loaders.archive import members
 from corpus.loaders.authors import metadata_authors
+from corpus.loaders.omml import EQUATIONS, math_text
 from corpus.loaders.outline import Outline, table_text
 from corpus.loaders.titles import clean_title
 from corpus.models import Bibliography, BlockKind, LoadedDocument, TitleSource
@@ -38,6 +40,8 @@ _HEADING_STYLE = re.compile(r"^heading\s*([1-9])$", re.IGNORECASE)
 TITLE_LEVEL = 0
 # How far up a style's "based on" chain a heading style is looked for (chains are short; a loop is not followed).
 MAX_STYLE_DEPTH = 5
+# What a paragraph's text is read from, in order: runs, hyperlinks and equations.
+_INLINE = "w:r | w:hyperlink | m:oMath | m:oMathPara"
 
 
 def load_docx(path: Path) -> LoadedDocument:
@@ -55,11 +59,12 @@ def load_docx(path: Path) -> LoadedDocument:
             outline.add(BlockKind.TABLE, table_text(_rows(item)))
             continue
         level, name = styles.of(item)
+        text = paragraph_text(item._p)
         if level is not None:
-            opening = opening or (item.text if not outline.blocks or level == TITLE_LEVEL else None)
-            outline.heading(level, item.text)
+            opening = opening or (text if not outline.blocks or level == TITLE_LEVEL else None)
+            outline.heading(level, text)
             continue
-        outline.add(_kind(item, name), item.text)
+        outline.add(_kind(item, name), text)
         for ref in item._p.iter(qn("w:footnoteReference")):
             outline.add(BlockKind.FOOTNOTE, footnotes.get(ref.get(qn("w:id")), ""))
     properties = document.core_properties
@@ -115,10 +120,21 @@ def _rows(table: Table) -> list[list[str]]:
         cells: list[str] = []
         for tc in tr.tc_lst:
             # A cell merged down from the row above ("continue") is written once, in its first row.
-            cells.append("" if tc.vMerge == "continue" else _Cell(tc, table).text)
+            cells.append("" if tc.vMerge == "continue" else _cell_text(_Cell(tc, table)))
             cells += [""] * (tc.grid_span - 1)
         rows.append(cells)
     return rows
+
+
+def paragraph_text(p: CT_P) -> str:
+    """A paragraph's text with its equations (``corpus.loaders.omml``), which python-docx leaves out."""
+    if not any(child.tag in EQUATIONS for child in p):
+        return p.text
+    return "".join(math_text(child) if child.tag in EQUATIONS else child.text for child in p.xpath(_INLINE))
+
+
+def _cell_text(cell: _Cell) -> str:
+    return "\n".join(paragraph_text(p._p) for p in cell.paragraphs)
 
 
 def _footnotes(document: WordDocument) -> dict[str, str]:

@@ -29,9 +29,14 @@ from corpus.loaders.xhtml import add_xhtml, first_heading
 from corpus.models import Bibliography, LoadedDocument, TitleSource
 
 MAX_CHAPTERS = 2000
+# Below every XHTML heading (h1 to h6): the chapter's own first heading closes this section as it opens its own.
+BEFORE_HEADINGS = 7
 # A DRM-protected book lists its ciphered chapters here; fonts alone are often obfuscated, and readable.
 _ENCRYPTION = "META-INF/encryption.xml"
 _CIPHERED_CHAPTER = re.compile(rb"URI=[\"'][^\"']+\.x?html?[\"']", re.IGNORECASE)
+# A creator written as an address, "Live Systems Project <debian-live@lists.debian.org>": its name is
+# read without the e-mail, which made it no name at all.
+_EMAIL = re.compile(r"\s*[<(\[]?[^\s<>()\[\]@]+@[^\s<>()\[\]]+[>)\]]?")
 _YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|20\d\d)(?!\d)")
 
 
@@ -56,16 +61,35 @@ def _open_book(path: Path) -> epub.EpubBook:
     if _ENCRYPTION in members(path, "EPUB") and _CIPHERED_CHAPTER.search(_read(path, _ENCRYPTION)):
         raise LoadError("an EPUB encrypted with DRM: its chapters cannot be read")
     try:
-        return epub.read_epub(str(path), options={"ignore_ncx": True})
+        reader = _PackageReader(str(path), options={"ignore_ncx": True})
+        book = reader.load()
+        reader.process()
+        return book
     except (epub.EpubException, KeyError, ValueError, zipfile.BadZipFile, etree.XMLSyntaxError) as exc:
         raise LoadError(f"not a readable EPUB file ({type(exc).__name__}: {exc})") from None
 
 
+class _PackageReader(epub.EpubReader):
+    """ebooklib's reader, for books whose manifest lists places in a chapter ("about.xhtml#o8") as items
+    of their own, as some generators write (Debian's live-manual): such an item has no file of its own,
+    and ebooklib refused the whole book for it. It is read as empty: its text is its file's."""
+
+    def read_file(self, name: str) -> bytes:
+        try:
+            return super().read_file(name)
+        except KeyError:
+            if "#" in name:
+                return b""
+            raise
+
+
 def _chapters(book: epub.EpubBook) -> list[epub.EpubItem]:
-    """The spine's documents in reading order, without the table of contents itself; a book of more
-    than ``MAX_CHAPTERS`` is refused rather than read for minutes."""
+    """The spine's documents in reading order, without the table of contents itself or the places in a
+    chapter listed as items (``_PackageReader``); a book of more than ``MAX_CHAPTERS`` is refused rather
+    than read for minutes."""
     chapters = [book.get_item_with_id(idref) for idref, _ in book.spine]
     chapters = [c for c in chapters if c is not None and c.get_type() == ebooklib.ITEM_DOCUMENT]
+    chapters = [c for c in chapters if "#" not in c.file_name or c.get_content()]
     chapters = [c for c in chapters if not isinstance(c, epub.EpubNav)]
     if len(chapters) > MAX_CHAPTERS:
         raise LoadError(f"a book of {len(chapters):,} chapters, over the limit of {MAX_CHAPTERS:,}")
@@ -81,6 +105,8 @@ def _outline(chapters: list[epub.EpubItem], names: dict[str, str]) -> Outline:
         name, heading = names.get(normpath(chapter.file_name), ""), first_heading(root)
         if (name or not heading) and name != heading:
             outline.heading(0, name or f"Chapter {number}", shown=False)
+        else:  # what precedes the heading naming the chapter (a paragraph number) is in the chapter too
+            outline.heading(BEFORE_HEADINGS, heading, shown=False)
         add_xhtml(outline, root)
     return outline
 
@@ -98,7 +124,8 @@ def _first(book: epub.EpubBook, name: str) -> str:
 def _authors(book: epub.EpubBook) -> list[str]:
     names: list[str] = []
     for value, _ in book.get_metadata("DC", "creator"):
-        names += metadata_authors(value or "") or split_names(value or "")
+        value = _EMAIL.sub("", value or "")
+        names += metadata_authors(value) or split_names(value)
     return list(dict.fromkeys(names))
 
 

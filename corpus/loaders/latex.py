@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec
+from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, SpecialsTextSpec
 from pylatexenc.latex2text import get_default_latex_context_db as text_context
 from pylatexenc.latexwalker import (
     LatexCharsNode,
@@ -28,7 +28,7 @@ from pylatexenc.latexwalker import (
     LatexWalker,
     get_default_latex_context_db,
 )
-from pylatexenc.macrospec import LatexContextDb, MacroSpec
+from pylatexenc.macrospec import LatexContextDb, MacroSpec, SpecialsSpec
 
 from corpus.errors import LoadError
 from corpus.loaders.authors import metadata_authors, split_names
@@ -47,6 +47,11 @@ _RULES = frozenset({"hline", "toprule", "midrule", "bottomrule", "cline", "cmidr
 _SILENT = ("label", "ref", "eqref", "autoref", "cref", "Cref", "includegraphics", "bibliographystyle", "bibliography")
 # Macros that print furniture of their own ("\maketitle" prints the title again, "\today" the day it runs).
 _FURNITURE = ("maketitle", "tableofcontents", "listoffigures", "listoftables", "today", "appendix")
+# Macros whose argument is their text: pylatexenc's walker reads their argument and its text converter,
+# which knows no text for them, dropped it ("a symbol like \mbox{\emph{itemnum}}" lost its word).
+_KEPT = ("texttt", "textsf", "textup", "textmd", "textnormal", "mbox", "makebox", "fbox", "framebox", "verb")
+# The TeX family's logos, which pylatexenc drops ("makes no difference to \LaTeX, but" lost its word).
+_LOGOS = {"TeX": "TeX", "LaTeX": "LaTeX", "LaTeXe": "LaTeX2e", "BibTeX": "BibTeX", "XeTeX": "XeTeX", "LuaTeX": "LuaTeX"}
 _YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|20\d\d)(?!\d)")
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
 ABSTRACT_LEVEL = 2
@@ -91,13 +96,14 @@ def _parse_context() -> LatexContextDb:
     ours = [MacroSpec(name, "*[[{") for name in _CITES] + [MacroSpec(name, "{") for name in _SILENT]
     ours += [MacroSpec("caption", "[{"), MacroSpec("multicolumn", "{{{"), MacroSpec("bibitem", "[{")]
     ours += [MacroSpec("thanks", "{"), MacroSpec("footnote", "[{"), MacroSpec("includegraphics", "[{")]
+    ours += [MacroSpec("makebox", "[[{"), MacroSpec("framebox", "[[{")]
     names = {spec.macroname for spec in ours}
     db = LatexContextDb()
     db.add_context_category(
         "prp",
         macros=ours + [spec for spec in default.iter_macro_specs() if spec.macroname not in names],
         environments=list(default.iter_environment_specs()),
-        specials=list(default.iter_specials_specs()),
+        specials=[*default.iter_specials_specs(), SpecialsSpec("`")],
     )
     return db
 
@@ -106,13 +112,39 @@ def _text_context():
     db = text_context()
     macros = [MacroTextSpec(name, simplify_repl=_citation) for name in _CITES]
     macros += [MacroTextSpec(name, "") for name in (*_SILENT, *_FURNITURE, "thanks", "footnote", "caption", "bibitem")]
-    db.add_context_category("prp", prepend=True, macros=macros)
+    macros += [MacroTextSpec(name, simplify_repl=_last_argument) for name in _KEPT]
+    macros += [MacroTextSpec(name, logo) for name, logo in _LOGOS.items()]
+    # An opening single quote, `so', written as its closing one is: the text keeps apostrophes plain.
+    db.add_context_category("prp", prepend=True, macros=macros, specials=[SpecialsTextSpec("`", "'")])
     return db
+
+
+class _Converter(LatexNodes2Text):
+    """pylatexenc's text, with a script longer than a character bracketed: ``x^{2n}`` is "x^(2n)", as a
+    Word equation's is (``corpus.loaders.omml``), where pylatexenc wrote "x^2n", read as x²·n. In a
+    formula ``x''`` is a double prime, not a closing quote."""
+
+    def node_to_text(self, node: LatexNode, textcol: int = 0) -> str:
+        state = node.parsing_state
+        if state is None or not state.in_math_mode:
+            return super().node_to_text(node, textcol=textcol)
+        if isinstance(node, LatexSpecialsNode) and node.specials_chars == "''":
+            return "''"
+        text = super().node_to_text(node, textcol=textcol)
+        if isinstance(node, LatexGroupNode) and node.pos and len(text.strip()) > 1 and state.s[node.pos - 1] in "^_":
+            return f"({text.strip()})"
+        return text
 
 
 def _citation(node: LatexMacroNode, _converter: LatexNodes2Text | None = None) -> str:
     keys = _argument_source(node, -1)
     return f"[{', '.join(k.strip() for k in keys.split(',') if k.strip())}]" if keys else ""
+
+
+def _last_argument(node: LatexMacroNode, l2tobj: LatexNodes2Text) -> str:
+    """The text of a macro's last argument (pylatexenc passes its converter by this name)."""
+    args = node.nodeargd.argnlist if node.nodeargd is not None else []
+    return l2tobj.nodelist_to_text([args[-1]]) if args and args[-1] is not None else ""
 
 
 def _argument_source(node: LatexMacroNode, index: int) -> str:
@@ -134,7 +166,7 @@ class _Reader:
 
     def __init__(self) -> None:
         self.outline = Outline()
-        self.converter = LatexNodes2Text(latex_context=_text_context(), math_mode="text", strict_latex_spaces=True)
+        self.converter = _Converter(latex_context=_text_context(), math_mode="text", strict_latex_spaces=True)
         self.title = self.date = ""
         self.authors: list[str] = []
         self._parts: list[str] = []

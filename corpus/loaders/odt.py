@@ -16,8 +16,8 @@ from pathlib import Path
 from xml.sax import SAXException
 
 from odf.element import Element
-from odf.namespaces import DCNS, METANS, TABLENS, TEXTNS
-from odf.opendocument import load
+from odf.namespaces import DCNS, METANS, OFFICENS, TABLENS, TEXTNS
+from odf.opendocument import OpenDocument, load
 from odf.table import TableRow
 
 from corpus.errors import LoadError
@@ -39,7 +39,7 @@ def load_odt(path: Path) -> LoadedDocument:
     except (KeyError, ValueError, zipfile.BadZipFile, SAXException) as exc:
         raise LoadError(f"not a readable OpenDocument file ({type(exc).__name__}: {exc})") from None
     outline = Outline()
-    _children(outline, document.text)
+    _children(outline, _body_text(document))
     meta = {node.qname: _text(node, []) for node in document.meta.childNodes if node.nodeType == node.ELEMENT_NODE}
     title = clean_title(meta.get((DCNS, "title")))
     date = _YEAR.search(meta.get((METANS, "creation-date")) or meta.get((DCNS, "date")) or "")
@@ -51,6 +51,14 @@ def load_odt(path: Path) -> LoadedDocument:
         bibliography=Bibliography(authors=metadata_authors(author)),
         blocks=outline.blocks,
     )
+
+
+def _body_text(document: OpenDocument) -> Element:
+    """The ``office:text`` element. odfpy's ``document.text`` is the body's first child node, which in a
+    file written with indentation (LibreOffice's "pretty" XML, many converters) is the whitespace before
+    it: an empty text, and the whole document read as no text."""
+    nodes = document.body.childNodes
+    return next((n for n in nodes if n.nodeType == n.ELEMENT_NODE and n.qname == (OFFICENS, "text")), document.text)
 
 
 def _children(outline: Outline, parent: Element, kind: BlockKind = BlockKind.PARAGRAPH) -> None:
