@@ -136,6 +136,16 @@ def said_of_asked(analysis: Analysis, item: ScoredSentence, binding: Binding) ->
     return not (about_other_work(sentence.text) and unheld(list(analysis.asked.names), [sentence.text]))
 
 
+def takes_a_side(item: ScoredSentence, binding: Binding) -> bool:
+    """Whether the value ``item`` gives may stand against another document's as an answer to the
+    question: its document names the things the question names, and the sentence the question's
+    compound modifiers. Lighter than ``said_of_asked``: a side is what its document says, and "He was
+    elected in 1886" is its page's Robert Hutchinson; but a student wage in another paper is no side on
+    the annotators' pay, nor a pilot study's count on the within-participant study's."""
+    document = binding.documents.get(item.sentence.doc_id, frozenset())
+    return all(matched(t, document) for t in binding.named) and all(item.sentence.covers(t) for t in binding.qualified)
+
+
 def _restricting(analysis: Analysis) -> list[str]:
     """The stems of what a count's things are asked with or without ("how many clusters were removed
     for having no *title*", "papers with *LaTeX* full text"): a count said of the things at large (all

@@ -44,7 +44,7 @@ from strategies.reading.vectors import Vectors
 
 from .answer_phrase import answer_phrase, dates
 from .answerhood import polarity
-from .binding import said_of_asked, value_binding
+from .binding import said_of_asked, takes_a_side, value_binding
 from .extractive import Analysis, ScoredSentence, analyse
 from .name_kinds import NameKinds
 from .question import ParsedQuestion
@@ -192,10 +192,10 @@ def answer_conflicts(
     checked either way: two near-copies of one sentence with the asked value changed need no name to be
     about one thing ("The median age in the city was 45.7 years." / "… 30.2 years.")."""
     answers = document_answers(analysis, vectors, naming=naming)
-    # Only answers said of what is asked (``binding``) take sides: the eight participants of a pilot
+    # Only answers of what is asked take sides (``takes_a_side``): the eight participants of a pilot
     # study do not dispute the 24 of the within-participant study the question asks about.
     binding = value_binding(analysis, [a.sentence for a in answers])
-    answers = [a for a in answers if said_of_asked(analysis, a.sentence, binding)]
+    answers = [a for a in answers if takes_a_side(a.sentence, binding)]
     if len(answers) < 2:
         return edited_statements(sub_question, analysis, naming=naming)
     text_of = _texts_by_document(evidence)
