@@ -6,6 +6,7 @@ import pytest
 
 from evals.judge_shapes import load, score
 from research.verdict import Label
+from strategies.reading.answerhood import answer_verdict
 from strategies.reading.clauses import aligned, clauses
 from strategies.reading.judge import judge
 
@@ -186,3 +187,16 @@ def test_a_term_standing_between_the_words_of_another_is_not_stated(claim, sente
 )
 def test_a_word_order_or_a_verb_changed_around_the_terms_is_no_swap(claim, sentences):
     assert judge(claim, sentences).states
+
+
+def test_a_question_s_terms_in_a_row_have_no_slots() -> None:
+    """The offline reading judges a question's terms strung together: their neighbours are no slots, so
+    "Lumen" before "prompt engineering" does not stand where a sentence says "consider"."""
+    sentences = ["Here are some reasons to consider prompt engineering over finetuning for new tasks."]
+    terms = "lumen prompt engineering instead fine tuning new tasks"
+    assert "stands where" in judge(terms, sentences).reason
+    assert "stands where" not in judge(terms, sentences, ordered=False).reason
+    question = (
+        "According to the Lumen guide, what is one advantage of prompt engineering over fine-tuning for new tasks?"
+    )
+    assert answer_verdict(question, sentences, ["Lumen guide"]).states

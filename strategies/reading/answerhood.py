@@ -480,4 +480,4 @@ def answer_verdict(
     ]
     wanted = set(focus)
     asked = " ".join(w for w in words if not wanted or stem(w) in wanted) or " ".join(words)
-    return judge(asked, sentences, "", context, meaning)
+    return judge(asked, sentences, "", context, meaning, ordered=False)

@@ -49,10 +49,14 @@ def judge(
     question: str = "",
     context: Sequence[str] = (),
     meaning: Meaning | None = None,
+    *,
+    ordered: bool = True,
 ) -> Verdict:
     """Whether ``sentences`` state ``claim``. ``context``: their documents' titles and sections;
     ``question``: what the claim answers (its names and terms need not be repeated by the sentences);
-    ``meaning``: the embedder's comparisons, to rescue a paraphrase (None: words only)."""
+    ``meaning``: the embedder's comparisons, to rescue a paraphrase (None: words only); ``ordered``:
+    the claim is a sentence, its words in an order that means something (not a question's terms in a
+    row, whose neighbours are no slots: ``strategies.reading.slots``)."""
     text = " ".join(claim.split())
     shown = [" ".join(s.split()) for s in sentences if s.strip()]
     if not text:
@@ -73,7 +77,7 @@ def judge(
         or names_problem(text, joined, background)
         or sweep_problem(text, joined)
         or _clausewise(text, shown)
-        or _piecewise(text, shown, known, stems)
+        or _piecewise(text, shown, known, stems, ordered)
     )
     if failure is not None:
         return _failed(failure, overlap)
@@ -99,18 +103,18 @@ def _clausewise(text: str, shown: list[str]) -> Failure | None:
     return Failure(False, modal) if modal is not None else None
 
 
-def _piecewise(text: str, shown: list[str], known: set[str], cited: set[str]) -> Failure | None:
+def _piecewise(text: str, shown: list[str], known: set[str], cited: set[str], ordered: bool) -> Failure | None:
     """Polarity, a figure's subject and swapped terms, read for each sentence or clause of the claim
     against the cited sentence that reads most like it (a claim of two sentences may draw on two;
-    polarity for each of its contrasted clauses); then a term in another's slot of any cited sentence
-    (``strategies.reading.slots``)."""
+    polarity for each of its contrasted clauses); then, in a claim whose words are ``ordered``, a term in
+    another's slot of any cited sentence (``strategies.reading.slots``)."""
     for piece in pieces(text):
         piece_stems = content_stems(piece)
         best = max(shown, key=lambda s: covered(piece_stems, set(content_stems(s))))
         failure = _polarity(piece, shown) or subject_problem(piece, best) or swap_problem(piece, best, known, cited)
         if failure is not None:
             return failure
-    return slot_problem(text, shown, known)
+    return slot_problem(text, shown, known) if ordered else None
 
 
 # Contrasted clauses often differ in polarity ("the leaders do not change their usernames, while
