@@ -323,6 +323,20 @@ QUESTIONS = [
 ]
 
 
+def answered_where(library, strategy, question: str, expected: tuple[str, int | None, str, str]):
+    """The question asked offline; its lead's citation is to file ``name``, ``page`` and ``section``, and
+    the report names it ``where``. Returns the result, that citation and its block."""
+    name, page, section, where = expected
+    result = run_research(library, strategy, question, single_question=True)
+    lead = result.report.sections[0].claims[0]
+    (citation,) = [c for c in result.report.citations if c.number == lead.citations[0]]
+    document = library.registry.document(citation.resolution.doc_id)
+    block = library.registry.blocks(citation.resolution.block_ids[:1])[citation.resolution.block_ids[0]]
+    assert (Path(document.path).name, citation.resolution.page, block.section) == (name, page, section), question
+    assert f"{document.title}, {where}, block {block.block_id}" in result.report.markdown, question
+    return result, citation, block
+
+
 def test_ingested_office_files_answer_with_citations_naming_their_section(make_library, office_folder: Path) -> None:
     (office_folder / "~$sedum.docx").write_bytes(b"\x05Clara" + b"\0" * 150)  # Word's lock file: not read
     library = make_library()
@@ -333,14 +347,8 @@ def test_ingested_office_files_answer_with_citations_naming_their_section(make_l
     )
     strategy = OfflineStrategy(library.embedder)
     for question, name, page, section, where in QUESTIONS:
-        result = run_research(library, strategy, question, single_question=True)
-        lead = result.report.sections[0].claims[0]
-        (citation,) = [c for c in result.report.citations if c.number == lead.citations[0]]
-        document = library.registry.document(citation.resolution.doc_id)
-        block = library.registry.blocks(citation.resolution.block_ids[:1])[citation.resolution.block_ids[0]]
-        assert (Path(document.path).name, citation.resolution.page, block.section) == (name, page, section), question
+        result, citation, block = answered_where(library, strategy, question, (name, page, section, where))
         # Named so wherever the citation is shown: the report, its JSON, the evidence view, MCP's cite.
-        assert f"{document.title}, {where}, block {block.block_id}" in result.report.markdown, question
         assert "p. 1" not in result.report.markdown.split("## References")[1], question
         cited = JsonReport.of("t", question, True, result.report).citations
         assert [c.where for c in cited if c.number == citation.number] == [where]

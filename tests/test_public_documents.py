@@ -23,9 +23,8 @@ from corpus.loaders.latex import load_latex
 from corpus.loaders.omml import math_text
 from corpus.models import BlockKind, DocType
 from corpus.parsing import parse_file
-from graph.run import run_research
 from strategies.offline.strategy import OfflineStrategy
-from tests.test_office_formats import make_epub, make_odt
+from tests.test_office_formats import answered_where, make_epub, make_odt
 from tools.hybrid_search import hybrid_search
 
 PUBLIC = Path(__file__).parent / "data" / "public"
@@ -282,13 +281,7 @@ def test_public_files_are_searched_and_answered_with_their_sections(public_libra
         assert (Path(document.path).name, the_block(top.blocks, passage).section) == (name, section), query
     strategy = OfflineStrategy(public_library.embedder)
     for question, name, page, section, where in QUESTIONS:
-        result = run_research(public_library, strategy, question, single_question=True)
-        lead = result.report.sections[0].claims[0]
-        (citation,) = [c for c in result.report.citations if c.number == lead.citations[0]]
-        document = public_library.registry.document(citation.resolution.doc_id)
-        block = public_library.registry.blocks(citation.resolution.block_ids[:1])[citation.resolution.block_ids[0]]
-        assert (Path(document.path).name, citation.resolution.page, block.section) == (name, page, section), question
-        assert f"{document.title}, {where}, block {block.block_id}" in result.report.markdown, question
+        answered_where(public_library, strategy, question, (name, page, section, where))
 
 
 def _rewrite(path: Path, member: str, change) -> None:

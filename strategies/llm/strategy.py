@@ -197,10 +197,10 @@ class LLMStrategy:
             "plan",
             kind="planning",
             topic=topic,
-            min_questions=TUNING.llm.min_questions,
-            max_questions=TUNING.llm.max_questions,
+            min_questions=TUNING.planning.min_questions,
+            max_questions=TUNING.planning.max_questions,
         )
-        kept = _distinct(out.sub_questions)[: TUNING.llm.max_questions] or [
+        kept = _distinct(out.sub_questions)[: TUNING.planning.max_questions] or [
             PlannedQuestion(question=topic, rationale="The topic as asked.")
         ]
         return [

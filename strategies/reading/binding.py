@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from corpus.retrieval import RetrievedChunk
@@ -126,8 +126,7 @@ def said_of_asked(analysis: Analysis, item: ScoredSentence, binding: Binding) ->
         return False
     if not all(sentence.covers(t) for t in (*binding.measured, *binding.qualified)):
         return False
-    document = binding.documents.get(sentence.doc_id, frozenset())
-    if not all(matched(t, document) for t in binding.named):
+    if not _document_names_asked(item, binding):
         return False
     if not _names_one_asked(analysis, item):
         return False
@@ -142,8 +141,12 @@ def takes_a_side(item: ScoredSentence, binding: Binding) -> bool:
     compound modifiers. Lighter than ``said_of_asked``: a side is what its document says, and "He was
     elected in 1886" is its page's Robert Hutchinson; but a student wage in another paper is no side on
     the annotators' pay, nor a pilot study's count on the within-participant study's."""
+    return _document_names_asked(item, binding) and all(item.sentence.covers(t) for t in binding.qualified)
+
+
+def _document_names_asked(item: ScoredSentence, binding: Binding) -> bool:
     document = binding.documents.get(item.sentence.doc_id, frozenset())
-    return all(matched(t, document) for t in binding.named) and all(item.sentence.covers(t) for t in binding.qualified)
+    return all(matched(t, document) for t in binding.named)
 
 
 def _restricting(analysis: Analysis) -> list[str]:
@@ -196,20 +199,28 @@ def subject_unheld(
     whole (or in its plural): "corvidkit" is no form of "paper". ``lead``: the document of the sentence
     leading the answer, when a value chose it over the first of ``chosen``. The documents the question
     names as its source bind the same way: a row of another paper's table is no value "in LongEval's
-    table" (its name held whole: "longeval" is no form of "long")."""
+    table" (its name held whole: "longeval" is no form of "long"), when some evidence names it."""
     subject, source = analysis.asked.subject, analysis.asked.source
     if not (subject or source) or not chosen:
         return None
     lead = lead or chosen[0].sentence.doc_id
-    said: set[str] = set()
-    for chunk in evidence:
-        if chunk.doc_id == lead:
-            tokens = word_tokens(f"{chunk.title} {chunk.text} {' '.join(b.section for b in chunk.blocks)}")
-            # Two words run together are one name written either way ("Lark Reader", "LarkReader").
-            said.update(tokens, map("".join, zip(tokens, tokens[1:], strict=False)))
+    said = _said(c for c in evidence if c.doc_id == lead)
+    # A source no evidence names may be its authors' name ("Smith's paper"), which chunks do not carry:
+    # it binds nothing.
+    named = _said(evidence) if source else set()
     return next((w for w in subject if not _holds_word(w, said)), None) or next(
-        (w for w in source if w not in said), None
+        (w for w in source if w in named and w not in said), None
     )
+
+
+def _said(chunks: Iterable[RetrievedChunk]) -> set[str]:
+    """The words of ``chunks`` (text, titles and sections), and each two run together as one name is
+    written either way ("Lark Reader", "LarkReader")."""
+    said: set[str] = set()
+    for chunk in chunks:
+        tokens = word_tokens(f"{chunk.title} {chunk.text} {' '.join(b.section for b in chunk.blocks)}")
+        said.update(tokens, map("".join, zip(tokens, tokens[1:], strict=False)))
+    return said
 
 
 def _holds_word(word: str, said: set[str]) -> bool:

@@ -22,7 +22,7 @@ from tools.identifiers import query_identifiers
 from .alternatives import Alternatives, alternatives_of
 from .answerhood import asks_about_own_work, asks_about_the_text, asks_about_the_work
 from .claim_checks import form_of, names
-from .lexicon.documents import SOURCE_NOUNS
+from .lexicon.documents import DOCUMENT_NOUN_PATTERN, SOURCE_NOUNS
 from .lexicon.function_words import PLURAL_PRONOUNS, SINGULAR_PRONOUNS
 from .lexicon.question_words import QUESTION_WORDS
 from .lexicon.verbs import CATENATIVE_VERBS
@@ -60,6 +60,7 @@ _PRONOUNS = PLURAL_PRONOUNS | SINGULAR_PRONOUNS | frozenset(("you", "we", "i", "
 # What a question asks its sources with ("What does the evidence say about …?") is no thing it asks of.
 _ASKED_SOURCES = frozenset("evidence literature research corpus library data record records".split())
 _NO_SUBJECT = SOURCE_NOUNS | _PRONOUNS | _ASKED_SOURCES
+_OWNED_DOCUMENT = re.compile(rf"[A-Z][\w-]*['’]s\s+{DOCUMENT_NOUN_PATTERN}s?", re.I)
 
 
 def table_name(text: str) -> str:
@@ -163,6 +164,10 @@ def subject_words(question: str) -> tuple[str, ...]:
     if found is None:
         return ()
     subject = found.group("passive") or found.group("active")
+    # "Smith's survey" is a document the question reads from, owned by its authors, whom a text seldom
+    # names: its source (``source_names``, bound when the evidence names it), no thing it asks of.
+    if _OWNED_DOCUMENT.fullmatch(subject):
+        return ()
     # A noun phrase, not a clause that goes on past its verb ("Corvid agree to pay in the class").
     if len(subject.split()) > TUNING.question.subject_words or re.search(r"\bto\b|[,;]", subject):
         return ()

@@ -340,7 +340,7 @@ def _is_name(phrase: str, noun: str, place: bool = False) -> bool:
     are not counted."""
     words = _name_words(phrase, noun)
     if (
-        len(words) > TUNING.question.max_name_words
+        len(words) > TUNING.phrasing.max_name_words
         or words[0].lower() in NAME_PARTICLES
         or words[-1].lower() in NAME_PARTICLES
     ):

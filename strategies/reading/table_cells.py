@@ -17,6 +17,7 @@ import re
 from corpus.table_text import TableRow, is_value
 
 from .lexicon.quantities import GENERAL_MEASURES, MEASURE_ABBREVIATIONS
+from .lexicon.units import TEXT_LENGTHS
 from .question import ParsedQuestion
 from .text import content_stems, matched, stem
 
@@ -77,11 +78,12 @@ def _asked_column(
 def _in_words(question: ParsedQuestion, name: str) -> bool:
     """A column giving a length in words, when a question asks how long a text is: of "Source Words" and
     "Source Sents", a reader takes a document's length in words unless told otherwise."""
-    return "length" in question.type.measure and stem(name.split()[-1]) in _TEXT_LENGTH_UNITS if name else False
+    words = name.split()
+    return bool(words) and "length" in question.type.measure and stem(words[-1]) in _TEXT_LENGTH_STEMS
 
 
-# The unit a text's length is given in, read first.
-_TEXT_LENGTH_UNITS = frozenset((stem("words"), stem("word")))
+# The units a text's length is counted in (``lexicon.units.TEXT_LENGTHS``), as stems.
+_TEXT_LENGTH_STEMS = frozenset(stem(unit) for unit in TEXT_LENGTHS)
 
 
 def own_row(question: ParsedQuestion, label: str, rivals: tuple[str, ...]) -> bool:

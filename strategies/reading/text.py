@@ -68,15 +68,6 @@ _DOCUMENT_REFERENCE = re.compile(
 # The name says which document; the part's words ("comparison table") are no words of what is asked.
 _SOURCE_PART = re.compile(r"\b([A-Z][\w-]*['’]s)\s+(?:[a-z]+\s+){0,2}(?:table|figure|appendix)s?\b")
 
-# The name of a document a question reads from: "LongEval's table of datasets", "Lumen's survey", "the
-# CorvidBERT paper", "the Lumen authors". A possessive name owns a part of its document too (a table, a
-# figure, its results), with at most two words between ("Lumen's comparison table").
-_SOURCE_NAME = re.compile(
-    r"\b([A-Z][\w-]*)['’]s\s+(?:[a-z]+\s+){0,2}"
-    r"(?:paper|article|preprint|study|survey|report|authors|table|figure|appendix|results|experiments)\b"
-    r"|\bthe\s+([A-Z][\w-]*)\s+(?:paper|article|preprint|study|survey|report|authors)\b"
-)
-
 # "according to X": X is where the answer is to be read, up to the clause's end.
 _ACCORDING_TO = re.compile(r"\s*\baccording\s+to\b[^,;?]*", re.I)
 
@@ -171,11 +162,12 @@ def without_source(question: str) -> str:
 
 
 def source_names(question: str) -> tuple[str, ...]:
-    """The words of the names of the documents ``question`` reads from (``_SOURCE_NAME``), lower-cased:
-    ("longeval",) of "What is X in LongEval's table of datasets?"."""
-    said = (word_tokens(m.group(1) or m.group(2)) for m in _SOURCE_NAME.finditer(question))
-    # "What's the main table …" names no document.
-    return tuple(w for name in said for w in name if w not in QUESTION_WORDS and w not in stopwords())
+    """The words of the names of the documents ``question`` reads from, lower-cased: ("longeval",) of
+    "What is X in LongEval's table of datasets?", of "the LongEval authors" (``_DOCUMENT_REFERENCE``,
+    ``_SOURCE_PART``); none of "this study"."""
+    found = [*_DOCUMENT_REFERENCE.finditer(question), *_SOURCE_PART.finditer(question)]
+    said = dict.fromkeys(w for m in found for w in word_tokens(m.group(1)))
+    return tuple(w for w in said if w not in QUESTION_WORDS and w not in stopwords() and w != "s")
 
 
 def question_terms(question: str) -> list[str]:

@@ -493,12 +493,6 @@ class Question(_Section):
         6,
         description=("A subject is a noun phrase of at most this many words. Fit: set by hand, 2026-11-26 (7cda579)."),
     )
-    max_name_words: int = Field(
-        6,
-        description=(
-            "A name a question's answer may be is at most this many words. Fit: set by hand, 2026-11-25 (4a08b72)."
-        ),
-    )
     max_category_words: int = Field(
         3,
         description=(
@@ -541,7 +535,10 @@ class Phrasing(_Section):
     )
     max_name_words: int = Field(
         6,
-        description=("A name candidate is at most this many words. Fit: set by hand, 2026-11-25 (4a08b72)."),
+        description=(
+            "A name, as a question's answer or a candidate for one, is at most this many words. Fit: set by hand, "
+            "2026-11-25 (4a08b72)."
+        ),
     )
     w_noun: float = Field(
         0.6,
@@ -998,13 +995,15 @@ class Planning(_Section):
     min_questions: int = Field(
         3,
         description=(
-            "Fallback sub-questions fill a topic's plan up to at least this many. Fit: set by hand, "
-            "2026-11-22 (f83a4ec)."
+            "A topic's plan has at least this many sub-questions (offline, fallback ones fill it; LLM mode asks "
+            "the model for as many). Fit: set by hand, 2026-11-22 (f83a4ec)."
         ),
     )
     max_questions: int = Field(
         6,
-        description=("A topic's plan has at most this many sub-questions. Fit: set by hand, 2026-11-22 (f83a4ec)."),
+        description=(
+            "A topic's plan has at most this many sub-questions, in both modes. Fit: set by hand, 2026-11-22 (f83a4ec)."
+        ),
     )
     scout_chunks: int = Field(
         8,
@@ -1167,18 +1166,6 @@ class Llm(_Section):
             "question's exact terms (a dataset's name, a metric) that MiniLM blurs (QASPER dev, seed 1: gold "
             "sentence among the best 10 for 23 -> 24 of 29 questions). Fit: measured as described, 2026-11-22 "
             "(7a0f25d)."
-        ),
-    )
-    min_questions: int = Field(
-        3,
-        description=(
-            "The model plans at least this many sub-questions of a topic. Fit: set by hand, 2026-11-22 (f83a4ec)."
-        ),
-    )
-    max_questions: int = Field(
-        6,
-        description=(
-            "The model plans at most this many sub-questions of a topic. Fit: set by hand, 2026-11-22 (f83a4ec)."
         ),
     )
     duplicate_similarity: int = Field(
