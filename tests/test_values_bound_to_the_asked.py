@@ -183,6 +183,10 @@ def test_the_document_a_question_names_as_its_source_is_parsed() -> None:
     assert parse_question("What is the mean length of Kestrel in Lumen's table of datasets?").source == ("lumen",)
     assert parse_question("How many papers did the Lumen authors survey?").source == ("lumen",)
     assert parse_question("What's the main table about?").source == ()
+    # The owner of a whole document may be its author: a source, no subject; "the Lumen study" names the work.
+    owned = parse_question("How many wading birds did Smith's survey count?")
+    assert (owned.source, owned.owners, owned.subject) == (("smith",), ("smith",), ())
+    assert parse_question("How much water do roofs retain in the Lumen study?").owners == ()
     # The source part's words are no words of what is asked; its name stays a search term.
     asked = parse_question("How many samples does Kestrel have in Lumen's comparison table?")
     assert "comparison" not in asked.terms and "lumen" in asked.terms

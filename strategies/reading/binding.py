@@ -199,18 +199,25 @@ def subject_unheld(
     whole (or in its plural): "corvidkit" is no form of "paper". ``lead``: the document of the sentence
     leading the answer, when a value chose it over the first of ``chosen``. The documents the question
     names as its source bind the same way: a row of another paper's table is no value "in LongEval's
-    table" (its name held whole: "longeval" is no form of "long"), when some evidence names it."""
+    table" (its name held whole: "longeval" is no form of "long"); the owner of a whole document
+    ("Smith's survey") only when some evidence names it."""
     subject, source = analysis.asked.subject, analysis.asked.source
     if not (subject or source) or not chosen:
         return None
     lead = lead or chosen[0].sentence.doc_id
     said = _said(c for c in evidence if c.doc_id == lead)
-    # A source no evidence names may be its authors' name ("Smith's paper"), which chunks do not carry:
-    # it binds nothing.
-    named = _said(evidence) if source else set()
     return next((w for w in subject if not _holds_word(w, said)), None) or next(
-        (w for w in source if w in named and w not in said), None
+        (w for w in _binding_sources(analysis, evidence) if w not in said), None
     )
+
+
+def _binding_sources(analysis: Analysis, evidence: Sequence[RetrievedChunk]) -> list[str]:
+    """The question's source words that bind: the owner of a whole document no evidence names may be its
+    author ("Smith's survey"), whom chunks do not carry; any other source binds ("the Caldmoor study",
+    "LongEval's table")."""
+    owners = analysis.asked.owners
+    named = _said(evidence) if owners else set()
+    return [w for w in analysis.asked.source if w not in owners or w in named]
 
 
 def _said(chunks: Iterable[RetrievedChunk]) -> set[str]:

@@ -60,7 +60,7 @@ _PRONOUNS = PLURAL_PRONOUNS | SINGULAR_PRONOUNS | frozenset(("you", "we", "i", "
 # What a question asks its sources with ("What does the evidence say about …?") is no thing it asks of.
 _ASKED_SOURCES = frozenset("evidence literature research corpus library data record records".split())
 _NO_SUBJECT = SOURCE_NOUNS | _PRONOUNS | _ASKED_SOURCES
-_OWNED_DOCUMENT = re.compile(rf"[A-Z][\w-]*['’]s\s+{DOCUMENT_NOUN_PATTERN}s?", re.I)
+_OWNED_DOCUMENT = re.compile(rf"([A-Z][\w-]*)['’]s\s+{DOCUMENT_NOUN_PATTERN}s?\b")
 
 
 def table_name(text: str) -> str:
@@ -96,6 +96,9 @@ class ParsedQuestion:
     governing: tuple[str, ...] = ()  # the verbs it puts its action under, base forms ("agree" of "agree to pay")
     measured: tuple[str, ...] = ()  # stems of the thing whose measure it asks ("dataset" of "the size of the dataset")
     source: tuple[str, ...] = ()  # words of the documents it names as its source ("longeval" of "LongEval's table")
+    owners: tuple[
+        str, ...
+    ] = ()  # of those, the owners of a whole document, often its authors ("smith" of "Smith's survey")
     abbreviations: dict[str, str] = field(default_factory=dict, compare=False)  # "SOTA" -> its words
 
 
@@ -129,6 +132,7 @@ def parse_question(question: str, evidence: Sequence[RetrievedChunk] = ()) -> Pa
         governing=governing_verbs(text),
         measured=measured_thing(text, asked),
         source=source_names(text),
+        owners=tuple(w for m in _OWNED_DOCUMENT.finditer(text) for w in word_tokens(m.group(1))),
         abbreviations=abbreviations(text),
     )
 
